@@ -1,0 +1,234 @@
+"""One pydantic settings model for finqa, loaded from YAML, overridable by FINQA_* env vars.
+
+Precedence (highest first): explicit overrides (CLI flags) > environment > YAML file > defaults.
+Environment keys use `__` between levels: `FINQA_INDEX__PATH=/data/idx`,
+`FINQA_LLM__BACKEND=openai`, `FINQA_JUDGE__TAU0=0.6`. Unknown keys anywhere are errors.
+Secrets (API keys, HMAC keys) are never part of this model: see `agents.secrets`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from agents.errors import ConfigError
+
+__all__ = [
+    "Settings",
+    "IndexConfig",
+    "RetrievalConfig",
+    "EscalationStep",
+    "LLMConfig",
+    "ReasoningConfig",
+    "JudgeConfig",
+    "OrchestratorConfig",
+    "AuditConfig",
+    "load_settings",
+    "config_hash",
+    "DEFAULT_CONFIG",
+]
+
+CONFIGS_DIR = Path(__file__).resolve().parent.parent / "configs"
+DEFAULT_CONFIG = CONFIGS_DIR / "default.yaml"
+ENV_PREFIX = "FINQA_"
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class IndexConfig(_Section):
+    path: str = ".finqa/index"  # relative paths resolve against the working directory
+    chroma_url: str | None = None  # e.g. http://localhost:8000 -> chromadb.HttpClient
+    collection: str = "finqa_chunks"
+    embedder: str = "all-MiniLM-L6-v2"  # "all-MiniLM-L6-v2" (packaged) or a model directory / HF id
+    embed_batch_size: int = 32
+    chunk_tokens: int = 240  # word pieces per chunk; must fit the embedder's max_seq_length
+    chunk_overlap: int = 40
+    dense: Literal["all", "none"] = "all"  # "none": BM25-only index (cheap, for huge stores)
+
+
+class EscalationStep(_Section):
+    k: int
+    candidates_factor: int
+    rse: bool
+
+
+class RetrievalConfig(_Section):
+    fusion: Literal["rrf"] = "rrf"
+    rrf_k: int = 60
+    reranker: str = "finance"  # "finance" (built-in, offline), "none", or a cross-encoder dir/id
+    reranker_backend: Literal["auto", "sentence-transformers", "flagembedding"] = "auto"
+    use_metadata_filters: bool = True
+    rse_max_chars: int = 6000  # length budget of one RSE segment
+    rse_min_score: float = 0.2
+    escalation: tuple[EscalationStep, ...] = (
+        EscalationStep(k=10, candidates_factor=3, rse=False),
+        EscalationStep(k=20, candidates_factor=4, rse=False),
+        EscalationStep(k=30, candidates_factor=6, rse=True),
+    )
+
+    def step(self, attempt: int) -> EscalationStep:
+        """The escalation step for a 1-based attempt (the last step repeats)."""
+        return self.escalation[min(max(attempt, 1), len(self.escalation)) - 1]
+
+
+class LLMConfig(_Section):
+    backend: Literal["offline", "openai"] = "offline"
+    base_url: str | None = None  # None -> the openai client's default (api.openai.com)
+    model: str = "gpt-4o-mini"
+    timeout_s: float = 60.0
+    max_retries: int = 3
+    backoff_s: float = 1.0
+    json_mode: Literal["auto", "on", "off"] = "auto"
+    max_tokens: int = 1024
+    temperature: float = 0.0
+
+
+class ReasoningConfig(_Section):
+    strategies: tuple[str, ...] = ("standard", "conservative", "detailed")
+    max_evidence_chars: int = 24000
+
+
+class JudgeConfig(_Section):
+    w_grounding: float = 0.3
+    w_completeness: float = 0.2
+    w_numeric: float = 0.5
+    tau0: float = 0.5
+    tau_lambda: float = 0.1
+    tau_min: float = 0.3
+    rel_tolerance: float = 0.005  # relative rounding tolerance on top of written precision
+    llm_judge: bool = False
+    deterministic_verify: bool = True
+
+    @model_validator(mode="after")
+    def _weights_sum_to_one(self) -> JudgeConfig:
+        total = self.w_grounding + self.w_completeness + self.w_numeric
+        if abs(total - 1.0) > 1e-6:
+            raise ValueError(f"judge weights must sum to 1, got {total:.3f}")
+        return self
+
+    def threshold(self, attempt: int) -> float:
+        """tau_t = max(tau0 - lambda (t - 1), tau_min)."""
+        return max(self.tau0 - self.tau_lambda * (attempt - 1), self.tau_min)
+
+
+class OrchestratorConfig(_Section):
+    budget: int = 2  # retries; at most budget + 1 attempts
+    prompt_escalation: bool = True
+    retrieval_escalation: bool = True
+    stop_on_no_improvement: bool = True
+    workers: int = 1
+
+
+class AuditConfig(_Section):
+    path: str = ".finqa/audit.jsonl"
+    fsync: bool = True
+
+
+class Settings(BaseModel):
+    """The whole configuration. Unknown keys are errors."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    index: IndexConfig = Field(default_factory=IndexConfig)
+    retrieval: RetrievalConfig = Field(default_factory=RetrievalConfig)
+    llm: LLMConfig = Field(default_factory=LLMConfig)
+    reasoning: ReasoningConfig = Field(default_factory=ReasoningConfig)
+    judge: JudgeConfig = Field(default_factory=JudgeConfig)
+    orchestrator: OrchestratorConfig = Field(default_factory=OrchestratorConfig)
+    audit: AuditConfig = Field(default_factory=AuditConfig)
+    log_level: Literal["debug", "info", "warning", "error"] = "info"
+
+    def with_overrides(self, overrides: Mapping[str, Any]) -> Settings:
+        """A copy with dotted-key overrides applied (`{"index.path": "x"}`), re-validated."""
+        data = self.model_dump(mode="json")
+        for key, value in overrides.items():
+            _set_dotted(data, key.split("."), value)
+        return _validate(data, source="overrides")
+
+
+def _set_dotted(data: dict[str, Any], keys: list[str], value: Any) -> None:
+    node = data
+    for key in keys[:-1]:
+        child = node.setdefault(key, {})
+        if not isinstance(child, dict):
+            raise ConfigError(f"config key {'.'.join(keys)!r}: {key!r} is not a section")
+        node = child
+    node[keys[-1]] = value
+
+
+def _env_overrides(environ: Mapping[str, str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name, raw in environ.items():
+        if not name.startswith(ENV_PREFIX) or name in _NON_CONFIG_ENV:
+            continue
+        keys = name[len(ENV_PREFIX) :].lower().split("__")
+        try:
+            value: Any = yaml.safe_load(raw) if raw.strip() else raw
+        except yaml.YAMLError:
+            value = raw
+        _set_dotted(out, keys, value)
+    return out
+
+
+# FINQA_* variables that are secrets or process switches, not configuration keys.
+_NON_CONFIG_ENV = frozenset({"FINQA_AUDIT_HMAC_KEY", "FINQA_API_KEY", "FINQA_DEBUG"})
+
+
+def _deep_merge(base: dict[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:
+    merged = dict(base)
+    for key, value in top.items():
+        if isinstance(value, Mapping) and isinstance(merged.get(key), dict):
+            merged[key] = _deep_merge(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def _validate(data: Mapping[str, Any], *, source: str) -> Settings:
+    try:
+        return Settings.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "(root)"
+        raise ConfigError(f"invalid configuration in {source}: {where}: {first['msg']}") from None
+
+
+def load_settings(
+    path: str | os.PathLike[str] | None = None,
+    *,
+    overrides: Mapping[str, Any] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> Settings:
+    """Load YAML (default: configs/default.yaml), then FINQA_* env, then dotted overrides."""
+    cfg_path = Path(path) if path is not None else DEFAULT_CONFIG
+    data: dict[str, Any] = {}
+    if cfg_path.exists():
+        try:
+            loaded = yaml.safe_load(cfg_path.read_text(encoding="utf-8")) or {}
+        except yaml.YAMLError as exc:
+            raise ConfigError(f"config file {cfg_path} is not valid YAML: {exc}") from None
+        if not isinstance(loaded, dict):
+            raise ConfigError(f"config file {cfg_path} must be a mapping at the top level")
+        data = loaded
+    elif path is not None:
+        raise ConfigError(f"config file not found: {cfg_path}")
+    data = _deep_merge(data, _env_overrides(os.environ if environ is None else environ))
+    settings = _validate(data, source=str(cfg_path))
+    if overrides:
+        settings = settings.with_overrides({k: v for k, v in overrides.items() if v is not None})
+    return settings
+
+
+def config_hash(settings: Settings) -> str:
+    """SHA-256 of the canonical JSON of the settings (recorded in the audit log)."""
+    canonical = json.dumps(settings.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()

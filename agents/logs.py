@@ -1,0 +1,51 @@
+"""Operational logging (structlog): JSON when not a TTY, console when a TTY.
+
+The audit log is not this: it is a data product with its own writer (`audit/`).
+Bind `run_id`, `question_id`, `agent`, `attempt` with `bind(...)` (contextvars).
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from typing import Any
+
+import structlog
+
+__all__ = ["configure_logging", "get_logger", "bind", "unbind"]
+
+_LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING, "error": logging.ERROR}
+
+
+def configure_logging(level: str = "info", *, stream: Any = None) -> None:
+    """Configure structlog once per process; logs go to stderr so stdout stays for results."""
+    out = stream if stream is not None else sys.stderr
+    renderer: Any
+    if getattr(out, "isatty", lambda: False)():
+        renderer = structlog.dev.ConsoleRenderer(colors=False)
+    else:
+        renderer = structlog.processors.JSONRenderer()
+    structlog.configure(
+        processors=[
+            structlog.contextvars.merge_contextvars,
+            structlog.processors.add_log_level,
+            structlog.processors.TimeStamper(fmt="iso", utc=True),
+            structlog.processors.format_exc_info,
+            renderer,
+        ],
+        wrapper_class=structlog.make_filtering_bound_logger(_LEVELS.get(level, logging.INFO)),
+        logger_factory=structlog.PrintLoggerFactory(file=out),
+        cache_logger_on_first_use=False,
+    )
+
+
+def get_logger(name: str | None = None) -> Any:
+    return structlog.get_logger(name) if name else structlog.get_logger()
+
+
+def bind(**values: Any) -> None:
+    structlog.contextvars.bind_contextvars(**values)
+
+
+def unbind(*keys: str) -> None:
+    structlog.contextvars.unbind_contextvars(*keys)

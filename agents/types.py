@@ -1,0 +1,299 @@
+"""The seams of finqa: data that crosses them (frozen pydantic models) and the Protocols.
+
+Every agent implementation satisfies a Protocol here without inheriting from it;
+tests pass fakes. Data that crosses a seam is a frozen model, never a dict.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any, Literal, Protocol, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "Frozen",
+    "Chunk",
+    "QueryAnalysis",
+    "RetrievalPlan",
+    "EvidenceItem",
+    "Evidence",
+    "Citation",
+    "Operand",
+    "Calculation",
+    "LLMUsage",
+    "LLMResponse",
+    "Answer",
+    "Verdict",
+    "Diagnosis",
+    "Retriever",
+    "Reasoner",
+    "Judge",
+    "LLMClient",
+    "Embedder",
+    "Reranker",
+    "Clock",
+    "AuditSink",
+]
+
+Diagnosis = Literal["retrieval", "reasoning", "both"]
+Strategy = Literal["standard", "conservative", "detailed"]
+
+
+class Frozen(BaseModel):
+    """Base for data crossing a seam: immutable, no unknown fields."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+# --------------------------------------------------------------------------- retrieval
+
+
+class Chunk(Frozen):
+    """A unit of indexed text: never spans pages without saying so (page..page_end)."""
+
+    chunk_id: str
+    doc_id: str  # stable document name, e.g. "3M_2018_10K"
+    page: int  # 0-based, as in the source PDF
+    page_end: int | None = None  # last page when the chunk crosses a page boundary
+    position: int  # 0-based order of the chunk within its document
+    section: str | None = None  # heading in force ("Item 7. ...", "CONSOLIDATED BALANCE SHEETS")
+    text: str
+    company: str | None = None
+    ticker: str | None = None
+    doc_type: str | None = None  # 10k, 10q, 8k, earnings, ...
+    fiscal_year: int | None = None
+    period: str | None = None  # e.g. "FY2022", "2023Q2"
+
+
+class QueryAnalysis(Frozen):
+    """What the question asks, as the lexicon understands it."""
+
+    question: str
+    companies: tuple[str, ...] = ()  # canonical company names
+    tickers: tuple[str, ...] = ()
+    fiscal_years: tuple[int, ...] = ()
+    quarters: tuple[int, ...] = ()
+    metrics: tuple[str, ...] = ()  # canonical metric ids
+    statements: tuple[str, ...] = ()  # income|balance|cash_flow|equity|...
+    doc_types: tuple[str, ...] = ()
+    is_computation: bool = False
+    is_comparison: bool = False
+    expanded_query: str = ""
+    notes: tuple[str, ...] = ()  # what normalisation changed, for the audit log
+
+
+class RetrievalPlan(Frozen):
+    """What the Retrieval agent decided for one attempt, and why."""
+
+    attempt: int
+    route: str  # "hybrid+filter" | "hybrid+filter+rerank" | "hybrid-broad" | "semantic"
+    reason: str
+    k: int
+    candidates: int
+    rse: bool
+    filters: Mapping[str, Any] = Field(default_factory=dict)
+    query: str = ""  # the query actually run (after expansion / feedback)
+    analysis: QueryAnalysis | None = None
+
+
+class EvidenceItem(Frozen):
+    """One ranked chunk or RSE segment, with every score that ranked it."""
+
+    source_id: str  # "S1", "S2", ... in rank order
+    doc_id: str
+    pages: tuple[int, ...]
+    chunk_ids: tuple[str, ...]
+    text: str
+    section: str | None = None
+    scores: Mapping[str, float] = Field(default_factory=dict)  # dense, bm25, rrf, rerank, ...
+    metadata: Mapping[str, Any] = Field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        """The source boundary shown to the reasoner: `[S3] DOC p.47 — SECTION`."""
+        pages = "p." + ",".join(str(p) for p in self.pages)
+        head = f"[{self.source_id}] {self.doc_id} {pages}"
+        return f"{head} — {self.section}" if self.section else head
+
+
+class Evidence(Frozen):
+    """The Retrieval agent's output for one attempt."""
+
+    question: str
+    items: tuple[EvidenceItem, ...] = ()
+    plan: RetrievalPlan
+    latency_ms: float = 0.0
+
+    def by_source(self, source_id: str) -> EvidenceItem | None:
+        return next((i for i in self.items if i.source_id == source_id), None)
+
+
+# --------------------------------------------------------------------------- reasoning
+
+
+class Citation(Frozen):
+    source_id: str
+    doc_id: str
+    page: int
+    chunk_id: str | None = None
+    quote: str = ""
+
+
+class Operand(Frozen):
+    """One input of a calculation, as read from a cited source."""
+
+    name: str  # e.g. "revenue FY2022"
+    value: float  # as written in the source, before scale (e.g. 394328)
+    unit: str = "USD"  # USD, %, shares, ratio, days, times, ...
+    scale: float = 1.0  # 1e6 when the table says "(in millions)"
+    period: str | None = None
+    source_id: str | None = None
+    text: str = ""  # the span it was read from
+
+
+class Calculation(Frozen):
+    """An explicit calculation the Judge can re-execute: result = eval(expression, operands)."""
+
+    expression: str  # over operand names as variables, e.g. "(a - b) / b * 100"
+    operands: tuple[Operand, ...]
+    result: float  # computed by finqa, never trusted from an LLM
+    unit: str = ""
+    description: str = ""
+
+
+class LLMUsage(Frozen):
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    calls: int = 0
+    retries: int = 0
+    latency_ms: float = 0.0
+
+
+class LLMResponse(Frozen):
+    text: str
+    model: str
+    usage: LLMUsage = LLMUsage()
+    finish_reason: str | None = None
+    json_mode: bool = False
+
+
+class Answer(Frozen):
+    """The Reasoning agent's output for one attempt."""
+
+    text: str
+    citations: tuple[Citation, ...] = ()
+    calculations: tuple[Calculation, ...] = ()
+    abstained: bool = False  # "cannot determine from the filings"
+    strategy: str = "standard"
+    template_id: str = ""
+    template_hash: str = ""
+    backend: str = "offline"
+    model: str = ""
+    usage: LLMUsage = LLMUsage()
+    confidence: Mapping[str, Any] = Field(default_factory=dict)  # hedging, refusal, figures, length
+    raw: str = ""  # raw LLM text, for the audit log
+
+
+# --------------------------------------------------------------------------- judge
+
+
+class Verdict(Frozen):
+    """The Judge's blind evaluation of one attempt."""
+
+    grounding: float
+    completeness: float
+    numeric: float
+    utility: float
+    threshold: float
+    decision: Literal["accept", "retry"]
+    diagnosis: Diagnosis | None = None
+    missing_facets: tuple[str, ...] = ()
+    unsupported_numbers: tuple[str, ...] = ()
+    feedback: str = ""  # one paragraph for the next attempt's prompt
+    details: Mapping[str, Any] = Field(default_factory=dict)  # per-claim / number / facet
+
+
+# --------------------------------------------------------------------------- protocols
+
+
+@runtime_checkable
+class Retriever(Protocol):
+    def retrieve(
+        self,
+        question: str,
+        attempt: int,
+        *,
+        company: str | None = None,
+        doc_ids: Sequence[str] | None = None,
+        feedback: Verdict | None = None,
+    ) -> Evidence: ...
+
+
+@runtime_checkable
+class Reasoner(Protocol):
+    def generate(
+        self,
+        question: str,
+        evidence: Evidence,
+        attempt: int,
+        *,
+        feedback: Verdict | None = None,
+        strategy: str | None = None,
+    ) -> Answer: ...
+
+
+@runtime_checkable
+class Judge(Protocol):
+    def evaluate(self, question: str, answer: Answer, evidence: Evidence, attempt: int) -> Verdict: ...
+
+
+@runtime_checkable
+class LLMClient(Protocol):
+    model: str
+
+    def complete(
+        self,
+        messages: Sequence[Mapping[str, str]],
+        *,
+        json_mode: bool = False,
+        max_tokens: int | None = None,
+        temperature: float = 0.0,
+    ) -> LLMResponse: ...
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    name: str
+    dimension: int
+    max_tokens: int
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
+
+    def count_tokens(self, text: str) -> int: ...
+
+
+@runtime_checkable
+class Reranker(Protocol):
+    name: str
+
+    def score(self, query: str, texts: Sequence[str]) -> list[float]: ...
+
+
+@runtime_checkable
+class Clock(Protocol):
+    def now(self) -> datetime: ...
+
+
+@runtime_checkable
+class AuditSink(Protocol):
+    def append(
+        self,
+        *,
+        event: str,
+        agent: str,
+        question_id: str | None = None,
+        attempt: int | None = None,
+        data: Mapping[str, Any] | None = None,
+    ) -> Mapping[str, Any]: ...

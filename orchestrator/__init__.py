@@ -1,0 +1,1 @@
+"""The orchestrator: the self-correcting loop, the Python API and the CLI."""

@@ -1,0 +1,70 @@
+"""The `finqa` command line. Subcommands live with their packages (`*/cli.py: register`).
+
+Heavy libraries are imported inside handlers, so `finqa --help` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+
+from agents.errors import FinqaError
+
+__all__ = ["main", "build_parser"]
+
+# Modules that contribute subcommands; each has `register(subparsers) -> None`.
+_COMMAND_MODULES = (
+    "agents.retrieval.cli",  # ingest
+    "orchestrator.commands",  # ask, demo
+    "lexicon.cli",  # lexicon analyze
+    "agents.judge.cli",  # judge
+    "audit.cli",  # audit verify|checkpoint|show|export
+    "benchmarks.cli",  # bench retrieval|financebench
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="finqa",
+        description="Auditable question answering over SEC filings from a closed corpus.",
+    )
+    parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in _COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+            continue
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    debug = bool(args.debug or os.environ.get("FINQA_DEBUG"))
+    try:
+        return int(args.func(args) or 0)
+    except FinqaError as exc:
+        if debug:
+            raise
+        print(f"finqa: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("finqa: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
