@@ -288,6 +288,8 @@ class Clock(Protocol):
 
 @runtime_checkable
 class AuditSink(Protocol):
+    """Where every decision goes: one append-only, hash-chained record per call (see `audit/`)."""
+
     def append(
         self,
         *,
@@ -295,5 +297,9 @@ class AuditSink(Protocol):
         agent: str,
         question_id: str | None = None,
         attempt: int | None = None,
+        params: Mapping[str, Any] | None = None,
+        scores: Mapping[str, Any] | None = None,
+        decision: str | None = None,
+        reason: str | None = None,
         data: Mapping[str, Any] | None = None,
     ) -> Mapping[str, Any]: ...
