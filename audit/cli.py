@@ -1,0 +1,120 @@
+"""`finqa audit verify|checkpoint|show|export|recover`.
+
+verify exits 0 (ok), 1 (tampered), 2 (truncated or torn), or 3 when it could not check at all
+(log or checkpoint missing, FINQA_AUDIT_HMAC_KEY unset).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from agents.errors import AuditError
+
+__all__ = ["register"]
+
+_LABELS = {0: "OK", 1: "TAMPERED", 2: "TRUNCATED/TORN"}
+CANNOT_VERIFY = 3
+
+
+def register(sub: Any) -> None:
+    audit = sub.add_parser("audit", help="verify, checkpoint, review and export the audit log")
+    asub = audit.add_subparsers(dest="audit_command", metavar="ACTION")
+    audit.set_defaults(func=lambda args: (audit.print_help(), 2)[1])
+
+    p = asub.add_parser(
+        "verify",
+        help="check the hash chain (exit 0 ok, 1 tampered, 2 truncated/torn, 3 cannot check)",
+    )
+    p.add_argument("log")
+    p.add_argument("--checkpoint", help="a checkpoint file from `finqa audit checkpoint`")
+    p.set_defaults(func=_verify)
+
+    p = asub.add_parser("checkpoint", help="write an HMAC'd head (key: $FINQA_AUDIT_HMAC_KEY)")
+    p.add_argument("log")
+    p.add_argument("--out", help="checkpoint file (default LOG.checkpoint.json; keep it apart)")
+    p.set_defaults(func=_checkpoint)
+
+    p = asub.add_parser("show", help="the life of a question, or a summary of runs and questions")
+    p.add_argument("log")
+    p.add_argument("--question-id", help="show every record of this question, by attempt")
+    p.add_argument("--run-id", help="only records of this run")
+    p.add_argument("--agent", help="only records of this agent")
+    p.add_argument("--event", help="only records of this event")
+    p.set_defaults(func=_show)
+
+    p = asub.add_parser("export", help="export records to CSV or Parquet")
+    p.add_argument("log")
+    p.add_argument("--out", required=True, help="FILE.csv or FILE.parquet")
+    p.add_argument("--question-id")
+    p.add_argument("--run-id")
+    p.set_defaults(func=_export)
+
+    p = asub.add_parser("recover", help="record a torn last line now (the next append would)")
+    p.add_argument("log")
+    p.set_defaults(func=_recover)
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from audit.verify import verify_log
+
+    try:
+        result = verify_log(args.log, args.checkpoint)
+    except AuditError as exc:
+        print(f"finqa: error: {exc}", file=sys.stderr)
+        return CANNOT_VERIFY
+    label = _LABELS.get(result.status, str(result.status))
+    print(f"{label}: {args.log}: {result.message}")
+    if result.excerpt:
+        print(f"  first bad line {result.first_bad_line}: {result.excerpt}")
+    return result.status
+
+
+def _checkpoint(args: argparse.Namespace) -> int:
+    from audit.checkpoint import read_checkpoint, write_checkpoint
+
+    target = write_checkpoint(args.log, args.out)
+    cp, _ = read_checkpoint(target)
+    print(
+        f"checkpoint {target}: seq {cp['seq']}, {cp['lines']} lines, {cp['bytes']} bytes, hash {cp['hash'][:16]}…"
+    )
+    return 0
+
+
+def _show(args: argparse.Namespace) -> int:
+    from audit.review import load_records
+    from audit.show import render_question, render_record, render_summary
+    from audit.verify import verify_log
+
+    result = verify_log(args.log)
+    label = "" if result.ok else f"{_LABELS.get(result.status, '?')} — "
+    print(f"{args.log}: {label}{result.message}")
+    records = load_records(args.log, run_id=args.run_id, agent=args.agent, event=args.event)
+    if args.question_id:
+        print(render_question(records, args.question_id))
+    elif args.agent or args.event:
+        for rec in records:
+            print("\n".join(render_record(rec)))
+    else:
+        print(render_summary(records))
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    from audit.review import export
+
+    target = export(args.log, args.out, question_id=args.question_id, run_id=args.run_id)
+    print(f"exported {args.log} to {target}")
+    return 0
+
+
+def _recover(args: argparse.Namespace) -> int:
+    from audit.writer import AuditLog
+
+    record = AuditLog(args.log, run_id="recover").recover()
+    if record is None:
+        print(f"{args.log}: no torn tail, nothing to recover")
+    else:
+        print(f"{args.log}: seq {record['seq']}: {record['reason']}")
+    return 0

@@ -1,0 +1,260 @@
+"""Verify an audit log: the hash chain, canonical form, seq order, torn lines, a checkpoint.
+
+Exit-code semantics (``VerifyResult.status``):
+
+* ``0`` — every line is a canonical record whose hash matches its content, ``seq`` runs
+  1, 2, 3, ... and each ``prev_hash`` is the previous record's ``hash``; torn lines that a
+  ``recovery`` record names exactly (offset, length, SHA-256) are allowed and counted;
+  with a checkpoint, its head record sits at its line and byte offset.
+* ``1`` — tampered: any edit (a byte that changes a value, or one that changes only the form,
+  e.g. ``1e5`` -> ``1E5``), deletion, insertion, reordering or duplication of records, a bad
+  line in the middle that no recovery record names, a forged checkpoint, or a rewritten log
+  whose head no longer matches the checkpoint.
+* ``2`` — truncated or torn: the log ends with a line without a newline or lines that are not
+  JSON objects (a crash mid-write; the next append records a recovery), or it is shorter than
+  the checkpoint (tail truncation). Without a checkpoint, removing whole records from the end
+  cannot be detected — keep checkpoints apart from the log.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from agents.types import Frozen
+from audit._fileio import Fragment, Source, iter_lines, parse_object, read_at, snapshot_size
+from audit.canonical import GENESIS_HASH, RECORD_FIELDS, canonical_bytes, record_hash, sha256_hex
+from audit.writer import RECOVERY_EVENT
+
+__all__ = ["VerifyResult", "verify_log", "verify_bytes", "OK", "TAMPERED", "TRUNCATED"]
+
+OK, TAMPERED, TRUNCATED = 0, 1, 2
+_EXCERPT = 240
+
+
+class VerifyResult(Frozen):
+    """What `verify_log` found; `status` is the CLI exit code (0 ok, 1 tampered, 2 truncated/torn)."""
+
+    ok: bool
+    status: int
+    first_bad_line: int | None = None  # 1-based line number
+    message: str
+    records: int = 0
+    lines: int = 0
+    bytes: int = 0
+    head_seq: int = 0
+    head_hash: str = GENESIS_HASH
+    recovered: int = 0  # torn lines named by recovery records
+    excerpt: str = ""  # the start of the first bad line
+
+
+class _Bad(Exception):
+    def __init__(self, status: int, line: int, message: str, excerpt: bytes = b"") -> None:
+        super().__init__(message)
+        self.status, self.line, self.message = status, line, message
+        self.excerpt = excerpt[:_EXCERPT].decode("utf-8", "replace")
+
+
+def _check_record(obj: dict[str, Any], content: bytes, lineno: int, seq: int, prev: str) -> None:
+    keys = set(obj)
+    if keys != set(RECORD_FIELDS):
+        missing = sorted(set(RECORD_FIELDS) - keys)
+        extra = sorted(keys - set(RECORD_FIELDS))
+        raise _Bad(
+            1,
+            lineno,
+            f"line {lineno}: wrong record fields (missing {missing}, unexpected {extra})",
+            content,
+        )
+    try:
+        canonical = canonical_bytes(obj)
+    except (TypeError, ValueError):
+        canonical = b""
+    if canonical != content:
+        raise _Bad(
+            1, lineno, f"line {lineno}: not in canonical form (the line was edited)", content
+        )
+    if not isinstance(obj["hash"], str) or record_hash(obj) != obj["hash"]:
+        raise _Bad(
+            1, lineno, f"line {lineno}: hash does not match the record's content (edited)", content
+        )
+    got = obj["seq"]
+    if got != seq or isinstance(got, bool):
+        raise _Bad(
+            1,
+            lineno,
+            f"line {lineno}: seq {got!r} where {seq} was expected (records deleted, duplicated, "
+            "inserted or reordered)",
+            content,
+        )
+    if obj["prev_hash"] != prev:
+        raise _Bad(
+            1,
+            lineno,
+            f"line {lineno}: prev_hash is not the previous record's hash (chain broken: records "
+            "deleted, inserted or reordered)",
+            content,
+        )
+
+
+def _is_recovery(obj: Mapping[str, Any]) -> bool:
+    return obj.get("event") == RECOVERY_EVENT and obj.get("agent") == "audit"
+
+
+def _names_fragments(obj: Mapping[str, Any], pending: list[tuple[int, Fragment]]) -> bool:
+    """True when `obj` is a recovery record naming exactly the pending torn lines."""
+    data = obj.get("data")
+    if not _is_recovery(obj) or not isinstance(data, dict):
+        return False
+    return bool(data.get("torn", []) == [f.as_json() for _, f in pending])
+
+
+def _scan(path: Source, size: int, checkpoint: Mapping[str, Any] | None) -> VerifyResult:
+    seq, prev, lineno, records, recovered, end = 1, GENESIS_HASH, 0, 0, 0, 0
+    pending: list[tuple[int, Fragment]] = []  # torn lines not yet named by a recovery record
+    cp_lines = int(checkpoint["lines"]) if checkpoint else -1
+    for offset, content, has_nl in iter_lines(path, size):
+        lineno += 1
+        end = offset + len(content) + (1 if has_nl else 0)
+        obj = parse_object(content) if has_nl else None
+        if obj is None:
+            pending.append((lineno, Fragment(offset, len(content), sha256_hex(content))))
+        else:
+            if pending:
+                first = pending[0][0]
+                if not _names_fragments(obj, pending):
+                    raise _Bad(
+                        1,
+                        first,
+                        f"line {first}: not a JSON record, and no recovery record names it "
+                        "(edited or inserted bytes)",
+                        _line_bytes(path, pending[0][1]),
+                    )
+            _check_record(obj, content, lineno, seq, prev)
+            if _is_recovery(obj) and not _names_fragments(obj, pending):
+                raise _Bad(
+                    1,
+                    lineno,
+                    f"line {lineno}: recovery record names torn bytes that are not there "
+                    "(bytes deleted or moved)",
+                    content,
+                )
+            recovered += len(pending)
+            pending = []
+            seq, prev, records = seq + 1, obj["hash"], records + 1
+        if lineno == cp_lines and has_nl and checkpoint is not None:
+            same = (
+                obj is not None
+                and obj["seq"] == checkpoint["seq"]
+                and obj["hash"] == checkpoint["hash"]
+            )
+            if not same or end != checkpoint["bytes"]:
+                raise _Bad(
+                    1,
+                    lineno,
+                    f"line {lineno}: does not match the checkpointed head (seq {checkpoint['seq']}, "
+                    f"byte {checkpoint['bytes']}): the log was rewritten",
+                    content,
+                )
+    if pending:
+        first_line, frag = pending[0]
+        if checkpoint is not None and end < int(checkpoint["bytes"]):
+            raise _Bad(
+                2,
+                first_line,
+                f"line {first_line}: truncated mid-line: the log has {end} bytes, the checkpoint "
+                f"{checkpoint['bytes']} bytes up to seq {checkpoint['seq']}",
+                _line_bytes(path, frag),
+            )
+        raise _Bad(
+            2,
+            first_line,
+            f"line {first_line}: torn last line ({sum(f.length for _, f in pending)} byte(s) from "
+            f"byte {frag.offset} are not a complete record; a crash mid-write?). The next append "
+            "records a recovery and continues the chain",
+            _line_bytes(path, frag),
+        )
+    if checkpoint is not None and (lineno < cp_lines or end < int(checkpoint["bytes"])):
+        raise _Bad(
+            2,
+            lineno + 1,
+            f"truncated: the checkpoint has {cp_lines} lines / {checkpoint['bytes']} bytes up to seq "
+            f"{checkpoint['seq']}, the log has {lineno} lines / {end} bytes up to seq {seq - 1}",
+        )
+    head = GENESIS_HASH if records == 0 else prev
+    note = f", {recovered} torn line(s) recovered" if recovered else ""
+    cp_note = f", checkpoint at seq {checkpoint['seq']} matches" if checkpoint else ""
+    return VerifyResult(
+        ok=True,
+        status=OK,
+        message=f"ok: {records} records, chain intact up to seq {seq - 1}{note}{cp_note}",
+        records=records,
+        lines=lineno,
+        bytes=end,
+        head_seq=seq - 1,
+        head_hash=head,
+        recovered=recovered,
+    )
+
+
+def _line_bytes(path: Source, frag: Fragment) -> bytes:
+    return read_at(path, frag.offset, min(frag.length, _EXCERPT))
+
+
+def verify_log(
+    path: str | os.PathLike[str],
+    checkpoint: str | os.PathLike[str] | None = None,
+    key: bytes | None = None,
+) -> VerifyResult:
+    """Verify the log (and, given a checkpoint file, that nothing was cut or rewritten)."""
+    cp: dict[str, Any] | None = None
+    if checkpoint is not None:
+        cp, forged = _load_checkpoint(checkpoint, key)
+        if forged is not None:
+            return forged
+    log = Path(path)
+    return _run(log, snapshot_size(log), cp)
+
+
+def verify_bytes(
+    data: bytes, checkpoint: str | os.PathLike[str] | None = None, key: bytes | None = None
+) -> VerifyResult:
+    """`verify_log` over log bytes in memory (same rules, same statuses)."""
+    cp: dict[str, Any] | None = None
+    if checkpoint is not None:
+        cp, forged = _load_checkpoint(checkpoint, key)
+        if forged is not None:
+            return forged
+    return _run(data, len(data), cp)
+
+
+def _load_checkpoint(
+    checkpoint: str | os.PathLike[str], key: bytes | None
+) -> tuple[dict[str, Any], VerifyResult | None]:
+    from audit.checkpoint import read_checkpoint
+
+    cp, signed = read_checkpoint(checkpoint, key)
+    if signed:
+        return cp, None
+    return cp, VerifyResult(
+        ok=False,
+        status=TAMPERED,
+        message=f"checkpoint {checkpoint}: HMAC does not match (forged or edited checkpoint, "
+        "or a different FINQA_AUDIT_HMAC_KEY)",
+    )
+
+
+def _run(source: Source, size: int, cp: Mapping[str, Any] | None) -> VerifyResult:
+    try:
+        return _scan(source, size, cp)
+    except _Bad as bad:
+        return VerifyResult(
+            ok=False,
+            status=bad.status,
+            first_bad_line=bad.line,
+            message=bad.message,
+            excerpt=bad.excerpt,
+            bytes=size,
+        )
