@@ -1,1 +1,50 @@
-"""finqa lexicon."""
+"""finqa lexicon: companies, fiscal periods, metrics and unit-aware numbers of financial text.
+
+Importing is cheap: data files in lexicon/data/ are read on first use and cached.
+"""
+
+from __future__ import annotations
+
+from lexicon.compare import find_in_text, quantities_match
+from lexicon.docnames import DocMeta, parse_doc_name
+from lexicon.entities import (
+    Company,
+    CompanyMatch,
+    all_companies,
+    company_for_doc,
+    find_companies,
+    lookup_company,
+)
+from lexicon.formula import FormulaError, evaluate_metric
+from lexicon.metrics import METRICS, Metric, MetricMatch, find_metrics, get_metric
+from lexicon.numbers import Quantity, detect_scale, extract_quantities, parse_quantity
+from lexicon.periods import PeriodMatch, find_periods
+from lexicon.query import analyze, primary_fiscal_year
+
+__all__ = [
+    "analyze",
+    "find_companies",
+    "lookup_company",
+    "company_for_doc",
+    "all_companies",
+    "parse_doc_name",
+    "find_periods",
+    "primary_fiscal_year",
+    "find_metrics",
+    "get_metric",
+    "METRICS",
+    "evaluate_metric",
+    "FormulaError",
+    "extract_quantities",
+    "parse_quantity",
+    "detect_scale",
+    "Quantity",
+    "quantities_match",
+    "find_in_text",
+    "Company",
+    "CompanyMatch",
+    "DocMeta",
+    "Metric",
+    "MetricMatch",
+    "PeriodMatch",
+]

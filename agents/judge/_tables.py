@@ -1,0 +1,151 @@
+"""Which period a number in evidence text belongs to: its table column, or a narrative 'in 2021'.
+
+Filing text extracted from PDFs flattens a table row into a label line followed by the row's
+values (one or several per line); the column headers are a run of years above the rows
+('2022 2021', 'December 31, 2022 2021', 'June 30, 2023 December 31, 2022'). A value's column is
+its index among its row's values, mapped onto the nearest header run before it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from agents.judge import _lex
+
+__all__ = ["ColumnPeriod", "column_period", "header_years", "row_cells"]
+
+_NUMERIC_LINE = re.compile(r"^(?:[\s$€£¥()%,.\-–—#*\d]|\bN/?M\b|\bn/a\b|\([a-z]\))*$", re.I)
+_PLACEHOLDER = re.compile(r"(?<![\w.])(?:N/?M|n/a|—|–|-)(?![\w.])", re.I)
+_HEADER_WINDOW = 4000
+_MAX_GAP = 60  # chars allowed between two years of one header run
+_NARRATIVE = re.compile(
+    r"^\s*(?:million|billion|thousand|%|percent)?\s*,?\s*(?:in|for|during|as of|at)\s+"
+    r"(?:the\s+)?(?:fiscal\s+(?:year\s+)?|fy\s?)?((?:19|20)\d{2})\b",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class ColumnPeriod:
+    """Where a value sits: its column year (None if unknown) and the header years seen."""
+
+    year: int | None
+    header: tuple[int | None, ...] = ()
+    index: int | None = None
+    columns: int | None = None
+    how: str = "unknown"  # table | narrative | unknown
+
+
+def header_years(text: str, before: int) -> tuple[int | None, ...]:
+    """The nearest run of >= 2 column-header years that ends before offset `before`.
+
+    'Change' / '% Change' / 'Increase (Decrease)' columns between years are kept as None so
+    that value positions line up with the header ('2021 2020 Change 2021 2020 Change')."""
+    lo = max(0, before - _HEADER_WINDOW)
+    mentions = [(y, s + lo, e + lo) for y, s, e in _lex.year_mentions(text[lo:before])]
+    runs: list[list[int | None]] = []
+    last_end = -1
+    for year, start, end in mentions:
+        gap = text[last_end:start] if last_end >= 0 else ""
+        if runs and _joins(gap):
+            if _CHANGE_COL.search(gap):
+                runs[-1].append(None)
+            runs[-1].append(year)
+        else:
+            runs.append([year])
+        last_end = end
+    if runs and last_end >= 0 and _CHANGE_COL.search(text[last_end : min(before, last_end + 40)]):
+        runs[-1].append(None)
+    for run in reversed(runs):
+        if sum(y is not None for y in run) >= 2:
+            return tuple(run)
+    return ()
+
+
+_CHANGE_COL = re.compile(r"\b(?:change|increase|decrease|variance|vs\.?)(?!\w)|%", re.I)
+_HEADER_WORDS = re.compile(
+    r"\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|fiscal|years?|ended|ending|as|of|at|"
+    r"and|weeks?|months?|three|six|nine|twelve|quarter|first|second|third|fourth|change|increase|"
+    r"decrease|variance|vs|percent|amount|to|in|millions|thousands|billions)\b|\b\d{1,2}\b|[-,.%()$\s]",
+    re.I,
+)
+
+
+def _joins(gap: str) -> bool:
+    """Two years belong to one header run if only dates / column words separate them."""
+    if len(gap) > _MAX_GAP:
+        return False
+    return not _HEADER_WORDS.sub("", gap).strip()
+
+
+def _row_values(text: str, start: int) -> tuple[list[tuple[int, int]], int]:
+    """(start, end) spans of the values in the row holding offset `start`, and the row start."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", start)
+    line_end = len(text) if line_end < 0 else line_end
+    line = text[line_start:line_end]
+    if _NUMERIC_LINE.match(line):
+        row_start, row_end = line_start, line_end
+        while row_start > 0:
+            prev_start = text.rfind("\n", 0, row_start - 1) + 1
+            prev = text[prev_start : row_start - 1]
+            if not _NUMERIC_LINE.match(prev):
+                break
+            row_start = prev_start
+        while row_end < len(text):
+            nxt_end = text.find("\n", row_end + 1)
+            nxt_end = len(text) if nxt_end < 0 else nxt_end
+            nxt = text[row_end + 1 : nxt_end]
+            if not _NUMERIC_LINE.match(nxt):
+                break
+            row_end = nxt_end
+        segment_start = row_start
+    else:
+        letters = [m.end() for m in re.finditer(r"[A-Za-z]", line[: start - line_start])]
+        segment_start = line_start + (letters[-1] if letters else 0)
+        row_start, row_end = line_start, line_end
+    segment = text[segment_start:row_end]
+    quantities = _lex.extract_quantities(segment)
+    spans = [(q.start + segment_start, q.end + segment_start) for q in quantities]
+    for m in _PLACEHOLDER.finditer(
+        re.sub(r"\([a-z]\)", "   ", segment)
+    ):  # 'NM', '—': an empty cell still takes a column
+        if not any(q.start <= m.start() < q.end for q in quantities):
+            spans.append((m.start() + segment_start, m.end() + segment_start))
+    return sorted(spans), row_start
+
+
+def column_period(text: str, start: int, end: int) -> ColumnPeriod:
+    """The period of the value at text[start:end]: table column year, else 'in 2021' after it."""
+    narrative = _NARRATIVE.match(text[end : end + 40])
+    if narrative:
+        sentence_start = max(text.rfind(". ", 0, start), text.rfind("\n", 0, start), -1) + 1
+        stops = [i for i in (text.find(". ", end), text.find("\n", end)) if i >= 0]
+        sentence = text[sentence_start : min(stops) if stops else len(text)]
+        years = tuple(dict.fromkeys(y for y, _s, _e in _lex.year_mentions(sentence)))
+        return ColumnPeriod(int(narrative.group(1)), years, None, None, "narrative")
+    spans, row_start = _row_values(text, start)
+    index = next((i for i, (s, e) in enumerate(spans) if s <= start < e or start <= s < end), None)
+    header = header_years(text, row_start)
+    if index is not None and header and len(spans) >= 1:
+        n, h = len(spans), len(header)
+        year: int | None = None
+        if index < h:
+            year = header[index] if index < h else None
+        elif n % h == 0:
+            year = header[index % h]
+        if year is not None and n > 1:
+            return ColumnPeriod(year, header, index, n, "table")
+    return ColumnPeriod(None, header, index, len(spans) if spans else None, "unknown")
+
+
+def row_cells(text: str, start: int) -> list[tuple[int, int, int | None]]:
+    """(start, end, column year) of every value in the row holding offset `start`."""
+    spans, row_start = _row_values(text, start)
+    header = header_years(text, row_start)
+    out: list[tuple[int, int, int | None]] = []
+    for s, e in spans:
+        out.append((s, e, column_period(text, s, e).year if header else None))
+    return out

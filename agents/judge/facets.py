@@ -1,0 +1,303 @@
+"""Completeness as a facet checklist: decompose the question into the parts it asks, check each.
+
+Facets: `verdict` (a yes/no or increase/decrease question), `figure` (a number asked; one per
+period when the question compares periods, one per metric when it asks for several),
+`explanation` (why / what drove / how), `answer` (which / who / what: some content), `entity`
+(each company when several are asked), `conditional` (FinanceBench's 'if X is not a useful
+metric, state that and explain why': only counted when the answer takes that branch).
+Instructions ('Answer in USD millions', 'Round to two decimals', definitions) are not facets.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from agents.judge import _lex
+from agents.judge.text import content_tokens
+
+__all__ = ["Facet", "decompose", "check_facets", "assign_claims", "completeness_score"]
+
+_AUX = r"(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should)"
+_WH = r"(?:what|how|which|who|whom|why|when|where|among)"
+_LEAD = re.compile(
+    r"(?:^|[:;,]\s*|question:\s*|\bquestion\b[^:]*:\s*)(?P<q>(?:" + _WH + r"|" + _AUX + r")\b.*)$",
+    re.I | re.S,
+)
+_INSTRUCTION = re.compile(
+    r"^\s*(?:answer|round|base|basing|respond|please|give|provide|address|use|using|utilize|"
+    r"assume|you are|we need|we want|here's|define|calculate what|by drawing|according|"
+    r"in agreement|taking into account|the answer|note|reply)\b",
+    re.I,
+)
+_CONDITIONAL = re.compile(
+    r"^\s*if\b.*\bnot\b.*\b(?:useful|relevant|meaningful|applicable|appropriate)\b", re.I | re.S
+)
+_CHANGE = re.compile(r"\b(?:chang\w*|growth|grew|differen\w*|increas\w*|decreas\w*|drop\w*)", re.I)
+_COMPARE = re.compile(r"\bcompar\w*|\bvs\.?(?!\w)|\bversus\b", re.I)
+_FIGURE = re.compile(
+    r"\bhow (?:much|many)\b|\bcalculat\w*|\bcompute\b|\bquantity\b|\bwhat (?:is|was|were|are) "
+    r"(?:the |its |their |\w+'s )?(?:[\w&/'’()-]+ ){0,10}?(?:amount|ratio|margin|rate|total|value|"
+    r"percent\w*|%|cost|costs|revenue|revenues|income|liabilities|assets|capex|expenditure|"
+    r"flow|ebitda|cogs|ppne|inventor\w*|payable|receivables?|sales|earnings|dividends?|debt|"
+    r"cycle|turnover|dpo|dso|dio|roa|roe|eps|expenses?|capital|profit|growth|change)\b"
+    r"|\bwhat (?:percent|percentage|share|portion|proportion)\b",
+    re.I,
+)
+_FIGURE_HINT = re.compile(
+    r"\bround\w*\b[^.?]*\bdecimal|\banswer in (?:usd|units)|\bin usd (?:millions|billions|thousands)"
+    r"|\bas a %|% margin\b|\bratio\b",
+    re.I,
+)
+_AND_ASK = re.compile(r",?\s+and\s+(?=(?:" + _WH + r"|" + _AUX + r")\b)", re.I)
+_WHY = re.compile(
+    r"\bwhy\b|\bwhat (?:drove|drives|caused|led|explains?)\b|\bexplain\b|\breasons?\b|"
+    r"\bhow did\b.*\b(?:affect|impact)\b",
+    re.I,
+)
+_VERDICT_WORDS = re.compile(
+    r"\b(?:yes|no|not|none|never|neither|nor|indeed|positive|negative|increas\w*|decreas\w*|"
+    r"improv\w*|declin\w*|higher|lower|grew|grow\w*|drop\w*|rose|fell|reduc\w*|consistent|"
+    r"inconsistent|stable|flat|unchanged|healthy|unhealthy)\b|n't\b",
+    re.I,
+)
+_CAUSAL = re.compile(
+    r"\b(?:due to|driven|drove|because|primarily|mainly|largely|result\w* (?:of|from)|led by|"
+    r"owing to|reflect\w*|attributable|caused|impact|offset|from|since|as a|given|thanks to)\b",
+    re.I,
+)
+_NOT_RELEVANT = re.compile(
+    r"\bnot (?:a |an |the )?(?:very )?(?:useful|relevant|meaningful|applicable|appropriate|"
+    r"good|measured)\b|\bnot explicitly\b",
+    re.I,
+)
+_NUMBER_WORDS = re.compile(r"\b(?:zero|nil|none|flat|unchanged)\b", re.I)
+
+
+@dataclass
+class Facet:
+    """One part of the question the answer must address."""
+
+    id: str
+    kind: str  # verdict | figure | explanation | answer | entity | conditional
+    text: str
+    part: int  # which sub-question it came from
+    period: int | None = None
+    metric: str | None = None
+    topic: tuple[str, ...] = ()
+    addressed: bool = False
+    how: str = ""
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "text": self.text,
+            "period": self.period,
+            "metric": self.metric,
+            "addressed": self.addressed,
+            "how": self.how,
+        }
+
+
+def _sentences(question: str) -> list[str]:
+    parts = re.split(r"(?<=\?)\s+|(?<=[.!])\s+(?=[A-Z])", question.strip())
+    return [p.strip() for p in parts if p.strip()]
+
+
+def decompose(question: str, analysis: Any = None) -> list[Facet]:
+    """The facet checklist of a question (deterministic, from its wording and the lexicon)."""
+    facets: list[Facet] = []
+    asked_parts: list[str] = []
+    context: list[str] = []  # each part with the instructions that follow it
+    for sentence in _sentences(question):
+        if _CONDITIONAL.match(sentence):
+            facets.append(
+                Facet(f"c{len(facets)}", "conditional", sentence, max(len(asked_parts) - 1, 0))
+            )
+            continue
+        lead = _LEAD.search(sentence)
+        instruction = not lead or _INSTRUCTION.match(sentence) and "?" not in sentence
+        if (
+            not sentence.endswith("?")
+            and instruction
+            and (not lead or _INSTRUCTION.match(lead.group("q")))
+        ) or (" is defined as" in sentence.lower() and not sentence.endswith("?")):
+            if context:
+                context[-1] += " " + sentence
+            continue
+        for p in _AND_ASK.split(lead.group("q") if lead else sentence):
+            if p:
+                asked_parts.append(p)
+                context.append(sentence)
+    topics = [set(content_tokens(p)) for p in asked_parts]
+    for i, part in enumerate(asked_parts):
+        others = (
+            set().union(*(t for j, t in enumerate(topics) if j != i)) if len(topics) > 1 else set()
+        )
+        topic = tuple(sorted(topics[i] - others))
+        hint = bool(_FIGURE_HINT.search(context[i]))
+        facets.extend(_part_facets(part, i, topic, len(facets), hint))
+    companies = _companies(question)
+    if len(companies) >= 2:
+        for name in companies:
+            facets.append(
+                Facet(f"e{len(facets)}", "entity", f"covers {name}", 0, meta={"name": name})
+            )
+    return facets
+
+
+def _part_facets(
+    part: str, index: int, topic: tuple[str, ...], offset: int, figure_hint: bool
+) -> list[Facet]:
+    out: list[Facet] = []
+    n = offset
+
+    def add(kind: str, text: str, **kw: Any) -> None:
+        nonlocal n
+        out.append(Facet(f"{kind[0]}{n}", kind, text, index, topic=topic, **kw))
+        n += 1
+
+    head = part.strip().lower()
+    if re.match(_AUX + r"\b", head) or re.match(
+        r"(?:as of|in|for|at)\b[^,]*,\s*" + _AUX + r"\b", head
+    ):
+        add("verdict", f"yes/no: {part}")
+    elif _WHY.search(part):
+        add("explanation", f"explain: {part}")
+    elif len(years := sorted({y for y, _s, _e in _lex.year_mentions(part)})) >= 2 and (
+        _COMPARE.search(part) and not _CHANGE.search(part)
+    ):
+        for y in years:
+            add("figure", f"figure for FY{y}", period=y)
+    elif _FIGURE.search(part) or (figure_hint and re.match(r"what\b", head)):
+        add("figure", f"figure: {part}")
+    else:
+        add("answer", f"answer: {part}")
+    if out and out[0].kind == "verdict" and _WHY.search(part):
+        add("explanation", f"explain: {part}")
+    return out
+
+
+def _companies(text: str) -> list[str]:
+    try:
+        return list(dict.fromkeys(c.name for c in _lex.find_companies(text)))
+    except Exception:
+        return []
+
+
+def _mentions_year(answer: str, year: int) -> bool:
+    return any(y == year for y, _s, _e in _lex.year_mentions(answer))
+
+
+def assign_claims(
+    facets: Sequence[Facet], claims: Sequence[str], numbers: Sequence[int]
+) -> list[int]:
+    """The question part each claim answers: the part whose own words it shares most. A claim
+    sharing none continues the previous claim's part, unless it comes after every claim that
+    could be placed while later parts still have no claim: answers follow the question's order."""
+    parts = sorted({f.part for f in facets if f.kind != "conditional"})
+    if not parts:
+        return [0] * len(claims)
+    topics = {p: set().union(*(set(f.topic) for f in facets if f.part == p)) for p in parts}
+    placed: list[int | None] = []
+    for text in claims:
+        tokens = set(content_tokens(text))
+        scores = {p: len(tokens & topics[p]) for p in parts}
+        best = max(parts, key=lambda p: (scores[p], -p))
+        placed.append(best if scores[best] else None)
+    verdict_parts = [q for q in parts if any(f.part == q and f.kind == "verdict" for f in facets)]
+    for i, text in enumerate(claims):
+        if re.match(r"\W*(?:yes|no)\b", text, re.I) and verdict_parts:
+            # 'Yes, ...' answers a yes/no part: the first one not already answered so
+            taken = {placed[j] for j in range(i) if re.match(r"\W*(?:yes|no)\b", claims[j], re.I)}
+            free = [q for q in verdict_parts if q not in taken]
+            placed[i] = free[0] if free else placed[i]
+    last_placed = max((i for i, p in enumerate(placed) if p is not None), default=-1)
+    out: list[int] = []
+    for i, p in enumerate(placed):
+        if p is None:
+            prev = out[-1] if out else parts[0]
+            empty = [q for q in parts if q > prev and q not in out and q not in placed]
+            p = empty[0] if i > last_placed and empty and out else prev
+        out.append(p)
+    return out
+
+
+def check_facets(
+    facets: Sequence[Facet],
+    answer: str,
+    n_numbers: int,
+    claims: Sequence[str],
+    claim_numbers: Sequence[int] | None = None,
+) -> list[Facet]:
+    """Mark each facet addressed or not; conditional facets only count when triggered.
+
+    With several question parts, each part is checked against the claims assigned to it."""
+    not_relevant = bool(_NOT_RELEVANT.search(answer))
+    multi_part = len({f.part for f in facets if f.kind != "conditional"}) > 1
+    per_claim = list(claim_numbers) if claim_numbers is not None else [0] * len(claims)
+    owner = assign_claims(facets, claims, per_claim) if multi_part else [0] * len(claims)
+    waived = {f.part for f in facets if f.kind == "conditional"} if not_relevant else set()
+    figures_seen: dict[int, int] = {}
+    for f in facets:
+        if f.part in waived and f.kind in ("figure", "explanation", "verdict"):
+            f.addressed, f.how = True, "waived: the answer declares the metric not relevant"
+            continue
+        mine = [c for c, o in zip(claims, owner, strict=False) if o == f.part or not multi_part]
+        text = " ".join(mine) if multi_part else answer
+        tokens = set(content_tokens(text))
+        if multi_part:
+            numbers = sum(n for n, o in zip(per_claim, owner, strict=False) if o == f.part)
+        else:
+            numbers = n_numbers
+        numbers += len(_NUMBER_WORDS.findall(text))
+        if f.kind == "conditional":
+            f.meta["triggered"] = not_relevant
+            f.addressed = not not_relevant or bool(_CAUSAL.search(answer)) or len(tokens) >= 6
+            f.how = (
+                "explained"
+                if not_relevant and f.addressed
+                else ("not triggered" if not not_relevant else "")
+            )
+        elif f.kind == "verdict":
+            f.addressed = bool(_VERDICT_WORDS.search(text))
+            f.how = "verdict stated" if f.addressed else ""
+        elif f.kind == "figure":
+            seen = figures_seen[f.part] = figures_seen.get(f.part, 0) + 1
+            periods = [
+                g.period for g in facets if g.part == f.part and g.kind == "figure" and g.period
+            ]
+            if f.period is not None and _mentions_year(text, f.period) and numbers:
+                f.addressed, f.how = True, f"FY{f.period} mentioned with a figure"
+            elif f.period is not None:
+                others = any(_mentions_year(text, p) for p in periods if p != f.period)
+                if numbers >= len(periods) and not others:
+                    f.addressed, f.how = True, "a figure for each period"
+            elif numbers >= seen:
+                f.addressed, f.how = True, f"figure #{seen} given"
+            elif not_relevant:
+                f.addressed, f.how = True, "metric declared not relevant"
+        elif f.kind == "explanation":
+            f.addressed = bool(mine) and (
+                bool(_CAUSAL.search(text)) or len(tokens - set(f.topic)) >= 3
+            )
+            f.how = "explanation given" if f.addressed else ""
+        elif f.kind == "entity":
+            name = str(f.meta.get("name", ""))
+            f.addressed = name.lower().split()[0] in answer.lower() if name else True
+            f.how = "entity named" if f.addressed else ""
+        else:
+            f.addressed = bool(tokens) or bool(numbers)
+            f.how = "answered" if f.addressed else ""
+    return list(facets)
+
+
+def completeness_score(facets: Sequence[Facet]) -> float:
+    counted = [f for f in facets if f.kind != "conditional" or f.meta.get("triggered")]
+    if not counted:
+        return 1.0
+    return sum(f.addressed for f in counted) / len(counted)

@@ -1,0 +1,92 @@
+"""Optional LLM judge: entailment of each content claim against the evidence it cites.
+
+It is combined with, never replaces, the deterministic checks (the agent averages the two
+grounding scores; a claim whose number failed the deterministic check counts unsupported
+whatever the LLM says). Any LLM failure leaves the deterministic verdict standing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from agents.errors import FinqaError
+from agents.judge.evidence import EvidenceView
+from agents.judge.grounding import ClaimCheck
+from agents.types import LLMClient
+
+__all__ = ["llm_grounding", "ENTAILMENT_PROMPT"]
+
+ENTAILMENT_PROMPT = (
+    "You check claims against SEC filing excerpts. For each numbered claim say whether the "
+    "excerpts SUPPORT it, CONTRADICT it, or NOT_ENOUGH information is given. Reply with JSON "
+    'only: {"labels": ["supported"|"contradicted"|"not_enough", ...]} in claim order.'
+)
+_MAX_EVIDENCE_CHARS = 12000
+_LABELS = {"supported", "contradicted", "not_enough"}
+
+
+def _evidence_block(view: EvidenceView, claims: Sequence[ClaimCheck]) -> str:
+    wanted = {s for c in claims for s in c.sources} | {c.source for c in claims if c.source}
+    sources = [s for s in view.sources if s.source_id in wanted] or list(view.sources)
+    out, used = [], 0
+    for s in sources:
+        chunk = s.text[: max(0, _MAX_EVIDENCE_CHARS - used)]
+        if not chunk:
+            break
+        out.append(f"[{s.label()}]\n{chunk}")
+        used += len(chunk)
+    return "\n\n".join(out)
+
+
+def _parse(text: str, n: int) -> list[str] | None:
+    match = re.search(r"\{.*\}", text, re.S)
+    if not match:
+        return None
+    try:
+        data = json.loads(match.group(0))
+    except json.JSONDecodeError:
+        return None
+    labels = data.get("labels") if isinstance(data, dict) else None
+    if not isinstance(labels, list) or len(labels) != n:
+        return None
+    out = [str(x).strip().lower() for x in labels]
+    return out if all(x in _LABELS for x in out) else None
+
+
+def llm_grounding(
+    llm: LLMClient, question: str, claims: list[ClaimCheck], view: EvidenceView
+) -> tuple[float | None, dict[str, Any]]:
+    """(LLM grounding score or None, details). Sets `ClaimCheck.llm` on each content claim."""
+    content = [c for c in claims if c.content]
+    info: dict[str, Any] = {"model": getattr(llm, "model", ""), "claims": len(content)}
+    if not content or not view:
+        info["status"] = "skipped"
+        return None, info
+    listing = "\n".join(f"{i + 1}. {c.text}" for i, c in enumerate(content))
+    messages = [
+        {"role": "system", "content": ENTAILMENT_PROMPT},
+        {
+            "role": "user",
+            "content": f"Question: {question}\n\nExcerpts:\n{_evidence_block(view, content)}\n\nClaims:\n{listing}",
+        },
+    ]
+    try:
+        response = llm.complete(messages, json_mode=True, temperature=0.0)
+    except FinqaError as exc:
+        info["status"] = f"error: {exc}"
+        return None, info
+    labels = _parse(response.text, len(content))
+    if labels is None:
+        info["status"] = "unparseable reply"
+        return None, info
+    supported = 0
+    for claim, label in zip(content, labels, strict=True):
+        claim.llm = label
+        if label == "supported" and not claim.failed_numbers:
+            supported += 1
+    info["status"] = "ok"
+    info["labels"] = labels
+    return supported / len(content), info

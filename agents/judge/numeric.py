@@ -1,0 +1,315 @@
+"""Numeric faithfulness: every number in the answer must be in the evidence, in the right period,
+or be the re-executed result of a recorded calculation over evidence figures.
+
+A number is one of:
+  evidence         found in a source (unit/scale-aware, within the answer's own rounding) in a
+                   column/sentence of the period the answer or the question asks for;
+  calculation      the judge's re-execution of a recorded Calculation whose operands are in the
+                   evidence (allowing the answer's rounding, % <-> ratio);
+  derived          simple arithmetic (difference, ratio, change) of other verified answer numbers;
+  period_mismatch  present in the evidence, but only in another period's column;
+  calc_mismatch    matches what the reasoner recorded, not what the arithmetic gives;
+  calc_unverified  a calculation's result whose operands are not in the evidence;
+  not_found        none of the above.
+Years, dates, references, list markers and numbers quoted from the question are not claims.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from agents.judge import _lex
+from agents.judge._match import find
+from agents.judge.calc import CalcCheck, magnitude_target, match_calc, verify_calculations
+from agents.judge.evidence import EvidenceView, SourceView
+from agents.judge.text import content_tokens
+
+__all__ = [
+    "NumberCheck",
+    "CalcCheck",
+    "OK_STATUSES",
+    "answer_numbers",
+    "check_numbers",
+    "verify_calculations",
+    "numeric_score",
+    "question_scale",
+    "FAIL_CAP",
+]
+
+OK_STATUSES = frozenset({"evidence", "calculation", "derived"})
+_SPAN = re.compile(r"\b(?:between|from)\b.{0,40}?\b(?:and|to)\b.{0,30}", re.I)
+_BASELINE = re.compile(
+    r"\b(?:up from|down from|increased from|decreased from|compared (?:to|with)|versus|vs\.?|"
+    r"prior[- ]year|previous year|a year (?:earlier|ago))\s*(?:of\s*)?[~$(\s]*$",
+    re.I,
+)
+_CONSTANTS = {2.0, 12.0, 100.0, 365.0, 1000.0}
+_LIST_MARKER = re.compile(r"^\(?\d{1,2}[).]$")
+_DURATION = re.compile(r"^[\s-]*(?:months?|weeks?|years?|quarters?)\b", re.I)
+_AFTER_PERIOD = re.compile(
+    r"^\s*(?:\)|,)?\s*(?:in|for|during|as of|at|of|by)?\s*(?:the\s+)?(?:end\s+of\s+)?"
+    r"(?:(?:fiscal\s+(?:year\s+)?)|fy\s?'?|q[1-4]\s+(?:of\s+)?(?:fy\s?)?)?$",
+    re.I,
+)
+FAIL_CAP = 0.2  # an answer with any unverifiable number keeps at most this share of mu_n
+
+
+@dataclass
+class NumberCheck:
+    """The verdict on one number of the answer."""
+
+    text: str
+    start: int
+    end: int
+    value: float
+    unit: str
+    status: str = "not_found"
+    source: str | None = None
+    period: int | None = None  # the column/sentence period where it was found
+    expected: tuple[int, ...] = ()  # the periods it should come from
+    calculation: int | None = None
+    detail: str = ""
+    quantity: Any = field(default=None, repr=False)
+
+    @property
+    def ok(self) -> bool:
+        return self.status in OK_STATUSES
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "text": self.text,
+            "value": self.value,
+            "unit": self.unit,
+            "status": self.status,
+            "source": self.source,
+            "period": self.period,
+            "expected_periods": list(self.expected),
+            "calculation": self.calculation,
+            "detail": self.detail,
+        }
+
+
+def question_scale(question: str) -> float | None:
+    """'Answer in USD millions' / '(in USD billions)' -> the scale of bare answer figures."""
+    return _lex.detect_scale(question)
+
+
+def answer_numbers(answer: str, question: str) -> tuple[list[Any], list[dict[str, Any]]]:
+    """The checkable quantities of the answer, and the skipped ones with the reason."""
+    qscale = question_scale(question)
+    asked = [q for q in _lex.extract_quantities(question) if q.kind == "number"]
+    keep: list[Any] = []
+    skipped: list[dict[str, Any]] = []
+    for q in _lex.extract_quantities(answer, default_scale=qscale):
+        if q.scale_source == "default" and abs(float(q.value)) >= 1e6:
+            q = _lex.unscaled(q)  # '$303,000,000' is in dollars whatever 'in USD millions' says
+        if q.kind != "number":
+            skipped.append({"text": q.text, "reason": q.kind})
+        elif _LIST_MARKER.match(q.text.strip()) and not q.unit and abs(q.value) < 100:
+            skipped.append({"text": q.text, "reason": "list marker"})
+        elif not q.unit and q.decimals == 0 and _DURATION.match(answer[q.end : q.end + 20]):
+            skipped.append({"text": q.text, "reason": "duration"})
+        elif abs(q.value) in _CONSTANTS and re.search(
+            r"[*/x]\s*$", answer[max(0, q.start - 3) : q.start]
+        ):
+            skipped.append({"text": q.text, "reason": "formula constant"})
+        elif any(_lex.quantities_match(q, a, 0.0) for a in asked):
+            skipped.append(
+                {
+                    "text": q.text,
+                    "reason": "quoted from the question",
+                    "start": q.start,
+                    "end": q.end,
+                }
+            )
+        else:
+            keep.append(q)
+    return keep, skipped
+
+
+def claimed_year(answer: str, q: Any) -> int | None:
+    """The period the answer attaches to a number: 'X in FY2021', 'In 2021, ... X', or the
+    later end of 'X between FY2022 and FY2023' (a change is for its latest period)."""
+    mentions = _lex.year_mentions(answer)
+    for year, start, _end in mentions:
+        if start >= q.end and _AFTER_PERIOD.match(answer[q.end : start]):
+            return year
+    stops = [i for i in (answer.find(". ", q.end), answer.find(";", q.end)) if i >= 0]
+    rest = answer[q.end : min(stops) if stops else len(answer)]
+    span = _SPAN.search(rest)
+    if span and not re.search(r"\d", rest[: span.start()]):
+        years = [y for y, _s, _e in _lex.year_mentions(span.group(0))]
+        if len(years) >= 2:
+            return max(years)
+    sentence_start = max(answer.rfind(".", 0, q.start - 1), answer.rfind(";", 0, q.start), 0)
+    before = [m for m in mentions if sentence_start <= m[1] < q.start]
+    if before:
+        year, _s, end = before[-1]
+        between = answer[end : q.start]
+        if not re.search(r"\d", between) and not re.search(
+            r"\b(?:compared|vs|versus|from|while)\b", between
+        ):
+            return year
+    return None
+
+
+# --------------------------------------------------------------------------- matching
+
+
+def _raw_found(q: Any, view: EvidenceView) -> SourceView | None:
+    """Ablation: the paper-style check, the number's digits as written appear in a source."""
+    digits = re.sub(r"[^\d.]", "", q.text.split()[0] if q.text.split() else q.text).strip(".")
+    if not digits:
+        return None
+    rx = re.compile(r"(?<![\d.])" + re.escape(digits) + r"(?![\d])")
+    for src in view.sources:
+        if rx.search(src.text.replace(",", "")):
+            return src
+    return None
+
+
+# --------------------------------------------------------------------------- calculations
+
+
+def _derived(q: Any, others: Sequence[NumberCheck], rel_tol: float) -> str | None:
+    """q = a-b, a+b, a/b, a/b*100 or (a-b)/b*100 of two verified answer numbers."""
+    vals = [
+        (c.text, _lex.absolute(c.quantity) if c.unit != "%" else c.value, c.unit)
+        for c in others
+        if c.ok
+    ]
+    for (ta, a, ua), (tb, b, ub) in itertools.permutations(vals, 2):
+        cands = [(a - b, f"{ta} - {tb}")] if ua == ub else []
+        cands += [(a + b, f"{ta} + {tb}")] if ua == ub and ua != "%" else []
+        if b:
+            cands += [(a / b, f"{ta} / {tb}"), (a / b * 100, f"{ta} / {tb} x 100")]
+            cands += [((a - b) / b * 100, f"change {tb} -> {ta}")]
+        for value, how in cands:
+            if magnitude_target(q, value, q.unit in ("%", "") or q.scale_source == "none", rel_tol):
+                return how
+    return None
+
+
+# --------------------------------------------------------------------------- the check
+
+
+def check_numbers(
+    answer: str,
+    question: str,
+    view: EvidenceView,
+    calcs: Sequence[CalcCheck],
+    *,
+    asked: Sequence[int],
+    cited: Sequence[str],
+    rel_tol: float,
+    deterministic: bool = True,
+    topic: frozenset[str] = frozenset(),
+    single_part: bool = True,
+) -> tuple[list[NumberCheck], list[dict[str, Any]]]:
+    """Check every number of the answer; returns the checks and the skipped (non-claim) numbers."""
+    quantities, skipped = answer_numbers(answer, question)
+    quotes = _verbatim_quotes(answer, view)
+    kept = []
+    for q in quantities:
+        if any(s <= q.start < e for s, e in quotes):
+            skipped.append({"text": q.text, "reason": "quoted verbatim from the evidence"})
+        else:
+            kept.append(q)
+    quantities = kept
+    q_tokens = frozenset(content_tokens(question)) | topic
+    answer_years = {y for y, _s, _e in _lex.year_mentions(answer)}
+    checks: list[NumberCheck] = []
+    for q in quantities:
+        nc = NumberCheck(q.text, q.start, q.end, q.value, q.unit, quantity=q)
+        if not deterministic:
+            src = _raw_found(q, view)
+            nc.status, nc.source = ("evidence", src.source_id) if src else ("not_found", None)
+            checks.append(nc)
+            continue
+        own = claimed_year(answer, q)
+        nc.expected = (own,) if own else tuple(asked)
+        if not own and asked and _BASELINE.search(answer[max(0, q.start - 30) : q.start]):
+            # 'up from $9.1 billion', 'compared with 4.2%': the baseline is the prior period
+            nc.expected = tuple(sorted(set(asked) | {y - 1 for y in asked}))
+        topic = q_tokens | frozenset(content_tokens(_sentence(answer, q.start)))
+        # a figure computed only from earlier periods than asked: checked when the answer says
+        # which period it is for, or does not compare periods (a comparison answer
+        # legitimately computes the earlier period's figure too)
+        stale_years = nc.expected if (own or (single_part and len(answer_years) <= 1)) else ()
+        via_calc = match_calc(q, calcs, rel_tol, stale_years)
+        if via_calc is not None and via_calc[0] in ("calculation", "period_mismatch"):
+            # the answer says how it got this figure: judge that calculation
+            nc.status, nc.calculation = via_calc
+            nc.detail = calcs[via_calc[1]].detail or "re-executed calculation"
+            if nc.status == "period_mismatch":
+                nc.detail = f"calculated only from figures before {_years(nc.expected)}"
+            checks.append(nc)
+            continue
+        status, src, _e, col = find(q, view, cited, nc.expected, rel_tol, topic)
+        nc.status, nc.source, nc.period = status, src.source_id if src else None, col
+        if status != "evidence":
+            if via_calc is not None:
+                nc.status, nc.calculation = via_calc
+                nc.source = None
+                nc.detail = calcs[via_calc[1]].detail or "recorded calculation does not verify"
+            elif status == "period_mismatch":
+                nc.detail = (
+                    f"in the evidence only in the FY{col} column; expected {_years(nc.expected)}"
+                )
+            elif status == "off_topic":
+                nc.status = "not_found"
+                nc.detail = "the same figure appears only in an unrelated context"
+        checks.append(nc)
+    if deterministic:
+        for nc in checks:
+            if nc.status == "not_found":
+                how = _derived(nc.quantity, [c for c in checks if c is not nc], rel_tol)
+                if how:
+                    nc.status, nc.detail = "derived", how
+    return checks, skipped
+
+
+_QUOTE = re.compile(r"'([^'\n]{8,})'|\"([^\"\n]{8,})\"|\u201c([^\u201d\n]{8,})\u201d")
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"[^a-z0-9.]", "", text.lower())
+
+
+def _verbatim_quotes(answer: str, view: EvidenceView) -> list[tuple[int, int]]:
+    """Spans of the answer quoting a source verbatim: what they contain is the source's, not a claim."""
+    if not view:
+        return []
+    sources = [_squash(s.text) for s in view.sources]
+    spans = []
+    for m in _QUOTE.finditer(answer):
+        quoted = _squash(next(g for g in m.groups() if g))
+        if len(quoted) >= 8 and any(quoted in src for src in sources):
+            spans.append((m.start(), m.end()))
+    return spans
+
+
+def _sentence(text: str, pos: int) -> str:
+    """The sentence of `text` around offset `pos`."""
+    start = max(text.rfind(". ", 0, pos), text.rfind("\n", 0, pos), -1) + 1
+    ends = [i for i in (text.find(". ", pos), text.find("\n", pos)) if i >= 0]
+    return text[start : min(ends) if ends else len(text)]
+
+
+def _years(years: Sequence[int]) -> str:
+    return ", ".join(f"FY{y}" for y in years) or "any period"
+
+
+def numeric_score(checks: Sequence[NumberCheck]) -> float | None:
+    """Share of verified numbers; any failure caps the score (`every` number must hold).
+
+    None when the answer has no numbers to check (the caller decides what that means).
+    """
+    if not checks:
+        return None
+    share = sum(c.ok for c in checks) / len(checks)
+    return share if share == 1.0 else FAIL_CAP * share

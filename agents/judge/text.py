@@ -1,0 +1,95 @@
+"""Words and sentences: content tokens (light stemming), claim splitting, citation markers."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["Claim", "content_tokens", "split_claims", "CITATION", "STOPWORDS"]
+
+CITATION = re.compile(r"\[\s*(S\d+(?:\s*[,;]\s*S?\d+)*)\s*\]")
+_WORD = re.compile(r"[A-Za-z][A-Za-z&'\-]*[A-Za-z]|[A-Za-z]")
+STOPWORDS = frozenset(
+    """a an the and or but if then than that this these those there their its it is are was were be
+    been being has have had do does did of in on at to for from by with as into over under about
+    after before between during per via vs versus which who whom whose what when where why how
+    not no yes so such also all any each both either neither more most less least very much many
+    can could would should will shall may might must our we us they them he she his her i you your
+    other another same own only just up down out off again further once here s t don approximately
+    roughly around nearly almost about total company company's fy fiscal year years quarter q
+    answer here assumes while although though one two three amount""".split()  # noqa: SIM905
+)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One sentence/clause of the answer with the sources it cites (markers stripped from text)."""
+
+    index: int
+    text: str
+    start: int
+    end: int
+    sources: tuple[str, ...] = ()
+
+
+def _stem(word: str) -> str:
+    w = word.lower().strip("'-")
+    if w.endswith("'s"):
+        w = w[:-2]
+    for suffix in ("ies", "es", "s", "ing", "ed", "ly"):
+        if len(w) > len(suffix) + 3 and w.endswith(suffix):
+            w = w[: -len(suffix)] + ("y" if suffix == "ies" else "")
+            break
+    return w[:6]
+
+
+def content_tokens(text: str) -> list[str]:
+    """Lower-case stems of the non-stopword words of text (numbers are handled elsewhere)."""
+    out = []
+    for m in _WORD.finditer(CITATION.sub(" ", text)):
+        word = m.group(0).lower()
+        if word in STOPWORDS or len(word) < 2:
+            continue
+        out.append(_stem(word))
+    return out
+
+
+# Sentence ends: '.', '!', '?', ';' or a newline / bullet, but not inside '2.8' or 'Inc.' / 'U.S.'.
+_BOUNDARY = re.compile(r"(?<=[.!?;])\s+(?=[\[(\"'A-Za-z0-9$\-•*])|\n+\s*(?:[-•*]\s*)?|(?<=:)\s*\n")
+_ABBREV = re.compile(
+    r"(?:\b(?:Inc|Corp|Co|Ltd|No|vs|approx|U\.S|e\.g|i\.e|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|St|Mr|Ms|Dr)\.|\b[A-Z]\.)$"
+)
+
+
+def split_claims(text: str) -> list[Claim]:
+    """Split an answer into sentence-level claims, keeping the citation markers of each."""
+    pieces: list[tuple[int, int]] = []
+    start = 0
+    for m in _BOUNDARY.finditer(text):
+        head = text[start : m.start()]
+        if _ABBREV.search(head.rstrip()):
+            continue
+        pieces.append((start, m.start()))
+        start = m.end()
+    pieces.append((start, len(text)))
+    claims: list[Claim] = []
+    for s, e in pieces:
+        raw = text[s:e]
+        if not raw.strip():
+            continue
+        sources = tuple(
+            dict.fromkeys(
+                ("S" + p.strip().lstrip("Ss"))
+                for m in CITATION.finditer(raw)
+                for p in re.split(r"[,;]", m.group(1))
+            )
+        )
+        clean = re.sub(r"\s+([.,;:])", r"\1", CITATION.sub("", raw)).strip().lstrip("-•* ").strip()
+        if not clean.strip(" .;,-"):
+            # a bare citation after a sentence belongs to the sentence before it
+            if claims and sources:
+                prev = claims[-1]
+                claims[-1] = Claim(prev.index, prev.text, prev.start, e, prev.sources + sources)
+            continue
+        claims.append(Claim(len(claims), clean, s, e, sources))
+    return claims

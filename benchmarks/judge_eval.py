@@ -1,0 +1,140 @@
+"""Judge calibration on FinanceBench: acceptance per category of a labelled test set built at run
+time from ../shared/financebench/questions.jsonl (gold evidence pages as evidence).
+
+    python -m benchmarks.judge_eval [--questions FILE] [--attempt N] [--ablation] [--json OUT]
+                                    [--show CATEGORY]
+
+Targets: gold and reformatted gold accepted >= 90%; every perturbation rejected >= 95%; the
+diagnosis of 'missing part' and 'prior-year figure' rejections should be 'reasoning'.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from agents.config import load_settings
+from agents.judge import JudgeAgent
+from benchmarks._judge_cases import CATEGORIES, build_cases, load_questions
+
+__all__ = ["main", "run"]
+
+DEFAULT_QUESTIONS = (
+    Path(
+        os.environ.get(
+            "FINQA_FINANCEBENCH", Path(__file__).resolve().parents[2] / "shared" / "financebench"
+        )
+    )
+    / "questions.jsonl"
+)
+
+
+def run(questions: Path, *, attempt: int = 1, ablation: bool = False) -> list[dict[str, Any]]:
+    """Evaluate every case; one result row per case."""
+    overrides = {"judge.deterministic_verify": False} if ablation else None
+    judge = JudgeAgent(load_settings(overrides=overrides))
+    rows: list[dict[str, Any]] = []
+    for case in build_cases(load_questions(questions)):
+        verdict = judge.evaluate(case.question, case.answer, case.evidence, attempt)
+        accepted = verdict.decision == "accept"
+        rows.append(
+            {
+                "category": case.category,
+                "qid": case.qid,
+                "should_accept": case.should_accept,
+                "accepted": accepted,
+                "correct": accepted == case.should_accept,
+                "utility": verdict.utility,
+                "scores": [verdict.grounding, verdict.completeness, verdict.numeric],
+                "diagnosis": verdict.diagnosis,
+                "expected_diagnosis": case.expected_diagnosis,
+                "answer": case.answer.text[:160],
+                "unsupported": list(verdict.unsupported_numbers),
+                "missing": list(verdict.missing_facets),
+            }
+        )
+    return rows
+
+
+def table(rows: Sequence[dict[str, Any]]) -> str:
+    by: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for r in rows:
+        by[r["category"]].append(r)
+    lines = [f"{'category':<15} {'n':>4} {'accepted':>9} {'accept %':>9} {'target':>14} {'met':>4}"]
+    for cat, should in CATEGORIES:
+        items = by.get(cat, [])
+        if not items:
+            continue
+        acc = sum(r["accepted"] for r in items)
+        pct = 100.0 * acc / len(items)
+        target = "accept >= 90%" if should else "reject >= 95%"
+        met = pct >= 90 if should else (100 - pct) >= 95
+        lines.append(
+            f"{cat:<15} {len(items):>4} {acc:>9} {pct:>8.1f}% {target:>14} {'yes' if met else 'NO':>4}"
+        )
+    gold_ok = {r["qid"] for r in by.get("gold", []) if r["accepted"]}
+    conditional = (
+        ("reformatted", [r for r in by.get("reformatted", []) if r["qid"] in gold_ok]),
+        (
+            "two_part_gold",
+            [r for r in by.get("two_part_gold", []) if set(r["qid"].split("+")) <= gold_ok],
+        ),
+    )
+    for cat, items in conditional:
+        if items:
+            acc = sum(r["accepted"] for r in items)
+            lines.append(
+                f"{cat} where the gold itself is accepted: {acc}/{len(items)} = "
+                f"{100.0 * acc / len(items):.1f}%"
+            )
+    for cat in ("missing_part", "prior_year"):
+        rejected = [r for r in by.get(cat, []) if not r["accepted"]]
+        if rejected:
+            right = sum(r["diagnosis"] == r["expected_diagnosis"] for r in rejected)
+            counts = Counter(r["diagnosis"] for r in rejected)
+            lines.append(
+                f"diagnosis accuracy on rejected {cat}: {right}/{len(rejected)} = "
+                f"{100.0 * right / len(rejected):.1f}% (expected 'reasoning'; got {dict(counts)})"
+            )
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.judge_eval", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument("--questions", type=Path, default=DEFAULT_QUESTIONS)
+    parser.add_argument(
+        "--attempt", type=int, default=1, help="threshold attempt (default 1: tau=0.5)"
+    )
+    parser.add_argument(
+        "--ablation", action="store_true", help="deterministic_verify=False (raw-string check)"
+    )
+    parser.add_argument("--json", type=Path, default=None, help="write every case's result here")
+    parser.add_argument("--show", default=None, help="print the misjudged cases of this category")
+    args = parser.parse_args(argv)
+    if not args.questions.exists():
+        print(f"judge_eval: questions file not found: {args.questions}", file=sys.stderr)
+        return 2
+    rows = run(args.questions, attempt=args.attempt, ablation=args.ablation)
+    mode = "ablation (raw-string numeric check)" if args.ablation else "deterministic"
+    print(f"judge calibration on {args.questions} — attempt {args.attempt}, {mode}")
+    print(table(rows))
+    if args.show:
+        for r in rows:
+            if r["category"] == args.show and not r["correct"]:
+                print(json.dumps(r, ensure_ascii=False))
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,222 @@
+"""Canonical financial metrics (data/metrics.yaml): synonyms, statement, line items, formulas.
+
+`find_metrics` recognises a metric however a question or filing says it ('top line',
+'capex', 'SG&A', 'operating income % margin', 'Purchases of property, plant and
+equipment'); the longest spelling wins ('fixed asset turnover' over 'asset turnover').
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from functools import cache
+
+from agents.errors import FinqaError
+from lexicon._data import read_yaml
+
+__all__ = [
+    "Metric",
+    "MetricMatch",
+    "METRICS",
+    "UnknownMetricError",
+    "get_metric",
+    "find_metrics",
+    "metric_key",
+]
+
+_HELPERS = {"avg", "prev", "change"}
+
+
+@dataclass(frozen=True, slots=True)
+class Metric:
+    """A canonical metric. Derived metrics have a formula over other metric ids, where
+    avg(x) is the average of the opening and closing balance, prev(x) the prior period's
+    value and change(x) = x - prev(x); `convention` says which balances are used."""
+
+    id: str
+    name: str
+    synonyms: tuple[str, ...]
+    statement: str
+    line_items: tuple[str, ...]
+    formula: str | None = None
+    convention: str = "ending"
+    unit: str = "USD"
+
+    @property
+    def inputs(self) -> tuple[str, ...]:
+        """Metric ids the formula uses, in order of first use."""
+        if not self.formula:
+            return ()
+        seen: list[str] = []
+        for name in re.findall(r"[a-z_][a-z0-9_]*", self.formula):
+            if name not in _HELPERS and name not in seen:
+                seen.append(name)
+        return tuple(seen)
+
+    @property
+    def is_derived(self) -> bool:
+        return self.formula is not None
+
+
+@dataclass(frozen=True, slots=True)
+class MetricMatch:
+    canonical: str
+    matched: str
+    start: int
+    end: int
+
+
+def _convention(spec: Mapping[str, object]) -> str:
+    """'ending' or 'average' (balances used), then '; ' and the file's note if it has one."""
+    balances = "average" if "avg(" in str(spec.get("formula") or "") else "ending"
+    note = str(spec.get("convention") or "").strip()
+    if not note or note.startswith(balances):
+        return note or balances
+    return f"{balances}; {note}"
+
+
+@cache
+def _load() -> dict[str, Metric]:
+    raw = read_yaml("metrics.yaml")
+    out: dict[str, Metric] = {}
+    for mid, spec in raw.items():
+        out[mid] = Metric(
+            id=mid,
+            name=str(spec["name"]),
+            synonyms=tuple(str(s) for s in spec.get("synonyms") or ()),
+            statement=str(spec.get("statement", "other")),
+            line_items=tuple(str(s) for s in spec.get("line_items") or ()),
+            formula=spec.get("formula") or None,
+            convention=_convention(spec),
+            unit=str(spec.get("unit", "USD")),
+        )
+    return out
+
+
+class _Metrics(Mapping[str, Metric]):
+    """Read-only mapping id -> Metric, loaded from the data file on first use."""
+
+    def __getitem__(self, key: str) -> Metric:
+        return _load()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_load())
+
+    def __len__(self) -> int:
+        return len(_load())
+
+    def __repr__(self) -> str:
+        return f"<METRICS: {len(self)} metrics>"
+
+
+METRICS: Mapping[str, Metric] = _Metrics()
+
+
+class UnknownMetricError(FinqaError, KeyError):
+    """A metric id that is not in data/metrics.yaml (also a KeyError)."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+def get_metric(canonical_id: str) -> Metric:
+    """The metric with this id; UnknownMetricError (a KeyError) names an unknown id."""
+    metrics = _load()
+    if canonical_id not in metrics:
+        raise UnknownMetricError(
+            f"unknown metric {canonical_id!r}: see lexicon/data/metrics.yaml for the ids"
+        )
+    return metrics[canonical_id]
+
+
+_TOKEN = re.compile(r"[A-Za-z0-9]+|&|%")
+
+
+def _norm_token(tok: str) -> str:
+    t = tok.lower()
+    if t == "&":
+        return "and"
+    if t == "%":
+        return "percent"
+    if len(t) > 3 and t.endswith("s") and not t.endswith("ss"):
+        return t[:-1]
+    return t
+
+
+def metric_key(text: str) -> str:
+    """Normalised form used for matching: lower case, '&' -> and, '%' -> percent, singular."""
+    return " ".join(_norm_token(t) for t in _TOKEN.findall(text))
+
+
+_NOT_METRICS = (
+    "statement of cash flows",
+    "statements of cash flows",
+    "cash flow statement",
+    "cash flows statement",
+    "statement of cash flow",
+    "consolidated statements of cash flows",
+    "cash flow statements",
+    "income statement",
+    "income statements",
+    "statement of income",
+    "statements of income",
+    "statement of operations",
+    "statements of operations",
+    "statement of financial position",
+    "balance sheet",
+    "balance sheets",
+    "p&l statement",
+    "statement of comprehensive income",
+    "statement of shareholders equity",
+    "statement of stockholders equity",
+)
+
+
+@cache
+def _phrases() -> tuple[dict[str, str], dict[str, tuple[int, ...]]]:
+    """normalised phrase -> metric id (synonyms first, then multi-word line items), and
+    first word -> phrase lengths (in words) starting with it, longest first."""
+    index: dict[str, str] = {}
+    for m in _load().values():
+        for s in (*m.synonyms, m.name, m.id.replace("_", " ")):
+            index.setdefault(metric_key(s), m.id)
+    for m in _load().values():
+        for s in m.line_items:
+            key = metric_key(s)
+            if len(key.split()) >= 2:
+                index.setdefault(key, m.id)
+    index.pop("", None)
+    for phrase in _NOT_METRICS:  # statement names: 'statement of cash flows' is not 'cash'
+        index[metric_key(phrase)] = ""
+    lengths: dict[str, set[int]] = {}
+    for key in index:
+        words = key.split()
+        lengths.setdefault(words[0], set()).add(len(words))
+    return index, {w: tuple(sorted(ns, reverse=True)) for w, ns in lengths.items()}
+
+
+def find_metrics(text: str) -> list[MetricMatch]:
+    """Every metric mention in text, in order (longest spelling wins, no overlaps)."""
+    index, lengths = _phrases()
+    toks = [(m.start(), m.end(), _norm_token(m.group(0))) for m in _TOKEN.finditer(text)]
+    out: list[MetricMatch] = []
+    i = 0
+    while i < len(toks):
+        for n in lengths.get(toks[i][2], ()):
+            if i + n > len(toks):
+                continue
+            key = " ".join(t[2] for t in toks[i : i + n])
+            mid = index.get(key)
+            if mid is None:
+                continue
+            start, end = toks[i][0], toks[i + n - 1][1]
+            if n > 1 and re.search(r"[?!;\n]|\.\s", text[start:end]):
+                continue  # never across sentences or lines
+            if mid:
+                out.append(MetricMatch(mid, text[start:end], start, end))
+            i += n
+            break
+        else:
+            i += 1
+    return out

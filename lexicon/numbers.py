@@ -1,0 +1,396 @@
+"""Quantities in financial text: value, unit, scale, sign and the span they came from.
+
+`extract_quantities` finds every number in prose and in PDF-extracted tables
+(`$\\n24,977`, `(1,577)`, `$ 1,671 $`, `394,\\n328`), `parse_quantity` reads one,
+`detect_scale` reads a table header such as "(in millions, except per share data)".
+Years, dates and references (`Note 5`, `Item 7`, `10-K`) are returned with
+`kind` 'year' / 'date' / 'ref' so callers can ignore them. Comparison lives in
+`lexicon.compare`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+__all__ = [
+    "Quantity",
+    "extract_quantities",
+    "parse_quantity",
+    "detect_scale",
+    "scale_regions",
+    "SCALE_WORDS",
+]
+
+SCALE_WORDS: dict[str, float] = {
+    "thousand": 1e3,
+    "thousands": 1e3,
+    "million": 1e6,
+    "millions": 1e6,
+    "billion": 1e9,
+    "billions": 1e9,
+    "trillion": 1e12,
+    "trillions": 1e12,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Quantity:
+    """One number as written. `value` is signed and excludes the scale; `absolute` includes it.
+
+    kind: 'number' (a quantity), 'year', 'date' or 'ref' (note/item/form numbers).
+    scale_source: 'explicit' (a scale word was written: '$1.6 billion'), 'default' (from a
+    table header or the caller) or 'none' (no scale known; scale is 1).
+    direction: -1 when the text states a decrease ('decreased by $5 million'), +1 an
+    increase, 0 otherwise; the value itself keeps the sign as written.
+    """
+
+    text: str
+    value: float
+    scale: float = 1.0
+    unit: str = ""
+    start: int = 0
+    end: int = 0
+    decimals: int = 0
+    kind: str = "number"
+    scale_source: str = "none"
+    direction: int = 0
+
+    @property
+    def absolute(self) -> float:
+        """value * scale (for '%' the value in percent units)."""
+        return self.value * self.scale
+
+    @property
+    def precision(self) -> float:
+        """Half a unit of the last written digit, in absolute terms (the rounding it implies)."""
+        return 0.5 * (10.0**-self.decimals) * self.scale
+
+    @property
+    def is_number(self) -> bool:
+        return self.kind == "number"
+
+
+# --------------------------------------------------------------------------- patterns
+
+_MINUS = "-\u2010\u2011\u2212\u2013\ufe63\uff0d"
+_NUM = re.compile(
+    r"(?<![\w.'\u2019/])"
+    r"(\d{1,3}(?:,(?:\r?\n)?\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+    r"(?![\d])"
+)
+_LEFT = re.compile(
+    r"(?P<open>\()?[^\S\r\n]*(?P<sign1>[" + _MINUS + r"])?[^\S\r\n]*"
+    r"(?P<cur>US\$|U\.S\.[ ]?\$|C\$|A\$|\$|€|£|¥|\bUSD|\bEUR|\bGBP)?\s*"
+    r"(?P<open2>\()?[^\S\r\n]*(?P<sign2>[" + _MINUS + r"])?[^\S\r\n]*\Z"
+)
+_CUR_UNIT = {"€": "EUR", "EUR": "EUR", "£": "GBP", "GBP": "GBP", "¥": "JPY"}
+_SCALE_SUFFIX = re.compile(
+    r"[^\S\r\n]?(?:(?P<word>thousands?|millions?|billions?|trillions?)\b"
+    r"|(?P<abbr>bn|bln|mn|mln|tn)\b|(?P<short>mm|[kmbt])(?![\w]))",
+    re.IGNORECASE,
+)
+_UNIT_SUFFIX = re.compile(
+    r"[^\S\r\n]*(?:"
+    r"(?P<pct>%|percent\b|per\scent\b|pct\b|percentage\spoints?\b|ppts?\b|pp\b)"
+    r"|(?P<bps>bps\b|bp\b|basis\spoints?\b)"
+    r"|(?P<times>x(?![\w])|×|times\b)"
+    r"|(?P<days>days?\b)"
+    r"|(?P<shares>(?:common\s)?shares\b)"
+    r"|(?P<usd>USD\b|U\.S\.\sdollars\b|dollars\b)"
+    r")",
+    re.IGNORECASE,
+)
+_PER_SHARE = re.compile(r"[^\S\r\n]*(?:per\s(?:diluted\s|basic\s|common\s)?share|/share)\b", re.I)
+_DIRECTION = re.compile(
+    r"(?P<down>decrease[sd]?|decline[sd]?|drop(?:ped|s)?|fell|fall|reduc(?:ed|tion)|lower|down|"
+    r"loss|negative)(?:[ ]+(?:by|of))?[ ]+(?:approximately[ ]+|about[ ]+|roughly[ ]+|~)?\Z"
+    r"|(?P<up>increase[sd]?|grew|growth|rise|rose|higher|up|gain(?:ed)?)(?:[ ]+(?:by|of))?"
+    r"[ ]+(?:approximately[ ]+|about[ ]+|roughly[ ]+|~)?\Z",
+    re.I,
+)
+_MONTHS = (
+    r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|"
+    r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
+)
+_DATE = re.compile(
+    r"\b(?:" + _MONTHS + r"[^\S\r\n]+\d{1,2},?\s+(?:19|20)\d\d"
+    r"|\d{1,2}[^\S\r\n]+" + _MONTHS + r",?[^\S\r\n]+(?:19|20)\d\d"
+    r"|" + _MONTHS + r",?[^\S\r\n]+(?:19|20)\d\d"
+    r"|(?:19|20)\d\d-[01]\d-[0-3]\d"
+    r"|[01]?\d/[0-3]?\d/(?:19|20)?\d\d)\b"
+)
+_REF = re.compile(
+    r"\b(?:(?:Notes?|Items?|Part|Section|Rule|Topic|ASC|ASU|Form|Schedule|Exhibits?|Article|"
+    r"Pages?|Level|Tier|Chapter|Regulation|No\.|Nos\.|Number)[^\S\r\n]+\(?\d[\dA-Za-z]*"
+    r"(?:[-.][\dA-Za-z]+)*\)?"
+    r"|\d+-[KQ]\b|S-\d+\b|\d+(?:-\d+)+(?!\.\d))"
+)
+_YEAR_RANGE = re.compile(r"\b(?:19|20)\d\d[" + _MINUS + r"/](?:19|20)?\d\d\b")
+_HEADER = re.compile(
+    r"(?P<what>\b(?:shares|share|options|units|employees|stores|barrels|tons|customers|"
+    r"subscribers|members|vehicles)\s+)?"
+    r"\b(?:in|of)\s+(?:U\.?S\.?\s+)?(?:USD\s+|\$\s*|dollars\s+)?"
+    r"(?P<word>thousands|millions|billions)\b",
+    re.I,
+)
+_HEADER2 = re.compile(
+    r"\((?P<what>[^()]{0,40}?(?:shares|share|options|units|employees|stores|barrels|tons|"
+    r"customers|subscribers|members|vehicles)\s*)?"
+    r"[^()]{0,40}?(?:in|of)?\s*(?:U\.?S\.?\s*)?(?:USD\s*|\$\s*|dollars\s*)?"
+    r"(?P<word>thousands|millions|billions)\b",
+    re.I,
+)
+
+
+_COUNT_AFTER = re.compile(
+    r"[^\S\r\n]*(?:-[^\S\r\n]*)?(?:months?|years?|weeks?|quarters?|hours?|employees|stores|countries|"
+    r"segments|locations|new\b|times\b)",
+    re.I,
+)
+
+
+def _scale_of_word(word: str) -> float:
+    return SCALE_WORDS[word.lower()]
+
+
+def detect_scale(text: str) -> float | None:
+    """The money scale a table header or instruction declares, e.g. '(in millions...)' -> 1e6.
+
+    Headers that scale something other than money ('shares in thousands') are ignored.
+    Returns the first such scale in the text, or None.
+    """
+    regions = scale_regions(text)
+    return regions[0][1] if regions else None
+
+
+def scale_regions(text: str) -> list[tuple[int, float]]:
+    """(offset, scale) of every money-scale header in text, in order."""
+    found: list[tuple[int, float]] = []
+    for rx in (_HEADER, _HEADER2):
+        for m in rx.finditer(text):
+            if m.groupdict().get("what"):
+                continue
+            found.append((m.start(), _scale_of_word(m.group("word"))))
+    found.sort()
+    return found
+
+
+# --------------------------------------------------------------------------- extraction
+
+
+def _spans(rx: re.Pattern[str], text: str) -> list[tuple[int, int]]:
+    return [(m.start(), m.end()) for m in rx.finditer(text)]
+
+
+def _inside(pos: int, spans: list[tuple[int, int]]) -> tuple[int, int] | None:
+    for s, e in spans:
+        if s <= pos < e:
+            return s, e
+        if s > pos:
+            break
+    return None
+
+
+def extract_quantities(
+    text: str, default_scale: float | None = None, *, auto_scale: bool = False
+) -> list[Quantity]:
+    """Every quantity in `text`, in order (years, dates and refs included with their `kind`).
+
+    default_scale (e.g. from `detect_scale` of the table header) applies to bare amounts
+    (no scale word, not %, not a year). With auto_scale, each bare amount takes the scale of
+    the nearest preceding header in `text` (or the first header when none precedes it).
+    """
+    return list(_extract(text, default_scale, auto_scale))
+
+
+@lru_cache(maxsize=512)
+def _extract(text: str, default_scale: float | None, auto_scale: bool) -> tuple[Quantity, ...]:
+    """Cached: a judge looks up many claims in the same evidence text."""
+    dates = _spans(_DATE, text)
+    refs = sorted(_spans(_REF, text) + _spans(_YEAR_RANGE, text))
+    regions = scale_regions(text) if auto_scale else []
+    out: list[Quantity] = []
+    emitted: set[tuple[int, int]] = set()
+    for m in _NUM.finditer(text):
+        pos = m.start()
+        span = _inside(pos, dates)
+        if span is not None:
+            if span not in emitted:
+                emitted.add(span)
+                year = re.search(r"(?:19|20)\d\d", text[span[0] : span[1]])
+                out.append(
+                    Quantity(
+                        text=text[span[0] : span[1]],
+                        value=float(year.group(0)) if year else 0.0,
+                        start=span[0],
+                        end=span[1],
+                        kind="date",
+                    )
+                )
+            continue
+        span = _inside(pos, refs)
+        if span is not None:
+            raw = m.group(1)
+            kind = "year" if _is_year(raw) else "ref"
+            out.append(Quantity(text=raw, value=_to_float(raw), start=pos, end=m.end(), kind=kind))
+            continue
+        q = _read(text, m, default_scale, regions)
+        if q is not None:
+            out.append(q)
+    return tuple(out)
+
+
+def _is_year(raw: str) -> bool:
+    return len(raw) == 4 and raw.isdigit() and 1900 <= int(raw) <= 2100
+
+
+def _to_float(raw: str) -> float:
+    return float(raw.replace(",", "").replace("\r", "").replace("\n", ""))
+
+
+def _read(
+    text: str,
+    m: re.Match[str],
+    default_scale: float | None,
+    regions: list[tuple[int, float]],
+) -> Quantity | None:
+    raw = m.group(1)
+    start, end = m.start(), m.end()
+    after = text[end : end + 40]
+    # glued letters: '3M', '10th', '2Q23' are not quantities (but '1.2x', '$3M', '25bps' are)
+    glued = re.match(r"[A-Za-z]", after)
+    left = _LEFT.search(text[max(0, start - 16) : start])
+    cur = left.group("cur") if left else None
+    scale, scale_source, unit = 1.0, "none", ""
+    pos = end
+    sm = _SCALE_SUFFIX.match(text, pos)
+    if sm and (sm.group("word") or sm.group("abbr") or (sm.group("short") and cur)):
+        if sm.group("word"):
+            scale = _scale_of_word(sm.group("word"))
+        elif sm.group("abbr"):
+            scale = {"bn": 1e9, "bln": 1e9, "mn": 1e6, "mln": 1e6, "tn": 1e12}[
+                sm.group("abbr").lower()
+            ]
+        else:
+            scale = {"mm": 1e6, "k": 1e3, "m": 1e6, "b": 1e9, "t": 1e12}[sm.group("short").lower()]
+        scale_source = "explicit"
+        pos = sm.end()
+        glued = None
+    um = _UNIT_SUFFIX.match(text, pos)
+    if um:
+        group = um.lastgroup or ""
+        if group == "times" and um.group(0).strip().lower() == "x" and cur:
+            um = None
+        else:
+            unit = {"pct": "%", "bps": "bps", "times": "times", "days": "days"}.get(group, "")
+            if group == "shares":
+                unit = "shares"
+            elif group == "usd":
+                unit = "USD"
+            pos = um.end()
+            glued = None
+    elif re.match(r"\$(?!\s*[\d(.\-\u2212])", text[pos : pos + 8]):
+        unit, pos = "USD", pos + 1  # '0.01$ per share'
+        glued = None
+    if glued:
+        return None
+    if cur and not unit:
+        unit = _CUR_UNIT.get(cur, "USD")
+    if unit in ("USD", "") and _PER_SHARE.match(text, pos):
+        ps = _PER_SHARE.match(text, pos)
+        if unit == "USD" or cur:
+            unit = "USD/share"
+            pos = ps.end() if ps else pos
+    value = _to_float(raw)
+    decimals = len(raw.split(".", 1)[1]) if "." in raw else 0
+    negative = False
+    q_start = start
+    if left:
+        if left.group("sign1") or left.group("sign2"):
+            sign = left.group("sign2") or left.group("sign1")
+            sign_pos = start - 16 + left.start("sign2" if left.group("sign2") else "sign1")
+            before = text[max(0, sign_pos - 1) : max(0, sign_pos)]
+            # a hyphen between two numbers ('2019-2021', '1-3285') is not a minus sign
+            if not (before.isalnum() and sign in "-\u2010\u2011\u2013"):
+                negative = True
+        close = re.match(r"[^\S\r\n]*\)", text[pos:])
+        opened = left.group("open2") or left.group("open")
+        if (
+            opened
+            and close
+            and not cur
+            and "." not in raw
+            and not unit
+            and value <= 30
+            and re.match(r"[^\S\r\n]*\)[^\S\r\n]*[A-Za-z]", text[pos:])
+        ):
+            # '(2) has been subject to', 'Period (1) Share': an enumerator, not -2
+            return Quantity(text=raw, value=value, start=start, end=end, kind="ref")
+        if opened and close and scale_source == "explicit" and not negative:
+            pass  # '($1.6 billion)' is an aside in prose, not a negative amount
+        elif opened and close:
+            negative = True
+            pos += close.end()
+            after_close = _SCALE_SUFFIX.match(text, pos)  # '$(1.2) billion'
+            if scale_source == "none" and after_close and after_close.group("word"):
+                scale, scale_source = _scale_of_word(after_close.group("word")), "explicit"
+                pos = after_close.end()
+            pct = re.match(r"[^\S\r\n]?%", text[pos:])  # '(2.2)%'
+            if pct and not unit:
+                unit, pos = "%", pos + pct.end()
+        lead = left.group(0).lstrip()
+        if not negative:
+            lead = lead.lstrip("(").lstrip()
+        if left.group("cur") or negative:
+            q_start = start - len(lead)
+    kind = "number"
+    if _is_year(raw) and not cur and scale_source == "none" and unit == "" and not negative:
+        kind = "year"
+    counted = _COUNT_AFTER.match(text, pos)  # '12 months', '47 new stores': not amounts
+    if kind == "number" and scale_source == "none" and unit in ("", "USD") and not counted:
+        dscale = _region_scale(start, regions) if regions else default_scale
+        if dscale:
+            scale, scale_source = dscale, "default"
+    direction = 0
+    dm = _DIRECTION.search(text[max(0, q_start - 40) : q_start])
+    if dm:
+        direction = -1 if dm.group("down") else 1
+    return Quantity(
+        text=text[q_start:pos],
+        value=-value if negative else value,
+        scale=scale,
+        unit=unit,
+        start=q_start,
+        end=pos,
+        decimals=decimals,
+        kind=kind,
+        scale_source=scale_source,
+        direction=direction,
+    )
+
+
+def _region_scale(pos: int, regions: list[tuple[int, float]]) -> float:
+    current = regions[0][1]
+    for offset, scale in regions:
+        if offset > pos:
+            break
+        current = scale
+    return current
+
+
+def parse_quantity(s: str, default_scale: float | None = None) -> Quantity | None:
+    """The first quantity in `s` (a number if there is one, else a year/date), or None."""
+    found = extract_quantities(s, default_scale)
+    numbers = [q for q in found if q.kind == "number"]
+    if numbers:
+        return numbers[0]
+    return found[0] if found else None
+
+
+def with_scale(q: Quantity, scale: float) -> Quantity:
+    """q with a default scale applied (no-op when it already has an explicit one)."""
+    if q.scale_source == "explicit" or q.kind != "number" or q.unit not in ("", "USD"):
+        return q
+    return replace(q, scale=scale, scale_source="default")

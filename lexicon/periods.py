@@ -1,0 +1,263 @@
+"""Fiscal periods in their many spellings, resolved against the company's fiscal year end.
+
+FY N is the fiscal year that ends in calendar year N (FinanceBench's and most filers'
+convention: Apple's FY2023 ends in September 2023, Walmart's FY2019 on January 31, 2019).
+Companies that name a year by the year it starts (Ulta, Target, Home Depot: 'fiscal 2022'
+ended January 28, 2023) have their own 'fiscal NNNN' wording shifted by one year when the
+company is given; 'FY' wording is taken as the end-year convention.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import date, timedelta
+
+from lexicon.entities import Company, lookup_company
+
+__all__ = ["PeriodMatch", "find_periods", "parse_date"]
+
+
+@dataclass(frozen=True, slots=True)
+class PeriodMatch:
+    text: str
+    fiscal_year: int | None
+    quarter: int | None = None
+    half: int | None = None
+    end_date: str | None = None  # ISO
+    start: int = 0
+    end: int = 0
+    kind: str = "fy"  # fy | quarter | half | ytd | date | year
+    future: bool = False  # in a forward-looking phrase ('expects to pay in 2024', 'due 2026')
+
+
+_MONTH_NUM = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
+_MONTH_NUM.update({m.lower(): i for i, m in enumerate(calendar.month_abbr) if m})
+_MONTH_NUM["sept"] = 9
+_MON = (
+    r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|"
+    r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
+)
+_DATE = (
+    r"(?:(?P<mon>" + _MON + r")\s+(?P<day>\d{1,2}),?\s+(?P<yr>(?:19|20)\d\d)"
+    r"|(?P<day2>\d{1,2})\s+(?P<mon2>" + _MON + r"),?\s+(?P<yr2>(?:19|20)\d\d)"
+    r"|(?P<iso>(?:19|20)\d\d-[01]\d-[0-3]\d)"
+    r"|(?P<smon>[01]?\d)/(?P<sday>[0-3]?\d)/(?P<syr>(?:19|20)\d\d)"
+    r"|(?P<mon3>" + _MON + r")\s*(?:['’]\s*(?P<yr3s>\d\d)|,?\s+(?P<yr3>(?:19|20)\d\d)))"
+)
+_ORD = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+_Y = r"['’]?\s*(?P<y>(?:19|20)\d\d|\d\d)"
+_FYW = r"(?:FY|fiscal(?:\s+year)?)"
+
+Handler = Callable[[re.Match[str], Company | None], PeriodMatch | None]
+_RULES: list[tuple[re.Pattern[str], str]] = []
+
+
+def _rule(pattern: str, kind: str) -> None:
+    _RULES.append((re.compile(pattern, re.I), kind))
+
+
+# quarters with a year
+_rule(r"\bQ(?P<q>[1-4])\s*(?:of\s+)?" + _FYW + r"\s*" + _Y + r"\b", "quarter")
+_rule(r"\b" + _FYW + r"\s*" + _Y + r"\s*[-\s]?\s*Q(?P<q>[1-4])\b", "quarter")
+_rule(r"\bQ(?P<q>[1-4])\s*[-'’/ ]?\s*(?P<y>(?:19|20)\d\d)\b", "quarter")
+_rule(r"\bQ(?P<q>[1-4])\s*['’]\s*(?P<y>\d\d)\b", "quarter")
+_rule(r"\b(?P<q>[1-4])Q\s*" + _Y + r"\b", "quarter")
+_rule(r"\b(?P<y>(?:19|20)\d\d)\s*[-\s]?\s*Q(?P<q>[1-4])\b", "quarter")
+_rule(
+    r"\b(?P<ord>first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter"
+    r"(?:\s+(?:of\s+)?(?:the\s+)?(?:(?P<fy>FY|fiscal(?:\s+year)?)\s*)?" + _Y + r"\b)?",
+    "quarter",
+)
+_rule(r"\bQ(?P<q>[1-4])\b", "quarter")
+# halves
+_rule(r"\b(?:H(?P<h>[12])|(?P<h2>[12])H)\s*(?:of\s+)?(?:" + _FYW + r"\s*)?" + _Y + r"?\b", "half")
+_rule(
+    r"\b(?P<ord>first|second)\s+half(?:\s+(?:of\s+)?(?:the\s+)?(?:(?P<fy>FY|fiscal(?:\s+year)?)\s*)?"
+    + _Y
+    + r"\b)?",
+    "half",
+)
+# periods ended a date
+_rule(
+    r"\b(?P<dur>(?:fiscal\s+)?years?|twelve\s+months|12\s+months|fifty[- ]two\s+weeks|"
+    r"(?:three|3)\s+months|(?:fiscal\s+)?quarters?|(?:six|6)\s+months|(?:nine|9)\s+months|"
+    r"periods?)\s+(?:then\s+)?end(?:ed|ing)\s+(?:on\s+)?" + _DATE,
+    "date",
+)
+_rule(
+    r"\b(?P<dur>(?:fiscal\s+)?quarter|(?:three|3)\s+months|(?:fiscal\s+)?year|(?:six|6)\s+months|"
+    r"(?:nine|9)\s+months)\s+(?:then\s+)?end(?:ed|ing)\s+(?:on\s+)?(?P<mon>" + _MON + r")\s+"
+    r"(?P<day>\d{1,2})\b(?!,?\s+(?:19|20)\d\d)",
+    "dateless",
+)
+_rule(
+    r"\b(?:YTD|year[- ]to[- ]date|(?:the\s+)?(?:first\s+)?nine\s+months\s+(?:of|ended)?)\s*"
+    r"(?:(?:FY|fiscal(?:\s+year)?)\s*)?" + _Y + r"\b",
+    "ytd",
+)
+# fiscal years
+_rule(r"\bfull[- ]year\s+(?:(?:FY|fiscal)\s*)?" + _Y + r"\b", "fy")
+_rule(r"\b(?P<y>(?:19|20)\d\d)\s+fiscal\s+(?:year|period)\b", "fy")
+_rule(r"\bfiscal(?:\s+years?)?\s+['’](?P<y>\d\d)\b", "fy")
+_rule(r"\bfiscal(?:\s+years?)?\s+(?P<y>(?:19|20)\d\d)\b", "fy_own")
+_rule(r"\bFY\s*[-'’]?\s*(?P<y>(?:19|20)\d\d|\d\d)\b", "fy")
+_rule(r"\b(?:CY|calendar(?:\s+year)?)\s*(?P<y>(?:19|20)\d\d)\b", "year")
+# dates and bare years
+_rule(r"\b" + _DATE + r"\b", "date")
+_rule(r"(?<![\d$.,])\b(?P<y>(?:19|20)\d\d)\b(?![.,]\d|%)", "year")
+
+
+def _year(s: str | None) -> int | None:
+    if not s:
+        return None
+    n = int(s)
+    if n < 100:
+        return 2000 + n if n < 70 else 1900 + n
+    return n
+
+
+def parse_date(m: re.Match[str]) -> date | None:
+    g = m.groupdict()
+    try:
+        if g.get("iso"):
+            return date.fromisoformat(g["iso"])
+        for mon, day, yr in (("mon", "day", "yr"), ("mon2", "day2", "yr2")):
+            if g.get(mon) and g.get(yr):
+                return date(int(g[yr]), _MONTH_NUM[g[mon].rstrip(".").lower()], int(g[day]))
+        if g.get("smon") and g.get("syr"):
+            return date(int(g["syr"]), int(g["smon"]), int(g["sday"]))
+        if g.get("mon3"):
+            year = _year(g.get("yr3") or g.get("yr3s"))
+            month = _MONTH_NUM[g["mon3"].rstrip(".").lower()]
+            if year:
+                return date(year, month, calendar.monthrange(year, month)[1])
+    except (ValueError, KeyError):
+        return None
+    return None
+
+
+def _month_end(year: int, month: int) -> date:
+    while month > 12:
+        month, year = month - 12, year + 1
+    return date(year, month, calendar.monthrange(year, month)[1])
+
+
+def _fye_month(company: Company | None) -> int:
+    return company.fiscal_year_end_month if company else 12
+
+
+def _quarter_end(fy: int, q: int, company: Company | None) -> date:
+    fye = _fye_month(company)
+    start_month = fye % 12 + 1
+    start_year = fy if start_month == 1 else fy - 1
+    return _month_end(start_year, start_month + 3 * q - 1)
+
+
+def _period_month(day: date) -> date:
+    """52/53-week years end a few days into the next month (Apple: July 1, 2023 ends Q3)."""
+    return day - timedelta(days=7) if day.day <= 7 else day
+
+
+def _quarter_of(day: date, company: Company | None) -> int:
+    day = _period_month(day)
+    start_month = _fye_month(company) % 12 + 1
+    return ((day.month - start_month) % 12) // 3 + 1
+
+
+def _fiscal_year_of(day: date, company: Company | None) -> int:
+    day = _period_month(day)
+    return day.year if day.month <= _fye_month(company) else day.year + 1
+
+
+def _resolve(m: re.Match[str], kind: str, company: Company | None) -> PeriodMatch | None:
+    g = m.groupdict()
+    text, start, end = m.group(0), m.start(), m.end()
+    if kind in ("fy", "fy_own", "year"):
+        fy = _year(g.get("y"))
+        if fy is None:
+            return None
+        if kind == "fy_own" and company is not None and company.fy_label == "start":
+            fy += 1  # Ulta's 'fiscal 2022' ended in January 2023: FY2023
+        end_date = _month_end(fy, _fye_month(company)).isoformat() if kind != "year" else None
+        return PeriodMatch(
+            text, fy, None, None, end_date, start, end, "year" if kind == "year" else "fy"
+        )
+    if kind == "quarter":
+        q = int(g["q"]) if g.get("q") else _ORD.get((g.get("ord") or "").lower())
+        fy = _year(g.get("y"))
+        end_date = _quarter_end(fy, q, company).isoformat() if fy and q else None
+        return PeriodMatch(text, fy, q, None, end_date, start, end, "quarter")
+    if kind == "half":
+        h = g.get("h") or g.get("h2")
+        half = int(h) if h else (1 if (g.get("ord") or "").lower() == "first" else 2)
+        fy = _year(g.get("y"))
+        end_date = _quarter_end(fy, 2 * half, company).isoformat() if fy else None
+        return PeriodMatch(text, fy, None, half, end_date, start, end, "half")
+    if kind == "ytd":
+        fy = _year(g.get("y"))
+        nine = "nine" in text.lower()
+        end_date = _quarter_end(fy, 3, company).isoformat() if fy and nine else None
+        return PeriodMatch(text, fy, None, None, end_date, start, end, "ytd")
+    if kind == "dateless":
+        dur = (g.get("dur") or "").lower()
+        month = _MONTH_NUM[g["mon"].rstrip(".").lower()]
+        quarter = None
+        if dur.startswith(("three", "3", "quarter", "fiscal quarter")):
+            quarter = _quarter_of(date(2001, month, min(int(g["day"]), 28)), company)
+        kd = "quarter" if quarter else ("fy" if "year" in dur else "ytd")
+        return PeriodMatch(
+            text, None, quarter, 1 if dur.startswith(("six", "6")) else None, None, start, end, kd
+        )
+    day = parse_date(m)
+    if day is None:
+        return None
+    fy = _fiscal_year_of(day, company)
+    dur = (g.get("dur") or "").lower()
+    if dur.startswith(("three", "3", "quarter", "fiscal quarter")):
+        return PeriodMatch(
+            text, fy, _quarter_of(day, company), None, day.isoformat(), start, end, "quarter"
+        )
+    if dur.startswith(("six", "6")):
+        return PeriodMatch(text, fy, None, 1, day.isoformat(), start, end, "half")
+    if dur.startswith(("nine", "9")):
+        return PeriodMatch(text, fy, None, None, day.isoformat(), start, end, "ytd")
+    return PeriodMatch(text, fy, None, None, day.isoformat(), start, end, "fy" if dur else "date")
+
+
+def find_periods(text: str, company: str | None = None) -> list[PeriodMatch]:
+    """Every period mentioned in text, in order; overlapping spellings resolve to the longest.
+
+    company (name, ticker or alias) sets the fiscal year end used for end dates, for
+    'quarter ended <date>' and for the company's own 'fiscal NNNN' naming.
+    """
+    comp = lookup_company(company) if company else None
+    taken: list[tuple[int, int]] = []
+    found: list[PeriodMatch] = []
+    cands: list[tuple[int, int, int, re.Match[str], str]] = []
+    for order, (rx, kind) in enumerate(_RULES):
+        for m in rx.finditer(text):
+            cands.append((-(m.end() - m.start()), order, m.start(), m, kind))
+    cands.sort(key=lambda c: (c[0], c[1], c[2]))
+    for _, _, _, m, kind in cands:
+        if any(m.start() < e and s < m.end() for s, e in taken):
+            continue
+        pm = _resolve(m, kind, comp)
+        if pm is None:
+            continue
+        taken.append((m.start(), m.end()))
+        found.append(pm)
+    found.sort(key=lambda p: p.start)
+    return [
+        replace(p, future=True) if _FUTURE.search(text[max(0, p.start - 60) : p.start]) else p
+        for p in found
+    ]
+
+
+_FUTURE = re.compile(
+    r"\b(?:expect(?:s|ed)?|forecast(?:s|ing)?|project(?:s|ed)?|guidance|outlook|plan(?:s|ned)?|"
+    r"anticipate[sd]?|due|matur(?:e|es|ing))\b[^.?!]{0,40}\Z",
+    re.I,
+)

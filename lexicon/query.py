@@ -1,0 +1,156 @@
+"""Query analysis: companies, periods, metrics and statements of a question, and an expanded
+query for BM25 (canonical names, synonyms and filing line items), with notes on what changed."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from lexicon.entities import CompanyMatch, find_companies, lookup_company_by_name
+from lexicon.metrics import find_metrics, get_metric
+from lexicon.periods import PeriodMatch, find_periods
+
+if TYPE_CHECKING:
+    from agents.types import QueryAnalysis
+
+__all__ = ["analyze", "primary_fiscal_year", "STATEMENT_NAMES"]
+
+STATEMENT_NAMES = {
+    "income": "consolidated statements of income operations",
+    "balance": "consolidated balance sheets financial position",
+    "cash_flow": "consolidated statements of cash flows",
+    "equity": "consolidated statements of shareholders equity",
+}
+_STATEMENT_RX = [
+    (
+        "income",
+        r"income statements?|statements? of (?:consolidated )?(?:income|operations|earnings)|"
+        r"p&l|profit and loss|statement of comprehensive income",
+    ),
+    ("balance", r"balance sheets?|statements? of financial (?:position|condition)"),
+    ("cash_flow", r"cash flows? statements?|statements? of cash flows?"),
+    ("equity", r"statements? of (?:changes in )?(?:shareholders'?|stockholders'?) equity"),
+]
+_DOC_RX = [
+    ("10k", r"\b10-?K\b|annual report"),
+    ("10q", r"\b10-?Q\b|quarterly report"),
+    ("8k", r"\b8-?K\b|current report"),
+    ("earnings", r"earnings (?:release|call|report|press release)|press release"),
+]
+_COMPUTE_RX = re.compile(
+    r"\b(?:calculate|compute|ratio|margins?|average|growth|grew|change[sd]?|increase[sd]?|"
+    r"decrease[sd]?|decline[sd]?|difference|percent(?:age)?|proportion(?:ally)?|share of|"
+    r"per cent|turnover|times|how many times|round|rate|yoy|year over year|cagr|drop)\b|%",
+    re.I,
+)
+_COMPARE_RX = re.compile(
+    r"\b(?:compare[sd]?|comparison|vs\.?|versus|between|than|higher|lower|highest|lowest|"
+    r"most|least|largest|biggest|smallest|improv(?:e|ed|ing)|declin(?:e|ed|ing)|"
+    r"increase or decrease|consistent|relative to|outperform|best|worst)\b",
+    re.I,
+)
+
+
+def primary_fiscal_year(periods: list[PeriodMatch]) -> int | None:
+    """The fiscal year a question is mainly about: the latest year it names, leaving out
+    bare years in a forward-looking phrase ('expect to pay ... in 2024') when others exist."""
+    if periods and all(p.future for p in periods if p.fiscal_year):
+        future = [p.fiscal_year for p in periods if p.fiscal_year]
+        if future:
+            return max(future) - 1  # 'forecasting for FY2023' is read in the FY2022 filing
+    fiscal = [p.fiscal_year for p in periods if p.fiscal_year and p.kind != "year"]
+    bare = [p.fiscal_year for p in periods if p.fiscal_year and p.kind == "year" and not p.future]
+    if fiscal or bare:
+        return max(fiscal + bare)
+    years = [p.fiscal_year for p in periods if p.fiscal_year]
+    return max(years) if years else None
+
+
+def _unique(items: list[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(items))
+
+
+def analyze(question: str) -> QueryAnalysis:
+    """What the question asks, as the lexicon understands it (agents.types.QueryAnalysis).
+
+    Cached per question text (the result is frozen): retrieval, reasoning and the judge all
+    ask for the same question's analysis.
+    """
+    return _analyze(question)
+
+
+@lru_cache(maxsize=256)
+def _analyze(question: str) -> QueryAnalysis:
+    from agents.types import QueryAnalysis
+
+    companies: list[CompanyMatch] = find_companies(question)
+    names = _unique([c.name for c in companies])
+    tickers = _unique([c.ticker for c in companies])
+    company = lookup_company_by_name(names[0]) if len(names) == 1 else None
+    periods = find_periods(question, company.name if company else None)
+    metrics = find_metrics(question)
+    metric_ids = _unique([m.canonical for m in metrics])
+    notes: list[str] = []
+    statements: list[str] = []
+    for sid, rx in _STATEMENT_RX:
+        if re.search(rx, question, re.I):
+            statements.append(sid)
+    for mid in metric_ids:
+        st = get_metric(mid).statement
+        if st in STATEMENT_NAMES:
+            statements.append(st)
+        for inp in get_metric(mid).inputs:
+            st = get_metric(inp).statement
+            if st in STATEMENT_NAMES:
+                statements.append(st)
+    doc_types = [d for d, rx in _DOC_RX if re.search(rx, question, re.I)]
+    plain = question  # the question without company names ('Best Buy' is not a comparison)
+    for c in reversed(companies):
+        plain = plain[: c.start] + " " * (c.end - c.start) + plain[c.end :]
+    primary = primary_fiscal_year(periods)
+    mentioned = [str(p.fiscal_year) for p in periods if p.fiscal_year]
+    # the year the question is mainly about first (it is the filing filter), then the others
+    years = _unique(([str(primary)] if primary and str(primary) in mentioned else []) + mentioned)
+    quarters = _unique([str(p.quarter) for p in periods if p.quarter])
+    expansion: list[str] = []
+    for c in companies:
+        canon = f"{c.name} ({c.ticker})"
+        if c.matched != c.name:
+            notes.append(f"company {c.matched!r} -> {canon} via {c.via}")
+        expansion += [c.name] + ([c.ticker] if c.via == "ticker" else [])
+    for p in periods:
+        if p.fiscal_year:
+            label = f"FY{p.fiscal_year}" + (f" Q{p.quarter}" if p.quarter else "")
+            label += f" H{p.half}" if p.half else ""
+            ends = f", ends {p.end_date}" if p.end_date else ""
+            notes.append(f"period {p.text!r} -> {label}{ends}")
+            expansion.append(f"fiscal {p.fiscal_year}")
+            if p.quarter:
+                expansion.append(f"quarter ended {p.end_date}" if p.end_date else "quarter")
+    for mm in metrics:
+        metric = get_metric(mm.canonical)
+        formula = f" = {metric.formula}" if metric.formula else ""
+        notes.append(f"metric {mm.matched!r} -> {metric.id}{formula}")
+        expansion += [metric.name, *metric.line_items[:4], *metric.synonyms[:3]]
+        for inp in metric.inputs:
+            expansion += [get_metric(inp).name, *get_metric(inp).line_items[:2]]
+    for st in _unique(statements):
+        expansion.append(STATEMENT_NAMES[st])
+    extra = [e for e in _unique(expansion) if e.lower() not in question.lower()]
+    expanded = question if not extra else question + " | " + " ; ".join(extra)
+    return QueryAnalysis(
+        question=question,
+        companies=names,
+        tickers=tickers,
+        fiscal_years=tuple(int(y) for y in years),
+        quarters=tuple(int(q) for q in quarters),
+        metrics=metric_ids,
+        statements=_unique(statements),
+        doc_types=tuple(doc_types),
+        is_computation=bool(_COMPUTE_RX.search(plain))
+        or any(get_metric(m).is_derived for m in metric_ids),
+        is_comparison=bool(_COMPARE_RX.search(plain)) or len(names) > 1 or len(years) > 1,
+        expanded_query=expanded,
+        notes=_unique(notes),
+    )

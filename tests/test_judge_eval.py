@@ -1,0 +1,74 @@
+"""The judge calibration benchmark on FinanceBench gold evidence (skipped without the data)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benchmarks.judge_eval import main, run, table
+
+pytestmark = pytest.mark.financebench
+
+
+@pytest.fixture(scope="module")
+def results(financebench_dir: Path) -> dict[str, list[dict[str, Any]]]:
+    by: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for row in run(financebench_dir / "questions.jsonl"):
+        by[row["category"]].append(row)
+    return by
+
+
+def _rate(rows: list[dict[str, Any]]) -> float:
+    return sum(r["accepted"] for r in rows) / len(rows)
+
+
+class TestJudgeCalibration:
+    """Gold answers are accepted and perturbed answers rejected, on questions never tuned by id."""
+
+    def test_every_category_is_built(self, results: dict[str, list[dict[str, Any]]]) -> None:
+        """The test set has every category with enough cases to measure."""
+        for cat in (
+            "gold",
+            "reformatted",
+            "changed_1pct",
+            "changed_10pct",
+            "scale_x1000",
+            "prior_year",
+            "missing_part",
+            "unrelated",
+        ):
+            assert len(results[cat]) >= 15, cat
+
+    def test_gold_mostly_accepted(self, results: dict[str, list[dict[str, Any]]]) -> None:
+        """Gold answers (with reconstructed calculations) are mostly accepted."""
+        assert _rate(results["gold"]) >= 0.85
+
+    @pytest.mark.parametrize(
+        "cat", ["changed_1pct", "changed_10pct", "scale_x1000", "missing_part"]
+    )
+    def test_perturbations_rejected(
+        self, results: dict[str, list[dict[str, Any]]], cat: str
+    ) -> None:
+        """Wrong numbers, scale errors and half answers are rejected at least 95% of the time."""
+        assert 1 - _rate(results[cat]) >= 0.95
+
+    def test_prior_year_and_unrelated_rejected(
+        self, results: dict[str, list[dict[str, Any]]]
+    ) -> None:
+        """Prior-year figures and unrelated answers are rejected at least 90% of the time."""
+        assert 1 - _rate(results["prior_year"]) >= 0.9
+        assert 1 - _rate(results["unrelated"]) >= 0.9
+
+    def test_table_and_cli(
+        self,
+        results: dict[str, list[dict[str, Any]]],
+        financebench_dir: Path,
+        capsys: pytest.CaptureFixture[str],
+    ) -> None:
+        """The report prints one line per category and the diagnosis accuracies."""
+        text = table([r for rows in results.values() for r in rows])
+        assert "gold" in text and "diagnosis accuracy on rejected prior_year" in text
+        assert main(["--questions", str(financebench_dir / "nope.jsonl")]) == 2
