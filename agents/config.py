@@ -53,6 +53,11 @@ class IndexConfig(_Section):
     chunk_tokens: int = 240  # word pieces per chunk; must fit the embedder's max_seq_length
     chunk_overlap: int = 40
     dense: Literal["all", "none"] = "all"  # "none": BM25-only index (cheap, for huge stores)
+    bm25_cache_docs: int = 512  # BM25 partitions (one per filing) kept loaded per process
+    repair_pdfs: bool = True  # ingest what pymupdf recovers from a damaged PDF (with a warning)
+    chunk_header: bool = True  # prefix "company doc_type period | section" to embedded/BM25 text
+    header_section_tokens: int = 12  # word pieces reserved for the section title in that header
+    torch_threads: int = 0  # CPU threads for the embedder (0 = torch default); 1 suits query-only use
 
 
 class EscalationStep(_Section):
@@ -69,6 +74,10 @@ class RetrievalConfig(_Section):
     use_metadata_filters: bool = True
     rse_max_chars: int = 6000  # length budget of one RSE segment
     rse_min_score: float = 0.2
+    relax_periods_from_attempt: int = 3  # from this attempt on, drop the fiscal-year/period filter
+    unit: Literal["page", "chunk"] = "page"  # evidence item = a page's matching chunks, or one chunk
+    page_text: Literal["full", "matched"] = "full"  # page items carry the whole page or matched chunks
+    rerank_routes: Literal["numeric", "all"] = "numeric"  # DESIGN: rerank numeric questions only
     escalation: tuple[EscalationStep, ...] = (
         EscalationStep(k=10, candidates_factor=3, rse=False),
         EscalationStep(k=20, candidates_factor=4, rse=False),

@@ -17,9 +17,22 @@ __all__ = ["configure_logging", "get_logger", "bind", "unbind"]
 _LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING, "error": logging.ERROR}
 
 
+class _CurrentStderr:
+    """Writes to whatever `sys.stderr` is at write time (it may be swapped, e.g. by pytest)."""
+
+    def write(self, text: str) -> int:
+        return sys.stderr.write(text)
+
+    def flush(self) -> None:
+        sys.stderr.flush()
+
+    def isatty(self) -> bool:
+        return bool(getattr(sys.stderr, "isatty", lambda: False)())
+
+
 def configure_logging(level: str = "info", *, stream: Any = None) -> None:
     """Configure structlog once per process; logs go to stderr so stdout stays for results."""
-    out = stream if stream is not None else sys.stderr
+    out = stream if stream is not None else _CurrentStderr()
     renderer: Any
     if getattr(out, "isatty", lambda: False)():
         renderer = structlog.dev.ConsoleRenderer(colors=False)

@@ -1,1 +1,24 @@
-"""The orchestrator: the self-correcting loop, the Python API and the CLI."""
+"""The orchestrator: the self-correcting loop, the Python API and the CLI.
+
+`FinQA` (the Python API) is imported lazily so `import orchestrator` stays light.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from orchestrator.loop import Orchestrator
+from orchestrator.result import AttemptRecord, QAResult
+
+if TYPE_CHECKING:
+    from orchestrator.api import FinQA
+
+__all__ = ["FinQA", "Orchestrator", "QAResult", "AttemptRecord"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "FinQA":
+        from orchestrator.api import FinQA
+
+        return FinQA
+    raise AttributeError(f"module 'orchestrator' has no attribute {name!r}")

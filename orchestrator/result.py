@@ -69,6 +69,7 @@ class QAResult(Frozen):
                 {
                     "attempt": a.attempt,
                     "k": a.k,
+                    "rse": a.rse,
                     "strategy": a.strategy,
                     "route": a.route,
                     "scores": dict(a.scores),
@@ -87,4 +88,6 @@ class QAResult(Frozen):
             "run_id": self.run_id,
             "audit_log": self.audit_log,
             "reason": self.reason,
+            "best_attempt": self.best_attempt,
+            "error": self.error,
         }

@@ -1,1 +1,32 @@
-"""finqa agents/retrieval."""
+"""finqa retrieval: ingestion, hybrid index (Chroma + BM25), routing, reranking, RSE.
+
+Public API (see team CONTRACTS): `RetrievalAgent`, `open_index`, `ingest_paths`.
+Heavy modules load lazily so `finqa --help` stays fast.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from agents.retrieval.agent import RetrievalAgent
+    from agents.retrieval.ingest import IngestReport, ingest_paths
+    from agents.retrieval.store import ChunkIndex, open_index
+
+__all__ = ["RetrievalAgent", "open_index", "ingest_paths", "ChunkIndex", "IngestReport"]
+
+_WHERE = {
+    "RetrievalAgent": "agents.retrieval.agent",
+    "open_index": "agents.retrieval.store",
+    "ChunkIndex": "agents.retrieval.store",
+    "ingest_paths": "agents.retrieval.ingest",
+    "IngestReport": "agents.retrieval.ingest",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _WHERE:
+        import importlib
+
+        return getattr(importlib.import_module(_WHERE[name]), name)
+    raise AttributeError(f"module 'agents.retrieval' has no attribute {name!r}")

@@ -1,0 +1,54 @@
+"""Confidence signals of an answer text (paper A.5): hedging, refusal, specific figures, length."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+__all__ = ["confidence_signals", "is_refusal", "REFUSAL"]
+
+REFUSAL = re.compile(
+    r"cannot (?:be )?determine|can ?not (?:be )?(?:determined|answered)|unable to (?:determine|answer|find|calculate)"
+    r"|not enough (?:information|data|evidence)|insufficient (?:information|data|evidence)"
+    r"|(?:does|do) not (?:contain|provide|include) (?:enough|sufficient|the (?:necessary|required)|any)"
+    r"|no (?:relevant )?(?:information|evidence|data) (?:was )?(?:found|available|provided)"
+    r"|i (?:do not|don't) know|not (?:available|disclosed) in the (?:provided )?(?:evidence|filings?)",
+    re.IGNORECASE,
+)
+_HEDGE = re.compile(
+    r"\b(?:approximately|roughly|about|around|likely|unlikely|may|might|could|possibly|perhaps|appears?|"
+    r"seems?|suggests?|estimated?|uncertain|unclear|assum(?:e|ing|ption)|probably)\b",
+    re.IGNORECASE,
+)
+_FIGURE = re.compile(
+    r"[$€£]?\(?-?\d[\d,]*(?:\.\d+)?\)?\s*(?:%|percent|million|billion|thousand|bn|m\b)?", re.I
+)
+
+
+def is_refusal(text: str) -> bool:
+    return not text.strip() or bool(REFUSAL.search(text))
+
+
+def confidence_signals(text: str, *, cited: bool, base: float | None = None) -> dict[str, Any]:
+    """Signals plus a heuristic score in [0, 1] (`base` overrides the starting point)."""
+    hedges = len(_HEDGE.findall(text))
+    refusal = is_refusal(text)
+    figures = len([m for m in _FIGURE.findall(text) if re.search(r"\d", m)])
+    words = len(text.split())
+    score = 0.6 if base is None else base
+    if refusal:
+        score = 0.05
+    else:
+        score += 0.1 if figures else -0.1
+        score += 0.1 if cited else -0.3
+        score -= min(0.3, 0.08 * hedges)
+        if words > 250:
+            score -= 0.1
+    return {
+        "hedging": hedges,
+        "refusal": refusal,
+        "figures": figures,
+        "length": words,
+        "cited": cited,
+        "score": round(max(0.0, min(1.0, score)), 3),
+    }

@@ -1,0 +1,194 @@
+"""The offline backend: answers by reading statement tables and computing, or by extraction.
+
+No key, no network. Metric questions: find the line items for the question's metric and fiscal
+years in the evidence (statement tables), apply the metric's formula, cite the pages and return
+a re-executable Calculation; "cannot determine from the filings" when an operand is missing.
+Other questions: the best evidence sentence(s), cited, marked with lower confidence.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+from agents.reasoning.confidence import confidence_signals
+from agents.reasoning.offline.book import Book
+from agents.reasoning.offline.extractive import best_passages
+from agents.reasoning.offline.question import QuestionSpec, parse_question
+from agents.reasoning.offline.solver import (
+    Solution,
+    citations_for,
+    format_value,
+    get_recipe,
+    missing_operands,
+    solve,
+)
+from agents.types import Answer, Evidence
+
+__all__ = ["OfflineBackend", "OFFLINE_TEMPLATE_ID", "CANNOT"]
+
+OFFLINE_TEMPLATE_ID = "offline.v1"
+_OFFLINE_HASH = hashlib.sha256(OFFLINE_TEMPLATE_ID.encode()).hexdigest()
+CANNOT = "cannot determine from the filings"
+_DESCRIPTIVE = re.compile(
+    r"^\s*(?:what (?:drove|drives|caused|are|were)|why|which|who|how (?:does|did|do)|describe|explain|"
+    r"what (?:industry|production|products?|geograph))",
+    re.IGNORECASE,
+)
+_COMPUTE = re.compile(
+    r"\b(?:what (?:is|was|were|are)|how much|how many|calculate|compute)\b",
+    re.IGNORECASE,
+)
+
+
+class OfflineBackend:
+    """Deterministic reader/calculator over evidence text."""
+
+    name = "offline"
+
+    def answer(self, question: str, evidence: Evidence, strategy: str = "standard") -> Answer:
+        spec = parse_question(question)
+        metric_q = spec.recipe is not None and not _DESCRIPTIVE.search(question)
+        if metric_q and spec.is_yes_no:
+            recipe = get_recipe(spec.recipe)
+            metric_q = (
+                spec.wants_positive
+                or spec.aggregate == "trend"
+                or (recipe is not None and recipe.unit != "USD")
+            )
+        if metric_q and (spec.is_yes_no or _COMPUTE.search(question)):
+            book = Book(evidence)
+            sol = solve(spec, book)
+            if sol is not None and self._acceptable(sol, spec, strategy):
+                return self._metric_answer(question, spec, sol, strategy)
+            if not spec.is_yes_no:
+                return self._abstain(spec, strategy, missing_operands(spec, book))
+        return self._extractive(question, evidence, strategy, spec)
+
+    # ------------------------------------------------------------------ metric
+    @staticmethod
+    def _acceptable(sol: Solution, spec: QuestionSpec, strategy: str) -> bool:
+        if sol.unit == "USD" and not sol.scale_known:
+            return False  # an amount whose scale we would have to guess
+        inferred = any(f.row.header_inferred for f in sol.facts)
+        return not (inferred and strategy == "conservative")
+
+    def _metric_answer(
+        self, question: str, spec: QuestionSpec, sol: Solution, strategy: str
+    ) -> Answer:
+        value = format_value(sol, spec)
+        years = spec.agg_years
+        period = f"FY{years[0]}" if len(years) == 1 else f"FY{years[0]}-FY{years[-1]}"
+        what = (
+            re.sub(r" \(USD \w+\)$", "", sol.calculation.description)
+            or f"{period} {sol.recipe.name}"
+        )
+        cites = citations_for(sol)
+        refs = "".join(sorted({f"[{c.source_id}]" for c in cites}, key=lambda s: int(s[2:-1])))
+        lead = ""
+        if spec.is_yes_no and spec.wants_positive:
+            lead = "Yes. " if sol.value > 0 else "No. "
+        elif spec.aggregate == "trend" and len(sol.per_year) == 2:
+            up = bool(_UP.search(question))
+            down = bool(_DOWN.search(question))
+            change = sol.value
+            if up != down and spec.is_yes_no:
+                lead = "Yes. " if (change > 0) == up else "No. "
+            (y0, v0), (y1, v1) = sol.per_year.items()
+            moved = "increased" if change > 0 else "decreased" if change < 0 else "was unchanged"
+            lead += f"The {sol.recipe.name} {moved} from {_fmt_unit(v0, sol.unit)} in FY{y0} to {_fmt_unit(v1, sol.unit)} in FY{y1}. "
+        text = f"{lead}{what[:1].upper()}{what[1:]}: {value} {refs}."
+        scale = {1e3: "thousands", 1e6: "millions", 1e9: "billions"}.get(
+            sol.calculation.operands[0].scale, ""
+        )
+        unit_note = f" (amounts in USD {scale})" if scale else ""
+        if len(sol.calculation.operands) == 1:
+            o = sol.calculation.operands[0]
+            text += f" Read from the line {o.text!r} [{o.source_id}]{unit_note}."
+        else:
+            operands = "; ".join(
+                f"{o.name.replace('_fy', ' FY').replace('_', ' ')} = {_num(o.value)} [{o.source_id}]"
+                for o in sol.calculation.operands
+            )
+            text += (
+                f" Computed by finqa as {sol.calculation.expression} from {operands}{unit_note}."
+            )
+        if strategy == "detailed" and len(sol.per_year) > 1:
+            text += (
+                " Per year: " + ", ".join(f"FY{y}: {v:,.2f}" for y, v in sol.per_year.items()) + "."
+            )
+        text += f" Answer: {value}."
+        base = 0.8 if sol.scale_known and not any(f.row.header_inferred for f in sol.facts) else 0.6
+        conf = confidence_signals(text, cited=bool(cites), base=base)
+        conf["mode"] = "metric"
+        conf["recipe"] = sol.recipe.id
+        return Answer(
+            text=text,
+            citations=tuple(cites),
+            calculations=(sol.calculation,),
+            strategy=strategy,
+            template_id=OFFLINE_TEMPLATE_ID,
+            template_hash=_OFFLINE_HASH,
+            backend=self.name,
+            confidence=conf,
+        )
+
+    def _abstain(
+        self, spec: QuestionSpec, strategy: str, missing: list[str] | None = None
+    ) -> Answer:
+        recipe = get_recipe(spec.recipe)
+        what = recipe.name if recipe else "the figure asked for"
+        years = ", ".join(f"FY{y}" for y in spec.agg_years) or "the period asked"
+        text = f"I {CANNOT}: the evidence does not show every line item needed for {what} ({years})"
+        text += f"; missing: {', '.join(missing)}." if missing else "."
+        conf = confidence_signals(text, cited=False)
+        conf["mode"] = "abstain"
+        conf["missing"] = list(missing or [])
+        return Answer(
+            text=text,
+            abstained=True,
+            strategy=strategy,
+            template_id=OFFLINE_TEMPLATE_ID,
+            template_hash=_OFFLINE_HASH,
+            backend=self.name,
+            confidence=conf,
+        )
+
+    # ------------------------------------------------------------------ extractive
+    def _extractive(
+        self, question: str, evidence: Evidence, strategy: str, spec: QuestionSpec
+    ) -> Answer:
+        passages = best_passages(question, evidence, k=2 if strategy != "detailed" else 3)
+        if not passages or passages[0].score < 1.0:
+            return self._abstain(spec, strategy)
+        parts = [f'"{p.text}" [{p.citation.source_id}]' for p in passages]
+        text = "According to the filings: " + " ".join(parts)
+        conf = confidence_signals(text, cited=True, base=0.35)
+        conf["mode"] = "extractive"
+        return Answer(
+            text=text,
+            citations=tuple(p.citation for p in passages),
+            strategy=strategy,
+            template_id=OFFLINE_TEMPLATE_ID,
+            template_hash=_OFFLINE_HASH,
+            backend=self.name,
+            confidence=conf,
+        )
+
+
+_UP = re.compile(r"\b(?:improv\w*|increas\w*|grow\w*|expand\w*|rais\w*|higher)\b", re.IGNORECASE)
+_DOWN = re.compile(
+    r"\b(?:declin\w*|decreas\w*|deteriorat\w*|reduc\w*|lower|drop\w*|shr[iu]nk\w*)\b", re.IGNORECASE
+)
+
+
+def _fmt_unit(v: float, unit: str) -> str:
+    if unit == "%":
+        return f"{v:.1f}%"
+    if unit == "USD":
+        return f"{v:,.0f}"
+    return f"{v:.2f}"
+
+
+def _num(v: float) -> str:
+    return f"{v:,.2f}".rstrip("0").rstrip(".") if v != int(v) else f"{int(v):,}"

@@ -1,0 +1,187 @@
+"""Extractive answers for descriptive and yes/no questions: the best evidence sentence(s), cited."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from agents.types import Citation, Evidence
+
+__all__ = ["Passage", "best_passages", "content_words"]
+
+_STOP = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "and",
+        "or",
+        "of",
+        "in",
+        "on",
+        "for",
+        "to",
+        "by",
+        "with",
+        "its",
+        "it",
+        "is",
+        "was",
+        "were",
+        "are",
+        "be",
+        "been",
+        "as",
+        "at",
+        "from",
+        "that",
+        "this",
+        "which",
+        "who",
+        "whom",
+        "what",
+        "when",
+        "where",
+        "why",
+        "how",
+        "does",
+        "do",
+        "did",
+        "has",
+        "have",
+        "had",
+        "can",
+        "could",
+        "will",
+        "would",
+        "should",
+        "there",
+        "their",
+        "they",
+        "them",
+        "than",
+        "then",
+        "so",
+        "if",
+        "not",
+        "no",
+        "yes",
+        "any",
+        "all",
+        "each",
+        "per",
+        "into",
+        "over",
+        "under",
+        "about",
+        "also",
+        "company",
+        "companys",
+        "fy",
+        "fiscal",
+        "year",
+        "years",
+        "quarter",
+        "based",
+        "data",
+        "please",
+        "state",
+        "explain",
+        "relevant",
+        "metric",
+        "useful",
+        "answer",
+        "question",
+        "using",
+        "use",
+        "following",
+        "calculate",
+        "information",
+        "provided",
+        "shown",
+    ]
+)
+_SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'])|\n{2,}")
+_WORD = re.compile(r"[a-z][a-z0-9&'-]+")
+
+
+@dataclass(frozen=True)
+class Passage:
+    text: str
+    score: float
+    citation: Citation
+
+
+def content_words(text: str) -> list[str]:
+    return [w.strip("'") for w in _WORD.findall(text.lower()) if w not in _STOP and len(w) > 2]
+
+
+def _stem(w: str) -> str:
+    for suf in ("ing", "ies", "ed", "es", "s"):
+        if w.endswith(suf) and len(w) - len(suf) >= 4:
+            return w[: -len(suf)]
+    return w
+
+
+def _sentences(text: str) -> list[str]:
+    flat = re.sub(r"[ \t]*\n[ \t]*", "\n", text)
+    out: list[str] = []
+    for block in _SENT.split(flat):
+        s = " ".join(block.split())
+        if not (40 <= len(s) <= 600) or len(re.findall(r"[A-Za-z]{3,}", s)) < 6:
+            continue
+        letters = sum(c.isalpha() for c in s)
+        digits = sum(c.isdigit() for c in s)
+        numbers = len(re.findall(r"\d[\d,.]*", s))
+        if letters < 3 * digits or numbers > 6 or not re.match(r"[\"'(]?[A-Z]", s):
+            continue  # a table fragment, not a sentence
+        out.append(s)
+    return out
+
+
+def best_passages(question: str, evidence: Evidence, k: int = 2) -> list[Passage]:
+    """Top-k sentences by overlap with the question's content words (idf-weighted over the evidence)."""
+    q_terms = {_stem(w) for w in content_words(question)}
+    if not q_terms:
+        return []
+    cands: list[tuple[str, int]] = []
+    for idx, item in enumerate(evidence.items):
+        cands.extend((s, idx) for s in _sentences(item.text))
+    if not cands:
+        return []
+    df: Counter[str] = Counter()
+    bags = []
+    for s, _ in cands:
+        bag = {_stem(w) for w in content_words(s)}
+        bags.append(bag)
+        df.update(bag)
+    n = len(cands)
+    scored: list[tuple[float, int]] = []
+    for i, ((_s, idx), bag) in enumerate(zip(cands, bags, strict=True)):
+        hit = q_terms & bag
+        if not hit:
+            continue
+        score = sum(math.log(1 + n / df[t]) for t in hit) / math.sqrt(1 + len(bag) / 25)
+        score *= 1.0 / (1 + 0.05 * idx)  # retrieval rank
+        scored.append((score, i))
+    scored.sort(key=lambda t: (-t[0], t[1]))
+    out: list[Passage] = []
+    for score, i in scored[:k]:
+        s, idx = cands[i]
+        item = evidence.items[idx]
+        out.append(
+            Passage(
+                text=s,
+                score=score,
+                citation=Citation(
+                    source_id=item.source_id,
+                    doc_id=item.doc_id,
+                    page=item.pages[0] if item.pages else 0,
+                    chunk_id=item.chunk_ids[0] if item.chunk_ids else None,
+                    quote=s[:200],
+                ),
+            )
+        )
+    return out

@@ -1,0 +1,216 @@
+"""The lexicon's metric catalogue as offline recipes and line items.
+
+The offline backend's own recipes (recipes.py) are tuned on statement layouts and win; for any other
+lexicon metric (`lexicon.METRICS`, found in the question by `lexicon.find_metrics`) the lexicon
+formula is translated into a per-year recipe — `avg(x)` -> `avg(x[y], x[y-1])`, `change(x)` ->
+`x[y] - x[y-1]`, `prev(x)` -> `x[y-1]` — and its line items come from `Metric.line_items`.
+Metrics whose line items must be summed from several rows (total debt, short-term debt) are left
+out: one row would be a wrong answer, and the backend abstains instead.
+"""
+
+from __future__ import annotations
+
+import ast
+from functools import lru_cache
+
+from agents.reasoning.offline.items import ITEMS, LineItem
+from agents.reasoning.offline.recipes import RECIPES, Recipe
+
+PCT_OF_REVENUE = "pctrev:"  # recipe id prefix: a line item as a percent of revenue
+
+__all__ = [
+    "PCT_OF_REVENUE",
+    "get_recipe",
+    "lexicon_recipe",
+    "lexicon_items",
+    "lexicon_match",
+    "LEX_TO_ITEM",
+    "recipe_from_question",
+]
+
+# lexicon metric id -> offline item id (where the names differ)
+LEX_TO_ITEM: dict[str, str] = {
+    "total_current_assets": "current_assets",
+    "total_current_liabilities": "current_liabilities",
+    "shareholders_equity": "equity",
+    "depreciation_amortization": "da",
+    "dividends_paid": "dividends",
+    "accounts_payable": "payables",
+    "accounts_receivable": "receivables",
+    "ppe_net": "ppe",
+    "net_income_attributable": "net_income_attr",
+    "income_tax_expense": "income_tax",
+    "rnd": "rd",
+    "ebit": "operating_income",
+}
+# lexicon metric id -> offline recipe id (same metric, tuned recipe)
+LEX_TO_RECIPE: dict[str, str] = {
+    "dividend_payout_ratio": "payout",
+    "retention_ratio": "retention",
+    "operating_cash_flow_ratio": "ocf_ratio",
+    "effective_tax_rate": "tax_rate",
+    "capex_ratio": "capex_pct",
+    "rnd_ratio": "rd_margin",
+    "sga_ratio": "sga_margin",
+    "cfo": "cfo",
+    "depreciation_amortization": "da",
+    "depreciation": "da",
+    "net_income_attributable": "net_income_attr",
+}
+_SUMMED = frozenset(
+    {
+        "total_debt",
+        "short_term_debt",
+        "net_debt",
+        "debt_to_assets",
+        "debt_to_equity",
+        "net_debt_to_ebitda",
+        "roic",
+        "operating_expenses",
+    }
+)
+_STATEMENTS = frozenset({"income", "balance", "cash_flow"})
+
+
+def _lexicon() -> object | None:
+    try:
+        import lexicon
+    except ImportError:  # the offline backend works without it
+        return None
+    return lexicon
+
+
+def _item_for(metric_id: str) -> str | None:
+    """The offline item id for a lexicon metric that is a plain line item (creating it if needed)."""
+    if metric_id in LEX_TO_ITEM:
+        return LEX_TO_ITEM[metric_id]
+    if metric_id in ITEMS:
+        return metric_id
+    items = lexicon_items()
+    return metric_id if metric_id in items else None
+
+
+@lru_cache(maxsize=1)
+def lexicon_items() -> dict[str, LineItem]:
+    """Line items for lexicon metrics without a formula that the offline catalogue lacks."""
+    lex = _lexicon()
+    if lex is None:
+        return {}
+    out: dict[str, LineItem] = {}
+    for mid, metric in lex.METRICS.items():  # type: ignore[attr-defined]
+        if metric.formula or mid in ITEMS or mid in LEX_TO_ITEM or mid in _SUMMED:
+            continue
+        if metric.statement not in _STATEMENTS or not metric.line_items:
+            continue
+        out[mid] = LineItem(mid, metric.name.lower(), metric.statement, tuple(metric.line_items))
+    return out
+
+
+def _render(node: ast.AST, back: int) -> str | None:
+    """Formula text with [y-k] year indices, or None when a metric cannot be read."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
+        return repr(node.value)
+    if isinstance(node, ast.Name):
+        item = _item_for(node.id)
+        if item is not None:
+            return f"{item}[y]" if back == 0 else f"{item}[y-{back}]"
+        sub = _formula_of(node.id)
+        return None if sub is None else _render_text(sub, back)
+    if isinstance(node, ast.BinOp):
+        ops = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
+        op = ops.get(type(node.op))
+        left, right = _render(node.left, back), _render(node.right, back)
+        if op is None or left is None or right is None:
+            return None
+        return f"({left} {op} {right})"
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _render(node.operand, back)
+        return None if inner is None else f"(-{inner})"
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1:
+        arg = node.args[0]
+        now, before = _render(arg, back), _render(arg, back + 1)
+        if now is None or before is None:
+            return None
+        if node.func.id == "avg":
+            return f"avg({now}, {before})"
+        if node.func.id == "change":
+            return f"({now} - {before})"
+        if node.func.id == "prev":
+            return before
+    return None
+
+
+def _render_text(formula: str, back: int = 0) -> str | None:
+    try:
+        tree = ast.parse(formula, mode="eval")
+    except SyntaxError:
+        return None
+    return _render(tree.body, back)
+
+
+def _formula_of(metric_id: str) -> str | None:
+    lex = _lexicon()
+    if lex is None or metric_id in _SUMMED:
+        return None
+    metric = lex.METRICS.get(metric_id)  # type: ignore[attr-defined]
+    return metric.formula if metric is not None and metric.formula else None
+
+
+@lru_cache(maxsize=256)
+def lexicon_recipe(metric_id: str) -> Recipe | None:
+    """An offline recipe for a lexicon metric id, or None."""
+    if metric_id in LEX_TO_RECIPE:
+        return RECIPES[LEX_TO_RECIPE[metric_id]]
+    if metric_id in RECIPES:
+        return RECIPES[metric_id]
+    lex = _lexicon()
+    if lex is None or metric_id in _SUMMED or metric_id not in lex.METRICS:  # type: ignore[attr-defined]
+        return None
+    metric = lex.METRICS[metric_id]  # type: ignore[attr-defined]
+    if metric.formula:
+        formula = _render_text(metric.formula)
+    else:
+        item = _item_for(metric_id)
+        formula = f"{item}[y]" if item else None
+    if formula is None:
+        return None
+    unit = metric.unit if metric.unit in ("USD", "%", "ratio", "times", "days") else "ratio"
+    return Recipe(metric_id, metric.name.lower(), (formula,), unit)
+
+
+def lexicon_match(text: str) -> tuple[str, int, int] | None:
+    """(metric id, start, end) of the first lexicon metric in the text with an offline recipe."""
+    lex = _lexicon()
+    if lex is None:
+        return None
+    best: tuple[str, int, int] | None = None
+    for match in lex.find_metrics(text):  # type: ignore[attr-defined]
+        if lexicon_recipe(match.canonical) is None:
+            continue
+        if best is None or (match.end - match.start) > (best[2] - best[1]):
+            best = (str(match.canonical), int(match.start), int(match.end))  # the most specific
+    return best
+
+
+def recipe_from_question(text: str) -> str | None:
+    """The first lexicon metric named in the text that has an offline recipe."""
+    lex = _lexicon()
+    if lex is None:
+        return None
+    for match in lex.find_metrics(text):  # type: ignore[attr-defined]
+        if lexicon_recipe(match.canonical) is not None:
+            return str(match.canonical)
+    return None
+
+
+def get_recipe(recipe_id: str | None) -> Recipe | None:
+    """The offline recipe, one translated from the lexicon, or 'pctrev:<item>' (item / revenue * 100)."""
+    if recipe_id is None:
+        return None
+    if recipe_id.startswith(PCT_OF_REVENUE):
+        base = get_recipe(recipe_id[len(PCT_OF_REVENUE) :])
+        if base is None or base.unit != "USD":
+            return None
+        formulas = tuple(f"({f}) / revenue[y] * 100" for f in base.formulas)
+        return Recipe(recipe_id, f"{base.name} as % of revenue", formulas, "%")
+    return RECIPES.get(recipe_id) or lexicon_recipe(recipe_id)

@@ -1,0 +1,215 @@
+"""Compute a metric question from statement rows: operands, a re-executable Calculation, an answer."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from agents.reasoning.arith import ArithmeticError_, evaluate
+from agents.reasoning.offline.book import Book, Fact
+from agents.reasoning.offline.lexicon_bridge import get_recipe
+from agents.reasoning.offline.question import QuestionSpec
+from agents.reasoning.offline.recipes import MAGNITUDE_ITEMS, Recipe
+from agents.reasoning.offline.tables import Row
+from agents.types import Calculation, Citation, Operand
+
+__all__ = ["Solution", "solve", "format_value", "missing_operands", "get_recipe"]
+
+_TOKEN = re.compile(r"([a-z_]+)\[y(?:-(\d))?\]")
+_SCALE_WORD = {1e3: "thousand", 1e6: "million", 1e9: "billion"}
+
+
+@dataclass
+class Solution:
+    recipe: Recipe
+    value: float  # in `unit`; USD values in `scale` units
+    unit: str
+    scale: float  # of USD values (1e6: millions); 1 otherwise
+    scale_known: bool
+    calculation: Calculation
+    facts: list[Fact] = field(default_factory=list)
+    per_year: dict[int, float] = field(default_factory=dict)
+
+
+def _expand(
+    formula: str, year: int, book: Book, facts: dict[str, Fact], rows: dict[str, Row]
+) -> str | None:
+    """Formula for one year with operand names; None when an operand is missing."""
+    missing = False
+
+    def sub(m: re.Match[str]) -> str:
+        nonlocal missing
+        item_id, back = m.group(1), int(m.group(2) or 0)
+        y = year - back
+        name = f"{item_id}_fy{y}"
+        if name not in facts:
+            fact = book.find(item_id, y, prefer=rows.get(item_id))
+            if fact is None:
+                missing = True
+                return name
+            facts[name] = fact
+            rows.setdefault(item_id, fact.row)
+        return f"abs({name})" if item_id in MAGNITUDE_ITEMS else name
+
+    expr = _TOKEN.sub(sub, formula)
+    return None if missing else expr
+
+
+def missing_operands(spec: QuestionSpec, book: Book) -> list[str]:
+    """'capex FY2020'-style names of the operands the first formula lacks (for the abstention)."""
+    recipe = get_recipe(spec.recipe)
+    if recipe is None:
+        return []
+    out: list[str] = []
+    for y in spec.agg_years:
+        for m in _TOKEN.finditer(recipe.formulas[0]):
+            item_id, yy = m.group(1), y - int(m.group(2) or 0)
+            label = f"{item_id.replace('_', ' ')} FY{yy}"
+            if label not in out and book.find(item_id, yy) is None:
+                out.append(label)
+    return out
+
+
+def solve(spec: QuestionSpec, book: Book) -> Solution | None:
+    """The metric the question asks for, computed from the evidence, or None."""
+    recipe = get_recipe(spec.recipe)
+    if recipe is None or not spec.agg_years:
+        return None
+    years = spec.agg_years
+    found: list[tuple[tuple[int, int, int], Solution]] = []
+    for n, formula in enumerate(recipe.formulas):
+        facts: dict[str, Fact] = {}
+        rows: dict[str, Row] = {}
+        parts: list[str] = []
+        for y in years:
+            expr = _expand(formula, y, book, facts, rows)
+            if expr is None:
+                break
+            parts.append(expr)
+        else:
+            sol = _build(spec, recipe, formula, years, parts, facts)
+            if sol is not None:
+                weak = sum(1 for f in facts.values() if not f.row.primary)
+                guessed = sum(1 for f in facts.values() if f.row.header_inferred)
+                found.append(((weak, guessed, n), sol))
+    # the alternative read most from the financial statements themselves wins
+    return min(found, key=lambda t: t[0])[1] if found else None
+
+
+def _build(
+    spec: QuestionSpec,
+    recipe: Recipe,
+    formula: str,
+    years: tuple[int, ...],
+    parts: list[str],
+    facts: dict[str, Fact],
+) -> Solution | None:
+    if spec.aggregate == "avg3" and len(parts) == 3:
+        expression = "avg(" + ", ".join(f"({p})" for p in parts) + ")"
+        how = f"three-year average {recipe.name}, FY{years[0]} to FY{years[-1]}"
+    elif spec.aggregate == "change" and len(parts) == 2:
+        expression = f"({parts[1]}) - ({parts[0]})"
+        how = f"change in {recipe.name}, FY{years[0]} to FY{years[1]}"
+    elif spec.aggregate == "cagr" and len(parts) == 2 and years[1] > years[0]:
+        n = years[1] - years[0]
+        expression = f"(({parts[1]}) / ({parts[0]})) ** (1 / {n}) * 100 - 100"
+        how = f"compound annual growth of {recipe.name}, FY{years[0]} to FY{years[1]}"
+    elif spec.aggregate == "trend" and len(parts) == 2:
+        expression = f"({parts[1]}) - ({parts[0]})"
+        how = f"change in {recipe.name}, FY{years[0]} to FY{years[1]}"
+    elif spec.aggregate == "growth" and len(parts) == 2:
+        expression = f"(({parts[1]}) - ({parts[0]})) / abs({parts[0]}) * 100"
+        how = f"growth in {recipe.name}, FY{years[0]} to FY{years[1]}"
+    elif len(parts) == 1:
+        expression = parts[0]
+        how = f"FY{years[0]} {recipe.name}"
+    else:
+        return None
+    unit = "%" if spec.aggregate in ("growth", "cagr") else recipe.unit
+    if unit == "ratio" and spec.percent:  # 'ROA (as a %)': the ratio expressed in percent
+        expression, unit = f"({expression}) * 100", "%"
+    # common scale: every USD operand expressed in the scale of the first one
+    scales = [f.row.scale for f in facts.values() if f.row.scale]
+    base = scales[0] if scales else None
+    scale_known = base is not None
+    if base is None:
+        biggest = max((abs(f.value) for f in facts.values()), default=0.0)
+        base = 1e3 if biggest >= 1e6 else 1e6
+    operands: list[Operand] = []
+    values: dict[str, float] = {}
+    for name, fact in facts.items():
+        row_scale = fact.row.scale or base
+        value = fact.value if row_scale == base else fact.value * row_scale / base
+        values[name] = value
+        operands.append(
+            Operand(
+                name=name,
+                value=value,
+                unit="USD",
+                scale=base,
+                period=f"FY{fact.year}",
+                source_id=fact.row.source_id,
+                text=fact.row.line[:300],
+            )
+        )
+    try:
+        result = evaluate(expression, values)
+        per_year = {y: evaluate(p, values) for y, p in zip(years, parts, strict=True)}
+    except ArithmeticError_:
+        return None
+    calc = Calculation(
+        expression=expression,
+        operands=tuple(operands),
+        result=result,
+        unit=unit,
+        description=how + (f" (USD {_SCALE_WORD.get(base, '')}s)" if unit == "USD" else ""),
+    )
+    return Solution(
+        recipe=recipe,
+        value=result,
+        unit=unit,
+        scale=base if unit == "USD" else 1.0,
+        scale_known=scale_known,
+        calculation=calc,
+        facts=list(facts.values()),
+        per_year=per_year,
+    )
+
+
+def format_value(sol: Solution, spec: QuestionSpec) -> str:
+    """The result in the question's unit and rounding ('$5,818.00 million', '16.5%', '0.83')."""
+    d = spec.decimals
+    if sol.unit == "USD":
+        target = spec.scale or (sol.scale if sol.scale >= 1e6 else 1e6)
+        value = sol.value * sol.scale / target
+        digits = 2 if d is None else d
+        sign = "-" if value < 0 else ""
+        word = _SCALE_WORD.get(target, "")
+        return f"{sign}${abs(value):,.{digits}f} {word}".rstrip()
+    if sol.unit == "%":
+        return f"{sol.value:.{2 if d is None else d}f}%"
+    if sol.unit == "days":
+        return f"{sol.value:.{2 if d is None else d}f} days"
+    if sol.unit == "times" and spec.percent is False:
+        return f"{sol.value:.{2 if d is None else d}f}"
+    return f"{sol.value:.{2 if d is None else d}f}"
+
+
+def citations_for(sol: Solution) -> list[Citation]:
+    seen: set[tuple[str, str]] = set()
+    out: list[Citation] = []
+    for fact in sol.facts:
+        key = (fact.row.source_id, fact.row.line)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(
+            Citation(
+                source_id=fact.row.source_id,
+                doc_id=fact.row.doc_id,
+                page=fact.row.page,
+                chunk_id=fact.row.chunk_id,
+                quote=fact.row.line[:200],
+            )
+        )
+    return out

@@ -1,0 +1,245 @@
+"""Parse an LLM reply into an `Answer`: JSON when possible, plain text otherwise.
+
+Citations resolve against the evidence (`S3` -> doc / page / chunk; unknown ids are dropped and
+counted); calculations are re-executed by finqa's own arithmetic (`arith.evaluate`) — the LLM's
+result is never trusted, and a disagreement is reported in the answer. A reply without usable
+citations is marked uncited.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from agents.reasoning.arith import ArithmeticError_, evaluate, safe_name, variables
+from agents.reasoning.confidence import confidence_signals, is_refusal
+from agents.types import Calculation, Citation, Evidence, EvidenceItem, Operand
+
+__all__ = ["ParsedAnswer", "parse_reply", "extract_json"]
+
+_CITE = re.compile(r"\[(S\d+)\]")
+_FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
+_THINK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)  # local reasoning models
+
+
+class ParsedAnswer:
+    """What the parser made of one reply (fields become an `Answer`)."""
+
+    def __init__(self) -> None:
+        self.text = ""
+        self.citations: list[Citation] = []
+        self.calculations: list[Calculation] = []
+        self.abstained = False
+        self.confidence: dict[str, Any] = {}
+
+
+def extract_json(text: str) -> dict[str, Any] | None:
+    """The first JSON object in a reply (bare, fenced, or embedded in prose), else None."""
+    candidates = [m.group(1) for m in _FENCE.finditer(text)] + [text]
+    for cand in candidates:
+        cand = cand.strip()
+        start = cand.find("{")
+        while start != -1:
+            try:
+                obj, _ = json.JSONDecoder().raw_decode(cand[start:])
+            except json.JSONDecodeError:
+                start = cand.find("{", start + 1)
+                continue
+            if isinstance(obj, dict):
+                return obj
+            start = cand.find("{", start + 1)
+    return None
+
+
+def _quantity(value: Any) -> tuple[float, float] | None:
+    """(value as written, scale) of an operand value: 86392, "86,392", "(5,207)", "$1.2 billion"."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return float(value), 1.0
+    if not isinstance(value, str):
+        return None
+    try:
+        from lexicon import parse_quantity
+
+        q = parse_quantity(value)
+        if q is not None:
+            return float(q.value), float(q.scale or 1.0)
+    except ImportError:  # lexicon not installed: minimal fallback below
+        pass
+    s = value.strip().replace("$", "").replace(",", "").replace("%", "").strip()
+    neg = s.startswith("(") and s.endswith(")")
+    s = s.strip("()")
+    try:
+        v = float(s)
+    except ValueError:
+        return None
+    return (-v if neg else v), 1.0
+
+
+def _number(value: Any) -> float | None:
+    q = _quantity(value)
+    return None if q is None else q[0]
+
+
+def _scale(value: Any) -> float:
+    if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
+        return float(value)
+    words = {
+        "thousand": 1e3,
+        "thousands": 1e3,
+        "million": 1e6,
+        "millions": 1e6,
+        "billion": 1e9,
+        "billions": 1e9,
+    }
+    if isinstance(value, str):
+        low = value.lower()
+        for w, s in words.items():
+            if w in low:
+                return s
+        n = _number(value)
+        if n and n > 0:
+            return n
+    return 1.0
+
+
+def _citation(item: EvidenceItem, quote: str) -> Citation:
+    page = item.pages[0] if item.pages else 0
+    chunk = item.chunk_ids[0] if item.chunk_ids else None
+    return Citation(
+        source_id=item.source_id, doc_id=item.doc_id, page=page, chunk_id=chunk, quote=quote[:300]
+    )
+
+
+def _calculation(raw: Mapping[str, Any], evidence: Evidence) -> tuple[Calculation | None, str]:
+    expression = str(raw.get("expression") or "").strip()
+    ops_raw = raw.get("operands") or []
+    if not expression or not isinstance(ops_raw, list):
+        return None, "calculation without expression/operands"
+    operands: list[Operand] = []
+    values: dict[str, float] = {}
+    renames: dict[str, str] = {}
+    for op in ops_raw:
+        if not isinstance(op, Mapping):
+            continue
+        parsed = _quantity(op.get("value"))
+        if parsed is None:
+            return None, f"operand {op.get('name')!r} has no numeric value"
+        value, written_scale = parsed
+        original = str(op.get("name") or f"x{len(operands) + 1}")
+        name = safe_name(original)
+        renames[original] = name
+        source = str(op.get("source") or op.get("source_id") or "") or None
+        if source and evidence.by_source(source.strip("[]")) is None:
+            source = None
+        operands.append(
+            Operand(
+                name=name,
+                value=value,
+                unit=str(op.get("unit") or "USD"),
+                scale=_scale(op.get("scale")) if op.get("scale") else written_scale,
+                period=str(op["period"]) if op.get("period") else None,
+                source_id=source.strip("[]") if source else None,
+                text=str(op.get("text") or "")[:300],
+            )
+        )
+        values[name] = value
+    for original, name in sorted(renames.items(), key=lambda kv: -len(kv[0])):
+        if original != name:
+            expression = re.sub(rf"(?<![\w]){re.escape(original)}(?![\w])", name, expression)
+    try:
+        unknown = [v for v in variables(expression) if v not in values]
+        if unknown:
+            return None, f"expression uses unknown operand(s) {', '.join(unknown)}"
+        result = evaluate(expression, values)
+    except ArithmeticError_ as exc:
+        return None, str(exc)
+    claimed = _number(raw.get("result"))
+    note = ""
+    if claimed is not None and abs(claimed - result) > 0.005 * max(abs(result), 1e-9) + 1e-9:
+        note = f"LLM result {claimed:g} disagrees with finqa's {result:g}"
+    calc = Calculation(
+        expression=expression,
+        operands=tuple(operands),
+        result=result,
+        unit=str(raw.get("unit") or ""),
+        description=str(raw.get("description") or "")[:200],
+    )
+    return calc, note
+
+
+def parse_reply(text: str, evidence: Evidence) -> ParsedAnswer:
+    """Answer text, resolved citations, re-executed calculations and confidence signals."""
+    out = ParsedAnswer()
+    problems: list[str] = []
+    text = _THINK.sub("", text)
+    data = extract_json(text)
+    json_ok = data is not None
+    if data is None:
+        out.text = text.strip()
+        data = {}
+    else:
+        answer = data.get("answer", "")
+        out.text = (answer if isinstance(answer, str) else json.dumps(answer)).strip()
+    cites: dict[tuple[str, str], Citation] = {}
+    invalid = 0
+    raw_cites = data.get("citations") or []
+    if isinstance(raw_cites, list):
+        for c in raw_cites:
+            sid, quote = (
+                (c, "")
+                if isinstance(c, str)
+                else (
+                    (str(c.get("source") or c.get("source_id") or ""), str(c.get("quote") or ""))
+                    if isinstance(c, Mapping)
+                    else ("", "")
+                )
+            )
+            item = evidence.by_source(sid.strip().strip("[]"))
+            if item is None:
+                invalid += 1
+                continue
+            cites.setdefault((item.source_id, quote), _citation(item, quote))
+    for sid in _CITE.findall(out.text):
+        item = evidence.by_source(sid)
+        if item is None:
+            invalid += 1
+        elif not any(k[0] == sid for k in cites):
+            cites[(sid, "")] = _citation(item, "")
+    out.citations = list(cites.values())
+    raw_calcs = data.get("calculations") or []
+    if isinstance(raw_calcs, list):
+        for rc in raw_calcs:
+            if not isinstance(rc, Mapping):
+                continue
+            calc, note = _calculation(rc, evidence)
+            if calc is not None:
+                out.calculations.append(calc)
+            if note:
+                problems.append(note)
+    disagreements = [p for p in problems if "disagrees" in p]
+    if disagreements:
+        out.text += (
+            " [finqa recomputed: "
+            + "; ".join(
+                f"{c.description or c.expression} = {c.result:,.4g}" for c in out.calculations
+            )
+            + "]"
+        )
+    out.abstained = bool(data.get("abstain") is True) or is_refusal(out.text)
+    if not out.text:
+        out.abstained = True
+        out.text = "cannot determine from the filings (empty reply)"
+    out.confidence = confidence_signals(out.text, cited=bool(out.citations))
+    out.confidence.update(
+        {
+            "json": json_ok,
+            "uncited": not out.citations and not out.abstained,
+            "invalid_citations": invalid,
+            "calc_problems": problems,
+        }
+    )
+    return out

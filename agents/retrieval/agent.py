@@ -1,0 +1,305 @@
+"""RetrievalAgent: analysis -> route -> filters -> dense + BM25 -> RRF -> rerank -> RSE -> Evidence."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from agents.config import Settings
+from agents.retrieval.analysis import analyze_question, metric_terms, with_feedback
+from agents.retrieval.bm25 import tokenize
+from agents.retrieval.chunker import statement_of
+from agents.retrieval.filters import FilterResult, resolve_filters
+from agents.retrieval.fusion import Candidate, rrf_fuse
+from agents.retrieval.rerank import CrossEncoderReranker, FinanceReranker, build_reranker
+from agents.retrieval.router import Route, route
+from agents.retrieval.rse import extract_segments, join_chunks
+from agents.retrieval.store import ChunkIndex, open_index
+from agents.types import (
+    Chunk,
+    Embedder,
+    Evidence,
+    EvidenceItem,
+    QueryAnalysis,
+    Reranker,
+    RetrievalPlan,
+    Verdict,
+)
+
+__all__ = ["RetrievalAgent"]
+
+_META = ("company", "ticker", "doc_type", "fiscal_year", "period")
+
+
+class RetrievalAgent:
+    """Satisfies `agents.types.Retriever`; every decision is recorded in `Evidence.plan`."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        index: ChunkIndex | None = None,
+        *,
+        embedder: Embedder | None = None,
+        reranker: Reranker | FinanceReranker | None = None,
+    ) -> None:
+        self.settings = settings
+        self.index = index if index is not None else open_index(settings, create=False)
+        self._embedder = embedder
+        cfg = settings.retrieval
+        self.reranker: Any = (
+            reranker if reranker is not None else build_reranker(cfg.reranker, cfg.reranker_backend)
+        )
+
+    @property
+    def embedder(self) -> Embedder:
+        if self._embedder is None:
+            from agents.retrieval.embedder import get_embedder
+
+            cfg = self.settings.index
+            self._embedder = get_embedder(
+                self.index.info.get("embedder", cfg.embedder),
+                batch_size=cfg.embed_batch_size,
+                threads=cfg.torch_threads,
+            )
+        return self._embedder
+
+    # ------------------------------------------------------------------ public API
+    def retrieve(
+        self,
+        question: str,
+        attempt: int,
+        *,
+        company: str | None = None,
+        doc_ids: Sequence[str] | None = None,
+        feedback: Verdict | None = None,
+    ) -> Evidence:
+        started = time.perf_counter()
+        cfg = self.settings.retrieval
+        query = with_feedback(question, feedback)
+        analysis = analyze_question(query)
+        relax = attempt >= cfg.relax_periods_from_attempt
+        filt = resolve_filters(
+            analysis, self.index.catalog(), company=company, doc_ids=doc_ids, use_periods=not relax
+        )
+        plan_route = route(
+            analysis,
+            cfg.step(attempt),
+            has_target=filt.doc_ids is not None,
+            dense_available=self.index.dense,
+            reranker_available=self.reranker is not None,
+            filters_enabled=cfg.use_metadata_filters or doc_ids is not None,
+            rerank_all=cfg.rerank_routes == "all",
+        )
+        if relax and filt.applied:
+            filt = FilterResult(
+                filt.doc_ids,
+                filt.applied,
+                filt.reason + f"; attempt {attempt}: period filter relaxed",
+            )
+        return self.run(
+            question, analysis, plan_route, filt, attempt=attempt, query=query, started=started
+        )
+
+    def run(
+        self,
+        question: str,
+        analysis: QueryAnalysis,
+        plan_route: Route,
+        filt: FilterResult,
+        *,
+        attempt: int = 1,
+        query: str | None = None,
+        started: float | None = None,
+    ) -> Evidence:
+        """Execute a given route (the benchmark calls this with each configuration)."""
+        t0 = started if started is not None else time.perf_counter()
+        query = query or question
+        scope = filt.doc_ids if plan_route.filters else None
+        plan = RetrievalPlan(
+            attempt=attempt,
+            route=plan_route.name,
+            k=plan_route.k,
+            candidates=plan_route.candidates,
+            rse=plan_route.rse,
+            filters=filt.applied if plan_route.filters else {},
+            query=query,
+            analysis=analysis,
+            reason=f"{plan_route.reason}; filters: {filt.reason}",
+        )
+        if filt.unknown_company or (scope is not None and not scope):
+            return Evidence(
+                question=question,
+                plan=plan.model_copy(update={"reason": f"no evidence: {filt.reason}"}),
+                latency_ms=(time.perf_counter() - t0) * 1000,
+            )
+        items = self._pipeline(query, analysis, plan_route, scope)
+        if not items:
+            plan = plan.model_copy(
+                update={
+                    "reason": plan.reason + "; nothing matched the query in the selected filings"
+                }
+            )
+        evidence = Evidence(
+            question=question,
+            items=tuple(items),
+            plan=plan,
+            latency_ms=(time.perf_counter() - t0) * 1000,
+        )
+        return evidence
+
+    # ------------------------------------------------------------------ stages
+    def _pipeline(
+        self, query: str, analysis: QueryAnalysis, r: Route, scope: list[str] | None
+    ) -> list[EvidenceItem]:
+        n = r.candidates if (r.rerank or r.rse) else r.k
+        lists: dict[str, list[tuple[str, float]]] = {}
+        vector: list[float] | None = None
+        if r.dense and self.index.dense:
+            vector = self.embedder.embed([query])[0]
+            lists["dense"] = self.index.dense_search(vector, n, scope)
+        if r.bm25:
+            tokens = tokenize(f"{analysis.expanded_query or ''} {query}")
+            docs = scope if scope is not None else list(self.index.catalog())
+            lists["bm25"] = self.index.bm25.search(tokens, docs, n)
+        if r.bm25 and r.rerank and scope and len(scope) <= 8:  # finance-aware candidate expansion
+            statement_list = self._statement_candidates(analysis, scope, tokens, n)
+            if statement_list:
+                lists["statement"] = statement_list
+        fused = rrf_fuse(lists, k=self.settings.retrieval.rrf_k)[:n]
+        if not fused:
+            return []
+        chunks = self.index.get_chunks(c.chunk_id for c in fused)
+        fused = [c for c in fused if c.chunk_id in chunks]
+        if r.rerank and self.reranker is not None:
+            self._rerank(query, analysis, fused, chunks, vector)
+            fused.sort(key=lambda c: -c.scores["rerank"])
+        if r.rse:
+            return self._segments(fused, chunks, r.k)
+        if self.settings.retrieval.unit == "page":
+            full = self.index.page_chunks if self.settings.retrieval.page_text == "full" else None
+            return _page_items(fused, chunks, r.k, full_page=full)
+        return [_item(i, [chunks[c.chunk_id]], c.scores) for i, c in enumerate(fused[: r.k], 1)]
+
+    def _statement_candidates(
+        self, analysis: QueryAnalysis, scope: list[str], tokens: list[str], n: int
+    ) -> list[tuple[str, float]]:
+        """Chunks of the statements the question's metrics live in (structure-aware recall)."""
+        _, metric_statements = metric_terms(analysis.metrics)
+        wanted = set(analysis.statements) | metric_statements
+        if not wanted:
+            return []
+        found: list[tuple[str, float]] = []
+        for doc_id in scope:
+            ids = {cid for cid, sec in self.index.sections(doc_id) if statement_of(sec) in wanted}
+            found.extend(self.index.bm25.score_ids(tokens, doc_id, ids).items())
+        found.sort(key=lambda x: -x[1])
+        return found[:n]
+
+    def _rerank(
+        self,
+        query: str,
+        analysis: QueryAnalysis,
+        fused: list[Candidate],
+        chunks: dict[str, Chunk],
+        vector: list[float] | None,
+    ) -> None:
+        texts = [chunks[c.chunk_id] for c in fused]
+        if isinstance(self.reranker, FinanceReranker):
+            dense = self._dense_scores(fused, vector) if vector is not None else None
+            results = self.reranker.rerank(
+                analysis, query, texts, [c.scores["rrf"] for c in fused], dense
+            )
+            for cand, (score, feats) in zip(fused, results, strict=True):
+                cand.scores["rerank"] = score
+                cand.scores.update({f"f_{k}": v for k, v in feats.items()})
+        else:
+            reranker: Reranker | CrossEncoderReranker = self.reranker
+            for cand, score in zip(
+                fused, reranker.score(query, [c.text for c in texts]), strict=True
+            ):
+                cand.scores["rerank"] = float(score)
+
+    def _dense_scores(self, fused: list[Candidate], vector: list[float]) -> list[float]:
+        missing = [c.chunk_id for c in fused if "dense" not in c.scores]
+        if missing:
+            import numpy as np
+
+            got = self.index.collection.get(ids=missing, include=["embeddings"])
+            q = np.asarray(vector)
+            by_id = {
+                i: float(np.dot(q, np.asarray(e)))
+                for i, e in zip(got["ids"], got["embeddings"], strict=True)
+            }
+            for cand in fused:
+                if cand.chunk_id in by_id:
+                    cand.scores["dense"] = by_id[cand.chunk_id]
+        return [c.scores.get("dense", 0.0) for c in fused]
+
+    def _segments(
+        self, fused: list[Candidate], chunks: dict[str, Chunk], k: int
+    ) -> list[EvidenceItem]:
+        cfg = self.settings.retrieval
+        ranked = [(chunks[c.chunk_id], c.score) for c in fused]
+        segments = extract_segments(
+            ranked,
+            max_chars=cfg.rse_max_chars,
+            min_score=cfg.rse_min_score,
+            fetch=self.index.neighbours,
+        )
+        by_id = {c.chunk_id: c for c in fused}
+        items: list[EvidenceItem] = []
+        for i, seg in enumerate(segments[:k], 1):
+            best = max(
+                (by_id[c.chunk_id] for c in seg.chunks if c.chunk_id in by_id),
+                key=lambda c: c.score,
+            )
+            scores = dict(best.scores)
+            scores["segment"] = seg.score
+            items.append(_item(i, list(seg.chunks), scores, text=seg.text))
+        return items
+
+
+def _page_items(
+    fused: list[Candidate],
+    chunks: dict[str, Chunk],
+    k: int,
+    *,
+    full_page: Callable[[str, int], list[Chunk]] | None = None,
+) -> list[EvidenceItem]:
+    """One item per (filing, page), ranked by its best chunk; the page's matching chunks joined
+    in order, or all of the page's chunks when `full_page` is given."""
+    groups: dict[tuple[str, int], list[Candidate]] = {}
+    for cand in fused:
+        chunk = chunks[cand.chunk_id]
+        key = (chunk.doc_id, chunk.page)
+        if key in groups or len(groups) < k:
+            groups.setdefault(key, []).append(cand)
+    items: list[EvidenceItem] = []
+    for rank, members in enumerate(groups.values(), 1):
+        ordered = sorted((chunks[c.chunk_id] for c in members), key=lambda c: c.position)
+        if full_page is not None:
+            ordered = full_page(ordered[0].doc_id, ordered[0].page) or ordered
+        scores = dict(members[0].scores)
+        scores["page_chunks"] = float(len(members))
+        items.append(_item(rank, ordered, scores, text=join_chunks(ordered)))
+    return items
+
+
+def _item(
+    rank: int, chunks: list[Chunk], scores: dict[str, float], *, text: str | None = None
+) -> EvidenceItem:
+    first = chunks[0]
+    pages = sorted({p for c in chunks for p in range(c.page, (c.page_end or c.page) + 1)})
+    meta: dict[str, Any] = {k: getattr(first, k) for k in _META if getattr(first, k) is not None}
+    meta["positions"] = [c.position for c in chunks]
+    return EvidenceItem(
+        source_id=f"S{rank}",
+        doc_id=first.doc_id,
+        pages=tuple(pages),
+        chunk_ids=tuple(c.chunk_id for c in chunks),
+        text=text if text is not None else first.text,
+        section=first.section,
+        scores={k: round(float(v), 6) for k, v in scores.items()},
+        metadata=meta,
+    )

@@ -1,0 +1,218 @@
+"""Metadata filters: the question's company / years / quarter / doc type -> a set of filings.
+
+Filters act at the filing level (company, ticker, fiscal year, period and doc type are
+properties of a filing), so they resolve against the index catalogue into `doc_ids`; both
+Chroma (`where doc_id $in`) and the BM25 partitions then search only those filings.
+Matching works with or without the lexicon: names are compared as normalised keys
+(`'Johnson & Johnson'`, `'JOHNSON_JOHNSON'` -> `'johnson johnson'`), tickers exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from agents.retrieval.analysis import primary_year
+from agents.retrieval.metadata import name_key
+from agents.retrieval.store import DocRecord
+from agents.types import QueryAnalysis
+
+__all__ = ["FilterResult", "resolve_filters", "doc_keys", "companies_in_text"]
+
+
+@dataclass(frozen=True)
+class FilterResult:
+    doc_ids: list[str] | None  # None = no restriction (whole index)
+    applied: dict[str, Any] = field(default_factory=dict)
+    reason: str = ""
+    unknown_company: str | None = None  # a named company with no filing in the index
+
+
+def doc_keys(record: DocRecord) -> set[str]:
+    meta = record.meta
+    keys = {str(meta.get("company_key") or "")}
+    for name in (meta.get("company"), meta.get("company_alias")):
+        if name:
+            keys.add(name_key(str(name)))
+    keys.discard("")
+    return keys
+
+
+def _company_keys(name: str) -> tuple[set[str], set[str]]:
+    """(name keys, tickers) for a company name/ticker, widened by the lexicon when present."""
+    keys = {name_key(name)}
+    tickers = {name.upper()} if name.isupper() and len(name) <= 5 else set()
+    try:
+        from lexicon import lookup_company
+
+        company: Any = lookup_company(name)
+    except Exception:
+        company = None
+    if company is not None:
+        keys.add(name_key(company.name))
+        keys.update(name_key(a) for a in getattr(company, "aliases", ()))
+        keys.update(name_key(p) for p in getattr(company, "doc_prefixes", ()))
+        if getattr(company, "ticker", None):
+            tickers.add(str(company.ticker).upper())
+    keys.discard("")
+    return keys, tickers
+
+
+def companies_in_text(text: str, catalog: Mapping[str, DocRecord]) -> list[str]:
+    """Company keys of the catalogue that the text names (longest first, whole words)."""
+    hay = f" {name_key(text)} "
+    found: list[str] = []
+    all_keys = sorted({k for r in catalog.values() for k in doc_keys(r)}, key=len, reverse=True)
+    for key in all_keys:
+        if len(key) >= 2 and f" {key} " in hay and not any(key in f for f in found):
+            found.append(key)
+    return found
+
+
+def _docs_for_company(name: str, catalog: Mapping[str, DocRecord]) -> list[str]:
+    keys, tickers = _company_keys(name)
+    return [
+        doc_id
+        for doc_id, rec in catalog.items()
+        if doc_keys(rec) & keys
+        or (rec.meta.get("ticker") and str(rec.meta["ticker"]).upper() in tickers)
+    ]
+
+
+def resolve_filters(
+    analysis: QueryAnalysis,
+    catalog: Mapping[str, DocRecord],
+    *,
+    company: str | None = None,
+    doc_ids: Sequence[str] | None = None,
+    use_periods: bool = True,
+) -> FilterResult:
+    """Filings to search, the filters applied, and why."""
+    if doc_ids is not None:
+        known = [d for d in doc_ids if d in catalog]
+        if not known:
+            return FilterResult(
+                [],
+                {"doc_ids": list(doc_ids)},
+                f"none of the requested filings {list(doc_ids)} is in the index",
+            )
+        return FilterResult(
+            known, {"doc_ids": known}, f"restricted to {len(known)} requested filing(s)"
+        )
+    names = [company] if company else list(analysis.companies) + list(analysis.tickers)
+    applied: dict[str, Any] = {}
+    selected: list[str] | None = None
+    if names:
+        selected = sorted({d for n in names for d in _docs_for_company(n, catalog)})
+        applied["company"] = names
+        if not selected:
+            return FilterResult(
+                [], applied, f"no filing of {names[0]!r} in the index", unknown_company=names[0]
+            )
+    else:
+        keys = companies_in_text(analysis.question, catalog)
+        if keys:
+            selected = sorted(d for d, r in catalog.items() if doc_keys(r) & set(keys))
+            applied["company"] = keys
+    if selected is None:
+        return FilterResult(None, applied, "no company named: whole index")
+    reason = [f"company {applied['company']} -> {len(selected)} filing(s)"]
+    if analysis.doc_types:
+        typed = [d for d in selected if catalog[d].meta.get("doc_type") in analysis.doc_types]
+        if typed:
+            selected = typed
+            applied["doc_type"] = list(analysis.doc_types)
+            reason.append(f"doc type {list(analysis.doc_types)} -> {len(typed)}")
+    if use_periods and analysis.fiscal_years:
+        selected, note = _by_period(selected, analysis, catalog, applied)
+        reason.append(note)
+    elif use_periods and len(selected) > 1:
+        selected, note = _latest(selected, catalog, applied)
+        reason.append(note)
+    return FilterResult(selected, applied, "; ".join(reason))
+
+
+_ANNUAL = ("10k", "10k_annualreport")
+
+
+def _fy(catalog: Mapping[str, DocRecord], doc_id: str) -> int | None:
+    value = catalog[doc_id].meta.get("fiscal_year")
+    return int(value) if value is not None else None
+
+
+def _latest(
+    selected: list[str], catalog: Mapping[str, DocRecord], applied: dict[str, Any]
+) -> tuple[list[str], str]:
+    """No period named: the latest annual report, what was filed in or after its year, and the
+    interim filings (10-Q, 8-K, earnings) of the year before."""
+    annual = [d for d in selected if catalog[d].meta.get("doc_type") in _ANNUAL and _fy(catalog, d)]
+    if not annual:
+        return selected, "no period named"
+    year = max(_fy(catalog, d) or 0 for d in annual)
+    recent = [
+        d
+        for d in selected
+        if (_fy(catalog, d) or 0) >= year
+        or ((_fy(catalog, d) or 0) == year - 1 and catalog[d].meta.get("doc_type") not in _ANNUAL)
+    ]
+    applied["fiscal_year"] = f">={year}"
+    recent = _prefer_10k(recent, catalog)
+    note = (
+        f"no period named: latest annual report (FY{year}), later and FY{year - 1} interim filings"
+    )
+    return recent, f"{note} -> {len(recent)}"
+
+
+def _glossy(catalog: Mapping[str, DocRecord], doc_id: str) -> bool:
+    return (
+        catalog[doc_id].meta.get("doc_type") == "10k_annualreport"
+        or "annualreport" in doc_id.lower()
+    )
+
+
+def _prefer_10k(docs: list[str], catalog: Mapping[str, DocRecord]) -> list[str]:
+    """Drop a glossy annual report when the 10-K of the same year is there (same content)."""
+    years_10k = {
+        _fy(catalog, d)
+        for d in docs
+        if catalog[d].meta.get("doc_type") == "10k" and not _glossy(catalog, d)
+    }
+    return [d for d in docs if not (_glossy(catalog, d) and _fy(catalog, d) in years_10k)]
+
+
+def _by_period(
+    selected: list[str],
+    analysis: QueryAnalysis,
+    catalog: Mapping[str, DocRecord],
+    applied: dict[str, Any],
+) -> tuple[list[str], str]:
+    """The filing(s) of the latest year the question names (it carries prior-year comparatives)."""
+    years = set(analysis.fiscal_years)
+    if analysis.quarters:
+        periods = {f"{y}Q{q}" for y in years for q in analysis.quarters}
+        hit = [d for d in selected if catalog[d].meta.get("period") in periods]
+        if hit:
+            applied["period"] = sorted(periods)
+            return hit, f"period {sorted(periods)} -> {len(hit)}"
+    target = primary_year(analysis) or max(years)
+    steps = (
+        (0, "fiscal year"),
+        (1, "next year's filing (comparatives)"),
+        (-1, "prior year's filing (outlook)"),
+    )
+    for shift, label in steps:
+        wanted = target + shift
+        hit = [d for d in selected if _fy(catalog, d) == wanted]
+        if hit and not analysis.quarters and not analysis.doc_types:
+            annual = [d for d in hit if catalog[d].meta.get("doc_type") in _ANNUAL]
+            if annual:
+                hit = sorted(
+                    set(annual)
+                    | {d for d in hit if catalog[d].meta.get("doc_type") in ("earnings", "8k")}
+                )
+        if hit:
+            applied["fiscal_year"] = [wanted]
+            hit = _prefer_10k(hit, catalog)
+            return hit, f"{label} {wanted} -> {len(hit)}"
+    return selected, f"no filing for years {sorted(years)}: year filter dropped"

@@ -1,0 +1,286 @@
+"""`ingest_paths`: files/folders -> committed documents in a ChunkIndex, resumable, idempotent.
+
+Per document: load -> metadata -> chunk (embedder tokenizer) -> embed -> Chroma upsert ->
+BM25 partition -> manifest row (commit). Unchanged documents (same content hash) are
+skipped; half-written ones are cleaned and redone. Loading of the next file overlaps with
+the embedding of the current one, so the forward pass dominates wall time.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from agents.config import Settings
+from agents.errors import IngestError
+from agents.logs import get_logger
+from agents.retrieval.bm25 import BM25Partition, tokenize
+from agents.retrieval.chunker import chunk_pages
+from agents.retrieval.loaders import LoadedDoc, Skipped, discover, load_path
+from agents.retrieval.metadata import doc_metadata, load_sidecar
+from agents.retrieval.store import ChunkIndex, DocRecord, open_index
+from agents.types import Chunk, Embedder
+
+__all__ = ["IngestReport", "ingest_paths", "Ingestor", "chunk_header"]
+
+_log = get_logger("finqa.ingest")
+
+
+@dataclass
+class IngestReport:
+    """What one ingest run did; `summary()` is the final one-line summary."""
+
+    files: int = 0
+    documents: int = 0
+    unchanged: int = 0
+    pages: int = 0
+    chunks: int = 0
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    warnings: list[tuple[str, str]] = field(default_factory=list)
+    seconds: float = 0.0
+    embed_seconds: float = 0.0
+    index_path: str = ""
+
+    @property
+    def pages_per_second(self) -> float:
+        return self.pages / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def embed_share(self) -> float:
+        return self.embed_seconds / self.seconds if self.seconds > 0 else 0.0
+
+    def summary(self) -> str:
+        skipped = "; ".join(f"{Path(s.split('#')[0]).name}: {r}" for s, r in self.skipped[:6])
+        more = f" (+{len(self.skipped) - 6} more)" if len(self.skipped) > 6 else ""
+        return (
+            f"ingested {self.files} files: {self.documents} documents ({self.unchanged} unchanged), "
+            f"{self.pages} pages, {self.chunks} chunks, {len(self.skipped)} skipped"
+            + (f" [{skipped}{more}]" if self.skipped else "")
+            + f", {self.seconds:.1f} s, {self.pages_per_second:.1f} pages/s, embedder {self.embed_share:.0%} of wall time"
+        )
+
+
+def chunk_header(meta: dict[str, Any], section: str | None) -> str:
+    bits = [
+        str(meta.get("company") or ""),
+        str(meta.get("doc_type") or "").upper(),
+        str(meta.get("period") or meta.get("fiscal_year") or ""),
+    ]
+    head = " ".join(b for b in bits if b)
+    return f"{head} | {section}" if section else head
+
+
+class Ingestor:
+    """Turns loaded documents into committed index entries."""
+
+    def __init__(
+        self, index: ChunkIndex, settings: Settings, embedder: Embedder, sidecar: dict[str, Any]
+    ) -> None:
+        self.index = index
+        self.settings = settings
+        self.embedder = embedder
+        self.sidecar = sidecar
+        self._header_tokens: dict[str, int] = {}
+        max_tokens = int(getattr(embedder, "max_tokens", 256))
+        self.window = min(settings.index.chunk_tokens, max_tokens - 2)  # [CLS] ... [SEP]
+
+    def _count(self, texts: Sequence[str]) -> list[int]:
+        batch = getattr(self.embedder, "count_tokens_batch", None)
+        if batch is not None:
+            return list(batch(texts))
+        return [self.embedder.count_tokens(t) for t in texts]
+
+    def build_chunks(self, doc: LoadedDoc, meta: dict[str, Any]) -> tuple[list[Chunk], list[str]]:
+        use_header = self.settings.index.chunk_header
+        reserve = 0
+        if use_header:  # the filing part of the header plus room for a short section title
+            reserve = (
+                self._count([chunk_header(meta, None)])[0]
+                + 1
+                + self.settings.index.header_section_tokens
+            )
+        budget = max(self.window - reserve, 32)
+        overlap = min(self.settings.index.chunk_overlap, budget // 2)
+        drafts = chunk_pages(doc.pages, self._count, budget=budget, overlap=overlap)
+        fields = {
+            k: meta.get(k) for k in ("company", "ticker", "doc_type", "fiscal_year", "period")
+        }
+        chunks = [
+            Chunk(
+                chunk_id=f"{doc.doc_id}#{d.position}",
+                doc_id=doc.doc_id,
+                page=d.page,
+                position=d.position,
+                section=d.section,
+                text=d.text,
+                **fields,
+            )
+            for d in drafts
+        ]
+        headers = [
+            self._fit_header(meta, d.section, d.tokens) if use_header else "" for d in drafts
+        ]
+        return chunks, headers
+
+    def _fit_header(self, meta: dict[str, Any], section: str | None, tokens: int) -> str:
+        """The chunk header, its section shortened word by word until header + text fit the window."""
+        words = (section or "").split()
+        while True:
+            header = chunk_header(meta, " ".join(words) or None)
+            size = self._header_tokens.get(header)
+            if size is None:
+                size = self._header_tokens[header] = self._count([header])[0]
+            if tokens + size + 1 <= self.window or not words:
+                return header
+            words = words[:-1]
+
+    def commit(self, doc: LoadedDoc) -> int:
+        """Index one document (replacing an older or half-written copy); returns its chunk count."""
+        first_text = "\n".join(t for _, t in doc.pages[:2])
+        meta = doc_metadata(doc.doc_id, self.sidecar.get(doc.doc_id), first_text)
+        chunks, headers = self.build_chunks(doc, meta)
+        self.index.remove_doc(doc.doc_id)
+        texts = [f"{h}\n{c.text}" if h else c.text for c, h in zip(chunks, headers, strict=True)]
+        if self.index.dense and chunks:
+            vectors = self.embedder.embed(texts)
+            self.index.add_vectors(chunks, vectors)
+        self.index.bm25.write(
+            doc.doc_id, BM25Partition([c.chunk_id for c in chunks], [tokenize(t) for t in texts])
+        )
+        record = DocRecord(doc.doc_id, doc.content_hash, doc.n_pages, len(chunks), meta)
+        self.index.commit_doc(
+            record,
+            chunks,
+            headers,
+            source=doc.source,
+            kind=doc.kind,
+            warning=doc.warning,
+            when=datetime.now(UTC).isoformat(timespec="seconds"),
+        )
+        return len(chunks)
+
+
+def _load_all(path: Path, repair: bool) -> list[LoadedDoc | Skipped]:
+    out: list[LoadedDoc | Skipped] = []
+    for item in load_path(path):
+        if isinstance(item, LoadedDoc) and item.warning and not repair:
+            out.append(
+                Skipped(
+                    item.source, f"{item.warning.split(';')[0]}; skipped (index.repair_pdfs is off)"
+                )
+            )
+        else:
+            out.append(item)
+    return out
+
+
+def _prefetch(files: list[Path], repair: bool) -> Iterator[tuple[Path, list[LoadedDoc | Skipped]]]:
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="finqa-load") as pool:
+        pending: list[tuple[Path, Future[list[LoadedDoc | Skipped]]]] = []
+        for path in files[:2]:
+            pending.append((path, pool.submit(_load_all, path, repair)))
+        next_i = len(pending)
+        while pending:
+            path, future = pending.pop(0)
+            if next_i < len(files):
+                pending.append((files[next_i], pool.submit(_load_all, files[next_i], repair)))
+                next_i += 1
+            yield path, future.result()
+
+
+def _say(message: str) -> None:
+    print(f"finqa ingest: {message}", file=sys.stderr, flush=True)
+
+
+def ingest_paths(
+    paths: Sequence[str | Path],
+    settings: Settings,
+    *,
+    metadata_file: str | Path | None = None,
+    progress: bool = True,
+    index: ChunkIndex | None = None,
+    embedder: Embedder | None = None,
+) -> IngestReport:
+    """Ingest files/folders into the index of `settings.index.path` (or `index`)."""
+    started = time.perf_counter()
+    from filelock import FileLock, Timeout
+    from tqdm import tqdm
+
+    idx = index if index is not None else open_index(settings)
+    report = IngestReport(index_path=str(idx.path))
+    sidecar = load_sidecar(metadata_file) if metadata_file else {}
+    files, skipped = discover([Path(p) for p in paths])
+    for source, reason in ((s.source, s.reason) for s in skipped):
+        report.skipped.append((source, reason))
+        _say(f"skipped {source}: {reason}")
+    if embedder is None:
+        from agents.retrieval.embedder import get_embedder
+
+        embedder = get_embedder(
+            settings.index.embedder,
+            batch_size=settings.index.embed_batch_size,
+            threads=settings.index.torch_threads,
+        )
+    forward_before = float(getattr(embedder, "forward_seconds", 0.0))
+    lock = FileLock(str(idx.path / ".ingest.lock"))
+    try:
+        lock.acquire(timeout=5)
+    except Timeout:
+        raise IngestError(
+            f"another ingest is writing to {idx.path}; wait for it or use another --index"
+        ) from None
+    try:
+        ingestor = Ingestor(idx, settings, embedder, sidecar)
+        bar = tqdm(
+            total=None,
+            unit="page",
+            file=sys.stderr,
+            disable=not progress,
+            dynamic_ncols=True,
+            desc="ingest",
+        )
+        with bar:
+            for path, items in _prefetch(files, settings.index.repair_pdfs):
+                report.files += 1
+                for item in items:
+                    if isinstance(item, Skipped):
+                        report.skipped.append((item.source, item.reason))
+                        _say(f"skipped {item.source}: {item.reason}")
+                        continue
+                    bar.total = (bar.total or 0) + item.n_pages
+                    if item.warning:
+                        report.warnings.append((item.source, item.warning))
+                        _say(f"warning {Path(item.source).name}: {item.warning}")
+                    if idx.committed_hash(item.doc_id) == item.content_hash:
+                        report.unchanged += 1
+                    else:
+                        try:
+                            report.chunks += ingestor.commit(item)
+                        except IngestError as exc:
+                            report.skipped.append((item.source, str(exc)))
+                            _say(f"skipped {item.source}: {exc}")
+                            continue
+                        report.documents += 1
+                        report.pages += item.n_pages
+                    bar.update(item.n_pages)
+                    bar.set_postfix_str(f"{path.name[:30]} chunks={report.chunks}", refresh=False)
+    finally:
+        lock.release()
+    report.seconds = time.perf_counter() - started
+    report.embed_seconds = float(getattr(embedder, "forward_seconds", 0.0)) - forward_before
+    _log.info(
+        "ingest.done",
+        files=report.files,
+        documents=report.documents,
+        pages=report.pages,
+        chunks=report.chunks,
+        skipped=len(report.skipped),
+        seconds=round(report.seconds, 2),
+    )
+    return report

@@ -1,0 +1,222 @@
+"""Loaders: files -> documents of 0-based pages (PDF, HTML, plain text, page JSONL[.gz]).
+
+Every loader yields `LoadedDoc`s or `Skipped` records; a damaged file never stops a run.
+PDF pages keep the file's own 0-based numbering; HTML and text are one page (page 0)
+unless they contain form feeds, which split pages.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "LoadedDoc",
+    "Skipped",
+    "SUPPORTED_SUFFIXES",
+    "discover",
+    "load_path",
+    "normalize_text",
+    "doc_id_for",
+]
+
+SUPPORTED_SUFFIXES = (".pdf", ".html", ".htm", ".txt", ".md", ".jsonl", ".jsonl.gz")
+_WS = re.compile(r"[ \t\u00a0\u2009\u202f\r\f\v]+")
+
+
+@dataclass(frozen=True)
+class LoadedDoc:
+    """One filing, page by page (page numbers 0-based, as in the source)."""
+
+    doc_id: str
+    source: str
+    kind: str  # pdf | html | text | jsonl
+    pages: tuple[tuple[int, str], ...]
+    content_hash: str
+    warning: str | None = None  # e.g. "damaged PDF repaired"
+    extra: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def n_pages(self) -> int:
+        return len(self.pages)
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A file, document or line that was not ingested, and why (one line)."""
+
+    source: str
+    reason: str
+
+
+def normalize_text(text: str) -> str:
+    """Strip each line, collapse runs of blanks, drop empty lines (extractor-independent text)."""
+    lines = (_WS.sub(" ", line).strip() for line in text.replace("\r\n", "\n").split("\n"))
+    return "\n".join(line for line in lines if line)
+
+
+def doc_id_for(path: Path) -> str:
+    name = path.name
+    for suffix in sorted(SUPPORTED_SUFFIXES, key=len, reverse=True):
+        if name.lower().endswith(suffix):
+            return name[: -len(suffix)]
+    return path.stem
+
+
+def _suffix(path: Path) -> str | None:
+    name = path.name.lower()
+    return next(
+        (s for s in sorted(SUPPORTED_SUFFIXES, key=len, reverse=True) if name.endswith(s)), None
+    )
+
+
+def discover(paths: list[Path]) -> tuple[list[Path], list[Skipped]]:
+    """Expand files and folders (recursively) into supported files, in sorted order."""
+    files: list[Path] = []
+    skipped: list[Skipped] = []
+    for path in paths:
+        if path.is_dir():
+            found = sorted(p for p in path.rglob("*") if p.is_file() and _suffix(p))
+            if not found:
+                skipped.append(
+                    Skipped(
+                        str(path),
+                        f"no supported file in folder (expected {', '.join(SUPPORTED_SUFFIXES)})",
+                    )
+                )
+            files.extend(found)
+        elif path.is_file():
+            if _suffix(path):
+                files.append(path)
+            else:
+                skipped.append(
+                    Skipped(str(path), f"unsupported file type {path.suffix or '(none)'!r}")
+                )
+        else:
+            skipped.append(Skipped(str(path), "no such file or folder"))
+    return files, skipped
+
+
+def _hash_pages(pages: tuple[tuple[int, str], ...]) -> str:
+    digest = hashlib.sha256()
+    for number, text in pages:
+        digest.update(f"{number}\x00{text}\x01".encode())
+    return digest.hexdigest()
+
+
+def load_path(path: Path) -> Iterator[LoadedDoc | Skipped]:
+    """Load one file; yields documents (JSONL may hold many) and skip records."""
+    suffix = _suffix(path)
+    try:
+        if path.stat().st_size == 0:
+            yield Skipped(str(path), "empty file (0 bytes)")
+            return
+        if suffix == ".pdf":
+            yield _load_pdf(path)
+        elif suffix in (".html", ".htm"):
+            yield _single(path, "html", _html_text(path.read_bytes()))
+        elif suffix in (".txt", ".md"):
+            yield _single(path, "text", path.read_text(encoding="utf-8", errors="replace"))
+        elif suffix in (".jsonl", ".jsonl.gz"):
+            yield from _load_jsonl(path)
+        else:
+            yield Skipped(str(path), "unsupported file type")
+    except OSError as exc:
+        yield Skipped(str(path), f"cannot read file: {exc.strerror or exc}")
+
+
+def _single(path: Path, kind: str, raw: str) -> LoadedDoc | Skipped:
+    parts = raw.split("\f") if "\f" in raw else [raw]
+    pages = tuple((i, normalize_text(t)) for i, t in enumerate(parts))
+    if not any(text for _, text in pages):
+        return Skipped(str(path), f"no text in {kind} file")
+    return LoadedDoc(doc_id_for(path), str(path), kind, pages, _hash_pages(pages))
+
+
+def _html_text(data: bytes) -> str:
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(data, "lxml")
+    for tag in soup(["script", "style", "head"]):
+        tag.decompose()
+    for row in soup.find_all("tr"):  # one table row = one line, cells separated by " | "
+        cells = [c.get_text(" ", strip=True) for c in row.find_all(["td", "th"])]
+        row.replace_with(soup.new_string("\n" + " | ".join(c for c in cells if c) + "\n"))
+    return str(soup.get_text("\n"))
+
+
+def _load_pdf(path: Path) -> LoadedDoc | Skipped:
+    import pymupdf as _pymupdf
+
+    pymupdf: Any = _pymupdf
+    pymupdf.TOOLS.mupdf_display_errors(False)
+    pymupdf.TOOLS.reset_mupdf_warnings()
+    try:
+        doc = pymupdf.open(path, filetype="pdf")
+    except Exception as exc:  # pymupdf raises FileDataError/EmptyFileError/RuntimeError
+        return Skipped(
+            str(path),
+            f"not a readable PDF ({type(exc).__name__}: {str(exc).splitlines()[0][:120]})",
+        )
+    warning = None
+    with doc:
+        repaired = bool(getattr(doc, "is_repaired", False))
+        pages: list[tuple[int, str]] = []
+        failed = 0
+        for number in range(doc.page_count):
+            try:
+                pages.append((number, normalize_text(doc[number].get_text())))
+            except Exception:
+                failed += 1
+        notes = pymupdf.TOOLS.mupdf_warnings().splitlines()
+    if repaired or failed:
+        first = notes[0] if notes else "broken structure"
+        warning = f"damaged PDF ({first}); repaired, {len(pages)} pages recovered" + (
+            f", {failed} unreadable pages skipped" if failed else ""
+        )
+    if not any(text for _, text in pages):
+        return Skipped(
+            str(path),
+            "PDF has no extractable text (scanned or empty)" + (f"; {warning}" if warning else ""),
+        )
+    frozen = tuple(pages)
+    return LoadedDoc(doc_id_for(path), str(path), "pdf", frozen, _hash_pages(frozen), warning)
+
+
+def _load_jsonl(path: Path) -> Iterator[LoadedDoc | Skipped]:
+    opener = gzip.open if path.name.lower().endswith(".gz") else open
+    docs: dict[str, dict[int, str]] = {}
+    bad: list[int] = []
+    try:
+        with opener(path, "rt", encoding="utf-8") as fh:
+            for lineno, line in enumerate(fh, 1):
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(line)
+                    name, page, text = record["doc_name"], int(record["page"]), record["text"]
+                    if not isinstance(name, str) or not isinstance(text, str) or page < 0:
+                        raise ValueError
+                except (ValueError, KeyError, TypeError):
+                    bad.append(lineno)
+                    continue
+                docs.setdefault(name, {})[page] = normalize_text(text)
+    except (OSError, EOFError, UnicodeDecodeError) as exc:
+        yield Skipped(str(path), f"cannot read page JSONL past line {len(bad)}: {exc}")
+    if bad:
+        shown = ", ".join(map(str, bad[:5])) + (" ..." if len(bad) > 5 else "")
+        yield Skipped(
+            str(path),
+            f"{len(bad)} broken line(s) skipped (line {shown}); expected {{doc_name, page, text}}",
+        )
+    if not docs and not bad:
+        yield Skipped(str(path), "page JSONL has no records")
+    for name, pages in docs.items():
+        ordered = tuple(sorted(pages.items()))
+        yield LoadedDoc(name, f"{path}#{name}", "jsonl", ordered, _hash_pages(ordered))

@@ -1,0 +1,354 @@
+"""ChunkIndex: chunk records (SQLite), dense vectors (ChromaDB) and BM25 partitions, one folder.
+
+Layout of an index folder: `chunks.sqlite` (documents manifest + chunk text/metadata),
+`chroma/` (persistent Chroma, unless `index.chroma_url` points at a server), `bm25/`
+(one pickled partition per filing), `index.json` (embedder and chunking the index was built
+with). A document is *committed* when its manifest row exists: it is written last, in one
+transaction, after its vectors and BM25 partition. Anything of an uncommitted document is
+removed before it is ingested again, so a killed run resumes without duplicates or holes.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from agents.config import Settings
+from agents.errors import IndexError_
+from agents.retrieval.bm25 import BM25Store
+from agents.types import Chunk
+
+__all__ = ["ChunkIndex", "DocRecord", "open_index", "INDEX_VERSION"]
+
+INDEX_VERSION = 1
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS docs (
+  doc_id TEXT PRIMARY KEY, content_hash TEXT NOT NULL, source TEXT, kind TEXT,
+  n_pages INTEGER, n_chunks INTEGER, meta TEXT, warning TEXT, ingested_at TEXT);
+CREATE TABLE IF NOT EXISTS chunks (
+  chunk_id TEXT PRIMARY KEY, doc_id TEXT NOT NULL, position INTEGER NOT NULL, page INTEGER NOT NULL,
+  page_end INTEGER, section TEXT, text TEXT NOT NULL, header TEXT);
+CREATE INDEX IF NOT EXISTS chunks_doc ON chunks (doc_id, position);
+"""
+_META_KEYS = ("company", "ticker", "doc_type", "fiscal_year", "period")
+
+
+@dataclass(frozen=True)
+class DocRecord:
+    doc_id: str
+    content_hash: str
+    n_pages: int
+    n_chunks: int
+    meta: Mapping[str, Any]
+
+
+class ChunkIndex:
+    """The persisted index; safe for one writer (ingest holds a file lock) and many readers."""
+
+    def __init__(self, path: Path, settings: Settings) -> None:
+        self.path = path
+        self.settings = settings
+        path.mkdir(parents=True, exist_ok=True)
+        self._local = threading.local()
+        with self._db() as db:
+            db.executescript(_SCHEMA)
+        self.info = self._check_info()
+        self.dense = self.info["dense"] == "all"
+        self.bm25 = BM25Store(path / "bm25", cache_size=settings.index.bm25_cache_docs)
+        self._collection: Any = None
+        self._catalog: dict[str, DocRecord] | None = None
+
+    # ------------------------------------------------------------------ plumbing
+    def _db(self) -> sqlite3.Connection:
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(self.path / "chunks.sqlite", timeout=60)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            self._local.conn = conn
+        return conn
+
+    def _check_info(self) -> dict[str, Any]:
+        cfg = self.settings.index
+        wanted = {
+            "version": INDEX_VERSION,
+            "embedder": cfg.embedder,
+            "dense": cfg.dense,
+            "chunk_tokens": cfg.chunk_tokens,
+            "collection": cfg.collection,
+        }
+        info_file = self.path / "index.json"
+        if info_file.exists():
+            info: dict[str, Any] = json.loads(info_file.read_text(encoding="utf-8"))
+            if (
+                info.get("embedder") != cfg.embedder
+                and info.get("dense") == "all"
+                and self.count_docs()
+            ):
+                raise IndexError_(
+                    f"index {self.path} was built with embedder {info.get('embedder')!r}, config says "
+                    f"{cfg.embedder!r}; use the same embedder or a new --index folder"
+                )
+            return info
+        info_file.write_text(json.dumps(wanted, indent=1), encoding="utf-8")
+        return wanted
+
+    @property
+    def collection(self) -> Any:
+        if self._collection is None:
+            import chromadb
+            from chromadb.config import Settings as ChromaSettings
+
+            chroma_settings = ChromaSettings(anonymized_telemetry=False)
+            url = self.settings.index.chroma_url
+            try:
+                if url:
+                    from urllib.parse import urlparse
+
+                    parsed = urlparse(url)
+                    client: Any = chromadb.HttpClient(
+                        host=parsed.hostname or "localhost",
+                        port=parsed.port or 8000,
+                        ssl=parsed.scheme == "https",
+                        settings=chroma_settings,
+                    )
+                else:
+                    client = chromadb.PersistentClient(
+                        path=str(self.path / "chroma"), settings=chroma_settings
+                    )
+                self._collection = client.get_or_create_collection(
+                    name=self.info.get("collection", self.settings.index.collection),
+                    metadata={"hnsw:space": "cosine"},
+                    embedding_function=None,
+                )
+            except Exception as exc:
+                where = url or str(self.path / "chroma")
+                raise IndexError_(
+                    f"cannot open Chroma at {where}: {str(exc).splitlines()[0][:160]}"
+                ) from None
+        return self._collection
+
+    # ------------------------------------------------------------------ catalog
+    def count_docs(self) -> int:
+        return int(self._db().execute("SELECT COUNT(*) FROM docs").fetchone()[0])
+
+    def count_chunks(self) -> int:
+        return int(self._db().execute("SELECT COUNT(*) FROM chunks").fetchone()[0])
+
+    def catalog(self) -> dict[str, DocRecord]:
+        if self._catalog is None:
+            rows = (
+                self._db()
+                .execute("SELECT doc_id, content_hash, n_pages, n_chunks, meta FROM docs")
+                .fetchall()
+            )
+            self._catalog = {
+                r[0]: DocRecord(r[0], r[1], r[2], r[3], json.loads(r[4] or "{}")) for r in rows
+            }
+        return self._catalog
+
+    def committed_hash(self, doc_id: str) -> str | None:
+        row = (
+            self._db().execute("SELECT content_hash FROM docs WHERE doc_id=?", (doc_id,)).fetchone()
+        )
+        return None if row is None else str(row[0])
+
+    # ------------------------------------------------------------------ writing
+    def remove_doc(self, doc_id: str) -> None:
+        """Delete every trace of a document (committed or half-written)."""
+        if self.dense:
+            self.collection.delete(where={"doc_id": doc_id})
+        self.bm25.delete(doc_id)
+        with self._db() as db:
+            db.execute("DELETE FROM chunks WHERE doc_id=?", (doc_id,))
+            db.execute("DELETE FROM docs WHERE doc_id=?", (doc_id,))
+        self._catalog = None
+
+    def add_vectors(self, chunks: Sequence[Chunk], vectors: Sequence[Sequence[float]]) -> None:
+        for start in range(0, len(chunks), 1000):
+            part = chunks[start : start + 1000]
+            metas = [_chroma_meta(c) for c in part]
+            self.collection.upsert(
+                ids=[c.chunk_id for c in part],
+                embeddings=[list(v) for v in vectors[start : start + 1000]],
+                metadatas=metas,
+            )
+
+    def commit_doc(
+        self,
+        record: DocRecord,
+        chunks: Sequence[Chunk],
+        headers: Sequence[str],
+        *,
+        source: str,
+        kind: str,
+        warning: str | None,
+        when: str,
+    ) -> None:
+        with self._db() as db:
+            db.executemany(
+                "INSERT OR REPLACE INTO chunks VALUES (?,?,?,?,?,?,?,?)",
+                [
+                    (c.chunk_id, c.doc_id, c.position, c.page, c.page_end, c.section, c.text, h)
+                    for c, h in zip(chunks, headers, strict=True)
+                ],
+            )
+            db.execute(
+                "INSERT OR REPLACE INTO docs VALUES (?,?,?,?,?,?,?,?,?)",
+                (
+                    record.doc_id,
+                    record.content_hash,
+                    source,
+                    kind,
+                    record.n_pages,
+                    record.n_chunks,
+                    json.dumps(dict(record.meta)),
+                    warning,
+                    when,
+                ),
+            )
+        self._catalog = None
+
+    def rebuild_bm25(self, doc_ids: Iterable[str] | None = None) -> int:
+        """Rebuild BM25 partitions from the stored chunk text (after a tokenizer/format change)."""
+        from agents.retrieval.bm25 import BM25Partition, tokenize
+
+        count = 0
+        for doc_id in list(doc_ids) if doc_ids is not None else list(self.catalog()):
+            rows = (
+                self._db()
+                .execute(
+                    "SELECT chunk_id, header, text FROM chunks WHERE doc_id=? ORDER BY position",
+                    (doc_id,),
+                )
+                .fetchall()
+            )
+            texts = [f"{h}\n{t}" if h else t for _, h, t in rows]
+            self.bm25.write(
+                doc_id, BM25Partition([r[0] for r in rows], [tokenize(t) for t in texts])
+            )
+            count += 1
+        return count
+
+    # ------------------------------------------------------------------ reading
+    def get_chunks(self, chunk_ids: Iterable[str]) -> dict[str, Chunk]:
+        ids = list(dict.fromkeys(chunk_ids))
+        out: dict[str, Chunk] = {}
+        for start in range(0, len(ids), 500):
+            part = ids[start : start + 500]
+            marks = ",".join("?" * len(part))
+            rows = (
+                self._db()
+                .execute(
+                    f"SELECT chunk_id, doc_id, position, page, page_end, section, text FROM chunks WHERE chunk_id IN ({marks})",
+                    part,
+                )
+                .fetchall()
+            )
+            out.update((r[0], self._chunk(r)) for r in rows)
+        return out
+
+    def neighbours(self, doc_id: str, first: int, last: int) -> list[Chunk]:
+        rows = (
+            self._db()
+            .execute(
+                "SELECT chunk_id, doc_id, position, page, page_end, section, text FROM chunks "
+                "WHERE doc_id=? AND position BETWEEN ? AND ? ORDER BY position",
+                (doc_id, first, last),
+            )
+            .fetchall()
+        )
+        return [self._chunk(r) for r in rows]
+
+    def page_chunks(self, doc_id: str, page: int) -> list[Chunk]:
+        """Every chunk of one page of a filing, in order."""
+        rows = (
+            self._db()
+            .execute(
+                "SELECT chunk_id, doc_id, position, page, page_end, section, text FROM chunks "
+                "WHERE doc_id=? AND page=? ORDER BY position",
+                (doc_id, page),
+            )
+            .fetchall()
+        )
+        return [self._chunk(r) for r in rows]
+
+    def sections(self, doc_id: str) -> list[tuple[str, str]]:
+        """(chunk_id, section) of a filing's chunks that have a section heading, in order."""
+        cache: dict[str, list[tuple[str, str]]] = self.__dict__.setdefault("_sections", {})
+        if doc_id not in cache:
+            rows = (
+                self._db()
+                .execute(
+                    "SELECT chunk_id, section FROM chunks WHERE doc_id=? AND section IS NOT NULL ORDER BY position",
+                    (doc_id,),
+                )
+                .fetchall()
+            )
+            cache[doc_id] = [(str(r[0]), str(r[1])) for r in rows]
+        return cache[doc_id]
+
+    def _chunk(self, row: Sequence[Any]) -> Chunk:
+        meta = self.catalog().get(row[1])
+        extra = {k: meta.meta.get(k) for k in _META_KEYS} if meta else {}
+        return Chunk(
+            chunk_id=row[0],
+            doc_id=row[1],
+            position=row[2],
+            page=row[3],
+            page_end=row[4],
+            section=row[5],
+            text=row[6],
+            **extra,
+        )
+
+    def dense_search(
+        self, vector: Sequence[float], n: int, doc_ids: Sequence[str] | None
+    ) -> list[tuple[str, float]]:
+        if not self.dense or n <= 0 or self.collection.count() == 0:
+            return []
+        where: dict[str, Any] | None = None
+        if doc_ids is not None:
+            if not doc_ids:
+                return []
+            where = (
+                {"doc_id": doc_ids[0]} if len(doc_ids) == 1 else {"doc_id": {"$in": list(doc_ids)}}
+            )
+        result = self.collection.query(
+            query_embeddings=[list(vector)], n_results=n, where=where, include=["distances"]
+        )
+        ids = result["ids"][0]
+        distances = result["distances"][0]
+        return [(i, 1.0 - float(d)) for i, d in zip(ids, distances, strict=True)]
+
+
+def _chroma_meta(chunk: Chunk) -> dict[str, Any]:
+    meta = {
+        "doc_id": chunk.doc_id,
+        "page": chunk.page,
+        "position": chunk.position,
+        "section": chunk.section,
+        "company": chunk.company,
+        "ticker": chunk.ticker,
+        "doc_type": chunk.doc_type,
+        "fiscal_year": chunk.fiscal_year,
+        "period": chunk.period,
+    }
+    return {k: v for k, v in meta.items() if v is not None}
+
+
+def open_index(
+    settings: Settings, path: str | Path | None = None, *, create: bool = True
+) -> ChunkIndex:
+    """Open the index at `path` or `settings.index.path`; create it unless `create=False`."""
+    where = Path(path or settings.index.path).expanduser()
+    if not create and not (where / "chunks.sqlite").exists():
+        raise IndexError_(
+            f"no finqa index at {where}; build one with: finqa ingest PATH... --index {where}"
+        )
+    return ChunkIndex(where, settings)

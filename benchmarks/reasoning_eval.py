@@ -1,0 +1,319 @@
+"""Reasoning-agent figures on FinanceBench: offline backend with oracle or finqa retrieval; fake-LLM run.
+
+    python -m benchmarks.reasoning_eval --mode oracle       # evidence = the gold evidence pages
+    python -m benchmarks.reasoning_eval --mode retrieval    # RetrievalAgent over /work/var/index-pdfs,
+                                                            # single store (doc_ids=[doc_name])
+    python -m benchmarks.reasoning_eval --mode fake         # OpenAI path against the FakeOpenAIServer
+
+Prints correct / wrong / abstained / ungraded per question type (graded by benchmarks.grading),
+and writes one JSON line per question to --out for failure analysis. The fake mode prints LLM
+calls, retries and latency per attempt (strategy) with injected 429s, 500s and delays.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from agents.config import Settings, load_settings
+from agents.logs import configure_logging
+from agents.reasoning import OpenAIChatClient, build_reasoner
+from agents.types import Evidence, EvidenceItem, RetrievalPlan, Verdict
+
+__all__ = ["main", "oracle_evidence", "load_questions"]
+
+DEFAULT_QUESTIONS = (
+    Path(__file__).resolve().parents[2] / "shared" / "financebench" / "questions.jsonl"
+)
+DEFAULT_INDEX = Path("/work/var/index-pdfs")
+TYPES = ("metrics-generated", "domain-relevant", "novel-generated")
+
+
+def load_questions(
+    path: Path, limit: int | None = None, qtype: str | None = None
+) -> list[dict[str, Any]]:
+    rows = [
+        json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()
+    ]
+    if qtype:
+        rows = [r for r in rows if r.get("question_type") == qtype]
+    return rows[:limit] if limit else rows
+
+
+def oracle_evidence(q: Mapping[str, Any]) -> Evidence:
+    """Evidence built from the gold evidence pages (full page text, doc_name, 0-based page)."""
+    items: list[EvidenceItem] = []
+    seen: set[tuple[str, int]] = set()
+    for ev in q.get("evidence") or []:
+        key = (str(ev["doc_name"]), int(ev["evidence_page_num"]))
+        if key in seen:
+            continue
+        seen.add(key)
+        items.append(
+            EvidenceItem(
+                source_id=f"S{len(items) + 1}",
+                doc_id=key[0],
+                pages=(key[1],),
+                chunk_ids=(f"{key[0]}:p{key[1]}",),
+                text=str(ev.get("evidence_text_full_page") or ev.get("evidence_text") or ""),
+            )
+        )
+    plan = RetrievalPlan(
+        attempt=1,
+        route="oracle",
+        reason="gold evidence pages",
+        k=len(items),
+        candidates=len(items),
+        rse=False,
+    )
+    return Evidence(question=str(q["question"]), items=tuple(items), plan=plan)
+
+
+def _grade(q: Mapping[str, Any], text: str, abstained: bool) -> tuple[str, str]:
+    from benchmarks.grading import grade
+
+    g = grade(str(q["question"]), str(q["answer"]), text, abstained=abstained)
+    return g.label, g.detail
+
+
+def _table(results: Iterable[Mapping[str, Any]], title: str) -> None:
+    counts: dict[str, Counter[str]] = defaultdict(Counter)
+    for r in results:
+        counts[r["question_type"]][r["label"]] += 1
+        counts["all"][r["label"]] += 1
+    print(f"\n{title}")
+    print(
+        f"{'question type':<20} {'n':>4} {'correct':>13} {'wrong':>13} {'abstained':>13} {'ungraded':>13}"
+    )
+    for qtype in (*TYPES, "all"):
+        c = counts.get(qtype)
+        if not c:
+            continue
+        n = sum(c.values())
+        cells = " ".join(
+            f"{c[k]:>4} ({100 * c[k] / n:5.1f}%)"
+            for k in ("correct", "wrong", "abstained", "ungraded")
+        )
+        print(f"{qtype:<20} {n:>4} {cells}")
+
+
+def _feedback(answer: Any) -> Verdict:
+    """What the Judge would say about an abstention: retrieval lacked these line items."""
+    missing = tuple(answer.confidence.get("missing") or ())
+    return Verdict(
+        grounding=0.0,
+        completeness=0.0,
+        numeric=0.0,
+        utility=0.0,
+        threshold=0.5,
+        decision="retry",
+        diagnosis="retrieval",
+        missing_facets=missing,
+        feedback=("missing line items: " + ", ".join(missing)) if missing else answer.text,
+    )
+
+
+def run_offline(
+    questions: list[dict[str, Any]],
+    mode: str,
+    settings: Settings,
+    attempt: int,
+    out: Path | None,
+    escalate: bool = False,
+) -> list[dict[str, Any]]:
+    reasoner = build_reasoner(settings.with_overrides({"llm.backend": "offline"}))
+    errors: list[str] = []
+    retrieve: Callable[[dict[str, Any], int, Verdict | None], Evidence]
+    if mode == "oracle":
+
+        def retrieve(q: dict[str, Any], n: int, fb: Verdict | None) -> Evidence:
+            return oracle_evidence(q)
+    else:
+        from agents.retrieval import RetrievalAgent
+
+        agent = RetrievalAgent(settings)
+
+        def retrieve(q: dict[str, Any], n: int, fb: Verdict | None) -> Evidence:
+            try:
+                return agent.retrieve(
+                    str(q["question"]), n, doc_ids=[str(q["doc_name"])], feedback=fb
+                )
+            except Exception as exc:  # noqa: BLE001 - one failed question must not end the run
+                errors.append(f"{q.get('financebench_id')}: {type(exc).__name__}: {exc}")
+                plan = RetrievalPlan(
+                    attempt=n, route="error", reason=str(exc)[:200], k=0, candidates=0, rse=False
+                )
+                return Evidence(question=str(q["question"]), plan=plan)
+
+    results: list[dict[str, Any]] = []
+    for q in questions:
+        t0 = time.perf_counter()
+        ev = retrieve(q, attempt, None)
+        t1 = time.perf_counter()
+        ans = reasoner.generate(str(q["question"]), ev, attempt)
+        t2 = time.perf_counter()
+        used = attempt
+        while escalate and mode == "retrieval" and ans.abstained and used < 3:
+            used += 1
+            fb = _feedback(ans)
+            ev = retrieve(q, used, fb)
+            ans = reasoner.generate(str(q["question"]), ev, used, feedback=fb)
+        t2 = time.perf_counter()
+        label, detail = _grade(q, ans.text, ans.abstained)
+        gold_pages = {(e["doc_name"], e["evidence_page_num"]) for e in q.get("evidence") or []}
+        got_pages = {(i.doc_id, p) for i in ev.items for p in i.pages}
+        results.append(
+            {
+                "financebench_id": q.get("financebench_id"),
+                "question_type": q.get("question_type"),
+                "question": q["question"],
+                "gold": q["answer"],
+                "answer": ans.text,
+                "abstained": ans.abstained,
+                "label": label,
+                "detail": detail,
+                "mode": ans.confidence.get("mode"),
+                "citations": [[c.doc_id, c.page] for c in ans.citations],
+                "gold_page_hit": bool(gold_pages & got_pages),
+                "evidence_items": len(ev.items),
+                "retrieval_ms": round(1000 * (t1 - t0), 1),
+                "reasoning_ms": round(1000 * (t2 - t1), 1),
+                "attempts": used,
+            }
+        )
+    if errors:
+        print(f"{len(errors)} retrieval error(s), first: {errors[0]}", file=sys.stderr)
+    if out:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text("".join(json.dumps(r) + "\n" for r in results), encoding="utf-8")
+    return results
+
+
+def run_fake(questions: list[dict[str, Any]], settings: Settings) -> None:
+    """The OpenAI path against the fake server with injected faults: calls/retries/latency per attempt."""
+    from agents.reasoning.fake_server import FakeOpenAIServer, FakeReply
+
+    counter = {"n": 0}
+
+    def script(body: Mapping[str, Any]) -> str | FakeReply:
+        counter["n"] += 1
+        n = counter["n"]
+        if n % 7 == 0:
+            return FakeReply.error(429)
+        if n % 11 == 0:
+            return FakeReply.error(500)
+        user = str(body["messages"][-1]["content"])
+        cited = "S1" if "[S1]" in user else ""
+        reply = {
+            "answer": f"See the statement [{cited}]."
+            if cited
+            else "cannot determine from the filings",
+            "citations": [{"source": cited, "quote": ""}] if cited else [],
+            "abstain": not cited,
+        }
+        return FakeReply(content=json.dumps(reply), delay_s=0.05 if n % 5 == 0 else 0.0)
+
+    per: dict[str, list[Any]] = defaultdict(list)
+    with FakeOpenAIServer(script) as srv:
+        cfg = settings.with_overrides(
+            {
+                "llm.backend": "openai",
+                "llm.base_url": srv.url,
+                "llm.backoff_s": 0.01,
+                "llm.timeout_s": 5.0,
+                "llm.max_retries": 2,
+            }
+        )
+        reasoner = build_reasoner(cfg, OpenAIChatClient(cfg.llm, api_key="fake"))
+        for q in questions:
+            ev = oracle_evidence(q)
+            for attempt in (1, 2, 3):
+                a = reasoner.generate(str(q["question"]), ev, attempt)
+                per[a.strategy].append(a)
+    print("\nfake OpenAI server (429 every 7th request, 500 every 11th, 50 ms delay every 5th)")
+    print(
+        f"{'attempt/strategy':<18} {'answers':>7} {'calls':>6} {'retries':>8} {'errors':>7} "
+        f"{'latency mean ms':>16} {'p95 ms':>8} {'tokens':>7}"
+    )
+    for n, strategy in enumerate(("standard", "conservative", "detailed"), start=1):
+        answers = per[strategy]
+        lat = sorted(a.usage.latency_ms for a in answers) or [0.0]
+        p95 = lat[min(len(lat) - 1, int(0.95 * len(lat)))]
+        errors = sum(1 for a in answers if a.confidence.get("mode") == "llm-error")
+        print(
+            f"{n}/{strategy:<16} {len(answers):>7} {sum(a.usage.calls for a in answers):>6} "
+            f"{sum(a.usage.retries for a in answers):>8} {errors:>7} {statistics.mean(lat):>16.1f} {p95:>8.1f} "
+            f"{sum(a.usage.prompt_tokens + a.usage.completion_tokens for a in answers):>7}"
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(
+        prog="python -m benchmarks.reasoning_eval", description=__doc__.split("\n")[0]
+    )
+    p.add_argument("--mode", choices=("oracle", "retrieval", "fake"), default="oracle")
+    p.add_argument("--questions", type=Path, default=DEFAULT_QUESTIONS)
+    p.add_argument("--index", type=Path, default=DEFAULT_INDEX)
+    p.add_argument("--config", default=None)
+    p.add_argument(
+        "--attempt", type=int, default=1, help="retrieval/reasoning attempt (escalation step)"
+    )
+    p.add_argument(
+        "--escalate",
+        action="store_true",
+        help="retrieval mode: on abstention retry at the next attempt (up to 3) with the missing "
+        "line items as feedback, as the orchestrator does",
+    )
+    p.add_argument("--type", dest="qtype", choices=TYPES, default=None)
+    p.add_argument("--limit", type=int, default=None)
+    p.add_argument(
+        "--allow-unready", action="store_true", help="use an index without its .READY marker"
+    )
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="per-question JSONL (default /work/var/reasoning_eval/MODE.jsonl)",
+    )
+    args = p.parse_args(argv)
+    if not args.questions.exists():
+        print(f"error: questions file not found: {args.questions}", file=sys.stderr)
+        return 2
+    questions = load_questions(args.questions, args.limit, args.qtype)
+    overrides: dict[str, Any] = {}
+    if args.mode == "retrieval":
+        ready = Path(f"{args.index}.READY").exists() or (args.index / "READY").exists()
+        if not ready and not (args.allow_unready and (args.index / "index.json").exists()):
+            print(
+                f"error: index {args.index} is not ready ({args.index}.READY missing); build it first",
+                file=sys.stderr,
+            )
+            return 2
+        overrides["index.path"] = str(args.index)
+    configure_logging("warning")
+    settings = load_settings(args.config, overrides=overrides)
+    if args.mode == "fake":
+        run_fake(questions, settings)
+        return 0
+    tag = f"a{args.attempt}" + ("-escalate" if args.escalate else "")
+    out = args.out or Path("/work/var/reasoning_eval") / f"{args.mode}-{tag}.jsonl"
+    t0 = time.perf_counter()
+    results = run_offline(questions, args.mode, settings, args.attempt, out, args.escalate)
+    how = f"attempt {args.attempt}" + (" escalating to 3 on abstention" if args.escalate else "")
+    _table(
+        results,
+        f"offline backend, {args.mode} evidence, {how} "
+        f"({len(results)} questions, {time.perf_counter() - t0:.1f} s) -> {out}",
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

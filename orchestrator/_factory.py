@@ -1,0 +1,130 @@
+"""Build the real agents and the audit log from settings, lazily (heavy imports happen here).
+
+The packages are imported only when first needed, so `finqa --help` and `import orchestrator`
+stay fast and tests can inject fakes instead.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from agents.config import Settings
+from agents.errors import FinqaError
+from agents.types import AuditSink, Judge, LLMClient, Reasoner, Retriever
+
+__all__ = [
+    "build_retriever",
+    "build_reasoner",
+    "build_judge",
+    "open_audit",
+    "model_ids",
+    "index_version",
+]
+
+
+def _missing(what: str, exc: ImportError) -> FinqaError:
+    return FinqaError(f"{what} is not available ({exc}); is finqa fully installed?")
+
+
+def build_retriever(settings: Settings) -> Retriever:
+    try:
+        from agents.retrieval import RetrievalAgent
+    except ImportError as exc:
+        raise _missing("the retrieval agent", exc) from None
+    agent: Retriever = RetrievalAgent(settings)
+    return agent
+
+
+def build_reasoner(settings: Settings, llm: LLMClient | None = None) -> Reasoner:
+    try:
+        from agents.reasoning import build_reasoner as _build
+    except ImportError as exc:
+        raise _missing("the reasoning agent", exc) from None
+    agent: Reasoner = _build(settings, llm)
+    return agent
+
+
+def build_judge(settings: Settings, llm: LLMClient | None = None) -> Judge:
+    try:
+        from agents.judge import JudgeAgent
+    except ImportError as exc:
+        raise _missing("the judge agent", exc) from None
+    agent: Judge = JudgeAgent(settings, llm)
+    return agent
+
+
+def open_audit(settings: Settings, *, retriever: Any = None, path: str | None = None) -> AuditSink:
+    """An `audit.AuditLog` at settings.audit.path (or `path`), with its run-start record written."""
+    try:
+        from audit import AuditLog
+    except ImportError as exc:
+        raise _missing("the audit log", exc) from None
+    log_path = Path(path or settings.audit.path).resolve()  # results carry an absolute path
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    log = AuditLog(str(log_path), fsync=settings.audit.fsync)
+    log.start_run(
+        settings,
+        index_version=index_version(settings, retriever),
+        models=model_ids(settings),
+        code_version=None,  # the audit log detects it (git describe --dirty, else the version)
+    )
+    sink: AuditSink = log
+    return sink
+
+
+def model_ids(settings: Settings) -> dict[str, str]:
+    """The model ids of a run, for the audit log (never keys or endpoints' credentials)."""
+    llm = settings.llm.model if settings.llm.backend == "openai" else "offline"
+    return {
+        "embedder": settings.index.embedder if settings.index.dense == "all" else "none",
+        "reranker": settings.retrieval.reranker,
+        "llm_backend": settings.llm.backend,
+        "llm": llm,
+        "judge": f"deterministic+llm:{llm}" if settings.judge.llm_judge else "deterministic",
+    }
+
+
+def index_version(settings: Settings, retriever: Any = None) -> str:
+    """The index's own version when it reports one; else a digest of its catalog (doc ids and
+    content hashes); else its location."""
+    index = getattr(retriever, "index", None)
+    for owner in (index, retriever):
+        for name in ("index_version", "version"):
+            value = getattr(owner, name, None)
+            if callable(value):
+                try:
+                    value = value()
+                except Exception:  # a version probe must never break a run
+                    value = None
+            if isinstance(value, str | int) and not isinstance(value, bool) and str(value):
+                return str(value)
+    where = settings.index.chroma_url or str(Path(settings.index.path).resolve())
+    digest = _catalog_digest(index)
+    return (
+        f"{digest} {where}#{settings.index.collection}"
+        if digest
+        else f"{where}#{settings.index.collection}"
+    )
+
+
+def _catalog_digest(index: Any) -> str | None:
+    catalog = getattr(index, "catalog", None)
+    if not callable(catalog):
+        return None
+    try:
+        docs = catalog()
+        rows = sorted(
+            (
+                str(doc_id),
+                str(getattr(rec, "content_hash", "")),
+                int(getattr(rec, "n_chunks", 0) or 0),
+            )
+            for doc_id, rec in docs.items()
+        )
+    except Exception:  # a version probe must never break a run
+        return None
+    digest = hashlib.sha256(json.dumps(rows, separators=(",", ":")).encode("utf-8")).hexdigest()
+    return f"sha256:{digest[:16]} ({len(rows)} docs, {sum(r[2] for r in rows)} chunks)"

@@ -1,0 +1,253 @@
+"""The Python API (FinQA) and `finqa ask`, with fake agents and the real audit log."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fakes import FakeReasoner, FakeRetriever, MemorySink, ScriptedJudge
+
+from agents.config import Settings
+from agents.errors import FinqaError, IndexError_
+from orchestrator import FinQA, QAResult
+from orchestrator import _factory as factory
+from orchestrator.cli import main as finqa_main
+
+pytest.importorskip("audit.writer")
+
+
+def _fq(
+    settings: Settings, *, sink: Any = None, utilities: tuple[float, ...] = (0.3, 0.45), **kw: Any
+) -> FinQA:
+    return FinQA(
+        settings,
+        retriever=kw.pop("retriever", None) or FakeRetriever(settings),
+        reasoner=FakeReasoner(("a1", "a2", "a3")),
+        judge=ScriptedJudge(settings, utilities),
+        audit=sink if sink is not None else MemorySink(),
+        **kw,
+    )
+
+
+@pytest.fixture(autouse=True)
+def _reset_logging() -> Any:
+    """The CLI configures structlog on the captured stderr; reset it so later tests do not log there."""
+    import structlog
+
+    yield
+    structlog.reset_defaults()
+
+
+@pytest.fixture
+def fake_factories(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The real factory with fake agents (the audit log stays real)."""
+    monkeypatch.setattr(factory, "build_retriever", lambda s: FakeRetriever(s))
+    monkeypatch.setattr(factory, "build_reasoner", lambda s, llm=None: FakeReasoner(("a1", "a2")))
+    monkeypatch.setattr(factory, "build_judge", lambda s, llm=None: ScriptedJudge(s, (0.3, 0.45)))
+
+
+class TestAsk:
+    """One question through the API."""
+
+    def test_ask_returns_typed_result(self) -> None:
+        """ask returns a QAResult with answer, status, utility, citations and attempts."""
+        result = _fq(Settings()).ask("What were 3M's net sales in 2018?")
+        assert isinstance(result, QAResult)
+        assert (result.status, result.answer, result.utility) == ("accepted", "a2", 0.45)
+        assert [a.k for a in result.attempts] == [10, 20]
+        assert result.citations and result.run_id == "run-test"
+
+    def test_empty_question_is_an_error(self) -> None:
+        """An empty question is rejected with a one-line error."""
+        with pytest.raises(FinqaError, match="empty"):
+            _fq(Settings()).ask("   ")
+
+    def test_open_without_index_says_what_to_do(self, tmp_path: Path) -> None:
+        """Opening a missing index fails with the ingest command to run."""
+        with pytest.raises(IndexError_, match="finqa ingest"):
+            FinQA.open(index=str(tmp_path / "nope"))
+
+    def test_open_applies_overrides(self, tmp_path: Path) -> None:
+        """Dotted and double-underscore overrides reach the settings."""
+        dotted: dict[str, Any] = {"orchestrator.budget": 0}
+        fq = FinQA.open(index=str(tmp_path), **dotted, judge__tau0=0.7)
+        assert fq.settings.index.path == str(tmp_path)
+        assert fq.settings.orchestrator.budget == 0 and fq.settings.judge.tau0 == 0.7
+
+
+class TestBatch:
+    """Batches: order, concurrency, failures, DataFrame."""
+
+    def test_batch_in_order_with_threads(self) -> None:
+        """A concurrent batch returns results in input order with distinct ids for duplicates."""
+        fq = _fq(Settings(), utilities=(0.9,))
+        questions = [f"Question {i}?" for i in range(6)] + ["Question 0?"]
+        results = fq.ask_batch(questions, workers=3)
+        assert [r.question for r in results] == questions
+        assert len({r.question_id for r in results}) == len(questions)
+        assert all(r.status == "accepted" for r in results)
+
+    def test_failure_does_not_stop_the_batch(self) -> None:
+        """A failing question is reported as failed and the others are answered."""
+        settings = Settings()
+        sink = MemorySink()
+        retriever = FakeRetriever(settings, fail_on=lambda q: "bad" in q)
+        fq = _fq(settings, sink=sink, retriever=retriever, utilities=(0.9,))
+        results = fq.ask_batch(
+            ["good one?", {"question": "bad one?", "question_id": "x"}, "good two?"]
+        )
+        assert [r.status for r in results] == ["accepted", "failed", "accepted"]
+        assert results[1].question_id == "x"
+        assert any(r["event"] == "error" and r["question_id"] == "x" for r in sink.records)
+
+    def test_batch_items_carry_scope(self) -> None:
+        """Mapping items pass company and doc ids to the retriever."""
+        settings = Settings()
+        retriever = FakeRetriever(settings)
+        _fq(settings, retriever=retriever, utilities=(0.9,)).ask_batch(
+            [{"question": "q?", "company": "3M", "doc_name": "3M_2018_10K"}]
+        )
+        assert retriever.calls[0]["company"] == "3M"
+
+    def test_frame(self) -> None:
+        """frame gives one row a question with status, utility, attempts and citations."""
+        fq = _fq(Settings())
+        df = fq.frame(fq.ask_batch(["q1?", "q2?"]))
+        assert list(df["status"]) == ["accepted", "accepted"]
+        assert list(df["attempts"]) == [2, 2] and list(df["final_k"]) == [20, 20]
+        assert df.loc[0, "citations"] == "3M_2018_10K p.40"
+        assert {"utility", "answer", "latency_ms", "run_id", "error"} <= set(df.columns)
+
+
+class TestRealAuditLog:
+    """The API with the real audit log: run start, per-attempt records, no secrets."""
+
+    def test_log_is_complete_and_verifies(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake_factories: None
+    ) -> None:
+        """The log has a run start, every attempt's records, verifies, and never holds a secret."""
+        from audit import load_records, verify_log
+
+        secret = "sk-test-SECRET-0123456789"
+        monkeypatch.setenv("OPENAI_API_KEY", secret)
+        settings = Settings().with_overrides(
+            {"audit.path": str(tmp_path / "a.jsonl"), "audit.fsync": False}
+        )
+        fq = FinQA(settings)
+        monkeypatch.setattr(
+            fq,
+            "_retriever",
+            FakeRetriever(settings, fail_on=lambda q: "bad" in q and _raise(secret)),
+        )
+        results = fq.ask_batch(["good?", "bad?"])
+        records = load_records(fq.audit_path)
+        assert records[0]["event"] == "run_start"
+        assert records[0]["params"]["models"]["llm"] == "offline"
+        for r in results:
+            per = [
+                rec["attempt"]
+                for rec in records
+                if rec["question_id"] == r.question_id and rec["attempt"]
+            ]
+            assert sorted(set(per)) == [a.attempt for a in r.attempts]
+        assert verify_log(fq.audit_path).ok
+        assert secret not in Path(fq.audit_path).read_text()
+        assert results[1].error is not None and secret not in results[1].error
+
+
+def _raise(secret: str) -> bool:
+    raise RuntimeError(f"connection refused with key {secret}")
+
+
+class TestAskCommand:
+    """`finqa ask`."""
+
+    def test_json_shape(
+        self,
+        tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str],
+        fake_factories: None,
+    ) -> None:
+        """--json prints exactly QAResult.to_json_dict() with the documented keys."""
+        monkeypatch.chdir(tmp_path)
+        (tmp_path / "idx").mkdir()
+        code = finqa_main(
+            [
+                "ask",
+                "What were 3M's net sales in 2018?",
+                "--index",
+                "idx",
+                "--json",
+                "--company",
+                "3M",
+            ]
+        )
+        assert code == 0
+        out = json.loads(capsys.readouterr().out)
+        expected = {
+            "question",
+            "answer",
+            "status",
+            "utility",
+            "attempts",
+            "citations",
+            "run_id",
+            "audit_log",
+        }
+        assert expected <= set(out)
+        assert out["status"] == "accepted" and out["answer"] == "a2"
+        assert [a["k"] for a in out["attempts"]] == [10, 20]
+        assert set(out["attempts"][0]) >= {"k", "strategy", "scores", "threshold", "decision"}
+        assert set(out["citations"][0]) == {"doc", "page", "chunk", "quote"}
+        assert Path(out["audit_log"]).exists()
+
+    def test_text_output(
+        self,
+        tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str],
+        fake_factories: None,
+    ) -> None:
+        """Without --json the answer, its citation (doc, page) and the audit path are printed."""
+        monkeypatch.chdir(tmp_path)
+        (tmp_path / "idx").mkdir()
+        assert finqa_main(["ask", "Net sales 2018?", "--index", "idx"]) == 0
+        out = capsys.readouterr().out
+        assert "A: a2" in out and "3M_2018_10K page 40" in out and "audit:" in out
+
+    def test_missing_index_exit_code(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """A missing index exits non-zero with a one-line error."""
+        monkeypatch.chdir(tmp_path)
+        assert finqa_main(["ask", "q?", "--index", "missing"]) == 2
+        assert "finqa ingest" in capsys.readouterr().err
+
+
+class TestRunRecord:
+    """What the run-start record says about the index and models."""
+
+    def test_index_version_digests_the_catalog(self) -> None:
+        """The index version changes when a document's content hash changes."""
+        from types import SimpleNamespace
+
+        def retriever(content_hash: str) -> Any:
+            rec = SimpleNamespace(content_hash=content_hash, n_chunks=7)
+            return SimpleNamespace(index=SimpleNamespace(catalog=lambda: {"3M_2018_10K": rec}))
+
+        a = factory.index_version(Settings(), retriever("h1"))
+        assert a.startswith("sha256:") and "(1 docs, 7 chunks)" in a
+        assert a != factory.index_version(Settings(), retriever("h2"))
+
+    def test_model_ids_carry_no_secrets(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """Model ids name the models and backend, never the API key or endpoint."""
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-should-not-appear")
+        settings = Settings().with_overrides(
+            {"llm.backend": "openai", "llm.base_url": "http://127.0.0.1:9"}
+        )
+        ids = factory.model_ids(settings)
+        assert ids["llm"] == "gpt-4o-mini" and ids["llm_backend"] == "openai"
+        assert "sk-should-not-appear" not in str(ids) and "127.0.0.1" not in str(ids)

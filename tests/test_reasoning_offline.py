@@ -1,0 +1,362 @@
+"""The offline backend on hand-made statement snippets: reads the right cells, computes, abstains."""
+
+from __future__ import annotations
+
+import pytest
+from _reasoning_data import BALANCE, CASH_FLOW, INCOME, evidence
+
+from agents.config import Settings
+from agents.reasoning import build_reasoner
+from agents.reasoning.arith import ArithmeticError_, evaluate, variables
+from agents.reasoning.offline.tables import parse_tables
+
+
+def ask(question: str, *texts: str, attempt: int = 1, doc: str = "ACME_2022_10K"):  # type: ignore[no-untyped-def]
+    return build_reasoner(Settings()).generate(
+        question, evidence(*texts, doc=doc, question=question), attempt
+    )
+
+
+def recompute(answer) -> float:  # type: ignore[no-untyped-def]
+    calc = answer.calculations[0]
+    return evaluate(calc.expression, {o.name: o.value for o in calc.operands})
+
+
+class TestTables:
+    """Statement tables are read into rows with the right year columns and scale."""
+
+    def test_pdf_layout_rows(self) -> None:
+        """Cells on their own lines (with '$' cells) give one row per label, in header-year order."""
+        t = parse_tables(INCOME, source_id="S1", doc_id="D", page=1)
+        assert t.years == (2022, 2021, 2020) and t.scale == 1e6 and t.statement == "income"
+        rev = next(r for r in t.rows if r.key == "netrevenue")
+        assert rev.value_for(2021) == 79474 and rev.value_for(2020) == 70372
+
+    def test_parentheses_are_negative(self) -> None:
+        """'(5,207)' reads as -5207."""
+        t = parse_tables(CASH_FLOW, source_id="S1", doc_id="D", page=1)
+        capex = next(r for r in t.rows if r.key == "capitalspending")
+        assert capex.values == (-5207, -4625, -4240)
+
+    def test_ascending_year_columns(self) -> None:
+        """Columns ordered 2020 2021 2022 (as some filers print them) map to the right years."""
+        text = (
+            "Statements of Operations\n(in millions)\n2020 2021 2022\nTotal net sales 100 200 300\n"
+        )
+        row = parse_tables(text, source_id="S1", doc_id="D", page=1).rows[0]
+        assert row.value_for(2022) == 300 and row.value_for(2020) == 100
+
+    def test_row_with_missing_cells_is_skipped(self) -> None:
+        """A row with fewer numbers than columns is not guessed."""
+        text = "Statements of Income\n(in millions)\n2022 2021 2020\nImpairment charges 3,166 42\n"
+        assert parse_tables(text, source_id="S1", doc_id="D", page=1).rows == []
+
+
+class TestMetrics:
+    """Metric questions are computed from the statement rows with a re-executable Calculation."""
+
+    def test_free_cash_flow(self) -> None:
+        """FCF = CFO - capex, in USD millions, cited, and the calculation re-executes."""
+        a = ask(
+            "What is the FY2022 free cash flow (FCF) for Acme? FCF is defined as cash from operations - capex. Answer in USD millions.",
+            CASH_FLOW,
+        )
+        assert not a.abstained
+        assert "$5,604.00 million" in a.text
+        assert recompute(a) == pytest.approx(5604)
+        assert {c.source_id for c in a.citations} == {"S1"} and a.citations[0].page == 40
+
+    def test_average_balance_ratio(self) -> None:
+        """Fixed asset turnover uses the average of two year-end PP&E balances (scales reconciled)."""
+        a = ask(
+            "What is the FY2022 fixed asset turnover ratio for Acme? Fixed asset turnover ratio is defined as: "
+            "FY2022 revenue / (average PP&E between FY2021 and FY2022). Round your answer to two decimal places.",
+            INCOME,
+            BALANCE,
+        )
+        expected = 86392 / ((319.404 + 250.395) / 2)
+        assert recompute(a) == pytest.approx(expected, rel=1e-9)
+        assert f"{expected:.2f}" in a.text
+        assert {c.source_id for c in a.citations} == {"S1", "S2"}
+
+    def test_three_year_average_margin(self) -> None:
+        """A 3-year average margin averages the three yearly margins, rounded as asked."""
+        a = ask(
+            "What is the FY2020 - FY2022 3 year average unadjusted operating income % margin for Acme? "
+            "Answer in units of percents and round to one decimal place.",
+            INCOME,
+        )
+        margins = [11512 / 86392, 11162 / 79474, 10080 / 70372]
+        expected = 100 * sum(margins) / 3
+        assert f"{expected:.1f}%" in a.text
+        assert recompute(a) == pytest.approx(expected)
+
+    def test_ebitda_margin_across_statements(self) -> None:
+        """EBITDA = operating income (income statement) + D&A (cash flow statement)."""
+        a = ask("What is the FY2022 unadjusted EBITDA % margin for Acme?", INCOME, CASH_FLOW)
+        assert recompute(a) == pytest.approx((11512 + 2763) / 86392 * 100)
+        assert a.calculations[0].unit == "%"
+
+    def test_unit_conversion_thousands_to_millions_and_billions(self) -> None:
+        """A balance in thousands is answered in the unit the question asks for."""
+        a = ask(
+            "What is the year end FY2022 total current liabilities for Acme (in USD millions)?",
+            BALANCE,
+        )
+        assert "$5,466.31 million" in a.text
+        b = ask("What is Acme's FY2022 total assets? Answer in USD billions.", BALANCE)
+        assert "$19.01 billion" in b.text
+
+    def test_balance_item_not_read_from_cash_flow(self) -> None:
+        """'Inventories' on the cash flow statement (a change) is not a year-end balance."""
+        a = ask(
+            "What is the year end FY2022 inventories for Acme? Answer in USD millions.",
+            CASH_FLOW,
+            BALANCE,
+        )
+        assert "$1,559.30 million" in a.text
+
+    def test_dividend_payout_uses_attributable_income(self) -> None:
+        """Payout ratio = dividends paid / net income attributable to shareholders."""
+        a = ask(
+            "What is Acme's FY2022 dividend payout ratio? Round answer to two decimal places.",
+            INCOME,
+            CASH_FLOW,
+        )
+        assert f"{6172 / 8910:.2f}" in a.text
+
+    def test_yes_no_positive_working_capital(self) -> None:
+        """'Does X have positive working capital?' is answered Yes/No from the computed figure."""
+        a = ask("Does Acme have positive working capital based on FY2022 data?", BALANCE)
+        assert a.text.startswith("Yes.")
+
+
+class TestAbstention:
+    """The backend says it cannot determine rather than guessing."""
+
+    def test_missing_line_item(self) -> None:
+        """Capex missing from the evidence: abstain, no calculation, no citation."""
+        a = ask("What is the FY2022 free cash flow for Acme? Answer in USD millions.", INCOME)
+        assert a.abstained and "cannot determine from the filings" in a.text
+        assert a.calculations == () and a.citations == ()
+
+    def test_missing_year(self) -> None:
+        """A year not in the table is not taken from another column."""
+        a = ask("What is the FY2019 cost of goods sold for Acme? Answer in USD millions.", INCOME)
+        assert a.abstained
+
+    def test_other_language(self) -> None:
+        """A question in another language gets an answer or an abstention, never a crash."""
+        a = ask("¿Cuál fue el flujo de caja libre de Acme en 2022?", CASH_FLOW)
+        assert a.abstained or a.citations
+
+    def test_descriptive_question_is_extractive_and_low_confidence(self) -> None:
+        """A 'what drove' question returns a cited evidence sentence with lower confidence."""
+        text = (
+            "Management discussion. Gross margin decreased in 2022 primarily due to higher commodity "
+            "costs and supply chain disruptions across our North American segment."
+        )
+        a = ask("What drove gross margin change as of FY2022 for Acme?", text)
+        assert not a.abstained and "commodity" in a.text and a.citations
+        assert a.confidence["score"] < 0.6 and a.confidence["mode"] == "extractive"
+
+
+class TestArithmetic:
+    """The evaluator is arithmetic only."""
+
+    @pytest.mark.parametrize(
+        "expr",
+        [
+            "__import__('os').system('x')",
+            "a.b",
+            "[1][0]",
+            "open('f')",
+            "lambda: 1",
+            "1 if 1 else 2",
+        ],
+    )
+    def test_rejects_non_arithmetic(self, expr: str) -> None:
+        """Anything beyond numbers, names, + - * / and allowed functions is refused."""
+        with pytest.raises(ArithmeticError_):
+            evaluate(expr, {"a": 1.0})
+
+    def test_avg_and_precedence(self) -> None:
+        """avg(), parentheses and precedence work; variables are listed in order."""
+        assert evaluate(
+            "365 * avg(a, b) / (c + d - e)", {"a": 1, "b": 3, "c": 5, "d": 2, "e": 2}
+        ) == pytest.approx(146)
+        assert variables("x + avg(y, x)") == ["x", "y"]
+
+    def test_division_by_zero(self) -> None:
+        """Division by zero is an ArithmeticError_, not a crash."""
+        with pytest.raises(ArithmeticError_):
+            evaluate("a / b", {"a": 1, "b": 0})
+
+
+MDNA = """Item 7. Results of Operations
+Consolidated Statements of Operations Data (amounts in millions)
+2022 2021
+Net revenue 86,392 100 79,474 100
+Cost of sales 40,576 47 37,075 47
+"""
+
+EXHIBIT = """Exhibit
+99.3
+OTHER HOLDINGS, LLC
+CONSOLIDATED
+BALANCE
+SHEETS
+(In thousands)
+2022 2021
+Accounts payable 25,758 24,950
+"""
+
+
+class TestRobustness:
+    """Layouts seen in real filings and retrieval chunks."""
+
+    def test_chunk_without_header_uses_filing_year(self) -> None:
+        """A statement chunk cut below its header reads its columns as FY, FY-1, FY-2 of the 10-K."""
+        chunk = "Net Cash Provided by Operating Activities 10,811 11,616 10,613\nCapital spending (5,207) (4,625) (4,240)\n"
+        ev = evidence(chunk, sections=("Consolidated Statement of Cash Flows",))
+        q = "What is the FY2021 free cash flow for Acme? Answer in USD millions."
+        a = build_reasoner(Settings()).generate(q, ev, 1)
+        # scale unknown in the chunk and nowhere else: the amount is not guessed
+        assert a.abstained
+        scaled = evidence(INCOME, chunk, sections=(None, "Consolidated Statement of Cash Flows"))
+        b = build_reasoner(Settings()).generate(q, scaled, 1)
+        assert "$6,991.00 million" in b.text
+
+    def test_several_rows_on_one_line(self) -> None:
+        """'... (3.4) Dividends paid (1,244.5) ...' is split into rows."""
+        text = (
+            "Consolidated Statements of Cash Flows\n(In Millions)\n2022 2021 2020\n"
+            "Purchases of common stock for treasury (876.8) (301.4) (3.4) Dividends paid (1,244.5) (1,246.4) (1,195.8) "
+            "Other, net (28.0) (30.9) (16.0)\n"
+        )
+        rows = {
+            r.key: r.values for r in parse_tables(text, source_id="S1", doc_id="D", page=1).rows
+        }
+        assert rows["dividendspaid"] == (-1244.5, -1246.4, -1195.8)
+
+    def test_statement_preferred_over_mdna_table(self) -> None:
+        """The income statement wins over an MD&A table with percent columns."""
+        a = ask("What is the FY2021 COGS for Acme? Answer in USD millions.", MDNA, INCOME)
+        assert "$37,075.00 million" in a.text
+
+    def test_exhibit_of_another_entity_is_ignored(self) -> None:
+        """An affiliate's balance sheet filed as an exhibit is not the filer's."""
+        a = ask(
+            "What is the year end FY2022 accounts payable for Acme? Answer in USD millions.",
+            EXHIBIT,
+        )
+        assert a.abstained
+        b = ask(
+            "What is the year end FY2022 accounts payable for Acme? Answer in USD millions.",
+            EXHIBIT,
+            BALANCE,
+        )
+        assert "$359.56 million" in b.text
+
+    def test_unlabeled_total_row(self) -> None:
+        """A total printed without a label after a section heading is read as 'Total <heading>'."""
+        text = "Statements of Operations\n(In thousands)\n2020\n2019\nRevenues\nCasino\n10\n20\nRooms\n5\n6\n\n15\n26\n"
+        rows = {
+            r.key: r.values for r in parse_tables(text, source_id="S1", doc_id="D", page=1).rows
+        }
+        assert rows["totalrevenues"] == (15, 26)
+
+    def test_growth_cagr_and_change(self) -> None:
+        """Growth, CAGR and change-in-margin questions aggregate across years."""
+        g = ask(
+            "What is the FY2021 - FY2022 total revenue growth rate for Acme? Answer in units of percents and round to one decimal place.",
+            INCOME,
+        )
+        assert f"{(86392 / 79474 - 1) * 100:.1f}%" in g.text
+        c = ask(
+            "What is the FY2020 - FY2022 2 year total revenue CAGR for Acme? Answer in units of percents and round to one decimal place.",
+            INCOME,
+        )
+        assert f"{((86392 / 70372) ** 0.5 - 1) * 100:.1f}%" in c.text
+        d = ask(
+            "What is the FY2021 - FY2022 change in unadjusted operating income % margin for Acme? Answer in units of percents and round to one decimal place.",
+            INCOME,
+        )
+        assert f"{(11512 / 86392 - 11162 / 79474) * 100:.1f}%" in d.text
+
+    def test_trend_yes_no(self) -> None:
+        """'Does X have an improving operating margin?' is answered from the two latest years."""
+        a = ask("Does Acme have an improving operating margin profile as of FY2022?", INCOME)
+        assert a.text.startswith("No.") and "decreased" in a.text
+
+
+class TestLexiconMetrics:
+    """Metrics the offline recipes lack are computed from the lexicon's formulas."""
+
+    def test_fcf_margin_from_lexicon_formula(self) -> None:
+        """'FCF margin' (lexicon formula (cfo - capex) / revenue * 100) is computed and re-executes."""
+        pytest.importorskip("lexicon")
+        a = ask(
+            "What is Acme's FY2022 FCF margin? Answer in units of percents and round to two decimal places.",
+            INCOME,
+            CASH_FLOW,
+        )
+        assert f"{(10811 - 5207) / 86392 * 100:.2f}%" in a.text
+        assert recompute(a) == pytest.approx((10811 - 5207) / 86392 * 100)
+
+    def test_summed_metric_abstains(self) -> None:
+        """Total debt needs several rows summed: the backend abstains rather than read one row."""
+        a = ask("What is Acme's FY2022 total debt? Answer in USD millions.", BALANCE)
+        assert a.abstained
+
+
+class TestTitlesAndHeadings:
+    """Statement titles and per-share sections are recognised as filings print them."""
+
+    def test_company_prefixed_title(self) -> None:
+        """'NIKE, Inc. Consolidated Statements of Income' is an income statement title."""
+        from agents.reasoning.offline.tables import title_statement
+
+        assert title_statement("NIKE, Inc. Consolidated Statements of Income") == "income"
+        assert title_statement("Consolidated Statements of Operations Data") is None
+        assert title_statement("presented in our consolidated statements of cash flows.") is None
+
+    def test_per_share_rows_are_not_amounts(self) -> None:
+        """'Net earnings' under a 'Per share data' heading is not read as net income."""
+        text = (
+            "Statements of Income\n(in millions, except per share data)\n2022 2021\n"
+            "Per share data:\nNet earnings 1.59 2.10\n"
+        )
+        a = ask("What is Acme's FY2022 net income? Answer in USD millions.", text)
+        assert a.abstained
+
+
+class TestPercentOfRevenue:
+    """'<line item> as a % of revenue' is a ratio to revenue, never the bare amount."""
+
+    def test_item_as_percent_of_revenue(self) -> None:
+        """SG&A as a % of revenue divides by revenue; a bare-amount answer would be a wrong answer."""
+        a = ask("What is Acme's FY2022 SG&A as a % of revenue? Round to one decimal place.", INCOME)
+        assert f"{34304 / 86392 * 100:.1f}%" in a.text
+        b = ask("What is Acme's FY2022 net interest expense as a % of revenue?", INCOME)
+        assert b.abstained or "%" in b.text.split(" [S")[0]
+
+
+class TestScale:
+    """The table's scale is read as filers print it, or borrowed from the filing's statements."""
+
+    def test_bare_millions_note(self) -> None:
+        """'(Millions) 2018 2017 2016' is a header in millions."""
+        text = (
+            "Consolidated Statement of Cash Flows\n(Millions) 2022 2021 2020\n"
+            + CASH_FLOW.split("(in millions)\n2022 2021 2020\n", 1)[1]
+        )
+        a = ask("What is Acme's FY2022 free cash flow? Answer in USD millions.", text)
+        assert "$5,604.00 million" in a.text
+
+    def test_scale_borrowed_from_other_statement(self) -> None:
+        """A cash flow table without a scale note uses the scale every titled statement of the filing shares."""
+        text = CASH_FLOW.replace("(in millions)\n", "")
+        assert ask("What is Acme's FY2022 free cash flow? Answer in USD millions.", text).abstained
+        a = ask("What is Acme's FY2022 free cash flow? Answer in USD millions.", text, INCOME)
+        assert "$5,604.00 million" in a.text
