@@ -96,5 +96,5 @@ class TestDemoRun:
         assert "page" in text and "cite [S" in text
         assert "OK (status 0)" in text
         assert "INCOMPLETE" not in text and text.count("-> complete") == len(sample_questions())
-        assert "demo-6: abstained" in text
+        assert "demo-7: abstained" in text
         assert str((tmp_path / "demo" / "audit.jsonl").resolve()) in text
