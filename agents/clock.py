@@ -15,7 +15,9 @@ class SystemClock:
 class FixedClock:
     """A deterministic clock that advances by `step` on every call."""
 
-    def __init__(self, start: datetime | None = None, step: timedelta = timedelta(seconds=1)) -> None:
+    def __init__(
+        self, start: datetime | None = None, step: timedelta = timedelta(seconds=1)
+    ) -> None:
         self._t = start or datetime(2026, 1, 1, tzinfo=UTC)
         self._step = step
 

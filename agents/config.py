@@ -57,7 +57,9 @@ class IndexConfig(_Section):
     repair_pdfs: bool = True  # ingest what pymupdf recovers from a damaged PDF (with a warning)
     chunk_header: bool = True  # prefix "company doc_type period | section" to embedded/BM25 text
     header_section_tokens: int = 12  # word pieces reserved for the section title in that header
-    torch_threads: int = 0  # CPU threads for the embedder (0 = torch default); 1 suits query-only use
+    torch_threads: int = (
+        0  # CPU threads for the embedder (0 = torch default); 1 suits query-only use
+    )
 
 
 class EscalationStep(_Section):
@@ -75,8 +77,12 @@ class RetrievalConfig(_Section):
     rse_max_chars: int = 6000  # length budget of one RSE segment
     rse_min_score: float = 0.2
     relax_periods_from_attempt: int = 3  # from this attempt on, drop the fiscal-year/period filter
-    unit: Literal["page", "chunk"] = "page"  # evidence item = a page's matching chunks, or one chunk
-    page_text: Literal["full", "matched"] = "full"  # page items carry the whole page or matched chunks
+    unit: Literal["page", "chunk"] = (
+        "page"  # evidence item = a page's matching chunks, or one chunk
+    )
+    page_text: Literal["full", "matched"] = (
+        "full"  # page items carry the whole page or matched chunks
+    )
     rerank_routes: Literal["numeric", "all"] = "numeric"  # DESIGN: rerank numeric questions only
     escalation: tuple[EscalationStep, ...] = (
         EscalationStep(k=10, candidates_factor=3, rse=False),

@@ -14,7 +14,12 @@ import structlog
 
 __all__ = ["configure_logging", "get_logger", "bind", "unbind"]
 
-_LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING, "error": logging.ERROR}
+_LEVELS = {
+    "debug": logging.DEBUG,
+    "info": logging.INFO,
+    "warning": logging.WARNING,
+    "error": logging.ERROR,
+}
 
 
 class _CurrentStderr:

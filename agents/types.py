@@ -246,7 +246,9 @@ class Reasoner(Protocol):
 
 @runtime_checkable
 class Judge(Protocol):
-    def evaluate(self, question: str, answer: Answer, evidence: Evidence, attempt: int) -> Verdict: ...
+    def evaluate(
+        self, question: str, answer: Answer, evidence: Evidence, attempt: int
+    ) -> Verdict: ...
 
 
 @runtime_checkable
