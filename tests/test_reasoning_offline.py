@@ -7,7 +7,7 @@ from _reasoning_data import BALANCE, CASH_FLOW, INCOME, evidence
 
 from agents.config import Settings
 from agents.reasoning import build_reasoner
-from agents.reasoning.arith import ArithmeticError_, evaluate, variables
+from lexicon.arith import ArithmeticError_, evaluate, variables
 from agents.reasoning.offline.tables import parse_tables
 
 

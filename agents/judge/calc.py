@@ -2,27 +2,23 @@
 verification of each calculation: operands found in the evidence (in a plausible period), the
 arithmetic re-done, and an answer figure matched against the re-executed result.
 
-Only numbers, operand names, + - * / ** (exponent at most 16, e.g. a CAGR's 1/n), unary minus,
-parentheses and abs/min/max/round/sum/avg/mean are allowed: anything else (attribute access,
-other calls, comprehensions, names that are not operands) is refused, never evaluated.
+The evaluator is finqa's one safe arithmetic (`lexicon.arith`): numbers, operand names,
++ - * / ** (small exponents), parentheses and a few functions; anything else is refused.
 """
 
 from __future__ import annotations
 
-import ast
-import math
-import operator
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from agents.errors import FinqaError
 from agents.judge import _lex
 from agents.judge._match import find, match
 from agents.judge._tables import column_period
 from agents.judge.evidence import EvidenceView
 from agents.types import Calculation
+from lexicon.arith import ArithmeticError_, evaluate
 
 __all__ = [
     "CalcError",
@@ -35,88 +31,13 @@ __all__ = [
 ]
 
 
-class CalcError(FinqaError):
-    """A recorded calculation cannot be re-executed (unsafe, malformed or undefined)."""
-
-
-_BINOPS: dict[type[ast.operator], Callable[[float, float], float]] = {
-    ast.Add: operator.add,
-    ast.Sub: operator.sub,
-    ast.Mult: operator.mul,
-    ast.Div: operator.truediv,
-    ast.Pow: operator.pow,
-}
-
-
-def _avg(*args: float) -> float:
-    flat = _flatten(args)
-    if not flat:
-        raise CalcError("average of no values")
-    return sum(flat) / len(flat)
-
-
-def _flatten(args: tuple[Any, ...]) -> list[float]:
-    out: list[float] = []
-    for a in args:
-        if isinstance(a, (list, tuple)):
-            out.extend(float(x) for x in a)
-        else:
-            out.append(float(a))
-    return out
-
-
-_FUNCS: dict[str, Callable[..., float]] = {
-    "abs": lambda x: abs(float(x)),
-    "min": lambda *a: min(_flatten(a)),
-    "max": lambda *a: max(_flatten(a)),
-    "round": lambda x, n=0: round(float(x), int(n)),
-    "sum": lambda *a: sum(_flatten(a)),
-    "avg": _avg,
-    "mean": _avg,
-    "average": _avg,
-}
+CalcError = ArithmeticError_
+"""A recorded calculation cannot be re-executed (unsafe, malformed or undefined)."""
 
 
 def safe_eval(expression: str, variables: Mapping[str, float]) -> float:
     """Evaluate an arithmetic expression over named variables, refusing anything else."""
-    try:
-        tree = ast.parse(expression.strip(), mode="eval")
-    except SyntaxError:
-        raise CalcError(f"calculation is not an arithmetic expression: {expression!r}") from None
-    value = _eval(tree.body, variables)
-    if not isinstance(value, float) or math.isnan(value) or math.isinf(value):
-        raise CalcError(f"calculation has no finite value: {expression!r}")
-    return value
-
-
-def _eval(node: ast.AST, env: Mapping[str, float]) -> Any:
-    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
-        if isinstance(node.value, bool):
-            raise CalcError("booleans are not numbers")
-        return float(node.value)
-    if isinstance(node, ast.Name):
-        if node.id not in env:
-            raise CalcError(f"unknown operand {node.id!r} in calculation")
-        return float(env[node.id])
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        inner = _eval(node.operand, env)
-        return -inner if isinstance(node.op, ast.USub) else inner
-    if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
-        left, right = _eval(node.left, env), _eval(node.right, env)
-        if isinstance(node.op, ast.Pow) and (abs(right) > 16 or (left < 0 and right != int(right))):
-            raise CalcError("only small real powers of non-negative numbers are allowed")
-        try:
-            return _BINOPS[type(node.op)](left, right)
-        except ZeroDivisionError:
-            raise CalcError("division by zero in calculation") from None
-    if isinstance(node, (ast.Tuple, ast.List)):
-        return [_eval(e, env) for e in node.elts]
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
-        func = _FUNCS.get(node.func.id)
-        if func is None:
-            raise CalcError(f"function {node.func.id!r} is not allowed in a calculation")
-        return float(func(*[_eval(a, env) for a in node.args]))
-    raise CalcError(f"unsupported syntax in calculation: {type(node).__name__}")
+    return evaluate(expression.strip(), variables)
 
 
 def evaluate_calculation(expression: str, operands: Mapping[str, float]) -> float:

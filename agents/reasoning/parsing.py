@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from agents.reasoning.arith import ArithmeticError_, evaluate, safe_name, variables
+from lexicon.arith import ArithmeticError_, evaluate, safe_name, variables
 from agents.reasoning.confidence import confidence_signals, is_refusal
 from agents.types import Calculation, Citation, Evidence, EvidenceItem, Operand
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from agents.reasoning.arith import ArithmeticError_, evaluate
+from lexicon.arith import ArithmeticError_, evaluate
 from agents.reasoning.offline.book import Book, Fact
 from agents.reasoning.offline.lexicon_bridge import get_recipe
 from agents.reasoning.offline.question import QuestionSpec

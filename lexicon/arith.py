@@ -1,7 +1,9 @@
-"""A safe arithmetic evaluator: finqa computes every result itself, never trusting an LLM's number.
+"""The one safe arithmetic evaluator of finqa: the Reasoning agent computes every result with it
+(never trusting an LLM's number) and the Judge re-executes recorded calculations with it.
 
-Grammar: numbers, variables (operand names), unary +/-, binary + - * /, parentheses and the
-functions avg(...), sum(...), abs(...), min(...), max(...). Parsed with `ast`, never `eval`.
+Grammar: numbers, variables (operand names), unary +/-, binary + - * / ** (small exponents, e.g.
+a CAGR's 1/n), parentheses and the functions avg/mean/average, sum, abs, min, max, round.
+Parsed with `ast`, never `eval`.
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ FUNCTIONS: Mapping[str, Callable[..., float]] = {
     "abs": lambda x: float(abs(x)),
     "min": lambda *xs: float(min(xs)),
     "max": lambda *xs: float(max(xs)),
+    "average": _avg,
+    "round": lambda x, n=0: float(round(x, int(n))),
 }
 
 _MAX_LEN = 2000
@@ -108,7 +112,7 @@ def _binop(op: ast.operator, left: float, right: float) -> float:
             raise ArithmeticError_("division by zero")
         return left / right
     if isinstance(op, ast.Pow):
-        if abs(right) > 10 or abs(left) > 1e12:
-            raise ArithmeticError_("exponent out of range")
+        if abs(right) > 16 or abs(left) > 1e12 or (left < 0 and right != int(right)):
+            raise ArithmeticError_("only small real powers of non-negative numbers are allowed")
         return float(left**right)
     raise ArithmeticError_(f"operator {type(op).__name__} is not allowed")
