@@ -329,6 +329,16 @@ class TestGroundingAndDiagnosis:
         flagged = _eval(judge, Q_CASH, "Unknown.", BALANCE, abstained=True)
         assert flagged.decision == "retry" and flagged.details["abstained"] is True
 
+    def test_abstention_passes_on_declared_gaps(self, judge: JudgeAgent) -> None:
+        """Line items an abstaining reasoner could not find become missing facets for retrieval."""
+        answer = Answer(
+            text="Cannot determine from the filings; missing: Total current liabilities.",
+            abstained=True,
+            confidence={"missing": ["Total current liabilities"]},
+        )
+        v = judge.evaluate(Q_WC, answer, _evidence(INCOME), 1)
+        assert v.decision == "retry" and "Total current liabilities" in v.missing_facets
+
     def test_feedback_names_the_problem(self, judge: JudgeAgent) -> None:
         """Feedback lists the unsupported numbers for the next attempt."""
         v = _eval(

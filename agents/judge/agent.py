@@ -158,12 +158,20 @@ class JudgeAgent:
             threshold=threshold,
             decision=decision,
             diagnosis=diagnosis if decision == "retry" else None,
-            missing_facets=missing,
+            missing_facets=missing + _declared_gaps(answer, missing) if abstained else missing,
             unsupported_numbers=unsupported,
             feedback=feedback,
             details=details,
         )
         return verdict
+
+
+def _declared_gaps(answer: Answer, known: tuple[str, ...]) -> tuple[str, ...]:
+    """Line items an abstaining reasoner said it could not find: the next retrieval looks for them."""
+    declared = answer.confidence.get("missing") or ()
+    if not isinstance(declared, list | tuple):
+        return ()
+    return tuple(str(m) for m in declared if m and str(m) not in known)
 
 
 def _discount_coincidences(claims: list[Any], numbers: list[Any]) -> None:
