@@ -310,7 +310,7 @@ def _read(
     if left:
         if left.group("sign1") or left.group("sign2"):
             sign = left.group("sign2") or left.group("sign1")
-            sign_pos = start - 16 + left.start("sign2" if left.group("sign2") else "sign1")
+            sign_pos = max(0, start - 16) + left.start("sign2" if left.group("sign2") else "sign1")
             before = text[max(0, sign_pos - 1) : max(0, sign_pos)]
             # a hyphen between two numbers ('2019-2021', '1-3285') is not a minus sign
             if not (before.isalnum() and sign in "-\u2010\u2011\u2013"):

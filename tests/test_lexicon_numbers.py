@@ -131,6 +131,16 @@ class TestParse:
         assert [x.scale for x in got] == [1e6, 1.0, 1e9]
 
 
+class TestSignNearTextStart:
+    """A minus sign close to the start of the text is still read as a minus."""
+
+    @pytest.mark.parametrize("text", ["CCC was -3.7 days", "EPS -1.2", "Net (1,561) million"])
+    def test_negative_near_start(self, text: str) -> None:
+        """The first quantity of a short sentence keeps its sign."""
+        q = [x for x in extract_quantities(text) if x.is_number][0]
+        assert q.value < 0
+
+
 class TestDetectScale:
     """Table headers and instructions that declare a scale."""
 
