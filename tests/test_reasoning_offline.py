@@ -161,6 +161,26 @@ class TestAbstention:
         assert a.confidence["score"] < 0.6 and a.confidence["mode"] == "extractive"
 
 
+    @pytest.mark.parametrize(
+        "question",
+        [
+            "Which of Acme's business segments had the lowest net revenue in FY2022?",
+            "Did Acme's North American segment grow in FY2022?",
+            "By how much did Acme increase its revolving credit agreement?",
+        ],
+    )
+    def test_verdict_or_choice_is_not_guessed_from_a_passage(self, question: str) -> None:
+        """A yes/no, 'which' or 'how much' question is not answered by quoting a passage."""
+        text = (
+            "Segment results. North American segment net revenue was $1,200 million and the "
+            "International segment net revenue was $800 million; the revolving credit agreement "
+            "was amended in 2022."
+        )
+        a = ask(question, text)
+        assert a.abstained and "cannot determine from the filings" in a.text
+        assert a.citations and a.confidence["mode"] == "passages"
+
+
 class TestArithmetic:
     """The evaluator is arithmetic only."""
 

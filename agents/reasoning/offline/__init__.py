@@ -35,6 +35,14 @@ _DESCRIPTIVE = re.compile(
     r"what (?:industry|production|products?|geograph))",
     re.IGNORECASE,
 )
+# Questions that want a verdict, a choice or a figure: a quoted passage is not an answer to them.
+_DIRECT = re.compile(
+    r"^\s*(?:which|who|whom|how (?:much|many)|by how much|"
+    r"what (?:percent|percentage|share|portion|proportion|amount)|"
+    r"what (?:is|was|were|are) the (?:total|amount|value|number|ratio|percentage)|"
+    r"(?:among|in|for|of|if)\b[^?]*?\b(?:which|who)\b)",
+    re.IGNORECASE,
+)
 _COMPUTE = re.compile(
     r"\b(?:what (?:is|was|were|are)|how much|how many|calculate|compute)\b",
     re.IGNORECASE,
@@ -162,11 +170,21 @@ class OfflineBackend:
         if not passages or passages[0].score < 1.0:
             return self._abstain(spec, strategy)
         parts = [f'"{p.text}" [{p.citation.source_id}]' for p in passages]
-        text = "According to the filings: " + " ".join(parts)
+        direct = spec.is_yes_no or bool(_DIRECT.search(question))
+        if direct:
+            # a verdict, a choice or a figure is asked: quoting passages would be a guess
+            kind = "a yes/no verdict" if spec.is_yes_no else "a specific choice or figure"
+            text = (
+                f"I {CANNOT} offline: the question asks for {kind} that finqa cannot derive "
+                "from the evidence without an LLM. Most relevant passages: " + " ".join(parts)
+            )
+        else:
+            text = "According to the filings: " + " ".join(parts)
         conf = confidence_signals(text, cited=True, base=0.35)
-        conf["mode"] = "extractive"
+        conf["mode"] = "passages" if direct else "extractive"
         return Answer(
             text=text,
+            abstained=direct,
             citations=tuple(p.citation for p in passages),
             strategy=strategy,
             template_id=OFFLINE_TEMPLATE_ID,
