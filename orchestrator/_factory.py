@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.config import Settings
-from agents.errors import FinqaError
+from agents.errors import ConfigError, FinqaError
 from agents.types import AuditSink, Judge, LLMClient, Reasoner, Retriever
 
 __all__ = [
@@ -38,7 +38,20 @@ def build_retriever(settings: Settings) -> Retriever:
     return agent
 
 
+def _require_llm_key(settings: Settings, llm: LLMClient | None) -> None:
+    """Fail fast, in one line, when an OpenAI backend is configured without a key or endpoint."""
+    from agents.secrets import llm_api_key
+
+    if llm is None and not settings.llm.base_url and not llm_api_key():
+        raise ConfigError(
+            "llm.backend is 'openai' but no API key is set: export OPENAI_API_KEY (or "
+            "FINQA_API_KEY), set llm.base_url for a local server, or use the offline backend"
+        )
+
+
 def build_reasoner(settings: Settings, llm: LLMClient | None = None) -> Reasoner:
+    if settings.llm.backend == "openai":
+        _require_llm_key(settings, llm)
     try:
         from agents.reasoning import build_reasoner as _build
     except ImportError as exc:
@@ -48,6 +61,8 @@ def build_reasoner(settings: Settings, llm: LLMClient | None = None) -> Reasoner
 
 
 def build_judge(settings: Settings, llm: LLMClient | None = None) -> Judge:
+    if settings.judge.llm_judge and settings.llm.backend == "openai":
+        _require_llm_key(settings, llm)
     try:
         from agents.judge import JudgeAgent
     except ImportError as exc:

@@ -251,3 +251,28 @@ class TestRunRecord:
         ids = factory.model_ids(settings)
         assert ids["llm"] == "gpt-4o-mini" and ids["llm_backend"] == "openai"
         assert "sk-should-not-appear" not in str(ids) and "127.0.0.1" not in str(ids)
+
+
+class TestMissingKey:
+    """A configured OpenAI backend without a key fails fast with one line."""
+
+    def test_openai_backend_without_key_is_a_config_error(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """No key and no local base_url: a ConfigError naming the variables to set."""
+        from agents.errors import ConfigError
+
+        for name in ("OPENAI_API_KEY", "FINQA_API_KEY"):
+            monkeypatch.delenv(name, raising=False)
+        settings = Settings().with_overrides({"llm.backend": "openai"})
+        with pytest.raises(ConfigError, match="OPENAI_API_KEY"):
+            factory.build_reasoner(settings)
+
+    def test_local_server_needs_no_key(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """A local OpenAI-compatible server (base_url set) is built without a key."""
+        for name in ("OPENAI_API_KEY", "FINQA_API_KEY"):
+            monkeypatch.delenv(name, raising=False)
+        settings = Settings().with_overrides(
+            {"llm.backend": "openai", "llm.base_url": "http://127.0.0.1:9/v1"}
+        )
+        assert factory.build_reasoner(settings) is not None
