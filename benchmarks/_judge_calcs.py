@@ -161,21 +161,33 @@ def _squash(text: str) -> str:
     return re.sub(r"[^a-z]", "", text.lower())
 
 
+def _label_end(text: str, full: str, key: str) -> int:
+    """End offset of the line labelled `full` (letters only), else of the first line starting
+    with its 24-letter prefix `key` ('Net earnings attributable to General Mills' is not
+    'Net earnings attributable to redeemable ... interests'); -1 if none."""
+    best = -1
+    offset = 0
+    for line in text.split("\n"):
+        squashed = _squash(line)
+        if squashed.startswith(full):
+            return offset + len(line)
+        if best < 0 and squashed.startswith(key):
+            best = offset + len(line)
+        offset += len(line) + 1
+    return best
+
+
 def _rows(names: Sequence[str], view: EvidenceView) -> dict[str, dict[int, Located]]:
     """item name -> {year: magnitude} read from the labelled row of an evidence table (labels
     compared letters-only: PDF text glues or splits words)."""
     out: dict[str, dict[int, Located]] = {}
     for name in names:
-        key = _squash(name.replace("\u00c2", " ").replace("\xa0", " "))[:24]
+        full = _squash(name.replace("\u00c2", " ").replace("\xa0", " "))
+        key = full[:24]
         if len(key) < 4 or name.startswith("["):
             continue
         for src in view.sources:
-            offset, found_at = 0, -1
-            for line in src.text.split("\n"):
-                if _squash(line).startswith(key):
-                    found_at = offset + len(line)
-                    break
-                offset += len(line) + 1
+            found_at = _label_end(src.text, full, key)
             if found_at < 0:
                 continue
             after = [q for q in src.quantities if q.start >= found_at][:1]

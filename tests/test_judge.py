@@ -454,3 +454,165 @@ class TestNonClaims:
         """'up from $X' may quote the prior period's figure without naming the year."""
         v = _eval(judge, Q_CASH, "Cash was $1,671 million, down from $2,148 million.", BALANCE)
         assert v.decision == "accept", v.details["numbers"]
+
+
+COMMON_SIZE = """Condensed Consolidated Statement of Earnings
+(Unaudited; in Millions Except Per Share Figures)
+Second Quarter
+Percent
+Percent
+Amount
+to Sales
+Amount
+to Sales
+Sales to customers
+25,530
+$
+ 100.0
+24,020
+$
+ 100.0
+Cost of products sold
+ 8,212
+32.2
+
+7,919
+
+33.0
+Net earnings
+5,144
+$
+20.1
+
+4,814
+$
+20.0
+"""
+
+ORGANIC = """Year ended December 31, 2022
+(Dollars in millions)
+Worldwide Sales Change By Business Segment
+Organic sales
+Acquisitions
+Translation
+Total sales change
+Safety and Industrial
+1.0 %
+ %
+(4.2) %
+(3.2) %
+Health Care
+3.2
+(1.4)
+(3.8)
+(2.0)
+Consumer
+(0.9)
+(0.4)
+(2.6)
+(3.9)
+"""
+
+PCT_LINES = "Gross margin as a percent of net sales\n2022\n2021\nGross margin\n31.8\n%\n36.0\n%\n"
+Q_JNJ = "What were Johnson & Johnson's net earnings as a percent of sales in Q2 FY2023?"
+Q_ORGANIC = "How did 3M's consumer segment organic sales change in 2022?"
+
+
+class TestPercentAsRatio:
+    """A percentage written as a ratio matches a bare figure its table context makes a percent."""
+
+    @pytest.mark.parametrize("text", ["20.1%", "0.201", "a ratio of 0.201 to sales"])
+    def test_percent_of_sales_column(self, judge: JudgeAgent, text: str) -> None:
+        """'0.201' is found as 20.1 in a 'Percent to Sales' column whose total row reads 100.0."""
+        v = _eval(judge, Q_JNJ, f"Net earnings were {text} of sales in FY2023.", COMMON_SIZE)
+        assert v.numeric == 1.0 and v.decision == "accept", v.details["numbers"]
+
+    @pytest.mark.parametrize("text", ["0.2030", "0.2211", "201", "0.0201"])
+    def test_wrong_ratio_rejected(self, judge: JudgeAgent, text: str) -> None:
+        """A ratio 1% or 10% off, or 1000x / 10x off, is still rejected."""
+        v = _eval(judge, Q_JNJ, f"Net earnings were {text} of sales in FY2023.", COMMON_SIZE)
+        assert v.decision == "retry" and v.unsupported_numbers == (text,)
+
+    def test_ratio_more_precise_than_evidence_rejected(self, judge: JudgeAgent) -> None:
+        """'0.2012' claims a precision the column's '20.1' does not have (as '20.12%' would)."""
+        v = _eval(judge, Q_JNJ, "Net earnings were 0.2012 of sales in FY2023.", COMMON_SIZE)
+        assert v.decision == "retry" and v.unsupported_numbers == ("0.2012",)
+
+    @pytest.mark.parametrize(("text", "ok"), [("20%", True), ("20.12%", False), ("20.2%", False)])
+    def test_percent_claim_rounding(self, judge: JudgeAgent, text: str, ok: bool) -> None:
+        """A percent claim against a bare column figure allows only its own rounding."""
+        v = _eval(judge, Q_JNJ, f"Net earnings were {text} of sales in FY2023.", COMMON_SIZE)
+        assert (v.decision == "accept") is ok, v.details["numbers"]
+
+    def test_prior_year_ratio_rejected(self, judge: JudgeAgent) -> None:
+        """The prior year's percent, written as a ratio, is in the wrong column."""
+        v = _eval(judge, Q_MARGIN, "Gross margin was 0.360 of net sales.", PCT_LINES)
+        assert v.decision == "retry"
+        assert v.details["numbers"][0]["status"] == "period_mismatch"
+
+    @pytest.mark.parametrize("text", ["0.9%", "0.009"])
+    def test_column_marked_by_percent_row(self, judge: JudgeAgent, text: str) -> None:
+        """'(0.9)' under a row of '1.0 %' cells is a percent: '0.009' and '0.9%' both match it."""
+        v = _eval(judge, Q_ORGANIC, f"Consumer organic sales shrank by {text}.", ORGANIC)
+        assert v.numeric == 1.0 and v.decision == "accept", v.details["numbers"]
+
+    def test_lone_percent_line(self, judge: JudgeAgent) -> None:
+        """A '%' alone on the line after a figure makes it a percent ('31.8\\n%')."""
+        v = _eval(judge, Q_MARGIN, "Gross margin was 0.318 of net sales.", PCT_LINES)
+        assert v.decision == "accept", v.details["numbers"]
+
+    def test_dollar_column_is_not_a_percent(self, judge: JudgeAgent) -> None:
+        """Without percent context a bare '20.1' (in millions) does not support '0.201'."""
+        text = "(in millions)\n2022\n2021\nOther income\n20.1\n18.4\nNet income\n1,316\n1,906\n"
+        q = "What was Corning's other income in FY2022?"
+        v = _eval(judge, q, "Other income was 0.201.", text)
+        assert v.decision == "retry" and v.unsupported_numbers == ("0.201",)
+
+    def test_percent_column_reader(self) -> None:
+        """percent_column reads the column's unit from aligned rows, not from other widths."""
+        from agents.judge._tables import percent_column
+
+        def at(text: str, value: str, nth: int = 0) -> bool:
+            start = -1
+            for _ in range(nth + 1):
+                start = text.index(value, start + 1)
+            return percent_column(text, start, start + len(value))
+
+        assert at(COMMON_SIZE, "20.1") and at(COMMON_SIZE, "32.2")
+        assert not at(COMMON_SIZE, "5,144") and not at(COMMON_SIZE, "4,814")
+        assert at(ORGANIC, "(0.9)") and at(ORGANIC, "3.2", 1)
+        wide = "2022\n2021\nSales\n1,200\n1,100\n9 %\nCost\n20.1\n18.0\n12\n"
+        assert not at(wide, "20.1") and at(wide, "12")
+
+
+class TestPerShareTopic:
+    """A per-share figure is on topic next to a per-share measure named by its acronym."""
+
+    EVIDENCE = (
+        "Selected capital-related metrics\nThe Firm's CET1 capital was $206 billion.\n"
+        "The Firm grew TBVPS, ending the first quarter of 2021 at\n$66.56, up 10% versus the "
+        "prior year.\nNet revenue was $33.1 billion.\n"
+    )
+    QUESTION = (
+        "If JPM liquidated all of its assets at 2021 Q1, how much could each shareholder get?"
+    )
+
+    def test_acronym_supports_per_share_claim(self, judge: JudgeAgent) -> None:
+        """'$66.56 per share' is found next to 'TBVPS ... $66.56'."""
+        v = judge.evaluate(
+            self.QUESTION,
+            Answer(text="They could receive $66.56 per share."),
+            _evidence(self.EVIDENCE, question=self.QUESTION),
+            1,
+        )
+        assert v.decision == "accept", v.details["numbers"]
+
+    def test_other_claims_still_need_their_topic(self, judge: JudgeAgent) -> None:
+        """The same digits as a non-per-share amount about something else stay off topic."""
+        v = judge.evaluate(
+            self.QUESTION,
+            Answer(text="Goodwill impairments were $66.56 million."),
+            _evidence(self.EVIDENCE, question=self.QUESTION),
+            1,
+        )
+        assert v.decision == "retry"

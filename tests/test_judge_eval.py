@@ -72,3 +72,24 @@ class TestJudgeCalibration:
         text = table([r for rows in results.values() for r in rows])
         assert "gold" in text and "diagnosis accuracy on rejected prior_year" in text
         assert main(["--questions", str(financebench_dir / "nope.jsonl")]) == 2
+
+
+class TestCalcHarness:
+    """The harness reads the named line items of a justification from the right table rows."""
+
+    def test_full_label_preferred_over_prefix(self) -> None:
+        """'Net earnings attributable to General Mills' is not the '... to redeemable' row."""
+        from agents.judge.evidence import EvidenceView
+        from agents.types import Evidence, EvidenceItem, RetrievalPlan
+        from benchmarks._judge_calcs import _rows
+
+        text = (
+            "(In Millions)\nFiscal Year\n2022\n2021\n"
+            "Net earnings attributable to redeemable and noncontrolling interests\n27.7\n6.2\n"
+            "Net earnings attributable to General Mills\n$\n2,707.3\n$\n2,339.8\n"
+        )
+        item = EvidenceItem(source_id="S1", doc_id="D", pages=(1,), chunk_ids=(), text=text)
+        plan = RetrievalPlan(attempt=1, route="t", reason="t", k=1, candidates=1, rse=False)
+        view = EvidenceView.of(Evidence(question="q", items=(item,), plan=plan))
+        rows = _rows(["Net earnings attributable to General Mills"], view)
+        assert rows["Net earnings attributable to General Mills"][2022].value == 2707.3

@@ -7,20 +7,30 @@ from collections.abc import Sequence
 from typing import Any
 
 from agents.judge import _lex
-from agents.judge._tables import column_period
+from agents.judge._tables import column_period, percent_column
 from agents.judge.evidence import EvidenceView, SourceView
 
-__all__ = ["match", "period_ok", "find"]
+__all__ = ["match", "ratio_in_percent_column", "period_ok", "find"]
 
 _CONTEXT_BEFORE = 400  # chars before a figure that name it (row label, sentence, table head)
 _CONTEXT_AFTER = 80
+
+
+def _claim_close(x: float, x_decimals: int, y: float, y_decimals: int, rel_tol: float) -> bool:
+    """Claim x (written to x_decimals) vs evidence y, magnitudes, as `quantities_match` with
+    directional=True: x's own rounding, plus rel_tol only when x is the coarser figure (so
+    '20%' and '20.1%' match a column's 20.1, '20.12%' does not)."""
+    px, py = 0.5 * 10.0 ** -int(x_decimals or 0), 0.5 * 10.0 ** -int(y_decimals or 0)
+    x, y = abs(x), abs(y)
+    tol = px + (rel_tol * max(x, y) if px > py else 0.0)
+    return abs(x - y) <= tol * (1 + 1e-9)
 
 
 def match(q: Any, e: Any, rel_tol: float) -> bool:
     """q (a claim) equals e (evidence): unit/scale-aware, q's rounding, magnitudes."""
     if q.unit == "%" and e.unit in ("", "USD") and e.scale_source != "explicit":
         # a 'Percent to Sales' column: bare figures (PDF text may even put '$' before them)
-        return _lex.magnitude_close(q, abs(float(e.value)), rel_tol=rel_tol)
+        return _claim_close(float(q.value), q.decimals, float(e.value), e.decimals, rel_tol)
     if not _lex.quantities_match(q, e, rel_tol, signed=False, directional=True):
         if (
             e.scale_source == "none"
@@ -40,6 +50,31 @@ def match(q: Any, e: Any, rel_tol: float) -> bool:
     return True
 
 
+def _ratio_claim(q: Any) -> bool:
+    """A plain decimal fraction as written ('0.201', '0.009'): it may be a percentage as a ratio."""
+    return (
+        q.unit in ("", "ratio")
+        and q.scale_source == "none"
+        and int(q.decimals or 0) > 0
+        and abs(float(q.value)) < 10
+    )
+
+
+def ratio_in_percent_column(q: Any, e: Any, text: str, rel_tol: float) -> bool:
+    """q, a ratio ('0.201'), equals e, a bare figure that its table context makes a percentage
+    ('20.1' in a 'Percent to Sales' column, or over a '\n%' line): e / 100 within q's rounding.
+
+    The lexicon reads such a figure as a plain (even dollar) amount, so '20.1%' matches it but
+    its ratio form would not; the context check keeps '0.54' from matching any bare '54'."""
+    if not _ratio_claim(q) or e.unit not in ("", "USD") or e.scale_source == "explicit":
+        return False
+    if not _claim_close(
+        float(q.value) * 100.0, int(q.decimals or 0) - 2, float(e.value), e.decimals, rel_tol
+    ):
+        return False
+    return percent_column(text, e.start, e.end)
+
+
 def period_ok(year: int | None, header: Sequence[int | None], expected: Sequence[int]) -> bool:
     """A value is in the wrong period only if its column is known, differs from every expected
     period, and the table also has a column for an expected period (so the right figure was there)."""
@@ -50,9 +85,20 @@ def period_ok(year: int | None, header: Sequence[int | None], expected: Sequence
     return not any(y in header for y in expected)
 
 
-def _on_topic(src: SourceView, e: Any, topic: frozenset[str] | None) -> bool:
-    """Does the evidence around e (its row label / sentence) share a word with the claim or question?"""
+_PER_SHARE = re.compile(r"\bper[\s-]+(?:\w+\s+){0,2}share\b|\b[A-Z]{0,4}PS\b")
+_PER_SHARE_BEFORE = 160  # a per-share measure names the figure in its row label / clause
+_PER_SHARE_AFTER = 40
+
+
+def _on_topic(src: SourceView, e: Any, topic: frozenset[str] | None, q: Any | None = None) -> bool:
+    """Does the evidence around e (its row label / sentence) share a word with the claim or question?
+
+    A per-share claim is also on topic next to a per-share measure, written out or as its
+    acronym (EPS, DPS, BVPS, TBVPS: tangible book value per share)."""
     if topic is None:
+        return True
+    near = src.text[max(0, e.start - _PER_SHARE_BEFORE) : e.end + _PER_SHARE_AFTER]
+    if q is not None and q.unit == "USD/share" and _PER_SHARE.search(near):
         return True
     window = src.text[max(0, e.start - _CONTEXT_BEFORE) : e.end + _CONTEXT_AFTER]
     squashed = re.sub(
@@ -74,9 +120,9 @@ def find(
     off_topic: tuple[SourceView, Any] | None = None
     for src in view.ordered(preferred):
         for e in src.quantities:
-            if not match(q, e, rel_tol):
+            if not (match(q, e, rel_tol) or ratio_in_percent_column(q, e, src.text, rel_tol)):
                 continue
-            if not _on_topic(src, e, topic):
+            if not _on_topic(src, e, topic, q):
                 off_topic = off_topic or (src, e)
                 continue
             col = column_period(src.text, e.start, e.end)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from agents.judge import _lex
 
-__all__ = ["ColumnPeriod", "column_period", "header_years", "row_cells"]
+__all__ = ["ColumnPeriod", "column_period", "header_years", "row_cells", "percent_column"]
 
 _NUMERIC_LINE = re.compile(r"^(?:[\s$€£¥()%,.\-–—#*\d]|\bN/?M\b|\bn/a\b|\([a-z]\))*$", re.I)
 _PLACEHOLDER = re.compile(r"(?<![\w.])(?:N/?M|n/a|—|–|-)(?![\w.])", re.I)
@@ -149,3 +149,74 @@ def row_cells(text: str, start: int) -> list[tuple[int, int, int | None]]:
     for s, e in spans:
         out.append((s, e, column_period(text, s, e).year if header else None))
     return out
+
+
+_LONE_PERCENT = re.compile(r"[^\S\r\n]*\r?\n[^\S\r\n]*%[^\S\r\n]*(?:\r?\n|$)")
+_PERCENT_CELL = re.compile(r"%\s*$|^\s*\$?\s*100\.0+\s*$")
+_YEAR_CELL = re.compile(r"\s*(?:19|20)\d\d\s*$")
+_COLUMN_ROWS = 15  # rows scanned above and below a value for its column's unit
+_COLUMN_WINDOW = 3000
+_DIGIT = re.compile(r"\d")
+
+
+def _row_index(text: str, start: int) -> tuple[list[tuple[int, int]], int, int | None]:
+    spans, row_start = _row_values(text, start)
+    index = next((i for i, (s, e) in enumerate(spans) if s <= start < e), None)
+    return spans, row_start, index
+
+
+def _percent_cell(text: str, spans: list[tuple[int, int]], index: int, row: list[str]) -> bool:
+    """Does this row mark column `index` of `row` (the value's row) as percent: its cell there
+    reads '..%' or '100.0' in a row of the same width (so the columns line up), or, when every
+    figure of `row` is percent-sized, every cell of this row is a '%'?"""
+    cells = [text[s:e] for s, e in spans]
+    if len(cells) == len(row) >= 2 and _PERCENT_CELL.search(cells[index]):
+        return True
+    if len(cells) < 2 or not all(c.rstrip().endswith("%") for c in cells):
+        return False
+    return all(_percent_sized(c) for c in row)
+
+
+def _percent_sized(cell: str) -> bool:
+    m = re.search(r"\d[\d,]*(?:\.\d+)?", cell)
+    return m is None or float(m.group(0).replace(",", "")) <= 100.0
+
+
+def percent_column(text: str, start: int, end: int) -> bool:
+    """Is the bare figure at text[start:end] a percentage by its context?
+
+    PDF text loses a table's units: the '%' may sit alone on the next line ('20.1\\n%'), or only
+    on some rows of the column ('33.9 %' at the top, '15.5' below), or the column is a
+    'percent of sales' one whose total row reads '100.0'. The value's column is its index among
+    its row's values; rows up to `_COLUMN_ROWS` above and below are read at the same index
+    (a row of another width only counts when all its cells are percentages and all the value's
+    row is percent-sized)."""
+    if _LONE_PERCENT.match(text, end):
+        return True
+    spans, row_start, index = _row_index(text, start)
+    if index is None or not spans:
+        return False
+    row = [text[s:e] for s, e in spans]
+    lo, hi = max(0, start - _COLUMN_WINDOW), min(len(text), end + _COLUMN_WINDOW)
+    pos = row_start  # walk up: the row holding the last digit before this row's start
+    for _ in range(_COLUMN_ROWS):
+        prev = max((m.start() for m in _DIGIT.finditer(text, lo, pos)), default=None)
+        if prev is None:
+            break
+        up, up_start = _row_values(text, prev)
+        if _percent_cell(text, up, index, row):
+            return True
+        if up and all(_YEAR_CELL.match(text[s:e]) for s, e in up):
+            break  # the column headers: the table starts here
+        pos = up_start  # <= prev < pos: the walk always moves up
+    pos = spans[-1][1]  # walk down: the row holding the first digit after this row's values
+    for _ in range(_COLUMN_ROWS):
+        nxt = _DIGIT.search(text, pos, hi)
+        if nxt is None:
+            break
+        down, _down_start = _row_values(text, nxt.start())
+        if _percent_cell(text, down, index, row):
+            return True
+        line_end = text.find("\n", nxt.start())
+        pos = max([e for _s, e in down] + [len(text) if line_end < 0 else line_end])
+    return False
