@@ -54,6 +54,7 @@ class IndexConfig(_Section):
     chunk_overlap: int = 40
     dense: Literal["all", "none"] = "all"  # "none": BM25-only index (cheap, for huge stores)
     bm25_cache_docs: int = 512  # BM25 partitions (one per filing) kept loaded per process
+    dense_filter_docs: int = 16  # filtered to <= this many filings: exact dense search over them
     repair_pdfs: bool = True  # ingest what pymupdf recovers from a damaged PDF (with a warning)
     chunk_header: bool = True  # prefix "company doc_type period | section" to embedded/BM25 text
     header_section_tokens: int = 12  # word pieces reserved for the section title in that header

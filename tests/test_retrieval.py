@@ -99,6 +99,19 @@ class TestBM25:
         ours = BM25Partition(["a", "b", "c", "d"], docs).scores(query)
         assert ours.tolist() == pytest.approx(BM25Okapi(docs).get_scores(query).tolist(), rel=1e-6)
 
+    def test_shared_idf_across_filings(self, tmp_path: Path) -> None:
+        """Across filings a term rare in the whole scope outranks one common everywhere."""
+        from agents.retrieval.bm25 import BM25Store
+
+        store = BM25Store(tmp_path)
+        store.write("A", BM25Partition(["A#0", "A#1"], [["revenue", "anvil"], ["revenue"]]))
+        store.write(
+            "B", BM25Partition(["B#0", "B#1", "B#2"], [["revenue"], ["revenue"], ["revenue", "x"]])
+        )
+        top = store.search(["anvil", "revenue"], ["A", "B"], 5)
+        assert top[0][0] == "A#0" and len(top) == 5
+        assert store.search(["zzz"], ["A", "B"], 5) == []
+
 
 class TestFilters:
     """Company, year, period and doc type resolve to filings of the index."""
@@ -295,6 +308,39 @@ class TestReranker:
         scores = FinanceReranker().rerank(analysis, "capex 2022", [prose, table], [1.0, 0.5])
         assert scores[1][0] > scores[0][0] and scores[1][1]["statement"] == 1.0
 
+    def test_section_and_stale_title(self) -> None:
+        """A heading naming the asked topic helps; a statement title not printed on the page does not count."""
+        legal = Chunk(
+            chunk_id="A#0",
+            doc_id="A",
+            page=3,
+            position=0,
+            section="Item 3. Legal Proceedings",
+            text="x",
+        )
+        other = Chunk(
+            chunk_id="A#1", doc_id="A", page=4, position=1, section="Item 2. Properties", text="x"
+        )
+        analysis = QueryAnalysis(
+            question="Any legal proceedings?", expanded_query="legal proceedings"
+        )
+        scores = FinanceReranker().rerank(
+            analysis, "Any legal proceedings?", [other, legal], [1.0, 0.9]
+        )
+        assert scores[1][0] > scores[0][0] and scores[1][1]["section"] == 1.0
+        flow = Chunk(
+            chunk_id="A#2",
+            doc_id="A",
+            page=9,
+            position=2,
+            section="CONSOLIDATED STATEMENTS OF CASH FLOWS",
+            text="Dividends paid (120)",
+        )
+        cf = QueryAnalysis(question="dividends", statements=("cash_flow",))
+        stale = FinanceReranker().rerank(cf, "dividends", [flow], [1.0], titled=[False])
+        fresh = FinanceReranker().rerank(cf, "dividends", [flow], [1.0], titled=[True])
+        assert stale[0][1]["statement"] == 0.0 and fresh[0][1]["statement"] == 1.0
+
     def test_flag_backend_missing_is_clear(self) -> None:
         """Asking for FlagEmbedding without it installed raises a one-line RetrievalError."""
         from agents.errors import RetrievalError
@@ -418,6 +464,20 @@ class TestRealModel:
             emb.embed(["cash returned to shareholders as dividends"])[0], 3, None
         )
         assert dense_only[0][0] == "ACME_2022_10K#2"
+        vec = emb.embed(["dividends paid"])[0]
+        exact = agent.index.dense_search(vec, 3, ["ACME_2022_10K"])  # filter-first exact search
+        hnsw = agent.index.collection.query(
+            query_embeddings=[vec], n_results=3, where={"doc_id": "ACME_2022_10K"}
+        )
+        assert [i for i, _ in exact] == hnsw["ids"][0]
+        shutil.rmtree(
+            tmp_path / "real" / "vectors"
+        )  # an index without per-filing copies refills them
+        agent.index.vectors._cache.clear()
+        again = agent.index.dense_search(vec, 3, ["ACME_2022_10K"])
+        assert [i for i, _ in again] == [i for i, _ in exact]
+        assert [x for _, x in again] == pytest.approx([x for _, x in exact], abs=1e-5)
+        assert (tmp_path / "real" / "vectors" / "ACME_2022_10K.npz").exists()
 
 
 class TestBench:

@@ -207,8 +207,9 @@ class RetrievalAgent:
         texts = [chunks[c.chunk_id] for c in fused]
         if isinstance(self.reranker, FinanceReranker):
             dense = self._dense_scores(fused, vector) if vector is not None else None
+            titled = [self._title_on_page(c) for c in texts]
             results = self.reranker.rerank(
-                analysis, query, texts, [c.scores["rrf"] for c in fused], dense
+                analysis, query, texts, [c.scores["rrf"] for c in fused], dense, titled
             )
             for cand, (score, feats) in zip(fused, results, strict=True):
                 cand.scores["rerank"] = score
@@ -219,6 +220,21 @@ class RetrievalAgent:
                 fused, reranker.score(query, [c.text for c in texts]), strict=True
             ):
                 cand.scores["rerank"] = float(score)
+
+    def _title_on_page(self, chunk: Chunk) -> bool:
+        """Whether the chunk's page shows its section title (headings are carried across pages
+        at ingest; a statement title only describes the page that prints it)."""
+        if not chunk.section:
+            return False
+        key = (chunk.doc_id, chunk.page, chunk.section)
+        cache: dict[tuple[str, int, str], bool] = self.__dict__.setdefault("_titled", {})
+        if key not in cache:
+            if len(cache) > 50_000:
+                cache.clear()
+            first = self.index.page_chunks(chunk.doc_id, chunk.page)[:1]
+            text = first[0].text if first else chunk.text
+            cache[key] = _letters(chunk.section) in _letters(text)
+        return cache[key]
 
     def _dense_scores(self, fused: list[Candidate], vector: list[float]) -> list[float]:
         missing = [c.chunk_id for c in fused if "dense" not in c.scores]
@@ -258,6 +274,10 @@ class RetrievalAgent:
             scores["segment"] = seg.score
             items.append(_item(i, list(seg.chunks), scores, text=seg.text))
         return items
+
+
+def _letters(text: str) -> str:
+    return "".join(ch for ch in text.lower() if ch.isalpha())
 
 
 def _page_items(

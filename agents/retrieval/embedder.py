@@ -16,7 +16,7 @@ from typing import Any
 
 from agents.errors import IndexError_
 
-__all__ = ["SentenceEmbedder", "get_embedder", "reset_embedders", "PACKAGED_MINILM"]
+__all__ = ["SentenceEmbedder", "TokenCounter", "get_embedder", "reset_embedders", "PACKAGED_MINILM"]
 
 PACKAGED_MINILM = "all-MiniLM-L6-v2"
 _CACHE: dict[tuple[str, int], SentenceEmbedder] = {}
@@ -94,6 +94,49 @@ class SentenceEmbedder:
             return []
         encoded = self._tokenizer(list(texts), add_special_tokens=False, verbose=False)["input_ids"]
         return [len(ids) for ids in encoded]
+
+
+class TokenCounter:
+    """The embedder's tokenizer alone (for BM25-only indexes): sizes chunks, embeds nothing."""
+
+    def __init__(self, name: str = PACKAGED_MINILM) -> None:
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        import transformers
+
+        auto: Any = transformers.AutoTokenizer
+
+        path = _model_path(name)
+        try:
+            self._tokenizer: Any = auto.from_pretrained(path)
+        except Exception as exc:
+            raise IndexError_(
+                f"cannot load tokenizer of {name!r} offline: {str(exc).splitlines()[0][:160]}"
+            ) from None
+        self.name = name
+        self.dimension = 0
+        self.max_tokens = 256
+        config = Path(path) / "sentence_bert_config.json"
+        if config.exists():
+            import json
+
+            self.max_tokens = int(json.loads(config.read_text()).get("max_seq_length", 256))
+        self.forward_seconds = 0.0
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        raise IndexError_("this index has no dense vectors (index.dense: none); nothing to embed")
+
+    def count_tokens(self, text: str) -> int:
+        return len(self._tokenizer(text, add_special_tokens=False, verbose=False)["input_ids"])
+
+    def count_tokens_batch(self, texts: Sequence[str]) -> list[int]:
+        if not texts:
+            return []
+        return [
+            len(ids)
+            for ids in self._tokenizer(list(texts), add_special_tokens=False, verbose=False)[
+                "input_ids"
+            ]
+        ]
 
 
 def get_embedder(

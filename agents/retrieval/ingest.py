@@ -62,6 +62,7 @@ class IngestReport:
             f"ingested {self.files} files: {self.documents} documents ({self.unchanged} unchanged), "
             f"{self.pages} pages, {self.chunks} chunks, {len(self.skipped)} skipped"
             + (f" [{skipped}{more}]" if self.skipped else "")
+            + (f", {len(self.warnings)} damaged but repaired" if self.warnings else "")
             + f", {self.seconds:.1f} s, {self.pages_per_second:.1f} pages/s, embedder {self.embed_share:.0%} of wall time"
         )
 
@@ -219,14 +220,20 @@ def ingest_paths(
     for source, reason in ((s.source, s.reason) for s in skipped):
         report.skipped.append((source, reason))
         _say(f"skipped {source}: {reason}")
+    if not files:
+        report.seconds = time.perf_counter() - started
+        return report
     if embedder is None:
-        from agents.retrieval.embedder import get_embedder
+        from agents.retrieval.embedder import TokenCounter, get_embedder
 
-        embedder = get_embedder(
-            settings.index.embedder,
-            batch_size=settings.index.embed_batch_size,
-            threads=settings.index.torch_threads,
-        )
+        if idx.dense:
+            embedder = get_embedder(
+                settings.index.embedder,
+                batch_size=settings.index.embed_batch_size,
+                threads=settings.index.torch_threads,
+            )
+        else:  # BM25-only index: the tokenizer sizes chunks, the model is never run
+            embedder = TokenCounter(settings.index.embedder)
     forward_before = float(getattr(embedder, "forward_seconds", 0.0))
     lock = FileLock(str(idx.path / ".ingest.lock"))
     try:

@@ -25,6 +25,43 @@ __all__ = ["FinanceReranker", "CrossEncoderReranker", "build_reranker"]
 
 _NUMBER = re.compile(r"\(?-?\$?\d[\d,]*(?:\.\d+)?\)?%?")
 _WORD = re.compile(r"\S+")
+# words of headings that say nothing about the topic ("Item 7.", "Consolidated Statements of")
+_GENERIC_SECTION = frozenset(
+    [
+        "item",
+        "part",
+        "consolidated",
+        "condensed",
+        "statement",
+        "note",
+        "financial",
+        "table",
+        "content",
+        "continued",
+        "unaudited",
+        "company",
+        "subsidiary",
+        "1",
+        "2",
+        "3",
+        "4",
+        "5",
+        "6",
+        "7",
+        "7a",
+        "8",
+        "9",
+        "9a",
+        "10",
+        "11",
+        "12",
+        "13",
+        "14",
+        "15",
+        "1a",
+        "1b",
+    ]
+)
 WEIGHTS = {
     "fused": 1.0,
     "metric": 0.8,
@@ -32,7 +69,9 @@ WEIGHTS = {
     "year": 0.35,
     "table": 0.25,
     "coverage": 0.6,
+    "section": 0.4,  # the heading names what the question asks about ("Legal Proceedings")
     "dense": 0.4,
+    "dense_text": 1.0,  # dense weight for questions without figures (meaning beats keywords)
 }
 
 
@@ -59,8 +98,11 @@ class FinanceReranker:
         chunks: Sequence[Chunk],
         fused: Sequence[float],
         dense: Sequence[float] | None = None,
+        titled: Sequence[bool] | None = None,
     ) -> list[tuple[float, dict[str, float]]]:
-        """(score, features) per chunk; `fused` is the incoming fused score (higher = better)."""
+        """(score, features) per chunk; `fused` is the incoming fused score (higher = better);
+        `titled[i]` says whether chunk i's page itself carries its section's statement title."""
+        numeric = analysis.is_computation or analysis.is_comparison or bool(analysis.metrics)
         phrases, metric_statements = metric_terms(analysis.metrics)
         statements = set(analysis.statements) | metric_statements
         q_tokens = set(tokenize(analysis.expanded_query or query)) | set(tokenize(query))
@@ -78,7 +120,10 @@ class FinanceReranker:
             )
             feats["metric"] = min(feats["metric"], 1.0)
             kind = statement_of(chunk.section)
-            feats["statement"] = float(kind is not None and kind in statements)
+            on_page = titled[i] if titled is not None else True
+            feats["statement"] = float(kind is not None and kind in statements and on_page)
+            s_tokens = set(tokenize(chunk.section or "")) - _GENERIC_SECTION
+            feats["section"] = len(s_tokens & q_tokens) / len(s_tokens) if s_tokens else 0.0
             feats["year"] = sum(1 for y in years if y in text) / len(years) if years else 0.0
             words = len(_WORD.findall(text)) or 1
             density = min(len(_NUMBER.findall(text)) / words * 2.5, 1.0)
@@ -87,7 +132,10 @@ class FinanceReranker:
             feats["coverage"] = len(q_tokens & c_tokens) / len(q_tokens) if q_tokens else 0.0
             if dense is not None:
                 feats["dense"] = max(dense[i], 0.0)
-            score = sum(self.weights.get(k, 0.0) * v for k, v in feats.items())
+            weights = (
+                self.weights if numeric else {**self.weights, "dense": self.weights["dense_text"]}
+            )
+            score = sum(weights.get(k, 0.0) * v for k, v in feats.items())
             out.append((score, feats))
         return out
 

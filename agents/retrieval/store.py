@@ -20,6 +20,7 @@ from typing import Any
 
 from agents.config import Settings
 from agents.errors import IndexError_
+from agents.retrieval._vectors import DocVectors
 from agents.retrieval.bm25 import BM25Store
 from agents.types import Chunk
 
@@ -62,6 +63,7 @@ class ChunkIndex:
         self.bm25 = BM25Store(path / "bm25", cache_size=settings.index.bm25_cache_docs)
         self._collection: Any = None
         self._catalog: dict[str, DocRecord] | None = None
+        self.vectors = DocVectors(path / "vectors", cache_size=settings.index.bm25_cache_docs)
 
     # ------------------------------------------------------------------ plumbing
     def _db(self) -> sqlite3.Connection:
@@ -161,6 +163,7 @@ class ChunkIndex:
     # ------------------------------------------------------------------ writing
     def remove_doc(self, doc_id: str) -> None:
         """Delete every trace of a document (committed or half-written)."""
+        self.vectors.delete(doc_id)
         if self.dense:
             self.collection.delete(where={"doc_id": doc_id})
         self.bm25.delete(doc_id)
@@ -170,6 +173,8 @@ class ChunkIndex:
         self._catalog = None
 
     def add_vectors(self, chunks: Sequence[Chunk], vectors: Sequence[Sequence[float]]) -> None:
+        if chunks:
+            self._save_vectors(chunks[0].doc_id, [c.chunk_id for c in chunks], vectors)
         for start in range(0, len(chunks), 1000):
             part = chunks[start : start + 1000]
             metas = [_chroma_meta(c) for c in part]
@@ -307,10 +312,22 @@ class ChunkIndex:
             **extra,
         )
 
+    # ------------------------------------------------------------------ dense, filter first
+    def _save_vectors(self, doc_id: str, ids: Sequence[str], vectors: Any) -> None:
+        self.vectors.save(doc_id, ids, vectors)
+
+    def _doc_vectors(self, doc_id: str) -> tuple[list[str], Any] | None:
+        return self.vectors.get(doc_id, lambda: self.collection)
+
     def dense_search(
         self, vector: Sequence[float], n: int, doc_ids: Sequence[str] | None
     ) -> list[tuple[str, float]]:
-        if not self.dense or n <= 0 or self.collection.count() == 0:
+        """Top-n (chunk_id, cosine): exact over a few filtered filings, Chroma HNSW otherwise."""
+        if not self.dense or n <= 0:
+            return []
+        if doc_ids is not None and 0 < len(doc_ids) <= self.settings.index.dense_filter_docs:
+            return self.vectors.search(vector, n, doc_ids, lambda: self.collection)
+        if self.collection.count() == 0:
             return []
         where: dict[str, Any] | None = None
         if doc_ids is not None:
