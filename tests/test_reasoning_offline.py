@@ -7,8 +7,8 @@ from _reasoning_data import BALANCE, CASH_FLOW, INCOME, evidence
 
 from agents.config import Settings
 from agents.reasoning import build_reasoner
-from lexicon.arith import ArithmeticError_, evaluate, variables
 from agents.reasoning.offline.tables import parse_tables
+from lexicon.arith import ArithmeticError_, evaluate, variables
 
 
 def ask(question: str, *texts: str, attempt: int = 1, doc: str = "ACME_2022_10K"):  # type: ignore[no-untyped-def]
@@ -159,7 +159,6 @@ class TestAbstention:
         a = ask("What drove gross margin change as of FY2022 for Acme?", text)
         assert not a.abstained and "commodity" in a.text and a.citations
         assert a.confidence["score"] < 0.6 and a.confidence["mode"] == "extractive"
-
 
     @pytest.mark.parametrize(
         "question",

@@ -13,9 +13,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from lexicon.arith import ArithmeticError_, evaluate, safe_name, variables
 from agents.reasoning.confidence import confidence_signals, is_refusal
 from agents.types import Calculation, Citation, Evidence, EvidenceItem, Operand
+from lexicon.arith import ArithmeticError_, evaluate, safe_name, variables
 
 __all__ = ["ParsedAnswer", "parse_reply", "extract_json"]
 
