@@ -106,6 +106,16 @@ class TestBadInput:
         assert report.documents == 1 and report.pages == 3
         assert any("broken line" in r and "line 3" in r for _, r in report.skipped)
 
+    def test_hidden_folders_are_not_ingested(self, tmp_path: Path) -> None:
+        """A folder's hidden subfolders (.finqa audit log, .git) are not taken for filings."""
+        from agents.retrieval.loaders import discover
+
+        (tmp_path / "ACME_2022_10K.txt").write_text("Net sales were $5 million.")
+        (tmp_path / ".finqa").mkdir()
+        (tmp_path / ".finqa" / "audit.jsonl").write_text('{"seq": 1}\n')
+        files, skipped = discover([tmp_path])
+        assert [f.name for f in files] == ["ACME_2022_10K.txt"] and not skipped
+
     def test_folder_without_supported_files(self, tmp_path: Path) -> None:
         """A folder holding no supported file is reported and the other paths still ingest."""
         report = _ingest(

@@ -76,13 +76,22 @@ def _suffix(path: Path) -> str | None:
     )
 
 
+def _hidden(relative: Path) -> bool:
+    """Inside a hidden folder or hidden itself (.git, .finqa with its index and audit log)."""
+    return any(part.startswith(".") for part in relative.parts)
+
+
 def discover(paths: list[Path]) -> tuple[list[Path], list[Skipped]]:
     """Expand files and folders (recursively) into supported files, in sorted order."""
     files: list[Path] = []
     skipped: list[Skipped] = []
     for path in paths:
         if path.is_dir():
-            found = sorted(p for p in path.rglob("*") if p.is_file() and _suffix(p))
+            found = sorted(
+                p
+                for p in path.rglob("*")
+                if p.is_file() and _suffix(p) and not _hidden(p.relative_to(path))
+            )
             if not found:
                 skipped.append(
                     Skipped(

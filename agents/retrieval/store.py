@@ -62,6 +62,7 @@ class ChunkIndex:
         self.dense = self.info["dense"] == "all"
         self.bm25 = BM25Store(path / "bm25", cache_size=settings.index.bm25_cache_docs)
         self._collection: Any = None
+        self._collection_lock = threading.Lock()  # concurrent first opens of Chroma race
         self._catalog: dict[str, DocRecord] | None = None
         self.vectors = DocVectors(path / "vectors", cache_size=settings.index.bm25_cache_docs)
 
@@ -103,37 +104,43 @@ class ChunkIndex:
     @property
     def collection(self) -> Any:
         if self._collection is None:
-            import chromadb
-            from chromadb.config import Settings as ChromaSettings
-
-            chroma_settings = ChromaSettings(anonymized_telemetry=False)
-            url = self.settings.index.chroma_url
-            try:
-                if url:
-                    from urllib.parse import urlparse
-
-                    parsed = urlparse(url)
-                    client: Any = chromadb.HttpClient(
-                        host=parsed.hostname or "localhost",
-                        port=parsed.port or 8000,
-                        ssl=parsed.scheme == "https",
-                        settings=chroma_settings,
-                    )
-                else:
-                    client = chromadb.PersistentClient(
-                        path=str(self.path / "chroma"), settings=chroma_settings
-                    )
-                self._collection = client.get_or_create_collection(
-                    name=self.info.get("collection", self.settings.index.collection),
-                    metadata={"hnsw:space": "cosine"},
-                    embedding_function=None,
-                )
-            except Exception as exc:
-                where = url or str(self.path / "chroma")
-                raise IndexError_(
-                    f"cannot open Chroma at {where}: {str(exc).splitlines()[0][:160]}"
-                ) from None
+            with self._collection_lock:
+                if self._collection is None:
+                    self._collection = self._open_collection()
         return self._collection
+
+    def _open_collection(self) -> Any:
+        """Open (or create) the Chroma collection: embedded by default, a server if configured."""
+        import chromadb
+        from chromadb.config import Settings as ChromaSettings
+
+        chroma_settings = ChromaSettings(anonymized_telemetry=False)
+        url = self.settings.index.chroma_url
+        try:
+            if url:
+                from urllib.parse import urlparse
+
+                parsed = urlparse(url)
+                client: Any = chromadb.HttpClient(
+                    host=parsed.hostname or "localhost",
+                    port=parsed.port or 8000,
+                    ssl=parsed.scheme == "https",
+                    settings=chroma_settings,
+                )
+            else:
+                client = chromadb.PersistentClient(
+                    path=str(self.path / "chroma"), settings=chroma_settings
+                )
+            return client.get_or_create_collection(
+                name=self.info.get("collection", self.settings.index.collection),
+                metadata={"hnsw:space": "cosine"},
+                embedding_function=None,
+            )
+        except Exception as exc:
+            where = url or str(self.path / "chroma")
+            raise IndexError_(
+                f"cannot open Chroma at {where}: {str(exc).splitlines()[0][:160]}"
+            ) from None
 
     # ------------------------------------------------------------------ catalog
     def count_docs(self) -> int:
