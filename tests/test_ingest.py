@@ -304,6 +304,20 @@ class TestIndexing:
             assert part in line
 
 
+class TestLazyEmbedder:
+    """The model is loaded only when something needs embedding or token counts."""
+
+    def test_loads_on_first_use_only(self) -> None:
+        """A re-ingest of unchanged files never pays for loading the model."""
+        from agents.retrieval.embedder import LazyEmbedder
+
+        made: list[FakeEmbedder] = []
+        lazy = LazyEmbedder(lambda: made.append(FakeEmbedder()) or made[-1])
+        assert not lazy.loaded and lazy.forward_seconds == 0.0 and made == []
+        assert len(lazy.embed(["net sales"])) == 1 and lazy.max_tokens == 64
+        assert lazy.loaded and len(made) == 1
+
+
 class TestCli:
     """`finqa ingest` prints the summary and exits 0."""
 

@@ -10,13 +10,20 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from agents.errors import IndexError_
 
-__all__ = ["SentenceEmbedder", "TokenCounter", "get_embedder", "reset_embedders", "PACKAGED_MINILM"]
+__all__ = [
+    "SentenceEmbedder",
+    "TokenCounter",
+    "LazyEmbedder",
+    "get_embedder",
+    "reset_embedders",
+    "PACKAGED_MINILM",
+]
 
 PACKAGED_MINILM = "all-MiniLM-L6-v2"
 _CACHE: dict[tuple[str, int], SentenceEmbedder] = {}
@@ -137,6 +144,36 @@ class TokenCounter:
                 "input_ids"
             ]
         ]
+
+
+class LazyEmbedder:
+    """Loads the wrapped embedder (or tokenizer) on first real use, so re-ingesting unchanged
+    files never pays for importing torch and loading a model."""
+
+    def __init__(self, factory: Callable[[], Any]) -> None:
+        self._factory = factory
+        self._inner: Any = None
+        self._lock = threading.Lock()
+
+    @property
+    def loaded(self) -> bool:
+        return self._inner is not None
+
+    @property
+    def forward_seconds(self) -> float:
+        return float(getattr(self._inner, "forward_seconds", 0.0)) if self.loaded else 0.0
+
+    def _get(self) -> Any:
+        if self._inner is None:
+            with self._lock:
+                if self._inner is None:
+                    self._inner = self._factory()
+        return self._inner
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self._get(), name)
 
 
 def get_embedder(

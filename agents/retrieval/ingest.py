@@ -8,6 +8,7 @@ the embedding of the current one, so the forward pass dominates wall time.
 
 from __future__ import annotations
 
+import functools
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -88,8 +89,12 @@ class Ingestor:
         self.embedder = embedder
         self.sidecar = sidecar
         self._header_tokens: dict[str, int] = {}
-        max_tokens = int(getattr(embedder, "max_tokens", 256))
-        self.window = min(settings.index.chunk_tokens, max_tokens - 2)  # [CLS] ... [SEP]
+
+    @functools.cached_property
+    def window(self) -> int:
+        """Word pieces per chunk: the configured size, within the embedder's [CLS] ... [SEP]."""
+        max_tokens = int(getattr(self.embedder, "max_tokens", 256))
+        return min(self.settings.index.chunk_tokens, max_tokens - 2)
 
     def _count(self, texts: Sequence[str]) -> list[int]:
         batch = getattr(self.embedder, "count_tokens_batch", None)
@@ -224,16 +229,17 @@ def ingest_paths(
         report.seconds = time.perf_counter() - started
         return report
     if embedder is None:
-        from agents.retrieval.embedder import TokenCounter, get_embedder
+        from agents.retrieval.embedder import LazyEmbedder, TokenCounter, get_embedder
 
+        cfg = settings.index
         if idx.dense:
-            embedder = get_embedder(
-                settings.index.embedder,
-                batch_size=settings.index.embed_batch_size,
-                threads=settings.index.torch_threads,
+            embedder = LazyEmbedder(
+                lambda: get_embedder(
+                    cfg.embedder, batch_size=cfg.embed_batch_size, threads=cfg.torch_threads
+                )
             )
         else:  # BM25-only index: the tokenizer sizes chunks, the model is never run
-            embedder = TokenCounter(settings.index.embedder)
+            embedder = LazyEmbedder(lambda: TokenCounter(cfg.embedder))
     forward_before = float(getattr(embedder, "forward_seconds", 0.0))
     lock = FileLock(str(idx.path / ".ingest.lock"))
     try:
