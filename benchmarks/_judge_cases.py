@@ -9,7 +9,6 @@ but fluent answer (another company's gold answer).
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -21,8 +20,9 @@ from agents.judge._tables import column_period, row_cells
 from agents.judge.calc import CalcError, safe_eval
 from agents.judge.evidence import EvidenceView
 from agents.judge.numeric import answer_numbers
-from agents.types import Answer, Calculation, Evidence, EvidenceItem, RetrievalPlan
+from agents.types import Answer, Calculation, Evidence
 from benchmarks._judge_calcs import _matches, build_calculations, locate
+from benchmarks.questions import gold_evidence, read_rows
 
 __all__ = ["Case", "load_questions", "build_cases", "CATEGORIES"]
 
@@ -52,32 +52,11 @@ class Case:
 
 
 def load_questions(path: Path) -> list[dict[str, Any]]:
-    with path.open(encoding="utf-8") as fh:
-        return [json.loads(line) for line in fh if line.strip()]
+    return read_rows(path)
 
 
 def _evidence(question: str, pages: Sequence[dict[str, Any]], offset: int = 0) -> Evidence:
-    seen: dict[tuple[str, int], str] = {}
-    for p in pages:
-        seen.setdefault(
-            (p["doc_name"], int(p["evidence_page_num"])),
-            p.get("evidence_text_full_page") or p["evidence_text"],
-        )
-    items = tuple(
-        EvidenceItem(
-            source_id=f"S{offset + i + 1}", doc_id=doc, pages=(page,), chunk_ids=(), text=text
-        )
-        for i, ((doc, page), text) in enumerate(seen.items())
-    )
-    plan = RetrievalPlan(
-        attempt=1,
-        route="gold",
-        reason="gold evidence pages",
-        k=len(items),
-        candidates=len(items),
-        rse=False,
-    )
-    return Evidence(question=question, items=items, plan=plan)
+    return gold_evidence(question, pages, offset=offset, route="gold")
 
 
 def _fmt(value: float, decimals: int, commas: bool = True) -> str:

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from agents.errors import FinqaError
-from agents.types import Frozen
+from agents.types import Evidence, EvidenceItem, Frozen, RetrievalPlan
 
-__all__ = ["BenchQuestion", "load_questions", "QuestionsError"]
+__all__ = ["BenchQuestion", "load_questions", "read_rows", "gold_evidence", "QuestionsError"]
 
 
 class QuestionsError(FinqaError):
@@ -116,3 +116,45 @@ def _evidence_pages(row: Mapping[str, Any], doc_name: Any) -> tuple[tuple[str, i
             if part.strip().lstrip("-").isdigit():
                 pages.append((str(doc_name), int(part)))
     return tuple(dict.fromkeys(pages))
+
+
+def read_rows(
+    path: str | Path, *, limit: int | None = None, qtype: str | None = None
+) -> list[dict[str, Any]]:
+    """The raw rows of a FinanceBench-format JSONL file (optionally one question type, first N)."""
+    rows = [json.loads(x) for x in Path(path).read_text(encoding="utf-8").splitlines() if x.strip()]
+    if qtype:
+        rows = [r for r in rows if r.get("question_type") == qtype]
+    return rows[:limit] if limit else rows
+
+
+def gold_evidence(
+    question: str, pages: Sequence[Mapping[str, Any]], *, offset: int = 0, route: str = "oracle"
+) -> Evidence:
+    """Evidence made of a question's gold evidence pages (full page text, 0-based page), one
+    source per distinct (doc_name, page): the oracle-retrieval setting of the paper."""
+    items: list[EvidenceItem] = []
+    seen: set[tuple[str, int]] = set()
+    for ev in pages:
+        key = (str(ev["doc_name"]), int(ev["evidence_page_num"]))
+        if key in seen:
+            continue
+        seen.add(key)
+        items.append(
+            EvidenceItem(
+                source_id=f"S{offset + len(items) + 1}",
+                doc_id=key[0],
+                pages=(key[1],),
+                chunk_ids=(f"{key[0]}:p{key[1]}",),
+                text=str(ev.get("evidence_text_full_page") or ev.get("evidence_text") or ""),
+            )
+        )
+    plan = RetrievalPlan(
+        attempt=1,
+        route=route,
+        reason="gold evidence pages",
+        k=len(items),
+        candidates=len(items),
+        rse=False,
+    )
+    return Evidence(question=question, items=tuple(items), plan=plan)

@@ -25,7 +25,8 @@ from typing import Any
 from agents.config import Settings, load_settings
 from agents.logs import configure_logging
 from agents.reasoning import OpenAIChatClient, build_reasoner
-from agents.types import Evidence, EvidenceItem, RetrievalPlan, Verdict
+from agents.types import Evidence, RetrievalPlan, Verdict
+from benchmarks.questions import gold_evidence, read_rows
 
 __all__ = ["main", "oracle_evidence", "load_questions"]
 
@@ -39,41 +40,12 @@ TYPES = ("metrics-generated", "domain-relevant", "novel-generated")
 def load_questions(
     path: Path, limit: int | None = None, qtype: str | None = None
 ) -> list[dict[str, Any]]:
-    rows = [
-        json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()
-    ]
-    if qtype:
-        rows = [r for r in rows if r.get("question_type") == qtype]
-    return rows[:limit] if limit else rows
+    return read_rows(path, limit=limit, qtype=qtype)
 
 
 def oracle_evidence(q: Mapping[str, Any]) -> Evidence:
     """Evidence built from the gold evidence pages (full page text, doc_name, 0-based page)."""
-    items: list[EvidenceItem] = []
-    seen: set[tuple[str, int]] = set()
-    for ev in q.get("evidence") or []:
-        key = (str(ev["doc_name"]), int(ev["evidence_page_num"]))
-        if key in seen:
-            continue
-        seen.add(key)
-        items.append(
-            EvidenceItem(
-                source_id=f"S{len(items) + 1}",
-                doc_id=key[0],
-                pages=(key[1],),
-                chunk_ids=(f"{key[0]}:p{key[1]}",),
-                text=str(ev.get("evidence_text_full_page") or ev.get("evidence_text") or ""),
-            )
-        )
-    plan = RetrievalPlan(
-        attempt=1,
-        route="oracle",
-        reason="gold evidence pages",
-        k=len(items),
-        candidates=len(items),
-        rse=False,
-    )
-    return Evidence(question=str(q["question"]), items=tuple(items), plan=plan)
+    return gold_evidence(str(q["question"]), q.get("evidence") or [])
 
 
 def _grade(q: Mapping[str, Any], text: str, abstained: bool) -> tuple[str, str]:
