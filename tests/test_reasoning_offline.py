@@ -180,6 +180,21 @@ class TestAbstention:
         assert a.citations and a.confidence["mode"] == "passages"
 
 
+class TestWhatWereFigures:
+    """'What were X's <line item>' asks for a figure, not for a description."""
+
+    def test_what_were_current_liabilities_reads_the_balance_sheet(self) -> None:
+        """The line item is read from the statement instead of quoting a passage."""
+        a = ask("What were Acme's total current liabilities at the end of FY2022?", BALANCE)
+        assert not a.abstained and a.calculations and a.confidence["mode"] == "metric"
+
+    def test_what_were_the_drivers_stays_descriptive(self) -> None:
+        """A question about drivers keeps the extractive path."""
+        text = "Revenue grew in 2022 primarily due to higher volumes in the Industrial segment."
+        a = ask("What were the main drivers of Acme's revenue growth in FY2022?", text)
+        assert a.confidence["mode"] in ("extractive", "abstain")
+
+
 class TestArithmetic:
     """The evaluator is arithmetic only."""
 

@@ -30,8 +30,13 @@ __all__ = ["OfflineBackend", "OFFLINE_TEMPLATE_ID", "CANNOT"]
 OFFLINE_TEMPLATE_ID = "offline.v1"
 _OFFLINE_HASH = hashlib.sha256(OFFLINE_TEMPLATE_ID.encode()).hexdigest()
 CANNOT = "cannot determine from the filings"
+# Questions about causes, kinds or names: not a line item to read ("What were 3M's total
+# liabilities?" is a figure; "What were the main drivers of ...?" is not).
 _DESCRIPTIVE = re.compile(
-    r"^\s*(?:what (?:drove|drives|caused|are|were)|why|which|who|how (?:does|did|do)|describe|explain|"
+    r"^\s*(?:what (?:drove|drives|caused)|"
+    r"what (?:are|were) (?:the |its |their )?(?:main |key |primary |major |biggest )?"
+    r"(?:drivers?|reasons?|factors?|risks?|causes?|segments?|products?|items?|areas?|impacts?)\b|"
+    r"why|which|who|how (?:does|did|do)|describe|explain|"
     r"what (?:industry|production|products?|geograph))",
     re.IGNORECASE,
 )
