@@ -138,3 +138,94 @@ def evidence(
         attempt=1, route="test", reason="fixture", k=len(items), candidates=len(items), rse=False
     )
     return Evidence(question=question, items=items, plan=plan)
+
+
+# ---- snippets for the verdict templates (agents/reasoning/offline/verdicts.py)
+INCOME_VOLATILE = """Consolidated Statements of Operations
+(in millions)
+2022 2021 2020
+Net sales 1,000 900 800
+Cost of sales 700 585 560
+Gross profit 300 315 240
+Operating income 100 120 90
+Net income 70 90 60
+"""
+
+BANK_INCOME = """Consolidated Statements of Income
+(in millions)
+2022 2021 2020
+Interest income 60,000 50,000 52,000
+Interest expense 10,000 5,000 7,000
+Net interest income 50,000 45,000 45,000
+Provision for credit losses 6,000 (9,000) 17,000
+Net income 37,000 48,000 29,000
+"""
+
+DEBT_BALANCE = """Consolidated Balance Sheets
+(in millions)
+2023 2022
+Total current assets 50,000 48,000
+Total assets 120,000 110,000
+Commercial paper 1,000 500
+Current portion of long-term debt 2,000 1,500
+Total current liabilities 30,000 28,000
+Long-term debt 40,000 38,000
+Operating lease liabilities 5,000 4,000
+Total liabilities 80,000 75,000
+"""
+
+QUICK_BALANCE = """Consolidated Balance Sheets
+(in millions)
+2022 2021
+Cash and cash equivalents 3,000 2,500
+Accounts receivable, net 5,000 4,800
+Inventories 4,000 3,900
+Total current assets 13,000 12,000
+Total assets 60,000 58,000
+Total current liabilities 6,000 7,000
+"""
+
+CASH_FLOW_TOTALS = """Consolidated Statements of Cash Flows
+(in millions)
+2022 2021 2020
+Net income 8,978 7,679 7,175
+Net cash provided by operating activities 10,811 11,616 10,613
+Net cash used for investing activities (5,207) (4,625) (4,240)
+Dividends paid (6,172) (5,815) (5,509)
+Net cash used for financing activities (3,100) (6,000) 3,500
+"""
+
+INCOME_RESTRUCTURING = """Consolidated Statements of Income
+(in millions)
+2022 2021 2020
+Net revenue 10,000 9,000 8,000
+Cost of sales 6,000 5,400 4,800
+Restructuring and impairment charges 411 247 289
+Operating income 2,000 1,900 1,700
+Net income 1,500 1,400 1,300
+"""
+
+TAX_NOTE = """Income taxes
+(in millions)
+2022 2021 2020
+Pretax income 9,585 10,689 4,296
+Income tax provision 2,071 2,629 1,161
+Effective tax rate 21.6 24.6 27.0
+"""
+
+UTILITY_STATEMENTS = """Consolidated Statements of Operations
+(in millions)
+2022 2021
+Operating revenues 3,792 3,930
+Net income 820 1,263
+Consolidated Balance Sheets
+(in millions)
+2022 2021
+Property, plant and equipment, net 24,000 22,500
+Total assets 30,000 28,000
+Consolidated Statements of Cash Flows
+(in millions)
+2022 2021
+Net cash provided by operating activities 1,700 1,400
+Capital expenditures (2,600) (2,100)
+"""

@@ -3,7 +3,20 @@
 from __future__ import annotations
 
 import pytest
-from _reasoning_data import BALANCE, CASH_FLOW, INCOME, evidence
+from _reasoning_data import (
+    BALANCE,
+    BANK_INCOME,
+    CASH_FLOW,
+    CASH_FLOW_TOTALS,
+    DEBT_BALANCE,
+    INCOME,
+    INCOME_RESTRUCTURING,
+    INCOME_VOLATILE,
+    QUICK_BALANCE,
+    TAX_NOTE,
+    UTILITY_STATEMENTS,
+    evidence,
+)
 
 from agents.config import Settings
 from agents.reasoning import build_reasoner
@@ -394,3 +407,118 @@ class TestScale:
         assert ask("What is Acme's FY2022 free cash flow? Answer in USD millions.", text).abstained
         a = ask("What is Acme's FY2022 free cash flow? Answer in USD millions.", text, INCOME)
         assert "$5,604.00 million" in a.text
+
+
+_GM_Q = (
+    "Are Acme's gross margins historically consistent (not fluctuating more than roughly 2% "
+    "each year)? If gross margins are not a relevant metric for a company like this, then "
+    "please state that and explain why."
+)
+
+
+class TestVerdicts:
+    """Recurring analyst templates answered with a leading verdict, figures, citations and a Calculation."""
+
+    def test_gross_margin_consistent_yes(self) -> None:
+        """Three years of gross margin within 2 points of each other give 'Yes.' and each margin."""
+        a = ask(_GM_Q, INCOME)
+        assert not a.abstained and a.text.startswith("Yes.")
+        assert "53.0%" in a.text and "53.3%" in a.text and "54.8%" in a.text
+        assert a.citations and recompute(a) == pytest.approx(1.466, abs=1e-3)
+
+    def test_gross_margin_fluctuating_no(self) -> None:
+        """A 5-point year-over-year swing in gross margin gives 'No.'."""
+        a = ask(_GM_Q, INCOME_VOLATILE)
+        assert a.text.startswith("No.") and recompute(a) == pytest.approx(5.0)
+
+    def test_bank_gross_margin_not_relevant(self) -> None:
+        """A bank's income statement (net interest income, no cost of sales) makes gross margin not relevant."""
+        a = ask(_GM_Q, BANK_INCOME)
+        assert not a.abstained and "not a relevant metric" in a.text
+        assert "financial institution" in a.text and a.citations
+
+    def test_debt_increase_sums_current_and_long_term(self) -> None:
+        """Commercial paper, current portion and long-term debt are summed at both year ends; leases are not."""
+        q = "Has Acme increased its debt on balance sheet between FY2023 and the FY2022 period?"
+        a = ask(q, DEBT_BALANCE, doc="ACME_2023_10K")
+        assert a.text.startswith("Yes.") and recompute(a) == pytest.approx(3000.0)
+        assert "$40,000 million" in a.text and "$43,000 million" in a.text
+        assert not any("lease" in o.name for o in a.calculations[0].operands)
+
+    def test_debt_without_long_term_row_is_not_answered(self) -> None:
+        """Without debt rows for both years there is no debt verdict."""
+        q = "Has Acme increased its debt on balance sheet between FY2022 and the FY2021 period?"
+        a = ask(q, QUICK_BALANCE)
+        assert a.abstained and not a.text.startswith(("Yes", "No"))
+
+    def test_debt_ratio_question_is_not_a_total_debt_verdict(self) -> None:
+        """A debt-to-equity question is not answered with the change in total debt."""
+        q = "Has Acme's debt-to-equity ratio increased between FY2022 and FY2023?"
+        a = ask(q, DEBT_BALANCE, doc="ACME_2023_10K")
+        assert "Total debt" not in a.text
+
+    def test_quick_ratio_liquidity_verdict(self) -> None:
+        """A quick ratio of at least 1.0 is a healthy liquidity profile: 'Yes.' with the ratio."""
+        q = (
+            "Does Acme have a reasonably healthy liquidity profile based on its quick ratio for "
+            "FY2022? If the quick ratio is not relevant to measure liquidity, please state that."
+        )
+        a = ask(q, QUICK_BALANCE)
+        assert a.text.startswith("Yes.") and "1.33" in a.text
+        assert recompute(a) == pytest.approx(8000 / 6000)
+
+    def test_largest_cash_flow_activity(self) -> None:
+        """The largest of the operating, investing and financing totals is named with its amount."""
+        q = (
+            "Among operations, investing, and financing activities, which brought in the most "
+            "(or lost the least) cash flow for Acme in FY2022?"
+        )
+        a = ask(q, CASH_FLOW_TOTALS)
+        assert a.text.startswith("Operating activities.") and "$10,811 million" in a.text
+        assert recompute(a) == pytest.approx(10811.0)
+
+    def test_dividends_paid_yes(self) -> None:
+        """A non-zero 'Dividends paid' cash-flow line gives 'Yes.' with the amount."""
+        a = ask("Has Acme paid dividends to common shareholders in FY2022?", CASH_FLOW)
+        assert a.text.startswith("Yes.") and "$6,172 million" in a.text
+        assert recompute(a) == pytest.approx(6172.0)
+
+    def test_dividends_absent_abstains(self) -> None:
+        """A cash-flow statement without a dividends line gives no verdict."""
+        a = ask("Has Acme paid dividends to common shareholders in FY2022?", BALANCE)
+        assert a.abstained
+
+    def test_restructuring_line_read(self) -> None:
+        """The income statement's restructuring line is the answer, with its amount and scale."""
+        q = (
+            "What is the quantity of restructuring costs directly outlined in Acme's income "
+            "statements for FY2022? If restructuring costs are not explicitly outlined then state 0."
+        )
+        a = ask(q, INCOME_RESTRUCTURING)
+        assert a.text.startswith("$411 million") and recompute(a) == pytest.approx(411.0)
+
+    def test_restructuring_missing_abstains(self) -> None:
+        """No restructuring line in the income statement: abstain, naming what is missing."""
+        q = "What is the quantity of restructuring costs directly outlined in Acme's income statements for FY2022?"
+        a = ask(q, INCOME)
+        assert a.abstained and a.confidence["missing"] == ["restructuring costs FY2022"]
+
+    def test_effective_tax_rate_change_from_stated_rate(self) -> None:
+        """The stated effective tax rates give the change in percentage points."""
+        q = "How much has the effective tax rate of Acme changed between FY2021 and FY2022?"
+        a = ask(q, TAX_NOTE)
+        assert not a.abstained and "24.6%" in a.text and "21.6%" in a.text
+        assert recompute(a) == pytest.approx(-3.0)
+
+    def test_capital_intensive_yes(self) -> None:
+        """Net PP&E at 80% of total assets makes the business capital-intensive: 'Yes.' with both shares."""
+        a = ask("Is Acme a capital-intensive business based on FY2022 data?", UTILITY_STATEMENTS)
+        assert a.text.startswith("Yes.") and "80.0%" in a.text and "68.6%" in a.text
+        assert recompute(a) == pytest.approx(80.0)
+
+    def test_capital_light_gets_no_verdict(self) -> None:
+        """Below both thresholds no 'Yes'/'No' verdict is given."""
+        a = ask(
+            "Is Acme a capital-intensive business based on FY2022 data?", INCOME, CASH_FLOW, BALANCE
+        )
+        assert not a.text.startswith(("Yes", "No"))

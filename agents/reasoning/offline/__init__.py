@@ -23,6 +23,7 @@ from agents.reasoning.offline.solver import (
     missing_operands,
     solve,
 )
+from agents.reasoning.offline.verdicts import metric_lead, verdict_answer
 from agents.types import Answer, Evidence
 
 __all__ = ["OfflineBackend", "OFFLINE_TEMPLATE_ID", "CANNOT"]
@@ -60,6 +61,9 @@ class OfflineBackend:
     name = "offline"
 
     def answer(self, question: str, evidence: Evidence, strategy: str = "standard") -> Answer:
+        verdict = verdict_answer(question, evidence, strategy)
+        if verdict is not None:
+            return verdict
         spec = parse_question(question)
         metric_q = spec.recipe is not None and not _DESCRIPTIVE.search(question)
         if metric_q and spec.is_yes_no:
@@ -110,6 +114,8 @@ class OfflineBackend:
             (y0, v0), (y1, v1) = sol.per_year.items()
             moved = "increased" if change > 0 else "decreased" if change < 0 else "was unchanged"
             lead += f"The {sol.recipe.name} {moved} from {_fmt_unit(v0, sol.unit)} in FY{y0} to {_fmt_unit(v1, sol.unit)} in FY{y1}. "
+        if not lead:
+            lead = metric_lead(question, spec, sol.recipe.id, sol.value)
         text = f"{lead}{what[:1].upper()}{what[1:]}: {value} {refs}."
         scale = {1e3: "thousands", 1e6: "millions", 1e9: "billions"}.get(
             sol.calculation.operands[0].scale, ""

@@ -1,0 +1,183 @@
+"""Verdict rules over the cash flow statement, the income statement's restructuring line and the tax note.
+
+- operating / investing / financing: the largest of the three cash-flow totals is named;
+- dividends to common shareholders: a non-zero 'Dividends paid' cash-flow line is 'Yes' (no 'No'
+  from an absent line: the caller abstains);
+- restructuring costs: the income statement's 'Restructuring ...' line (else a note's 'Total
+  restructuring ...' line), or an abstention naming the missing line;
+- change in effective tax rate: the stated rates when the statements do not give both operands.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agents.reasoning.offline.book import Book
+from agents.reasoning.offline.question import QuestionSpec
+from agents.reasoning.offline.tables import Row
+from agents.reasoning.offline.verdict_kit import Reader, abstain, money, statement_rows, verdict
+from agents.types import Answer
+
+__all__ = [
+    "largest_cash_flow",
+    "dividends_paid",
+    "restructuring",
+    "tax_rate_change",
+    "CF_Q",
+    "DIVIDENDS_Q",
+    "RESTRUCTURING_Q",
+    "INCOME_STMT_Q",
+    "ETR_Q",
+]
+
+CF_Q = re.compile(r"operat\w*,? investing,? (?:and|&) financing", re.I)
+_CF_TOTAL = re.compile(
+    r"^(?:net|total)?cash(?:flows?)?(?:provided|used|generated|from|by|in|for|inflows?|outflows?)*"
+    r"(operat|invest|financ)(?:ingactivities|ions|ing)$"
+)
+DIVIDENDS_Q = re.compile(
+    r"\bpa(?:y|id|ying)\b.{0,30}\bdividends?\b|\bdividends?\b.{0,20}\bpaid\b", re.I
+)
+_DIV_SKIP = (
+    "noncontrolling",
+    "minority",
+    "received",
+    "declared",
+    "pershare",
+    "payable",
+    "subsidiar",
+    "reinvest",
+    "equitymethod",
+    "proceeds",
+    "affiliate",
+)
+RESTRUCTURING_Q = re.compile(r"restructuring (?:costs?|charges?|expenses?)", re.I)
+INCOME_STMT_Q = re.compile(
+    r"income statements?|statements? of (?:income|operations|earnings)|\bP&L\b", re.I
+)
+_RESTRUCTURING_ROW = re.compile(r"^(?:total)?restructuring")
+ETR_Q = re.compile(r"effective (?:income )?tax rate", re.I)
+_ETR_ROW = re.compile(r"^effective(?:income)?taxrate(?:percent)?$")
+_CF_NAMES = {"operat": "operating", "invest": "investing", "financ": "financing"}
+
+
+def largest_cash_flow(spec: QuestionSpec, book: Book, strategy: str) -> Answer | None:
+    y = spec.target_year
+    if y is None:
+        return None
+    best: dict[str, Row] = {}
+    for r in statement_rows(book, "cash_flow"):
+        m = _CF_TOTAL.match(r.key)
+        if not m or r.value_for(y) is None:
+            continue
+        kind = _CF_NAMES[m.group(1)]
+        cur = best.get(kind)
+        if cur is None or (r.primary and not cur.primary):
+            best[kind] = r
+    if len(best) != 3 or len({r.scale for r in best.values()}) != 1:
+        return None
+    reader = Reader()
+    names = {
+        k: reader.add(f"{k}_cash_flow_fy{y}", best[k], y)
+        for k in ("operating", "investing", "financing")
+    }
+    calc = reader.calc(
+        f"max({', '.join(names.values())})", "USD", f"largest of the three cash-flow totals, FY{y}"
+    )
+    if calc is None or reader.scale_unknown:
+        return None
+    vals = {k: reader.values[n] for k, n in names.items()}
+    winner = max(vals, key=lambda k: vals[k])
+    others = "; ".join(f"{k}: {money(v, reader.scale)}" for k, v in vals.items() if k != winner)
+    verb = "brought in the most cash" if vals[winner] > 0 else "lost the least cash"
+    text = (
+        f"{winner.capitalize()} activities. In FY{y}, cash flow from {winner} activities "
+        f"{verb}: {money(vals[winner], reader.scale)} ({others}) {reader.refs()}. "
+        f"Computed by finqa as {calc.expression}."
+    )
+    return verdict(text, reader, [calc], strategy, "verdict")
+
+
+def dividends_paid(spec: QuestionSpec, book: Book, strategy: str) -> Answer | None:
+    y = spec.target_year
+    if y is None:
+        return None
+    for r in statement_rows(book, "cash_flow"):
+        k = r.key
+        if "dividend" not in k or any(x in k for x in _DIV_SKIP):
+            continue
+        if "preferred" in k and "common" not in k:
+            continue
+        v = r.value_for(y)
+        if v is None or v == 0:
+            continue  # no figure, or an explicit zero: no 'Yes' from this row
+        reader = Reader()
+        name = reader.add(f"dividends_paid_fy{y}", r, y)
+        calc = reader.calc(f"abs({name})", "USD", f"FY{y} cash dividends paid")
+        if calc is None or reader.scale_unknown:
+            return None
+        text = (
+            f"Yes. The FY{y} cash flow statement shows {r.label.strip()[:80]} of "
+            f"{money(calc.result, reader.scale)} {reader.refs()}."
+        )
+        return verdict(text, reader, [calc], strategy, "verdict")
+    return None
+
+
+def restructuring(spec: QuestionSpec, book: Book, strategy: str) -> Answer:
+    y = spec.target_year or 0
+    rows = [
+        r
+        for r in statement_rows(book, "income")
+        if _RESTRUCTURING_ROW.match(r.key)
+        and r.value_for(y) is not None
+        and not any(x in r.key for x in ("aftertax", "pershare", "reserve", "liabilit"))
+    ]
+    row = next((r for r in rows if r.primary), None)
+    if row is None:  # a restructuring table of the income statement's line, e.g. in a note
+        row = next((r for r in rows if r.key.startswith("totalrestructuring")), None)
+    if row is None:
+        return abstain(
+            f"a restructuring line in the FY{y} income statement",
+            [f"restructuring costs FY{y}"],
+            strategy,
+        )
+    reader = Reader()
+    name = reader.add(f"restructuring_fy{y}", row, y)
+    calc = reader.calc(f"abs({name})", "USD", f"FY{y} restructuring costs")
+    if calc is None or reader.scale_unknown:
+        return abstain(f"restructuring costs for FY{y}", [f"restructuring costs FY{y}"], strategy)
+    text = (
+        f"{money(calc.result, reader.scale)}. The FY{y} income statement line "
+        f"{row.label.strip()[:80]!r} shows restructuring costs of {money(calc.result, reader.scale)} "
+        f"{reader.refs()}."
+    )
+    return verdict(text, reader, [calc], strategy, "verdict")
+
+
+def tax_rate_change(spec: QuestionSpec, book: Book, strategy: str) -> Answer | None:
+    from agents.reasoning.offline.solver import solve
+
+    if solve(spec, book) is not None:
+        return None  # computed from the statements by the metric path
+    y0, y1 = spec.agg_years
+    for r in book.rows:
+        v0, v1 = r.value_for(y0), r.value_for(y1)
+        if r.exhibit or not _ETR_ROW.match(r.key) or v0 is None or v1 is None:
+            continue
+        if not (0 < abs(v0) < 100 and 0 < abs(v1) < 100):
+            continue
+        reader = Reader()
+        n0 = reader.add(f"effective_tax_rate_fy{y0}", r, y0, unit="%")
+        n1 = reader.add(f"effective_tax_rate_fy{y1}", r, y1, unit="%")
+        calc = reader.calc(f"{n1} - {n0}", "%", f"change in effective tax rate, FY{y0} to FY{y1}")
+        if calc is None:
+            return None
+        moved = "decreased" if calc.result < 0 else "increased" if calc.result > 0 else "held"
+        text = (
+            f"The effective tax rate {moved} by {abs(calc.result):.1f} percentage points, from "
+            f"{v0:.1f}% in FY{y0} to {v1:.1f}% in FY{y1} (change {calc.result:+.1f} pp), as stated "
+            f"in the filing {reader.refs()}."
+        )
+        return verdict(text, reader, [calc], strategy, "verdict")
+    return None

@@ -1,0 +1,135 @@
+"""Shared pieces of the verdict rules: operands read from rows, answers, abstentions."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+
+from agents.reasoning.confidence import confidence_signals
+from agents.reasoning.offline.book import Book
+from agents.reasoning.offline.tables import Row
+from agents.types import Answer, Calculation, Citation, Operand
+from lexicon.arith import ArithmeticError_, evaluate
+
+__all__ = [
+    "Reader",
+    "verdict",
+    "abstain",
+    "money",
+    "statement_rows",
+    "TEMPLATE_ID",
+    "TEMPLATE_HASH",
+]
+
+TEMPLATE_ID = "offline.v1"
+TEMPLATE_HASH = hashlib.sha256(TEMPLATE_ID.encode()).hexdigest()
+
+
+class Reader:
+    """Operands read from rows, in one common scale, with their citations."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, float] = {}
+        self.operands: list[Operand] = []
+        self.cites: list[Citation] = []
+        self.scale: float | None = None
+        self.scale_unknown = False  # a USD row without '(in millions)'-style header
+
+    def add(self, name: str, row: Row, year: int, unit: str = "USD") -> str:
+        value = row.value_for(year)
+        if value is None:
+            raise KeyError(name)
+        if unit != "USD":
+            v, scale = float(value), 1.0
+        else:
+            self.scale_unknown = self.scale_unknown or row.scale is None
+            if self.scale is None:
+                self.scale = row.scale or 1.0
+            v = float(value) * (row.scale or self.scale) / self.scale
+            scale = self.scale
+        self.values[name] = v
+        self.operands.append(
+            Operand(
+                name=name,
+                value=v,
+                unit=unit,
+                scale=scale,
+                period=f"FY{year}",
+                source_id=row.source_id,
+                text=row.line[:300],
+            )
+        )
+        if not any(c.source_id == row.source_id and c.quote == row.line[:200] for c in self.cites):
+            self.cites.append(
+                Citation(
+                    source_id=row.source_id,
+                    doc_id=row.doc_id,
+                    page=row.page,
+                    chunk_id=row.chunk_id,
+                    quote=row.line[:200],
+                )
+            )
+        return name
+
+    def calc(self, expression: str, unit: str, description: str) -> Calculation | None:
+        try:
+            result = evaluate(expression, self.values)
+        except ArithmeticError_:
+            return None
+        return Calculation(
+            expression=expression,
+            operands=tuple(self.operands),
+            result=result,
+            unit=unit,
+            description=description,
+        )
+
+    def refs(self) -> str:
+        ids = sorted(
+            {c.source_id for c in self.cites}, key=lambda s: int(s[1:]) if s[1:].isdigit() else 0
+        )
+        return "".join(f"[{s}]" for s in ids)
+
+
+def verdict(
+    text: str, reader: Reader, calcs: Iterable[Calculation], strategy: str, mode: str
+) -> Answer:
+    conf = confidence_signals(text, cited=bool(reader.cites), base=0.8)
+    conf["mode"] = mode
+    return Answer(
+        text=text,
+        citations=tuple(reader.cites),
+        calculations=tuple(calcs),
+        strategy=strategy,
+        template_id=TEMPLATE_ID,
+        template_hash=TEMPLATE_HASH,
+        backend="offline",
+        confidence=conf,
+    )
+
+
+def money(v: float, scale: float | None) -> str:
+    word = {1e3: " thousand", 1e6: " million", 1e9: " billion"}.get(scale or 1.0, "")
+    sign = "-" if v < 0 else ""
+    return f"{sign}${abs(v):,.0f}{word}"
+
+
+def statement_rows(book: Book, statement: str) -> list[Row]:
+    rows = [r for r in book.rows if r.statement == statement and not r.exhibit]
+    return sorted(rows, key=lambda r: (not r.primary, r.page, r.order))
+
+
+def abstain(what: str, missing: list[str], strategy: str) -> Answer:
+    text = f"I cannot determine from the filings: the evidence does not show {what}."
+    conf = confidence_signals(text, cited=False)
+    conf["mode"] = "abstain"
+    conf["missing"] = missing
+    return Answer(
+        text=text,
+        abstained=True,
+        strategy=strategy,
+        template_id=TEMPLATE_ID,
+        template_hash=TEMPLATE_HASH,
+        backend="offline",
+        confidence=conf,
+    )
