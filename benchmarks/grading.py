@@ -29,6 +29,8 @@ from typing import Literal
 
 from agents.types import Frozen
 from lexicon import Quantity, extract_quantities
+from lexicon.numbers import SCALE_WORDS
+from lexicon.refusal import is_refusal
 
 __all__ = ["Grade", "GradeLabel", "GradeKind", "grade", "is_abstention", "question_scale"]
 
@@ -46,26 +48,7 @@ class Grade(Frozen):
     matched: tuple[str, ...] = ()
 
 
-_ABSTAIN = re.compile(
-    r"\b(?:cannot|can ?not|can't|unable to|could not|couldn't)\s+(?:be\s+)?"
-    r"(?:determine|determined|answer|answered|find|found|calculate|calculated|compute|computed)"
-    r"|\bnot enough (?:information|data|evidence)"
-    r"|\binsufficient (?:information|data|evidence)"
-    r"|\b(?:information|data) (?:is|are) not (?:available|provided|given)"
-    r"|\bdo(?:es)? not (?:contain|provide|include) (?:enough|sufficient|the (?:necessary|required))"
-    r"|\bi (?:do not|don't) know\b"
-    r"|\bno (?:relevant )?(?:information|evidence) (?:was )?(?:found|available)",
-    re.IGNORECASE,
-)
 _YES_NO = re.compile(r"^\W*(?:(?:final\s+)?answer\s*[:\-]\s*)?\W*(yes|no)\b", re.IGNORECASE)
-_SCALE_WORDS = {
-    "thousand": 1e3,
-    "thousands": 1e3,
-    "million": 1e6,
-    "millions": 1e6,
-    "billion": 1e9,
-    "billions": 1e9,
-}
 _QUESTION_SCALE = re.compile(
     r"\b(?:in|of)\s+(?:usd|us\$|\$|dollars?)?\s*(thousands|millions|billions)\b"
     r"|\b(?:usd|us\$)\s*(thousands|millions|billions)\b",
@@ -93,7 +76,7 @@ _DIMLESS = frozenset({"ratio", "times", "days"})
 
 def is_abstention(text: str) -> bool:
     """True when the text declines to answer ("cannot determine", "not enough information")."""
-    return not text.strip() or bool(_ABSTAIN.search(text))
+    return is_refusal(text)
 
 
 def question_scale(question: str) -> float | None:
@@ -101,7 +84,7 @@ def question_scale(question: str) -> float | None:
     m = _QUESTION_SCALE.search(question)
     if not m:
         return None
-    return _SCALE_WORDS[(m.group(1) or m.group(2)).lower()]
+    return SCALE_WORDS[(m.group(1) or m.group(2)).lower()]
 
 
 def grade(
@@ -195,7 +178,7 @@ def _kind(gold: str, keys: Sequence[Quantity]) -> GradeKind:
 
 def _is_mostly_number(gold: str, q: Quantity) -> bool:
     rest = (gold[: q.start] + " " + gold[q.end :]).lower()
-    for word in _SCALE_WORDS:
+    for word in SCALE_WORDS:
         rest = rest.replace(word, " ")
     words = re.findall(r"[a-z]+", rest)
     return len(words) <= _MAX_WORDS_AROUND_NUMBER

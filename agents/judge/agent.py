@@ -7,7 +7,6 @@ per-facet evidence in `Verdict.details`, and every rejection with a diagnosis an
 
 from __future__ import annotations
 
-import re
 from typing import Any, Literal
 
 from agents.config import Settings
@@ -19,15 +18,10 @@ from agents.judge.grounding import check_claims, grounding_score
 from agents.judge.numeric import FAIL_CAP, check_numbers, numeric_score, verify_calculations
 from agents.judge.text import content_tokens, split_claims
 from agents.types import Answer, Evidence, LLMClient, Verdict
+from lexicon.refusal import REFUSAL
 
 __all__ = ["JudgeAgent"]
 
-_ABSTAIN = re.compile(
-    r"\b(?:cannot|can't|could not|unable to) (?:be )?(?:determine|answer|find|verify)|"
-    r"\bnot (?:enough|sufficient) information\b|\binsufficient (?:information|evidence)\b|"
-    r"\bdo(?:es)? not (?:contain|provide|include) (?:the|enough|any)\b",
-    re.I,
-)
 _NO_CONTENT_GROUNDING = 0.5  # a bare 'Yes.' can be neither supported nor refuted by tokens
 
 
@@ -48,7 +42,7 @@ class JudgeAgent:
         analysis = _analysis(question)
         asked = _asked_years(question, analysis)
         text = answer.text or ""
-        abstained = answer.abstained or (bool(_ABSTAIN.search(text)) and len(text) < 400)
+        abstained = answer.abstained or (bool(REFUSAL.search(text)) and len(text) < 400)
         deterministic = cfg.deterministic_verify
         calcs = (
             verify_calculations(answer.calculations, view, asked, cfg.rel_tolerance)

@@ -5,16 +5,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from lexicon.refusal import REFUSAL, is_refusal
+
 __all__ = ["confidence_signals", "is_refusal", "REFUSAL"]
 
-REFUSAL = re.compile(
-    r"cannot (?:be )?determine|can ?not (?:be )?(?:determined|answered)|unable to (?:determine|answer|find|calculate)"
-    r"|not enough (?:information|data|evidence)|insufficient (?:information|data|evidence)"
-    r"|(?:does|do) not (?:contain|provide|include) (?:enough|sufficient|the (?:necessary|required)|any)"
-    r"|no (?:relevant )?(?:information|evidence|data) (?:was )?(?:found|available|provided)"
-    r"|i (?:do not|don't) know|not (?:available|disclosed) in the (?:provided )?(?:evidence|filings?)",
-    re.IGNORECASE,
-)
 _HEDGE = re.compile(
     r"\b(?:approximately|roughly|about|around|likely|unlikely|may|might|could|possibly|perhaps|appears?|"
     r"seems?|suggests?|estimated?|uncertain|unclear|assum(?:e|ing|ption)|probably)\b",
@@ -23,10 +17,6 @@ _HEDGE = re.compile(
 _FIGURE = re.compile(
     r"[$€£]?\(?-?\d[\d,]*(?:\.\d+)?\)?\s*(?:%|percent|million|billion|thousand|bn|m\b)?", re.I
 )
-
-
-def is_refusal(text: str) -> bool:
-    return not text.strip() or bool(REFUSAL.search(text))
 
 
 def confidence_signals(text: str, *, cited: bool, base: float | None = None) -> dict[str, Any]:

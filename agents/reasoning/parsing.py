@@ -16,6 +16,7 @@ from typing import Any
 from agents.reasoning.confidence import confidence_signals, is_refusal
 from agents.types import Calculation, Citation, Evidence, EvidenceItem, Operand
 from lexicon.arith import ArithmeticError_, evaluate, safe_name, variables
+from lexicon.numbers import SCALE_WORDS
 
 __all__ = ["ParsedAnswer", "parse_reply", "extract_json"]
 
@@ -87,17 +88,9 @@ def _number(value: Any) -> float | None:
 def _scale(value: Any) -> float:
     if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
         return float(value)
-    words = {
-        "thousand": 1e3,
-        "thousands": 1e3,
-        "million": 1e6,
-        "millions": 1e6,
-        "billion": 1e9,
-        "billions": 1e9,
-    }
     if isinstance(value, str):
         low = value.lower()
-        for w, s in words.items():
+        for w, s in SCALE_WORDS.items():
             if w in low:
                 return s
         n = _number(value)

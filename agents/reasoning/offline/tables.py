@@ -11,7 +11,7 @@ whose number of values does not match the columns are skipped (never guessed).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 __all__ = [
     "Row",
@@ -403,22 +403,13 @@ def parse_tables(
         if extra:
             total = f"total {head}"
             table.rows.append(
-                Row(
+                replace(
+                    row,
                     label=total,
                     key=norm_label(total),
                     values=tuple(extra),
-                    years=use_years,
-                    scale=row.scale,
-                    statement=stmt,
-                    source_id=source_id,
-                    doc_id=doc_id,
-                    page=page,
-                    chunk_id=chunk_id,
                     line=_row_line(total, extra),
-                    order=order * 10000 + i,
-                    header_inferred=inferred,
-                    primary=prim,
-                    exhibit=exhibit,
+                    per_share=False,
                 )
             )
     table.years = years
