@@ -3,7 +3,7 @@
 Precedence (highest first): explicit overrides (CLI flags) > environment > YAML file > defaults.
 Environment keys use `__` between levels: `FINQA_INDEX__PATH=/data/idx`,
 `FINQA_LLM__BACKEND=openai`, `FINQA_JUDGE__TAU0=0.6`. Unknown keys anywhere are errors.
-Secrets (API keys, HMAC keys) are never part of this model: see `agents.secrets`.
+Secrets (API keys, HMAC keys) are never part of this model: see `finqa.agents.secrets`.
 """
 
 from __future__ import annotations
@@ -16,9 +16,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
+from finqa.agents.errors import ConfigError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
-
-from agents.errors import ConfigError
 
 __all__ = [
     "Settings",

@@ -1,21 +1,21 @@
 """finqa audit: an append-only, hash-chained, tamper-evident log of every decision.
 
-    from audit import AuditLog, verify_log, write_checkpoint, load_frame, VerifyResult
+    from finqa.audit import AuditLog, verify_log, write_checkpoint, load_frame, VerifyResult
 
 * Records (JSON Lines): ``seq, ts, run_id, question_id, attempt, agent, event, params, scores,
   decision, reason, data, prev_hash, hash``; ``hash`` = SHA-256 of the canonical JSON of the
-  record without ``hash`` (``audit.canonical``); the first ``prev_hash`` is 64 zeros.
-* Writing (``audit.writer``): flock on the log, re-read the tail, one ``os.write`` per line,
-  fsync. Secrets are redacted before hashing (``audit.redact``).
+  record without ``hash`` (``finqa.audit.canonical``); the first ``prev_hash`` is 64 zeros.
+* Writing (``finqa.audit.writer``): flock on the log, re-read the tail, one ``os.write`` per line,
+  fsync. Secrets are redacted before hashing (``finqa.audit.redact``).
 * Torn lines (a crash mid-write): verify reports them (exit 2). The next append — or
   ``finqa audit recover`` — leaves the torn bytes in place, terminates them with a newline and
   writes a ``recovery`` record (agent ``audit``) whose ``data.torn`` names each torn line's
   byte offset, length and SHA-256, chained to the last complete record. Nothing already written
   is ever rewritten or truncated; verify accepts torn lines only when the very next record
   names exactly those bytes, so a recovery cannot hide an edit or a deletion.
-* Verify (``audit.verify``): 0 ok, 1 tampered, 2 truncated/torn; checkpoints
-  (``audit.checkpoint``, HMAC with ``FINQA_AUDIT_HMAC_KEY``) catch tail truncation and
-  wholesale rewrites. Review: ``audit.review`` (pandas, CSV/Parquet), ``audit.show``.
+* Verify (``finqa.audit.verify``): 0 ok, 1 tampered, 2 truncated/torn; checkpoints
+  (``finqa.audit.checkpoint``, HMAC with ``FINQA_AUDIT_HMAC_KEY``) catch tail truncation and
+  wholesale rewrites. Review: ``finqa.audit.review`` (pandas, CSV/Parquet), ``finqa.audit.show``.
 
 Linux/POSIX only (``fcntl.flock``).
 """
@@ -24,11 +24,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from audit.canonical import GENESIS_HASH, RECORD_FIELDS, canonical_bytes, record_hash, to_jsonable
-from audit.checkpoint import make_checkpoint, read_checkpoint, write_checkpoint
-from audit.redact import REDACTED, redact
-from audit.verify import VerifyResult, verify_log
-from audit.writer import AuditLog, detect_code_version
+from finqa.audit.canonical import (
+    GENESIS_HASH,
+    RECORD_FIELDS,
+    canonical_bytes,
+    record_hash,
+    to_jsonable,
+)
+from finqa.audit.checkpoint import make_checkpoint, read_checkpoint, write_checkpoint
+from finqa.audit.redact import REDACTED, redact
+from finqa.audit.verify import VerifyResult, verify_log
+from finqa.audit.writer import AuditLog, detect_code_version
 
 if TYPE_CHECKING:  # pandas is imported lazily
     import pandas as pd
@@ -55,21 +61,21 @@ __all__ = [
 
 
 def load_frame(path: Any, **kwargs: Any) -> pd.DataFrame:
-    """The log as a pandas DataFrame (see `audit.review.load_frame`)."""
-    from audit.review import load_frame as _load_frame
+    """The log as a pandas DataFrame (see `finqa.audit.review.load_frame`)."""
+    from finqa.audit.review import load_frame as _load_frame
 
     return _load_frame(path, **kwargs)
 
 
 def load_records(path: Any, **kwargs: Any) -> list[dict[str, Any]]:
-    """The log's records as dicts, torn lines skipped (see `audit.review.load_records`)."""
-    from audit.review import load_records as _load_records
+    """The log's records as dicts, torn lines skipped (see `finqa.audit.review.load_records`)."""
+    from finqa.audit.review import load_records as _load_records
 
     return _load_records(path, **kwargs)
 
 
 def export(path: Any, out: Any, **kwargs: Any) -> Any:
-    """Export the log to CSV or Parquet by the file suffix (see `audit.review.export`)."""
-    from audit.review import export as _export
+    """Export the log to CSV or Parquet by the file suffix (see `finqa.audit.review.export`)."""
+    from finqa.audit.review import export as _export
 
     return _export(path, out, **kwargs)

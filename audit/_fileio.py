@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from agents.errors import AuditError
-from audit.canonical import GENESIS_HASH, canonical_bytes, record_hash, sha256_hex
+from finqa.agents.errors import AuditError
+from finqa.audit.canonical import GENESIS_HASH, canonical_bytes, record_hash, sha256_hex
 
 __all__ = [
     "Fragment",

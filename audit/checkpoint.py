@@ -16,13 +16,13 @@ import os
 from pathlib import Path
 from typing import Any
 
-from agents.clock import SystemClock
-from agents.errors import AuditError
-from agents.secrets import audit_hmac_key
-from agents.types import Clock
-from audit._fileio import snapshot_size
-from audit.canonical import canonical_bytes
-from audit.writer import format_ts
+from finqa.agents.clock import SystemClock
+from finqa.agents.errors import AuditError
+from finqa.agents.secrets import audit_hmac_key
+from finqa.agents.types import Clock
+from finqa.audit._fileio import snapshot_size
+from finqa.audit.canonical import canonical_bytes
+from finqa.audit.writer import format_ts
 
 __all__ = ["CHECKPOINT_FORMAT", "make_checkpoint", "write_checkpoint", "read_checkpoint", "sign"]
 
@@ -49,7 +49,7 @@ def make_checkpoint(
     path: str | os.PathLike[str], *, key: bytes | None = None, clock: Clock | None = None
 ) -> dict[str, Any]:
     """A signed checkpoint of the log's current head; refuses a log that does not verify."""
-    from audit.verify import _Bad, _scan
+    from finqa.audit.verify import _Bad, _scan
 
     secret = _key(key)
     log = Path(path)

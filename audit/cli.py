@@ -10,7 +10,7 @@ import argparse
 import sys
 from typing import Any
 
-from agents.errors import AuditError
+from finqa.agents.errors import AuditError
 
 __all__ = ["register"]
 
@@ -57,7 +57,7 @@ def register(sub: Any) -> None:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from audit.verify import verify_log
+    from finqa.audit.verify import verify_log
 
     try:
         result = verify_log(args.log, args.checkpoint)
@@ -72,7 +72,7 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _checkpoint(args: argparse.Namespace) -> int:
-    from audit.checkpoint import read_checkpoint, write_checkpoint
+    from finqa.audit.checkpoint import read_checkpoint, write_checkpoint
 
     target = write_checkpoint(args.log, args.out)
     cp, _ = read_checkpoint(target)
@@ -83,9 +83,9 @@ def _checkpoint(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
-    from audit.review import load_records
-    from audit.show import render_question, render_record, render_summary
-    from audit.verify import verify_log
+    from finqa.audit.review import load_records
+    from finqa.audit.show import render_question, render_record, render_summary
+    from finqa.audit.verify import verify_log
 
     result = verify_log(args.log)
     label = "" if result.ok else f"{_LABELS.get(result.status, '?')} — "
@@ -102,7 +102,7 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from audit.review import export
+    from finqa.audit.review import export
 
     target = export(args.log, args.out, question_id=args.question_id, run_id=args.run_id)
     print(f"exported {args.log} to {target}")
@@ -110,7 +110,7 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _recover(args: argparse.Namespace) -> int:
-    from audit.writer import AuditLog
+    from finqa.audit.writer import AuditLog
 
     record = AuditLog(args.log, run_id="recover").recover()
     if record is None:

@@ -6,7 +6,7 @@ Two rules, applied to every record before it is hashed and written:
   ``secret``, ``password``, ``hmac``, ``token``/``access_token``/``auth_token``, ``private_key``,
   ``credential``, ``cookie``, ...) is replaced by :data:`REDACTED`, whatever it is;
 * every occurrence, in any string (keys included), of the *current* value of a secret
-  environment variable (:data:`agents.secrets.SECRET_ENV_NAMES`) is replaced by :data:`REDACTED`.
+  environment variable (:data:`finqa.agents.secrets.SECRET_ENV_NAMES`) is replaced by :data:`REDACTED`.
 
 Counters such as ``prompt_tokens`` are not secrets and are kept.
 """
@@ -18,7 +18,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from agents.secrets import SECRET_ENV_NAMES
+from finqa.agents.secrets import SECRET_ENV_NAMES
 
 __all__ = ["REDACTED", "is_secret_key", "secret_values", "redact"]
 

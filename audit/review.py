@@ -11,9 +11,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from agents.errors import AuditError
-from audit._fileio import iter_lines, parse_object, snapshot_size
-from audit.canonical import RECORD_FIELDS, canonical_bytes
+from finqa.agents.errors import AuditError
+from finqa.audit._fileio import iter_lines, parse_object, snapshot_size
+from finqa.audit.canonical import RECORD_FIELDS, canonical_bytes
 
 if TYPE_CHECKING:
     import pandas as pd

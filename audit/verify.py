@@ -23,10 +23,16 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from agents.types import Frozen
-from audit._fileio import Fragment, Source, iter_lines, parse_object, read_at, snapshot_size
-from audit.canonical import GENESIS_HASH, RECORD_FIELDS, canonical_bytes, record_hash, sha256_hex
-from audit.writer import RECOVERY_EVENT
+from finqa.agents.types import Frozen
+from finqa.audit._fileio import Fragment, Source, iter_lines, parse_object, read_at, snapshot_size
+from finqa.audit.canonical import (
+    GENESIS_HASH,
+    RECORD_FIELDS,
+    canonical_bytes,
+    record_hash,
+    sha256_hex,
+)
+from finqa.audit.writer import RECOVERY_EVENT
 
 __all__ = ["VerifyResult", "verify_log", "verify_bytes", "OK", "TAMPERED", "TRUNCATED"]
 
@@ -233,7 +239,7 @@ def verify_bytes(
 def _load_checkpoint(
     checkpoint: str | os.PathLike[str], key: bytes | None
 ) -> tuple[dict[str, Any], VerifyResult | None]:
-    from audit.checkpoint import read_checkpoint
+    from finqa.audit.checkpoint import read_checkpoint
 
     cp, signed = read_checkpoint(checkpoint, key)
     if signed:

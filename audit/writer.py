@@ -7,7 +7,7 @@ Each append, under an exclusive ``flock`` on the log file itself:
 2. if the file ends with a torn line (a crash mid-write left bytes without a newline, or lines
    that are not JSON objects after the last record), writes ONE ``recovery`` record that names
    the torn bytes (offset, length, SHA-256) — preceded by a newline when the file lacks one —
-   leaving the torn bytes where they are: history is never rewritten (see ``audit.verify``);
+   leaving the torn bytes where they are: history is never rewritten (see ``finqa.audit.verify``);
 3. builds the record (JSON-safe, secrets redacted, UTC timestamp from the injected clock),
    hashes its canonical JSON, writes the whole line with one ``os.write`` and fsyncs.
 """
@@ -25,12 +25,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from agents.clock import SystemClock
-from agents.errors import AuditError
-from agents.types import Clock
-from audit._fileio import Tail, locked, scan_tail, write_all
-from audit.canonical import canonical_bytes, record_hash, to_jsonable
-from audit.redact import redact, secret_values
+from finqa.agents.clock import SystemClock
+from finqa.agents.errors import AuditError
+from finqa.agents.types import Clock
+from finqa.audit._fileio import Tail, locked, scan_tail, write_all
+from finqa.audit.canonical import canonical_bytes, record_hash, to_jsonable
+from finqa.audit.redact import redact, secret_values
 
 __all__ = ["AuditLog", "format_ts", "detect_code_version", "RECOVERY_EVENT", "RUN_START_EVENT"]
 
@@ -80,7 +80,7 @@ def _package_version() -> str:
 
 
 class AuditLog:
-    """An append-only, hash-chained audit log; satisfies ``agents.types.AuditSink``.
+    """An append-only, hash-chained audit log; satisfies ``finqa.agents.types.AuditSink``.
 
     Safe for several threads (one lock per instance) and several processes (flock) writing
     the same file. ``fsync=False`` is for throwaway logs in tests and benchmarks only.
@@ -213,7 +213,7 @@ class AuditLog:
         code_version: str | None = None,
     ) -> dict[str, Any]:
         """Record what this run is: config hash (+ the config), index version, models, code."""
-        from agents.config import config_hash
+        from finqa.agents.config import config_hash
 
         return self.append(
             event=RUN_START_EVENT,

@@ -13,11 +13,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from agents.judge import _lex
-from agents.judge._tables import column_period, row_cells
-from agents.judge.calc import CalcError, safe_eval
-from agents.judge.evidence import EvidenceView
-from agents.types import Calculation, Operand
+from finqa.agents.judge import _lex
+from finqa.agents.judge._tables import column_period, row_cells
+from finqa.agents.judge.calc import CalcError, safe_eval
+from finqa.agents.judge.evidence import EvidenceView
+from finqa.agents.types import Calculation, Operand
 
 __all__ = ["build_calculations", "arith_calculations", "locate"]
 

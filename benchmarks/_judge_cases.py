@@ -15,14 +15,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.judge import _lex
-from agents.judge._tables import column_period, row_cells
-from agents.judge.calc import CalcError, safe_eval
-from agents.judge.evidence import EvidenceView
-from agents.judge.numeric import answer_numbers
-from agents.types import Answer, Calculation, Evidence
-from benchmarks._judge_calcs import _matches, build_calculations, locate
-from benchmarks.questions import gold_evidence, read_rows
+from finqa.agents.judge import _lex
+from finqa.agents.judge._tables import column_period, row_cells
+from finqa.agents.judge.calc import CalcError, safe_eval
+from finqa.agents.judge.evidence import EvidenceView
+from finqa.agents.judge.numeric import answer_numbers
+from finqa.agents.types import Answer, Calculation, Evidence
+from finqa.benchmarks._judge_calcs import _matches, build_calculations, locate
+from finqa.benchmarks.questions import gold_evidence, read_rows
 
 __all__ = ["Case", "load_questions", "build_cases", "CATEGORIES"]
 

@@ -1,6 +1,6 @@
 """The audit log under stress: concurrency, SIGKILL, bit flips, structural edits, torn lines.
 
-    python -m benchmarks.audit_stress [--processes 8] [--appends 200] [--dir /work/var/audit_stress]
+    python -m finqa.benchmarks.audit_stress [--processes 8] [--appends 200] [--dir /work/var/audit_stress]
 
 Prints one line per figure and exits 1 if any property fails. The worker functions are
 importable (multiprocessing "spawn") and reused by tests/test_audit_writer.py and
@@ -23,13 +23,13 @@ from multiprocessing.synchronize import Event
 from pathlib import Path
 from typing import Any
 
-from agents.clock import FixedClock
-from audit import AuditLog, verify_log, write_checkpoint
-from audit._fileio import locked, scan_tail
-from audit.canonical import canonical_bytes, record_hash
-from audit.review import load_records
-from audit.verify import verify_bytes
-from audit.writer import format_ts
+from finqa.agents.clock import FixedClock
+from finqa.audit import AuditLog, verify_log, write_checkpoint
+from finqa.audit._fileio import locked, scan_tail
+from finqa.audit.canonical import canonical_bytes, record_hash
+from finqa.audit.review import load_records
+from finqa.audit.verify import verify_bytes
+from finqa.audit.writer import format_ts
 
 __all__ = [
     "sample_log",
@@ -342,7 +342,9 @@ def _line(name: str, ok: bool, text: str) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.audit_stress", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m finqa.benchmarks.audit_stress", description=__doc__
+    )
     parser.add_argument("--processes", type=int, default=8)
     parser.add_argument("--appends", type=int, default=200, help="appends per process")
     parser.add_argument("--records", type=int, default=6, help="records in the bit-flip sample log")

@@ -8,7 +8,7 @@ from typing import Any
 __all__ = ["register"]
 
 # Each module has `add_parser(bench_subparsers) -> None` adding one `finqa bench X` command.
-_BENCH_MODULES = ("benchmarks.retrieval", "benchmarks.financebench")
+_BENCH_MODULES = ("finqa.benchmarks.retrieval", "finqa.benchmarks.financebench")
 
 
 def register(sub: Any) -> None:

@@ -19,13 +19,13 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from agents.errors import FinqaError, IndexError_
-from benchmarks.modes import DEFAULT_MODES, MODES, parse_modes
+from finqa.agents.errors import FinqaError, IndexError_
+from finqa.benchmarks.modes import DEFAULT_MODES, MODES, parse_modes
 
 if TYPE_CHECKING:
-    from agents.config import Settings
-    from benchmarks.questions import BenchQuestion
-    from benchmarks.runner import AnswerGrader, Asker, SystemFactory
+    from finqa.agents.config import Settings
+    from finqa.benchmarks.questions import BenchQuestion
+    from finqa.benchmarks.runner import AnswerGrader, Asker, SystemFactory
 
 __all__ = ["add_parser", "run_financebench", "write_outputs", "finqa_factory"]
 
@@ -71,9 +71,9 @@ def _cmd(args: argparse.Namespace) -> int:
         raise FinqaError("--limit must be at least 1")
     if args.workers < 1:
         raise FinqaError("--workers must be at least 1")
-    from agents.config import load_settings
-    from agents.logs import configure_logging
-    from benchmarks.questions import load_questions
+    from finqa.agents.config import load_settings
+    from finqa.agents.logs import configure_logging
+    from finqa.benchmarks.questions import load_questions
 
     settings = load_settings(args.config, overrides={"index.path": args.index})
     configure_logging(settings.log_level if args.verbose else "warning")
@@ -85,7 +85,7 @@ def _cmd(args: argparse.Namespace) -> int:
     out = Path(args.out)
     grader: AnswerGrader | None = None
     if args.llm_grader:
-        from benchmarks.llm_grader import LLMGrader
+        from finqa.benchmarks.llm_grader import LLMGrader
 
         grader = LLMGrader.from_settings(settings)
     summary = run_financebench(
@@ -102,7 +102,7 @@ def _cmd(args: argparse.Namespace) -> int:
         meta={"questions file": args.questions, "index": args.index, "config": args.config
               or "configs/default.yaml", "llm backend": settings.llm.backend},
     )  # fmt: skip
-    from benchmarks.report import main_table
+    from finqa.benchmarks.report import main_table
 
     details = json.loads((out / "metrics.json").read_text(encoding="utf-8"))["modes"]
     print("\n".join(main_table(summary, details)))
@@ -115,20 +115,20 @@ def finqa_factory(settings: Settings, audit_dir: Path) -> SystemFactory:
     shared: dict[str, Any] = {}
 
     def make(mode: str, overrides: Mapping[str, Any]) -> Asker:
-        from orchestrator import FinQA
+        from finqa.orchestrator import FinQA
 
         audit_dir.mkdir(parents=True, exist_ok=True)
         mode_settings = settings.with_overrides(
             {**overrides, "audit.path": str(audit_dir / f"{mode}.jsonl")}
         )
         if "retriever" not in shared:
-            from agents.reasoning import build_reasoner
-            from agents.retrieval import RetrievalAgent
+            from finqa.agents.reasoning import build_reasoner
+            from finqa.agents.retrieval import RetrievalAgent
 
             shared["retriever"] = RetrievalAgent(settings)
             shared["reasoner"] = build_reasoner(settings)
             _warm_up(shared["retriever"])
-        from agents.judge import JudgeAgent
+        from finqa.agents.judge import JudgeAgent
 
         return FinQA(
             mode_settings,
@@ -169,7 +169,7 @@ def run_financebench(
     meta: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Run or resume, then write summary.json, metrics.json, report.md and plots; return summary."""
-    from benchmarks.runner import run_benchmark
+    from finqa.benchmarks.runner import run_benchmark
 
     t0 = time.perf_counter()
     if store == "single" and any(not q.doc_name for q in questions):
@@ -200,8 +200,8 @@ def write_outputs(
     meta: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """summary.json, metrics.json, report.md (+ PNGs) from the records of a run."""
-    from benchmarks.metrics import mode_details, summarize
-    from benchmarks.report import render_report
+    from finqa.benchmarks.metrics import mode_details, summarize
+    from finqa.benchmarks.report import render_report
 
     out = Path(out_dir)
     summary = summarize(records, questions=questions, store=store, seed=seed)
@@ -211,7 +211,7 @@ def write_outputs(
                                        "meta": dict(meta or {}), "modes": details})  # fmt: skip
     names: list[str] = []
     if plots:
-        from benchmarks.plots import write_plots
+        from finqa.benchmarks.plots import write_plots
 
         try:
             names = write_plots(out, summary, details, records)

@@ -27,10 +27,10 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Literal
 
-from agents.types import Frozen
-from lexicon import Quantity, extract_quantities
-from lexicon.numbers import SCALE_WORDS
-from lexicon.refusal import is_refusal
+from finqa.agents.types import Frozen
+from finqa.lexicon import Quantity, extract_quantities
+from finqa.lexicon.numbers import SCALE_WORDS
+from finqa.lexicon.refusal import is_refusal
 
 __all__ = ["Grade", "GradeLabel", "GradeKind", "grade", "is_abstention", "question_scale"]
 

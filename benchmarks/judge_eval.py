@@ -1,7 +1,7 @@
 """Judge calibration on FinanceBench: acceptance per category of a labelled test set built at run
 time from ../shared/financebench/questions.jsonl (gold evidence pages as evidence).
 
-    python -m benchmarks.judge_eval [--questions FILE] [--attempt N] [--ablation] [--json OUT]
+    python -m finqa.benchmarks.judge_eval [--questions FILE] [--attempt N] [--ablation] [--json OUT]
                                     [--show CATEGORY]
 
 Targets: gold and reformatted gold accepted >= 90%; every perturbation rejected >= 95%; the
@@ -19,9 +19,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from agents.config import load_settings
-from agents.judge import JudgeAgent
-from benchmarks._judge_cases import CATEGORIES, build_cases, load_questions
+from finqa.agents.config import load_settings
+from finqa.agents.judge import JudgeAgent
+from finqa.benchmarks._judge_cases import CATEGORIES, build_cases, load_questions
 
 __all__ = ["main", "run"]
 
@@ -107,7 +107,7 @@ def table(rows: Sequence[dict[str, Any]]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m benchmarks.judge_eval", description=__doc__.split("\n\n")[0]
+        prog="python -m finqa.benchmarks.judge_eval", description=__doc__.split("\n\n")[0]
     )
     parser.add_argument("--questions", type=Path, default=DEFAULT_QUESTIONS)
     parser.add_argument(

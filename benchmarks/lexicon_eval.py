@@ -1,6 +1,6 @@
 """Lexicon figures on FinanceBench (issue 3).
 
-    python -m benchmarks.lexicon_eval [--data DIR] [--json OUT] [--verbose]
+    python -m finqa.benchmarks.lexicon_eval [--data DIR] [--json OUT] [--verbose]
 
 On every question of questions.jsonl: company detection accuracy (target >= 0.98),
 fiscal-year detection accuracy against the filing's period (target >= 0.95), share of
@@ -22,7 +22,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from lexicon import (
+from finqa.lexicon import (
     Quantity,
     analyze,
     company_for_doc,
@@ -226,7 +226,7 @@ def _find_in_pages(q: Quantity, evidence: list[dict[str, Any]], **kw: Any) -> Qu
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m benchmarks.lexicon_eval", description=__doc__.split("\n")[0]
+        prog="python -m finqa.benchmarks.lexicon_eval", description=__doc__.split("\n")[0]
     )
     parser.add_argument("--data", type=Path, default=DEFAULT_DIR, help="FinanceBench folder")
     parser.add_argument("--json", type=Path, help="also write the figures to this JSON file")

@@ -12,8 +12,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from agents.config import Settings
-from agents.types import LLMClient
+from finqa.agents.config import Settings
+from finqa.agents.types import LLMClient
 
 __all__ = ["LLMGrader", "GRADER_PROMPT"]
 
@@ -40,7 +40,9 @@ class LLMGrader:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> LLMGrader:
-        from agents.reasoning.llm import OpenAIChatClient  # lazy: imports openai on first call
+        from finqa.agents.reasoning.llm import (
+            OpenAIChatClient,
+        )  # lazy: imports openai on first call
 
         return cls(OpenAIChatClient(settings.llm))
 

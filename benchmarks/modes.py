@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from agents.errors import FinqaError
+from finqa.agents.errors import FinqaError
 
 __all__ = ["MODES", "DEFAULT_MODES", "parse_modes"]
 

@@ -1,6 +1,6 @@
 """Orchestration overhead: wall time per question minus LLM time, as a share of wall time.
 
-    python -m benchmarks.overhead [--latency 1.0] [--repeat 1] [--http] [--retrieval] [--json]
+    python -m finqa.benchmarks.overhead [--latency 1.0] [--repeat 1] [--http] [--retrieval] [--json]
 
 A fake LLM of fixed latency (default 1 s) answers through the `LLMClient` seam (or, with
 `--http`, through the real OpenAI client against `FakeOpenAIServer` on 127.0.0.1). Everything
@@ -29,9 +29,9 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from agents.config import Settings, load_settings
-from agents.logs import configure_logging
-from agents.types import (
+from finqa.agents.config import Settings, load_settings
+from finqa.agents.logs import configure_logging
+from finqa.agents.types import (
     Evidence,
     EvidenceItem,
     LLMResponse,
@@ -236,15 +236,15 @@ def run(
     latency_s: float = 1.0, *, repeat: int = 1, http: bool = False, retrieval: bool = False
 ) -> dict[str, Any]:
     """Run the benchmark (after one unmeasured warm-up question); per-question rows and shares."""
-    from agents.judge import JudgeAgent
-    from agents.reasoning import OpenAIChatClient, build_reasoner
-    from audit import AuditLog
-    from orchestrator.loop import Orchestrator
+    from finqa.agents.judge import JudgeAgent
+    from finqa.agents.reasoning import OpenAIChatClient, build_reasoner
+    from finqa.audit import AuditLog
+    from finqa.orchestrator.loop import Orchestrator
 
     script = _Script()
     llm = SleepLLM(latency_s, script)
-    used = {"reasoner": "agents.reasoning, openai backend via " + ("HTTP + FakeOpenAIServer" if http else "the LLMClient seam"),
-            "judge": "agents.judge (deterministic checks)", "audit": "audit.AuditLog (fsync per record)"}  # fmt: skip
+    used = {"reasoner": "finqa.agents.reasoning, openai backend via " + ("HTTP + FakeOpenAIServer" if http else "the LLMClient seam"),
+            "judge": "finqa.agents.judge (deterministic checks)", "audit": "audit.AuditLog (fsync per record)"}  # fmt: skip
     rows: list[dict[str, Any]] = []
     with (
         tempfile.TemporaryDirectory(prefix="finqa-overhead-") as tmp,
@@ -255,7 +255,7 @@ def run(
                                      "llm.max_retries": 0}  # fmt: skip
         server = None
         if http:
-            from agents.reasoning.fake_server import FakeOpenAIServer, FakeReply
+            from finqa.agents.reasoning.fake_server import FakeOpenAIServer, FakeReply
 
             server = stack.enter_context(
                 FakeOpenAIServer(
@@ -269,11 +269,11 @@ def run(
         retriever = _Timed(_PageRetriever(settings), "retrieve")
         used["retriever"] = "bundled sample pages, no index"
         if retrieval:
-            from agents.retrieval import RetrievalAgent, ingest_paths
+            from finqa.agents.retrieval import RetrievalAgent, ingest_paths
 
             ingest_paths(sorted((_SAMPLES / "filings").glob("*.jsonl")), settings, progress=False)
             retriever = _Timed(RetrievalAgent(settings), "retrieve")
-            used["retriever"] = "agents.retrieval over an index of the bundled samples"
+            used["retriever"] = "finqa.agents.retrieval over an index of the bundled samples"
         reasoner = _Timed(
             build_reasoner(settings, OpenAIChatClient(settings) if server else llm), "generate"
         )
@@ -345,7 +345,7 @@ def _summary(
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m benchmarks.overhead", description=__doc__.split("\n\n")[0]
+        prog="python -m finqa.benchmarks.overhead", description=__doc__.split("\n\n")[0]
     )
     parser.add_argument(
         "--latency", type=float, default=1.0, help="fake LLM latency in seconds (default 1)"

@@ -8,8 +8,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from agents.errors import FinqaError
-from agents.types import Evidence, EvidenceItem, Frozen, RetrievalPlan
+from finqa.agents.errors import FinqaError
+from finqa.agents.types import Evidence, EvidenceItem, Frozen, RetrievalPlan
 
 __all__ = ["BenchQuestion", "load_questions", "read_rows", "gold_evidence", "QuestionsError"]
 

@@ -1,9 +1,9 @@
 """Reasoning-agent figures on FinanceBench: offline backend with oracle or finqa retrieval; fake-LLM run.
 
-    python -m benchmarks.reasoning_eval --mode oracle       # evidence = the gold evidence pages
-    python -m benchmarks.reasoning_eval --mode retrieval    # RetrievalAgent over /work/var/index-pdfs,
+    python -m finqa.benchmarks.reasoning_eval --mode oracle       # evidence = the gold evidence pages
+    python -m finqa.benchmarks.reasoning_eval --mode retrieval    # RetrievalAgent over /work/var/index-pdfs,
                                                             # single store (doc_ids=[doc_name])
-    python -m benchmarks.reasoning_eval --mode fake         # OpenAI path against the FakeOpenAIServer
+    python -m finqa.benchmarks.reasoning_eval --mode fake         # OpenAI path against the FakeOpenAIServer
 
 Prints correct / wrong / abstained / ungraded per question type (graded by benchmarks.grading),
 and writes one JSON line per question to --out for failure analysis. The fake mode prints LLM
@@ -22,11 +22,11 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from agents.config import Settings, load_settings
-from agents.logs import configure_logging
-from agents.reasoning import OpenAIChatClient, build_reasoner
-from agents.types import Evidence, RetrievalPlan, Verdict
-from benchmarks.questions import gold_evidence, read_rows
+from finqa.agents.config import Settings, load_settings
+from finqa.agents.logs import configure_logging
+from finqa.agents.reasoning import OpenAIChatClient, build_reasoner
+from finqa.agents.types import Evidence, RetrievalPlan, Verdict
+from finqa.benchmarks.questions import gold_evidence, read_rows
 
 __all__ = ["main", "oracle_evidence", "load_questions"]
 
@@ -49,7 +49,7 @@ def oracle_evidence(q: Mapping[str, Any]) -> Evidence:
 
 
 def _grade(q: Mapping[str, Any], text: str, abstained: bool) -> tuple[str, str]:
-    from benchmarks.grading import grade
+    from finqa.benchmarks.grading import grade
 
     g = grade(str(q["question"]), str(q["answer"]), text, abstained=abstained)
     return g.label, g.detail
@@ -108,7 +108,7 @@ def run_offline(
         def retrieve(q: dict[str, Any], n: int, fb: Verdict | None) -> Evidence:
             return oracle_evidence(q)
     else:
-        from agents.retrieval import RetrievalAgent
+        from finqa.agents.retrieval import RetrievalAgent
 
         agent = RetrievalAgent(settings)
 
@@ -170,7 +170,7 @@ def run_offline(
 
 def run_fake(questions: list[dict[str, Any]], settings: Settings) -> None:
     """The OpenAI path against the fake server with injected faults: calls/retries/latency per attempt."""
-    from agents.reasoning.fake_server import FakeOpenAIServer, FakeReply
+    from finqa.agents.reasoning.fake_server import FakeOpenAIServer, FakeReply
 
     counter = {"n": 0}
 
@@ -228,7 +228,7 @@ def run_fake(questions: list[dict[str, Any]], settings: Settings) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(
-        prog="python -m benchmarks.reasoning_eval", description=__doc__.split("\n")[0]
+        prog="python -m finqa.benchmarks.reasoning_eval", description=__doc__.split("\n")[0]
     )
     p.add_argument("--mode", choices=("oracle", "retrieval", "fake"), default="oracle")
     p.add_argument("--questions", type=Path, default=DEFAULT_QUESTIONS)

@@ -58,7 +58,7 @@ def score_items(
 
 
 def _routes(agent: Any, analysis: Any, filt: Any, step: Any, single: bool) -> dict[str, Any]:
-    from agents.retrieval.router import Route, route
+    from finqa.agents.retrieval.router import Route, route
 
     dense = agent.index.dense
     cand = DEPTH * step.candidates_factor
@@ -84,7 +84,7 @@ def _routes(agent: Any, analysis: Any, filt: Any, step: Any, single: bool) -> di
         k=DEPTH,
         candidates=cand,
     )
-    from agents.config import EscalationStep
+    from finqa.agents.config import EscalationStep
 
     chosen = route(
         analysis,
@@ -112,13 +112,12 @@ def run_bench(
     progress: bool = True,
     threads: int = 1,
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    from finqa.agents.config import load_settings
+    from finqa.agents.retrieval.agent import RetrievalAgent
+    from finqa.agents.retrieval.analysis import analyze_question
+    from finqa.agents.retrieval.filters import resolve_filters
+    from finqa.benchmarks.questions import load_questions
     from tqdm import tqdm
-
-    from agents.config import load_settings
-    from agents.retrieval.agent import RetrievalAgent
-    from agents.retrieval.analysis import analyze_question
-    from agents.retrieval.filters import resolve_filters
-    from benchmarks.questions import load_questions
 
     settings = load_settings(
         config, overrides={"index.path": index_dir, "index.torch_threads": threads}

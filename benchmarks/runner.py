@@ -22,11 +22,11 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any, Protocol
 
-from agents.errors import FinqaError
-from benchmarks.grading import grade
-from benchmarks.modes import MODES, parse_modes
-from benchmarks.questions import BenchQuestion
-from orchestrator.result import QAResult
+from finqa.agents.errors import FinqaError
+from finqa.benchmarks.grading import grade
+from finqa.benchmarks.modes import MODES, parse_modes
+from finqa.benchmarks.questions import BenchQuestion
+from finqa.orchestrator.result import QAResult
 
 __all__ = [
     "MODES",

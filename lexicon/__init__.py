@@ -5,9 +5,9 @@ Importing is cheap: data files in lexicon/data/ are read on first use and cached
 
 from __future__ import annotations
 
-from lexicon.compare import find_in_text, quantities_match
-from lexicon.docnames import DocMeta, parse_doc_name
-from lexicon.entities import (
+from finqa.lexicon.compare import find_in_text, quantities_match
+from finqa.lexicon.docnames import DocMeta, parse_doc_name
+from finqa.lexicon.entities import (
     Company,
     CompanyMatch,
     all_companies,
@@ -15,11 +15,11 @@ from lexicon.entities import (
     find_companies,
     lookup_company,
 )
-from lexicon.formula import FormulaError, evaluate_metric
-from lexicon.metrics import METRICS, Metric, MetricMatch, find_metrics, get_metric
-from lexicon.numbers import Quantity, detect_scale, extract_quantities, parse_quantity
-from lexicon.periods import PeriodMatch, find_periods
-from lexicon.query import analyze, primary_fiscal_year
+from finqa.lexicon.formula import FormulaError, evaluate_metric
+from finqa.lexicon.metrics import METRICS, Metric, MetricMatch, find_metrics, get_metric
+from finqa.lexicon.numbers import Quantity, detect_scale, extract_quantities, parse_quantity
+from finqa.lexicon.periods import PeriodMatch, find_periods
+from finqa.lexicon.query import analyze, primary_fiscal_year
 
 __all__ = [
     "analyze",

@@ -39,7 +39,7 @@ def read_yaml(name: str) -> Any:
 
 def clear_caches() -> None:
     """Forget loaded data and everything built from it (after editing a data file)."""
-    from lexicon import entities, metrics, numbers, query
+    from finqa.lexicon import entities, metrics, numbers, query
 
     for fn in (
         read_csv,

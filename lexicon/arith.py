@@ -13,7 +13,7 @@ import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 
-from agents.errors import FinqaError
+from finqa.agents.errors import FinqaError
 
 __all__ = ["ArithmeticError_", "evaluate", "variables", "safe_name", "FUNCTIONS"]
 

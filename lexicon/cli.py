@@ -22,7 +22,7 @@ def _first(items: list[T], key: Callable[[T], Hashable]) -> list[T]:
 
 def analysis_dict(question: str) -> dict[str, Any]:
     """Companies, periods, metrics, quantities and the expanded query of a question."""
-    from lexicon import (
+    from finqa.lexicon import (
         analyze,
         extract_quantities,
         find_companies,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from lexicon.numbers import Quantity, extract_quantities
+from finqa.lexicon.numbers import Quantity, extract_quantities
 
 __all__ = ["quantities_match", "find_in_text", "units_compatible"]
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import PurePath
 
-from lexicon.entities import Company, company_for_doc, lookup_company
+from finqa.lexicon.entities import Company, company_for_doc, lookup_company
 
 __all__ = ["DocMeta", "parse_doc_name"]
 

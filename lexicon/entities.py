@@ -17,7 +17,7 @@ from datetime import date, timedelta
 from functools import cache
 from pathlib import PurePath
 
-from lexicon._data import read_csv, read_words
+from finqa.lexicon._data import read_csv, read_words
 
 __all__ = [
     "Company",
@@ -406,7 +406,7 @@ def _about_company(text: str, start: int, end: int, names: list[CompanyMatch]) -
     set against another company ('HD versus LOW')."""
     if _shouting(text, start, end):
         return False
-    from lexicon.metrics import find_metrics
+    from finqa.lexicon.metrics import find_metrics
 
     following = text[end : end + 60]
     metric = find_metrics(following)

@@ -10,7 +10,7 @@ import ast
 import contextlib
 from collections.abc import Mapping
 
-from agents.errors import FinqaError
+from finqa.agents.errors import FinqaError
 
 __all__ = ["FormulaError", "evaluate", "evaluate_metric"]
 
@@ -38,7 +38,7 @@ def evaluate_metric(
     previous: Mapping[str, float] | None = None,
 ) -> float:
     """A metric's value: its own figure if given, else its formula over its inputs (recursively)."""
-    from lexicon.metrics import get_metric
+    from finqa.lexicon.metrics import get_metric
 
     if metric_id in current:
         return current[metric_id]

@@ -12,8 +12,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 
-from agents.errors import FinqaError
-from lexicon._data import read_yaml
+from finqa.agents.errors import FinqaError
+from finqa.lexicon._data import read_yaml
 
 __all__ = [
     "Metric",

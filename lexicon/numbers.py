@@ -5,7 +5,7 @@
 `detect_scale` reads a table header such as "(in millions, except per share data)".
 Years, dates and references (`Note 5`, `Item 7`, `10-K`) are returned with
 `kind` 'year' / 'date' / 'ref' so callers can ignore them. Comparison lives in
-`lexicon.compare`.
+`finqa.lexicon.compare`.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
 
-from lexicon.entities import Company, lookup_company
+from finqa.lexicon.entities import Company, lookup_company
 
 __all__ = ["PeriodMatch", "find_periods", "parse_date"]
 

@@ -7,12 +7,12 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from lexicon.entities import CompanyMatch, find_companies, lookup_company_by_name
-from lexicon.metrics import find_metrics, get_metric
-from lexicon.periods import PeriodMatch, find_periods
+from finqa.lexicon.entities import CompanyMatch, find_companies, lookup_company_by_name
+from finqa.lexicon.metrics import find_metrics, get_metric
+from finqa.lexicon.periods import PeriodMatch, find_periods
 
 if TYPE_CHECKING:
-    from agents.types import QueryAnalysis
+    from finqa.agents.types import QueryAnalysis
 
 __all__ = ["analyze", "primary_fiscal_year", "STATEMENT_NAMES"]
 
@@ -82,7 +82,7 @@ def analyze(question: str) -> QueryAnalysis:
 
 @lru_cache(maxsize=256)
 def _analyze(question: str) -> QueryAnalysis:
-    from agents.types import QueryAnalysis
+    from finqa.agents.types import QueryAnalysis
 
     companies: list[CompanyMatch] = find_companies(question)
     names = _unique([c.name for c in companies])

@@ -7,18 +7,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from orchestrator.loop import Orchestrator
-from orchestrator.result import AttemptRecord, QAResult
+from finqa.orchestrator.loop import Orchestrator
+from finqa.orchestrator.result import AttemptRecord, QAResult
 
 if TYPE_CHECKING:
-    from orchestrator.api import FinQA
+    from finqa.orchestrator.api import FinQA
 
 __all__ = ["FinQA", "Orchestrator", "QAResult", "AttemptRecord"]
 
 
 def __getattr__(name: str) -> Any:
     if name == "FinQA":
-        from orchestrator.api import FinQA
+        from finqa.orchestrator.api import FinQA
 
         return FinQA
     raise AttributeError(f"module 'orchestrator' has no attribute {name!r}")

@@ -11,9 +11,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from agents.config import Settings
-from agents.errors import ConfigError, FinqaError
-from agents.types import AuditSink, Judge, LLMClient, Reasoner, Retriever
+from finqa.agents.config import Settings
+from finqa.agents.errors import ConfigError, FinqaError
+from finqa.agents.types import AuditSink, Judge, LLMClient, Reasoner, Retriever
 
 __all__ = [
     "build_retriever",
@@ -31,7 +31,7 @@ def _missing(what: str, exc: ImportError) -> FinqaError:
 
 def build_retriever(settings: Settings) -> Retriever:
     try:
-        from agents.retrieval import RetrievalAgent
+        from finqa.agents.retrieval import RetrievalAgent
     except ImportError as exc:
         raise _missing("the retrieval agent", exc) from None
     agent: Retriever = RetrievalAgent(settings)
@@ -40,7 +40,7 @@ def build_retriever(settings: Settings) -> Retriever:
 
 def _require_llm_key(settings: Settings, llm: LLMClient | None) -> None:
     """Fail fast, in one line, when an OpenAI backend is configured without a key or endpoint."""
-    from agents.secrets import llm_api_key
+    from finqa.agents.secrets import llm_api_key
 
     if llm is None and not settings.llm.base_url and not llm_api_key():
         raise ConfigError(
@@ -53,7 +53,7 @@ def build_reasoner(settings: Settings, llm: LLMClient | None = None) -> Reasoner
     if settings.llm.backend == "openai":
         _require_llm_key(settings, llm)
     try:
-        from agents.reasoning import build_reasoner as _build
+        from finqa.agents.reasoning import build_reasoner as _build
     except ImportError as exc:
         raise _missing("the reasoning agent", exc) from None
     agent: Reasoner = _build(settings, llm)
@@ -64,7 +64,7 @@ def build_judge(settings: Settings, llm: LLMClient | None = None) -> Judge:
     if settings.judge.llm_judge and settings.llm.backend == "openai":
         _require_llm_key(settings, llm)
     try:
-        from agents.judge import JudgeAgent
+        from finqa.agents.judge import JudgeAgent
     except ImportError as exc:
         raise _missing("the judge agent", exc) from None
     agent: Judge = JudgeAgent(settings, llm)
@@ -74,7 +74,7 @@ def build_judge(settings: Settings, llm: LLMClient | None = None) -> Judge:
 def open_audit(settings: Settings, *, retriever: Any = None, path: str | None = None) -> AuditSink:
     """An `audit.AuditLog` at settings.audit.path (or `path`), with its run-start record written."""
     try:
-        from audit import AuditLog
+        from finqa.audit import AuditLog
     except ImportError as exc:
         raise _missing("the audit log", exc) from None
     log_path = Path(path or settings.audit.path).resolve()  # results carry an absolute path

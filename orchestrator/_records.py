@@ -13,13 +13,13 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from agents.config import Settings
-from agents.secrets import SECRET_ENV_NAMES
-from agents.types import Answer, Evidence, Verdict
-from orchestrator.result import AttemptRecord
+from finqa.agents.config import Settings
+from finqa.agents.secrets import SECRET_ENV_NAMES
+from finqa.agents.types import Answer, Evidence, Verdict
+from finqa.orchestrator.result import AttemptRecord
 
 if TYPE_CHECKING:
-    from orchestrator.policy import AttemptPlan
+    from finqa.orchestrator.policy import AttemptPlan
 
 __all__ = [
     "evidence_items",

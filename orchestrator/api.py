@@ -1,6 +1,6 @@
 """The Python API for analyst scripts.
 
-    from orchestrator import FinQA
+    from finqa.orchestrator import FinQA
     fq = FinQA.open(index=".finqa/index")                 # config + dotted-key overrides
     r = fq.ask("What was 3M's free cash flow in 2018?")   # -> QAResult
     rs = fq.ask_batch(["...", {"question": "...", "company": "3M"}], workers=2)
@@ -18,14 +18,14 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from agents.config import Settings, load_settings
-from agents.errors import FinqaError, IndexError_
-from agents.logs import configure_logging
-from agents.types import AuditSink, Clock, Judge, LLMClient, Reasoner, Retriever
-from orchestrator import _factory
-from orchestrator._records import default_question_id, redact
-from orchestrator.loop import Orchestrator
-from orchestrator.result import QAResult
+from finqa.agents.config import Settings, load_settings
+from finqa.agents.errors import FinqaError, IndexError_
+from finqa.agents.logs import configure_logging
+from finqa.agents.types import AuditSink, Clock, Judge, LLMClient, Reasoner, Retriever
+from finqa.orchestrator import _factory
+from finqa.orchestrator._records import default_question_id, redact
+from finqa.orchestrator.loop import Orchestrator
+from finqa.orchestrator.result import QAResult
 
 if TYPE_CHECKING:
     import pandas as pd

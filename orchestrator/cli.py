@@ -11,18 +11,18 @@ import os
 import sys
 from collections.abc import Sequence
 
-from agents.errors import FinqaError
+from finqa.agents.errors import FinqaError
 
 __all__ = ["main", "build_parser"]
 
 # Modules that contribute subcommands; each has `register(subparsers) -> None`.
 _COMMAND_MODULES = (
-    "agents.retrieval.cli",  # ingest
-    "orchestrator.commands",  # ask, demo
-    "lexicon.cli",  # lexicon analyze
-    "agents.judge.cli",  # judge
-    "audit.cli",  # audit verify|checkpoint|show|export
-    "benchmarks.cli",  # bench retrieval|financebench
+    "finqa.agents.retrieval.cli",  # ingest
+    "finqa.orchestrator.commands",  # ask, demo
+    "finqa.lexicon.cli",  # lexicon analyze
+    "finqa.agents.judge.cli",  # judge
+    "finqa.audit.cli",  # audit verify|checkpoint|show|export
+    "finqa.benchmarks.cli",  # bench retrieval|financebench
 )
 
 

@@ -10,7 +10,7 @@ import json
 import sys
 from typing import Any, TextIO
 
-from orchestrator.result import QAResult
+from finqa.orchestrator.result import QAResult
 
 __all__ = ["register", "render_result"]
 
@@ -56,9 +56,9 @@ def register(sub: Any) -> None:
 
 
 def _ask(args: argparse.Namespace) -> int:
-    from agents.config import load_settings
-    from agents.logs import configure_logging
-    from orchestrator.api import FinQA
+    from finqa.agents.config import load_settings
+    from finqa.agents.logs import configure_logging
+    from finqa.orchestrator.api import FinQA
 
     configure_logging(load_settings(args.config).log_level)
     with FinQA.open(index=args.index, config=args.config) as fq:
@@ -73,7 +73,7 @@ def _ask(args: argparse.Namespace) -> int:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from orchestrator.demo import run_demo
+    from finqa.orchestrator.demo import run_demo
 
     return run_demo(index=args.index, out=args.out, config=args.config)
 

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from orchestrator.result import QAResult
+from finqa.orchestrator.result import QAResult
 
 __all__ = [
     "SAMPLES",
@@ -90,13 +90,13 @@ def run_demo(
     stream: TextIO | None = None,
 ) -> int:
     """Run the demo; 0 when no question failed and the log verifies and holds every decision."""
-    from agents.config import load_settings
-    from agents.logs import configure_logging
-    from agents.retrieval import ingest_paths
-    from audit import load_records, verify_log
-    from audit.show import render_question
-    from orchestrator.api import FinQA
-    from orchestrator.commands import render_result
+    from finqa.agents.config import load_settings
+    from finqa.agents.logs import configure_logging
+    from finqa.agents.retrieval import ingest_paths
+    from finqa.audit import load_records, verify_log
+    from finqa.audit.show import render_question
+    from finqa.orchestrator.api import FinQA
+    from finqa.orchestrator.commands import render_result
 
     w = stream or sys.stdout
     out_dir = Path(out) if out else DEFAULT_OUT

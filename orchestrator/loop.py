@@ -1,7 +1,7 @@
 """The self-correcting loop (Algorithm 1): retrieve -> reason -> judge, accept or escalate and retry.
 
 Up to ``budget + 1`` attempts. An attempt is accepted when the Judge's utility clears its threshold
-τ_t; otherwise `orchestrator.policy` picks the escalation from the Judge's diagnosis. The best-
+τ_t; otherwise `finqa.orchestrator.policy` picks the escalation from the Judge's diagnosis. The best-
 utility answer is kept, so more attempts never return a worse answer. The loop stops early when an
 attempt cannot improve (same evidence and answer as before, or utility declining), abstains (fails
 closed) when retrieval finds no evidence, and records an agent's exception as a failure without
@@ -16,14 +16,22 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import structlog
-
-from agents.clock import SystemClock
-from agents.config import Settings
-from agents.logs import get_logger
-from agents.types import Answer, AuditSink, Clock, Evidence, Judge, Reasoner, Retriever, Verdict
-from orchestrator import _records as rec
-from orchestrator.policy import AttemptPlan, first_plan, next_plan, should_stop
-from orchestrator.result import AttemptRecord, QAResult, Status
+from finqa.agents.clock import SystemClock
+from finqa.agents.config import Settings
+from finqa.agents.logs import get_logger
+from finqa.agents.types import (
+    Answer,
+    AuditSink,
+    Clock,
+    Evidence,
+    Judge,
+    Reasoner,
+    Retriever,
+    Verdict,
+)
+from finqa.orchestrator import _records as rec
+from finqa.orchestrator.policy import AttemptPlan, first_plan, next_plan, should_stop
+from finqa.orchestrator.result import AttemptRecord, QAResult, Status
 
 __all__ = ["Orchestrator", "AGENT"]
 

@@ -16,8 +16,8 @@ same inputs give the same plan, and every plan carries the reasons that go to th
 
 from __future__ import annotations
 
-from agents.config import Settings
-from agents.types import Frozen, Verdict
+from finqa.agents.config import Settings
+from finqa.agents.types import Frozen, Verdict
 
 __all__ = ["AttemptPlan", "first_plan", "next_plan", "should_stop", "StopDecision"]
 

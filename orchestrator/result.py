@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
+from finqa.agents.types import Calculation, Citation, Frozen
 from pydantic import Field
-
-from agents.types import Calculation, Citation, Frozen
 
 __all__ = ["AttemptRecord", "QAResult", "Status"]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agents.types import Evidence, EvidenceItem, RetrievalPlan
+from finqa.agents.types import Evidence, EvidenceItem, RetrievalPlan
 
 # PDF layout: label line, then one line per cell ("$" and blank-cell lines included).
 INCOME = """Table of Contents

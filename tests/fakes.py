@@ -10,8 +10,8 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from agents.config import Settings
-from agents.types import (
+from finqa.agents.config import Settings
+from finqa.agents.types import (
     Answer,
     Citation,
     Evidence,

@@ -8,14 +8,13 @@ from typing import Any
 
 import pytest
 from fakes import FakeReasoner, FakeRetriever, MemorySink, ScriptedJudge
+from finqa.agents.config import Settings
+from finqa.agents.errors import FinqaError, IndexError_
+from finqa.orchestrator import FinQA, QAResult
+from finqa.orchestrator import _factory as factory
+from finqa.orchestrator.cli import main as finqa_main
 
-from agents.config import Settings
-from agents.errors import FinqaError, IndexError_
-from orchestrator import FinQA, QAResult
-from orchestrator import _factory as factory
-from orchestrator.cli import main as finqa_main
-
-pytest.importorskip("audit.writer")
+pytest.importorskip("finqa.audit.writer")
 
 
 def _fq(
@@ -128,7 +127,7 @@ class TestRealAuditLog:
         self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake_factories: None
     ) -> None:
         """The log has a run start, every attempt's records, verifies, and never holds a secret."""
-        from audit import load_records, verify_log
+        from finqa.audit import load_records, verify_log
 
         secret = "sk-test-SECRET-0123456789"
         monkeypatch.setenv("OPENAI_API_KEY", secret)
@@ -260,7 +259,7 @@ class TestMissingKey:
         self, monkeypatch: pytest.MonkeyPatch
     ) -> None:
         """No key and no local base_url: a ConfigError naming the variables to set."""
-        from agents.errors import ConfigError
+        from finqa.agents.errors import ConfigError
 
         for name in ("OPENAI_API_KEY", "FINQA_API_KEY"):
             monkeypatch.delenv(name, raising=False)

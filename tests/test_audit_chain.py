@@ -12,14 +12,10 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-from pydantic import BaseModel, ConfigDict
-
-from agents.clock import FixedClock
-from agents.secrets import SECRET_ENV_NAMES
-from agents.types import Citation
-from audit import (
+from finqa.agents.clock import FixedClock
+from finqa.agents.secrets import SECRET_ENV_NAMES
+from finqa.agents.types import Citation
+from finqa.audit import (
     RECORD_FIELDS,
     REDACTED,
     AuditLog,
@@ -28,7 +24,10 @@ from audit import (
     redact,
     to_jsonable,
 )
-from audit.redact import is_secret_key
+from finqa.audit.redact import is_secret_key
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pydantic import BaseModel, ConfigDict
 
 GOLDEN = Path(__file__).parent / "golden" / "audit_record.json"
 

@@ -7,12 +7,11 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-
-from agents.clock import FixedClock
-from agents.config import Settings
-from agents.errors import AuditError
-from audit import AuditLog, export, load_frame
-from orchestrator.cli import main
+from finqa.agents.clock import FixedClock
+from finqa.agents.config import Settings
+from finqa.agents.errors import AuditError
+from finqa.audit import AuditLog, export, load_frame
+from finqa.orchestrator.cli import main
 
 KEY = "cli-test-hmac-key"
 

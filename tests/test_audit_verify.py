@@ -7,14 +7,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from finqa.agents.clock import FixedClock
+from finqa.agents.errors import AuditError
+from finqa.audit import AuditLog, make_checkpoint, verify_log, write_checkpoint
+from finqa.audit.verify import verify_bytes
+from finqa.benchmarks.audit_stress import sample_log
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from agents.clock import FixedClock
-from agents.errors import AuditError
-from audit import AuditLog, make_checkpoint, verify_log, write_checkpoint
-from audit.verify import verify_bytes
-from benchmarks.audit_stress import sample_log
 
 KEY = b"test-hmac-key"
 
@@ -237,7 +236,7 @@ class TestTornLine:
 
 
 def json_lines_skipping(path: Path) -> list[dict[str, Any]]:
-    from audit import load_records
+    from finqa.audit import load_records
 
     return load_records(path)
 

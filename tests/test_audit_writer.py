@@ -7,13 +7,12 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
-
-from agents.clock import FixedClock
-from agents.config import Settings, config_hash
-from agents.types import AuditSink, Verdict
-from audit import GENESIS_HASH, RECORD_FIELDS, AuditLog, load_records, record_hash, verify_log
-from audit.writer import detect_code_version, format_ts
-from benchmarks.audit_stress import concurrent_appends, sigkill_mid_run, sigkill_mid_write
+from finqa.agents.clock import FixedClock
+from finqa.agents.config import Settings, config_hash
+from finqa.agents.types import AuditSink, Verdict
+from finqa.audit import GENESIS_HASH, RECORD_FIELDS, AuditLog, load_records, record_hash, verify_log
+from finqa.audit.writer import detect_code_version, format_ts
+from finqa.benchmarks.audit_stress import concurrent_appends, sigkill_mid_run, sigkill_mid_write
 
 
 class TestAppend:
@@ -105,7 +104,7 @@ class TestAppend:
 
     def test_damaged_last_record_stops_writes(self, tmp_path: Path) -> None:
         """A last line that is a JSON object without seq/hash is refused with a clear AuditError."""
-        from agents.errors import AuditError
+        from finqa.agents.errors import AuditError
 
         path = tmp_path / "a.jsonl"
         path.write_text('{"hello": 1}\n')

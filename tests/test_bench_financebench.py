@@ -9,11 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from benchmarks.financebench import run_financebench, write_outputs
-from benchmarks.questions import BenchQuestion, load_questions
-from benchmarks.runner import MODES, parse_modes, read_results, run_benchmark
-from orchestrator.result import AttemptRecord, QAResult, Status
+from finqa.benchmarks.financebench import run_financebench, write_outputs
+from finqa.benchmarks.questions import BenchQuestion, load_questions
+from finqa.benchmarks.runner import MODES, parse_modes, read_results, run_benchmark
+from finqa.orchestrator.result import AttemptRecord, QAResult, Status
 
 SUMMARY_MODE_KEYS = {
     "accuracy", "accuracy_ci", "by_type", "wrong_rate", "abstain_rate", "acceptance_rate",
@@ -373,7 +372,7 @@ class TestQuestions:
     @pytest.mark.financebench
     def test_financebench_file(self, financebench_dir: Path) -> None:
         """The shared questions load with types, filings and gold pages, and no gold grades wrong."""
-        from benchmarks.grading import grade
+        from finqa.benchmarks.grading import grade
 
         qs = load_questions(financebench_dir / "questions.jsonl")
         assert len(qs) >= 100 and all(q.doc_name and q.evidence_pages for q in qs)
@@ -388,7 +387,7 @@ class TestCli:
         self, tmp_path: Path, capsys: pytest.CaptureFixture[str]
     ) -> None:
         """The subcommand parses; a missing index is a one-line error with exit code 2."""
-        from orchestrator.cli import main
+        from finqa.orchestrator.cli import main
 
         qfile = tmp_path / "q.csv"
         qfile.write_text("question,answer\nWhat?,1\n")
@@ -404,9 +403,8 @@ class TestWithOrchestrator:
     def test_budget_overrides_reach_the_loop(self, tmp_path: Path) -> None:
         """single-pass runs one attempt, budget-1 two; answers, decisions and pages are recorded."""
         from fakes import FakeReasoner, FakeRetriever, MemorySink, ScriptedJudge
-
-        from agents.config import Settings
-        from orchestrator import FinQA
+        from finqa.agents.config import Settings
+        from finqa.orchestrator import FinQA
 
         def factory(mode: str, overrides: Mapping[str, Any]) -> FinQA:
             s = Settings().with_overrides(overrides)

@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
-from benchmarks.metrics import bootstrap_ci, mode_details, mode_summary
+from finqa.benchmarks.metrics import bootstrap_ci, mode_details, mode_summary
 
 
 def rec(first: str, final: str, decision: str, *, typ: str = "t", status: str = "best_effort",
@@ -81,10 +80,10 @@ class TestLLMGrader:
 
     def test_against_fake_server(self) -> None:
         """Scores come back from real HTTP; the gold answer is in the prompt; junk is None."""
-        fake = pytest.importorskip("agents.reasoning.fake_server")
-        from agents.config import LLMConfig
-        from agents.reasoning.llm import OpenAIChatClient
-        from benchmarks.llm_grader import LLMGrader
+        fake = pytest.importorskip("finqa.agents.reasoning.fake_server")
+        from finqa.agents.config import LLMConfig
+        from finqa.agents.reasoning.llm import OpenAIChatClient
+        from finqa.benchmarks.llm_grader import LLMGrader
 
         replies = [
             '{"score": 0.5, "rationale": "right figure, wrong conclusion"}',

@@ -5,9 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from agents.config import load_settings
-from agents.errors import ConfigError
+from finqa.agents.config import load_settings
+from finqa.agents.errors import ConfigError
 
 
 class TestSettings:

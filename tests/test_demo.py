@@ -8,10 +8,15 @@ from pathlib import Path
 
 import pytest
 from fakes import FakeReasoner, FakeRetriever, MemorySink, ScriptedJudge
-
-from agents.config import Settings
-from orchestrator import Orchestrator
-from orchestrator.demo import SAMPLES, attempt_coverage, run_demo, sample_files, sample_questions
+from finqa.agents.config import Settings
+from finqa.orchestrator import Orchestrator
+from finqa.orchestrator.demo import (
+    SAMPLES,
+    attempt_coverage,
+    run_demo,
+    sample_files,
+    sample_questions,
+)
 
 
 class TestSamples:
@@ -87,8 +92,8 @@ class TestDemoRun:
 
     def test_demo(self, tmp_path: Path) -> None:
         """The demo answers with citations, shows a trail, verifies the log and finds it complete."""
-        pytest.importorskip("agents.reasoning.agent", reason="reasoning agent not available")
-        pytest.importorskip("agents.judge.agent", reason="judge agent not available")
+        pytest.importorskip("finqa.agents.reasoning.agent", reason="reasoning agent not available")
+        pytest.importorskip("finqa.agents.judge.agent", reason="judge agent not available")
         out = io.StringIO()
         code = run_demo(out=str(tmp_path / "demo"), stream=out)
         text = out.getvalue()

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from finqa.benchmarks.grading import Grade, grade, is_abstention, question_scale
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from benchmarks.grading import Grade, grade, is_abstention, question_scale
 
 MILLIONS_Q = "What was the FY2020 free cash flow of the company? Answer in USD millions."
 BILLIONS_Q = "What is the year end FY2019 net PP&E (in USD billions)?"

@@ -11,20 +11,19 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "fixtures" / "retrieval"))
+from finqa.agents.config import Settings  # noqa: E402
+from finqa.agents.retrieval.chunker import chunk_pages, detect_heading  # noqa: E402
+from finqa.agents.retrieval.ingest import ingest_paths  # noqa: E402
+from finqa.agents.retrieval.loaders import LoadedDoc, Skipped, load_path  # noqa: E402
+from finqa.agents.retrieval.metadata import doc_metadata, load_sidecar  # noqa: E402
+from finqa.agents.retrieval.store import open_index  # noqa: E402
 from retrieval_support import ACME_PAGES, HERE, FakeEmbedder, make_acme_pdf  # noqa: E402
-
-from agents.config import Settings  # noqa: E402
-from agents.retrieval.chunker import chunk_pages, detect_heading  # noqa: E402
-from agents.retrieval.ingest import ingest_paths  # noqa: E402
-from agents.retrieval.loaders import LoadedDoc, Skipped, load_path  # noqa: E402
-from agents.retrieval.metadata import doc_metadata, load_sidecar  # noqa: E402
-from agents.retrieval.store import open_index  # noqa: E402
 
 
 @pytest.fixture(scope="session")
 def real_embedder():  # type: ignore[no-untyped-def]
     """The packaged all-MiniLM-L6-v2, loaded once per test session."""
-    from agents.retrieval.embedder import get_embedder
+    from finqa.agents.retrieval.embedder import get_embedder
 
     return get_embedder()
 
@@ -108,7 +107,7 @@ class TestBadInput:
 
     def test_hidden_folders_are_not_ingested(self, tmp_path: Path) -> None:
         """A folder's hidden subfolders (.finqa audit log, .git) are not taken for filings."""
-        from agents.retrieval.loaders import discover
+        from finqa.agents.retrieval.loaders import discover
 
         (tmp_path / "ACME_2022_10K.txt").write_text("Net sales were $5 million.")
         (tmp_path / ".finqa").mkdir()
@@ -168,7 +167,7 @@ class TestChunker:
 
     def test_embedded_text_with_header_fits_window(self, real_embedder, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
         """Header + chunk text of every chunk stays within MiniLM's 256 word pieces, long headings included."""
-        from agents.retrieval.ingest import Ingestor
+        from finqa.agents.retrieval.ingest import Ingestor
 
         heading = "Item 7. Management's Discussion and Analysis of Financial Condition and Results of Operations"
         body = "\n".join(
@@ -191,7 +190,7 @@ class TestChunker:
 
     def test_statement_of(self) -> None:
         """Statement titles map to statements; MD&A sub-headings and notes do not."""
-        from agents.retrieval.chunker import statement_of
+        from finqa.agents.retrieval.chunker import statement_of
 
         assert statement_of("CONSOLIDATED STATEMENTS OF CASH FLOWS") == "cash_flow"
         assert statement_of("Consolidated Balance Shee t") == "balance"
@@ -309,7 +308,7 @@ class TestLazyEmbedder:
 
     def test_loads_on_first_use_only(self) -> None:
         """A re-ingest of unchanged files never pays for loading the model."""
-        from agents.retrieval.embedder import LazyEmbedder
+        from finqa.agents.retrieval.embedder import LazyEmbedder
 
         made: list[FakeEmbedder] = []
         lazy = LazyEmbedder(lambda: made.append(FakeEmbedder()) or made[-1])
@@ -323,7 +322,7 @@ class TestCli:
 
     def test_cli_ingest(self, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
         """The CLI ingests a text file and prints the one-line summary (dense none: no model needed)."""
-        from orchestrator.cli import main
+        from finqa.orchestrator.cli import main
 
         code = main(
             [

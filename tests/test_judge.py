@@ -5,13 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
-from agents.config import Settings
-from agents.judge import JudgeAgent
-from agents.judge.calc import CalcError, safe_eval
-from agents.judge.facets import decompose
-from agents.judge.text import split_claims
-from agents.types import (
+from finqa.agents.config import Settings
+from finqa.agents.judge import JudgeAgent
+from finqa.agents.judge.calc import CalcError, safe_eval
+from finqa.agents.judge.facets import decompose
+from finqa.agents.judge.text import split_claims
+from finqa.agents.types import (
     Answer,
     Calculation,
     Citation,
@@ -376,7 +375,7 @@ class TestTables:
 
     def test_change_columns_and_footnotes(self) -> None:
         """'Change' columns and '(a)' footnote markers keep values aligned with their years."""
-        from agents.judge._tables import column_period
+        from finqa.agents.judge._tables import column_period
 
         text = (
             "(in millions)\n2022\n2021\nChange\n2022\n2021\nChange\n"
@@ -390,7 +389,7 @@ class TestTables:
 
     def test_narrative_period(self) -> None:
         """'... 13.6% in 2021' belongs to 2021 even below a header of other years."""
-        from agents.judge._tables import column_period
+        from finqa.agents.judge._tables import column_period
 
         text = (
             "In 2022, sales increased 1.3% compared to an increase of 13.6% in 2021.\n2022\n2021\n"
@@ -570,7 +569,7 @@ class TestPercentAsRatio:
 
     def test_percent_column_reader(self) -> None:
         """percent_column reads the column's unit from aligned rows, not from other widths."""
-        from agents.judge._tables import percent_column
+        from finqa.agents.judge._tables import percent_column
 
         def at(text: str, value: str, nth: int = 0) -> bool:
             start = -1

@@ -7,11 +7,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
-
-from agents.config import Settings
-from agents.judge import JudgeAgent
-from agents.types import Answer, Evidence, EvidenceItem, LLMResponse, RetrievalPlan
-from orchestrator.cli import main
+from finqa.agents.config import Settings
+from finqa.agents.judge import JudgeAgent
+from finqa.agents.types import Answer, Evidence, EvidenceItem, LLMResponse, RetrievalPlan
+from finqa.orchestrator.cli import main
 
 PAGE = {
     "doc_name": "CORNING_2022_10K",
@@ -200,8 +199,8 @@ class TestLLMJudge:
 
     def test_over_http_with_fake_server(self) -> None:
         """The LLM judge works through the real OpenAI client against the fake server."""
-        from agents.reasoning import OpenAIChatClient
-        from agents.reasoning.fake_server import FakeOpenAIServer
+        from finqa.agents.reasoning import OpenAIChatClient
+        from finqa.agents.reasoning.fake_server import FakeOpenAIServer
 
         with FakeOpenAIServer(['{"labels": ["supported"]}']) as server:
             settings = Settings().with_overrides(

@@ -7,8 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from benchmarks.judge_eval import main, run, table
+from finqa.benchmarks.judge_eval import main, run, table
 
 pytestmark = pytest.mark.financebench
 
@@ -79,9 +78,9 @@ class TestCalcHarness:
 
     def test_full_label_preferred_over_prefix(self) -> None:
         """'Net earnings attributable to General Mills' is not the '... to redeemable' row."""
-        from agents.judge.evidence import EvidenceView
-        from agents.types import Evidence, EvidenceItem, RetrievalPlan
-        from benchmarks._judge_calcs import _rows
+        from finqa.agents.judge.evidence import EvidenceView
+        from finqa.agents.types import Evidence, EvidenceItem, RetrievalPlan
+        from finqa.benchmarks._judge_calcs import _rows
 
         text = (
             "(In Millions)\nFiscal Year\n2022\n2021\n"

@@ -5,10 +5,7 @@ from __future__ import annotations
 from random import Random
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from lexicon import (
+from finqa.lexicon import (
     METRICS,
     all_companies,
     company_for_doc,
@@ -19,7 +16,9 @@ from lexicon import (
     lookup_company,
     parse_doc_name,
 )
-from lexicon._data import read_words
+from finqa.lexicon._data import read_words
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 
 def names(text: str) -> list[str]:
@@ -368,7 +367,7 @@ class TestFormulas:
 
     def test_financebench_definitions(self) -> None:
         """FCF, fixed asset turnover (average PP&E) and DPO reproduce FinanceBench gold answers."""
-        from lexicon import evaluate_metric
+        from finqa.lexicon import evaluate_metric
 
         assert evaluate_metric("fcf", {"cfo": 3676, "capex": 461}) == 3215
         fat = evaluate_metric(
@@ -384,8 +383,8 @@ class TestFormulas:
 
     def test_errors(self) -> None:
         """Missing prior values and unsafe expressions are one-line FormulaErrors."""
-        from lexicon import FormulaError, evaluate_metric
-        from lexicon.formula import evaluate
+        from finqa.lexicon import FormulaError, evaluate_metric
+        from finqa.lexicon.formula import evaluate
 
         with pytest.raises(FormulaError, match="prior-period"):
             evaluate_metric("roa", {"net_income": 1.0, "total_assets": 2.0})

@@ -6,17 +6,16 @@ import math
 from pathlib import Path
 
 import pytest
-from hypothesis import assume, given, settings
-from hypothesis import strategies as st
-
-from lexicon import (
+from finqa.lexicon import (
     detect_scale,
     extract_quantities,
     find_in_text,
     parse_quantity,
     quantities_match,
 )
-from lexicon.numbers import Quantity
+from finqa.lexicon.numbers import Quantity
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 
 def q(text: str, scale: float | None = None) -> Quantity:

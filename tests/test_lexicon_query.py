@@ -8,9 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from lexicon import analyze
-from orchestrator.cli import main as finqa_main
+from finqa.lexicon import analyze
+from finqa.orchestrator.cli import main as finqa_main
 
 
 class TestAnalyze:
@@ -110,7 +109,7 @@ class TestFinanceBench:
 
     def test_figures(self, financebench_dir: Path) -> None:
         """Companies and years are detected, gold numbers are found, perturbations are not."""
-        from benchmarks.lexicon_eval import run
+        from finqa.benchmarks.lexicon_eval import run
 
         r = run(financebench_dir)
         assert r["company_accuracy_when_named"] >= 0.98

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
-
-from agents.config import LLMConfig
-from agents.errors import LLMError
-from agents.reasoning.fake_server import FakeOpenAIServer, FakeReply
-from agents.reasoning.llm import DUMMY_LOCAL_KEY, LLMCallFailed, OpenAIChatClient
+from finqa.agents.config import LLMConfig
+from finqa.agents.errors import LLMError
+from finqa.agents.reasoning.fake_server import FakeOpenAIServer, FakeReply
+from finqa.agents.reasoning.llm import DUMMY_LOCAL_KEY, LLMCallFailed, OpenAIChatClient
 
 MESSAGES = [{"role": "system", "content": "sys"}, {"role": "user", "content": "What is X?"}]
 

@@ -7,10 +7,9 @@ from typing import Any
 
 import pytest
 from fakes import FakeReasoner, FakeRetriever, MemorySink, ScriptedJudge
-
-from agents.config import Settings
-from orchestrator import Orchestrator
-from orchestrator.policy import first_plan, next_plan, should_stop
+from finqa.agents.config import Settings
+from finqa.orchestrator import Orchestrator
+from finqa.orchestrator.policy import first_plan, next_plan, should_stop
 
 Q = "What were 3M's net sales in 2018?"
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-pytest.importorskip("audit.writer")
+pytest.importorskip("finqa.audit.writer")
 
-from benchmarks.overhead import QUESTIONS, run  # noqa: E402
+from finqa.benchmarks.overhead import QUESTIONS, run  # noqa: E402
 
 
 class TestOverheadBenchmark:
-    """`python -m benchmarks.overhead` with a tiny fake latency."""
+    """`python -m finqa.benchmarks.overhead` with a tiny fake latency."""
 
     def test_accounts_llm_time(self) -> None:
         """Every question is answered, LLM time covers every call, and the share is a fraction."""

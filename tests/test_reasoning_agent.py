@@ -8,11 +8,10 @@ from typing import Any
 
 import pytest
 from _reasoning_data import CASH_FLOW, INCOME, INJECTION, evidence
-
-from agents.config import Settings
-from agents.reasoning import OpenAIChatClient, build_reasoner
-from agents.reasoning.fake_server import FakeOpenAIServer, FakeReply
-from agents.types import Verdict
+from finqa.agents.config import Settings
+from finqa.agents.reasoning import OpenAIChatClient, build_reasoner
+from finqa.agents.reasoning.fake_server import FakeOpenAIServer, FakeReply
+from finqa.agents.types import Verdict
 
 QUESTION = "What is the FY2022 free cash flow for Acme? Answer in USD millions."
 
@@ -220,7 +219,7 @@ class TestReplyParsing:
 
     def test_fenced_json_with_prose(self) -> None:
         """A JSON object inside a ```json fence after some prose is found."""
-        from agents.reasoning.parsing import parse_reply
+        from finqa.agents.reasoning.parsing import parse_reply
 
         reply = '<think>{"answer": "draft"}</think>Sure! Here it is:\n```json\n{"answer": "FCF was $5.6 billion [S1]", "citations": ["[S1]"]}\n```'
         parsed = parse_reply(reply, evidence(CASH_FLOW))
@@ -229,7 +228,7 @@ class TestReplyParsing:
 
     def test_operand_scale_from_written_value(self) -> None:
         """'$10.811 billion' as an operand value carries its scale; the expression is recomputed."""
-        from agents.reasoning.parsing import parse_reply
+        from finqa.agents.reasoning.parsing import parse_reply
 
         calc = {
             "expression": "cfo - capex",
@@ -246,7 +245,7 @@ class TestReplyParsing:
 
     def test_unsafe_or_unknown_expression_dropped(self) -> None:
         """A calculation that is not arithmetic over its operands is dropped and reported."""
-        from agents.reasoning.parsing import parse_reply
+        from finqa.agents.reasoning.parsing import parse_reply
 
         bad = [
             {"expression": "__import__('os').getcwd()", "operands": [{"name": "a", "value": 1}]},

@@ -17,11 +17,10 @@ from _reasoning_data import (
     UTILITY_STATEMENTS,
     evidence,
 )
-
-from agents.config import Settings
-from agents.reasoning import build_reasoner
-from agents.reasoning.offline.tables import parse_tables
-from lexicon.arith import ArithmeticError_, evaluate, variables
+from finqa.agents.config import Settings
+from finqa.agents.reasoning import build_reasoner
+from finqa.agents.reasoning.offline.tables import parse_tables
+from finqa.lexicon.arith import ArithmeticError_, evaluate, variables
 
 
 def ask(question: str, *texts: str, attempt: int = 1, doc: str = "ACME_2022_10K"):  # type: ignore[no-untyped-def]
@@ -362,7 +361,7 @@ class TestTitlesAndHeadings:
 
     def test_company_prefixed_title(self) -> None:
         """'NIKE, Inc. Consolidated Statements of Income' is an income statement title."""
-        from agents.reasoning.offline.tables import title_statement
+        from finqa.agents.reasoning.offline.tables import title_statement
 
         assert title_statement("NIKE, Inc. Consolidated Statements of Income") == "income"
         assert title_statement("Consolidated Statements of Operations Data") is None

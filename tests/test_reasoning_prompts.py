@@ -13,10 +13,9 @@ from pathlib import Path
 
 import pytest
 from _reasoning_data import evidence
-
-from agents.errors import ConfigError
-from agents.reasoning.prompts import PROMPTS_DIR, STRATEGIES, load_template, render_messages
-from agents.types import Verdict
+from finqa.agents.errors import ConfigError
+from finqa.agents.reasoning.prompts import PROMPTS_DIR, STRATEGIES, load_template, render_messages
+from finqa.agents.types import Verdict
 
 GOLDEN = Path(__file__).parent / "golden" / "reasoning"
 FIXED = (

@@ -10,19 +10,18 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "fixtures" / "retrieval"))
+from finqa.agents.config import EscalationStep, Settings  # noqa: E402
+from finqa.agents.retrieval.agent import RetrievalAgent  # noqa: E402
+from finqa.agents.retrieval.bm25 import BM25Partition, tokenize  # noqa: E402
+from finqa.agents.retrieval.filters import resolve_filters  # noqa: E402
+from finqa.agents.retrieval.fusion import rrf_fuse  # noqa: E402
+from finqa.agents.retrieval.ingest import ingest_paths  # noqa: E402
+from finqa.agents.retrieval.rerank import FinanceReranker, build_reranker  # noqa: E402
+from finqa.agents.retrieval.router import route  # noqa: E402
+from finqa.agents.retrieval.rse import extract_segments  # noqa: E402
+from finqa.agents.retrieval.store import DocRecord, open_index  # noqa: E402
+from finqa.agents.types import Chunk, QueryAnalysis, Retriever, Verdict  # noqa: E402
 from retrieval_support import HERE, FakeEmbedder, make_acme_pdf  # noqa: E402
-
-from agents.config import EscalationStep, Settings  # noqa: E402
-from agents.retrieval.agent import RetrievalAgent  # noqa: E402
-from agents.retrieval.bm25 import BM25Partition, tokenize  # noqa: E402
-from agents.retrieval.filters import resolve_filters  # noqa: E402
-from agents.retrieval.fusion import rrf_fuse  # noqa: E402
-from agents.retrieval.ingest import ingest_paths  # noqa: E402
-from agents.retrieval.rerank import FinanceReranker, build_reranker  # noqa: E402
-from agents.retrieval.router import route  # noqa: E402
-from agents.retrieval.rse import extract_segments  # noqa: E402
-from agents.retrieval.store import DocRecord, open_index  # noqa: E402
-from agents.types import Chunk, QueryAnalysis, Retriever, Verdict  # noqa: E402
 
 CAPEX_Q = "What were Acme's purchases of property, plant and equipment in FY2022 per the cash flow statement?"
 
@@ -101,7 +100,7 @@ class TestBM25:
 
     def test_shared_idf_across_filings(self, tmp_path: Path) -> None:
         """Across filings a term rare in the whole scope outranks one common everywhere."""
-        from agents.retrieval.bm25 import BM25Store
+        from finqa.agents.retrieval.bm25 import BM25Store
 
         store = BM25Store(tmp_path)
         store.write("A", BM25Partition(["A#0", "A#1"], [["revenue", "anvil"], ["revenue"]]))
@@ -267,8 +266,8 @@ class TestPageItems:
 
     def test_group_by_page(self) -> None:
         """Two chunks of page 5 become one item holding both chunk ids in position order."""
-        from agents.retrieval.agent import _page_items
-        from agents.retrieval.fusion import Candidate
+        from finqa.agents.retrieval.agent import _page_items
+        from finqa.agents.retrieval.fusion import Candidate
 
         chunks = {
             c.chunk_id: c
@@ -343,7 +342,7 @@ class TestReranker:
 
     def test_flag_backend_missing_is_clear(self) -> None:
         """Asking for FlagEmbedding without it installed raises a one-line RetrievalError."""
-        from agents.errors import RetrievalError
+        from finqa.agents.errors import RetrievalError
 
         reranker = build_reranker("/no/such/model", "flagembedding")
         assert reranker is not None
@@ -374,7 +373,7 @@ class TestAgent:
 
     def test_unknown_company_named_in_question(self, agent: RetrievalAgent) -> None:
         """With the lexicon, a known company named only in the question and absent from the index gives no evidence."""
-        from agents.retrieval.analysis import analyze_question, lexicon_available
+        from finqa.agents.retrieval.analysis import analyze_question, lexicon_available
 
         if (
             not lexicon_available()
@@ -411,7 +410,7 @@ class TestMissingIndex:
 
     def test_missing_index_raises(self, tmp_path: Path) -> None:
         """RetrievalAgent on a folder without an index raises IndexError_ naming the fix."""
-        from agents.errors import IndexError_
+        from finqa.agents.errors import IndexError_
 
         with pytest.raises(IndexError_, match="finqa ingest"):
             RetrievalAgent(_settings(tmp_path / "nothing"))
@@ -447,7 +446,7 @@ class TestRealModel:
 
     def test_ingest_and_retrieve(self, tmp_path: Path) -> None:
         """A PDF ingested with the real embedder is retrieved by meaning with the right page."""
-        from agents.retrieval.embedder import get_embedder
+        from finqa.agents.retrieval.embedder import get_embedder
 
         emb = get_embedder()
         settings = _settings(tmp_path / "real")
@@ -485,8 +484,8 @@ class TestBench:
 
     def test_score_items(self) -> None:
         """recall@k counts gold pages among top-k items' pages; MRR uses the first hit."""
-        from agents.types import EvidenceItem
-        from benchmarks.retrieval import score_items
+        from finqa.agents.types import EvidenceItem
+        from finqa.benchmarks.retrieval import score_items
 
         items = [
             EvidenceItem(source_id="S1", doc_id="D", pages=(4,), chunk_ids=("D#1",), text=""),
@@ -499,7 +498,7 @@ class TestBench:
         self, corpus_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
     ) -> None:
         """`finqa bench retrieval` prints a table and writes retrieval.json with every configuration."""
-        from orchestrator.cli import main
+        from finqa.orchestrator.cli import main
 
         index = tmp_path / "bm25only"
         ingest_paths(

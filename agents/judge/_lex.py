@@ -39,7 +39,7 @@ _SHORT_FY = re.compile(r"\bFY\s?'?(\d{2})\b", re.I)
 @lru_cache(maxsize=64)
 def _fn(name: str) -> Any:
     """`lexicon.<name>`, imported on first use."""
-    import lexicon
+    from finqa import lexicon
 
     return getattr(lexicon, name)
 
@@ -116,7 +116,7 @@ def absolute(q: Any) -> float:
 
 def quantity_from(value: float, *, scale: float = 1.0, unit: str = "", decimals: int = 6) -> Any:
     """A synthetic Quantity for a computed number (same type the lexicon returns)."""
-    from lexicon.numbers import Quantity
+    from finqa.lexicon.numbers import Quantity
 
     return Quantity(
         text=f"{value:g}",

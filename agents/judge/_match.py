@@ -6,9 +6,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from agents.judge import _lex
-from agents.judge._tables import column_period, percent_column
-from agents.judge.evidence import EvidenceView, SourceView
+from finqa.agents.judge import _lex
+from finqa.agents.judge._tables import column_period, percent_column
+from finqa.agents.judge.evidence import EvidenceView, SourceView
 
 __all__ = ["match", "ratio_in_percent_column", "period_ok", "find"]
 

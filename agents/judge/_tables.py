@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from agents.judge import _lex
+from finqa.agents.judge import _lex
 
 __all__ = ["ColumnPeriod", "column_period", "header_years", "row_cells", "percent_column"]
 

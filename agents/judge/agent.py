@@ -9,16 +9,16 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from agents.config import Settings
-from agents.judge import _lex
-from agents.judge.diagnosis import diagnose, evidence_gaps, feedback_text
-from agents.judge.evidence import EvidenceView
-from agents.judge.facets import check_facets, completeness_score, decompose
-from agents.judge.grounding import check_claims, grounding_score
-from agents.judge.numeric import FAIL_CAP, check_numbers, numeric_score, verify_calculations
-from agents.judge.text import content_tokens, split_claims
-from agents.types import Answer, Evidence, LLMClient, Verdict
-from lexicon.refusal import REFUSAL
+from finqa.agents.config import Settings
+from finqa.agents.judge import _lex
+from finqa.agents.judge.diagnosis import diagnose, evidence_gaps, feedback_text
+from finqa.agents.judge.evidence import EvidenceView
+from finqa.agents.judge.facets import check_facets, completeness_score, decompose
+from finqa.agents.judge.grounding import check_claims, grounding_score
+from finqa.agents.judge.numeric import FAIL_CAP, check_numbers, numeric_score, verify_calculations
+from finqa.agents.judge.text import content_tokens, split_claims
+from finqa.agents.types import Answer, Evidence, LLMClient, Verdict
+from finqa.lexicon.refusal import REFUSAL
 
 __all__ = ["JudgeAgent"]
 
@@ -84,7 +84,7 @@ class JudgeAgent:
         g = _NO_CONTENT_GROUNDING if g is None else g
         llm_info: dict[str, Any] | None = None
         if cfg.llm_judge and self.llm is not None and not abstained:
-            from agents.judge.llm import llm_grounding
+            from finqa.agents.judge.llm import llm_grounding
 
             g_llm, llm_info = llm_grounding(self.llm, question, claim_checks, view)
             if g_llm is not None:

@@ -2,7 +2,7 @@
 verification of each calculation: operands found in the evidence (in a plausible period), the
 arithmetic re-done, and an answer figure matched against the re-executed result.
 
-The evaluator is finqa's one safe arithmetic (`lexicon.arith`): numbers, operand names,
+The evaluator is finqa's one safe arithmetic (`finqa.lexicon.arith`): numbers, operand names,
 + - * / ** (small exponents), parentheses and a few functions; anything else is refused.
 """
 
@@ -13,12 +13,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from agents.judge import _lex
-from agents.judge._match import find, match
-from agents.judge._tables import column_period
-from agents.judge.evidence import EvidenceView
-from agents.types import Calculation
-from lexicon.arith import ArithmeticError_, evaluate
+from finqa.agents.judge import _lex
+from finqa.agents.judge._match import find, match
+from finqa.agents.judge._tables import column_period
+from finqa.agents.judge.evidence import EvidenceView
+from finqa.agents.types import Calculation
+from finqa.lexicon.arith import ArithmeticError_, evaluate
 
 __all__ = [
     "CalcError",

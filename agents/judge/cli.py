@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from agents.errors import FinqaError
+from finqa.agents.errors import FinqaError
 
 __all__ = ["register", "load_evidence"]
 
@@ -56,7 +56,7 @@ def _read_text(path: Path) -> str:
 
 def load_evidence(path: Path, question: str) -> Any:
     """Evidence from a plain-text or page-JSONL file (sources S1..Sn)."""
-    from agents.types import Evidence, EvidenceItem, RetrievalPlan
+    from finqa.agents.types import Evidence, EvidenceItem, RetrievalPlan
 
     text = _read_text(path)
     items: list[EvidenceItem] = []
@@ -97,9 +97,8 @@ def load_evidence(path: Path, question: str) -> Any:
 def _calculations(path: str | None) -> tuple[Any, ...]:
     if not path:
         return ()
+    from finqa.agents.types import Calculation
     from pydantic import ValidationError
-
-    from agents.types import Calculation
 
     try:
         data = json.loads(_read_text(Path(path)))
@@ -112,9 +111,9 @@ def _calculations(path: str | None) -> tuple[Any, ...]:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from agents.config import load_settings
-    from agents.judge import JudgeAgent
-    from agents.types import Answer, Citation
+    from finqa.agents.config import load_settings
+    from finqa.agents.judge import JudgeAgent
+    from finqa.agents.types import Answer, Citation
 
     overrides: dict[str, Any] = {}
     if args.raw_numbers:
@@ -127,10 +126,10 @@ def _run(args: argparse.Namespace) -> int:
     evidence = load_evidence(Path(args.evidence), args.question)
     llm = None
     if settings.judge.llm_judge:
-        from agents.reasoning import OpenAIChatClient
+        from finqa.agents.reasoning import OpenAIChatClient
 
         llm = OpenAIChatClient(settings)
-    from agents.judge.text import CITATION
+    from finqa.agents.judge.text import CITATION
 
     cited = dict.fromkeys(
         "S" + part.strip().lstrip("Ss")

@@ -8,13 +8,13 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from agents.judge import _lex
-from agents.judge.evidence import EvidenceView
-from agents.judge.facets import Facet
-from agents.judge.grounding import ClaimCheck
-from agents.judge.numeric import CalcCheck, NumberCheck
-from agents.judge.text import content_tokens
-from agents.types import Diagnosis
+from finqa.agents.judge import _lex
+from finqa.agents.judge.evidence import EvidenceView
+from finqa.agents.judge.facets import Facet
+from finqa.agents.judge.grounding import ClaimCheck
+from finqa.agents.judge.numeric import CalcCheck, NumberCheck
+from finqa.agents.judge.text import content_tokens
+from finqa.agents.types import Diagnosis
 
 __all__ = ["evidence_gaps", "diagnose", "feedback_text"]
 

@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from agents.judge import _lex
-from agents.judge.text import content_tokens
-from agents.types import Evidence, EvidenceItem
+from finqa.agents.judge import _lex
+from finqa.agents.judge.text import content_tokens
+from finqa.agents.types import Evidence, EvidenceItem
 
 __all__ = ["SourceView", "EvidenceView"]
 

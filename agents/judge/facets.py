@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from agents.judge import _lex
-from agents.judge.text import content_tokens
+from finqa.agents.judge import _lex
+from finqa.agents.judge.text import content_tokens
 
 __all__ = ["Facet", "decompose", "check_facets", "assign_claims", "completeness_score"]
 

@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from agents.judge import _lex
-from agents.judge.evidence import EvidenceView, SourceView
-from agents.judge.numeric import NumberCheck
-from agents.judge.text import Claim, content_tokens
+from finqa.agents.judge import _lex
+from finqa.agents.judge.evidence import EvidenceView, SourceView
+from finqa.agents.judge.numeric import NumberCheck
+from finqa.agents.judge.text import Claim, content_tokens
 
 __all__ = ["ClaimCheck", "check_claims", "grounding_score"]
 

@@ -12,10 +12,10 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from agents.errors import FinqaError
-from agents.judge.evidence import EvidenceView
-from agents.judge.grounding import ClaimCheck
-from agents.types import LLMClient
+from finqa.agents.errors import FinqaError
+from finqa.agents.judge.evidence import EvidenceView
+from finqa.agents.judge.grounding import ClaimCheck
+from finqa.agents.types import LLMClient
 
 __all__ = ["llm_grounding", "ENTAILMENT_PROMPT"]
 

@@ -22,11 +22,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from agents.judge import _lex
-from agents.judge._match import find
-from agents.judge.calc import CalcCheck, magnitude_target, match_calc, verify_calculations
-from agents.judge.evidence import EvidenceView, SourceView
-from agents.judge.text import content_tokens
+from finqa.agents.judge import _lex
+from finqa.agents.judge._match import find
+from finqa.agents.judge.calc import CalcCheck, magnitude_target, match_calc, verify_calculations
+from finqa.agents.judge.evidence import EvidenceView, SourceView
+from finqa.agents.judge.text import content_tokens
 
 __all__ = [
     "NumberCheck",

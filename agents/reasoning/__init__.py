@@ -4,9 +4,9 @@
 OpenAI-compatible backend (`llm.backend: openai`). The `openai` package is imported lazily.
 """
 
-from agents.reasoning.agent import ReasoningAgent, build_reasoner
-from agents.reasoning.llm import LLMCallFailed, OpenAIChatClient
-from agents.reasoning.prompts import PromptTemplate, load_template, render_messages
+from finqa.agents.reasoning.agent import ReasoningAgent, build_reasoner
+from finqa.agents.reasoning.llm import LLMCallFailed, OpenAIChatClient
+from finqa.agents.reasoning.prompts import PromptTemplate, load_template, render_messages
 
 __all__ = [
     "ReasoningAgent",

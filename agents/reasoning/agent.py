@@ -8,14 +8,14 @@ becomes an abstained Answer that records the error and the calls spent — never
 
 from __future__ import annotations
 
-from agents.config import Settings
-from agents.errors import LLMError
-from agents.logs import get_logger
-from agents.reasoning.llm import LLMCallFailed, OpenAIChatClient
-from agents.reasoning.offline import CANNOT, OFFLINE_TEMPLATE_ID, OfflineBackend
-from agents.reasoning.parsing import parse_reply
-from agents.reasoning.prompts import load_template, render_messages
-from agents.types import Answer, Evidence, LLMClient, LLMUsage, Verdict
+from finqa.agents.config import Settings
+from finqa.agents.errors import LLMError
+from finqa.agents.logs import get_logger
+from finqa.agents.reasoning.llm import LLMCallFailed, OpenAIChatClient
+from finqa.agents.reasoning.offline import CANNOT, OFFLINE_TEMPLATE_ID, OfflineBackend
+from finqa.agents.reasoning.parsing import parse_reply
+from finqa.agents.reasoning.prompts import load_template, render_messages
+from finqa.agents.types import Answer, Evidence, LLMClient, LLMUsage, Verdict
 
 __all__ = ["ReasoningAgent", "build_reasoner"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from lexicon.refusal import REFUSAL, is_refusal
+from finqa.lexicon.refusal import REFUSAL, is_refusal
 
 __all__ = ["confidence_signals", "is_refusal", "REFUSAL"]
 

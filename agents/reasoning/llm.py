@@ -2,7 +2,7 @@
 
 Bounded retries with exponential backoff on 429 / 5xx / timeouts / connection errors; token usage
 and latency recorded per call (`history`); JSON mode 'auto' sends `response_format` and degrades
-to plain text (remembered) when the server rejects it. The key comes from `agents.secrets`; a local
+to plain text (remembered) when the server rejects it. The key comes from `finqa.agents.secrets`; a local
 server (`base_url` set) works without one.
 """
 
@@ -13,10 +13,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from agents.config import LLMConfig, Settings
-from agents.errors import LLMError
-from agents.secrets import llm_api_key
-from agents.types import LLMResponse, LLMUsage
+from finqa.agents.config import LLMConfig, Settings
+from finqa.agents.errors import LLMError
+from finqa.agents.secrets import llm_api_key
+from finqa.agents.types import LLMResponse, LLMUsage
 
 __all__ = ["OpenAIChatClient", "CallRecord", "LLMCallFailed", "DUMMY_LOCAL_KEY"]
 

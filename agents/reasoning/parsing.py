@@ -13,10 +13,10 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from agents.reasoning.confidence import confidence_signals, is_refusal
-from agents.types import Calculation, Citation, Evidence, EvidenceItem, Operand
-from lexicon.arith import ArithmeticError_, evaluate, safe_name, variables
-from lexicon.numbers import SCALE_WORDS
+from finqa.agents.reasoning.confidence import confidence_signals, is_refusal
+from finqa.agents.types import Calculation, Citation, Evidence, EvidenceItem, Operand
+from finqa.lexicon.arith import ArithmeticError_, evaluate, safe_name, variables
+from finqa.lexicon.numbers import SCALE_WORDS
 
 __all__ = ["ParsedAnswer", "parse_reply", "extract_json"]
 
@@ -63,7 +63,7 @@ def _quantity(value: Any) -> tuple[float, float] | None:
     if not isinstance(value, str):
         return None
     try:
-        from lexicon import parse_quantity
+        from finqa.lexicon import parse_quantity
 
         q = parse_quantity(value)
         if q is not None:

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from agents.errors import ConfigError
-from agents.types import Evidence, Verdict
+from finqa.agents.errors import ConfigError
+from finqa.agents.types import Evidence, Verdict
 
 __all__ = [
     "PromptTemplate",

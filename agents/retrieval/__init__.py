@@ -9,18 +9,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from agents.retrieval.agent import RetrievalAgent
-    from agents.retrieval.ingest import IngestReport, ingest_paths
-    from agents.retrieval.store import ChunkIndex, open_index
+    from finqa.agents.retrieval.agent import RetrievalAgent
+    from finqa.agents.retrieval.ingest import IngestReport, ingest_paths
+    from finqa.agents.retrieval.store import ChunkIndex, open_index
 
 __all__ = ["RetrievalAgent", "open_index", "ingest_paths", "ChunkIndex", "IngestReport"]
 
 _WHERE = {
-    "RetrievalAgent": "agents.retrieval.agent",
-    "open_index": "agents.retrieval.store",
-    "ChunkIndex": "agents.retrieval.store",
-    "ingest_paths": "agents.retrieval.ingest",
-    "IngestReport": "agents.retrieval.ingest",
+    "RetrievalAgent": "finqa.agents.retrieval.agent",
+    "open_index": "finqa.agents.retrieval.store",
+    "ChunkIndex": "finqa.agents.retrieval.store",
+    "ingest_paths": "finqa.agents.retrieval.ingest",
+    "IngestReport": "finqa.agents.retrieval.ingest",
 }
 
 
@@ -29,4 +29,4 @@ def __getattr__(name: str) -> Any:
         import importlib
 
         return getattr(importlib.import_module(_WHERE[name]), name)
-    raise AttributeError(f"module 'agents.retrieval' has no attribute {name!r}")
+    raise AttributeError(f"module 'finqa.agents.retrieval' has no attribute {name!r}")

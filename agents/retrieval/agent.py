@@ -6,17 +6,17 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from agents.config import Settings
-from agents.retrieval.analysis import analyze_question, metric_terms, with_feedback
-from agents.retrieval.bm25 import tokenize
-from agents.retrieval.chunker import statement_of
-from agents.retrieval.filters import FilterResult, resolve_filters
-from agents.retrieval.fusion import Candidate, rrf_fuse
-from agents.retrieval.rerank import CrossEncoderReranker, FinanceReranker, build_reranker
-from agents.retrieval.router import Route, route
-from agents.retrieval.rse import extract_segments, join_chunks
-from agents.retrieval.store import ChunkIndex, open_index
-from agents.types import (
+from finqa.agents.config import Settings
+from finqa.agents.retrieval.analysis import analyze_question, metric_terms, with_feedback
+from finqa.agents.retrieval.bm25 import tokenize
+from finqa.agents.retrieval.chunker import statement_of
+from finqa.agents.retrieval.filters import FilterResult, resolve_filters
+from finqa.agents.retrieval.fusion import Candidate, rrf_fuse
+from finqa.agents.retrieval.rerank import CrossEncoderReranker, FinanceReranker, build_reranker
+from finqa.agents.retrieval.router import Route, route
+from finqa.agents.retrieval.rse import extract_segments, join_chunks
+from finqa.agents.retrieval.store import ChunkIndex, open_index
+from finqa.agents.types import (
     Chunk,
     Embedder,
     Evidence,
@@ -33,7 +33,7 @@ _META = ("company", "ticker", "doc_type", "fiscal_year", "period")
 
 
 class RetrievalAgent:
-    """Satisfies `agents.types.Retriever`; every decision is recorded in `Evidence.plan`."""
+    """Satisfies `finqa.agents.types.Retriever`; every decision is recorded in `Evidence.plan`."""
 
     def __init__(
         self,
@@ -54,7 +54,7 @@ class RetrievalAgent:
     @property
     def embedder(self) -> Embedder:
         if self._embedder is None:
-            from agents.retrieval.embedder import get_embedder
+            from finqa.agents.retrieval.embedder import get_embedder
 
             cfg = self.settings.index
             self._embedder = get_embedder(

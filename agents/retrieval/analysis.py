@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from agents.types import QueryAnalysis, Verdict
+from finqa.agents.types import QueryAnalysis, Verdict
 
 __all__ = ["analyze_question", "metric_terms", "primary_year", "with_feedback", "lexicon_available"]
 
@@ -47,7 +47,7 @@ _COMPARE = re.compile(
 
 def lexicon_available() -> bool:
     try:
-        from lexicon import analyze  # noqa: F401
+        from finqa.lexicon import analyze  # noqa: F401
     except ImportError:
         return False
     return True
@@ -77,7 +77,7 @@ def _fallback(question: str) -> QueryAnalysis:
 def analyze_question(question: str) -> QueryAnalysis:
     """lexicon.analyze(question), or the regex fallback when the lexicon is absent or fails."""
     try:
-        from lexicon import analyze
+        from finqa.lexicon import analyze
     except ImportError:
         return _fallback(question)
     try:
@@ -93,7 +93,7 @@ def primary_year(analysis: QueryAnalysis) -> int | None:
     if not analysis.fiscal_years:
         return None
     try:
-        from lexicon import find_periods, primary_fiscal_year
+        from finqa.lexicon import find_periods, primary_fiscal_year
 
         company = analysis.companies[0] if analysis.companies else None
         year: int | None = primary_fiscal_year(find_periods(analysis.question, company))
@@ -105,7 +105,7 @@ def primary_year(analysis: QueryAnalysis) -> int | None:
 def metric_terms(metrics: Sequence[str]) -> tuple[list[str], set[str]]:
     """Line-item phrases and statements of the analysis' metrics (empty without the lexicon)."""
     try:
-        from lexicon import get_metric
+        from finqa.lexicon import get_metric
     except ImportError:
         return [], set()
     phrases: list[str] = []

@@ -26,9 +26,9 @@ def register(sub: Any) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from agents.config import load_settings
-    from agents.logs import configure_logging
-    from agents.retrieval.ingest import ingest_paths
+    from finqa.agents.config import load_settings
+    from finqa.agents.logs import configure_logging
+    from finqa.agents.retrieval.ingest import ingest_paths
 
     overrides: dict[str, Any] = {"index.path": args.index, "index.dense": args.dense}
     settings = load_settings(args.config, overrides=overrides)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from agents.errors import IndexError_
+from finqa.agents.errors import IndexError_
 
 __all__ = [
     "SentenceEmbedder",

@@ -13,10 +13,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from agents.retrieval.analysis import primary_year
-from agents.retrieval.metadata import name_key
-from agents.retrieval.store import DocRecord
-from agents.types import QueryAnalysis
+from finqa.agents.retrieval.analysis import primary_year
+from finqa.agents.retrieval.metadata import name_key
+from finqa.agents.retrieval.store import DocRecord
+from finqa.agents.types import QueryAnalysis
 
 __all__ = ["FilterResult", "resolve_filters", "doc_keys", "companies_in_text"]
 
@@ -44,7 +44,7 @@ def _company_keys(name: str) -> tuple[set[str], set[str]]:
     keys = {name_key(name)}
     tickers = {name.upper()} if name.isupper() and len(name) <= 5 else set()
     try:
-        from lexicon import lookup_company
+        from finqa.lexicon import lookup_company
 
         company: Any = lookup_company(name)
     except Exception:

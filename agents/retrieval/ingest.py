@@ -18,15 +18,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from agents.config import Settings
-from agents.errors import IngestError
-from agents.logs import get_logger
-from agents.retrieval.bm25 import BM25Partition, tokenize
-from agents.retrieval.chunker import chunk_pages
-from agents.retrieval.loaders import LoadedDoc, Skipped, discover, load_path
-from agents.retrieval.metadata import doc_metadata, load_sidecar
-from agents.retrieval.store import ChunkIndex, DocRecord, open_index
-from agents.types import Chunk, Embedder
+from finqa.agents.config import Settings
+from finqa.agents.errors import IngestError
+from finqa.agents.logs import get_logger
+from finqa.agents.retrieval.bm25 import BM25Partition, tokenize
+from finqa.agents.retrieval.chunker import chunk_pages
+from finqa.agents.retrieval.loaders import LoadedDoc, Skipped, discover, load_path
+from finqa.agents.retrieval.metadata import doc_metadata, load_sidecar
+from finqa.agents.retrieval.store import ChunkIndex, DocRecord, open_index
+from finqa.agents.types import Chunk, Embedder
 
 __all__ = ["IngestReport", "ingest_paths", "Ingestor", "chunk_header"]
 
@@ -229,7 +229,7 @@ def ingest_paths(
         report.seconds = time.perf_counter() - started
         return report
     if embedder is None:
-        from agents.retrieval.embedder import LazyEmbedder, TokenCounter, get_embedder
+        from finqa.agents.retrieval.embedder import LazyEmbedder, TokenCounter, get_embedder
 
         cfg = settings.index
         if idx.dense:

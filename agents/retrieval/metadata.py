@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from agents.errors import IngestError
+from finqa.agents.errors import IngestError
 
 __all__ = ["DocInfo", "load_sidecar", "doc_metadata", "normalize_doc_type", "name_key"]
 
@@ -94,7 +94,7 @@ def _from_name(doc_id: str) -> DocInfo:
 
 def _from_lexicon(doc_id: str) -> DocInfo:
     try:
-        from lexicon import company_for_doc, parse_doc_name
+        from finqa.lexicon import company_for_doc, parse_doc_name
     except ImportError:
         return {}
     info: DocInfo = {}

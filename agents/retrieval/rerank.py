@@ -15,11 +15,11 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from agents.errors import RetrievalError
-from agents.retrieval.analysis import analyze_question, metric_terms
-from agents.retrieval.bm25 import tokenize
-from agents.retrieval.chunker import statement_of
-from agents.types import Chunk, QueryAnalysis
+from finqa.agents.errors import RetrievalError
+from finqa.agents.retrieval.analysis import analyze_question, metric_terms
+from finqa.agents.retrieval.bm25 import tokenize
+from finqa.agents.retrieval.chunker import statement_of
+from finqa.agents.types import Chunk, QueryAnalysis
 
 __all__ = ["FinanceReranker", "CrossEncoderReranker", "build_reranker"]
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agents.config import EscalationStep
-from agents.retrieval.bm25 import tokenize
-from agents.types import QueryAnalysis
+from finqa.agents.config import EscalationStep
+from finqa.agents.retrieval.bm25 import tokenize
+from finqa.agents.types import QueryAnalysis
 
 __all__ = ["Route", "route"]
 

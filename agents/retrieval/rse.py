@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from agents.types import Chunk
+from finqa.agents.types import Chunk
 
 __all__ = ["Segment", "extract_segments", "join_chunks"]
 

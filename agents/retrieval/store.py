@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.config import Settings
-from agents.errors import IndexError_
-from agents.retrieval._vectors import DocVectors
-from agents.retrieval.bm25 import BM25Store
-from agents.types import Chunk
+from finqa.agents.config import Settings
+from finqa.agents.errors import IndexError_
+from finqa.agents.retrieval._vectors import DocVectors
+from finqa.agents.retrieval.bm25 import BM25Store
+from finqa.agents.types import Chunk
 
 __all__ = ["ChunkIndex", "DocRecord", "open_index", "INDEX_VERSION"]
 
@@ -228,7 +228,7 @@ class ChunkIndex:
 
     def rebuild_bm25(self, doc_ids: Iterable[str] | None = None) -> int:
         """Rebuild BM25 partitions from the stored chunk text (after a tokenizer/format change)."""
-        from agents.retrieval.bm25 import BM25Partition, tokenize
+        from finqa.agents.retrieval.bm25 import BM25Partition, tokenize
 
         count = 0
         for doc_id in list(doc_ids) if doc_ids is not None else list(self.catalog()):

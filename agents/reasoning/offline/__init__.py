@@ -11,11 +11,11 @@ from __future__ import annotations
 import hashlib
 import re
 
-from agents.reasoning.confidence import confidence_signals
-from agents.reasoning.offline.book import Book
-from agents.reasoning.offline.extractive import best_passages
-from agents.reasoning.offline.question import QuestionSpec, parse_question
-from agents.reasoning.offline.solver import (
+from finqa.agents.reasoning.confidence import confidence_signals
+from finqa.agents.reasoning.offline.book import Book
+from finqa.agents.reasoning.offline.extractive import best_passages
+from finqa.agents.reasoning.offline.question import QuestionSpec, parse_question
+from finqa.agents.reasoning.offline.solver import (
     Solution,
     citations_for,
     format_value,
@@ -23,8 +23,8 @@ from agents.reasoning.offline.solver import (
     missing_operands,
     solve,
 )
-from agents.reasoning.offline.verdicts import metric_lead, verdict_answer
-from agents.types import Answer, Evidence
+from finqa.agents.reasoning.offline.verdicts import metric_lead, verdict_answer
+from finqa.agents.types import Answer, Evidence
 
 __all__ = ["OfflineBackend", "OFFLINE_TEMPLATE_ID", "CANNOT"]
 

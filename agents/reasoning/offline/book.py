@@ -6,9 +6,9 @@ import re
 from collections import Counter
 from dataclasses import dataclass, replace
 
-from agents.reasoning.offline.items import ITEMS, LineItem
-from agents.reasoning.offline.tables import Row, Table, classify_statement, parse_tables
-from agents.types import Evidence, EvidenceItem
+from finqa.agents.reasoning.offline.items import ITEMS, LineItem
+from finqa.agents.reasoning.offline.tables import Row, Table, classify_statement, parse_tables
+from finqa.agents.types import Evidence, EvidenceItem
 
 __all__ = ["Book", "Fact", "doc_fiscal_year"]
 
@@ -54,7 +54,7 @@ _PER_SHARE_OK = frozenset(
 
 
 def _lexicon_item(item_id: str) -> LineItem | None:
-    from agents.reasoning.offline.lexicon_bridge import lexicon_items
+    from finqa.agents.reasoning.offline.lexicon_bridge import lexicon_items
 
     return lexicon_items().get(item_id)
 
@@ -62,7 +62,7 @@ def _lexicon_item(item_id: str) -> LineItem | None:
 def doc_fiscal_year(doc_id: str) -> tuple[int | None, str | None]:
     """(fiscal year, doc type) from a FinanceBench-style doc name ('PEPSICO_2022_10K')."""
     try:  # the lexicon knows every naming variant
-        from lexicon import parse_doc_name
+        from finqa.lexicon import parse_doc_name
 
         meta = parse_doc_name(doc_id)
         if meta.fiscal_year:

@@ -7,7 +7,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from agents.types import Citation, Evidence
+from finqa.agents.types import Citation, Evidence
 
 __all__ = ["Passage", "best_passages", "content_words"]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agents.reasoning.offline.tables import norm_label
+from finqa.agents.reasoning.offline.tables import norm_label
 
 __all__ = ["LineItem", "ITEMS", "item"]
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 import ast
 from functools import lru_cache
 
-from agents.reasoning.offline.items import ITEMS, LineItem
-from agents.reasoning.offline.recipes import RECIPES, Recipe
+from finqa.agents.reasoning.offline.items import ITEMS, LineItem
+from finqa.agents.reasoning.offline.recipes import RECIPES, Recipe
 
 PCT_OF_REVENUE = "pctrev:"  # recipe id prefix: a line item as a percent of revenue
 
@@ -74,7 +74,7 @@ _STATEMENTS = frozenset({"income", "balance", "cash_flow"})
 
 def _lexicon() -> object | None:
     try:
-        import lexicon
+        from finqa import lexicon
     except ImportError:  # the offline backend works without it
         return None
     return lexicon

@@ -152,7 +152,7 @@ def parse_question(question: str) -> QuestionSpec:
     recipe, span = _first_recipe(head)
     if recipe is None:
         recipe, span = _first_recipe(q)
-    from agents.reasoning.offline.lexicon_bridge import lexicon_match
+    from finqa.agents.reasoning.offline.lexicon_bridge import lexicon_match
 
     lex = lexicon_match(head) or lexicon_match(q)
     # the lexicon's catalogue: when we found nothing, or it names a more specific metric
@@ -162,7 +162,7 @@ def parse_question(question: str) -> QuestionSpec:
         or (lex[1] <= span[0] and lex[2] >= span[1] and lex[2] - lex[1] > span[1] - span[0])
     ):
         recipe = lex[0]
-    from agents.reasoning.offline.lexicon_bridge import PCT_OF_REVENUE, get_recipe
+    from finqa.agents.reasoning.offline.lexicon_bridge import PCT_OF_REVENUE, get_recipe
 
     base = get_recipe(recipe)
     if base is not None and base.unit == "USD" and recipe != "revenue" and _PCT_OF_REV.search(head):

@@ -5,13 +5,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from agents.reasoning.offline.book import Book, Fact
-from agents.reasoning.offline.lexicon_bridge import get_recipe
-from agents.reasoning.offline.question import QuestionSpec
-from agents.reasoning.offline.recipes import MAGNITUDE_ITEMS, Recipe
-from agents.reasoning.offline.tables import Row
-from agents.types import Calculation, Citation, Operand
-from lexicon.arith import ArithmeticError_, evaluate
+from finqa.agents.reasoning.offline.book import Book, Fact
+from finqa.agents.reasoning.offline.lexicon_bridge import get_recipe
+from finqa.agents.reasoning.offline.question import QuestionSpec
+from finqa.agents.reasoning.offline.recipes import MAGNITUDE_ITEMS, Recipe
+from finqa.agents.reasoning.offline.tables import Row
+from finqa.agents.types import Calculation, Citation, Operand
+from finqa.lexicon.arith import ArithmeticError_, evaluate
 
 __all__ = ["Solution", "solve", "format_value", "missing_operands", "get_recipe"]
 

@@ -12,11 +12,17 @@ from __future__ import annotations
 
 import re
 
-from agents.reasoning.offline.book import Book
-from agents.reasoning.offline.question import QuestionSpec
-from agents.reasoning.offline.tables import Row
-from agents.reasoning.offline.verdict_kit import Reader, abstain, money, statement_rows, verdict
-from agents.types import Answer
+from finqa.agents.reasoning.offline.book import Book
+from finqa.agents.reasoning.offline.question import QuestionSpec
+from finqa.agents.reasoning.offline.tables import Row
+from finqa.agents.reasoning.offline.verdict_kit import (
+    Reader,
+    abstain,
+    money,
+    statement_rows,
+    verdict,
+)
+from finqa.agents.types import Answer
 
 __all__ = [
     "largest_cash_flow",
@@ -156,7 +162,7 @@ def restructuring(spec: QuestionSpec, book: Book, strategy: str) -> Answer:
 
 
 def tax_rate_change(spec: QuestionSpec, book: Book, strategy: str) -> Answer | None:
-    from agents.reasoning.offline.solver import solve
+    from finqa.agents.reasoning.offline.solver import solve
 
     if solve(spec, book) is not None:
         return None  # computed from the statements by the metric path

@@ -5,11 +5,11 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 
-from agents.reasoning.confidence import confidence_signals
-from agents.reasoning.offline.book import Book
-from agents.reasoning.offline.tables import Row
-from agents.types import Answer, Calculation, Citation, Operand
-from lexicon.arith import ArithmeticError_, evaluate
+from finqa.agents.reasoning.confidence import confidence_signals
+from finqa.agents.reasoning.offline.book import Book
+from finqa.agents.reasoning.offline.tables import Row
+from finqa.agents.types import Answer, Calculation, Citation, Operand
+from finqa.lexicon.arith import ArithmeticError_, evaluate
 
 __all__ = [
     "Reader",

@@ -23,11 +23,11 @@ from __future__ import annotations
 
 import re
 
-from agents.reasoning.confidence import confidence_signals
-from agents.reasoning.offline.book import Book
-from agents.reasoning.offline.question import QuestionSpec, parse_question
-from agents.reasoning.offline.tables import Row
-from agents.reasoning.offline.verdict_flows import (
+from finqa.agents.reasoning.confidence import confidence_signals
+from finqa.agents.reasoning.offline.book import Book
+from finqa.agents.reasoning.offline.question import QuestionSpec, parse_question
+from finqa.agents.reasoning.offline.tables import Row
+from finqa.agents.reasoning.offline.verdict_flows import (
     CF_Q,
     DIVIDENDS_Q,
     ETR_Q,
@@ -38,7 +38,7 @@ from agents.reasoning.offline.verdict_flows import (
     restructuring,
     tax_rate_change,
 )
-from agents.reasoning.offline.verdict_kit import (
+from finqa.agents.reasoning.offline.verdict_kit import (
     TEMPLATE_HASH,
     TEMPLATE_ID,
     Reader,
@@ -46,8 +46,8 @@ from agents.reasoning.offline.verdict_kit import (
     statement_rows,
     verdict,
 )
-from agents.types import Answer, Citation, Evidence
-from lexicon.arith import evaluate
+from finqa.agents.types import Answer, Citation, Evidence
+from finqa.lexicon.arith import evaluate
 
 __all__ = ["verdict_answer", "metric_lead", "GM_TOLERANCE_PP", "QUICK_RATIO_HEALTHY"]
 
