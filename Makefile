@@ -6,7 +6,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export ANONYMIZED_TELEMETRY := False
 
-.PHONY: demo test lint install clean
+.PHONY: demo test test-llm lint install clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -22,6 +22,12 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+# The LLM path on a real model: starts ../shared/llm/serve-local.sh unless a server already
+# listens (8011 is reused; otherwise one is started on FINQA_LLM_TEST_PORT, default 8012, and
+# stopped afterwards), then runs tests/llm. Prints one SKIPPED line if the server cannot be installed.
+test-llm: $(STAMP)
+	.ci/test-llm
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

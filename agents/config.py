@@ -96,7 +96,7 @@ class RetrievalConfig(_Section):
 
 
 class LLMConfig(_Section):
-    backend: Literal["offline", "openai"] = "offline"
+    backend: Literal["offline", "openai", "hybrid"] = "offline"
     base_url: str | None = None  # None -> the openai client's default (api.openai.com)
     model: str = "gpt-4o-mini"
     timeout_s: float = 60.0

@@ -177,6 +177,8 @@ class LLMResponse(Frozen):
     usage: LLMUsage = LLMUsage()
     finish_reason: str | None = None
     json_mode: bool = False
+    # structured output actually used: json_schema | json_object+schema | json_object | text
+    response_format: str = "text"
 
 
 class Answer(Frozen):
@@ -262,6 +264,7 @@ class LLMClient(Protocol):
         json_mode: bool = False,
         max_tokens: int | None = None,
         temperature: float = 0.0,
+        schema: Mapping[str, Any] | None = None,  # JSON schema of the reply, where supported
     ) -> LLMResponse: ...
 
 

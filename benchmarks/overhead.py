@@ -78,6 +78,7 @@ class SleepLLM:
         json_mode: bool = False,
         max_tokens: int | None = None,
         temperature: float = 0.0,
+        schema: Mapping[str, Any] | None = None,
     ) -> LLMResponse:
         t0 = time.perf_counter()
         time.sleep(self.latency_s)

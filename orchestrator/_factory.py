@@ -44,13 +44,13 @@ def _require_llm_key(settings: Settings, llm: LLMClient | None) -> None:
 
     if llm is None and not settings.llm.base_url and not llm_api_key():
         raise ConfigError(
-            "llm.backend is 'openai' but no API key is set: export OPENAI_API_KEY (or "
+            f"llm.backend is {settings.llm.backend!r} but no API key is set: export OPENAI_API_KEY (or "
             "FINQA_API_KEY), set llm.base_url for a local server, or use the offline backend"
         )
 
 
 def build_reasoner(settings: Settings, llm: LLMClient | None = None) -> Reasoner:
-    if settings.llm.backend == "openai":
+    if settings.llm.backend in ("openai", "hybrid"):
         _require_llm_key(settings, llm)
     try:
         from finqa.agents.reasoning import build_reasoner as _build
@@ -61,7 +61,7 @@ def build_reasoner(settings: Settings, llm: LLMClient | None = None) -> Reasoner
 
 
 def build_judge(settings: Settings, llm: LLMClient | None = None) -> Judge:
-    if settings.judge.llm_judge and settings.llm.backend == "openai":
+    if settings.judge.llm_judge and settings.llm.backend in ("openai", "hybrid"):
         _require_llm_key(settings, llm)
     try:
         from finqa.agents.judge import JudgeAgent
@@ -92,7 +92,7 @@ def open_audit(settings: Settings, *, retriever: Any = None, path: str | None = 
 
 def model_ids(settings: Settings) -> dict[str, str]:
     """The model ids of a run, for the audit log (never keys or endpoints' credentials)."""
-    llm = settings.llm.model if settings.llm.backend == "openai" else "offline"
+    llm = settings.llm.model if settings.llm.backend in ("openai", "hybrid") else "offline"
     return {
         "embedder": settings.index.embedder if settings.index.dense == "all" else "none",
         "reranker": settings.retrieval.reranker,

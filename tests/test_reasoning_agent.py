@@ -87,7 +87,7 @@ class TestStructuredAnswer:
         assert calc.result == 5604 and calc.operands[1].scale == 1e6
         assert "disagrees" in a.confidence["calc_problems"][0]
         assert "5,604" in a.text and not a.abstained
-        assert a.backend == "openai" and a.usage.calls == 1 and a.template_id == "standard.v1"
+        assert a.backend == "openai" and a.usage.calls == 1 and a.template_id == "standard.v2"
         assert len(a.template_hash) == 64
 
     def test_plain_text_reply_falls_back(self) -> None:
@@ -158,7 +158,7 @@ class TestPrompting:
             ids = [
                 agent.generate(QUESTION, evidence(CASH_FLOW), n).template_id for n in (1, 2, 3, 4)
             ]
-        assert ids == ["standard.v1", "conservative.v1", "detailed.v1", "detailed.v1"]
+        assert ids == ["standard.v2", "conservative.v2", "detailed.v2", "detailed.v2"]
         assert "step by step" in srv.requests[2].text
 
     def test_feedback_injected_on_retry(self) -> None:

@@ -1,9 +1,14 @@
-"""ReasoningAgent: evidence -> Answer, with the offline backend or an LLM behind the `LLMClient` seam.
+"""ReasoningAgent: evidence -> Answer, with the offline backend, an LLM, or both (hybrid).
 
 The strategy escalates by attempt (settings.reasoning.strategies: standard -> conservative ->
 detailed); the template id and hash go on the Answer (and so to the audit log). Empty evidence
 abstains without calling the LLM. An LLM failure (down, slow, rate-limited after retries)
 becomes an abstained Answer that records the error and the calls spent — never a crash.
+
+The reply schema goes to the server as structured output; the answer's confidence records which
+`response_format` was used and whether the reply validated. Figure questions are asked in plan
+form (finqa computes). `hybrid`: the offline backend answers first; the LLM takes what it abstains
+on and every retry the Judge sends back; `confidence.answered_by` says which one answered.
 """
 
 from __future__ import annotations
@@ -14,7 +19,8 @@ from finqa.agents.logs import get_logger
 from finqa.agents.reasoning.llm import LLMCallFailed, OpenAIChatClient
 from finqa.agents.reasoning.offline import CANNOT, OFFLINE_TEMPLATE_ID, OfflineBackend
 from finqa.agents.reasoning.parsing import parse_reply
-from finqa.agents.reasoning.prompts import load_template, render_messages
+from finqa.agents.reasoning.prompts import is_figure_question, load_template, render_messages
+from finqa.agents.reasoning.schema import reply_json_schema
 from finqa.agents.types import Answer, Evidence, LLMClient, LLMUsage, Verdict
 
 __all__ = ["ReasoningAgent", "build_reasoner"]
@@ -25,14 +31,20 @@ _log = get_logger("finqa.reasoning")
 class ReasoningAgent:
     """Satisfies the `Reasoner` protocol."""
 
-    def __init__(self, settings: Settings, llm: LLMClient | None = None) -> None:
+    def __init__(
+        self, settings: Settings, llm: LLMClient | None = None, *, hybrid: bool | None = None
+    ) -> None:
         self.settings = settings
         self.llm = llm
         self.offline = OfflineBackend()
+        wanted = (settings.llm.backend == "hybrid") if hybrid is None else hybrid
+        self.hybrid = wanted and llm is not None
 
     @property
     def backend(self) -> str:
-        return "offline" if self.llm is None else "openai"
+        if self.llm is None:
+            return "offline"
+        return "hybrid" if self.hybrid else "openai"
 
     def strategy_for(self, attempt: int) -> str:
         strategies = self.settings.reasoning.strategies or ("standard",)
@@ -62,19 +74,55 @@ class ReasoningAgent:
             )
         if self.llm is None:
             return self.offline.answer(question, evidence, strategy)
+        offline: Answer | None = None
+        if self.hybrid:
+            offline = self.offline.answer(question, evidence, strategy)
+            if attempt <= 1 and feedback is None and not offline.abstained:
+                conf = dict(offline.confidence) | {"answered_by": "offline"}
+                return offline.model_copy(update={"backend": "hybrid", "confidence": conf})
+        answer = self._ask_llm(self.llm, question, evidence, attempt, strategy, feedback)
+        if offline is None:
+            return answer
+        conf = dict(answer.confidence)
+        conf["offline_abstained"] = offline.abstained
+        if answer.confidence.get("mode") == "llm-error" and not offline.abstained:
+            # the LLM failed on a retry: the offline answer stands, with the error recorded
+            oconf = dict(offline.confidence) | {
+                "answered_by": "offline",
+                "llm_error": conf.get("llm_error"),
+            }
+            return offline.model_copy(
+                update={"backend": "hybrid", "confidence": oconf, "usage": answer.usage}
+            )
+        conf["answered_by"] = "llm"
+        return answer.model_copy(update={"confidence": conf})
+
+    def _ask_llm(
+        self,
+        llm: LLMClient,
+        question: str,
+        evidence: Evidence,
+        attempt: int,
+        strategy: str,
+        feedback: Verdict | None,
+    ) -> Answer:
+        template = load_template(strategy)
+        figure = is_figure_question(question)
         messages = render_messages(
             template,
             question,
             evidence,
             feedback=feedback,
             max_chars=self.settings.reasoning.max_evidence_chars,
+            figure=figure,
         )
         try:
-            response = self.llm.complete(
+            response = llm.complete(
                 messages,
                 json_mode=True,
                 max_tokens=self.settings.llm.max_tokens,
                 temperature=self.settings.llm.temperature,
+                schema=reply_json_schema(),
             )
         except LLMError as exc:
             usage = exc.usage if isinstance(exc, LLMCallFailed) else LLMUsage(calls=1)
@@ -86,7 +134,7 @@ class ReasoningAgent:
                 template_id=template.id,
                 template_hash=template.sha256,
                 backend=self.backend,
-                model=self.llm.model,
+                model=llm.model,
                 usage=usage,
                 confidence={
                     "refusal": True,
@@ -97,6 +145,9 @@ class ReasoningAgent:
             )
         parsed = parse_reply(response.text, evidence)
         parsed.confidence["json_mode"] = response.json_mode
+        parsed.confidence["response_format"] = response.response_format
+        parsed.confidence["figure_question"] = figure
+        parsed.confidence["finish_reason"] = response.finish_reason
         return Answer(
             text=parsed.text,
             citations=tuple(parsed.citations),
@@ -115,6 +166,6 @@ class ReasoningAgent:
 
 def build_reasoner(settings: Settings, llm: LLMClient | None = None) -> ReasoningAgent:
     """The Reasoning agent for `settings.llm.backend` (an explicit `llm` wins)."""
-    if llm is None and settings.llm.backend == "openai":
+    if llm is None and settings.llm.backend in ("openai", "hybrid"):
         llm = OpenAIChatClient(settings.llm)
     return ReasoningAgent(settings, llm)

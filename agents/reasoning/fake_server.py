@@ -77,12 +77,16 @@ class FakeOpenAIServer:
         *,
         model: str = "fake-model",
         json_mode_supported: bool = True,
+        formats: Sequence[str] | None = None,
     ) -> None:
+        """`json_mode_supported=False` rejects any response_format; `formats` lists the accepted
+        ones otherwise ("json_schema", "json_object+schema", "json_object"; None: all)."""
         self._script = replies
         self._index = 0
         self._lock = threading.Lock()
         self.model = model
         self.json_mode_supported = json_mode_supported
+        self.formats = tuple(formats) if formats is not None else None
         self.requests: list[RecordedRequest] = []
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -153,6 +157,14 @@ def _completion(reply: FakeReply, model: str) -> dict[str, Any]:
     }
 
 
+def _format_level(fmt: Any) -> str:
+    """The structured-output level of a request's response_format (see llm.RESPONSE_FORMATS)."""
+    if not isinstance(fmt, Mapping):
+        return "invalid"
+    kind = str(fmt.get("type"))
+    return "json_object+schema" if kind == "json_object" and "schema" in fmt else kind
+
+
 def _make_handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -187,8 +199,12 @@ def _make_handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
             server.requests.append(
                 RecordedRequest(self.path, body, {k.lower(): v for k, v in self.headers.items()})
             )
-            if not server.json_mode_supported and "response_format" in body:
-                msg = "response_format is not supported by this server"
+            fmt = body.get("response_format")
+            if fmt is not None and (
+                not server.json_mode_supported
+                or (server.formats is not None and _format_level(fmt) not in server.formats)
+            ):
+                msg = f"response_format {_format_level(fmt)} is not supported by this server"
                 self._send(400, json.dumps({"error": {"message": msg, "type": "invalid_request"}}))
                 return
             reply = server.next_reply(body)

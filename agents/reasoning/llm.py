@@ -1,8 +1,10 @@
 """OpenAIChatClient: the `LLMClient` seam over the `openai` client (OpenAI or any compatible server).
 
 Bounded retries with exponential backoff on 429 / 5xx / timeouts / connection errors; token usage
-and latency recorded per call (`history`); JSON mode 'auto' sends `response_format` and degrades
-to plain text (remembered) when the server rejects it. The key comes from `finqa.agents.secrets`; a local
+and latency recorded per call (`history`). Structured output: with a `schema`, JSON mode 'auto'
+sends `response_format` as a JSON schema (OpenAI, vLLM, Ollama), then as llama.cpp's
+`json_object` + `schema`, then plain `json_object`, then nothing, stepping down (and remembering)
+each time the server rejects one; `LLMResponse.response_format` says which one answered. The key comes from `finqa.agents.secrets`; a local
 server (`base_url` set) works without one.
 """
 
@@ -18,9 +20,32 @@ from finqa.agents.errors import LLMError
 from finqa.agents.secrets import llm_api_key
 from finqa.agents.types import LLMResponse, LLMUsage
 
-__all__ = ["OpenAIChatClient", "CallRecord", "LLMCallFailed", "DUMMY_LOCAL_KEY"]
+__all__ = [
+    "OpenAIChatClient",
+    "CallRecord",
+    "LLMCallFailed",
+    "DUMMY_LOCAL_KEY",
+    "RESPONSE_FORMATS",
+    "response_format_payload",
+]
 
 DUMMY_LOCAL_KEY = "sk-local-no-key"  # local OpenAI-compatible servers ignore the key
+# Structured-output levels, strongest first; "text" sends no response_format.
+RESPONSE_FORMATS = ("json_schema", "json_object+schema", "json_object", "text")
+
+
+def response_format_payload(level: str, schema: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The `response_format` request field for one level (None for plain text)."""
+    if level == "json_schema" and schema is not None:
+        return {
+            "type": "json_schema",
+            "json_schema": {"name": "finqa_reply", "schema": dict(schema), "strict": False},
+        }
+    if level == "json_object+schema" and schema is not None:
+        return {"type": "json_object", "schema": dict(schema)}  # llama.cpp / llama-cpp-python
+    if level in ("json_object", "json_object+schema", "json_schema"):
+        return {"type": "json_object"}
+    return None
 
 
 class LLMCallFailed(LLMError):
@@ -41,6 +66,7 @@ class CallRecord:
     status: int | None = None
     error: str = ""
     json_mode: bool = False
+    response_format: str = "text"
 
 
 class OpenAIChatClient:
@@ -58,7 +84,7 @@ class OpenAIChatClient:
         self._api_key = api_key
         self._sleep = sleep
         self._client: Any = None
-        self._json_supported: bool | None = None  # None: unknown yet (json_mode auto)
+        self._rejected: set[str] = set()  # response_format levels this server refused (auto)
         self._token_param = "max_tokens"  # newer OpenAI models want max_completion_tokens
         self._send_temperature = True  # some reasoning models reject a temperature
         self.history: list[CallRecord] = []
@@ -85,13 +111,15 @@ class OpenAIChatClient:
         )
         return self._client
 
-    def _want_json(self, json_mode: bool) -> bool:
+    def _level(self, json_mode: bool, schema: Mapping[str, Any] | None) -> str:
+        """The response_format level for this call: the strongest not yet refused."""
         mode = self.config.json_mode
         if not json_mode or mode == "off":
-            return False
+            return "text"
+        levels = RESPONSE_FORMATS if schema is not None else RESPONSE_FORMATS[2:]
         if mode == "on":
-            return True
-        return self._json_supported is not False
+            return levels[0]
+        return next((lv for lv in levels if lv not in self._rejected), "text")
 
     # ------------------------------------------------------------------ call
     def complete(
@@ -101,8 +129,12 @@ class OpenAIChatClient:
         json_mode: bool = False,
         max_tokens: int | None = None,
         temperature: float = 0.0,
+        schema: Mapping[str, Any] | None = None,
     ) -> LLMResponse:
-        """One chat completion; raises LLMError (one line) once retries are exhausted."""
+        """One chat completion; raises LLMError (one line) once retries are exhausted.
+
+        `json_mode` asks for a JSON object; `schema` (a JSON schema) asks for that shape where
+        the server supports it."""
         import openai
 
         client = self._get_client()
@@ -112,7 +144,9 @@ class OpenAIChatClient:
         while tries < attempts:
             tries += 1
             calls += 1
-            use_json = self._want_json(json_mode)
+            level = self._level(json_mode, schema)
+            fmt = response_format_payload(level, schema)
+            use_json = fmt is not None
             kwargs: dict[str, Any] = {
                 "model": self.model,
                 "messages": [dict(m) for m in messages],
@@ -120,8 +154,8 @@ class OpenAIChatClient:
             }
             if self._send_temperature:
                 kwargs["temperature"] = temperature
-            if use_json:
-                kwargs["response_format"] = {"type": "json_object"}
+            if fmt is not None:
+                kwargs["response_format"] = fmt
             start = time.perf_counter()
             try:
                 resp = client.chat.completions.create(**kwargs)
@@ -130,8 +164,10 @@ class OpenAIChatClient:
                 total_ms += ms
                 status = exc.status_code
                 last_error = f"HTTP {status}: {_short(exc)}"
-                self.history.append(CallRecord(calls, False, ms, status, last_error, use_json))
-                if status in (400, 415, 422) and self._adapt(str(exc), use_json):
+                self.history.append(
+                    CallRecord(calls, False, ms, status, last_error, use_json, level)
+                )
+                if status in (400, 415, 422) and self._adapt(str(exc), level):
                     tries -= 1  # a capability probe, not a failed attempt
                     continue
                 if status == 429 or status >= 500:
@@ -146,7 +182,7 @@ class OpenAIChatClient:
                 total_ms += ms
                 kind = "timeout" if isinstance(exc, openai.APITimeoutError) else "connection error"
                 last_error = f"{kind}: {_short(exc)}"
-                self.history.append(CallRecord(calls, False, ms, None, last_error, use_json))
+                self.history.append(CallRecord(calls, False, ms, None, last_error, use_json, level))
                 if tries < attempts:
                     retries += 1
                     self._backoff(tries, None)
@@ -155,21 +191,19 @@ class OpenAIChatClient:
                 ms = (time.perf_counter() - start) * 1000
                 total_ms += ms
                 last_error = f"malformed response: {_short(exc)}"
-                self.history.append(CallRecord(calls, False, ms, 200, last_error, use_json))
+                self.history.append(CallRecord(calls, False, ms, 200, last_error, use_json, level))
                 if tries < attempts:
                     retries += 1
                     self._backoff(tries, None)
                 continue
             ms = (time.perf_counter() - start) * 1000
             total_ms += ms
-            self.history.append(CallRecord(calls, True, ms, 200, "", use_json))
-            if use_json and self.config.json_mode == "auto":
-                self._json_supported = True
-            return _to_response(resp, self.model, use_json, calls, retries, total_ms)
+            self.history.append(CallRecord(calls, True, ms, 200, "", use_json, level))
+            return _to_response(resp, self.model, level, calls, retries, total_ms)
         usage = LLMUsage(calls=calls, retries=retries, latency_ms=round(total_ms, 3))
         raise LLMCallFailed(f"LLM endpoint failed after {tries} attempt(s): {last_error}", usage)
 
-    def _adapt(self, message: str, use_json: bool) -> bool:
+    def _adapt(self, message: str, level: str) -> bool:
         """Drop what this server rejects (response_format, max_tokens, temperature); True if changed."""
         low = message.lower()
         if "max_tokens" in low and self._token_param == "max_tokens":
@@ -178,8 +212,8 @@ class OpenAIChatClient:
         if "temperature" in low and self._send_temperature:
             self._send_temperature = False
             return True
-        if use_json and self.config.json_mode == "auto":
-            self._json_supported = False  # server rejects response_format: plain text from now on
+        if level != "text" and self.config.json_mode == "auto":
+            self._rejected.add(level)  # step down to the next response_format from now on
             return True
         return False
 
@@ -209,7 +243,7 @@ def _retry_after(exc: Any) -> float | None:
 
 
 def _to_response(
-    resp: Any, model: str, json_mode: bool, calls: int, retries: int, total_ms: float
+    resp: Any, model: str, level: str, calls: int, retries: int, total_ms: float
 ) -> LLMResponse:
     choices = getattr(resp, "choices", None) or []
     text, finish = "", None
@@ -229,5 +263,6 @@ def _to_response(
             latency_ms=round(total_ms, 3),
         ),
         finish_reason=finish,
-        json_mode=json_mode,
+        json_mode=level != "text",
+        response_format=level,
     )

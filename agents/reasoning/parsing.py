@@ -1,5 +1,10 @@
 """Parse an LLM reply into an `Answer`: JSON when possible, plain text otherwise.
 
+`extract_json` is finqa's one JSON-from-LLM extractor (the judge's LLM path uses it too). The
+decoded reply is checked against the reply schema (`schema.ReplyModel`): whether it validated
+goes to the answer's confidence (and so to the audit log). A reply carrying a `plan` is computed
+by finqa (`plan.execute_plan`): the model's own figures are not used.
+
 Citations resolve against the evidence (`S3` -> doc / page / chunk; unknown ids are dropped and
 counted); calculations are re-executed by finqa's own arithmetic (`arith.evaluate`) — the LLM's
 result is never trusted, and a disagreement is reported in the answer. A reply without usable
@@ -14,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from finqa.agents.reasoning.confidence import confidence_signals, is_refusal
+from finqa.agents.reasoning.schema import ReplyPlan, validate_reply
 from finqa.agents.types import Calculation, Citation, Evidence, EvidenceItem, Operand
 from finqa.lexicon.arith import ArithmeticError_, evaluate, safe_name, variables
 from finqa.lexicon.numbers import SCALE_WORDS
@@ -37,7 +43,10 @@ class ParsedAnswer:
 
 
 def extract_json(text: str) -> dict[str, Any] | None:
-    """The first JSON object in a reply (bare, fenced, or embedded in prose), else None."""
+    """The first JSON object in a reply (bare, fenced, or embedded in prose), else None.
+
+    Reasoning-model `<think>` blocks are skipped. Use this for every JSON-from-LLM reply."""
+    text = _THINK.sub("", text)
     candidates = [m.group(1) for m in _FENCE.finditer(text)] + [text]
     for cand in candidates:
         cand = cand.strip()
@@ -107,7 +116,18 @@ def _citation(item: EvidenceItem, quote: str) -> Citation:
     )
 
 
-def _calculation(raw: Mapping[str, Any], evidence: Evidence) -> tuple[Calculation | None, str]:
+def _in_source(value: Any, text: str) -> bool:
+    """Whether an operand value as the model wrote it appears in the cited source's text."""
+    from finqa.lexicon import find_in_text, parse_quantity
+
+    written = value if isinstance(value, str) else f"{value}"
+    q = parse_quantity(written)
+    return q is None or find_in_text(q, text) is not None
+
+
+def _calculation(
+    raw: Mapping[str, Any], evidence: Evidence, problems: list[str]
+) -> tuple[Calculation | None, str]:
     expression = str(raw.get("expression") or "").strip()
     ops_raw = raw.get("operands") or []
     if not expression or not isinstance(ops_raw, list):
@@ -126,8 +146,13 @@ def _calculation(raw: Mapping[str, Any], evidence: Evidence) -> tuple[Calculatio
         name = safe_name(original)
         renames[original] = name
         source = str(op.get("source") or op.get("source_id") or "") or None
-        if source and evidence.by_source(source.strip("[]")) is None:
+        item = evidence.by_source(source.strip().strip("[]")) if source else None
+        if source and item is None:
+            problems.append(f"operand {original!r} cites {source}, which is not in the evidence")
             source = None
+        elif item is not None and not _in_source(op.get("value"), item.text):
+            problems.append(f"operand {original!r} = {op.get('value')} is not in {item.source_id}")
+            source = None  # not grounded: the judge must not take it as read from that page
         operands.append(
             Operand(
                 name=name,
@@ -171,12 +196,16 @@ def parse_reply(text: str, evidence: Evidence) -> ParsedAnswer:
     text = _THINK.sub("", text)
     data = extract_json(text)
     json_ok = data is not None
+    schema_ok, schema_error = validate_reply(data)
     if data is None:
         out.text = text.strip()
         data = {}
     else:
         answer = data.get("answer", "")
         out.text = (answer if isinstance(answer, str) else json.dumps(answer)).strip()
+    plan = _plan(data.get("plan"))
+    if plan is not None:
+        return _planned(out, plan, evidence, json_ok, schema_ok, schema_error)
     cites: dict[tuple[str, str], Citation] = {}
     invalid = 0
     raw_cites = data.get("citations") or []
@@ -208,7 +237,7 @@ def parse_reply(text: str, evidence: Evidence) -> ParsedAnswer:
         for rc in raw_calcs:
             if not isinstance(rc, Mapping):
                 continue
-            calc, note = _calculation(rc, evidence)
+            calc, note = _calculation(rc, evidence, problems)
             if calc is not None:
                 out.calculations.append(calc)
             if note:
@@ -230,9 +259,56 @@ def parse_reply(text: str, evidence: Evidence) -> ParsedAnswer:
     out.confidence.update(
         {
             "json": json_ok,
+            "schema_valid": schema_ok,
+            "schema_error": schema_error,
+            "mode": "free-form",
             "uncited": not out.citations and not out.abstained,
             "invalid_citations": invalid,
             "calc_problems": problems,
+        }
+    )
+    return out
+
+
+def _plan(raw: Any) -> ReplyPlan | None:
+    """The reply's plan when it has one with items (a malformed plan counts as none)."""
+    if not isinstance(raw, Mapping) or not raw.get("items"):
+        return None
+    try:
+        return ReplyPlan.model_validate(dict(raw))
+    except ValueError:
+        return None
+
+
+def _planned(
+    out: ParsedAnswer,
+    plan: ReplyPlan,
+    evidence: Evidence,
+    json_ok: bool,
+    schema_ok: bool,
+    schema_error: str,
+) -> ParsedAnswer:
+    """The answer finqa computes from the model's plan (or its abstention naming what is missing)."""
+    from finqa.agents.reasoning.plan import execute_plan
+
+    outcome = execute_plan(plan, evidence)
+    out.text = outcome.text
+    out.abstained = outcome.abstained
+    out.citations = outcome.citations
+    out.calculations = [outcome.calculation] if outcome.calculation is not None else []
+    out.confidence = confidence_signals(out.text, cited=bool(out.citations))
+    out.confidence.update(
+        {
+            "json": json_ok,
+            "schema_valid": schema_ok,
+            "schema_error": schema_error,
+            "mode": "plan-abstain" if outcome.abstained else "plan",
+            "plan": plan.model_dump(mode="json"),
+            "uncited": False,
+            "invalid_citations": 0,
+            "calc_problems": outcome.problems,
+            "unknown_items": outcome.unknown_items,
+            "missing": outcome.missing,
         }
     )
     return out

@@ -5,6 +5,12 @@ part; the id is the file stem (`standard.v1`) and the hash is the SHA-256 of the
 go to the audit log. Evidence is rendered with explicit source boundaries (`EvidenceItem.label`
 then the text then an end marker) so citations parse back to doc / page / chunk, and evidence text
 cannot forge a boundary.
+
+`{task}` is the reply format finqa asks for: for figure questions the plan form (the line items
+finqa read from the evidence are listed; the model names items, periods and the arithmetic, finqa
+computes), otherwise a cited answer in words. `{feedback}` is the Judge's diagnosis of the
+previous attempt as short imperative lines a small model can act on (what is missing, which
+numbers are unsupported, use the plan form).
 """
 
 from __future__ import annotations
@@ -20,6 +26,8 @@ from finqa.agents.types import Evidence, Verdict
 
 __all__ = [
     "PromptTemplate",
+    "render_task",
+    "is_figure_question",
     "PROMPTS_DIR",
     "load_template",
     "render_evidence",
@@ -30,7 +38,7 @@ __all__ = [
 
 PROMPTS_DIR = Path(__file__).resolve().parent / "prompts"
 STRATEGIES = ("standard", "conservative", "detailed")
-_PLACEHOLDER = re.compile(r"\{(question|evidence|feedback)\}")
+_PLACEHOLDER = re.compile(r"\{(question|evidence|feedback|task)\}")
 _BOUNDARY = re.compile(r"<{3,}|>{3,}|\[/?S\d+\]")
 
 
@@ -94,23 +102,91 @@ def render_evidence(evidence: Evidence, max_chars: int = 24000) -> str:
     return "\n\n".join(blocks) if blocks else "(no evidence)"
 
 
-def render_feedback(feedback: Verdict | None) -> str:
-    """The Judge's diagnosis of the previous attempt, for the retry prompt ('' when none)."""
+def render_feedback(feedback: Verdict | None, *, figure: bool = False) -> str:
+    """The Judge's diagnosis of the previous attempt as retry instructions ('' when none)."""
     if feedback is None:
         return ""
-    lines = ["", "Feedback on your previous answer (fix these problems):"]
-    if feedback.feedback:
-        lines.append(f"- {feedback.feedback.strip()}")
+    lines = ["", "Your previous answer was rejected. Fix this:"]
     if feedback.missing_facets:
-        lines.append("- Parts of the question not addressed: " + "; ".join(feedback.missing_facets))
+        lines.append(
+            "- Your answer did not address: "
+            + "; ".join(_neutralise(f) for f in feedback.missing_facets)
+        )
     if feedback.unsupported_numbers:
         lines.append(
-            "- Numbers not supported by the evidence (re-check or remove): "
-            + ", ".join(feedback.unsupported_numbers)
+            "- These numbers are not in the evidence, do not use them: "
+            + ", ".join(_neutralise(n) for n in feedback.unsupported_numbers)
         )
-    if feedback.diagnosis:
-        lines.append(f"- Diagnosis: {feedback.diagnosis}")
-    return "\n".join(lines) + "\n" if len(lines) > 2 else ""
+    if feedback.diagnosis in ("retrieval", "both"):
+        lines.append("- The evidence has been searched again: read it again from the start.")
+    if feedback.feedback:
+        lines.append(f"- Judge's note: {_neutralise(' '.join(feedback.feedback.split()))[:400]}")
+    if len(lines) == 2:
+        return ""
+    if figure:
+        lines.append("- Give the figure as a plan (line items and periods); finqa computes it.")
+    return "\n".join(lines) + "\n"
+
+
+_PLAN_FORM = (
+    '{"answer": "<one sentence: what you compute>", "plan": {"description": "<what the figure '
+    'is, e.g. FY2022 gross margin>", "expression": "<arithmetic over the names, e.g. (a - b) / a '
+    '* 100>", "unit": "<USD|%|ratio|days|times>", "items": [{"name": "a", "item": "<line item id '
+    'from the list>", "period": "FY2022"}, {"name": "b", "item": "<line item id>", "period": '
+    '"FY2022"}]}, "citations": [{"source": "S#", "quote": "<short exact quote>"}], "abstain": false}'
+)
+_ANSWER_FORM = (
+    '{"answer": "<answer in one to three sentences with [S#] citations>", "citations": '
+    '[{"source": "S#", "quote": "<short exact quote>"}], "abstain": false}'
+)
+_CALC_FORM = (
+    'If the answer needs a computed figure, add "calculations": [{"description": "<what>", '
+    '"expression": "(a - b) / b * 100", "unit": "%", "operands": [{"name": "a", "value": '
+    '<number as written>, "scale": <1, 1000 or 1000000>, "period": "FY2022", "source": "S#"}]}]; '
+    "finqa recomputes it."
+)
+
+
+def is_figure_question(question: str) -> bool:
+    """Whether the question asks for a figure finqa can compute from line items (a metric)."""
+    from finqa.agents.reasoning.offline import is_descriptive
+    from finqa.lexicon import analyze
+
+    if is_descriptive(question):
+        return False
+    qa = analyze(question)
+    return bool(qa.metrics) or qa.is_computation
+
+
+def render_task(
+    question: str,
+    evidence: Evidence,
+    strategy: str,
+    *,
+    figure: bool | None = None,
+    statements: str | None = None,
+) -> str:
+    """The reply format asked for this attempt: plan form for figures, a cited answer otherwise."""
+    figure = is_figure_question(question) if figure is None else figure
+    if figure:
+        if statements is None:
+            from finqa.agents.reasoning.plan import statement_view
+
+            statements = statement_view(evidence)
+        if statements:
+            return (
+                "\nThis question needs a figure. Do not do arithmetic yourself: give a plan and "
+                "finqa computes it.\nLine items finqa read from the evidence "
+                "(id: period value [source]):\n"
+                f"{statements}\n"
+                f"Reply with: {_PLAN_FORM}\n"
+            )
+    from finqa.agents.reasoning.offline.question import parse_question
+
+    yes_no = parse_question(question).is_yes_no
+    lead = "Start the answer with Yes or No, then say why. " if yes_no else ""
+    extra = f" {_CALC_FORM}" if figure or strategy != "standard" else ""
+    return f"\n{lead}Reply with: {_ANSWER_FORM}{extra}\n"
 
 
 def render_messages(
@@ -120,12 +196,18 @@ def render_messages(
     *,
     feedback: Verdict | None = None,
     max_chars: int = 24000,
+    figure: bool | None = None,
+    statements: str | None = None,
 ) -> list[dict[str, str]]:
-    """System + user chat messages for one attempt."""
+    """System + user chat messages for one attempt (`figure`: None asks the lexicon)."""
+    figure = is_figure_question(question) if figure is None else figure
     values = {
         "question": " ".join(question.split()),
         "evidence": render_evidence(evidence, max_chars),
-        "feedback": render_feedback(feedback),
+        "feedback": render_feedback(feedback, figure=figure),
+        "task": render_task(
+            question, evidence, template.strategy, figure=figure, statements=statements
+        ),
     }
     user = _PLACEHOLDER.sub(lambda m: values[m.group(1)], template.user)
     return [{"role": "system", "content": template.system}, {"role": "user", "content": user}]

@@ -26,7 +26,7 @@ from finqa.agents.reasoning.offline.solver import (
 from finqa.agents.reasoning.offline.verdicts import metric_lead, verdict_answer
 from finqa.agents.types import Answer, Evidence
 
-__all__ = ["OfflineBackend", "OFFLINE_TEMPLATE_ID", "CANNOT"]
+__all__ = ["OfflineBackend", "OFFLINE_TEMPLATE_ID", "CANNOT", "is_descriptive"]
 
 OFFLINE_TEMPLATE_ID = "offline.v1"
 _OFFLINE_HASH = hashlib.sha256(OFFLINE_TEMPLATE_ID.encode()).hexdigest()
@@ -53,6 +53,11 @@ _COMPUTE = re.compile(
     r"\b(?:what (?:is|was|were|are)|how much|how many|calculate|compute)\b",
     re.IGNORECASE,
 )
+
+
+def is_descriptive(question: str) -> bool:
+    """Whether the question asks about causes, kinds or names rather than a line item's figure."""
+    return bool(_DESCRIPTIVE.search(question))
 
 
 class OfflineBackend:

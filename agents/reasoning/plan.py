@@ -1,0 +1,263 @@
+"""Plan, then compute: the LLM names line items, periods and the arithmetic; finqa does the rest.
+
+`statement_view(evidence)` is what the model is shown: the line items finqa's statement reader
+found in the evidence, per fiscal year, with value and source id. `execute_plan` resolves each
+plan item to a catalogue line item, looks its value up in the evidence's statement tables
+(the offline table reader's `Book`), evaluates the expression with finqa's arithmetic and writes
+the answer with citations. A plan naming a line item finqa does not know, a period it cannot
+read, or a value missing from the evidence abstains and says which. The model's own numbers are
+never used.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from finqa.agents.reasoning.offline.book import Book, Fact
+from finqa.agents.reasoning.offline.items import ITEMS, LineItem
+from finqa.agents.reasoning.offline.tables import norm_label
+from finqa.agents.reasoning.schema import ReplyPlan
+from finqa.agents.types import Calculation, Citation, Evidence, Operand
+from finqa.lexicon import find_periods
+from finqa.lexicon.arith import ArithmeticError_, evaluate, safe_name, variables
+
+__all__ = ["PlanOutcome", "execute_plan", "statement_view", "resolve_item", "known_items"]
+
+_SCALE_WORD = {1e3: "thousands", 1e6: "millions", 1e9: "billions"}
+
+
+@dataclass
+class PlanOutcome:
+    """The computed answer of a plan, or why it could not be computed."""
+
+    text: str
+    abstained: bool
+    calculation: Calculation | None = None
+    citations: list[Citation] = field(default_factory=list)
+    unknown_items: list[str] = field(default_factory=list)  # not in the statement model
+    missing: list[str] = field(default_factory=list)  # known items absent from the evidence
+    problems: list[str] = field(default_factory=list)
+
+
+@lru_cache(maxsize=1)
+def known_items() -> dict[str, LineItem]:
+    """Every line item of the catalogue (offline items plus the lexicon's), by id."""
+    from finqa.agents.reasoning.offline.lexicon_bridge import lexicon_items
+
+    out = dict(lexicon_items())
+    out.update(ITEMS)
+    return out
+
+
+@lru_cache(maxsize=1)
+def _by_label() -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item_id, li in known_items().items():
+        for key in (norm_label(item_id), norm_label(li.name), *li.keys()[0]):
+            out.setdefault(key, item_id)
+    return out
+
+
+def resolve_item(name: str) -> str | None:
+    """The catalogue id for a line item as the model wrote it ('Total revenue', 'cogs'), or None."""
+    from finqa.agents.reasoning.offline.lexicon_bridge import LEX_TO_ITEM
+
+    raw = name.strip().lower()
+    ident = safe_name(raw).strip("_")
+    items = known_items()
+    if ident in items:
+        return ident
+    if ident in LEX_TO_ITEM and LEX_TO_ITEM[ident] in items:
+        return LEX_TO_ITEM[ident]
+    return _by_label().get(norm_label(raw))
+
+
+def _year(period: str) -> int | None:
+    found = find_periods(period)
+    for p in found:
+        if p.fiscal_year:
+            return p.fiscal_year
+    return None
+
+
+def statement_view(evidence: Evidence, max_items: int = 40, book: Book | None = None) -> str:
+    """One line per catalogue item found in the evidence: `revenue: FY2022 394,328 [S2]; ...`."""
+    book = book or Book(evidence)
+    years = sorted({y for r in book.rows for y in r.years}, reverse=True)[:4]
+    lines: list[str] = []
+    for item_id in sorted(known_items()):
+        cells = []
+        for y in years:
+            fact = book.find(item_id, y)
+            if fact is not None:
+                value = abs(fact.value) if fact.item.magnitude else fact.value
+                cells.append(f"FY{y} {_num(value)} [{fact.row.source_id}]")
+        if cells:
+            lines.append(f"{item_id}: " + "; ".join(cells))
+        if len(lines) >= max_items:
+            break
+    return "\n".join(lines)
+
+
+def execute_plan(plan: ReplyPlan, evidence: Evidence, book: Book | None = None) -> PlanOutcome:
+    """Look up every plan item, evaluate the expression, and write the answer (or abstain)."""
+    book = book or Book(evidence)
+    if not plan.items:
+        return _abstain("the plan names no line items", problems=["empty plan"])
+    facts: dict[str, Fact] = {}
+    unknown: list[str] = []
+    missing: list[str] = []
+    bad_periods: list[str] = []
+    renames: dict[str, str] = {}
+    for it in plan.items:
+        var = safe_name(it.name or it.item)
+        renames[it.name] = var
+        item_id = resolve_item(it.item)
+        if item_id is None:
+            unknown.append(it.item)
+            continue
+        year = _year(it.period)
+        if year is None:
+            bad_periods.append(f"{it.item} {it.period!r}")
+            continue
+        fact = book.find(item_id, year)
+        if fact is None:
+            missing.append(f"{item_id.replace('_', ' ')} FY{year}")
+            continue
+        facts[var] = fact
+    if unknown:
+        return _abstain(
+            "the plan names line item(s) the statement model does not have: " + ", ".join(unknown),
+            unknown=unknown,
+        )
+    if bad_periods:
+        return _abstain("the plan gives period(s) finqa cannot read: " + ", ".join(bad_periods))
+    if missing:
+        return _abstain("the evidence does not show " + ", ".join(missing), missing=missing)
+    expression = plan.expression.strip()
+    for original, var in sorted(renames.items(), key=lambda kv: -len(kv[0])):
+        if original and original != var:
+            expression = re.sub(rf"(?<!\w){re.escape(original)}(?!\w)", var, expression)
+    values, operands, scale_known = _operands(facts)
+    try:
+        unknown_vars = [v for v in variables(expression) if v not in values]
+        if unknown_vars:
+            return _abstain("the plan's expression uses unknown names: " + ", ".join(unknown_vars))
+        result = evaluate(expression, values)
+    except ArithmeticError_ as exc:
+        return _abstain(f"the plan's expression cannot be evaluated ({exc})")
+    unit = _unit(plan.unit)
+    scale = operands[0].scale if operands else 1.0
+    calc = Calculation(
+        expression=expression,
+        operands=tuple(operands),
+        result=result,
+        unit=unit,
+        description=(plan.description or "result")[:200],
+    )
+    cites = _citations(facts)
+    refs = "".join(sorted({f"[{c.source_id}]" for c in cites}, key=lambda s: int(s[2:-1])))
+    shown = "; ".join(
+        f"{name} = {facts[name].item.id.replace('_', ' ')} FY{facts[name].year} "
+        f"{_num(values[name])} [{facts[name].row.source_id}]"
+        for name in facts
+    )
+    note = f" (amounts in USD {_SCALE_WORD[scale]})" if scale in _SCALE_WORD else ""
+    what = (plan.description or "Result").strip().rstrip(".:")
+    value = _format(result, unit, scale)
+    text = (
+        f"{what[:1].upper()}{what[1:]}: {value} {refs}. Computed by finqa as {expression} "
+        f"from {shown}{note}. Answer: {value}."
+    )
+    problems = [] if scale_known else ["scale of some operands not stated in the evidence"]
+    return PlanOutcome(text, False, calc, cites, problems=problems)
+
+
+def _operands(facts: dict[str, Fact]) -> tuple[dict[str, float], list[Operand], bool]:
+    """Values in one common scale (the first operand's), the Operands, whether scales were known."""
+    scales = [f.row.scale for f in facts.values() if f.row.scale]
+    base = scales[0] if scales else 1.0
+    values: dict[str, float] = {}
+    operands: list[Operand] = []
+    for name, fact in facts.items():
+        row_scale = fact.row.scale or base
+        value = fact.value if row_scale == base else fact.value * row_scale / base
+        if fact.item.magnitude:
+            value = abs(value)
+        values[name] = value
+        operands.append(
+            Operand(
+                name=name,
+                value=value,
+                unit="USD/share" if fact.row.per_share else "USD",
+                scale=base,
+                period=f"FY{fact.year}",
+                source_id=fact.row.source_id,
+                text=fact.row.line[:300],
+            )
+        )
+    return values, operands, all(f.row.scale for f in facts.values())
+
+
+def _citations(facts: dict[str, Fact]) -> list[Citation]:
+    seen: set[tuple[str, str]] = set()
+    out: list[Citation] = []
+    for fact in facts.values():
+        key = (fact.row.source_id, fact.row.line)
+        if key not in seen:
+            seen.add(key)
+            out.append(
+                Citation(
+                    source_id=fact.row.source_id,
+                    doc_id=fact.row.doc_id,
+                    page=fact.row.page,
+                    chunk_id=fact.row.chunk_id,
+                    quote=fact.row.line[:200],
+                )
+            )
+    return out
+
+
+def _unit(unit: str) -> str:
+    low = unit.strip().lower()
+    if low in ("%", "percent", "percentage", "pct"):
+        return "%"
+    if low in ("usd", "$", "dollars", "usd millions", "usd thousands"):
+        return "USD"
+    return low if low in ("ratio", "times", "days", "usd/share") else (low or "ratio")
+
+
+def _format(value: float, unit: str, scale: float) -> str:
+    if unit == "%":
+        return f"{value:.2f}%"
+    if unit == "USD":
+        word = {1e3: " thousand", 1e6: " million", 1e9: " billion"}.get(scale, "")
+        sign = "-" if value < 0 else ""
+        return f"{sign}${abs(value):,.2f}{word}"
+    if unit == "days":
+        return f"{value:.2f} days"
+    return f"{value:.2f}"
+
+
+def _num(v: float) -> str:
+    return f"{v:,.2f}".rstrip("0").rstrip(".") if v != int(v) else f"{int(v):,}"
+
+
+def _abstain(
+    why: str,
+    *,
+    unknown: list[str] | None = None,
+    missing: list[str] | None = None,
+    problems: list[str] | None = None,
+) -> PlanOutcome:
+    from finqa.agents.reasoning.offline import CANNOT
+
+    return PlanOutcome(
+        text=f"I {CANNOT}: {why}.",
+        abstained=True,
+        unknown_items=list(unknown or []),
+        missing=list(missing or []),
+        problems=list(problems or [why]),
+    )

@@ -1,0 +1,216 @@
+"""The LLM path on a real model: a fixed stratified subset, and one table over several runs.
+
+    python -m finqa.benchmarks.llm_path subset --questions ../shared/financebench/questions.jsonl \\
+        --out /work/var/llm-bench/subset.jsonl            # 30 questions, 10 per question type
+    finqa bench financebench --questions SUBSET --index IDX --out RUN_DIR \\
+        --mode single-pass,self-improving --config configs/local-llm.yaml   # (+ FINQA_LLM__BACKEND=hybrid)
+    python -m finqa.benchmarks.llm_path table RUN_DIR... [--out table.md]
+
+The subset is chosen without looking at answers: per question type, questions ordered by a hash of
+their id, at most one per company until every company of that type is used. The table adds to
+each run's summary what only the audit log knows: structured-output validity (the reply parsed as
+JSON and validated against the reply schema), which backend answered (hybrid), and accuracy per
+prompt strategy of the attempt that produced the final answer. The subset file is written under
+`--out`, never into the repository (FinanceBench is CC BY-NC).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+__all__ = ["select_subset", "run_table", "main"]
+
+
+def _h(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def select_subset(rows: Sequence[Mapping[str, Any]], n: int = 30) -> list[Mapping[str, Any]]:
+    """`n` questions stratified by question type (equal shares), spread over companies."""
+    by_type: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    for row in rows:
+        by_type[str(row.get("question_type") or "unknown")].append(row)
+    types = sorted(by_type)
+    share = {t: n // len(types) + (1 if i < n % len(types) else 0) for i, t in enumerate(types)}
+    chosen: list[Mapping[str, Any]] = []
+    for t in types:
+        pool = sorted(by_type[t], key=lambda r: _h(str(r.get("financebench_id"))))
+        picked: list[Mapping[str, Any]] = []
+        used: set[str] = set()
+        for pass_no in (0, 1):
+            for row in pool:
+                if len(picked) >= share[t]:
+                    break
+                company = str(row.get("company"))
+                if row in picked or (pass_no == 0 and company in used):
+                    continue
+                picked.append(row)
+                used.add(company)
+        chosen.extend(picked)
+    return sorted(chosen, key=lambda r: str(r.get("financebench_id")))
+
+
+def _reasoning_records(audit_dir: Path) -> list[Mapping[str, Any]]:
+    out: list[Mapping[str, Any]] = []
+    for path in sorted(audit_dir.glob("*.jsonl")):
+        mode = path.stem
+        with path.open(encoding="utf-8") as fh:
+            for line in fh:
+                try:
+                    rec = json.loads(line)
+                except json.JSONDecodeError:
+                    continue  # a torn tail
+                if rec.get("event") == "reasoning":
+                    out.append({**rec, "_mode": mode})
+    return out
+
+
+def _rate(k: int, n: int) -> float | None:
+    return round(k / n, 4) if n else None
+
+
+def run_row(run_dir: Path) -> list[dict[str, Any]]:
+    """One table row per mode of a `finqa bench financebench` output directory."""
+    summary = json.loads((run_dir / "summary.json").read_text(encoding="utf-8"))
+    metrics = json.loads((run_dir / "metrics.json").read_text(encoding="utf-8"))
+    results = [json.loads(x) for x in (run_dir / "results.jsonl").read_text().splitlines() if x]
+    reasoning = _reasoning_records(run_dir / "audit")
+    backend = str(metrics.get("meta", {}).get("llm backend", "?"))
+    rows = []
+    for mode, block in summary["modes"].items():
+        mine = [r for r in results if r.get("mode") == mode]
+        recs = [r for r in reasoning if r["_mode"] == mode]
+        llm = [r for r in recs if r.get("scores", {}).get("calls")]
+        conf = [r.get("data", {}).get("confidence", {}) for r in llm]
+        answered_ok = [c for c in conf if c.get("mode") != "llm-error"]
+        valid = sum(1 for c in answered_ok if c.get("schema_valid"))
+        formats = Counter(str(c.get("response_format")) for c in answered_ok)
+        by = Counter(str(r.get("data", {}).get("confidence", {}).get("answered_by")) for r in recs)
+        n = len(mine)
+        labels = [str((r.get("grade") or {}).get("label")) for r in mine]
+        wrong_accepted = sum(
+            1
+            for r, lab in zip(mine, labels, strict=True)
+            if lab == "wrong" and r.get("status") == "accepted"
+        )
+        per_strategy: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+        for r, lab in zip(mine, labels, strict=True):
+            best = next(
+                (a for a in r.get("attempts") or [] if a.get("attempt") == r.get("best_attempt")),
+                None,
+            )
+            if best is not None:
+                cell = per_strategy[str(best.get("strategy"))]
+                cell[0] += lab == "correct"
+                cell[1] += 1
+        details = metrics["modes"].get(mode, {})
+        tokens = [
+            float(r.get("prompt_tokens") or 0) + float(r.get("completion_tokens") or 0)
+            for r in mine
+        ]
+        rows.append(
+            {
+                "run": run_dir.name,
+                "backend": backend,
+                "mode": mode,
+                "n": n,
+                "accuracy": block.get("accuracy"),
+                "wrong": block.get("wrong_rate"),
+                "abstained": block.get("abstain_rate"),
+                "failed": details.get("failed"),
+                "schema_valid": _rate(valid, len(answered_ok)),
+                "llm_replies": len(answered_ok),
+                "llm_errors": len(conf) - len(answered_ok),
+                "formats": dict(formats),
+                "lazarus": block.get("lazarus_rate"),
+                "judge_tpr": block.get("judge_tpr"),
+                "judge_fpr": block.get("judge_fpr"),
+                "wrong_accepted": _rate(wrong_accepted, n),
+                "llm_calls_per_q": block.get("llm_calls_mean"),
+                "tokens_per_q": round(sum(tokens) / n, 1) if n else None,
+                "latency_p50_s": block.get("latency_s_p50"),
+                "latency_p95_s": block.get("latency_s_p95"),
+                "answered_by": dict(by),
+                "accuracy_by_final_strategy": {
+                    s: f"{c}/{t}" for s, (c, t) in sorted(per_strategy.items())
+                },
+            }
+        )
+    return rows
+
+
+_COLS = [
+    "run",
+    "backend",
+    "mode",
+    "n",
+    "accuracy",
+    "wrong",
+    "abstained",
+    "failed",
+    "schema_valid",
+    "lazarus",
+    "judge_tpr",
+    "judge_fpr",
+    "wrong_accepted",
+    "llm_calls_per_q",
+    "tokens_per_q",
+    "latency_p50_s",
+    "latency_p95_s",
+]
+
+
+def run_table(run_dirs: Sequence[Path]) -> tuple[str, list[dict[str, Any]]]:
+    """A markdown table (plus the rows) over the given run directories."""
+    rows = [row for d in run_dirs if (d / "summary.json").exists() for row in run_row(d)]
+    lines = ["| " + " | ".join(_COLS) + " |", "|" + "---|" * len(_COLS)]
+    for row in rows:
+        lines.append("| " + " | ".join("" if row[c] is None else str(row[c]) for c in _COLS) + " |")
+    lines.append("")
+    for row in rows:
+        lines.append(
+            f"- {row['run']} / {row['mode']}: response formats {row['formats']}, LLM errors "
+            f"{row['llm_errors']}, answered by {row['answered_by']}, accuracy by the final "
+            f"answer's strategy {row['accuracy_by_final_strategy']}"
+        )
+    return "\n".join(lines) + "\n", rows
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m finqa.benchmarks.llm_path", description=__doc__)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("subset", help="write the fixed stratified subset as JSONL")
+    s.add_argument("--questions", required=True)
+    s.add_argument("--out", required=True)
+    s.add_argument("-n", type=int, default=30)
+    t = sub.add_parser("table", help="one table over `finqa bench financebench` output dirs")
+    t.add_argument("runs", nargs="+")
+    t.add_argument("--out", default=None)
+    args = p.parse_args(argv)
+    if args.cmd == "subset":
+        rows = [json.loads(x) for x in Path(args.questions).read_text().splitlines() if x.strip()]
+        chosen = select_subset(rows, args.n)
+        out = Path(args.out)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text("".join(json.dumps(r) + "\n" for r in chosen), encoding="utf-8")
+        counts = Counter(str(r.get("question_type")) for r in chosen)
+        print(f"wrote {len(chosen)} questions to {out}: {dict(sorted(counts.items()))}")
+        print(" ".join(str(r.get("financebench_id")) for r in chosen))
+        return 0
+    text, rows = run_table([Path(r) for r in args.runs])
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+        Path(args.out).with_suffix(".json").write_text(json.dumps(rows, indent=2) + "\n")
+    sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
