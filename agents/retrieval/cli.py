@@ -1,9 +1,11 @@
-"""`finqa ingest PATH... [--index DIR] [--config FILE] [--metadata FILE]`."""
+"""`finqa ingest PATH... [--index DIR] [--config FILE] [--metadata FILE]` and `finqa docs`."""
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+import json
+import sys
+from typing import Any, TextIO
 
 __all__ = ["register"]
 
@@ -23,6 +25,14 @@ def register(sub: Any) -> None:
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(func=_run)
+    docs = sub.add_parser(
+        "docs",
+        help="list indexed filings: company, form, fiscal year, period, and where each came from",
+    )
+    docs.add_argument("--index", help="index folder (default: index.path of the config)")
+    docs.add_argument("--config", help="YAML config file (default: configs/default.yaml)")
+    docs.add_argument("--json", action="store_true", help="one JSON object per filing")
+    docs.set_defaults(func=_docs)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -38,3 +48,68 @@ def _run(args: argparse.Namespace) -> int:
     )
     print(report.summary())
     return 0 if (report.documents or report.unchanged or not report.skipped) else 1
+
+
+_DOC_FIELDS = (
+    "company",
+    "ticker",
+    "cik",
+    "form",
+    "fiscal_year",
+    "period",
+    "period_end",
+    "filing_date",
+)
+
+
+def _docs(args: argparse.Namespace) -> int:
+    from finqa.agents.config import load_settings
+    from finqa.agents.retrieval.store import open_index
+
+    settings = load_settings(args.config, overrides={"index.path": args.index})
+    index = open_index(settings, create=False)
+    rows = [_doc_row(rec.doc_id, rec.n_pages, rec.meta) for rec in index.catalog().values()]
+    rows.sort(key=lambda r: str(r["doc_id"]))
+    if args.json:
+        for row in rows:
+            print(json.dumps(row, sort_keys=False))
+    else:
+        render_docs(rows, sys.stdout)
+    return 0
+
+
+def _doc_row(doc_id: str, n_pages: int, meta: Any) -> dict[str, Any]:
+    row: dict[str, Any] = {"doc_id": doc_id, "pages": n_pages}
+    row.update({k: meta.get(k) for k in _DOC_FIELDS})
+    row["doc_type"] = meta.get("doc_type")
+    row["amendment"] = bool(meta.get("amendment"))
+    row["registrants"] = list(meta.get("registrants") or [])
+    row["sources"] = dict(meta.get("sources") or {})
+    row["identified"] = bool(meta.get("company") or meta.get("doc_type"))
+    return row
+
+
+def render_docs(rows: list[dict[str, Any]], out: TextIO) -> None:
+    """One line per filing, then the source of each field; unknown fields print as '?'."""
+    if not rows:
+        print("no filings in the index", file=out)
+        return
+    for row in rows:
+        form = str(row.get("form") or "?")
+        bits = [
+            str(row["doc_id"]),
+            str(row.get("company") or "?") + (f" ({row['ticker']})" if row.get("ticker") else ""),
+            form,
+            str(row.get("period") or row.get("fiscal_year") or "?"),
+            f"ended {row['period_end']}" if row.get("period_end") else "",
+            f"filed {row['filing_date']}" if row.get("filing_date") else "",
+        ]
+        print("  ".join(b for b in bits if b), file=out)
+        if len(row.get("registrants") or []) > 1:
+            print("    registrants: " + "; ".join(row["registrants"]), file=out)
+        if not row["identified"]:
+            print("    identity unknown: no cover page, dei facts or known file name", file=out)
+        sources = row.get("sources") or {}
+        if sources:
+            shown = ", ".join(f"{k}: {v}" for k, v in sources.items())
+            print(f"    from {shown}", file=out)

@@ -148,8 +148,15 @@ class Ingestor:
 
     def commit(self, doc: LoadedDoc) -> int:
         """Index one document (replacing an older or half-written copy); returns its chunk count."""
-        first_text = "\n".join(t for _, t in doc.pages[:2])
-        meta = doc_metadata(doc.doc_id, self.sidecar.get(doc.doc_id), first_text)
+        meta = doc_metadata(
+            doc.doc_id,
+            self.sidecar.get(doc.doc_id),
+            pages=[t for _, t in doc.pages[:8]],
+            dei=doc.dei or None,
+            sgml=doc.sgml or None,
+        )
+        if any(doc.page_labels):
+            meta["page_labels"] = list(doc.page_labels)
         chunks, headers = self.build_chunks(doc, meta)
         self.index.remove_doc(doc.doc_id)
         texts = [f"{h}\n{c.text}" if h else c.text for c, h in zip(chunks, headers, strict=True)]

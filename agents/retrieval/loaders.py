@@ -1,8 +1,12 @@
 """Loaders: files -> documents of 0-based pages (PDF, HTML, plain text, page JSONL[.gz]).
 
 Every loader yields `LoadedDoc`s or `Skipped` records; a damaged file never stops a run.
-PDF pages keep the file's own 0-based numbering; HTML and text are one page (page 0)
-unless they contain form feeds, which split pages.
+PDF pages keep the file's own 0-based numbering. HTML is paged at its CSS page breaks
+(EDGAR's `page-break-after` / `<hr>` separators) with the printed page numbers kept as
+labels, tables as cells, and inline XBRL facts read with the page they sit on. An EDGAR
+full-submission `.txt` yields its primary document and each exhibit as documents of their
+own (`NAME__EX-99.1`), with the SGML header's fields. Other text is one page (page 0)
+unless it contains form feeds, which split pages.
 """
 
 from __future__ import annotations
@@ -11,10 +15,14 @@ import gzip
 import hashlib
 import json
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from finqa.agents.retrieval._html import HtmlTable
+    from finqa.lexicon.xbrl import XbrlFact
 
 __all__ = [
     "LoadedDoc",
@@ -41,6 +49,11 @@ class LoadedDoc:
     content_hash: str
     warning: str | None = None  # e.g. "damaged PDF repaired"
     extra: dict[str, str] = field(default_factory=dict)
+    dei: Mapping[str, str] = field(default_factory=dict)  # inline XBRL cover facts by local name
+    sgml: Mapping[str, Sequence[str]] = field(default_factory=dict)  # EDGAR header fields
+    page_labels: tuple[str | None, ...] = ()  # printed page number of each page, when found
+    tables: tuple[HtmlTable, ...] = ()  # HTML tables as cells, with their page
+    facts: tuple[XbrlFact, ...] = ()  # inline XBRL numeric facts, with their page
 
     @property
     def n_pages(self) -> int:
@@ -129,7 +142,9 @@ def load_path(path: Path) -> Iterator[LoadedDoc | Skipped]:
         if suffix == ".pdf":
             yield _load_pdf(path)
         elif suffix in (".html", ".htm"):
-            yield _single(path, "html", _html_text(path.read_bytes()))
+            yield _load_html(path, doc_id_for(path), path.read_bytes())
+        elif suffix == ".txt" and _is_full_submission(path):
+            yield from _load_submission(path)
         elif suffix in (".txt", ".md"):
             yield _single(path, "text", path.read_text(encoding="utf-8", errors="replace"))
         elif suffix in (".jsonl", ".jsonl.gz"):
@@ -141,23 +156,91 @@ def load_path(path: Path) -> Iterator[LoadedDoc | Skipped]:
 
 
 def _single(path: Path, kind: str, raw: str) -> LoadedDoc | Skipped:
-    parts = raw.split("\f") if "\f" in raw else [raw]
+    parts = (
+        raw.split("\f") if "\f" in raw else re.split(r"<PAGE>", raw) if "<PAGE>" in raw else [raw]
+    )
     pages = tuple((i, normalize_text(t)) for i, t in enumerate(parts))
     if not any(text for _, text in pages):
         return Skipped(str(path), f"no text in {kind} file")
     return LoadedDoc(doc_id_for(path), str(path), kind, pages, _hash_pages(pages))
 
 
-def _html_text(data: bytes) -> str:
-    from bs4 import BeautifulSoup
+def _load_html(
+    path: Path,
+    doc_id: str,
+    data: bytes,
+    *,
+    source: str | None = None,
+    sgml: Mapping[str, Sequence[str]] | None = None,
+) -> LoadedDoc | Skipped:
+    from finqa.agents.retrieval._html import parse_html
+    from finqa.lexicon.xbrl import read_facts
 
-    soup = BeautifulSoup(data, "lxml")
-    for tag in soup(["script", "style", "head"]):
-        tag.decompose()
-    for row in soup.find_all("tr"):  # one table row = one line, cells separated by " | "
-        cells = [c.get_text(" ", strip=True) for c in row.find_all(["td", "th"])]
-        row.replace_with(soup.new_string("\n" + " | ".join(c for c in cells if c) + "\n"))
-    return str(soup.get_text("\n"))
+    where = source or str(path)
+    try:
+        parsed = parse_html(data)
+    except Exception as exc:  # lxml raises ParserError / XMLSyntaxError on hopeless input
+        return Skipped(where, f"not readable HTML ({type(exc).__name__}: {str(exc)[:120]})")
+    pages = tuple((i, normalize_text(t)) for i, t in enumerate(parsed.pages))
+    if not any(text for _, text in pages):
+        return Skipped(where, "no text in html file")
+    pages_of = parsed.fact_pages
+    tagged = read_facts(parsed.root, lambda el: pages_of.get(el, 0))  # hidden facts: page 0
+    return LoadedDoc(
+        doc_id,
+        where,
+        "html",
+        pages,
+        _hash_pages(pages),
+        dei=dict(tagged.dei),
+        sgml=dict(sgml or {}),
+        page_labels=parsed.labels,
+        tables=parsed.tables,
+        facts=tagged.facts,
+    )
+
+
+def _is_full_submission(path: Path) -> bool:
+    with path.open("rb") as fh:
+        head = fh.read(4096).lstrip()
+    return head.startswith((b"<SEC-DOCUMENT>", b"<SEC-HEADER>", b"<IMS-HEADER>"))
+
+
+_SGML_DOC = re.compile(r"<DOCUMENT>(.*?)</DOCUMENT>", re.S | re.I)
+_SGML_TAG = re.compile(r"<(TYPE|SEQUENCE|FILENAME|DESCRIPTION)>([^\n<]*)", re.I)
+_BINARY_TYPES = ("GRAPHIC", "ZIP", "EXCEL", "PDF", "XML", "JSON", "EX-101")
+
+
+def _load_submission(path: Path) -> Iterator[LoadedDoc | Skipped]:
+    """An EDGAR full submission: the primary document and each exhibit, header fields on all."""
+    from finqa.lexicon.identity import parse_sgml_header
+
+    raw = path.read_text(encoding="utf-8", errors="replace")
+    header = parse_sgml_header(raw)
+    stem = doc_id_for(path)
+    found = 0
+    for n, block in enumerate(_SGML_DOC.finditer(raw)):
+        body = block.group(1)
+        tags = {k.upper(): v.strip() for k, v in _SGML_TAG.findall(body[:2000])}
+        kind = tags.get("TYPE", "").upper()
+        if kind.startswith(_BINARY_TYPES) or not kind:
+            continue
+        text = re.search(r"<TEXT>(.*?)(?:</TEXT>|\Z)", body, re.S | re.I)
+        content = text.group(1) if text else body
+        doc_id = stem if n == 0 else f"{stem}__{kind}"
+        source = f"{path}#{kind}" if n else str(path)
+        if re.search(r"<html|<body|<div|<p[ >]|<table", content[:5000], re.I):
+            item = _load_html(path, doc_id, content.encode("utf-8"), source=source, sgml=header)
+        else:
+            item = _single(path, "text", re.sub(r"</?(?:PAGE|S|C|FN|F\d)>", "", content))
+            if isinstance(item, LoadedDoc):
+                item = replace(item, doc_id=doc_id, source=source, sgml=header)
+        if isinstance(item, LoadedDoc):
+            item = replace(item, extra={**item.extra, "sgml_type": kind, **tags})
+            found += 1
+        yield item
+    if not found:
+        yield Skipped(str(path), "EDGAR submission without a text document")
 
 
 def _load_pdf(path: Path) -> LoadedDoc | Skipped:
