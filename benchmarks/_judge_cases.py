@@ -22,6 +22,7 @@ from finqa.agents.judge.evidence import EvidenceView
 from finqa.agents.judge.numeric import answer_numbers
 from finqa.agents.types import Answer, Calculation, Evidence
 from finqa.benchmarks._judge_calcs import _matches, build_calculations, locate
+from finqa.benchmarks._judge_perturb import PERTURBATIONS, perturbations
 from finqa.benchmarks.questions import gold_evidence, read_rows
 
 __all__ = ["Case", "load_questions", "build_cases", "CATEGORIES"]
@@ -36,6 +37,7 @@ CATEGORIES = (
     ("prior_year", False),
     ("missing_part", False),
     ("unrelated", False),
+    *((name, False) for name in PERTURBATIONS),
 )
 
 
@@ -290,6 +292,11 @@ def build_cases(rows: Sequence[dict[str, Any]]) -> Iterator[Case]:
                 False,
                 note=str(other[2])[:80],
             )
+        headline = _headline(gold, question)
+        for cat, answer, note in perturbations(
+            qid, question, gold, evidence, view, calcs, headline
+        ):
+            yield Case(cat, qid, question, answer, evidence, False, note=note)
     yield from _two_part_cases(prepared)
 
 

@@ -22,6 +22,8 @@ from typing import Any
 from finqa.agents.config import load_settings
 from finqa.agents.judge import JudgeAgent
 from finqa.benchmarks._judge_cases import CATEGORIES, build_cases, load_questions
+from finqa.benchmarks._judge_summary import company_fold, company_folds, summary
+from finqa.benchmarks.judge_labels import FIXTURE
 
 __all__ = ["main", "run"]
 
@@ -40,13 +42,19 @@ def run(questions: Path, *, attempt: int = 1, ablation: bool = False) -> list[di
     overrides = {"judge.deterministic_verify": False} if ablation else None
     judge = JudgeAgent(load_settings(overrides=overrides))
     rows: list[dict[str, Any]] = []
-    for case in build_cases(load_questions(questions)):
+    source = load_questions(questions)
+    meta = {str(r["financebench_id"]): r for r in source}
+    folds = company_folds(source)
+    for case in build_cases(source):
         verdict = judge.evaluate(case.question, case.answer, case.evidence, attempt)
         accepted = verdict.decision == "accept"
+        first = meta.get(case.qid.split("+")[0].rstrip("'"), {})
         rows.append(
             {
                 "category": case.category,
                 "qid": case.qid,
+                "question_type": first.get("question_type", "unknown"),
+                "fold": company_fold(first, folds),
                 "should_accept": case.should_accept,
                 "accepted": accepted,
                 "correct": accepted == case.should_accept,
@@ -118,6 +126,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--json", type=Path, default=None, help="write every case's result here")
     parser.add_argument("--show", default=None, help="print the misjudged cases of this category")
+    parser.add_argument(
+        "--llm-set",
+        type=Path,
+        nargs="?",
+        const=FIXTURE,
+        default=None,
+        help="also judge the labelled real-LLM answers (default: the repository fixture)",
+    )
     args = parser.parse_args(argv)
     if not args.questions.exists():
         print(f"judge_eval: questions file not found: {args.questions}", file=sys.stderr)
@@ -126,6 +142,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     mode = "ablation (raw-string numeric check)" if args.ablation else "deterministic"
     print(f"judge calibration on {args.questions} — attempt {args.attempt}, {mode}")
     print(table(rows))
+    print(summary(rows, "perturbation set"))
+    if args.llm_set:
+        from finqa.benchmarks._judge_summary import run_llm_set
+
+        llm_rows = run_llm_set(
+            args.llm_set, args.questions, attempt=args.attempt, ablation=args.ablation
+        )
+        print(summary(llm_rows, f"real-LLM answers ({args.llm_set.name})", by="label"))
+        rows = rows + llm_rows
     if args.show:
         for r in rows:
             if r["category"] == args.show and not r["correct"]:

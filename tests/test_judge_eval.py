@@ -61,6 +61,23 @@ class TestJudgeCalibration:
         assert 1 - _rate(results["prior_year"]) >= 0.9
         assert 1 - _rate(results["unrelated"]) >= 0.9
 
+    @pytest.mark.parametrize(
+        "cat",
+        [
+            "bare_yes_no",
+            "wrong_kind",
+            "copied_question",
+            "copied_evidence",
+            "invalid_calculation",
+        ],
+    )
+    def test_real_llm_failure_kinds_rejected(
+        self, results: dict[str, list[dict[str, Any]]], cat: str
+    ) -> None:
+        """Bare verdicts, wrong-kind figures, copies and flagged calculations are rejected >= 95%."""
+        assert len(results[cat]) >= 15, cat
+        assert 1 - _rate(results[cat]) >= 0.95
+
     def test_table_and_cli(
         self,
         results: dict[str, list[dict[str, Any]]],

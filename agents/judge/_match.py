@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from finqa.agents.judge import _lex
-from finqa.agents.judge._tables import column_period, percent_column
+from finqa.agents.judge._tables import column_period, percent_column, row_cells, row_label
 from finqa.agents.judge.evidence import EvidenceView, SourceView
 
 __all__ = ["match", "ratio_in_percent_column", "period_ok", "find"]
@@ -100,7 +100,11 @@ def _on_topic(src: SourceView, e: Any, topic: frozenset[str] | None, q: Any | No
     near = src.text[max(0, e.start - _PER_SHARE_BEFORE) : e.end + _PER_SHARE_AFTER]
     if q is not None and q.unit == "USD/share" and _PER_SHARE.search(near):
         return True
-    window = src.text[max(0, e.start - _CONTEXT_BEFORE) : e.end + _CONTEXT_AFTER]
+    label = row_label(src.text, e.start)
+    if label is not None and (_lex.year_mentions(label) or len(label) < 3):
+        label = None
+    # a table figure is named by its row label; a narrative one by the text around it
+    window = label or src.text[max(0, e.start - _CONTEXT_BEFORE) : e.end + _CONTEXT_AFTER]
     squashed = re.sub(
         r"[^a-z]", "", window.lower()
     )  # PDF text glues words: 'Merchandiseinventories'
@@ -126,7 +130,9 @@ def find(
                 off_topic = off_topic or (src, e)
                 continue
             col = column_period(src.text, e.start, e.end)
-            if period_ok(col.year, col.header, expected):
+            if period_ok(col.year, col.header, expected) and (
+                col.year is None or col.year in expected or not _other_table(src, e, view, expected)
+            ):
                 return "evidence", src, e, col.year
             mismatch = mismatch or (src, e, col.year)
     if mismatch:
@@ -134,3 +140,24 @@ def find(
     if off_topic:
         return "off_topic", off_topic[0], off_topic[1], None
     return "not_found", None, None, None
+
+
+def _other_table(src: SourceView, e: Any, view: EvidenceView, expected: Sequence[int]) -> bool:
+    """Another table of the evidence has the same row (by label) with a column for an expected
+    period: the figure was read from the wrong table's column."""
+    label = row_label(src.text, e.start)
+    if not label or len(label) < 4:
+        return False
+    needle = label.lower()
+    for other in view.sources:
+        low = other.text.lower()
+        at = low.find(needle)
+        while at >= 0:
+            for q in other.quantities:
+                if q.start > at + len(needle) and q.start - at < 200:
+                    years = {y for _s, _e, y in row_cells(other.text, q.start)}
+                    if years & set(expected):
+                        return True
+                    break
+            at = low.find(needle, at + 1)
+    return False

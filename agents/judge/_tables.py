@@ -13,7 +13,14 @@ from dataclasses import dataclass
 
 from finqa.agents.judge import _lex
 
-__all__ = ["ColumnPeriod", "column_period", "header_years", "row_cells", "percent_column"]
+__all__ = [
+    "ColumnPeriod",
+    "column_period",
+    "header_years",
+    "row_cells",
+    "row_label",
+    "percent_column",
+]
 
 _NUMERIC_LINE = re.compile(r"^(?:[\s$€£¥()%,.\-–—#*\d]|\bN/?M\b|\bn/a\b|\([a-z]\))*$", re.I)
 _PLACEHOLDER = re.compile(r"(?<![\w.])(?:N/?M|n/a|—|–|-)(?![\w.])", re.I)
@@ -139,6 +146,30 @@ def column_period(text: str, start: int, end: int) -> ColumnPeriod:
         if year is not None and n > 1:
             return ColumnPeriod(year, header, index, n, "table")
     return ColumnPeriod(None, header, index, len(spans) if spans else None, "unknown")
+
+
+def row_label(text: str, start: int) -> str | None:
+    """The label of the table row holding the value at `start` ('Total current assets'), or
+    None when the value is not in a table row (a sentence: its context is the sentence)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", start)
+    line = text[line_start : len(text) if line_end < 0 else line_end]
+    if not _NUMERIC_LINE.match(line):
+        head = text[line_start:start]
+        tail = text[start : line_start + len(line)]
+        if (
+            _NUMERIC_LINE.match(tail)  # 'Total current assets 7,453 7,659': label, then values
+            and len(re.findall(r"[A-Za-z]", head)) >= 3
+            and len(head.split()) <= 12
+        ):
+            return " ".join(re.sub(r"[^A-Za-z'&/ -]+", " ", head).split()) or None
+        return None
+    _spans, row_start = _row_values(text, start)
+    prev_start = text.rfind("\n", 0, max(row_start - 1, 0)) + 1
+    label = text[prev_start : max(row_start - 1, prev_start)].strip()
+    if not label or len(label.split()) > 14 or _NUMERIC_LINE.match(label):
+        return None
+    return " ".join(re.sub(r"[^A-Za-z'&/ -]+", " ", label).split()) or None
 
 
 def row_cells(text: str, start: int) -> list[tuple[int, int, int | None]]:

@@ -7,15 +7,27 @@ per-facet evidence in `Verdict.details`, and every rejection with a diagnosis an
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from finqa.agents.config import Settings
 from finqa.agents.judge import _lex
 from finqa.agents.judge.diagnosis import diagnose, evidence_gaps, feedback_text
 from finqa.agents.judge.evidence import EvidenceView
-from finqa.agents.judge.facets import check_facets, completeness_score, decompose
+from finqa.agents.judge.facets import Facet, check_facets, completeness_score, decompose
 from finqa.agents.judge.grounding import check_claims, grounding_score
-from finqa.agents.judge.numeric import FAIL_CAP, check_numbers, numeric_score, verify_calculations
+from finqa.agents.judge.kind import Expectation, KindProblem, check_kind, expected_kind
+from finqa.agents.judge.numeric import (
+    FAIL_CAP,
+    CalcCheck,
+    NumberCheck,
+    check_numbers,
+    numeric_score,
+    question_scale,
+    verify_calculations,
+)
+from finqa.agents.judge.rederive import Rederived, match_rederived, rederive
 from finqa.agents.judge.text import content_tokens, split_claims
 from finqa.agents.types import Answer, Evidence, LLMClient, Verdict
 from finqa.lexicon.refusal import REFUSAL
@@ -37,35 +49,144 @@ class JudgeAgent:
 
     def evaluate(self, question: str, answer: Answer, evidence: Evidence, attempt: int) -> Verdict:
         """Score `answer` against `evidence` for `question` at `attempt` (1-based)."""
-        cfg = self.config
-        view = EvidenceView.of(evidence)
+        ctx = self._context(question, answer, evidence)
+        numbers, skipped, calcs = self._check_numbers(ctx, answer)
+        problems = self._check_kind(ctx, answer, numbers, skipped)
+        claim_checks, facets = self._check_parts(ctx, numbers, skipped, problems)
+        g, c, n, llm_info = self._scores(ctx, claim_checks, facets, numbers)
+        return self._verdict(
+            ctx,
+            answer,
+            attempt,
+            (g, c, n),
+            numbers,
+            skipped,
+            calcs,
+            problems,
+            claim_checks,
+            facets,
+            llm_info,
+        )
+
+    # ------------------------------------------------------------------ steps
+
+    def _context(self, question: str, answer: Answer, evidence: Evidence) -> _Context:
+        """What every step reads: the evidence view, the question's analysis and asked periods."""
         analysis = _analysis(question)
-        asked = _asked_years(question, analysis)
         text = answer.text or ""
         abstained = answer.abstained or (bool(REFUSAL.search(text)) and len(text) < 400)
+        checklist = decompose(question, analysis)
+        return _Context(
+            question=question,
+            text=text,
+            view=EvidenceView.of(evidence),
+            evidence=evidence,
+            analysis=analysis,
+            asked=_asked_years(question, analysis),
+            abstained=abstained,
+            cited=[c.source_id for c in answer.citations],
+            checklist=checklist,
+            expect=expected_kind(question, analysis, [f.kind for f in checklist]),
+        )
+
+    def _check_numbers(
+        self, ctx: _Context, answer: Answer
+    ) -> tuple[list[NumberCheck], list[dict[str, Any]], list[CalcCheck]]:
+        """Step 2: every figure of the answer, found in the evidence or re-executed."""
+        cfg = self.config
         deterministic = cfg.deterministic_verify
         calcs = (
-            verify_calculations(answer.calculations, view, asked, cfg.rel_tolerance)
+            verify_calculations(answer.calculations, ctx.view, ctx.asked, cfg.rel_tolerance)
             if deterministic
             else []
         )
-        cited = [c.source_id for c in answer.citations]
-        checklist = decompose(question, analysis)
-        parts = {f.part for f in checklist if f.kind != "conditional"}
+        parts = {f.part for f in ctx.checklist if f.kind != "conditional"}
         numbers, skipped = check_numbers(
-            text,
-            question,
-            view,
+            ctx.text,
+            ctx.question,
+            ctx.view,
             calcs,
-            asked=asked,
-            cited=cited,
+            asked=ctx.asked,
+            cited=ctx.cited,
             rel_tol=cfg.rel_tolerance,
             deterministic=deterministic,
-            topic=_metric_tokens(analysis),
+            topic=_metric_tokens(ctx.analysis),
             single_part=len(parts) <= 1,
+            topic_name=(ctx.expect.metric or "").replace("_", " "),
         )
-        claims = split_claims(text)
-        claim_checks = check_claims(claims, numbers, view, question, default_sources=cited)
+        if deterministic and any(nc.status in _REDERIVABLE for nc in numbers):
+            found = rederive(ctx.question, ctx.evidence, ctx.view, ctx.asked, cfg.rel_tolerance)
+            ctx.found.append(found)
+            for nc in numbers:
+                if nc.status not in _REDERIVABLE or found is None or not found.ok:
+                    continue
+                if match_rederived(nc.quantity, found, cfg.rel_tolerance, nc.expected):
+                    nc.status, nc.detail = "rederived", f"re-derived: {found.describe()}"
+                else:
+                    nc.detail = (nc.detail + "; " if nc.detail else "") + (
+                        f"the evidence gives {found.describe()}"
+                    )
+        return numbers, skipped, calcs
+
+    def _check_kind(
+        self,
+        ctx: _Context,
+        answer: Answer,
+        numbers: list[NumberCheck],
+        skipped: list[dict[str, Any]],
+    ) -> list[KindProblem]:
+        """Step 1: does the answer answer the question (kind, unit, range, not a copy)?
+
+        Figures of the wrong kind, and every figure of an answer whose own calculation the
+        reasoner flagged as invalid, become unverified numbers."""
+        if ctx.abstained or not self.config.deterministic_verify:
+            return []
+        problems = check_kind(
+            ctx.question,
+            ctx.text,
+            ctx.expect,
+            [nc.quantity for nc in numbers],
+            ctx.view,
+            question_scale=question_scale(ctx.question),
+        )
+        for p in problems:
+            for nc in numbers:
+                if p.code in ("wrong_kind", "no_unit") and nc.text.strip() in p.numbers:
+                    nc.status, nc.detail = "wrong_kind", p.message
+        flagged = [str(x) for x in answer.confidence.get("calc_problems") or () if x]
+        if flagged:
+            problems.append(
+                KindProblem(
+                    "invalid_calculation",
+                    "the answer's own calculation is invalid: " + "; ".join(flagged[:2]),
+                )
+            )
+            for nc in numbers:
+                if nc.status != "calculation":
+                    nc.status = "calc_invalid"
+                    nc.detail = "stated beside a calculation flagged invalid"
+        unknown = int(answer.confidence.get("invalid_citations") or 0)
+        if unknown:
+            problems.append(
+                KindProblem(
+                    "unknown_source", f"{unknown} citation(s) to sources not in the evidence"
+                )
+            )
+        return problems
+
+    def _check_parts(
+        self,
+        ctx: _Context,
+        numbers: list[NumberCheck],
+        skipped: list[dict[str, Any]],
+        problems: Sequence[KindProblem],
+    ) -> tuple[list[Any], list[Facet]]:
+        """Grounding of every claim, and the facet checklist (a kind problem leaves the part it
+        concerns unanswered)."""
+        claims = split_claims(ctx.text)
+        claim_checks = check_claims(
+            claims, numbers, ctx.view, ctx.question, default_sources=ctx.cited
+        )
         quoted = sum(1 for x in skipped if x["reason"] == "quoted from the question")
         spans = [(nc.start, nc.end) for nc in numbers] + [
             (int(x["start"]), int(x["end"]))
@@ -74,21 +195,43 @@ class JudgeAgent:
         ]
         per_claim = [sum(1 for s, e in spans if s < c.end and c.start < e) for c in claims]
         facets = check_facets(
-            checklist, text, len(numbers) + quoted, [c.text for c in claims], per_claim
+            ctx.checklist, ctx.text, len(numbers) + quoted, [c.text for c in claims], per_claim
         )
-        gaps = evidence_gaps(view, analysis, asked, figures=any(f.kind == "figure" for f in facets))
-
         _discount_coincidences(claim_checks, numbers)
-        missing = tuple(f.text for f in facets if _counted(f) and not f.addressed)
+        for claim in claim_checks:
+            if claim.reason.startswith("cites "):  # only sources that are not in the evidence
+                for nc in numbers:
+                    if nc.text in claim.numbers and nc.ok:
+                        nc.status, nc.detail = "not_found", claim.reason
+                        claim.failed_numbers.append(nc.text)
+        for p in problems:
+            targets = _PROBLEM_FACETS.get(p.code)
+            if targets is None:
+                continue
+            hit = [f for f in facets if _counted(f) and (not targets or f.kind in targets)]
+            for f in hit or [f for f in facets if _counted(f)]:
+                f.addressed, f.how = False, p.message
+        return claim_checks, facets
+
+    def _scores(
+        self,
+        ctx: _Context,
+        claim_checks: list[Any],
+        facets: list[Facet],
+        numbers: list[NumberCheck],
+    ) -> tuple[float, float, float, dict[str, Any] | None]:
+        """mu_g, mu_c, mu_n (and what the optional LLM judge said)."""
+        missing = [f for f in facets if _counted(f) and not f.addressed]
         g = grounding_score(claim_checks, len(missing))
         g = _NO_CONTENT_GROUNDING if g is None else g
         llm_info: dict[str, Any] | None = None
-        if cfg.llm_judge and self.llm is not None and not abstained:
+        if self.config.llm_judge and self.llm is not None and not ctx.abstained:
             from finqa.agents.judge.llm import llm_grounding
 
-            g_llm, llm_info = llm_grounding(self.llm, question, claim_checks, view)
+            g_llm, llm_info = llm_grounding(self.llm, ctx.question, claim_checks, ctx.view)
             if g_llm is not None:
-                g = (g + g_llm) / 2.0  # combined with, never replacing, the deterministic check
+                # an added entailment check: it can lower mu_g, never lift a deterministic failure
+                g = min(g, (g + g_llm) / 2.0)
         c = completeness_score(facets)
         n = numeric_score(numbers)
         if n is None:
@@ -98,20 +241,41 @@ class JudgeAgent:
             # a part left unanswered is a figure/claim the answer owes: mu_n is capped as for an
             # unverifiable number (otherwise w_c = 0.2 alone could never send a half answer back)
             n *= FAIL_CAP
-        if abstained:
+        if ctx.abstained or not ctx.text.strip():
             g, c, n = 0.0, 0.0, 0.0
-        utility = cfg.w_grounding * g + cfg.w_completeness * c + cfg.w_numeric * n
-        utility = round(utility, 6)
+        return g, c, n, llm_info
+
+    def _verdict(
+        self,
+        ctx: _Context,
+        answer: Answer,
+        attempt: int,
+        scores: tuple[float, float, float],
+        numbers: list[NumberCheck],
+        skipped: list[dict[str, Any]],
+        calcs: list[CalcCheck],
+        problems: list[KindProblem],
+        claim_checks: list[Any],
+        facets: list[Facet],
+        llm_info: dict[str, Any] | None,
+    ) -> Verdict:
+        """Utility vs the attempt's threshold, the diagnosis, feedback and every detail."""
+        cfg = self.config
+        g, c, n = scores
+        utility = round(cfg.w_grounding * g + cfg.w_completeness * c + cfg.w_numeric * n, 6)
         threshold = round(cfg.threshold(attempt), 6)
         decision: Literal["accept", "retry"] = "accept" if utility >= threshold else "retry"
+        gaps = evidence_gaps(
+            ctx.view, ctx.analysis, ctx.asked, figures=any(f.kind == "figure" for f in facets)
+        )
         diagnosis, faults = diagnose(
             gaps=gaps,
             numbers=numbers,
             calcs=calcs,
             facets=facets,
             claims=claim_checks,
-            abstained=abstained,
-            view=view,
+            abstained=ctx.abstained,
+            view=ctx.view,
         )
         feedback = feedback_text(
             decision=decision,
@@ -122,29 +286,40 @@ class JudgeAgent:
             faults=faults,
             numbers=numbers,
             facets=facets,
-            abstained=abstained,
+            abstained=ctx.abstained,
         )
-        unsupported = tuple(nc.text for nc in numbers if not nc.ok)
+        if problems and decision == "retry":
+            feedback += (
+                " The answer does not answer the question: "
+                + "; ".join(p.message for p in problems)
+                + "."
+            )
+        if ctx.expect.kind is None and decision == "retry":
+            feedback += f" ({ctx.expect.reason}.)"
+        missing = tuple(f.text for f in facets if _counted(f) and not f.addressed)
         details: dict[str, Any] = {
-            "mode": "deterministic" if deterministic else "raw-string (ablation)",
+            "mode": "deterministic" if cfg.deterministic_verify else "raw-string (ablation)",
             "weights": {
                 "grounding": cfg.w_grounding,
                 "completeness": cfg.w_completeness,
                 "numeric": cfg.w_numeric,
             },
-            "asked_periods": [f"FY{y}" for y in asked],
-            "abstained": abstained,
+            "asked_periods": [f"FY{y}" for y in ctx.asked],
+            "abstained": ctx.abstained,
+            "answer_kind": ctx.expect.to_dict(),
+            "answer_problems": [p.to_dict() for p in problems],
             "claims": [x.to_dict() for x in claim_checks],
             "numbers": [x.to_dict() for x in numbers],
             "skipped_numbers": skipped,
             "calculations": [x.to_dict() for x in calcs],
+            "rederived": ctx.found[0].to_dict() if ctx.found and ctx.found[0] else None,
             "facets": [f.to_dict() | {"counted": _counted(f)} for f in facets],
             "evidence_gaps": gaps,
             "faults": faults,
         }
         if llm_info is not None:
             details["llm"] = llm_info
-        verdict = Verdict(
+        return Verdict(
             grounding=round(g, 6),
             completeness=round(c, 6),
             numeric=round(n, 6),
@@ -152,12 +327,41 @@ class JudgeAgent:
             threshold=threshold,
             decision=decision,
             diagnosis=diagnosis if decision == "retry" else None,
-            missing_facets=missing + _declared_gaps(answer, missing) if abstained else missing,
-            unsupported_numbers=unsupported,
+            missing_facets=missing + _declared_gaps(answer, missing) if ctx.abstained else missing,
+            unsupported_numbers=tuple(nc.text for nc in numbers if not nc.ok),
             feedback=feedback,
             details=details,
         )
-        return verdict
+
+
+@dataclass(frozen=True)
+class _Context:
+    """The inputs every step of one evaluation shares."""
+
+    question: str
+    text: str
+    view: EvidenceView
+    analysis: Any
+    asked: tuple[int, ...]
+    abstained: bool
+    cited: list[str]
+    checklist: list[Facet]
+    expect: Expectation
+    evidence: Evidence
+    found: list[Rederived | None] = field(default_factory=list)  # the judge's own derivation
+
+
+_REDERIVABLE = frozenset({"not_found", "calc_unverified"})
+# the facet kinds a problem leaves unanswered (empty: every counted facet)
+_PROBLEM_FACETS: dict[str, tuple[str, ...]] = {
+    "empty": (),
+    "language": (),
+    "bare_verdict": ("verdict",),
+    "copied_question": (),
+    "copied_evidence": (),
+    "wrong_kind": ("figure",),
+    "no_unit": ("figure",),
+}
 
 
 def _declared_gaps(answer: Answer, known: tuple[str, ...]) -> tuple[str, ...]:

@@ -100,6 +100,11 @@ def check_claims(
             check.content, check.supported, check.reason = False, True, "no content to ground"
             out.append(check)
             continue
+        unknown = [s for s in claim.sources if view.get(s) is None]
+        if view and claim.sources and len(unknown) == len(claim.sources):
+            check.reason = f"cites {', '.join(unknown)}, which is not in the evidence"
+            out.append(check)
+            continue
         cited = [s for s in claim.sources if view.get(s)] or [
             s for s in default_sources if view.get(s)
         ]

@@ -7,6 +7,7 @@ A number is one of:
   calculation      the judge's re-execution of a recorded Calculation whose operands are in the
                    evidence (allowing the answer's rounding, % <-> ratio);
   derived          simple arithmetic (difference, ratio, change) of other verified answer numbers;
+  rederived        equal to the asked metric as the judge computes it from the evidence tables;
   period_mismatch  present in the evidence, but only in another period's column;
   calc_mismatch    matches what the reasoner recorded, not what the arithmetic gives;
   calc_unverified  a calculation's result whose operands are not in the evidence;
@@ -24,6 +25,7 @@ from typing import Any
 
 from finqa.agents.judge import _lex
 from finqa.agents.judge._match import find
+from finqa.agents.judge._tables import row_label
 from finqa.agents.judge.calc import CalcCheck, magnitude_target, match_calc, verify_calculations
 from finqa.agents.judge.evidence import EvidenceView, SourceView
 from finqa.agents.judge.text import content_tokens
@@ -40,7 +42,7 @@ __all__ = [
     "FAIL_CAP",
 ]
 
-OK_STATUSES = frozenset({"evidence", "calculation", "derived"})
+OK_STATUSES = frozenset({"evidence", "calculation", "derived", "rederived"})
 _SPAN = re.compile(r"\b(?:between|from)\b.{0,40}?\b(?:and|to)\b.{0,30}", re.I)
 _BASELINE = re.compile(
     r"\b(?:up from|down from|increased from|decreased from|compared (?:to|with)|versus|vs\.?|"
@@ -209,6 +211,7 @@ def check_numbers(
     deterministic: bool = True,
     topic: frozenset[str] = frozenset(),
     single_part: bool = True,
+    topic_name: str = "",
 ) -> tuple[list[NumberCheck], list[dict[str, Any]]]:
     """Check every number of the answer; returns the checks and the skipped (non-claim) numbers."""
     quantities, skipped = answer_numbers(answer, question)
@@ -249,7 +252,7 @@ def check_numbers(
                 nc.detail = f"calculated only from figures before {_years(nc.expected)}"
             checks.append(nc)
             continue
-        status, src, _e, col = find(q, view, cited, nc.expected, rel_tol, topic)
+        status, src, found_at, col = find(q, view, cited, nc.expected, rel_tol, topic)
         nc.status, nc.source, nc.period = status, src.source_id if src else None, col
         if status != "evidence":
             if via_calc is not None:
@@ -262,7 +265,13 @@ def check_numbers(
                 )
             elif status == "off_topic":
                 nc.status = "not_found"
-                nc.detail = "the same figure appears only in an unrelated context"
+                label = row_label(src.text, found_at.start) if src and found_at else None
+                where = f" ({src.label()})" if src else ""
+                nc.detail = (
+                    f"{q.text.strip()} is {label!r}{where}, not {topic_name or 'what was asked'}"
+                    if label
+                    else "the same figure appears only in an unrelated context"
+                )
         checks.append(nc)
     if deterministic:
         for nc in checks:

@@ -1,0 +1,439 @@
+"""Does the answer answer the question? The kind of answer a question expects, and the checks
+that an answer is of that kind (step 1 of the judge, before any figure is looked up).
+
+The expected kind comes from the lexicon's analysis of the question: the unit of the asked
+metric in the catalogue (`USD` -> an amount, `ratio`/`times` -> a ratio, `%` -> a percentage,
+`days`, `shares` -> a count, `USD/share` -> a per-share amount), or the question's form (a yes/no
+question wants a verdict *with its basis*, a why-question an explanation). A question with no
+recognisable metric gets no kind: the judge says so rather than guessing one.
+
+Plausible ranges are general financial definitions per unit (a ratio of two balances is not in
+the hundreds of thousands; a percentage written as a fraction is at most 1 in magnitude; days of
+a turnover are within a few years), never tuned on single questions.
+
+Answer-level failures: empty; not in English; a bare yes/no where the question wants a judgement
+with its basis; a copy of the question; a copy of the evidence; figures of the wrong kind (an
+amount for a ratio, a bare number with no unit where an amount needs a currency or scale).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from finqa.agents.judge.text import content_tokens
+
+__all__ = [
+    "Expectation",
+    "KindProblem",
+    "expected_kind",
+    "check_kind",
+    "figure_kind_ok",
+    "KIND_OF_UNIT",
+    "PLAUSIBLE",
+]
+
+KIND_OF_UNIT = {
+    "USD": "amount",
+    "%": "percent",
+    "ratio": "ratio",
+    "times": "ratio",
+    "days": "days",
+    "shares": "count",
+    "USD/share": "per_share",
+}
+# General financial definitions: the magnitude a figure of each kind can take, as written.
+PLAUSIBLE: dict[str, tuple[float, float]] = {
+    "ratio": (0.0, 1000.0),  # balances over balances, turnovers, coverage: not 423,961
+    "percent": (0.0, 1000.0),  # margins, growth, shares, rates in percent
+    "fraction": (0.0, 1.0),  # a percentage written as a fraction of one ('0.126')
+    "days": (0.0, 1500.0),  # DSO / DIO / DPO / cash conversion cycle
+    "per_share": (0.0, 10000.0),  # dollars per share
+}
+_KIND_WORDS = {
+    "amount": "an amount (with its currency and scale)",
+    "ratio": "a ratio",
+    "percent": "a percentage",
+    "days": "a number of days",
+    "count": "a count",
+    "per_share": "an amount per share",
+    "verdict": "a yes/no judgement with its basis",
+    "explanation": "an explanation",
+}
+_SCALE_WORDS = re.compile(r"\b(?:thousands?|millions?|billions?|trillions?|mn|bn|[mbk])\b", re.I)
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """What a question expects: the kind of answer, the metric and unit it comes from, and why."""
+
+    kind: str | None  # amount|ratio|percent|days|count|per_share|verdict|explanation|None
+    metric: str | None = None
+    also: tuple[str, ...] = ()  # other kinds the question's wording allows ('margin': % or $)
+    unit: str | None = None
+    needs_basis: bool = False  # a yes/no that must say what it rests on
+    reason: str = ""
+
+    def describe(self) -> str:
+        return _KIND_WORDS.get(self.kind or "", "an answer")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "metric": self.metric,
+            "also": list(self.also),
+            "unit": self.unit,
+            "needs_basis": self.needs_basis,
+            "reason": self.reason,
+        }
+
+
+@dataclass
+class KindProblem:
+    """One way the answer fails to answer the question, with the feedback that says so."""
+
+    code: str  # empty|language|bare_verdict|copied_question|copied_evidence|wrong_kind|no_unit
+    message: str
+    numbers: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, "numbers": self.numbers}
+
+
+def _asked_metric(question: str, analysis: Any) -> Any | None:
+    """The catalogue metric the question asks for: a derived metric over its own operands,
+    else the first metric named in the question's first sentence with a question mark."""
+    metrics = list(getattr(analysis, "metrics", ()) or ())
+    if not metrics:
+        return None
+    metric = _fn_metric()
+    found = [metric(m) for m in metrics]
+    found = [m for m in found if m is not None]
+    if not found:
+        return None
+    derived = [m for m in found if m.is_derived]
+    inputs = {i for m in derived for i in m.inputs}
+    heads = [m for m in derived if m.id not in inputs] or found
+    return heads[0]
+
+
+def _fn_metric() -> Any:
+    from finqa.lexicon import get_metric
+
+    def get(mid: str) -> Any | None:
+        try:
+            return get_metric(mid)
+        except Exception:  # an id the catalogue no longer has
+            return None
+
+    return get
+
+
+def expected_kind(question: str, analysis: Any, facet_kinds: Sequence[str]) -> Expectation:
+    """The kind of answer `question` expects (from its facets and the catalogue)."""
+    kinds = set(facet_kinds)
+    if "verdict" in kinds:
+        return Expectation(
+            "verdict", needs_basis=True, reason="a yes/no question: the verdict needs its basis"
+        )
+    metric = _asked_metric(question, analysis)
+    if "figure" in kinds and metric is not None:
+        kind = KIND_OF_UNIT.get(metric.unit)
+        if kind is not None:
+            asked = _asked_text(question)
+            reason = f"catalogue: {metric.name} is in {metric.unit}"
+            if _PERCENT_ASKED.search(asked) and kind != "percent":
+                return Expectation(
+                    "percent", metric.id, (kind,), unit=metric.unit, reason=reason + "; asked in %"
+                )
+            also = tuple(k for k, rx in _ALSO if kind == "amount" and rx.search(asked))
+            return Expectation(kind, metric.id, also, unit=metric.unit, reason=reason)
+    if "explanation" in kinds:
+        return Expectation("explanation", reason="a why/how question")
+    if metric is None:
+        return Expectation(None, reason="no recognisable metric in the question: kind not checked")
+    return Expectation(None, metric.id, unit=metric.unit, reason="the question asks for no figure")
+
+
+# The form of answer a question's own wording asks for, beside its metric's unit.
+_PERCENT_ASKED = re.compile(r"%|\bpercent(?:age)?s?\b|\bproportion\b|\bper cent\b", re.I)
+_ALSO = (
+    ("percent", re.compile(r"\bmargins?\b|\bchange\b|\bgrowth\b|\bgrew\b|\bcagr\b", re.I)),
+    ("ratio", re.compile(r"\bratio\b|\bturnover\b|\btimes\b|\bcoverage\b", re.I)),
+)
+
+
+def _asked_text(question: str) -> str:
+    """The sentences of the question that ask (end in '?'), else all of it."""
+    asks = [s for s in re.split(r"(?<=[?.!])\s+", question) if s.rstrip().endswith("?")]
+    return " ".join(asks) or question
+
+
+# --------------------------------------------------------------------------- answer checks
+
+_ENGLISH = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "of",
+        "and",
+        "or",
+        "to",
+        "in",
+        "is",
+        "was",
+        "were",
+        "are",
+        "be",
+        "for",
+        "on",
+        "with",
+        "as",
+        "by",
+        "at",
+        "from",
+        "that",
+        "this",
+        "it",
+        "its",
+        "not",
+        "no",
+        "yes",
+        "which",
+        "than",
+        "total",
+        "net",
+        "million",
+        "billion",
+        "percent",
+        "ratio",
+        "year",
+        "fiscal",
+        "company",
+    ]
+)
+_FOREIGN = frozenset(
+    [
+        "el",
+        "la",
+        "los",
+        "las",
+        "del",
+        "de",
+        "que",
+        "es",
+        "fue",
+        "y",
+        "en",
+        "por",
+        "para",
+        "con",
+        "una",
+        "un",
+        "le",
+        "les",
+        "des",
+        "du",
+        "est",
+        "et",
+        "au",
+        "aux",
+        "une",
+        "der",
+        "die",
+        "das",
+        "und",
+        "ist",
+        "war",
+        "mit",
+        "von",
+        "den",
+        "im",
+        "zu",
+        "il",
+        "della",
+        "di",
+        "che",
+        "per",
+        "sono",
+        "é",
+    ]
+)
+
+
+def not_english(text: str) -> bool:
+    """Mostly non-Latin letters, or more function words of other languages than of English."""
+    letters = [ch for ch in text if ch.isalpha()]
+    if not letters:
+        return False
+    latin = sum(1 for ch in letters if ch.isascii())
+    if latin / len(letters) < 0.6:
+        return True
+    words = re.findall(r"[^\W\d_]+", text.lower())
+    if len(words) < 4:
+        return False
+    en = sum(w in _ENGLISH for w in words)
+    other = sum(w in _FOREIGN and w not in _ENGLISH for w in words)
+    return other >= 2 and other > en
+
+
+_YES_NO = re.compile(r"^\W*(yes|no)\b\W*", re.I)
+
+
+def _bare_verdict(text: str, numbers: int) -> bool:
+    """'Yes.' / 'No' / 'Yes, it is.': a verdict with no figure and (almost) no words of basis."""
+    m = _YES_NO.match(text)
+    if m is None:
+        return False
+    rest = content_tokens(text[m.end() :])
+    return numbers == 0 and len(rest) < 3
+
+
+def copied_question(text: str, question: str) -> bool:
+    """The answer is the question (or most of it) again: no verdict, (almost) no word of its own,
+    and >= 70% of the question's content words."""
+    if _YES_NO.match(text):
+        return False
+    tokens = content_tokens(text)
+    asked = set(content_tokens(question))
+    if len(tokens) < 3 or not asked:
+        return False
+    new = [t for t in tokens if t not in asked]
+    return len(new) <= len(tokens) // 10 and len(set(tokens) & asked) >= 0.7 * len(asked)
+
+
+def _shingles(text: str, n: int = 6) -> set[tuple[str, ...]]:
+    words = re.findall(r"[a-z0-9]+", text.lower())
+    return {tuple(words[i : i + n]) for i in range(len(words) - n + 1)}
+
+
+def copied_evidence(text: str, view: Any, question: str = "") -> bool:
+    """A passage of >= 40 words, >= 80% of its 6-word runs verbatim from one source, that is
+    either long (>= 120 words: a page, not an answer) or about something else than the question
+    (it names under half of the question's content words): a focused extractive answer is not
+    a copy."""
+    words = len(re.findall(r"[a-z0-9]+", text.lower()))
+    if words < 40 or not view:
+        return False
+    mine = _shingles(text)
+    if not mine or not any(
+        len(mine & _shingles(src.text)) >= 0.8 * len(mine) for src in view.sources
+    ):
+        return False
+    asked = set(content_tokens(question))
+    named = len(asked & set(content_tokens(text))) / len(asked) if asked else 0.0
+    return words >= 120 or named < 0.5
+
+
+def figure_kind_ok(q: Any, expect: Expectation, question_scale: float | None) -> str | None:
+    """None when quantity `q` can be a figure of the expected kind; else what is wrong with it."""
+    kind = expect.kind
+    value = abs(float(q.value))
+    unit = q.unit or ""
+    scaled = q.scale_source == "explicit" or bool(_SCALE_WORDS.search(q.text))
+    if kind == "ratio":
+        if unit == "%":
+            return None  # a ratio stated as a percentage
+        if unit == "USD" or scaled:
+            return "is an amount, not a ratio"
+        lo, hi = PLAUSIBLE["ratio"]
+        return None if lo <= value <= hi else "is not a plausible ratio"
+    if kind == "percent":
+        if unit == "%":
+            lo, hi = PLAUSIBLE["percent"]
+            return None if lo <= value <= hi else "is not a plausible percentage"
+        if unit == "USD" or scaled:
+            return "is an amount, not a percentage"
+        if unit in ("", "ratio") and value <= PLAUSIBLE["fraction"][1] and q.decimals > 0:
+            return None  # the percentage as a fraction of one
+        return "has no % sign and is not a fraction of one"
+    if kind == "days":
+        if unit == "USD" or unit == "%" or scaled:
+            return "is not a number of days"
+        lo, hi = PLAUSIBLE["days"]
+        return None if lo <= value <= hi else "is not a plausible number of days"
+    if kind == "per_share":
+        if unit == "%" or scaled:
+            return "is not an amount per share"
+        lo, hi = PLAUSIBLE["per_share"]
+        return None if lo <= value <= hi else "is not a plausible amount per share"
+    if kind == "amount":
+        if unit == "%":
+            return None  # a change asked as an amount is often given as a rate too
+        if unit in ("USD", "USD/share") or scaled or question_scale:
+            return None
+        if unit and unit not in ("", "ratio"):
+            return None  # another currency is judged by the number check
+        return "has no currency or scale"
+    return None
+
+
+def _kind_problem(q: Any, expect: Expectation, question_scale: float | None) -> str | None:
+    """None when q fits the expected kind or one the question's wording also allows."""
+    first = figure_kind_ok(q, expect, question_scale)
+    for other in expect.also:
+        if first is None:
+            break
+        alt = Expectation(other, expect.metric, unit=expect.unit)
+        if figure_kind_ok(q, alt, question_scale) is None:
+            return None
+    return first
+
+
+def check_kind(
+    question: str,
+    text: str,
+    expect: Expectation,
+    numbers: Sequence[Any],
+    view: Any,
+    *,
+    question_scale: float | None,
+) -> list[KindProblem]:
+    """Every way `text` fails to be an answer of the expected kind (empty list: none found).
+
+    `numbers` are the answer's checkable quantities (years, list markers and figures quoted
+    from the question already left out)."""
+    if not text.strip():
+        return [KindProblem("empty", "the answer is empty")]
+    problems: list[KindProblem] = []
+    if not_english(text):
+        problems.append(
+            KindProblem("language", "the answer is not in English, the language of the filings")
+        )
+    if expect.needs_basis and _bare_verdict(text, len(numbers)):
+        problems.append(
+            KindProblem(
+                "bare_verdict",
+                "a bare yes/no gives no basis: state the figure or fact from the filing it rests on",
+            )
+        )
+    if copied_question(text, question) and not numbers:
+        problems.append(
+            KindProblem("copied_question", "the answer repeats the question instead of answering")
+        )
+    elif copied_evidence(text, view, question):
+        problems.append(
+            KindProblem(
+                "copied_evidence",
+                "the answer copies the evidence instead of answering: "
+                f"give {expect.describe()} in your own words",
+            )
+        )
+    if expect.kind in ("amount", "ratio", "percent", "days", "per_share") and numbers:
+        bad = [(q, _kind_problem(q, expect, question_scale)) for q in numbers]
+        wrong = [(q, why) for q, why in bad if why]
+        if len(wrong) == len(numbers):
+            what = "; ".join(f"{q.text.strip()} {why}" for q, why in wrong[:3])
+            code = "no_unit" if all("no " in why for _q, why in wrong) else "wrong_kind"
+            metric = f" ({expect.metric.replace('_', ' ')})" if expect.metric else ""
+            problems.append(
+                KindProblem(
+                    code,
+                    f"{expect.describe()}{metric} was asked: {what}",
+                    [q.text.strip() for q, _w in wrong],
+                )
+            )
+    return problems

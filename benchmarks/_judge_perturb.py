@@ -1,0 +1,147 @@
+"""The failure kinds real LLM answers show, as perturbations of the dev questions (built at run
+time from FinanceBench; nothing stored): a bare yes/no, a figure of the wrong kind, a figure from
+another line of the same column, the question copied back, the evidence copied back, and a
+figure stated beside a calculation the reasoner flagged as invalid. (A figure from another
+period is `prior_year` in `_judge_cases`.)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from finqa.agents.judge import _lex
+from finqa.agents.judge._match import match
+from finqa.agents.judge._tables import column_period, row_label
+from finqa.agents.judge.evidence import EvidenceView
+from finqa.agents.judge.facets import decompose
+from finqa.agents.judge.kind import expected_kind
+from finqa.agents.types import Answer, Calculation, Evidence
+
+__all__ = ["PERTURBATIONS", "perturbations"]
+
+PERTURBATIONS = (
+    "bare_yes_no",
+    "wrong_kind",
+    "other_line",
+    "copied_question",
+    "copied_evidence",
+    "invalid_calculation",
+)
+_LEADING_YES_NO = re.compile(r"^\W*(yes|no)\b", re.I)
+
+
+def _kind(question: str) -> Any:
+    try:
+        analysis = _lex.analyze(question)
+    except Exception:  # the analysis refines the cases; a question without one still gets some
+        analysis = None
+    return expected_kind(question, analysis, [f.kind for f in decompose(question, analysis)])
+
+
+def _line_label(text: str, start: int) -> str:
+    """The words of the row holding offset `start` (the line's letters before the figure)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    label = re.sub(r"[^A-Za-z ]+", " ", text[line_start:start]).strip().lower()
+    if label:
+        return " ".join(label.split())
+    prev_start = text.rfind("\n", 0, max(line_start - 1, 0)) + 1
+    return " ".join(re.sub(r"[^A-Za-z ]+", " ", text[prev_start:line_start]).lower().split())
+
+
+def _find(q: Any, view: EvidenceView) -> tuple[Any, Any] | None:
+    """Where the gold figure is in the evidence (the judge's own unit/scale-aware match)."""
+    for src in view.sources:
+        for e in src.quantities:
+            if match(q, e, 0.005) and row_label(src.text, e.start):
+                return src, e
+    return None
+
+
+def _other_line(gold: str, q: Any, view: EvidenceView) -> str | None:
+    """The gold answer with its figure replaced by another row's figure of the same column."""
+    hit = _find(q, view)
+    if hit is None:
+        return None
+    src, e = hit
+    col = column_period(src.text, e.start, e.end)
+    if col.year is None:
+        return None
+    label = _line_label(src.text, e.start)
+    for other in src.quantities:
+        if other.start == e.start or other.unit != e.unit or abs(other.value) < 1:
+            continue
+        if abs(abs(other.value) - abs(e.value)) <= 0.05 * abs(e.value):
+            continue
+        ocol = column_period(src.text, other.start, other.end)
+        olabel = _line_label(src.text, other.start)
+        if ocol.year != col.year or not olabel or olabel == label:
+            continue
+        value = abs(float(other.value))
+        if q.scale_source != "none" and other.scale_source != "none":
+            value *= float(other.scale) / float(q.scale)  # written at the gold's scale
+        digits = f"{value:,.{max(int(q.decimals or 0), 0)}f}"
+        m = re.search(r"\d[\d,]*(?:\.\d+)?|\.\d+", q.text)
+        if m is None:
+            return None
+        s, t = q.start + m.start(), q.start + m.end()
+        return gold[:s] + digits + gold[t:]
+    return None
+
+
+def _large_amount(view: EvidenceView) -> str | None:
+    """The largest dollar amount of the evidence, as written there."""
+    best = None
+    for src in view.sources:
+        for e in src.quantities:
+            big = e.unit == "USD" and abs(float(e.value)) >= 1000
+            if big and (best is None or abs(float(e.value)) > abs(float(best.value))):
+                best = e
+    return f"{abs(float(best.value)):,.0f}" if best is not None else None
+
+
+def _passage(view: EvidenceView, words: int = 130) -> str | None:
+    """The first `words` words of the first source: the page dumped back as the answer."""
+    if not view:
+        return None
+    tokens = view.sources[0].text.split()
+    return " ".join(tokens[:words]) if len(tokens) >= words else None
+
+
+def perturbations(
+    qid: str,
+    question: str,
+    gold: str,
+    evidence: Evidence,
+    view: EvidenceView,
+    calcs: tuple[Calculation, ...],
+    headline: Any | None,
+) -> Iterator[tuple[str, Answer, str]]:
+    """(category, answer, note) of every failure kind that applies to one dev question."""
+    expect = _kind(question)
+    lead = _LEADING_YES_NO.match(gold)
+    if lead and expect.kind == "verdict":
+        word = lead.group(1).capitalize()
+        yield "bare_yes_no", Answer(text=f"{word}."), word
+    if expect.kind in ("ratio", "percent", "days"):
+        big = _large_amount(view)
+        if big:
+            yield "wrong_kind", Answer(text=big), big
+    if headline is not None and expect.kind in ("amount", None):
+        text = _other_line(gold, headline, view)
+        if text and text != gold:
+            yield "other_line", Answer(text=text, calculations=calcs), text[:80]
+    yield "copied_question", Answer(text=question), "question"
+    passage = _passage(view)
+    if passage:
+        yield "copied_evidence", Answer(text=passage), passage[:60]
+    if calcs and calcs[0].operands:
+        op = calcs[0].operands[0]
+        stated = f"{abs(op.value):,.{0 if float(op.value).is_integer() else 2}f}"
+        note = f"LLM result {op.value:g} disagrees with finqa's {calcs[0].result:g}"
+        yield (
+            "invalid_calculation",
+            Answer(text=stated, calculations=calcs, confidence={"calc_problems": [note]}),
+            stated,
+        )

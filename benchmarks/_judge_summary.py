@@ -1,0 +1,125 @@
+"""Judge acceptance figures: correct answers accepted and wrong answers accepted, overall, per
+question type, per failure kind and per company-grouped fold; and the labelled real-LLM set.
+
+Folds: a deterministic company-grouped 5-fold (companies dealt to the smallest fold by question
+count): every question of a company falls in one fold, so any setting chosen on four folds is reported on the fifth's
+companies, which it has not seen.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+__all__ = ["company_fold", "company_folds", "summary", "run_llm_set", "FOLDS"]
+
+FOLDS = 5
+
+
+def company_folds(rows: Sequence[dict[str, Any]], folds: int = FOLDS) -> dict[str, int]:
+    """Company -> fold, all of a company's questions in one fold, folds of near-equal size:
+    companies by decreasing question count (ties by a hash of the name) go to the smallest fold."""
+    counts: dict[str, int] = defaultdict(int)
+    for r in rows:
+        counts[_company(r)] += 1
+
+    def key(c: str) -> tuple[int, str]:
+        return (-counts[c], hashlib.sha256(c.encode()).hexdigest())
+
+    sizes = [0] * folds
+    out: dict[str, int] = {}
+    for c in sorted(counts, key=key):
+        f = min(range(folds), key=lambda i: (sizes[i], i))
+        out[c] = f
+        sizes[f] += counts[c]
+    return out
+
+
+def _company(row: dict[str, Any]) -> str:
+    return str(row.get("company") or "").strip().lower()
+
+
+def company_fold(row: dict[str, Any], folds: dict[str, int]) -> int:
+    """The fold of a question row (by its company)."""
+    return folds.get(_company(row), 0)
+
+
+def _rate(items: Sequence[dict[str, Any]]) -> str:
+    if not items:
+        return "      -"
+    acc = sum(bool(r["accepted"]) for r in items)
+    return f"{acc:>3}/{len(items):<3} {100.0 * acc / len(items):5.1f}%"
+
+
+def summary(rows: Sequence[dict[str, Any]], title: str, *, by: str = "category") -> str:
+    """Correct accepted (target >= 85%) and wrong accepted (target <= 5%), broken down."""
+    good = [r for r in rows if r.get("should_accept") is True]
+    bad = [r for r in rows if r.get("should_accept") is False]
+    lines = [
+        f"\n{title}: correct answers accepted {_rate(good)} (target >= 85%), "
+        f"wrong answers accepted {_rate(bad)} (target <= 5%)"
+    ]
+    lines.append(f"  {'question type':<22} {'correct accepted':>18} {'wrong accepted':>18}")
+    types = sorted({str(r.get("question_type")) for r in rows})
+    for t in types:
+        g = [r for r in good if str(r.get("question_type")) == t]
+        b = [r for r in bad if str(r.get("question_type")) == t]
+        lines.append(f"  {t:<22} {_rate(g):>18} {_rate(b):>18}")
+    kinds: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for r in bad:
+        kinds[str(r.get(by))].append(r)
+    lines.append(f"  wrong answers accepted, by {'failure kind' if by == 'category' else by}:")
+    for k in sorted(kinds):
+        lines.append(f"    {k:<20} {_rate(kinds[k])}")
+    lines.append("  by company-grouped fold (held out: no setting here was fitted on it):")
+    for f in range(FOLDS):
+        g = [r for r in good if r.get("fold") == f]
+        b = [r for r in bad if r.get("fold") == f]
+        lines.append(f"    fold {f}: correct accepted {_rate(g)}, wrong accepted {_rate(b)}")
+    return "\n".join(lines)
+
+
+def run_llm_set(
+    fixture: Path, questions: Path, *, attempt: int = 1, ablation: bool = False
+) -> list[dict[str, Any]]:
+    """Judge every labelled real-LLM answer against its question's gold evidence pages."""
+    from finqa.agents.config import load_settings
+    from finqa.agents.judge import JudgeAgent
+    from finqa.agents.types import Answer
+    from finqa.benchmarks.judge_labels import load_fixture
+    from finqa.benchmarks.questions import gold_evidence, read_rows
+
+    overrides = {"judge.deterministic_verify": False} if ablation else None
+    judge = JudgeAgent(load_settings(overrides=overrides))
+    rows = read_rows(questions)
+    source = {str(r["financebench_id"]): r for r in rows}
+    folds = company_folds(rows)
+    out: list[dict[str, Any]] = []
+    for rec in load_fixture(fixture):
+        q = source.get(str(rec["qid"]))
+        if q is None or rec.get("answer") is None:
+            continue
+        question = str(q["question"])
+        answer = Answer.model_validate(rec["answer"])
+        verdict = judge.evaluate(question, answer, gold_evidence(question, q["evidence"]), attempt)
+        out.append(
+            {
+                "category": "llm_" + str(rec.get("label")),
+                "label": rec.get("label"),
+                "qid": rec["qid"],
+                "question_type": q.get("question_type", "unknown"),
+                "fold": company_fold(q, folds),
+                "should_accept": rec.get("should_accept"),
+                "accepted": verdict.decision == "accept",
+                "correct": (verdict.decision == "accept") == rec.get("should_accept"),
+                "utility": verdict.utility,
+                "scores": [verdict.grounding, verdict.completeness, verdict.numeric],
+                "answer": answer.text[:160],
+                "problems": [p["code"] for p in verdict.details.get("answer_problems", [])],
+                "unsupported": list(verdict.unsupported_numbers),
+            }
+        )
+    return out

@@ -1,0 +1,228 @@
+"""A labelled set of real LLM answers for the judge: the local model answers every dev question
+from its gold evidence pages, the benchmark grader labels each answer against the gold.
+
+    python -m finqa.benchmarks.judge_labels run [--questions FILE] [--out FILE.jsonl]
+        [--base-url URL] [--model NAME] [--limit N]          # resumable: skips ids already in --out
+    python -m finqa.benchmarks.judge_labels export [--out FILE.jsonl] [--fixture FILE.jsonl]
+
+`run` appends one JSON line per question (the answer as finqa's openai backend returned it, its
+grade, the evidence ids) and flushes it, so an interrupted run resumes where it stopped; a
+question whose LLM call fails is recorded as `error` and retried on the next run. Questions are
+asked in a fixed stratified order (question types and companies interleaved) so a partial run is
+already a balanced sample. `export` keeps what the repository may hold: ids, answers, labels,
+evidence ids; never the FinanceBench question or gold-answer text.
+
+Labels: the grader's `correct` / `wrong` / `abstained` / `ungraded`; `should_accept` is True for
+a correct answer that also answers the question (a bare "Yes"/"No" to a question that asks for a
+judgement with its basis is graded correct by the grader but is incomplete), False for wrong and
+abstained, None for ungraded (left out of the acceptance figures).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from finqa.benchmarks.questions import gold_evidence, read_rows
+
+__all__ = ["main", "stratified_order", "label_row", "export_rows", "FIXTURE", "load_fixture"]
+
+FIXTURE = Path(__file__).resolve().parent / "data" / "judge_llm_answers.jsonl"
+DEFAULT_QUESTIONS = (
+    Path(__file__).resolve().parents[2] / "shared" / "financebench" / "questions.jsonl"
+)
+DEFAULT_OUT = Path("/work/var/i10/llm_answers.jsonl")
+_KEEP = ("qid", "question_type", "company", "doc_name", "evidence", "answer", "label", "kind")
+
+
+def _qid(row: Mapping[str, Any]) -> str:
+    return str(row.get("financebench_id") or row.get("id"))
+
+
+def stratified_order(rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """Rows interleaved by question type, each type's rows in a fixed hash order of company then id
+    (so the first N rows of any run cover every type and many companies)."""
+    by_type: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    for r in rows:
+        by_type[str(r.get("question_type") or "unknown")].append(r)
+
+    def key(r: Mapping[str, Any]) -> str:
+        return hashlib.sha256(f"{r.get('company')}|{_qid(r)}".encode()).hexdigest()
+
+    queues = [sorted(v, key=key) for _t, v in sorted(by_type.items())]
+    out: list[Mapping[str, Any]] = []
+    while any(queues):
+        for q in queues:
+            if q:
+                out.append(q.pop(0))
+    return out
+
+
+def _is_bare_yes_no(text: str) -> bool:
+    from finqa.lexicon import extract_quantities
+
+    words = [w for w in text.replace(".", " ").replace(",", " ").split() if w]
+    return (
+        bool(words)
+        and words[0].lower() in ("yes", "no")
+        and len(words) <= 2
+        and not any(q.kind == "number" for q in extract_quantities(text))
+    )
+
+
+def label_row(question: str, gold: str, answer: Mapping[str, Any]) -> dict[str, Any]:
+    """The grader's label for one answer, and whether a judge should accept it."""
+    from finqa.benchmarks.grading import grade
+
+    text = str(answer.get("text") or "")
+    g = grade(question, gold, text, abstained=bool(answer.get("abstained")))
+    should: bool | None
+    if g.label == "correct":
+        should = not (g.kind == "yes_no" and _is_bare_yes_no(text))
+    elif g.label in ("wrong", "abstained"):
+        should = False
+    else:
+        should = None
+    return {"label": g.label, "kind": g.kind, "detail": g.detail, "should_accept": should}
+
+
+def _done(out: Path) -> set[str]:
+    if not out.exists():
+        return set()
+    done: set[str] = set()
+    for line in out.read_text(encoding="utf-8").splitlines():
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # a torn last line from an interrupted run: that question is asked again
+        if row.get("label") != "error":
+            done.add(str(row.get("qid")))
+    return done
+
+
+def run(
+    questions: Path, out: Path, *, base_url: str, model: str, limit: int | None, timeout: float
+) -> int:
+    from finqa.agents.config import load_settings
+    from finqa.agents.logs import configure_logging
+    from finqa.agents.reasoning import OpenAIChatClient, build_reasoner
+
+    configure_logging("warning")
+    settings = load_settings(
+        overrides={
+            "llm.backend": "openai",
+            "llm.base_url": base_url,
+            "llm.model": model,
+            "llm.timeout_s": timeout,
+            "llm.max_retries": 1,
+        }
+    )
+    reasoner = build_reasoner(settings, OpenAIChatClient(settings.llm, api_key="local"))
+    rows = stratified_order(read_rows(questions))
+    done = _done(out)
+    todo = [r for r in rows if _qid(r) not in done][: limit or None]
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if out.exists() and out.stat().st_size and not out.read_bytes().endswith(b"\n"):
+        with out.open("a", encoding="utf-8") as fh:
+            fh.write("\n")  # close a torn last line so the next record starts on its own
+    print(f"judge_labels: {len(done)} done, {len(todo)} to ask -> {out}", flush=True)
+    for n, r in enumerate(todo, start=1):
+        question = str(r["question"])
+        ev = gold_evidence(question, r.get("evidence") or [])
+        t0 = time.perf_counter()
+        rec: dict[str, Any] = {
+            "qid": _qid(r),
+            "question_type": r.get("question_type"),
+            "company": r.get("company"),
+            "doc_name": r.get("doc_name"),
+            "evidence": [[i.doc_id, i.pages[0]] for i in ev.items],
+        }
+        try:
+            ans = reasoner.generate(question, ev, 1)
+        except Exception as exc:  # noqa: BLE001 - one failed question is recorded, the run goes on
+            rec |= {"label": "error", "detail": f"{type(exc).__name__}: {exc}"[:300]}
+        else:
+            dumped = ans.model_dump(mode="json", exclude={"raw", "usage"})
+            rec["answer"] = dumped
+            rec["latency_s"] = round(time.perf_counter() - t0, 1)
+            rec |= label_row(question, str(r["answer"]), dumped)
+        with out.open("a", encoding="utf-8") as fh:
+            fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+            fh.flush()
+        print(
+            f"[{n}/{len(todo)}] {rec['qid']} {rec.get('label')} {rec.get('latency_s', '-')}s",
+            flush=True,
+        )
+    return 0
+
+
+def export_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The fixture's rows: last non-error record per id, only the fields the repo may keep."""
+    latest: dict[str, Mapping[str, Any]] = {}
+    for r in rows:
+        if r.get("label") != "error":
+            latest[str(r["qid"])] = r
+    out = []
+    for qid in sorted(latest):
+        r = latest[qid]
+        rec = {k: r.get(k) for k in _KEEP}
+        rec["should_accept"] = r.get("should_accept")
+        out.append(rec)
+    return out
+
+
+def load_fixture(path: Path = FIXTURE) -> list[dict[str, Any]]:
+    """The labelled real-LLM answers kept in the repository (empty when absent)."""
+    if not path.exists():
+        return []
+    return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(
+        prog="python -m finqa.benchmarks.judge_labels", description=__doc__.split("\n\n")[0]
+    )
+    sub = p.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run", help="ask the LLM (resumable)")
+    r.add_argument("--questions", type=Path, default=DEFAULT_QUESTIONS)
+    r.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    r.add_argument("--base-url", default="http://127.0.0.1:8011/v1")
+    r.add_argument("--model", default="qwen05")
+    r.add_argument("--limit", type=int, default=None)
+    r.add_argument("--timeout", type=float, default=300.0)
+    e = sub.add_parser("export", help="write the repository fixture from a run's output")
+    e.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    e.add_argument("--fixture", type=Path, default=FIXTURE)
+    args = p.parse_args(argv)
+    if args.cmd == "run":
+        if not args.questions.exists():
+            print(f"judge_labels: questions file not found: {args.questions}", file=sys.stderr)
+            return 2
+        return run(
+            args.questions,
+            args.out,
+            base_url=args.base_url,
+            model=args.model,
+            limit=args.limit,
+            timeout=args.timeout,
+        )
+    if not args.out.exists():
+        print(f"judge_labels: no run output at {args.out}", file=sys.stderr)
+        return 2
+    rows = [json.loads(x) for x in args.out.read_text(encoding="utf-8").splitlines() if x.strip()]
+    kept = export_rows(rows)
+    args.fixture.parent.mkdir(parents=True, exist_ok=True)
+    args.fixture.write_text("".join(json.dumps(x) + "\n" for x in kept), encoding="utf-8")
+    print(f"judge_labels: {len(kept)} labelled answers -> {args.fixture}")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

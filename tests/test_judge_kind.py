@@ -1,0 +1,192 @@
+"""Does the answer answer the question: expected kind, plausible range, copies, bad input."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from finqa.agents.config import Settings
+from finqa.agents.judge import JudgeAgent
+from finqa.agents.judge.kind import expected_kind, not_english
+from finqa.agents.types import Answer, Calculation, Evidence, EvidenceItem, Operand, RetrievalPlan
+from finqa.lexicon import analyze
+
+BALANCE = """Consolidated Balance Sheets
+(in millions)
+December 31,
+2022
+2021
+Cash and cash equivalents
+$
+1,671 $
+2,148
+Inventories
+2,904
+2,481
+Total current assets
+7,453
+7,659
+Accounts payable
+1,804
+1,612
+Total current liabilities
+5,175
+4,806
+"""
+
+Q_RATIO = "What is Corning's FY2022 current ratio?"
+Q_CASH = "What were Corning's cash and cash equivalents at the end of FY2022?"
+Q_YESNO = "Does Corning have positive working capital based on FY2022 data?"
+
+
+def _evidence(*texts: str) -> Evidence:
+    items = tuple(
+        EvidenceItem(
+            source_id=f"S{i + 1}", doc_id="CORNING_2022_10K", pages=(59 + i,), chunk_ids=(), text=t
+        )
+        for i, t in enumerate(texts)
+    )
+    plan = RetrievalPlan(attempt=1, route="test", reason="test", k=1, candidates=1, rse=False)
+    return Evidence(question="q", items=items, plan=plan)
+
+
+@pytest.fixture(scope="module")
+def judge() -> JudgeAgent:
+    return JudgeAgent(Settings())
+
+
+def _eval(judge: JudgeAgent, question: str, text: str, *texts: str, **kw: Any) -> Any:
+    return judge.evaluate(question, Answer(text=text, **kw), _evidence(*(texts or (BALANCE,))), 1)
+
+
+def _codes(verdict: Any) -> list[str]:
+    return [p["code"] for p in verdict.details["answer_problems"]]
+
+
+class TestExpectedKind:
+    def test_ratio_from_catalogue_unit(self) -> None:
+        """A current-ratio question expects a ratio, from the catalogue's unit for the metric."""
+        e = expected_kind(Q_RATIO, analyze(Q_RATIO), ["figure"])
+        assert e.kind == "ratio" and e.metric == "current_ratio"
+
+    def test_yes_no_needs_basis(self) -> None:
+        """A yes/no question expects a verdict with its basis."""
+        e = expected_kind(Q_YESNO, analyze(Q_YESNO), ["verdict"])
+        assert e.kind == "verdict" and e.needs_basis
+
+    def test_no_metric_says_so(self) -> None:
+        """A question with no recognisable metric gets no kind, and the reason says so."""
+        q = "What is the company's approach to remote work?"
+        e = expected_kind(q, analyze(q), ["figure"])
+        assert e.kind is None and "no recognisable metric" in e.reason
+
+
+class TestAnswerKind:
+    def test_amount_for_a_ratio_rejected(self, judge: JudgeAgent) -> None:
+        """A large balance-sheet figure given for a current ratio is rejected as the wrong kind."""
+        v = _eval(judge, Q_RATIO, "The current ratio is 7,453.")
+        assert v.decision == "retry" and "wrong_kind" in _codes(v)
+        assert "a ratio" in v.feedback and "7,453" in v.feedback
+
+    def test_right_ratio_accepted(self, judge: JudgeAgent) -> None:
+        """The current ratio with its recorded calculation is accepted."""
+        ops = (
+            Operand(name="ca", value=7453, scale=1e6, period="FY2022", source_id="S1"),
+            Operand(name="cl", value=5175, scale=1e6, period="FY2022", source_id="S1"),
+        )
+        calc = Calculation(expression="ca / cl", operands=ops, result=7453 / 5175, unit="ratio")
+        v = _eval(judge, Q_RATIO, "The FY2022 current ratio is 1.44 [S1].", calculations=(calc,))
+        assert v.decision == "accept", v.feedback
+
+    def test_bare_yes_rejected(self, judge: JudgeAgent) -> None:
+        """A bare 'Yes.' to a judgement question is incomplete and says the basis is missing."""
+        v = _eval(judge, Q_YESNO, "Yes.")
+        assert v.decision == "retry" and "bare_verdict" in _codes(v)
+        assert "basis" in v.feedback
+
+    def test_yes_with_basis_accepted(self, judge: JudgeAgent) -> None:
+        """'Yes' with the figures it rests on is accepted."""
+        text = (
+            "Yes. Total current assets of $7,453 million exceed total current liabilities "
+            "of $5,175 million in FY2022 [S1]."
+        )
+        v = _eval(judge, Q_YESNO, text)
+        assert v.decision == "accept", v.feedback
+
+    def test_copied_question_rejected(self, judge: JudgeAgent) -> None:
+        """The question copied back as the answer is rejected."""
+        v = _eval(judge, Q_CASH, Q_CASH)
+        assert v.decision == "retry" and "copied_question" in _codes(v)
+
+    def test_copied_evidence_rejected(self, judge: JudgeAgent) -> None:
+        """A page-long passage copied from the evidence is not an answer."""
+        prose = (
+            "Corning completed several acquisitions during the year, including businesses in "
+            "optical communications and specialty materials, and the purchase price was "
+            "allocated to the assets acquired and liabilities assumed based on their fair "
+            "values at the acquisition date with the excess recorded as goodwill in the "
+            "segments expected to benefit from the business combination as described below. "
+        ) * 3
+        q = "Which acquisitions did Corning complete in FY2022?"
+        v = _eval(judge, q, prose, prose)
+        assert v.decision == "retry" and "copied_evidence" in _codes(v)
+
+
+class TestBadInput:
+    def test_empty_answer(self, judge: JudgeAgent) -> None:
+        """An empty answer scores zero and says it is empty."""
+        v = _eval(judge, Q_CASH, "   ")
+        assert v.decision == "retry" and v.utility == 0.0 and "empty" in v.feedback
+
+    def test_other_language(self, judge: JudgeAgent) -> None:
+        """An answer in another language is rejected even with the right figure."""
+        v = _eval(judge, Q_CASH, "La trésorerie de la société était de 1 671 millions de dollars.")
+        assert v.decision == "retry" and "language" in _codes(v)
+        assert not_english("El efectivo de la empresa es de 1.671 millones de dólares en el año")
+        assert not not_english("Cash and cash equivalents were $1,671 million at year end.")
+
+    def test_unknown_source_cited(self, judge: JudgeAgent) -> None:
+        """A claim citing only a source id that is not in the evidence is unsupported."""
+        v = _eval(judge, Q_CASH, "Cash and cash equivalents were $1,671 million [S9].")
+        claim = v.details["claims"][0]
+        assert not claim["supported"] and "S9" in claim["reason"]
+        assert v.decision == "retry"
+
+    def test_different_scale(self, judge: JudgeAgent) -> None:
+        """Figures all at another scale than the filing's (thousands for millions) are rejected."""
+        v = _eval(judge, Q_CASH, "Cash and cash equivalents were $1,671 thousand in FY2022.")
+        assert v.decision == "retry" and v.unsupported_numbers
+
+    def test_different_currency(self, judge: JudgeAgent) -> None:
+        """A figure in euros for a dollar filing is not supported."""
+        v = _eval(judge, Q_CASH, "Cash and cash equivalents were €1,671 million in FY2022.")
+        assert v.decision == "retry" and v.unsupported_numbers
+
+    def test_right_column_chosen(self, judge: JudgeAgent) -> None:
+        """With two tables of the same line item for different years, the asked year's column wins."""
+        older = BALANCE.replace("2022\n2021", "2021\n2020").replace(
+            "1,671 $\n2,148", "2,148 $\n2,672"
+        )
+        ok = _eval(judge, Q_CASH, "Cash and cash equivalents were $1,671 million.", older, BALANCE)
+        assert ok.decision == "accept", ok.feedback
+        wrong = _eval(
+            judge, Q_CASH, "Cash and cash equivalents were $2,148 million.", older, BALANCE
+        )
+        assert wrong.decision == "retry"
+
+    def test_no_metric_judged_without_kind(self, judge: JudgeAgent) -> None:
+        """A question with no recognisable metric is judged without an answer kind, and says so."""
+        q = "What is Corning's approach to remote work?"
+        v = _eval(judge, q, "Corning is hiring.", "Corning is hiring engineers in New York.")
+        assert v.details["answer_kind"]["kind"] is None
+        assert "no recognisable metric" in v.details["answer_kind"]["reason"]
+
+    def test_flagged_calculation_fails_numbers(self, judge: JudgeAgent) -> None:
+        """A figure stated beside a calculation the reasoner flagged invalid is not accepted."""
+        v = _eval(
+            judge,
+            Q_CASH,
+            "Cash and cash equivalents were $1,671 million.",
+            confidence={"calc_problems": ["LLM result 3 disagrees with finqa's 1.44"]},
+        )
+        assert v.decision == "retry" and "invalid_calculation" in _codes(v)
