@@ -110,6 +110,12 @@ def run_row(run_dir: Path) -> list[dict[str, Any]]:
                 cell = per_strategy[str(best.get("strategy"))]
                 cell[0] += lab == "correct"
                 cell[1] += 1
+        every: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # every attempt, by strategy
+        for r in mine:
+            for a in r.get("attempts") or []:
+                cell = every[str(a.get("strategy"))]
+                cell[0] += (a.get("grade") or {}).get("label") == "correct"
+                cell[1] += 1
         details = metrics["modes"].get(mode, {})
         tokens = [
             float(r.get("prompt_tokens") or 0) + float(r.get("completion_tokens") or 0)
@@ -140,6 +146,9 @@ def run_row(run_dir: Path) -> list[dict[str, Any]]:
                 "answered_by": dict(by),
                 "accuracy_by_final_strategy": {
                     s: f"{c}/{t}" for s, (c, t) in sorted(per_strategy.items())
+                },
+                "accuracy_per_attempt_strategy": {
+                    s: f"{c}/{t}" for s, (c, t) in sorted(every.items())
                 },
             }
         )
@@ -177,8 +186,9 @@ def run_table(run_dirs: Sequence[Path]) -> tuple[str, list[dict[str, Any]]]:
     for row in rows:
         lines.append(
             f"- {row['run']} / {row['mode']}: response formats {row['formats']}, LLM errors "
-            f"{row['llm_errors']}, answered by {row['answered_by']}, accuracy by the final "
-            f"answer's strategy {row['accuracy_by_final_strategy']}"
+            f"{row['llm_errors']}, answered by {row['answered_by']}, correct attempts per "
+            f"strategy {row['accuracy_per_attempt_strategy']}, correct final answers by the "
+            f"strategy that produced them {row['accuracy_by_final_strategy']}"
         )
     return "\n".join(lines) + "\n", rows
 

@@ -158,6 +158,22 @@ class TestPlanThenCompute:
         assert round(out.calculation.result, 2) == round(45816 / 86392 * 100, 2)
         assert "53.03%" in out.text
 
+    def test_percent_of_a_fraction(self) -> None:
+        """A plan asking for a percentage but writing a fraction is expressed in percent."""
+        plan = ReplyPlan.model_validate(
+            {
+                "expression": "g / r",
+                "unit": "%",
+                "items": [
+                    {"name": "g", "item": "gross profit", "period": "FY2021"},
+                    {"name": "r", "item": "revenue", "period": "FY2021"},
+                ],
+            }
+        )
+        out = execute_plan(plan, evidence(INCOME))
+        assert out.calculation is not None and out.calculation.expression == "(g / r) * 100"
+        assert f"{42399 / 79474 * 100:.2f}%" in out.text
+
     def test_unknown_line_item_abstains_naming_it(self) -> None:
         """A plan naming a line item the statement model does not have abstains and says which."""
         reply = _plan_reply(

@@ -206,6 +206,9 @@ class OpenAIChatClient:
     def _adapt(self, message: str, level: str) -> bool:
         """Drop what this server rejects (response_format, max_tokens, temperature); True if changed."""
         low = message.lower()
+        if level != "text" and self.config.json_mode == "auto" and "response_format" in low:
+            self._rejected.add(level)  # names the format: step down before anything else
+            return True
         if "max_tokens" in low and self._token_param == "max_tokens":
             self._token_param = "max_completion_tokens"
             return True

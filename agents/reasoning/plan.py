@@ -140,6 +140,9 @@ def execute_plan(plan: ReplyPlan, evidence: Evidence, book: Book | None = None) 
     for original, var in sorted(renames.items(), key=lambda kv: -len(kv[0])):
         if original and original != var:
             expression = re.sub(rf"(?<!\w){re.escape(original)}(?!\w)", var, expression)
+    unit = _unit(plan.unit)
+    if unit == "%" and "100" not in expression:
+        expression = f"({expression}) * 100"  # a percentage asked for, a fraction written
     values, operands, scale_known = _operands(facts)
     try:
         unknown_vars = [v for v in variables(expression) if v not in values]
@@ -148,7 +151,6 @@ def execute_plan(plan: ReplyPlan, evidence: Evidence, book: Book | None = None) 
         result = evaluate(expression, values)
     except ArithmeticError_ as exc:
         return _abstain(f"the plan's expression cannot be evaluated ({exc})")
-    unit = _unit(plan.unit)
     scale = operands[0].scale if operands else 1.0
     calc = Calculation(
         expression=expression,
