@@ -1,0 +1,51 @@
+"""An in-memory `StatementStore` over already-parsed tables (tests, and the index loader's cache)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from finqa.agents.types import StatementFact, StatementKind, StatementPeriod, StatementTable
+
+__all__ = ["MemoryStatementStore", "label_key"]
+
+_NOT_LETTER = re.compile(r"[^a-z]")
+
+
+def label_key(text: str) -> str:
+    """Letters only, lower case: 'Cost of goods sold' and 'Costofgoodssold' both -> 'costofgoodssold'."""
+    return _NOT_LETTER.sub("", text.lower())
+
+
+class MemoryStatementStore:
+    """Serves tables held in memory; satisfies `finqa.agents.types.StatementStore`."""
+
+    def __init__(self, tables: Iterable[StatementTable] = ()) -> None:
+        self._tables: dict[str, list[StatementTable]] = {}
+        for table in tables:
+            self.add(table)
+
+    def add(self, table: StatementTable) -> None:
+        """Append one table to its document (tables keep the order they were added in)."""
+        self._tables.setdefault(table.doc_id, []).append(table)
+
+    def docs(self) -> list[str]:
+        return sorted(self._tables)
+
+    def tables(self, doc_id: str, statement: StatementKind | None = None) -> list[StatementTable]:
+        found = self._tables.get(doc_id, [])
+        return [t for t in found if statement is None or t.statement == statement]
+
+    def lookup(
+        self, doc_id: str, item: str, period: str | int | StatementPeriod | None = None
+    ) -> list[StatementFact]:
+        key = label_key(item)
+        out: list[StatementFact] = []
+        for table in self._tables.get(doc_id, []):
+            for fact in table.facts:
+                if fact.item != item and label_key(fact.label) != key:
+                    continue
+                if period is not None and not fact.period.matches(period):
+                    continue
+                out.append(fact)
+        return out
