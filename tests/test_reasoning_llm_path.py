@@ -102,6 +102,14 @@ class TestStructuredOutput:
         assert first.confidence["response_format"] == "json_object+schema"
         assert first.usage.retries == 0
 
+    def test_500_naming_response_format_steps_down(self) -> None:
+        """llama-cpp-python's 500 for an unknown response_format type is a step down, not a retry."""
+        msg = "1 validation error: ('body', 'response_format', 'type') Input should be 'text' or 'json_object'"
+        with FakeOpenAIServer([FakeReply.error(500, msg), FCF_PLAN]) as srv:
+            ans = _agent(srv.url).generate(FCF_Q, evidence(CASH_FLOW), 1)
+        assert not ans.abstained and ans.usage.retries == 0
+        assert ans.confidence["response_format"] == "json_object+schema"
+
     def test_steps_down_to_plain_text(self) -> None:
         """A server refusing every response_format is asked in plain text and parsed tolerantly."""
         with FakeOpenAIServer([FCF_PLAN], json_mode_supported=False) as srv:

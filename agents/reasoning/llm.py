@@ -167,7 +167,11 @@ class OpenAIChatClient:
                 self.history.append(
                     CallRecord(calls, False, ms, status, last_error, use_json, level)
                 )
-                if status in (400, 415, 422) and self._adapt(str(exc), level):
+                # llama-cpp-python answers an unknown response_format with a 500 naming it
+                rejected = status in (400, 415, 422) or (
+                    status == 500 and "response_format" in str(exc).lower()
+                )
+                if rejected and self._adapt(str(exc), level):
                     tries -= 1  # a capability probe, not a failed attempt
                     continue
                 if status == 429 or status >= 500:
