@@ -13,12 +13,13 @@ from typing import Any
 
 from finqa.agents.config import Settings
 from finqa.agents.errors import ConfigError, FinqaError
-from finqa.agents.types import AuditSink, Judge, LLMClient, Reasoner, Retriever
+from finqa.agents.types import AuditSink, Judge, LLMClient, Reasoner, Retriever, StatementStore
 
 __all__ = [
     "build_retriever",
     "build_reasoner",
     "build_judge",
+    "build_statements",
     "open_audit",
     "model_ids",
     "index_version",
@@ -36,6 +37,15 @@ def build_retriever(settings: Settings) -> Retriever:
         raise _missing("the retrieval agent", exc) from None
     agent: Retriever = RetrievalAgent(settings)
     return agent
+
+
+def build_statements(settings: Settings) -> StatementStore:
+    """The statement model of the configured index (`<index>/statements/`), one shared reader
+    per index folder for the reasoner, the judge and the LLM prompt builder."""
+    from finqa.lexicon.statements import shared_store
+
+    store: StatementStore = shared_store(settings.index.path)
+    return store
 
 
 def _require_llm_key(settings: Settings, llm: LLMClient | None) -> None:

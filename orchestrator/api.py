@@ -21,7 +21,15 @@ from typing import TYPE_CHECKING, Any
 from finqa.agents.config import Settings, load_settings
 from finqa.agents.errors import FinqaError, IndexError_
 from finqa.agents.logs import configure_logging
-from finqa.agents.types import AuditSink, Clock, Judge, LLMClient, Reasoner, Retriever
+from finqa.agents.types import (
+    AuditSink,
+    Clock,
+    Judge,
+    LLMClient,
+    Reasoner,
+    Retriever,
+    StatementStore,
+)
 from finqa.orchestrator import _factory
 from finqa.orchestrator._records import default_question_id, redact
 from finqa.orchestrator.loop import Orchestrator
@@ -103,6 +111,11 @@ class FinQA:
                 )
                 self._orchestrator = Orchestrator(s, retriever, reasoner, judge, audit, self._clock)
             return self._orchestrator
+
+    @property
+    def statements(self) -> StatementStore:
+        """What finqa read from each filing's statements (`StatementStore`), shared by the agents."""
+        return _factory.build_statements(self.settings)
 
     @property
     def audit(self) -> AuditSink:

@@ -47,6 +47,7 @@ class IngestReport:
     seconds: float = 0.0
     embed_seconds: float = 0.0
     index_path: str = ""
+    statement_docs: int = 0  # documents whose statement model was (re)built
 
     @property
     def pages_per_second(self) -> float:
@@ -207,6 +208,24 @@ def _prefetch(files: list[Path], repair: bool) -> Iterator[tuple[Path, list[Load
             yield path, future.result()
 
 
+def _statement_model(index_path: Path, doc: LoadedDoc, report: IngestReport) -> None:
+    """Parse the document's statements once into the model stored beside its chunks.
+
+    Skipped when a model built from the same content exists; a failure is reported as a
+    warning and never stops the ingest (the chunks are already committed).
+    """
+    from finqa.lexicon.statements import ensure_model
+
+    try:
+        read = ensure_model(index_path, doc.doc_id, doc.pages, content_hash=doc.content_hash)
+    except Exception as exc:  # a reader bug must not lose the ingest
+        report.warnings.append((doc.source, f"statement model not built: {exc}"))
+        _say(f"warning {Path(doc.source).name}: statement model not built: {exc}")
+        return
+    if read is not None:
+        report.statement_docs += 1
+
+
 def _say(message: str) -> None:
     print(f"finqa ingest: {message}", file=sys.stderr, flush=True)
 
@@ -279,6 +298,7 @@ def ingest_paths(
                         _say(f"warning {Path(item.source).name}: {item.warning}")
                     if idx.committed_hash(item.doc_id) == item.content_hash:
                         report.unchanged += 1
+                        _statement_model(idx.path, item, report)  # built once, if missing
                     else:
                         try:
                             report.chunks += ingestor.commit(item)
@@ -288,6 +308,7 @@ def ingest_paths(
                             continue
                         report.documents += 1
                         report.pages += item.n_pages
+                        _statement_model(idx.path, item, report)
                     bar.update(item.n_pages)
                     bar.set_postfix_str(f"{path.name[:30]} chunks={report.chunks}", refresh=False)
     finally:

@@ -1,0 +1,159 @@
+"""Raw grids (label + cell texts per row, header lines) -> typed `StatementTable`s.
+
+Shared by the PDF (`find_tables`) and the text reader. Cells are read by
+`finqa.lexicon.numbers.parse_quantity`, the scale by `detect_scale`, the periods by
+`header.read_header`. A row whose number of cells does not match the columns is
+skipped and noted (never guessed); a table with no readable period is not typed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from finqa.agents.types import (
+    StatementFact,
+    StatementKind,
+    StatementPeriod,
+    StatementTable,
+    StatementUnit,
+)
+from finqa.lexicon.numbers import detect_scale, parse_quantity
+from finqa.lexicon.statements.catalogue import item_for_label
+from finqa.lexicon.statements.header import read_header
+
+__all__ = ["RawTable", "BuildFailure", "build_table", "read_cell", "DASHES"]
+
+DASHES = frozenset({"\u2014", "\u2013", "-", "--", "\u2014\u2014", "\u2212"})
+_PER_SHARE = re.compile(
+    r"\bper\s+(?:common\s+|ordinary\s+|diluted\s+|basic\s+)?share\b|\beps\b", re.I
+)
+_SHARES = re.compile(r"\bshares\b|\bshare\s+count\b", re.I)
+_UNAUDITED = re.compile(r"\bunaudited\b", re.I)
+_FOOTNOTE = re.compile(r"^\(\d\)$")
+
+
+@dataclass
+class RawTable:
+    """What a reader recovered from one page region before typing."""
+
+    page: int
+    kind: StatementKind
+    title: str
+    header_lines: list[str]
+    rows: list[tuple[str, list[str]]]  # (label as filed, cell texts in column order)
+    context: str = ""  # text around the table (title, scale note) for scale detection
+    source: str = "text"
+    pages: tuple[int, ...] = ()
+    notes: list[str] = field(default_factory=list)
+    headings: list[str] = field(default_factory=list)  # per row: the sub-heading in force
+
+
+@dataclass(frozen=True)
+class BuildFailure:
+    """A statement region that could not be typed, and why (reported, never guessed)."""
+
+    page: int
+    kind: StatementKind
+    title: str
+    reason: str
+
+
+def read_cell(text: str) -> tuple[float, bool, str] | None:
+    """(value as filed, negative, unit) of one cell; '—' reads as 0; None when not a number."""
+    t = text.strip().strip("$").strip()
+    if t in DASHES or text.strip() in DASHES:
+        return 0.0, False, ""
+    q = parse_quantity(text)
+    if q is None or q.kind != "number":
+        return None
+    return q.value, q.value < 0 or "(" in q.text, q.unit
+
+
+def _row_unit(
+    label: str, heading: str, cell_unit: str, amounts_scale: float
+) -> tuple[StatementUnit, float]:
+    if cell_unit == "%":
+        return "%", 1.0
+    if _PER_SHARE.search(label) or (_PER_SHARE.search(heading) and not _SHARES.search(label)):
+        return "USD/share", 1.0
+    if _SHARES.search(label) and not re.search(r"\$|amount|value|cost|equity|capital", label, re.I):
+        return "shares", amounts_scale
+    return "USD", amounts_scale
+
+
+def build_table(
+    raw: RawTable, *, doc_id: str, table_id: str, company: str | None = None
+) -> StatementTable | BuildFailure:
+    """Type one raw table: periods from the header, values in base units, catalogue ids."""
+    header = read_header(raw.header_lines, raw.kind, company)
+    if header is None or not header.periods:
+        return BuildFailure(raw.page, raw.kind, raw.title, "no period header could be read")
+    periods: tuple[StatementPeriod, ...] = header.periods
+    if _UNAUDITED.search(raw.title) or _UNAUDITED.search(raw.context[:400]):
+        periods = tuple(p.model_copy(update={"unaudited": True}) for p in periods)
+    ncols = len(periods)
+    scale = detect_scale(raw.context) or 1.0
+    facts: list[StatementFact] = []
+    labels: list[str] = []
+    notes = list(raw.notes)
+    skipped = 0
+    for r, (label, cells) in enumerate(raw.rows):
+        labels.append(label)
+        if not cells:
+            continue
+        if len(cells) > ncols and all(_FOOTNOTE.match(c) for c in cells[: len(cells) - ncols]):
+            cells = cells[len(cells) - ncols :]  # footnote markers '(1)' after the label
+        values = [read_cell(c) if c else None for c in cells]
+        if len(values) != ncols or any(v is None and c for v, c in zip(values, cells, strict=True)):
+            skipped += 1
+            if len(notes) < 20:
+                notes.append(f"row {label[:40]!r}: {len(cells)} cells for {ncols} columns, skipped")
+            continue
+        heading = raw.headings[r] if r < len(raw.headings) else ""
+        item = item_for_label(label)
+        for c, (cell, parsed) in enumerate(zip(cells, values, strict=True)):
+            if parsed is None:  # a blank grid cell: no figure for this period
+                continue
+            value, negative, cell_unit = parsed
+            unit, row_scale = _row_unit(label, heading, cell_unit, scale)
+            facts.append(
+                StatementFact(
+                    doc_id=doc_id,
+                    statement=raw.kind,
+                    table_id=table_id,
+                    table_title=raw.title,
+                    label=label,
+                    item=item,
+                    period=periods[c],
+                    value=value * row_scale,
+                    unit=unit,
+                    scale=row_scale,
+                    negative=negative,
+                    page=raw.page,
+                    row=r,
+                    column=c,
+                    raw=cell.strip(),
+                    source="pdf" if raw.source == "pdf" else "text",
+                )
+            )
+    if not facts:
+        return BuildFailure(
+            raw.page, raw.kind, raw.title, f"no row matched the {ncols} period columns"
+        )
+    if skipped:
+        notes.append(f"{skipped} of {len(raw.rows)} rows skipped (cells did not match columns)")
+    return StatementTable(
+        table_id=table_id,
+        doc_id=doc_id,
+        statement=raw.kind,
+        title=raw.title,
+        pages=raw.pages or (raw.page,),
+        unit="USD",
+        scale=scale,
+        periods=periods,
+        labels=tuple(labels),
+        facts=tuple(facts),
+        source="pdf" if raw.source == "pdf" else "text",
+        notes=tuple(notes),
+    )

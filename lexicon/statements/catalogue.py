@@ -1,0 +1,47 @@
+"""Line item labels as filed -> catalogue ids, through the lexicon's public metric API only.
+
+A label maps when its whole text (footnote and note references removed) is one of a
+catalogue line item's spellings or synonyms ('Total net revenues' -> 'revenue'); a label
+that merely mentions a metric ('Revenue recognition adjustments') stays unmapped.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from finqa.lexicon.metrics import METRICS, find_metrics, metric_key
+
+__all__ = ["item_for_label"]
+
+_PAREN = re.compile(r"\([^)]*\)")
+
+
+@cache
+def _spellings() -> dict[str, str]:
+    out: dict[str, str] = {}
+    for metric in METRICS.values():
+        if metric.is_derived:
+            continue
+        for spelling in (*metric.line_items, *metric.synonyms, metric.name):
+            out.setdefault(metric_key(spelling), metric.id)
+    out.pop("", None)
+    return out
+
+
+@cache
+def item_for_label(label: str) -> str | None:
+    """The catalogue id of a line item label, or None when the catalogue has no such line."""
+    clean = _PAREN.sub(" ", label).strip(" :,.*")
+    spellings = _spellings()
+    for text in (label, clean):
+        key = metric_key(text)
+        if key in spellings:
+            return spellings[key]
+    matches = find_metrics(clean)
+    if len(matches) == 1:
+        m = matches[0]
+        rest = (clean[: m.start] + clean[m.end :]).strip(" ,:-")
+        if not rest and not METRICS[m.canonical].is_derived:
+            return m.canonical
+    return None

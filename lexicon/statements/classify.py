@@ -1,0 +1,155 @@
+"""Which statement a table is: titles as filed -> income|balance|cashflow|equity|segment|quarterly.
+
+A primary statement is recognised by its title ('CONSOLIDATED BALANCE SHEETS',
+'NIKE, Inc. Consolidated Statements of Income', 'Statements of Consolidated Cash Flows');
+comprehensive income counts as income. Segment and quarterly tables are recognised
+by their headings ('Segment information', 'Quarterly Financial Data (Unaudited)').
+"""
+
+from __future__ import annotations
+
+import re
+
+from finqa.agents.types import StatementKind
+
+__all__ = ["title_kind", "heading_kind", "statement_of_page"]
+
+_KINDS: tuple[tuple[StatementKind, re.Pattern[str]], ...] = (
+    ("cashflow", re.compile(r"statements?\s*of\s*(?:consolidated\s*)?cash\s*flows?", re.I)),
+    (
+        "balance",
+        re.compile(
+            r"balance\s*sheets?|statements?\s*of\s*(?:consolidated\s*)?financial\s*(?:position|condition)",
+            re.I,
+        ),
+    ),
+    (
+        "equity",
+        re.compile(
+            r"statements?\s*of\s*(?:consolidated\s*)?(?:changes\s*in\s*)?(?:stock|share)?(?:holders|owners)?['\u2019]?\s*(?:s\s*)?equity",
+            re.I,
+        ),
+    ),
+    (
+        "income",
+        re.compile(
+            r"statements?\s*of\s*(?:consolidated\s*)?(?:comprehensive\s*)?(?:income|operations|earnings|loss)"
+            r"|income\s*statements?",
+            re.I,
+        ),
+    ),
+)
+_TITLE = re.compile(
+    r"^(?:the)?(?:condensed)?(?:consolidated)?(?:andcombined)?(?:condensed)?"
+    r"(?:statements?of(?:consolidated)?(?:cashflows?|operations|income|earnings|comprehensive(?:income|loss|earnings)"
+    r"|financialposition|financialcondition|(?:changesin)?(?:share|stock)?(?:holders|owners)?s?equity)"
+    r"(?:andcomprehensive(?:income|loss))?|balancesheets?|incomestatements?)"
+    r"(?:continued|unaudited|inmillions|inthousands)*"
+)
+_TITLE_REST = re.compile(
+    r"^$|subsidiar|incorporated|inc$|corporation|compan|plc$|llc$|ltd$|continued|unaudited"
+)
+_COMPANY_END = re.compile(
+    r"(?:inc|incorporated|corporation|corp|company|companies|co|plc|ltd|llc|subsidiaries)$"
+)
+_WORDS = re.compile(
+    r"statements?|of|cash|flows?|operations|income|earnings|comprehensive|balance|sheets?|"
+    r"financial|position|condition|changes|in|stock|share|holders|owners|equity"
+)
+_SEGMENT = re.compile(
+    r"\b(?:business|reportable|operating|geographic)\s+segments?\b|\bsegment\s+(?:information|results|data|reporting)\b"
+    r"|\binformation\s+(?:by|about)\s+(?:business\s+|reportable\s+|operating\s+)?segments?\b",
+    re.I,
+)
+_QUARTERLY = re.compile(
+    r"\bquarterly\s+(?:financial\s+)?(?:data|results|information|financial\s+information)\b"
+    r"|\bselected\s+quarterly\b|\bunaudited\s+quarterly\b",
+    re.I,
+)
+
+
+def _classify(text: str) -> StatementKind | None:
+    for kind, pattern in _KINDS:
+        if pattern.search(text):
+            return kind
+    return None
+
+
+def title_kind(line: str) -> StatementKind | None:
+    """The primary statement a title line names ('CONSOLIDATED BALANCE SHEETS' -> 'balance')."""
+    if len(line) > 120 or line.rstrip().endswith(".") or not line.lstrip()[:1].isupper():
+        return None
+    key = re.sub(r"\(.*?\)", "", line.lower())
+    key = re.sub(r"[^a-z]", "", key)
+    m = _TITLE.match(key) if key else None
+    if m is None:  # 'NIKE, Inc. Consolidated Statements of Income'
+        at = min(
+            (
+                i
+                for i in (key.find("consolidated"), key.find("statement"), key.find("balancesheet"))
+                if i > 0
+            ),
+            default=-1,
+        )
+        if at > 0 and _COMPANY_END.search(key[:at]):
+            key = key[at:]
+            m = _TITLE.match(key)
+    if m is None or not _TITLE_REST.search(key[m.end() :]):
+        return None
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", line)
+    return _classify(spaced) or _classify(" ".join(_WORDS.findall(key)))
+
+
+def heading_kind(line: str) -> StatementKind | None:
+    """'segment' or 'quarterly' for the headings of those notes (short lines only), else None."""
+    if len(line) > 80 or line.rstrip().endswith((":", ".", ";")):
+        return None
+    if _QUARTERLY.search(line):
+        return "quarterly"
+    if _SEGMENT.search(line):
+        return "segment"
+    return None
+
+
+# a title deep in the page head must say it is the entity's statement ('Consolidated ...');
+# a bare 'Statement of Earnings' there is a column caption of a note table
+_FORMAL = re.compile(r"consolidated|combined|condensed", re.I)
+_INDEX = re.compile(r"\bindex\s+to\s+(?:the\s+)?(?:consolidated\s+)?financial\s+statements\b", re.I)
+
+
+def _is_index(lines: list[str]) -> bool:
+    """An index / table of contents listing the statements (titles followed by page numbers)."""
+    top = [ln.strip() for ln in lines if ln.strip()][:40]
+    if any(_INDEX.search(ln) for ln in top[:12]):
+        return True
+    titles = sum(1 for ln in top if title_kind(ln) is not None)
+    return titles >= 3
+
+
+def statement_of_page(lines: list[str], head: int = 8) -> tuple[StatementKind | None, str]:
+    """(kind, title line) from the first `head` non-empty lines of a page; (None, '') when none.
+
+    Titles broken over several short lines ('CONSOLIDATED' / 'BALANCE SHEETS') are joined.
+    """
+    recent: list[str] = []
+    top = [ln.strip() for ln in lines if ln.strip()][:head]
+    if _is_index(lines):
+        return None, ""
+    for at, line in enumerate(top):
+        kind = title_kind(line)
+        if kind and (at < 4 or _FORMAL.search(line)):
+            return kind, line
+        if len(line) <= 40 and not re.search(r"\d", line):
+            recent.append(line)
+            for k in range(2, min(5, len(recent)) + 1):
+                joined = " ".join(recent[-k:])
+                kind = title_kind(joined)
+                if kind:
+                    return kind, joined
+        else:
+            recent.clear()
+    for line in top:
+        kind = heading_kind(line)
+        if kind:
+            return kind, line
+    return None, ""

@@ -1,0 +1,134 @@
+"""Read a whole filing into the statement model, once: pages -> typed tables + a report.
+
+`read_pages` works on page text (JSONL pages, or text a loader extracted); `read_pdf` uses
+PyMuPDF's `Page.find_tables()` on the statement pages of a PDF and falls back to the text
+reader for a page where no grid with periods is found. Both report which pages looked like
+statements, which were typed, and why the others were not (never guessed).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from finqa.agents.types import StatementKind, StatementTable
+from finqa.lexicon.entities import company_for_doc
+from finqa.lexicon.statements.build import BuildFailure, RawTable, build_table
+from finqa.lexicon.statements.classify import statement_of_page
+from finqa.lexicon.statements.header import is_header_line
+from finqa.lexicon.statements.text import read_text_page
+
+__all__ = ["StatementRead", "read_pages", "read_pdf", "statement_pages"]
+
+_PROSE = 150  # a line this long is prose, not a table row
+
+
+@dataclass
+class StatementRead:
+    """The statement model of one filing plus what the reader saw and skipped."""
+
+    doc_id: str
+    tables: list[StatementTable] = field(default_factory=list)
+    failures: list[BuildFailure] = field(default_factory=list)
+    statement_pages: list[int] = field(default_factory=list)  # pages that look like statements
+    typed_pages: list[int] = field(default_factory=list)  # of those, pages with a typed table
+    method: str = "text"
+    seconds: float = 0.0
+
+    @property
+    def coverage(self) -> float:
+        """Share of statement pages parsed into at least one typed table."""
+        if not self.statement_pages:
+            return 0.0
+        return len(set(self.typed_pages) & set(self.statement_pages)) / len(self.statement_pages)
+
+
+def _lines(text: str) -> list[str]:
+    return [ln.strip() for ln in text.split("\n") if ln.strip()]
+
+
+def statement_pages(pages: Iterable[tuple[int, str]]) -> list[tuple[int, StatementKind, str]]:
+    """(page, kind, title) of every page that holds a statement: a statement title near the
+    top, or a continuation (a page right after one, opening with a period header, no prose)."""
+    out: list[tuple[int, StatementKind, str]] = []
+    prev: tuple[int, StatementKind, str] | None = None
+    for page, text in pages:
+        lines = _lines(text)
+        kind, title = statement_of_page(lines)
+        if kind is None and prev is not None and prev[0] == page - 1:
+            top = lines[:8]
+            if any(is_header_line(ln) for ln in top) and not any(len(ln) > _PROSE for ln in top):
+                kind, title = prev[1], prev[2]
+        if kind is not None:
+            prev = (page, kind, title)
+            out.append(prev)
+        else:
+            prev = None
+    return out
+
+
+def _company(doc_id: str) -> str | None:
+    company = company_for_doc(doc_id)
+    return company.name if company else None
+
+
+def _type(
+    read: StatementRead, raws: list[RawTable], doc_id: str, company: str | None, page: int
+) -> bool:
+    typed = False
+    for raw in raws:
+        table_id = f"p{page}-t{sum(1 for t in read.tables if t.page == page)}"
+        built = build_table(raw, doc_id=doc_id, table_id=table_id, company=company)
+        if isinstance(built, BuildFailure):
+            read.failures.append(built)
+        else:
+            read.tables.append(built)
+            typed = True
+    return typed
+
+
+def read_pages(doc_id: str, pages: Iterable[tuple[int, str]]) -> StatementRead:
+    """The statement model of a filing from its page texts (0-based page numbers)."""
+    started = time.perf_counter()
+    page_list = list(pages)
+    read = StatementRead(doc_id=doc_id, method="text")
+    company = _company(doc_id)
+    texts = dict(page_list)
+    for page, kind, title in statement_pages(page_list):
+        read.statement_pages.append(page)
+        raws = read_text_page(texts[page], page, kind=kind, title=title)
+        if not raws:
+            read.failures.append(BuildFailure(page, kind, title, "no table rows found"))
+            continue
+        if _type(read, raws, doc_id, company, page):
+            read.typed_pages.append(page)
+    read.seconds = time.perf_counter() - started
+    return read
+
+
+def read_pdf(doc_id: str, path: str | Path) -> StatementRead:
+    """The statement model of a PDF: `find_tables()` grids on statement pages, text fallback."""
+    import pymupdf as _pymupdf  # lazy: heavy
+    from finqa.lexicon.statements.pdf import raw_tables_from_page
+
+    pymupdf: Any = _pymupdf
+
+    started = time.perf_counter()
+    read = StatementRead(doc_id=doc_id, method="pdf")
+    company = _company(doc_id)
+    with pymupdf.open(str(path)) as doc:
+        texts = [(i, doc[i].get_text()) for i in range(doc.page_count)]
+        for page, kind, title in statement_pages(texts):
+            read.statement_pages.append(page)
+            raws = raw_tables_from_page(doc[page], page, kind=kind, title=title)
+            typed = bool(raws) and _type(read, raws, doc_id, company, page)
+            if not typed:  # no grid with periods on this page: the text reader
+                raws = read_text_page(texts[page][1], page, kind=kind, title=title)
+                typed = _type(read, raws, doc_id, company, page)
+            if typed:
+                read.typed_pages.append(page)
+    read.seconds = time.perf_counter() - started
+    return read

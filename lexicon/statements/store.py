@@ -1,0 +1,314 @@
+"""The statement model stored beside an index's chunks, and the `StatementStore` over it.
+
+Layout: `<index>/statements/<doc_id>.parquet` holds one row per fact (flat columns, readable
+by any pandas user); `<doc_id>.json` the tables' metadata (title, pages, periods, labels in
+filed order, notes) and the regions that could not be typed; `manifest.json` one record per
+document: the content hash it was built from, the reader, counts and statement pages.
+Loading is lazy and cached per document; the manifest is re-read when it changes on disk.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+import threading
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from finqa.agents.types import (
+    StatementFact,
+    StatementKind,
+    StatementPeriod,
+    StatementTable,
+)
+from finqa.lexicon.statements.memory import MemoryStatementStore
+from finqa.lexicon.statements.reader import StatementRead
+
+__all__ = [
+    "IndexStatementStore",
+    "write_model",
+    "ensure_model",
+    "shared_store",
+    "clear_shared",
+    "statements_dir",
+    "manifest_entry",
+    "MODEL_VERSION",
+]
+
+MODEL_VERSION = 1
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
+_PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
+
+
+def statements_dir(index_dir: str | Path) -> Path:
+    return Path(index_dir) / "statements"
+
+
+def _file_name(doc_id: str) -> str:
+    return _UNSAFE.sub("_", doc_id) + ".parquet"
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _read_manifest(root: Path) -> dict[str, Any]:
+    path = root / "manifest.json"
+    if not path.exists():
+        return {"version": MODEL_VERSION, "docs": {}}
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    data.setdefault("docs", {})
+    return data
+
+
+def manifest_entry(index_dir: str | Path, doc_id: str) -> Mapping[str, Any] | None:
+    """The manifest record of one document, or None when its model was never built."""
+    entry = _read_manifest(statements_dir(index_dir))["docs"].get(doc_id)
+    return entry if isinstance(entry, dict) else None
+
+
+def _period_json(p: StatementPeriod) -> dict[str, Any]:
+    return p.model_dump(mode="json")
+
+
+def write_model(index_dir: str | Path, read: StatementRead, *, content_hash: str) -> Path:
+    """Store one document's model (parquet of facts + manifest record); returns the parquet path."""
+    import pandas as pd
+
+    root = statements_dir(index_dir)
+    rows: list[dict[str, Any]] = []
+    for table in read.tables:
+        for f in table.facts:
+            row = f.model_dump(mode="json", exclude={"period"})
+            for k, v in _period_json(f.period).items():
+                row[f"period_{k}"] = v
+            row["period_key"] = f.period.key
+            rows.append(row)
+    frame = pd.DataFrame(rows)
+    target = root / _file_name(read.doc_id)
+    root.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=root, prefix=f".{target.name}.", suffix=".tmp")
+    os.close(fd)
+    try:
+        frame.to_parquet(tmp, index=False)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    detail = {
+        "doc_id": read.doc_id,
+        "tables": [
+            {
+                "table_id": t.table_id,
+                "statement": t.statement,
+                "title": t.title,
+                "pages": list(t.pages),
+                "unit": t.unit,
+                "scale": t.scale,
+                "source": t.source,
+                "periods": [_period_json(p) for p in t.periods],
+                "labels": list(t.labels),
+                "notes": list(t.notes),
+            }
+            for t in read.tables
+        ],
+        "failures": [
+            {"page": f.page, "statement": f.kind, "title": f.title, "reason": f.reason}
+            for f in read.failures
+        ],
+    }
+    meta_name = target.name.removesuffix(".parquet") + ".json"
+    _atomic_write(root / meta_name, json.dumps(detail, ensure_ascii=False).encode())
+    entry = {
+        "version": MODEL_VERSION,
+        "content_hash": content_hash,
+        "file": target.name,
+        "meta": meta_name,
+        "method": read.method,
+        "seconds": round(read.seconds, 3),
+        "statement_pages": read.statement_pages,
+        "typed_pages": read.typed_pages,
+        "tables": len(read.tables),
+        "facts": len(rows),
+        "failures": len(read.failures),
+    }
+    with _LOCK:
+        manifest = _read_manifest(root)
+        manifest["version"] = MODEL_VERSION
+        manifest["docs"][read.doc_id] = entry
+        _atomic_write(
+            root / "manifest.json", json.dumps(manifest, indent=1, sort_keys=True).encode()
+        )
+    return target
+
+
+_LOCK = threading.Lock()
+
+
+def _nan_to_none(value: Any) -> Any:
+    return None if isinstance(value, float) and value != value else value
+
+
+def _tables_from(doc_id: str, entry: Mapping[str, Any], frame: Any) -> list[StatementTable]:
+    by_table: dict[str, list[StatementFact]] = {}
+    for rec in frame.to_dict("records"):
+        period = StatementPeriod(
+            **{k: _nan_to_none(rec.pop(f"period_{k}")) for k in _PERIOD_FIELDS}
+        )
+        rec.pop("period_key", None)
+        fact = StatementFact(period=period, **{k: _nan_to_none(v) for k, v in rec.items()})
+        by_table.setdefault(fact.table_id, []).append(fact)
+    out: list[StatementTable] = []
+    for meta in entry.get("tables", []):
+        out.append(
+            StatementTable(
+                table_id=meta["table_id"],
+                doc_id=doc_id,
+                statement=meta["statement"],
+                title=meta.get("title", ""),
+                pages=tuple(meta.get("pages", ())),
+                unit=meta.get("unit", "USD"),
+                scale=meta.get("scale", 1.0),
+                periods=tuple(StatementPeriod(**p) for p in meta.get("periods", ())),
+                labels=tuple(meta.get("labels", ())),
+                facts=tuple(by_table.get(meta["table_id"], ())),
+                source=meta.get("source", "text"),
+                notes=tuple(meta.get("notes", ())),
+            )
+        )
+    return out
+
+
+class IndexStatementStore:
+    """`StatementStore` over `<index>/statements/`: lazy, cached per document, thread-safe."""
+
+    def __init__(self, index_dir: str | Path) -> None:
+        self.root = statements_dir(index_dir)
+        self._lock = threading.Lock()
+        self._stamp: float | None = None
+        self._manifest: dict[str, Any] = {"docs": {}}
+        self._memory: dict[str, MemoryStatementStore] = {}
+
+    def _entries(self) -> dict[str, Any]:
+        path = self.root / "manifest.json"
+        stamp = path.stat().st_mtime if path.exists() else None
+        with self._lock:
+            if stamp != self._stamp:
+                self._manifest = _read_manifest(self.root) if stamp is not None else {"docs": {}}
+                self._stamp = stamp
+                self._memory.clear()
+            docs: dict[str, Any] = self._manifest["docs"]
+            return docs
+
+    def _doc(self, doc_id: str) -> MemoryStatementStore:
+        entries = self._entries()
+        with self._lock:
+            cached = self._memory.get(doc_id)
+            if cached is not None:
+                return cached
+        entry = entries.get(doc_id)
+        store = MemoryStatementStore()
+        if entry is not None:
+            import pandas as pd
+
+            path = self.root / entry["file"]
+            frame = pd.read_parquet(path) if path.exists() else pd.DataFrame()
+            for table in _tables_from(doc_id, self._detail(entry), frame):
+                store.add(table)
+        with self._lock:
+            self._memory[doc_id] = store
+        return store
+
+    def docs(self) -> list[str]:
+        return sorted(self._entries())
+
+    def tables(self, doc_id: str, statement: StatementKind | None = None) -> list[StatementTable]:
+        return self._doc(doc_id).tables(doc_id, statement)
+
+    def lookup(
+        self, doc_id: str, item: str, period: str | int | StatementPeriod | None = None
+    ) -> list[StatementFact]:
+        return self._doc(doc_id).lookup(doc_id, item, period)
+
+    def _detail(self, entry: Mapping[str, Any]) -> dict[str, Any]:
+        path = self.root / str(entry.get("meta", ""))
+        if not entry.get("meta") or not path.exists():
+            return {"tables": [], "failures": []}
+        detail: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        return detail
+
+    def report(self, doc_id: str) -> Mapping[str, Any] | None:
+        """What the reader saw for one document: pages, counts, method, seconds, and the
+        statement regions it could not type (`failures`: page, statement, title, reason)."""
+        entry = self._entries().get(doc_id)
+        if not isinstance(entry, dict):
+            return None
+        return {**entry, "failures": self._detail(entry).get("failures", [])}
+
+    def preload(self, doc_ids: Iterable[str] | None = None) -> int:
+        """Load documents now (e.g. before a batch); returns how many."""
+        ids = list(doc_ids) if doc_ids is not None else self.docs()
+        for doc_id in ids:
+            self._doc(doc_id)
+        return len(ids)
+
+
+def ensure_model(
+    index_dir: str | Path,
+    doc_id: str,
+    pages: Iterable[tuple[int, str]],
+    *,
+    content_hash: str,
+    force: bool = False,
+) -> StatementRead | None:
+    """Build and store a document's model unless one built from the same content exists.
+
+    Returns the read when it built one, None when the stored model was already current.
+    """
+    from finqa.lexicon.statements.reader import read_pages
+
+    entry = manifest_entry(index_dir, doc_id)
+    if (
+        not force
+        and entry is not None
+        and entry.get("content_hash") == content_hash
+        and entry.get("version") == MODEL_VERSION
+        and (statements_dir(index_dir) / str(entry.get("file", ""))).exists()
+    ):
+        return None
+    read = read_pages(doc_id, pages)
+    write_model(index_dir, read, content_hash=content_hash)
+    return read
+
+
+_SHARED: dict[str, IndexStatementStore] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_store(index_dir: str | Path) -> IndexStatementStore:
+    """The one `IndexStatementStore` of an index folder in this process (reasoner, judge and
+    LLM prompt builder share its cache); `clear_shared()` resets it (tests)."""
+    key = str(Path(index_dir).expanduser().resolve())
+    with _SHARED_LOCK:
+        store = _SHARED.get(key)
+        if store is None:
+            store = _SHARED[key] = IndexStatementStore(key)
+        return store
+
+
+def clear_shared() -> None:
+    with _SHARED_LOCK:
+        _SHARED.clear()

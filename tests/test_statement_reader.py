@@ -1,0 +1,181 @@
+"""The statement reader: page text -> typed statement tables, and what it refuses to guess."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from finqa.lexicon.statements import read_pages
+from finqa.lexicon.statements.text import join_split_numbers, split_row
+
+INCOME_THOUSANDS = """ACME CORP
+CONSOLIDATED STATEMENTS OF OPERATIONS
+(in thousands, except per share data)
+Year Ended December 31,
+2022
+2021
+Net sales
+$
+1,200,500 $
+1,000,250
+Cost of products sold
+700,100
+650,000
+Interest expense
+(12,300)
+(11,000)
+Earnings per share:
+Basic
+$
+1.23 $
+(0.45)
+"""
+
+MULTI_LEVEL = """ACME CORP
+CONDENSED CONSOLIDATED STATEMENTS OF INCOME (Unaudited)
+(in millions, except per share amounts)
+Three Months Ended Six Months Ended
+June 30, June 30,
+2023 2022 2023 2022
+Revenues 500 450 990 880
+Net income 50 40 95 70
+"""
+
+QUARTER_BALANCE = """ACME CORP
+CONDENSED CONSOLIDATED BALANCE SHEETS
+(in millions)
+June 30, 2023 December 31, 2022
+Cash and cash equivalents 120 100
+Total assets 2,000 1,900
+"""
+
+WEEKS_RESTATED = """ACME RETAIL INC
+CONSOLIDATED STATEMENTS OF EARNINGS
+(in millions)
+53 Weeks Ended February 3, 2018 52 Weeks Ended January 28, 2017 (As Restated)
+Net sales 7,000 6,500
+"""
+
+HALF_PROSE = """ACME CORP
+CONSOLIDATED BALANCE SHEETS
+(in millions)
+December 31, 2022 2021
+Total assets 3,000 2,800
+Total liabilities 1,000 900
+The accompanying notes are an integral part of these consolidated financial statements. In 2022 the Company sold 12 plants for $ 300 million, which the Board approved on March 3, 2022.
+Management believes that its liquidity of 1,234 and 5,678 is sufficient for the next twelve months and beyond, as discussed in Note 7 and Item 7 of this report on Form 10-K.
+"""
+
+NO_HEADER = """ACME CORP
+CONSOLIDATED STATEMENTS OF CASH FLOWS
+(in millions)
+Net cash provided by operating activities 500 400
+Capital expenditures (100) (90)
+"""
+
+
+def _facts(text: str, doc: str = "ACME_2022_10K") -> dict[tuple[str, str], float]:
+    read = read_pages(doc, [(10, text)])
+    return {(f.label, f.period.key): f.value for t in read.tables for f in t.facts}
+
+
+class TestTextReader:
+    def test_thousands_except_per_share(self) -> None:
+        """'in thousands, except per share data' scales amounts by 1e3 and leaves EPS as filed."""
+        read = read_pages("ACME_2022_10K", [(10, INCOME_THOUSANDS)])
+        facts = {(f.label, f.period.key): f for t in read.tables for f in t.facts}
+        assert facts[("Net sales", "FY2022")].value == 1_200_500_000
+        assert facts[("Net sales", "FY2021")].scale == 1e3
+        eps = facts[("Basic", "FY2021")]
+        assert eps.unit == "USD/share" and eps.value == -0.45 and eps.negative
+        assert read.tables[0].statement == "income" and read.tables[0].page == 10
+
+    def test_parentheses_are_negative(self) -> None:
+        """A parenthesised cell is a negative value and keeps its raw text."""
+        read = read_pages("ACME_2022_10K", [(10, INCOME_THOUSANDS)])
+        fact = next(f for f in read.tables[0].facts if f.label == "Interest expense")
+        assert fact.value == -12_300_000 and fact.raw == "(12,300)"
+
+    def test_catalogue_id_from_label(self) -> None:
+        """Labels the lexicon's catalogue knows carry its id; lookup finds them by that id."""
+        from finqa.lexicon.statements import MemoryStatementStore
+
+        read = read_pages("ACME_2022_10K", [(10, INCOME_THOUSANDS)])
+        store = MemoryStatementStore(read.tables)
+        assert [f.value for f in store.lookup("ACME_2022_10K", "revenue", 2022)] == [1_200_500_000]
+
+    def test_multi_level_header(self) -> None:
+        """'Three Months | Six Months' over 'June 30,' over four years gives Q2 and six-month columns."""
+        read = read_pages("ACME_2023Q2_10Q", [(3, MULTI_LEVEL)])
+        table = read.tables[0]
+        assert [p.key for p in table.periods] == ["2023Q2", "2022Q2", "2023M6", "2022M6"]
+        assert all(p.unaudited for p in table.periods)
+        assert [p.months for p in table.periods] == [3, 3, 6, 6]
+        facts = {(f.label, f.period.key): f.value for f in table.facts}
+        assert facts[("Revenues", "2023M6")] == 990e6
+
+    def test_quarter_only_10q_balance(self) -> None:
+        """A 10-Q balance sheet's columns are a quarter-end instant and the prior year end."""
+        read = read_pages("ACME_2023Q2_10Q", [(2, QUARTER_BALANCE)])
+        periods = read.tables[0].periods
+        assert [p.key for p in periods] == ["2023Q2@end", "FY2022@end"]
+        assert periods[0].end_date == date(2023, 6, 30) and periods[0].instant
+
+    def test_53_week_year_and_restated_column(self) -> None:
+        """A 53-week year and an 'As Restated' column are marked on their own columns."""
+        read = read_pages("ACME_2017_10K", [(40, WEEKS_RESTATED)])
+        p2018, p2017 = read.tables[0].periods
+        assert (p2018.weeks, p2017.weeks) == (53, 52)
+        assert (p2018.restated, p2017.restated) == (False, True)
+        assert p2018.end_date == date(2018, 2, 3)
+
+    def test_numbers_split_across_lines(self) -> None:
+        """'394,' followed by '328' on the next line is one number, 394,328."""
+        assert join_split_numbers(["Net sales", "394,", "328 $", "365,817"]) == [
+            "Net sales",
+            "394,328 $",
+            "365,817",
+        ]
+        text = "CONSOLIDATED BALANCE SHEETS\n(in millions)\n2022\n2021\nTotal assets\n394,\n328\n365,817\n"
+        assert _facts(text)[("Total assets", "FY2022@end")] == 394_328e6
+
+    def test_half_table_half_prose(self) -> None:
+        """Prose under a table yields no rows; the table's rows are read."""
+        facts = _facts(HALF_PROSE)
+        assert facts[("Total liabilities", "FY2021@end")] == 900e6
+        assert len(facts) == 4
+
+    def test_statement_without_periods_is_reported(self) -> None:
+        """A statement whose period header cannot be read is reported, with no facts guessed."""
+        read = read_pages("ACME_2022_10K", [(5, NO_HEADER)])
+        assert read.tables == [] and read.statement_pages == [5] and read.typed_pages == []
+        assert "period" in read.failures[0].reason
+
+    def test_row_with_missing_cell_is_skipped(self) -> None:
+        """A row with fewer numbers than columns is skipped and noted, never shifted."""
+        text = "CONSOLIDATED BALANCE SHEETS\n(in millions)\n2022 2021\nGoodwill 50 40\nAssets held for sale 683\n"
+        read = read_pages("ACME_2022_10K", [(1, text)])
+        labels = {f.label for f in read.tables[0].facts}
+        assert labels == {"Goodwill"}
+        assert any("Assets held for sale" in n for n in read.tables[0].notes)
+
+    def test_non_statement_page_is_ignored(self) -> None:
+        """A page of prose or an index of the statements is not a statement page."""
+        index = "Index to Financial Statements\nConsolidated Statements of Income 58\nConsolidated Balance Sheets 60\n"
+        read = read_pages("ACME_2022_10K", [(0, "Item 1. Business\nWe make widgets."), (1, index)])
+        assert read.statement_pages == [] and read.tables == []
+
+
+class TestSplitRow:
+    def test_label_keeps_its_own_numbers(self) -> None:
+        """Numbers inside a label ('net of $40 and $42') stay label when cells follow."""
+        assert split_row("Inventories (Note 5) 2,904 2,481") == (
+            "Inventories (Note 5)",
+            ["2,904", "2,481"],
+        )
+
+    def test_dash_is_a_cell(self) -> None:
+        """A dash in a value column is a nil cell."""
+        assert split_row("Goodwill impairment \u2014 123") == (
+            "Goodwill impairment",
+            ["\u2014", "123"],
+        )
