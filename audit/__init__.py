@@ -15,7 +15,9 @@
   names exactly those bytes, so a recovery cannot hide an edit or a deletion.
 * Verify (``finqa.audit.verify``): 0 ok, 1 tampered, 2 truncated/torn; checkpoints
   (``finqa.audit.checkpoint``, HMAC with ``FINQA_AUDIT_HMAC_KEY``) catch tail truncation and
-  wholesale rewrites. Review: ``finqa.audit.review`` (pandas, CSV/Parquet), ``finqa.audit.show``.
+  wholesale rewrites. Review: ``finqa.audit.review`` (pandas, CSV/Parquet), ``finqa.audit.show``,
+  ``finqa.audit.report_html`` (a self-contained HTML review page, ``write_report``) and
+  ``finqa.audit.signoff`` (``review_question``: a reviewer's verdict as a hash-chained record).
 
 Linux/POSIX only (``fcntl.flock``).
 """
@@ -57,6 +59,8 @@ __all__ = [
     "GENESIS_HASH",
     "RECORD_FIELDS",
     "detect_code_version",
+    "write_report",
+    "review_question",
 ]
 
 
@@ -79,3 +83,17 @@ def export(path: Any, out: Any, **kwargs: Any) -> Any:
     from finqa.audit.review import export as _export
 
     return _export(path, out, **kwargs)
+
+
+def write_report(log: Any, out: Any, **kwargs: Any) -> Any:
+    """Write the HTML review page of a log (see `finqa.audit.report_html.write_report`)."""
+    from finqa.audit.report_html import write_report as _write_report
+
+    return _write_report(log, out, **kwargs)
+
+
+def review_question(log: Any, question_id: str, verdict: str, reviewer: str, **kwargs: Any) -> Any:
+    """Append a reviewer's sign-off record (see `finqa.audit.signoff.review_question`)."""
+    from finqa.audit.signoff import review_question as _review_question
+
+    return _review_question(log, question_id, verdict, reviewer, **kwargs)

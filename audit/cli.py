@@ -1,4 +1,4 @@
-"""`finqa audit verify|checkpoint|show|export|recover`.
+"""`finqa audit verify|checkpoint|show|export|recover|report|review`.
 
 verify exits 0 (ok), 1 (tampered), 2 (truncated or torn), or 3 when it could not check at all
 (log or checkpoint missing, FINQA_AUDIT_HMAC_KEY unset).
@@ -50,6 +50,24 @@ def register(sub: Any) -> None:
     p.add_argument("--question-id")
     p.add_argument("--run-id")
     p.set_defaults(func=_export)
+
+    p = asub.add_parser("report", help="a self-contained HTML review page, verified now")
+    p.add_argument("log")
+    p.add_argument("--out", required=True, help="the HTML file to write (e.g. review.html)")
+    p.add_argument("--run", dest="run_id", help="only this run")
+    p.add_argument("--question-id", help="only this question")
+    p.add_argument("--checkpoint", help="also check the log against this checkpoint")
+    p.add_argument("--pdf", action="store_true", help="also print OUT.pdf with headless Chromium")
+    p.set_defaults(func=_report)
+
+    p = asub.add_parser("review", help="sign off a question: append a hash-chained review record")
+    p.add_argument("log")
+    p.add_argument("--question-id", required=True)
+    p.add_argument("--verdict", required=True, choices=["approved", "flagged", "rejected"])
+    p.add_argument("--reviewer", required=True, help="who signs off")
+    p.add_argument("--note", help="why (kept in the log)")
+    p.add_argument("--run", dest="run_id", help="the run of the question (default: its latest)")
+    p.set_defaults(func=_review)
 
     p = asub.add_parser("recover", help="record a torn last line now (the next append would)")
     p.add_argument("log")
@@ -117,4 +135,41 @@ def _recover(args: argparse.Namespace) -> int:
         print(f"{args.log}: no torn tail, nothing to recover")
     else:
         print(f"{args.log}: seq {record['seq']}: {record['reason']}")
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    from finqa.audit.report_html import write_report
+
+    target, data = write_report(
+        args.log,
+        args.out,
+        run_id=args.run_id,
+        question_id=args.question_id,
+        checkpoint=args.checkpoint,
+        pdf=args.pdf,
+    )
+    v = data["verify"]
+    print(f"{v['label']}: {args.log}: {v['message']}")
+    print(f"report {target}: {len(data['questions'])} question(s), {target.stat().st_size} bytes")
+    if args.pdf:
+        print(f"pdf {target.with_suffix('.pdf')}")
+    return 0
+
+
+def _review(args: argparse.Namespace) -> int:
+    from finqa.audit.signoff import review_question
+
+    rec = review_question(
+        args.log,
+        args.question_id,
+        args.verdict,
+        args.reviewer,
+        note=args.note,
+        run_id=args.run_id,
+    )
+    print(
+        f"{args.log}: seq {rec['seq']}: question {args.question_id} {args.verdict} by "
+        f"{rec['params']['reviewer']} (run {rec['run_id']})"
+    )
     return 0

@@ -141,12 +141,18 @@ def render_summary(records: Sequence[Mapping[str, Any]]) -> str:
         lines.append("no question records")
     for qid, recs in by_q.items():
         attempts = sorted({r["attempt"] for r in recs if isinstance(r.get("attempt"), int)})
-        final = recs[-1]
+        reviews = [r for r in recs if r.get("event") == "review" and r.get("agent") == "reviewer"]
+        final = next((r for r in reversed(recs) if r not in reviews), recs[-1])
         outcome = final.get("decision") or final.get("event")
         utility = (final.get("scores") or {}).get("utility")
         u = f" U={_fmt(utility)}" if isinstance(utility, int | float) else ""
+        signed = ""
+        if reviews:
+            last = reviews[-1]
+            who = (last.get("params") or {}).get("reviewer")
+            signed = f", review {last.get('decision')} by {who} (seq {last.get('seq')})"
         lines.append(
-            f"{qid}: {len(attempts)} attempt(s), {len(recs)} records, final {outcome}{u} "
+            f"{qid}: {len(attempts)} attempt(s), {len(recs)} records, final {outcome}{u}{signed} "
             f"· {_cut(question_text(recs), 60)!r}"
         )
     return "\n".join(lines)

@@ -129,6 +129,24 @@ class FinQA:
     def run_id(self) -> str:
         return self.orchestrator.run_id
 
+    def review(
+        self,
+        question_id: str,
+        verdict: str,
+        reviewer: str,
+        *,
+        note: str | None = None,
+        run_id: str | None = None,
+    ) -> dict[str, Any]:
+        """Sign off a question of this audit log: append a hash-chained review record
+        (verdict approved / flagged / rejected); see `finqa.audit.signoff.review_question`."""
+        from finqa.audit.signoff import review_question
+
+        path = getattr(self._audit, "path", None) or self.settings.audit.path
+        return review_question(
+            path, question_id, verdict, reviewer, note=note, run_id=run_id, clock=self._clock
+        )
+
     # ------------------------------------------------------------------ questions
 
     def ask(

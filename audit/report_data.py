@@ -1,0 +1,216 @@
+"""The data of a review report: the log verified now, its runs, its questions, reviews, leftovers.
+
+`build_report_data(log)` reads the log once for verification (`verify_log`) and once for the
+records, and returns one JSON-safe dict that `finqa.audit.report_html` embeds in the page:
+
+* ``verify``: status (0 ok, 1 tampered, 2 truncated/torn), the message, the first bad line and
+  seq, the last seq the chain vouches for, and the checkpoint's result;
+* ``runs``: per run, the config hash and the settings that matter, models, prompt templates,
+  code/index version, start and end;
+* ``questions``: per (run, question), status, utility, attempts, company, filings, the latest
+  review and the life attempt by attempt (see `finqa.audit._report_life`);
+* ``other`` (records outside any question, e.g. unknown kinds, recoveries) shown raw, and
+  ``unparsed`` lines (torn or damaged), so nothing in the log is left out.
+
+Records the chain does not vouch for (at or after the first bad line) are marked unverified.
+The values of secret environment variables are scrubbed from everything before it is returned.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from finqa.agents.errors import AuditError
+from finqa.audit._fileio import iter_lines, parse_object, snapshot_size
+from finqa.audit._report_life import build_question, raw_json
+from finqa.audit.redact import redact, secret_values
+from finqa.audit.verify import VerifyResult, verify_log
+from finqa.audit.writer import RUN_START_EVENT, format_ts
+
+__all__ = ["REPORT_FORMAT", "STATUS_LABELS", "build_report_data", "finqa_version"]
+
+REPORT_FORMAT = "finqa-review-report/1"
+STATUS_LABELS = {0: "VERIFIED", 1: "TAMPERED", 2: "TRUNCATED/TORN"}
+_EXCERPT = 300
+
+
+def finqa_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("finqa")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def _verify(
+    log: Path, checkpoint: str | os.PathLike[str] | None
+) -> tuple[VerifyResult, dict[str, Any]]:
+    if checkpoint is None:
+        return verify_log(log), {"given": False, "matches": None, "note": "no checkpoint given"}
+    try:
+        result = verify_log(log, checkpoint)
+    except AuditError as exc:  # e.g. FINQA_AUDIT_HMAC_KEY unset: verify the chain alone
+        note = f"checkpoint {checkpoint} could not be checked: {exc}"
+        return verify_log(log), {"given": True, "matches": None, "note": note}
+    matches = result.ok
+    if result.ok:
+        note = f"checkpoint {checkpoint} matches"
+    else:
+        note = f"checkpoint {checkpoint}: does not match or the log is damaged ({result.message})"
+    return result, {"given": True, "matches": matches, "note": note}
+
+
+def _scan(
+    log: Path, size: int, first_bad_line: int | None
+) -> tuple[list[dict[str, Any]], set[int], list[dict[str, Any]], int | None]:
+    """Records (file order), the seqs the chain vouches for, unparsed lines, the bad line's seq."""
+    records: list[dict[str, Any]] = []
+    verified: set[int] = set()
+    unparsed: list[dict[str, Any]] = []
+    bad_seq: int | None = None
+    for lineno, (offset, content, has_nl) in enumerate(iter_lines(log, size), start=1):
+        obj = parse_object(content) if has_nl else None
+        good = first_bad_line is None or lineno < first_bad_line
+        if obj is None or "seq" not in obj:
+            unparsed.append(
+                {
+                    "line": lineno,
+                    "offset": offset,
+                    "bytes": len(content),
+                    "excerpt": content[:_EXCERPT].decode("utf-8", "replace"),
+                    "newline": has_nl,
+                }
+            )
+            continue
+        if lineno == first_bad_line and isinstance(obj.get("seq"), int):
+            bad_seq = obj["seq"]
+        records.append(obj)
+        if good and isinstance(obj.get("seq"), int):
+            verified.add(obj["seq"])
+    return records, verified, unparsed, bad_seq
+
+
+def _run_meta(run_id: str, recs: list[dict[str, Any]], verified: set[int]) -> dict[str, Any]:
+    start = next((r for r in recs if r.get("event") == RUN_START_EVENT), None)
+    p = dict(start.get("params") or {}) if start else {}
+    config = (start.get("data") or {}).get("config") if start else None
+    config = config if isinstance(config, Mapping) else {}
+    llm, judge = config.get("llm") or {}, config.get("judge") or {}
+    orch = config.get("orchestrator") or {}
+    templates: dict[tuple[str, str], int] = {}
+    for r in recs:
+        if r.get("event") == "reasoning" and isinstance(r.get("params"), Mapping):
+            key = (str(r["params"].get("template_id")), str(r["params"].get("template_hash")))
+            templates[key] = templates.get(key, 0) + 1
+    work = [r for r in recs if r.get("event") != "review"]
+    times = [str(r.get("ts")) for r in (work or recs)]
+    return {
+        "run_id": run_id,
+        "start": min(times) if times else None,
+        "end": max(times) if times else None,
+        "has_run_start": start is not None,
+        "config_hash": p.get("config_hash"),
+        "code_version": p.get("code_version"),
+        "index_version": p.get("index_version"),
+        "python": p.get("python"),
+        "models": p.get("models"),
+        "backend": llm.get("backend"),
+        "model": llm.get("model"),
+        "base_url": llm.get("base_url"),
+        "thresholds": {k: judge.get(k) for k in ("tau0", "tau_lambda", "tau_min")},
+        "weights": {k: judge.get(k) for k in ("w_grounding", "w_completeness", "w_numeric")},
+        "budget": orch.get("budget"),
+        "templates": [{"id": t, "hash": h, "uses": n} for (t, h), n in sorted(templates.items())],
+        "records": len(recs),
+        "verified": all(r.get("seq") in verified for r in recs),
+    }
+
+
+def build_report_data(
+    log: str | os.PathLike[str],
+    *,
+    run_id: str | None = None,
+    question_id: str | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
+    now: datetime | None = None,
+) -> dict[str, Any]:
+    """Everything the report shows, JSON-safe, with secret values scrubbed.
+
+    Raises `AuditError` when the log is missing or when `run_id`/`question_id` match nothing."""
+    path = Path(log)
+    result, cp = _verify(path, checkpoint)
+    size = snapshot_size(path)
+    records, verified, unparsed, bad_seq = _scan(path, size, result.first_bad_line)
+    last_good = max(verified) if verified else 0
+    runs_all = sorted({str(r.get("run_id")) for r in records})
+    if run_id is not None and run_id not in runs_all:
+        raise AuditError(f"run {run_id!r} is not in {path}: see `finqa audit show {path}`")
+    chosen = [r for r in records if run_id is None or r.get("run_id") == run_id]
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    other: list[dict[str, Any]] = []
+    by_run: dict[str, list[dict[str, Any]]] = {}
+    for rec in chosen:
+        by_run.setdefault(str(rec.get("run_id")), []).append(rec)
+        if rec.get("question_id") is not None:
+            groups.setdefault((str(rec.get("run_id")), str(rec["question_id"])), []).append(rec)
+        elif rec.get("event") != RUN_START_EVENT:  # recoveries, record kinds unknown here
+            seq = rec.get("seq")
+            other.append({"seq": seq, "verified": seq in verified, "raw": raw_json(rec)})
+    if question_id is not None:
+        groups = {k: v for k, v in groups.items() if k[1] == question_id}
+        if not groups:
+            raise AuditError(
+                f"question {question_id!r} is not in {path}"
+                + (f" (run {run_id})" if run_id else "")
+                + f": see `finqa audit show {path}` for the questions it holds"
+            )
+        keep = {k[0] for k in groups}
+        by_run = {k: v for k, v in by_run.items() if k in keep}
+        other = []
+    questions = [build_question(recs, verified) for recs in groups.values()]
+    status = result.status
+    data: dict[str, Any] = {
+        "format": REPORT_FORMAT,
+        "generated": format_ts(now or datetime.now(UTC)),
+        "finqa_version": finqa_version(),
+        "log": {
+            "path": str(path),
+            "bytes": size,
+            "records": len(records),
+            "lines": len(records) + len(unparsed),
+            "head_seq": result.head_seq if result.ok else last_good,
+            "head_hash": result.head_hash if result.ok else _hash_of(records, last_good),
+        },
+        "verify": {
+            "status": status,
+            "label": STATUS_LABELS.get(status, str(status)),
+            "ok": result.ok,
+            "message": result.message,
+            "first_bad_line": result.first_bad_line,
+            "first_bad_seq": bad_seq
+            if bad_seq is not None
+            else (last_good + 1 if not result.ok else None),
+            "verified_through_seq": last_good,
+            "recovered": result.recovered,
+            "checkpoint": cp,
+        },
+        "filters": {"run_id": run_id, "question_id": question_id},
+        "runs": [_run_meta(k, v, verified) for k, v in by_run.items()],
+        "questions": questions,
+        "other": other,
+        "unparsed": unparsed if question_id is None else [],
+    }
+    scrubbed: dict[str, Any] = redact(data, secret_values())
+    return scrubbed
+
+
+def _hash_of(records: list[dict[str, Any]], seq: int) -> str | None:
+    for rec in records:
+        if rec.get("seq") == seq:
+            return str(rec.get("hash"))
+    return None
