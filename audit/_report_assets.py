@@ -45,7 +45,9 @@ pre{white-space:pre-wrap;word-break:break-all;background:var(--bg);padding:6px;m
 JS = r"""
 (function () {
   "use strict";
+  var T0 = performance.now();
   var D = JSON.parse(document.getElementById("finqa-data").textContent);
+  var T1 = performance.now();
   var PRINT = location.hash === "#print";
   function el(tag, cls, kids) {
     var n = document.createElement(tag);
@@ -185,7 +187,19 @@ JS = r"""
     });
     return box;
   }
+  var LINES = null, DTEXT = "";
+  function load(q) {  // a question's life: its line of the details block, parsed on first use
+    if (q.life) return;
+    if (LINES === null) {
+      LINES = []; DTEXT = document.getElementById("finqa-details").textContent;
+      var start = 0, end;
+      while (start < DTEXT.length) { end = DTEXT.indexOf("\n", start); if (end < 0) end = DTEXT.length; LINES.push([start, end]); start = end + 1; }
+    }
+    var r = LINES[q._i], x = JSON.parse(DTEXT.substring(r[0], r[1]));
+    Object.keys(x).forEach(function (k) { q[k] = x[k]; });
+  }
   function detail(q) {
+    load(q);
     var box = el("div", "detail");
     box.appendChild(el("div", null, [el("b", null, "Question: "), txt(q.question)]));
     box.appendChild(el("div", null, [el("b", null, "Final: "), pill(q.status, "s-" + q.status), " " + txt(q.reason)]));
@@ -314,6 +328,7 @@ JS = r"""
   root.appendChild(main);
   draw();
   window.finqaReady = performance.now();
+  window.finqaTimings = { script: T0, parsed: T1, ready: window.finqaReady };
   document.body.setAttribute("data-ready", "1");
 })();
 """

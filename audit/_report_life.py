@@ -8,6 +8,7 @@ Each calculation is re-executed here with `finqa.lexicon.arith`, independently o
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -316,11 +317,17 @@ def build_question(
 
 
 def _company_of(doc_ids: Sequence[Any]) -> str:
-    from finqa.lexicon.entities import company_for_doc
-
     for doc in doc_ids:
         if isinstance(doc, str) and doc:
-            found = company_for_doc(doc)
-            if found is not None:
-                return found.name
+            name = _company_for_doc(doc)
+            if name:
+                return name
     return ""
+
+
+@functools.lru_cache(maxsize=4096)
+def _company_for_doc(doc: str) -> str:
+    from finqa.lexicon.entities import company_for_doc
+
+    found = company_for_doc(doc)
+    return found.name if found is not None else ""

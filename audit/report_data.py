@@ -205,7 +205,21 @@ def build_report_data(
         "other": other,
         "unparsed": unparsed if question_id is None else [],
     }
-    scrubbed: dict[str, Any] = redact(data, secret_values())
+    return _scrubbed(data)
+
+
+def _scrubbed(data: dict[str, Any]) -> dict[str, Any]:
+    """`data` with secret env values redacted (walked only when one occurs in its JSON)."""
+    import json
+
+    secrets = secret_values()
+    if not secrets:
+        return data
+    text = json.dumps(data, ensure_ascii=False)
+    escaped = [json.dumps(s, ensure_ascii=False)[1:-1] for s in secrets]
+    if not any(s in text or e in text for s, e in zip(secrets, escaped, strict=True)):
+        return data
+    scrubbed: dict[str, Any] = redact(data, secrets)
     return scrubbed
 
 

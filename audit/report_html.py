@@ -1,7 +1,7 @@
 """`finqa audit report`: one self-contained HTML review page of an audit log (and a PDF of it).
 
-The page holds its CSS, its script and its data (JSON in a ``<script type="application/json">``
-block whose ``<``, ``>`` and ``&`` are written as ``\\u003c`` ... so no text in it can close the
+The page holds its CSS, its script and its data (JSON in ``<script type="application/json">``
+blocks — the summary, and one line per question's life, parsed when it is opened — whose ``<``, ``>`` and ``&`` are written as ``\\u003c`` ... so no text in it can close the
 block or open a comment); it requests nothing from any host and opens from ``file://``.
 ``--pdf`` prints the page through headless Chromium (`chromium_path`), every question expanded.
 """
@@ -25,6 +25,7 @@ __all__ = [
     "chromium_path",
     "embed_json",
     "render_html",
+    "DETAIL_KEYS",
     "write_report",
     "print_pdf",
 ]
@@ -61,9 +62,20 @@ def embed_json(data: Any) -> str:
     return text
 
 
+# Per-question fields kept out of the page's main data: one JSON line per question in a second
+# block, parsed only when that question is opened (the table of 10,000 questions loads fast).
+DETAIL_KEYS = ("life", "other", "citations", "reviews", "switches")
+
+
 def render_html(data: dict[str, Any]) -> str:
     """The whole page for report data from `build_report_data`."""
     status = data["verify"]["label"]
+    questions = data.get("questions") or []
+    summary = {
+        **data,
+        "questions": [{k: v for k, v in q.items() if k not in DETAIL_KEYS} for q in questions],
+    }
+    details = "\n".join(embed_json({k: q.get(k) for k in DETAIL_KEYS}) for q in questions)
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n'
         f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">\n'
@@ -71,7 +83,8 @@ def render_html(data: dict[str, Any]) -> str:
         f"<title>finqa audit review — {status}</title>\n<style>{CSS}</style></head>\n<body>\n"
         '<div id="app"><noscript>This review page needs JavaScript to show the log '
         "(no network access is made).</noscript></div>\n"
-        f'<script type="application/json" id="finqa-data">{embed_json(data)}</script>\n'
+        f'<script type="application/json" id="finqa-data">{embed_json(summary)}</script>\n'
+        f'<script type="application/json" id="finqa-details">{details}</script>\n'
         f"<script>{JS}</script>\n</body></html>\n"
     )
 

@@ -197,17 +197,19 @@ class TestPageSafety:
         """Hostile filing text reaches the page only escaped inside the JSON block."""
         log = write_fake_log(tmp_path / "h.jsonl", 3, hostile=True)
         html = write_report(log, tmp_path / "h.html")[0].read_text()
-        block = html.split('id="finqa-data">')[1].split("</script>")[0]
-        outside = html.replace(block, "")
+        blocks = re.findall(
+            r'<script type="application/json" id="finqa-\w+">(.*?)</script>', html, re.S
+        )
+        outside = re.sub(r'<script type="application/json".*?</script>', "", html, flags=re.S)
         assert "<img" not in html and "<!-- hidden" not in html
         assert "javascript:" not in outside and "__pwned" not in outside
-        assert html.count("<script") == 2 and "window.__pwned" in block
+        assert html.count("<script") == 3 and all("window.__pwned" in b for b in blocks)
         assert _data_block(html)["questions"]
 
     def test_no_request_to_any_host(self, fake_log: Path, tmp_path: Path) -> None:
         """The page references no external resource (no src=, href= or url( to anywhere)."""
         html = write_report(fake_log, tmp_path / "r.html")[0].read_text()
-        outside = html.split('id="finqa-data">')[0] + html.split("</script>")[-2]
+        outside = re.sub(r'<script type="application/json".*?</script>', "", html, flags=re.S)
         assert not re.search(r"(src|href)\s*=|url\(|https?://", outside)
 
     def test_secrets_from_the_environment_never_appear(

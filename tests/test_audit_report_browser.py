@@ -134,7 +134,7 @@ class TestReportInBrowser:
         page.wait_for_timeout(200)
         assert page.evaluate("window.__pwned === undefined")
         assert page.locator("#app img, #app a, #app iframe").count() == 0
-        assert page.locator("script").count() == 2
+        assert page.locator("script").count() == 3
         quote = page.inner_text("#qrows blockquote.quote")
         assert "<script>window.__pwned" in quote and "<!-- hidden comment -->" in quote
         assert "javascript:window.__pwned" in page.inner_text("#qrows tr.q[data-qid='q00001']")
