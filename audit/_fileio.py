@@ -208,10 +208,12 @@ def read_at(source: Source, offset: int, length: int) -> bytes:
         return f.read(length)
 
 
-def iter_lines(source: Source, size: int) -> Iterator[tuple[int, bytes, bool]]:
-    """(offset, content without newline, has_newline) for each line in the first `size` bytes."""
+def iter_lines(source: Source, size: int, start: int = 0) -> Iterator[tuple[int, bytes, bool]]:
+    """(offset, content without newline, has_newline) for each line from byte `start` (a line
+    start) up to byte `size`."""
     with open_source(source) as f:
-        offset = 0
+        f.seek(start)
+        offset = start
         while offset < size:
             raw = f.readline(size - offset)
             if not raw:

@@ -23,7 +23,8 @@ th,td{border-bottom:1px solid var(--line);padding:4px 6px;text-align:left;vertic
 th{background:var(--bg);position:sticky;top:0}
 th.sortable{cursor:pointer;user-select:none}th.sortable:hover{text-decoration:underline}
 tr.q{cursor:pointer}tr.q:hover{background:#eef3fd}
-.kv td.k{color:var(--mute);width:150px}
+.kv{table-layout:fixed}.kv td{overflow-wrap:anywhere}.kv td.k{color:var(--mute);width:130px}
+summary{cursor:pointer;font-weight:600;font-size:16px;margin:14px 0 6px}
 .controls{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:8px 0}
 .controls input[type=search]{min-width:260px;padding:4px}
 .pill{display:inline-block;padding:0 6px;border-radius:9px;font-size:12px;border:1px solid var(--line);margin:1px}
@@ -96,7 +97,8 @@ JS = r"""
     return b;
   }
   function runs() {
-    var s = el("section", null, el("h2", null, "Runs (" + D.runs.length + ")"));
+    var s = el("details", null, el("summary", null, "Runs (" + D.runs.length + ")"));
+    s.id = "runs"; s.open = true;
     D.runs.forEach(function (r) {
       s.appendChild(el("h3", null, "Run " + r.run_id + (r.verified ? "" : " — contains unverified records")));
       s.appendChild(kv([

@@ -90,9 +90,14 @@ def _retrieval(rec: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _reexecute(calc: Mapping[str, Any]) -> dict[str, Any]:
+@functools.lru_cache(maxsize=8192)
+def _evaluate(expression: str, values: tuple[tuple[str, float], ...]) -> float:
     from finqa.lexicon.arith import evaluate
 
+    return evaluate(expression, dict(values))
+
+
+def _reexecute(calc: Mapping[str, Any]) -> dict[str, Any]:
     values: dict[str, float] = {}
     for op in calc.get("operands") or []:
         if (
@@ -103,7 +108,7 @@ def _reexecute(calc: Mapping[str, Any]) -> dict[str, Any]:
             values[op["name"]] = float(op["value"])
     recorded = _num(calc.get("result"))
     try:
-        got = evaluate(str(calc.get("expression") or ""), values)
+        got = _evaluate(str(calc.get("expression") or ""), tuple(sorted(values.items())))
     except Exception as exc:  # any failure to recompute is shown, never raised
         return {"reexecuted": None, "reexec_ok": False, "reexec_error": str(exc)[:300]}
     ok = recorded is not None and abs(got - recorded) <= max(1e-9, 1e-6 * abs(recorded))

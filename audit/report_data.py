@@ -47,35 +47,65 @@ def finqa_version() -> str:
         return "unknown"
 
 
+class _Reader:
+    """Collects the lines `verify_log` reads, then reads on past the first bad line."""
+
+    def __init__(self) -> None:
+        self.lines: list[tuple[int, int, bytes, bool, dict[str, Any] | None]] = []
+        self.end = 0  # byte offset after the last line seen
+
+    def __call__(
+        self, lineno: int, offset: int, content: bytes, has_nl: bool, obj: dict[str, Any] | None
+    ) -> None:
+        self.lines.append((lineno, offset, content, has_nl, obj))
+        self.end = offset + len(content) + (1 if has_nl else 0)
+
+    def rest(self, log: Path, size: int) -> None:
+        lineno = self.lines[-1][0] if self.lines else 0
+        for offset, content, has_nl in iter_lines(log, size, self.end):
+            lineno += 1
+            self(lineno, offset, content, has_nl, parse_object(content) if has_nl else None)
+
+
 def _verify(
     log: Path, checkpoint: str | os.PathLike[str] | None
-) -> tuple[VerifyResult, dict[str, Any]]:
+) -> tuple[VerifyResult, dict[str, Any], _Reader]:
+    reader = _Reader()
+    cp: dict[str, Any] = {"given": False, "matches": None, "note": "no checkpoint given"}
     if checkpoint is None:
-        return verify_log(log), {"given": False, "matches": None, "note": "no checkpoint given"}
-    try:
-        result = verify_log(log, checkpoint)
-    except AuditError as exc:  # e.g. FINQA_AUDIT_HMAC_KEY unset: verify the chain alone
-        note = f"checkpoint {checkpoint} could not be checked: {exc}"
-        return verify_log(log), {"given": True, "matches": None, "note": note}
-    matches = result.ok
-    if result.ok:
-        note = f"checkpoint {checkpoint} matches"
+        result = verify_log(log, observe=reader)
     else:
-        note = f"checkpoint {checkpoint}: does not match or the log is damaged ({result.message})"
-    return result, {"given": True, "matches": matches, "note": note}
+        try:
+            result = verify_log(log, checkpoint, observe=reader)
+            where = f"checkpoint {checkpoint}"
+            cp = {
+                "given": True,
+                "matches": result.ok,
+                "note": f"{where} matches"
+                if result.ok
+                else f"{where}: does not match or the log is damaged ({result.message})",
+            }
+        except AuditError as exc:  # e.g. FINQA_AUDIT_HMAC_KEY unset: verify the chain alone
+            note = f"checkpoint {checkpoint} could not be checked: {exc}"
+            cp = {"given": True, "matches": None, "note": note}
+            reader = _Reader()
+            result = verify_log(log, observe=reader)
+    if not result.ok:  # verification stopped at the first bad line (or never read the log)
+        reader.rest(log, result.bytes or snapshot_size(log))
+    return result, cp, reader
 
 
 def _scan(
-    log: Path, size: int, first_bad_line: int | None
+    reader: _Reader, result: VerifyResult
 ) -> tuple[list[dict[str, Any]], set[int], list[dict[str, Any]], int | None]:
     """Records (file order), the seqs the chain vouches for, unparsed lines, the bad line's seq."""
     records: list[dict[str, Any]] = []
     verified: set[int] = set()
     unparsed: list[dict[str, Any]] = []
     bad_seq: int | None = None
-    for lineno, (offset, content, has_nl) in enumerate(iter_lines(log, size), start=1):
-        obj = parse_object(content) if has_nl else None
-        good = first_bad_line is None or lineno < first_bad_line
+    bad = result.first_bad_line
+    for lineno, offset, content, has_nl, obj in reader.lines:
+        good = result.ok or (bad is not None and lineno < bad)
         if obj is None or "seq" not in obj:
             unparsed.append(
                 {
@@ -87,7 +117,7 @@ def _scan(
                 }
             )
             continue
-        if lineno == first_bad_line and isinstance(obj.get("seq"), int):
+        if lineno == bad and isinstance(obj.get("seq"), int):
             bad_seq = obj["seq"]
         records.append(obj)
         if good and isinstance(obj.get("seq"), int):
@@ -143,9 +173,9 @@ def build_report_data(
 
     Raises `AuditError` when the log is missing or when `run_id`/`question_id` match nothing."""
     path = Path(log)
-    result, cp = _verify(path, checkpoint)
-    size = snapshot_size(path)
-    records, verified, unparsed, bad_seq = _scan(path, size, result.first_bad_line)
+    result, cp, reader = _verify(path, checkpoint)
+    size = reader.end
+    records, verified, unparsed, bad_seq = _scan(reader, result)
     last_good = max(verified) if verified else 0
     runs_all = sorted({str(r.get("run_id")) for r in records})
     if run_id is not None and run_id not in runs_all:

@@ -19,7 +19,7 @@ Exit-code semantics (``VerifyResult.status``):
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +34,15 @@ from finqa.audit.canonical import (
 )
 from finqa.audit.writer import RECOVERY_EVENT
 
-__all__ = ["VerifyResult", "verify_log", "verify_bytes", "OK", "TAMPERED", "TRUNCATED"]
+__all__ = [
+    "VerifyResult",
+    "verify_log",
+    "verify_bytes",
+    "LineObserver",
+    "OK",
+    "TAMPERED",
+    "TRUNCATED",
+]
 
 OK, TAMPERED, TRUNCATED = 0, 1, 2
 _EXCERPT = 240
@@ -82,7 +90,7 @@ def _check_record(obj: dict[str, Any], content: bytes, lineno: int, seq: int, pr
         raise _Bad(
             1, lineno, f"line {lineno}: not in canonical form (the line was edited)", content
         )
-    if not isinstance(obj["hash"], str) or record_hash(obj) != obj["hash"]:
+    if not isinstance(obj["hash"], str) or _body_hash(obj, content) != obj["hash"]:
         raise _Bad(
             1, lineno, f"line {lineno}: hash does not match the record's content (edited)", content
         )
@@ -105,6 +113,19 @@ def _check_record(obj: dict[str, Any], content: bytes, lineno: int, seq: int, pr
         )
 
 
+def _body_hash(obj: Mapping[str, Any], content: bytes) -> str:
+    """`record_hash(obj)` from its line, already checked to be `canonical_bytes(obj)`: the
+    canonical JSON without the top-level ``,"hash":"<hex>"`` entry (never the first key), cut
+    out when it occurs exactly once (a JSON string cannot hold an unescaped quote); else the
+    record is serialised again."""
+    digest = obj["hash"]
+    if digest.isascii() and digest.isalnum():
+        needle = b',"hash":"' + digest.encode("ascii") + b'"'
+        if content.count(needle) == 1:
+            return sha256_hex(content.replace(needle, b"", 1))
+    return record_hash(obj)
+
+
 def _is_recovery(obj: Mapping[str, Any]) -> bool:
     return obj.get("event") == RECOVERY_EVENT and obj.get("agent") == "audit"
 
@@ -117,7 +138,18 @@ def _names_fragments(obj: Mapping[str, Any], pending: list[tuple[int, Fragment]]
     return bool(data.get("torn", []) == [f.as_json() for _, f in pending])
 
 
-def _scan(path: Source, size: int, checkpoint: Mapping[str, Any] | None) -> VerifyResult:
+# Called with (line number, byte offset, content, has newline, parsed object or None) for every
+# line before it is checked; it must not modify the object. Lets a reader verify and load the
+# log in one pass (see `finqa.audit.report_data`).
+LineObserver = Callable[[int, int, bytes, bool, "dict[str, Any] | None"], None]
+
+
+def _scan(
+    path: Source,
+    size: int,
+    checkpoint: Mapping[str, Any] | None,
+    observe: LineObserver | None = None,
+) -> VerifyResult:
     seq, prev, lineno, records, recovered, end = 1, GENESIS_HASH, 0, 0, 0, 0
     pending: list[tuple[int, Fragment]] = []  # torn lines not yet named by a recovery record
     cp_lines = int(checkpoint["lines"]) if checkpoint else -1
@@ -125,6 +157,8 @@ def _scan(path: Source, size: int, checkpoint: Mapping[str, Any] | None) -> Veri
         lineno += 1
         end = offset + len(content) + (1 if has_nl else 0)
         obj = parse_object(content) if has_nl else None
+        if observe is not None:
+            observe(lineno, offset, content, has_nl, obj)
         if obj is None:
             pending.append((lineno, Fragment(offset, len(content), sha256_hex(content))))
         else:
@@ -213,15 +247,18 @@ def verify_log(
     path: str | os.PathLike[str],
     checkpoint: str | os.PathLike[str] | None = None,
     key: bytes | None = None,
+    *,
+    observe: LineObserver | None = None,
 ) -> VerifyResult:
-    """Verify the log (and, given a checkpoint file, that nothing was cut or rewritten)."""
+    """Verify the log (and, given a checkpoint file, that nothing was cut or rewritten);
+    `observe` sees each line as it is read, up to the first bad one."""
     cp: dict[str, Any] | None = None
     if checkpoint is not None:
         cp, forged = _load_checkpoint(checkpoint, key)
         if forged is not None:
             return forged
     log = Path(path)
-    return _run(log, snapshot_size(log), cp)
+    return _run(log, snapshot_size(log), cp, observe)
 
 
 def verify_bytes(
@@ -252,9 +289,11 @@ def _load_checkpoint(
     )
 
 
-def _run(source: Source, size: int, cp: Mapping[str, Any] | None) -> VerifyResult:
+def _run(
+    source: Source, size: int, cp: Mapping[str, Any] | None, observe: LineObserver | None = None
+) -> VerifyResult:
     try:
-        return _scan(source, size, cp)
+        return _scan(source, size, cp, observe)
     except _Bad as bad:
         return VerifyResult(
             ok=False,

@@ -185,6 +185,27 @@ class TestBadLogs:
         cp = write_checkpoint(fake_log, tmp_path / "cp.json")
         assert build_report_data(fake_log, checkpoint=cp)["verify"]["checkpoint"]["matches"] is True
 
+    def test_forged_checkpoint_leaves_nothing_verified(
+        self, fake_log: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """A checkpoint whose HMAC does not match turns the report tampered with no record verified."""
+        from finqa.audit import write_checkpoint
+
+        cp = write_checkpoint(fake_log, tmp_path / "cp.json", key=b"another-key-0001")
+        monkeypatch.setenv("FINQA_AUDIT_HMAC_KEY", "the-real-key-0002")
+        data = build_report_data(fake_log, checkpoint=cp)
+        assert data["verify"]["status"] == 1 and data["verify"]["checkpoint"]["matches"] is False
+        assert data["questions"] and not any(q["verified"] for q in data["questions"])
+
+    def test_edit_after_bad_line_still_loads_later_records(self, fake_log: Path) -> None:
+        """Records after a tampered line are still shown (as unverified), none dropped."""
+        before = len(build_report_data(fake_log)["questions"])
+        raw = fake_log.read_bytes().split(b"\n")
+        raw[3] = raw[3].replace(b'"attempt":1', b'"attempt":2', 1)
+        fake_log.write_bytes(b"\n".join(raw))
+        data = build_report_data(fake_log)
+        assert len(data["questions"]) == before and data["verify"]["first_bad_line"] == 4
+
 
 class TestPageSafety:
     def test_embedded_json_cannot_close_the_script(self) -> None:

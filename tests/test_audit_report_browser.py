@@ -174,6 +174,14 @@ class TestReportInBrowser:
         rest = page.inner_text("#leftovers")
         assert "index_rebuilt" in rest and '{"seq": 77, "ev' in rest and "no newline (torn)" in rest
 
+    def test_print_mode_expands_every_question(self, page: Any, tmp_path: Path) -> None:
+        """The #print view (used for the PDF) shows every question with its life, no pager."""
+        html, _ = write_report(write_fake_log(tmp_path / "p.jsonl", 7), tmp_path / "p.html")
+        page.goto(html.resolve().as_uri() + "#print")
+        page.wait_for_selector("body[data-ready='1']")
+        assert page.locator("#qrows tr.detail-row").count() == 7
+        assert page.locator("#qrows .attempt").count() == 1 + 2 + 3 + 1 + 1 + 1 + 2
+
 
 class TestPdf:
     def test_pdf_is_printed(self, tmp_path: Path) -> None:
@@ -182,3 +190,13 @@ class TestPdf:
         html, _ = write_report(write_fake_log(tmp_path / "p.jsonl", 3), tmp_path / "p.html")
         pdf = print_pdf(html, tmp_path / "p.pdf")
         assert pdf.read_bytes()[:5] == b"%PDF-" and pdf.stat().st_size > 10_000
+
+    def test_cli_pdf_flag(self, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        """`finqa audit report --pdf` writes OUT.html and OUT.pdf."""
+        from finqa.orchestrator.cli import main
+
+        _browser_or_skip()
+        log = write_fake_log(tmp_path / "c.jsonl", 2)
+        assert main(["audit", "report", str(log), "--out", str(tmp_path / "c.html"), "--pdf"]) == 0
+        assert (tmp_path / "c.pdf").read_bytes()[:5] == b"%PDF-"
+        assert "pdf " in capsys.readouterr().out
