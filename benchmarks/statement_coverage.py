@@ -122,6 +122,7 @@ def _summary_of(read: StatementRead) -> dict[str, Any]:
         "seconds": round(read.seconds, 3),
         "statement_pages": read.statement_pages,
         "typed_pages": read.typed_pages,
+        "page_kinds": {str(k): v for k, v in read.page_kinds.items()},
         "tables": len(read.tables),
         "facts": sum(len(t.facts) for t in read.tables),
         "failures": [(f.page, f.kind, f.reason) for f in read.failures],
@@ -242,7 +243,14 @@ def main(argv: list[str] | None = None) -> int:
         st = sum(len(r["statement_pages"]) for r in results)
         ty = sum(len(set(r["typed_pages"]) & set(r["statement_pages"])) for r in results)
         secs = [r["seconds"] for r in results]
+        kinds: dict[str, list[int]] = {}
+        for r in results:
+            typed = set(r["typed_pages"])
+            for page, kind in r.get("page_kinds", {}).items():
+                kinds.setdefault(kind, [0, 0])[0] += 1
+                kinds[kind][1] += int(int(page) in typed)
         return {
+            "by_statement": {k: f"{t}/{n}" for k, (n, t) in sorted(kinds.items())},
             "filings": len(results),
             "statement_pages": st,
             "typed_pages": ty,

@@ -123,12 +123,13 @@ def build_models(
         if not force and same and (method == "text" or entry.get("method") == method):  # type: ignore[union-attr]
             report.current.append(doc_id)
             continue
-        by_source.setdefault(source, {})[doc_id] = content_hash
+        by_source.setdefault(source.split("#", 1)[0], {})[doc_id] = content_hash
     for source, hashes in by_source.items():
-        if not source or not Path(source).exists():
+        path = Path(source) if source else None  # a JSONL source holds many documents
+        if path is None or not path.exists():
             report.skipped.extend((d, f"source file {source or '?'} not found") for d in hashes)
             continue
-        for item in load_path(Path(source)):
+        for item in load_path(path):
             if not isinstance(item, LoadedDoc) or item.doc_id not in hashes:
                 continue
             expected = hashes.pop(item.doc_id)
@@ -139,7 +140,7 @@ def build_models(
                 continue
             try:
                 if method == "pdf" and item.kind == "pdf":
-                    write_model(index_dir, read_pdf(item.doc_id, source), content_hash=expected)
+                    write_model(index_dir, read_pdf(item.doc_id, path), content_hash=expected)
                 else:
                     ensure_model(
                         index_dir, item.doc_id, item.pages, content_hash=expected, force=True
@@ -207,6 +208,16 @@ def render_tables(tables: Sequence[Any], out: TextIO) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    try:
+        return _show(args)
+    except BrokenPipeError:  # `finqa statements DOC | head`
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+
+
+def _show(args: argparse.Namespace) -> int:
     from finqa.lexicon.statements import IndexStatementStore
 
     index_dir = _index_dir(args)

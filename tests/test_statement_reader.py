@@ -28,6 +28,10 @@ Basic
 $
 1.23 $
 (0.45)
+Weighted-average shares outstanding:
+Basic
+975
+980
 """
 
 MULTI_LEVEL = """ACME CORP
@@ -85,9 +89,19 @@ class TestTextReader:
         facts = {(f.label, f.period.key): f for t in read.tables for f in t.facts}
         assert facts[("Net sales", "FY2022")].value == 1_200_500_000
         assert facts[("Net sales", "FY2021")].scale == 1e3
-        eps = facts[("Basic", "FY2021")]
+        eps = next(f for f in read.tables[0].facts if f.label == "Basic")  # the first 'Basic'
+        eps = next(f for f in read.tables[0].facts if f.row == eps.row and f.column == 1)
         assert eps.unit == "USD/share" and eps.value == -0.45 and eps.negative
         assert read.tables[0].statement == "income" and read.tables[0].page == 10
+
+    def test_basic_reads_with_its_heading(self) -> None:
+        """'Basic' under EPS is a per-share figure; under weighted-average shares a share count."""
+        read = read_pages("ACME_2022_10K", [(10, INCOME_THOUSANDS)])
+        basic = [f for f in read.tables[0].facts if f.label == "Basic" and f.period.key == "FY2022"]
+        assert [(f.unit, f.item, f.value) for f in basic] == [
+            ("USD/share", "eps_basic", 1.23),
+            ("shares", "shares_basic", 975_000),
+        ]
 
     def test_parentheses_are_negative(self) -> None:
         """A parenthesised cell is a negative value and keeps its raw text."""
@@ -179,3 +193,37 @@ class TestSplitRow:
             "Goodwill impairment",
             ["\u2014", "123"],
         )
+
+
+QUARTERLY = """Note 12 - QUARTERLY RESULTS (UNAUDITED)
+Unaudited quarterly results are as follows (in millions, except per share data):
+Year Ended December 31, 2016 (1)
+First
+Quarter
+Second
+Quarter
+Third
+Quarter (2)
+Fourth
+Quarter
+Net sales
+$
+29,128
+$
+30,404
+$
+32,714
+$
+43,741
+"""
+
+
+class TestQuarterlyNote:
+    def test_quarter_captions_under_a_year(self) -> None:
+        """'First Quarter ... Fourth Quarter' under 'Year Ended December 31, 2016' are 2016Q1..Q4."""
+        read = read_pages("ACME_2016_10K", [(71, QUARTERLY)])
+        table = read.tables[0]
+        assert table.statement == "quarterly"
+        assert [p.key for p in table.periods] == ["2016Q1", "2016Q2", "2016Q3", "2016Q4"]
+        assert table.periods[1].end_date == date(2016, 6, 30) and table.periods[0].unaudited
+        assert [f.value for f in table.facts] == [29_128e6, 30_404e6, 32_714e6, 43_741e6]

@@ -163,3 +163,20 @@ class TestGoldFigures:
         assert {(f.label, f.year) for f in figs} == {
             (name, y) for name in ("Revenue", "Net income") for y in (2015, 2016, 2017)
         }
+
+
+class TestIngestNeverLosesData:
+    def test_reader_failure_is_a_warning(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """A statement reader that raises leaves the chunks committed and reports a warning."""
+        import finqa.lexicon.statements as statements
+
+        def broken(*args: object, **kwargs: object) -> None:
+            raise ValueError("reader exploded")
+
+        monkeypatch.setattr(statements, "ensure_model", broken)
+        pdf = make_acme_pdf(tmp_path / f"{DOC}.pdf")
+        report = _ingest([pdf], tmp_path / "index", FakeEmbedder())
+        assert report.documents == 1 and report.chunks > 0
+        assert any("statement model not built: reader exploded" in w for _, w in report.warnings)

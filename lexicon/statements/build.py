@@ -29,6 +29,7 @@ _PER_SHARE = re.compile(
     r"\bper\s+(?:common\s+|ordinary\s+|diluted\s+|basic\s+)?share\b|\beps\b", re.I
 )
 _SHARES = re.compile(r"\bshares\b|\bshare\s+count\b", re.I)
+_MONEY = re.compile(r"\$|amount|value|cost|equity|capital|dividend", re.I)
 _UNAUDITED = re.compile(r"\bunaudited\b", re.I)
 _FOOTNOTE = re.compile(r"^\(\d\)$")
 
@@ -73,13 +74,25 @@ def read_cell(text: str) -> tuple[float, bool, str] | None:
 def _row_unit(
     label: str, heading: str, cell_unit: str, amounts_scale: float
 ) -> tuple[StatementUnit, float]:
+    """Unit and scale of one row: per-share rows are never scaled, share counts take the
+    table's scale ('in millions, except per share'), percent cells are percent."""
     if cell_unit == "%":
         return "%", 1.0
     if _PER_SHARE.search(label) or (_PER_SHARE.search(heading) and not _SHARES.search(label)):
         return "USD/share", 1.0
-    if _SHARES.search(label) and not re.search(r"\$|amount|value|cost|equity|capital", label, re.I):
+    if _SHARES.search(label) and not _MONEY.search(label):
         return "shares", amounts_scale
+    if _SHARES.search(heading) and not _MONEY.search(heading) and len(label.split()) <= 3:
+        return "shares", amounts_scale  # 'Basic' under 'Weighted-average shares outstanding'
     return "USD", amounts_scale
+
+
+def _item(label: str, unit: StatementUnit) -> str | None:
+    """Catalogue id of a row; a bare 'Basic' / 'Diluted' is read with the row's unit."""
+    if unit in ("USD/share", "shares") and len(label.split()) <= 2:
+        noun = "earnings per share" if unit == "USD/share" else "shares"
+        return item_for_label(f"{label} {noun}")
+    return item_for_label(label)
 
 
 def build_table(
@@ -111,7 +124,7 @@ def build_table(
                 notes.append(f"row {label[:40]!r}: {len(cells)} cells for {ncols} columns, skipped")
             continue
         heading = raw.headings[r] if r < len(raw.headings) else ""
-        item = item_for_label(label)
+        item = _item(label, _row_unit(label, heading, "", scale)[0])
         for c, (cell, parsed) in enumerate(zip(cells, values, strict=True)):
             if parsed is None:  # a blank grid cell: no figure for this period
                 continue

@@ -50,6 +50,10 @@ _HEADER_WORDS = re.compile(
     r"dec(?:ember)?|q[1-4]|fy)\b\.?",
     re.I,
 )
+_QUARTER_WORDS = re.compile(
+    r"(?:(?:first|second|third|fourth|1st|2nd|3rd|4th|fiscal|quarters?|q[1-4])\b\s*(?:\(\d\))?\s*)+",
+    re.I,
+)
 _LEFTOVER = re.compile(r"[\s,.$()\-:/%\u2013\u2014*]|\b\d{1,2}\b")
 
 
@@ -62,9 +66,12 @@ class HeaderInfo:
 
 
 def is_header_line(line: str) -> bool:
-    """True when a line holds only period wording ('Year Ended December 31,', '2022 2021')."""
+    """True when a line holds only period wording ('Year Ended December 31,', '2022 2021',
+    'First' / 'Quarter' of a quarterly table's column captions)."""
     if len(line) > 200:
         return False
+    if _QUARTER_WORDS.fullmatch(line.strip()):
+        return True
     found = find_periods(line)
     if not found and not _DURATION.search(line) and not _MONTH_DAY.search(line):
         return False
@@ -103,6 +110,29 @@ def _flag_near(pattern: re.Pattern[str], text: str, spans: list[tuple[int, int]]
     return flags
 
 
+def _quarter_columns(
+    quarters: list[PeriodMatch], fiscal_year: int | None, company: str | None, text: str
+) -> HeaderInfo:
+    """'Year Ended December 31, 2016' over 'First Quarter ... Fourth Quarter': one column per
+    quarter of that fiscal year (a quarterly-results note)."""
+    unaudited = bool(_UNAUDITED.search(text))
+    periods: list[StatementPeriod] = []
+    for q in quarters:
+        probe = find_periods(f"Q{q.quarter} FY{fiscal_year}", company)
+        end = probe[0].end_date if probe else None
+        periods.append(
+            StatementPeriod(
+                label=f"{q.text} {fiscal_year}",
+                fiscal_year=fiscal_year,
+                quarter=q.quarter,
+                end_date=date.fromisoformat(end) if end else None,
+                months=3,
+                unaudited=unaudited,
+            )
+        )
+    return HeaderInfo(periods=tuple(periods), unaudited=unaudited)
+
+
 def _collapse_repeats(
     found: list[PeriodMatch], durations: list[tuple[int | None, int | None]]
 ) -> list[PeriodMatch]:
@@ -124,13 +154,17 @@ def read_header(
 ) -> HeaderInfo | None:
     """Column periods from a table's header lines; None when no column year can be read."""
     text = " ".join(ln.strip() for ln in lines if ln.strip())
+    every = find_periods(text, company)
     found = [
         p
-        for p in find_periods(text, company)
+        for p in every
         if p.fiscal_year is not None and p.kind in ("date", "year", "fy", "quarter", "half", "ytd")
     ]
     if not found:
         return None
+    quarters = [p for p in every if p.kind == "quarter" and p.fiscal_year is None and p.quarter]
+    if len(quarters) >= 2 and len({p.fiscal_year for p in found}) == 1:
+        return _quarter_columns(quarters, found[0].fiscal_year, company, text)
     durations = [_months_of(m) for m in _DURATION.finditer(text)]
     found = _collapse_repeats(found, durations)
     spans = [(p.start, p.end) for p in found]

@@ -35,6 +35,7 @@ class StatementRead:
     failures: list[BuildFailure] = field(default_factory=list)
     statement_pages: list[int] = field(default_factory=list)  # pages that look like statements
     typed_pages: list[int] = field(default_factory=list)  # of those, pages with a typed table
+    page_kinds: dict[int, str] = field(default_factory=dict)  # statement page -> its statement
     method: str = "text"
     seconds: float = 0.0
 
@@ -99,6 +100,7 @@ def read_pages(doc_id: str, pages: Iterable[tuple[int, str]]) -> StatementRead:
     texts = dict(page_list)
     for page, kind, title in statement_pages(page_list):
         read.statement_pages.append(page)
+        read.page_kinds[page] = kind
         raws = read_text_page(texts[page], page, kind=kind, title=title)
         if not raws:
             read.failures.append(BuildFailure(page, kind, title, "no table rows found"))
@@ -123,6 +125,7 @@ def read_pdf(doc_id: str, path: str | Path) -> StatementRead:
         texts = [(i, doc[i].get_text()) for i in range(doc.page_count)]
         for page, kind, title in statement_pages(texts):
             read.statement_pages.append(page)
+            read.page_kinds[page] = kind
             raws = raw_tables_from_page(doc[page], page, kind=kind, title=title)
             typed = bool(raws) and _type(read, raws, doc_id, company, page)
             if not typed:  # no grid with periods on this page: the text reader
