@@ -180,8 +180,10 @@ def _set_dotted(data: dict[str, Any], keys: list[str], value: Any) -> None:
     node[keys[-1]] = value
 
 
-def _env_overrides(environ: Mapping[str, str]) -> dict[str, Any]:
+def _env_overrides(environ: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, str]]:
+    """The FINQA_* settings as a nested mapping, and which variable gave each dotted key."""
     out: dict[str, Any] = {}
+    names: dict[str, str] = {}
     for name, raw in environ.items():
         if not name.startswith(ENV_PREFIX) or name in _NON_CONFIG_ENV:
             continue
@@ -191,7 +193,8 @@ def _env_overrides(environ: Mapping[str, str]) -> dict[str, Any]:
         except yaml.YAMLError:
             value = raw
         _set_dotted(out, keys, value)
-    return out
+        names[".".join(keys)] = name
+    return out, names
 
 
 # FINQA_* variables that are secrets or process switches, not configuration keys.
@@ -208,12 +211,20 @@ def _deep_merge(base: dict[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:
     return merged
 
 
-def _validate(data: Mapping[str, Any], *, source: str) -> Settings:
+def _validate(
+    data: Mapping[str, Any], *, source: str, env_names: Mapping[str, str] | None = None
+) -> Settings:
     try:
         return Settings.model_validate(data)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "(root)"
+        for key, name in (env_names or {}).items():  # a bad FINQA_* variable is named as such
+            if where == key or where.startswith(key + "."):
+                raise ConfigError(
+                    f"invalid environment variable {name}: {first['msg']} "
+                    "(FINQA_<SECTION>__<KEY> must name a configuration key)"
+                ) from None
         raise ConfigError(f"invalid configuration in {source}: {where}: {first['msg']}") from None
 
 
@@ -236,8 +247,9 @@ def load_settings(
         data = loaded
     elif path is not None:
         raise ConfigError(f"config file not found: {cfg_path}")
-    data = _deep_merge(data, _env_overrides(os.environ if environ is None else environ))
-    settings = _validate(data, source=str(cfg_path))
+    _validate(data, source=str(cfg_path))  # the file alone first, so its errors name the file
+    env, env_names = _env_overrides(os.environ if environ is None else environ)
+    settings = _validate(_deep_merge(data, env), source=str(cfg_path), env_names=env_names)
     if overrides:
         settings = settings.with_overrides({k: v for k, v in overrides.items() if v is not None})
     return settings

@@ -1,6 +1,16 @@
-"""The exception hierarchy: one root, a few specific subclasses that carry context."""
+"""The agents' view of finqa's exception hierarchy (defined in the leaf module `finqa.errors`)."""
 
 from __future__ import annotations
+
+from finqa.errors import (
+    AuditError,
+    ConfigError,
+    FinqaError,
+    IndexError_,
+    IngestError,
+    LLMError,
+    RetrievalError,
+)
 
 __all__ = [
     "FinqaError",
@@ -11,46 +21,3 @@ __all__ = [
     "LLMError",
     "AuditError",
 ]
-
-
-class FinqaError(Exception):
-    """Root of every error finqa raises on purpose; its message is one user-facing line."""
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        question_id: str | None = None,
-        agent: str | None = None,
-        attempt: int | None = None,
-        path: str | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.question_id = question_id
-        self.agent = agent
-        self.attempt = attempt
-        self.path = path
-
-
-class ConfigError(FinqaError):
-    """The configuration is invalid (unknown key, bad value, missing file)."""
-
-
-class IngestError(FinqaError):
-    """A file could not be ingested (damaged, empty, unsupported); the run goes on."""
-
-
-class IndexError_(FinqaError):  # noqa: N801 - avoid shadowing the builtin IndexError
-    """The index is missing, incompatible or unreachable."""
-
-
-class RetrievalError(FinqaError):
-    """Retrieval failed for a question."""
-
-
-class LLMError(FinqaError):
-    """The LLM endpoint failed after bounded retries, or returned unusable output."""
-
-
-class AuditError(FinqaError):
-    """The audit log could not be written or read."""

@@ -18,8 +18,6 @@ import json
 import math
 from collections.abc import Mapping
 from datetime import date, datetime, time
-from decimal import Decimal
-from pathlib import PurePath
 from typing import Any
 
 __all__ = [
@@ -75,20 +73,9 @@ def to_jsonable(value: Any, _depth: int = 0) -> Any:
     """A JSON-safe, deterministic copy of `value` (dicts keyed by str, lists, scalars)."""
     if _depth > _MAX_DEPTH:
         return "<max depth>"
+    if value is None or isinstance(value, bool | int | float | str):
+        return _scalar(value)
     d = _depth + 1
-    if value is None or isinstance(value, bool | int):
-        return int(value) if isinstance(value, int) and not isinstance(value, bool) else value
-    if isinstance(value, float):
-        return _float(float(value))
-    if isinstance(value, str):
-        return _str(value)
-    if isinstance(value, enum.Enum):
-        return to_jsonable(value.value, d)
-    model_dump = getattr(value, "model_dump", None)
-    if callable(model_dump) and not isinstance(value, type):  # pydantic v2 models
-        return to_jsonable(model_dump(mode="json"), d)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return to_jsonable({f.name: getattr(value, f.name) for f in dataclasses.fields(value)}, d)
     if isinstance(value, Mapping):
         return {_str(str(k)): to_jsonable(v, d) for k, v in value.items()}
     if isinstance(value, list | tuple):
@@ -96,21 +83,50 @@ def to_jsonable(value: Any, _depth: int = 0) -> Any:
     if isinstance(value, set | frozenset):
         items = [to_jsonable(v, d) for v in value]
         return sorted(items, key=lambda v: json.dumps(v, sort_keys=True, ensure_ascii=False))
+    inner = _unwrap(value)
+    if inner is not _NOTHING:
+        return to_jsonable(inner, d)
+    return _as_text(value)
+
+
+_NOTHING = object()
+
+
+def _scalar(value: None | bool | int | float | str) -> Any:
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int):
+        return int(value)  # int subclasses (IntEnum, numpy-like) become plain ints
+    if isinstance(value, float):
+        return _float(float(value))
+    return _str(value)
+
+
+def _unwrap(value: Any) -> Any:
+    """The plain data inside an enum, a pydantic model, a dataclass or a numpy value, else _NOTHING."""
+    if isinstance(value, enum.Enum):
+        return value.value
+    model_dump = getattr(value, "model_dump", None)
+    if callable(model_dump) and not isinstance(value, type):  # pydantic v2 models
+        return model_dump(mode="json")
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+    if type(value).__module__ == "numpy":  # numpy scalars and arrays, without importing numpy
+        tolist = getattr(value, "tolist", None)
+        if callable(tolist):
+            return tolist()
+    return _NOTHING
+
+
+def _as_text(value: Any) -> str:
+    """Leaf values written as text: dates ISO 8601, paths, exact decimals, bytes, exceptions."""
     if isinstance(value, datetime | date | time):
         return value.isoformat()
-    if isinstance(value, PurePath):
-        return str(value)
-    if isinstance(value, Decimal):
-        return str(value)  # exact, as written
     if isinstance(value, bytes | bytearray | memoryview):
         return bytes(value).decode("utf-8", "replace")
     if isinstance(value, BaseException):
         return f"{type(value).__name__}: {value}"
-    if type(value).__module__ == "numpy":  # numpy scalars and arrays, without importing numpy
-        tolist = getattr(value, "tolist", None)
-        if callable(tolist):
-            return to_jsonable(tolist(), d)
-    return _str(str(value))
+    return _str(str(value))  # paths, Decimal (exact, as written), anything else
 
 
 def canonical_bytes(value: Any) -> bytes:

@@ -9,8 +9,6 @@ unkeyed hash chain alone cannot. Checkpoints are only written for a log that ver
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 import os
 from pathlib import Path
@@ -18,46 +16,23 @@ from typing import Any
 
 from finqa.agents.clock import SystemClock
 from finqa.agents.errors import AuditError
-from finqa.agents.secrets import audit_hmac_key
 from finqa.agents.types import Clock
-from finqa.audit._fileio import snapshot_size
-from finqa.audit.canonical import canonical_bytes
+from finqa.audit.signing import CHECKPOINT_FORMAT, hmac_key, read_checkpoint, sign
+from finqa.audit.verify import verify_log
 from finqa.audit.writer import format_ts
 
 __all__ = ["CHECKPOINT_FORMAT", "make_checkpoint", "write_checkpoint", "read_checkpoint", "sign"]
-
-CHECKPOINT_FORMAT = "finqa-audit-checkpoint/1"
-_FIELDS = ("format", "log", "seq", "hash", "lines", "bytes", "created")
-
-
-def _key(key: bytes | None) -> bytes:
-    found = key if key is not None else audit_hmac_key()
-    if not found:
-        raise AuditError(
-            "FINQA_AUDIT_HMAC_KEY is not set: export a secret key to sign or check audit checkpoints"
-        )
-    return found
-
-
-def sign(payload: dict[str, Any], key: bytes) -> str:
-    """HMAC-SHA256 (hex) over the canonical JSON of the checkpoint fields."""
-    body = {k: payload[k] for k in _FIELDS}
-    return hmac.new(key, canonical_bytes(body), hashlib.sha256).hexdigest()
 
 
 def make_checkpoint(
     path: str | os.PathLike[str], *, key: bytes | None = None, clock: Clock | None = None
 ) -> dict[str, Any]:
     """A signed checkpoint of the log's current head; refuses a log that does not verify."""
-    from finqa.audit.verify import _Bad, _scan
-
-    secret = _key(key)
+    secret = hmac_key(key)
     log = Path(path)
-    size = snapshot_size(log)
-    try:
-        result = _scan(log, size, None)
-    except _Bad as bad:
-        raise AuditError(f"not checkpointing {log}: {bad.message}", path=str(log)) from None
+    result = verify_log(log)
+    if not result.ok:
+        raise AuditError(f"not checkpointing {log}: {result.message}", path=str(log))
     payload: dict[str, Any] = {
         "format": CHECKPOINT_FORMAT,
         "log": log.name,
@@ -89,25 +64,3 @@ def write_checkpoint(
         os.fsync(f.fileno())
     os.replace(tmp, target)
     return target
-
-
-def read_checkpoint(
-    path: str | os.PathLike[str], key: bytes | None = None
-) -> tuple[dict[str, Any], bool]:
-    """The checkpoint and whether its HMAC is valid for the key (default: from the env)."""
-    secret = _key(key)
-    try:
-        raw = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise AuditError(f"checkpoint not found: {path}", path=str(path)) from None
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise AuditError(f"checkpoint {path} is unreadable: {exc}", path=str(path)) from None
-    if not isinstance(raw, dict) or raw.get("format") != CHECKPOINT_FORMAT:
-        return (raw if isinstance(raw, dict) else {}), False
-    typed = all(
-        isinstance(raw.get(k), int) and not isinstance(raw.get(k), bool)
-        for k in ("seq", "lines", "bytes")
-    )
-    if not typed or not all(k in raw for k in _FIELDS) or not isinstance(raw.get("hmac"), str):
-        return raw, False
-    return raw, hmac.compare_digest(sign(raw, secret), raw["hmac"])

@@ -32,6 +32,7 @@ from finqa.audit.canonical import (
     record_hash,
     sha256_hex,
 )
+from finqa.audit.signing import read_checkpoint
 from finqa.audit.writer import RECOVERY_EVENT
 
 __all__ = [
@@ -276,8 +277,6 @@ def verify_bytes(
 def _load_checkpoint(
     checkpoint: str | os.PathLike[str], key: bytes | None
 ) -> tuple[dict[str, Any], VerifyResult | None]:
-    from finqa.audit.checkpoint import read_checkpoint
-
     cp, signed = read_checkpoint(checkpoint, key)
     if signed:
         return cp, None

@@ -14,13 +14,14 @@ Each append, under an exclusive ``flock`` on the log file itself:
 
 from __future__ import annotations
 
+import contextlib
 import os
 import platform
 import socket
 import subprocess
 import threading
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -153,6 +154,17 @@ class AuditLog:
                 tail = Tail(done["seq"], done["hash"])
             record = self._write(fd, tail, safe)
         return record
+
+    @contextlib.contextmanager
+    def locked_head(self) -> Iterator[tuple[int, int, str]]:
+        """Hold the writers' lock on the log: yields (fd, last seq, last hash).
+
+        For crash tests that must write beside the writer as it would (e.g. a half record);
+        ordinary code appends with `append`.
+        """
+        with self._lock, locked(self.path) as fd:
+            tail = scan_tail(fd)
+            yield fd, tail.seq, tail.hash
 
     def recover(self) -> dict[str, Any] | None:
         """Record a torn tail now (the next append would do it); the recovery record or None."""

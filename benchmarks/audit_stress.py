@@ -25,7 +25,6 @@ from typing import Any
 
 from finqa.agents.clock import FixedClock
 from finqa.audit import AuditLog, verify_log, write_checkpoint
-from finqa.audit._fileio import locked, scan_tail
 from finqa.audit.canonical import canonical_bytes, record_hash
 from finqa.audit.review import load_records
 from finqa.audit.verify import verify_bytes
@@ -184,12 +183,11 @@ def sigkill_mid_run(directory: Path, min_records: int = 30, rounds: int = 1) -> 
 
 def torn_writer(path: str, ready: Event) -> None:
     """Take the lock, write half a record, fsync, then hang until killed (a crash mid-write)."""
-    with locked(Path(path)) as fd:
-        tail = scan_tail(fd)
+    with AuditLog(path).locked_head() as (fd, seq, head):
         record: dict[str, Any] = {
-            "seq": tail.seq + 1, "ts": format_ts(FixedClock().now()), "run_id": "torn", "question_id": "t",
+            "seq": seq + 1, "ts": format_ts(FixedClock().now()), "run_id": "torn", "question_id": "t",
             "attempt": 1, "agent": "reasoning", "event": "reasoning", "params": {}, "scores": {},
-            "decision": "answer", "reason": None, "data": {"answer": "x" * 300}, "prev_hash": tail.hash,
+            "decision": "answer", "reason": None, "data": {"answer": "x" * 300}, "prev_hash": head,
         }  # fmt: skip
         record["hash"] = record_hash(record)
         line = canonical_bytes(record) + b"\n"

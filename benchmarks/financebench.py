@@ -63,6 +63,9 @@ def add_parser(bench_sub: Any) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--verbose", action="store_true",
                    help="operational logs at the configured level (default: warnings only)")  # fmt: skip
+    from finqa.orchestrator.flags import add_llm_flags
+
+    add_llm_flags(p)
     p.set_defaults(func=_cmd)
 
 
@@ -74,8 +77,11 @@ def _cmd(args: argparse.Namespace) -> int:
     from finqa.agents.config import load_settings
     from finqa.agents.logs import configure_logging
     from finqa.benchmarks.questions import load_questions
+    from finqa.orchestrator.flags import llm_overrides
 
-    settings = load_settings(args.config, overrides={"index.path": args.index})
+    settings = load_settings(
+        args.config, overrides={"index.path": args.index, **llm_overrides(args)}
+    )
     configure_logging(settings.log_level if args.verbose else "warning")
     if settings.index.chroma_url is None and not Path(settings.index.path).exists():
         raise IndexError_(

@@ -3,11 +3,27 @@
 from __future__ import annotations
 
 import csv
-from functools import cache
+from collections.abc import Callable
+from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-__all__ = ["DATA_DIR", "read_csv", "read_words", "read_yaml", "clear_caches"]
+__all__ = ["DATA_DIR", "data_cache", "read_csv", "read_words", "read_yaml", "clear_caches"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+_CACHES: list[Any] = []  # every cache built from the data files, for clear_caches()
+
+
+def data_cache(maxsize: int | None = None) -> Callable[[F], F]:
+    """`functools.lru_cache(maxsize)` that `clear_caches()` also clears: for anything built from data."""
+
+    def wrap(fn: F) -> F:
+        cached = lru_cache(maxsize=maxsize)(fn)
+        _CACHES.append(cached)
+        return cached  # type: ignore[return-value]
+
+    return wrap
+
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 
@@ -39,21 +55,5 @@ def read_yaml(name: str) -> Any:
 
 def clear_caches() -> None:
     """Forget loaded data and everything built from it (after editing a data file)."""
-    from finqa.lexicon import entities, metrics, numbers, query
-
-    for fn in (
-        read_csv,
-        read_words,
-        read_yaml,
-        entities.all_companies,
-        entities._index,
-        entities._first_words,
-        entities._tickers,
-        entities._prefixes,
-        entities._by_name,
-        metrics._load,
-        metrics._phrases,
-        numbers._extract,
-        query._analyze,
-    ):
+    for fn in (read_csv, read_words, read_yaml, *_CACHES):
         fn.cache_clear()

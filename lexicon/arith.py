@@ -13,7 +13,7 @@ import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 
-from finqa.agents.errors import FinqaError
+from finqa.errors import FinqaError
 
 __all__ = ["ArithmeticError_", "evaluate", "variables", "safe_name", "FUNCTIONS"]
 

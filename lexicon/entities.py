@@ -14,10 +14,9 @@ import calendar
 import re
 from dataclasses import dataclass
 from datetime import date, timedelta
-from functools import cache
 from pathlib import PurePath
 
-from finqa.lexicon._data import read_csv, read_words
+from finqa.lexicon._data import data_cache, read_csv, read_words
 
 __all__ = [
     "Company",
@@ -106,7 +105,7 @@ def _list(cell: str | None) -> tuple[str, ...]:
     return tuple(x for x in _SPLIT.split(cell or "") if x)
 
 
-@cache
+@data_cache()
 def all_companies() -> tuple[Company, ...]:
     """Every company of the gazetteer, in file order."""
     out = []
@@ -167,7 +166,7 @@ class _Entry:
     strict: bool  # only matches when written with the alias's capitals
 
 
-@cache
+@data_cache()
 def _index() -> dict[str, tuple[_Entry, ...]]:
     words = read_words("ambiguous_words.txt")
     abbreviations = read_words("acronyms.txt")
@@ -198,7 +197,7 @@ def _index() -> dict[str, tuple[_Entry, ...]]:
     return {k: tuple(sorted(v, key=lambda e: _PRIORITY[e.via])) for k, v in idx.items()}
 
 
-@cache
+@data_cache()
 def _first_words() -> dict[str, tuple[int, ...]]:
     """first word of an indexed alias -> alias lengths in words, longest first."""
     lengths: dict[str, set[int]] = {}
@@ -208,7 +207,7 @@ def _first_words() -> dict[str, tuple[int, ...]]:
     return {w: tuple(sorted(ns, reverse=True)) for w, ns in lengths.items()}
 
 
-@cache
+@data_cache()
 def _tickers() -> dict[str, Company]:
     out: dict[str, Company] = {}
     for c in all_companies():
@@ -217,7 +216,7 @@ def _tickers() -> dict[str, Company]:
     return out
 
 
-@cache
+@data_cache()
 def _prefixes() -> list[tuple[str, Company]]:
     out: list[tuple[str, Company]] = []
     for c in all_companies():
@@ -270,7 +269,7 @@ def lookup_company(name_or_ticker_or_alias: str) -> Company | None:
     return None
 
 
-@cache
+@data_cache()
 def _by_name() -> dict[str, Company]:
     return {c.name: c for c in all_companies()}
 

@@ -10,7 +10,7 @@ import ast
 import contextlib
 from collections.abc import Mapping
 
-from finqa.agents.errors import FinqaError
+from finqa.errors import FinqaError
 
 __all__ = ["FormulaError", "evaluate", "evaluate_metric"]
 

@@ -10,10 +10,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from functools import cache
 
-from finqa.agents.errors import FinqaError
-from finqa.lexicon._data import read_yaml
+from finqa.errors import FinqaError
+from finqa.lexicon._data import data_cache, read_yaml
 
 __all__ = [
     "Metric",
@@ -76,7 +75,7 @@ def _convention(spec: Mapping[str, object]) -> str:
     return f"{balances}; {note}"
 
 
-@cache
+@data_cache()
 def _load() -> dict[str, Metric]:
     raw = read_yaml("metrics.yaml")
     out: dict[str, Metric] = {}
@@ -173,7 +172,7 @@ _NOT_METRICS = (
 )
 
 
-@cache
+@data_cache()
 def _phrases() -> tuple[dict[str, str], dict[str, tuple[int, ...]]]:
     """normalised phrase -> metric id (synonyms first, then multi-word line items), and
     first word -> phrase lengths (in words) starting with it, longest first."""

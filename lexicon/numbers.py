@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from functools import lru_cache
+
+from finqa.lexicon._data import data_cache
 
 __all__ = [
     "Quantity",
@@ -205,7 +206,7 @@ def extract_quantities(
     return list(_extract(text, default_scale, auto_scale))
 
 
-@lru_cache(maxsize=512)
+@data_cache(512)
 def _extract(text: str, default_scale: float | None, auto_scale: bool) -> tuple[Quantity, ...]:
     """Cached: a judge looks up many claims in the same evidence text."""
     dates = _spans(_DATE, text)

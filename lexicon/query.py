@@ -4,9 +4,9 @@ query for BM25 (canonical names, synonyms and filing line items), with notes on 
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from finqa.lexicon._data import data_cache
 from finqa.lexicon.entities import CompanyMatch, find_companies, lookup_company_by_name
 from finqa.lexicon.metrics import find_metrics, get_metric
 from finqa.lexicon.periods import PeriodMatch, find_periods
@@ -80,7 +80,7 @@ def analyze(question: str) -> QueryAnalysis:
     return _analyze(question)
 
 
-@lru_cache(maxsize=256)
+@data_cache(256)
 def _analyze(question: str) -> QueryAnalysis:
     from finqa.agents.types import QueryAnalysis
 

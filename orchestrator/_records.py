@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from finqa.agents.config import Settings
-from finqa.agents.secrets import SECRET_ENV_NAMES
-from finqa.agents.types import Answer, Evidence, Verdict
+from finqa.agents.types import Answer, Evidence, LLMUsage, Verdict
+from finqa.audit.canonical import to_jsonable as jsonable
+from finqa.audit.redact import redact as redact_value
 from finqa.orchestrator.result import AttemptRecord
 
 if TYPE_CHECKING:
@@ -38,23 +38,6 @@ __all__ = [
     "judged_attempt",
     "unjudged_attempt",
 ]
-
-
-def jsonable(value: Any) -> Any:
-    """A JSON-serialisable copy of `value` (pydantic models dumped, tuples -> lists, others str)."""
-    if hasattr(value, "model_dump"):
-        return jsonable(value.model_dump(mode="json"))
-    if isinstance(value, Mapping):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple | set | frozenset):
-        return [jsonable(v) for v in value]
-    if value is None or isinstance(value, bool | int | str):
-        return value
-    if isinstance(value, float):
-        return (
-            value if value == value and value not in (float("inf"), float("-inf")) else str(value)
-        )
-    return str(value)
 
 
 def evidence_items(evidence: Evidence) -> tuple[dict[str, Any], ...]:
@@ -125,12 +108,8 @@ def verdict_data(verdict: Verdict) -> dict[str, Any]:
 
 
 def redact(text: str) -> str:
-    """`text` with the value of every secret environment variable replaced by '***'."""
-    for name in SECRET_ENV_NAMES:
-        secret = os.environ.get(name)
-        if secret and len(secret) >= 4 and secret in text:
-            text = text.replace(secret, "***")
-    return text
+    """`text` with the value of every secret environment variable replaced (see `finqa.audit.redact`)."""
+    return str(redact_value(text))
 
 
 def default_question_id(question: str, company: str | None, doc_ids: Sequence[str] | None) -> str:
@@ -208,7 +187,7 @@ def judge_entry(verdict: Verdict, settings: Settings) -> dict[str, Any]:
         "scores": verdict_scores(verdict),
         "decision": verdict.decision,
         "reason": redact(verdict.feedback) or None,
-        "data": verdict_data(verdict),
+        "data": {**verdict_data(verdict), "llm_usage": judge_llm_usage(verdict).model_dump()},
     }
 
 
@@ -224,8 +203,9 @@ def judged_attempt(
     question: str,
     latency_ms: float,
 ) -> AttemptRecord:
-    """The result's record of one retrieve -> reason -> judge pass."""
+    """The result's record of one retrieve -> reason -> judge pass (LLM use: reasoner + judge)."""
     plan = evidence.plan
+    judge = judge_llm_usage(verdict)
     return AttemptRecord(
         attempt=attempt,
         k=plan.k,
@@ -245,10 +225,12 @@ def judged_attempt(
         decision=verdict.decision,
         diagnosis=verdict.diagnosis,
         evidence=evidence_items(evidence),
-        llm_calls=answer.usage.calls,
-        prompt_tokens=answer.usage.prompt_tokens,
-        completion_tokens=answer.usage.completion_tokens,
-        llm_latency_ms=answer.usage.latency_ms + judge_llm_ms(verdict),
+        llm_calls=answer.usage.calls + judge.calls,
+        prompt_tokens=answer.usage.prompt_tokens + judge.prompt_tokens,
+        completion_tokens=answer.usage.completion_tokens + judge.completion_tokens,
+        llm_latency_ms=answer.usage.latency_ms + judge.latency_ms,
+        judge_llm_calls=judge.calls,
+        judge_llm_ms=judge.latency_ms,
         latency_ms=latency_ms,
     )
 
@@ -275,18 +257,14 @@ def unjudged_attempt(
     )
 
 
-def judge_llm_ms(verdict: Verdict) -> float:
-    """LLM time the judge reports (`details["llm"]` or `details["llm_usage"]`: `latency_ms`, directly
-    or under `usage`); 0 when it reports none."""
+def judge_llm_usage(verdict: Verdict) -> LLMUsage:
+    """The LLM use the judge reports in `details["llm"]["usage"]` (calls, tokens, latency), or none."""
     details = verdict.details if isinstance(verdict.details, Mapping) else {}
-    for key in ("llm", "llm_usage"):
-        info = details.get(key)
-        if not isinstance(info, Mapping):
-            continue
-        usage = info.get("usage")
-        value = (usage if isinstance(usage, Mapping) else info).get("latency_ms")
-        try:
-            return float(value or 0.0)
-        except (TypeError, ValueError):
-            return 0.0
-    return 0.0
+    info = details.get("llm")
+    usage = info.get("usage") if isinstance(info, Mapping) else None
+    if not isinstance(usage, Mapping):
+        return LLMUsage()
+    try:
+        return LLMUsage.model_validate(usage)
+    except ValueError:  # pydantic's ValidationError: a malformed report counts as none
+        return LLMUsage()

@@ -1,8 +1,12 @@
 """The Python API for analyst scripts.
 
-    from finqa.orchestrator import FinQA
-    fq = FinQA.open(index=".finqa/index")                 # config + dotted-key overrides
+    from finqa import FinQA
+    fq = FinQA.open(".finqa/index", budget=1)             # config + typed overrides
+    fq.ingest(["filings/"])                               # -> IngestReport
+    for item in fq.retrieve("3M capex 2018", k=5):        # evidence: doc_id, pages, text, scores
+        print(item.label, item.scores)
     r = fq.ask("What was 3M's free cash flow in 2018?")   # -> QAResult
+    print(r)                                              # the answer, status and sources
     rs = fq.ask_batch(["...", {"question": "...", "company": "3M"}], workers=2)
     df = fq.frame(rs)                                     # pandas DataFrame, one row a question
 
@@ -12,9 +16,13 @@ e.g. fakes in tests). One FinQA object is one audit run (one `run_id`).
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
+import tempfile
 import threading
-from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +32,7 @@ from finqa.agents.logs import configure_logging
 from finqa.agents.types import (
     AuditSink,
     Clock,
+    EvidenceItem,
     Judge,
     LLMClient,
     Reasoner,
@@ -31,16 +40,16 @@ from finqa.agents.types import (
     StatementStore,
 )
 from finqa.orchestrator import _factory
-from finqa.orchestrator._records import default_question_id, redact
+from finqa.orchestrator._records import redact
+from finqa.orchestrator.batch import BatchItem, dedupe_ids, normalize_item
 from finqa.orchestrator.loop import Orchestrator
 from finqa.orchestrator.result import QAResult
 
 if TYPE_CHECKING:
     import pandas as pd
+    from finqa.agents.retrieval.ingest import IngestReport
 
 __all__ = ["FinQA", "BatchItem"]
-
-BatchItem = str | Mapping[str, Any]
 
 
 class FinQA:
@@ -65,32 +74,124 @@ class FinQA:
         self._audit = audit
         self._llm = llm
         self._clock = clock
+        self._retriever_owned = (
+            retriever is None
+        )  # built here from settings, so rebuilt after ingest
         self._orchestrator: Orchestrator | None = None
         self._lock = threading.Lock()
 
     @classmethod
     def open(
         cls,
-        index: str | None = None,
-        config: str | None = None,
+        index: str | os.PathLike[str] | None = None,
         *,
+        config: str | os.PathLike[str] | Settings | None = None,
         llm: LLMClient | None = None,
-        **overrides: Any,
+        backend: str | None = None,
+        model: str | None = None,
+        base_url: str | None = None,
+        budget: int | None = None,
+        workers: int | None = None,
+        audit_path: str | os.PathLike[str] | None = None,
+        create: bool = False,
     ) -> FinQA:
-        """Load `config` (default configs/default.yaml), apply overrides, check the index exists.
+        """Load `config` (a YAML path, or Settings; default configs/default.yaml) with typed overrides.
 
-        Overrides are dotted keys (`**{"orchestrator.budget": 0}`) or `section__key=value`.
+        `backend` is "offline", "openai" (any OpenAI-compatible server: `base_url`, `model`) or
+        another backend the config allows; `budget` is the number of retries. The index must exist
+        unless `create=True` (then `ingest` fills it).
         """
-        dotted = {key.replace("__", "."): value for key, value in overrides.items()}
-        if index is not None:
-            dotted["index.path"] = index
-        settings = load_settings(config, overrides=dotted)
-        if settings.index.chroma_url is None and not Path(settings.index.path).exists():
+        overrides: dict[str, Any] = {
+            "index.path": os.fspath(index) if index is not None else None,
+            "llm.backend": backend,
+            "llm.model": model,
+            "llm.base_url": base_url,
+            "orchestrator.budget": budget,
+            "orchestrator.workers": workers,
+            "audit.path": os.fspath(audit_path) if audit_path is not None else None,
+        }
+        overrides = {key: value for key, value in overrides.items() if value is not None}
+        if isinstance(config, Settings):
+            settings = config.with_overrides(overrides)
+        else:
+            settings = load_settings(config, overrides=overrides)
+        if (
+            not create
+            and settings.index.chroma_url is None
+            and not Path(settings.index.path).exists()
+        ):
             raise IndexError_(
-                f"no index at {settings.index.path}; build one with `finqa ingest PATH --index {settings.index.path}`",
+                f"no index at {settings.index.path}; build one with `finqa ingest PATH --index "
+                f"{settings.index.path}` or FinQA.open(..., create=True).ingest(paths)",
                 path=settings.index.path,
             )
         return cls(settings, llm=llm)
+
+    # ------------------------------------------------------------------ the corpus
+
+    def ingest(
+        self,
+        paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
+        metadata: str | os.PathLike[str] | Mapping[str, Mapping[str, Any]] | None = None,
+        *,
+        progress: bool = False,
+    ) -> IngestReport:
+        """Ingest files or folders into this index; damaged files are skipped and reported.
+
+        `metadata` is a sidecar file (JSONL/CSV with a `doc_id` column) or a mapping
+        {doc_id: {"company": ..., "doc_type": ..., "doc_period": ...}}; it overrides what finqa
+        reads from the documents. Questions asked afterwards see the new filings.
+        """
+        from finqa.agents.retrieval.ingest import ingest_paths
+
+        items = [paths] if isinstance(paths, str | os.PathLike) else list(paths)
+        with _sidecar_file(metadata) as sidecar:
+            report = ingest_paths(
+                [os.fspath(p) for p in items],
+                self.settings,
+                metadata_file=sidecar,
+                progress=progress,
+            )
+        with self._lock:  # the next question opens the index afresh and sees the new chunks
+            if self._retriever is not None and self._retriever_owned:
+                closer = getattr(self._retriever, "close", None)
+                if callable(closer):
+                    closer()
+                self._retriever = None
+                if self._orchestrator is not None:
+                    self._retriever = _factory.build_retriever(self.settings)
+                    self._orchestrator.retriever = self._retriever
+        return report
+
+    def retrieve(
+        self,
+        question: str,
+        k: int = 10,
+        *,
+        company: str | None = None,
+        doc_ids: Sequence[str] | None = None,
+    ) -> tuple[EvidenceItem, ...]:
+        """The top-`k` evidence items for a question (doc_id, pages, text, scores), without answering."""
+        if not question or not question.strip():
+            raise FinqaError("the question is empty")
+        if k < 1:
+            raise FinqaError(f"k must be at least 1, got {k}")
+        retriever = self.orchestrator.retriever
+        index = getattr(retriever, "index", None)
+        if index is not None:  # the real agent: re-plan with k items on its already open index
+            from finqa.agents.retrieval import RetrievalAgent
+
+            first = self.settings.retrieval.step(1)
+            step = {"k": k, "candidates_factor": first.candidates_factor, "rse": first.rse}
+            settings = self.settings.with_overrides({"retrieval.escalation": [step]})
+            retriever = RetrievalAgent(
+                settings,
+                index,
+                embedder=getattr(retriever, "_embedder", None),
+                reranker=getattr(retriever, "reranker", None),
+            )
+        evidence = retriever.retrieve(question.strip(), 1, company=company, doc_ids=doc_ids)
+        return evidence.items[:k]
 
     # ------------------------------------------------------------------ lazily built parts
 
@@ -169,28 +270,35 @@ class FinQA:
     ) -> list[QAResult]:
         """Answer many questions, in input order; `workers` > 1 runs them on a thread pool.
 
-        Items are strings or mappings with `question` and optional `company`, `doc_ids` (or
-        `doc_id` / `doc_name`), `question_id` (or `id`). One question's failure never stops the batch.
+        Items are strings or mappings with `question` and optional `company`, `doc_id` (one or a
+        list; `doc_ids` too), `question_id` (or `id`). One question's failure never stops the batch.
         """
-        items = [_item(q, i) for i, q in enumerate(questions)]
-        seen: dict[str, int] = {}
-        for item in items:  # duplicate questions get distinct, still deterministic ids
-            qid = item["question_id"]
-            seen[qid] = seen.get(qid, 0) + 1
-            if seen[qid] > 1:
-                item["question_id"] = f"{qid}-{seen[qid]}"
+        items = [normalize_item(q, i) for i, q in enumerate(questions)]
+        dedupe_ids(items)
+        by_id = {r.question_id: r for r in self.ask_stream(items, workers)}
+        return [by_id[item["question_id"]] for item in items]
+
+    def ask_stream(
+        self, items: Sequence[dict[str, Any]], workers: int | None = None
+    ) -> Iterator[QAResult]:
+        """Answer normalised batch items (see `normalize_item`), yielding each result as it is done."""
         orchestrator = self.orchestrator
         n = max(1, workers if workers is not None else self.settings.orchestrator.workers)
-        if n == 1 or len(items) <= 1:
-            return [self._safe_run(orchestrator, item) for item in items]
+        if not items:
+            return
         # The first question runs alone: agents open lazily built resources (the Chroma client,
         # models) on first use, and concurrent first opens race.
-        first = self._safe_run(orchestrator, items[0])
+        yield self._safe_run(orchestrator, items[0])
+        if n == 1:
+            for item in items[1:]:
+                yield self._safe_run(orchestrator, item)
+            return
         with ThreadPoolExecutor(max_workers=n, thread_name_prefix="finqa-ask") as pool:
-            rest = list(pool.map(lambda item: self._safe_run(orchestrator, item), items[1:]))
-        return [first, *rest]
+            futures = [pool.submit(self._safe_run, orchestrator, item) for item in items[1:]]
+            for future in as_completed(futures):
+                yield future.result()
 
-    def _safe_run(self, orchestrator: Orchestrator, item: dict[str, Any]) -> QAResult:
+    def _safe_run(self, orchestrator: Orchestrator, item: Mapping[str, Any]) -> QAResult:
         try:
             return orchestrator.run(
                 item["question"],
@@ -198,7 +306,7 @@ class FinQA:
                 company=item["company"],
                 doc_ids=item["doc_ids"],
             )
-        except Exception as exc:  # e.g. the audit log could not be written: report, go on
+        except Exception as exc:  # noqa: BLE001 - any failure of one question is recorded, the batch goes on
             return QAResult(
                 question=item["question"],
                 question_id=item["question_id"],
@@ -257,24 +365,19 @@ class FinQA:
         self.close()
 
 
-def _item(q: BatchItem, i: int) -> dict[str, Any]:
-    if isinstance(q, str):
-        data: Mapping[str, Any] = {"question": q}
-    elif isinstance(q, Mapping):
-        data = q
-    else:
-        raise FinqaError(f"batch item {i} must be a string or a mapping, not {type(q).__name__}")
-    question = str(data.get("question") or "").strip()
-    if not question:
-        raise FinqaError(f"batch item {i} has no question")
-    doc_ids = data.get("doc_ids") or data.get("doc_id") or data.get("doc_name")
-    if isinstance(doc_ids, str):
-        doc_ids = [doc_ids]
-    company = data.get("company")
-    qid = (
-        data.get("question_id") or data.get("id") or default_question_id(question, company, doc_ids)
-    )
-    return {"question": question, "company": company, "doc_ids": doc_ids, "question_id": str(qid)}
+@contextlib.contextmanager
+def _sidecar_file(
+    metadata: str | os.PathLike[str] | Mapping[str, Mapping[str, Any]] | None,
+) -> Iterator[str | None]:
+    """A sidecar path for ingest: the given file, or a temporary JSONL written from a mapping."""
+    if metadata is None or isinstance(metadata, str | os.PathLike):
+        yield os.fspath(metadata) if metadata is not None else None
+        return
+    with tempfile.TemporaryDirectory(prefix="finqa-meta-") as tmp:
+        path = Path(tmp) / "metadata.jsonl"
+        lines = [json.dumps({**dict(row), "doc_id": doc_id}) for doc_id, row in metadata.items()]
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        yield str(path)
 
 
 def _ensure_logging(settings: Settings) -> None:

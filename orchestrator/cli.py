@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from finqa.agents.errors import FinqaError
+from finqa.orchestrator.flags import add_global_flags
 
 __all__ = ["main", "build_parser"]
 
@@ -42,6 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
                 raise
             continue
         module.register(sub)
+    add_global_flags(parser)
     return parser
 
 

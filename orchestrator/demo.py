@@ -96,7 +96,7 @@ def run_demo(
     from finqa.audit import load_records, verify_log
     from finqa.audit.show import render_question
     from finqa.orchestrator.api import FinQA
-    from finqa.orchestrator.commands import render_result
+    from finqa.orchestrator.render import render_result
 
     w = stream or sys.stdout
     out_dir = Path(out) if out else DEFAULT_OUT

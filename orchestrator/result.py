@@ -33,7 +33,9 @@ class AttemptRecord(Frozen):
     llm_calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
-    llm_latency_ms: float = 0.0
+    llm_latency_ms: float = 0.0  # reasoner + judge
+    judge_llm_calls: int = 0  # of llm_calls, those the judge made
+    judge_llm_ms: float = 0.0  # of llm_latency_ms, the judge's
     latency_ms: float = 0.0
 
 
@@ -55,6 +57,29 @@ class QAResult(Frozen):
     latency_ms: float = 0.0
     error: str | None = None
     extra: Mapping[str, Any] = Field(default_factory=dict)
+
+    @property
+    def sources(self) -> tuple[Citation, ...]:
+        """The filing pages the answer stands on, once each (doc_id, page, quoted text), in cited order."""
+        seen: dict[tuple[str, int], Citation] = {}
+        for c in self.citations:
+            key = (c.doc_id, c.page)
+            if key not in seen:
+                seen[key] = c
+            elif c.quote and c.quote not in seen[key].quote:
+                merged = f"{seen[key].quote} … {c.quote}" if seen[key].quote else c.quote
+                seen[key] = seen[key].model_copy(update={"quote": merged})
+        return tuple(seen.values())
+
+    def __str__(self) -> str:
+        """Reads like an answer: the answer, its status, and its sources as `DOC p.N` (0-based pages)."""
+        attempts = f", {len(self.attempts)} attempt{'s' if len(self.attempts) != 1 else ''}"
+        lines = [self.answer, f"status: {self.status} (utility {self.utility:.2f}{attempts})"]
+        if self.sources:
+            lines.append("sources: " + ", ".join(f"{s.doc_id} p.{s.page}" for s in self.sources))
+        if self.reason and self.status != "accepted":
+            lines.append(f"why: {self.reason}")
+        return "\n".join(lines)
 
     def to_json_dict(self) -> dict[str, Any]:
         """The `finqa ask --json` object."""
@@ -80,7 +105,7 @@ class QAResult(Frozen):
                 for a in self.attempts
             ],
             "citations": [
-                {"doc": c.doc_id, "page": c.page, "chunk": c.chunk_id, "quote": c.quote}
+                {"doc_id": c.doc_id, "page": c.page, "chunk_id": c.chunk_id, "quote": c.quote}
                 for c in self.citations
             ],
             "calculations": [c.model_dump(mode="json") for c in self.calculations],

@@ -7,14 +7,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fakes import FakeReasoner, FakeRetriever, MemorySink, ScriptedJudge
 from finqa.agents.config import Settings
 from finqa.agents.errors import FinqaError, IndexError_
 from finqa.orchestrator import FinQA, QAResult
 from finqa.orchestrator import _factory as factory
 from finqa.orchestrator.cli import main as finqa_main
-
-pytest.importorskip("finqa.audit.writer")
+from finqa.testing import FakeReasoner, FakeRetriever, MemorySink, ScriptedJudge
 
 
 def _fq(
@@ -68,12 +66,70 @@ class TestAsk:
         with pytest.raises(IndexError_, match="finqa ingest"):
             FinQA.open(index=str(tmp_path / "nope"))
 
-    def test_open_applies_overrides(self, tmp_path: Path) -> None:
-        """Dotted and double-underscore overrides reach the settings."""
-        dotted: dict[str, Any] = {"orchestrator.budget": 0}
-        fq = FinQA.open(index=str(tmp_path), **dotted, judge__tau0=0.7)
+    def test_open_applies_typed_overrides(self, tmp_path: Path) -> None:
+        """Typed keyword overrides (budget, backend, model, base_url) reach the settings."""
+        fq = FinQA.open(
+            tmp_path, budget=0, backend="openai", model="m1", base_url="http://127.0.0.1:1/v1"
+        )
         assert fq.settings.index.path == str(tmp_path)
-        assert fq.settings.orchestrator.budget == 0 and fq.settings.judge.tau0 == 0.7
+        assert fq.settings.orchestrator.budget == 0
+        assert (fq.settings.llm.backend, fq.settings.llm.model) == ("openai", "m1")
+        assert fq.settings.llm.base_url == "http://127.0.0.1:1/v1"
+
+    def test_open_takes_settings_object(self, tmp_path: Path) -> None:
+        """A Settings object can stand for the config file, with overrides on top."""
+        base = Settings().with_overrides({"judge.tau0": 0.7})
+        fq = FinQA.open(tmp_path, config=base, budget=1)
+        assert fq.settings.judge.tau0 == 0.7 and fq.settings.orchestrator.budget == 1
+
+    def test_open_rejects_a_bad_override_in_one_line(self, tmp_path: Path) -> None:
+        """An invalid override is a one-line configuration error naming the key."""
+        with pytest.raises(FinqaError, match="orchestrator.budget"):
+            FinQA.open(tmp_path, budget="many")  # type: ignore[arg-type]
+
+    def test_open_config_with_bad_key_names_it(self, tmp_path: Path) -> None:
+        """A config file with an unknown key fails with one line naming the key."""
+        cfg = tmp_path / "c.yaml"
+        cfg.write_text("judge:\n  tau_zero: 0.4\n")
+        with pytest.raises(FinqaError, match="judge.tau_zero") as info:
+            FinQA.open(tmp_path, config=cfg)
+        assert "\n" not in str(info.value)
+
+
+class TestResultReadsLikeAnAnswer:
+    """str(result) and result.sources, for notebook users."""
+
+    def test_str_shows_answer_status_and_sources(self) -> None:
+        """str(result) gives the answer, the status with utility, and sources as DOC p.N."""
+        result = _fq(Settings()).ask("What were 3M's net sales in 2018?")
+        text = str(result)
+        lines = text.splitlines()
+        assert lines[0] == "a2"
+        assert lines[1].startswith("status: accepted (utility 0.45, 2 attempts)")
+        cited = {f"{c.doc_id} p.{c.page}" for c in result.citations}
+        assert lines[2].startswith("sources: ") and all(c in lines[2] for c in cited)
+
+    def test_sources_are_unique_pages_with_quotes(self) -> None:
+        """sources lists each cited page once, keeping its quoted text."""
+        from finqa.agents.types import Citation
+
+        result = QAResult(
+            question="q",
+            question_id="q1",
+            answer="x",
+            status="accepted",
+            utility=1.0,
+            run_id="r",
+            audit_log="a",
+            citations=(
+                Citation(source_id="S1", doc_id="D", page=3, quote="net sales 100"),
+                Citation(source_id="S2", doc_id="D", page=3, quote="cost 40"),
+                Citation(source_id="S3", doc_id="E", page=1, quote=""),
+            ),
+        )
+        assert [(s.doc_id, s.page) for s in result.sources] == [("D", 3), ("E", 1)]
+        assert "net sales 100" in result.sources[0].quote and "cost 40" in result.sources[0].quote
+        assert "sources: D p.3, E p.1" in str(result)
 
 
 class TestBatch:
@@ -200,7 +256,7 @@ class TestAskCommand:
         assert out["status"] == "accepted" and out["answer"] == "a2"
         assert [a["k"] for a in out["attempts"]] == [10, 20]
         assert set(out["attempts"][0]) >= {"k", "strategy", "scores", "threshold", "decision"}
-        assert set(out["citations"][0]) == {"doc", "page", "chunk", "quote"}
+        assert set(out["citations"][0]) == {"doc_id", "page", "chunk_id", "quote"}
         assert Path(out["audit_log"]).exists()
 
     def test_text_output(
@@ -274,4 +330,40 @@ class TestMissingKey:
         settings = Settings().with_overrides(
             {"llm.backend": "openai", "llm.base_url": "http://127.0.0.1:9/v1"}
         )
-        assert factory.build_reasoner(settings) is not None
+        reasoner = factory.build_reasoner(settings)
+        assert reasoner.llm.model == settings.llm.model  # type: ignore[attr-defined]
+
+
+@pytest.mark.integration
+class TestIngestAndRetrieve:
+    """FinQA.ingest and FinQA.retrieve on a small real corpus (BM25-only index, no model load)."""
+
+    def test_ingest_retrieve_ask(self, tmp_path: Path) -> None:
+        """A new index is filled by ingest (a damaged file skipped), searched by retrieve, then asked."""
+        import sys
+
+        sys.path.insert(0, str(Path(__file__).resolve().parent / "fixtures" / "retrieval"))
+        from retrieval_support import make_acme_pdf
+
+        corpus = tmp_path / "corpus"
+        corpus.mkdir()
+        make_acme_pdf(corpus / "ACME_2022_10K.pdf")
+        (corpus / "broken.pdf").write_text("not a pdf at all")
+        settings = Settings().with_overrides(
+            {"index.dense": "none", "audit.path": str(tmp_path / "a.jsonl"), "audit.fsync": False}
+        )
+        with pytest.raises(IndexError_):
+            FinQA.open(tmp_path / "idx", config=settings)
+        fq = FinQA.open(tmp_path / "idx", config=settings, create=True)
+        report = fq.ingest(
+            corpus, metadata={"ACME_2022_10K": {"company": "Acme", "doc_type": "10k"}}
+        )
+        assert report.documents == 1
+        assert [Path(s).name for s, _ in report.skipped] == ["broken.pdf"]
+        items = fq.retrieve("Acme purchases of property, plant and equipment 2022", k=2)
+        assert 1 <= len(items) <= 2 and items[0].doc_id == "ACME_2022_10K"
+        assert 2 in items[0].pages and "Purchases of property" in items[0].text
+        assert items[0].scores
+        result = fq.ask("What were Acme's purchases of property, plant and equipment in FY2022?")
+        assert "ACME_2022_10K p.2" in str(result)
+        fq.close()

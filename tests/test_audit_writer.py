@@ -13,6 +13,7 @@ from finqa.agents.types import AuditSink, Verdict
 from finqa.audit import GENESIS_HASH, RECORD_FIELDS, AuditLog, load_records, record_hash, verify_log
 from finqa.audit.writer import detect_code_version, format_ts
 from finqa.benchmarks.audit_stress import concurrent_appends, sigkill_mid_run, sigkill_mid_write
+from finqa.testing import assert_implements
 
 
 class TestAppend:
@@ -20,7 +21,7 @@ class TestAppend:
 
     def test_satisfies_audit_sink(self, tmp_path: Path) -> None:
         """AuditLog is an agents.types.AuditSink without inheriting from it."""
-        assert isinstance(AuditLog(tmp_path / "a.jsonl"), AuditSink)
+        assert_implements(AuditLog(tmp_path / "a.jsonl"), AuditSink)
 
     def test_records_chain_and_count(self, tmp_path: Path) -> None:
         """seq runs from 1, prev_hash links to the previous hash, the first links to genesis."""

@@ -402,9 +402,9 @@ class TestWithOrchestrator:
 
     def test_budget_overrides_reach_the_loop(self, tmp_path: Path) -> None:
         """single-pass runs one attempt, budget-1 two; answers, decisions and pages are recorded."""
-        from fakes import FakeReasoner, FakeRetriever, MemorySink, ScriptedJudge
         from finqa.agents.config import Settings
         from finqa.orchestrator import FinQA
+        from finqa.testing import FakeReasoner, FakeRetriever, MemorySink, ScriptedJudge
 
         def factory(mode: str, overrides: Mapping[str, Any]) -> FinQA:
             s = Settings().with_overrides(overrides)

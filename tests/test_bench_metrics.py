@@ -80,8 +80,8 @@ class TestLLMGrader:
 
     def test_against_fake_server(self) -> None:
         """Scores come back from real HTTP; the gold answer is in the prompt; junk is None."""
-        fake = pytest.importorskip("finqa.agents.reasoning.fake_server")
         from finqa.agents.config import LLMConfig
+        from finqa.agents.reasoning import fake_server as fake
         from finqa.agents.reasoning.llm import OpenAIChatClient
         from finqa.benchmarks.llm_grader import LLMGrader
 

@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import pytest
-from fakes import FakeReasoner, FakeRetriever, MemorySink, ScriptedJudge
 from finqa.agents.config import Settings
 from finqa.orchestrator import Orchestrator
 from finqa.orchestrator.demo import (
@@ -17,6 +16,7 @@ from finqa.orchestrator.demo import (
     sample_files,
     sample_questions,
 )
+from finqa.testing import FakeReasoner, FakeRetriever, MemorySink, ScriptedJudge
 
 
 class TestSamples:
@@ -92,8 +92,6 @@ class TestDemoRun:
 
     def test_demo(self, tmp_path: Path) -> None:
         """The demo answers with citations, shows a trail, verifies the log and finds it complete."""
-        pytest.importorskip("finqa.agents.reasoning.agent", reason="reasoning agent not available")
-        pytest.importorskip("finqa.agents.judge.agent", reason="judge agent not available")
         out = io.StringIO()
         code = run_demo(out=str(tmp_path / "demo"), stream=out)
         text = out.getvalue()

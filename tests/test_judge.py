@@ -21,6 +21,7 @@ from finqa.agents.types import (
     RetrievalPlan,
     Verdict,
 )
+from finqa.testing import assert_implements
 
 BALANCE = """Consolidated Balance Sheets
 (in millions, except share amounts)
@@ -132,8 +133,8 @@ class TestProtocol:
     """The judge satisfies the Judge seam and fills every Verdict field consistently."""
 
     def test_is_a_judge(self, judge: JudgeAgent) -> None:
-        """JudgeAgent satisfies the runtime-checkable Judge protocol."""
-        assert isinstance(judge, Judge)
+        """JudgeAgent's evaluate() has the Judge protocol's signature."""
+        assert_implements(judge, Judge)
 
     def test_decision_follows_threshold(self, judge: JudgeAgent) -> None:
         """Accept iff utility >= the attempt's threshold, and the utility is the weighted sum."""

@@ -6,10 +6,10 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from fakes import FakeReasoner, FakeRetriever, MemorySink, ScriptedJudge
 from finqa.agents.config import Settings
 from finqa.orchestrator import Orchestrator
 from finqa.orchestrator.policy import first_plan, next_plan, should_stop
+from finqa.testing import FakeReasoner, FakeRetriever, MemorySink, ScriptedJudge
 
 Q = "What were 3M's net sales in 2018?"
 

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
-
-pytest.importorskip("finqa.audit.writer")
-
-from finqa.benchmarks.overhead import QUESTIONS, run  # noqa: E402
+from finqa.benchmarks.overhead import QUESTIONS, run
 
 
 class TestOverheadBenchmark:

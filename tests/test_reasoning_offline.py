@@ -341,7 +341,6 @@ class TestLexiconMetrics:
 
     def test_fcf_margin_from_lexicon_formula(self) -> None:
         """'FCF margin' (lexicon formula (cfo - capex) / revenue * 100) is computed and re-executes."""
-        pytest.importorskip("lexicon")
         a = ask(
             "What is Acme's FY2022 FCF margin? Answer in units of percents and round to two decimal places.",
             INCOME,

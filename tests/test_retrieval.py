@@ -21,6 +21,7 @@ from finqa.agents.retrieval.router import route  # noqa: E402
 from finqa.agents.retrieval.rse import extract_segments  # noqa: E402
 from finqa.agents.retrieval.store import DocRecord, open_index  # noqa: E402
 from finqa.agents.types import Chunk, QueryAnalysis, Retriever, Verdict  # noqa: E402
+from finqa.testing import assert_implements
 from retrieval_support import HERE, FakeEmbedder, make_acme_pdf  # noqa: E402
 
 CAPEX_Q = "What were Acme's purchases of property, plant and equipment in FY2022 per the cash flow statement?"
@@ -360,7 +361,7 @@ class TestAgent:
     def test_finds_cash_flow_page(self, agent: RetrievalAgent) -> None:
         """The capex question puts the PDF's cash-flow page (0-based page 2) first."""
         ev = agent.retrieve(CAPEX_Q, 1)
-        assert isinstance(agent, Retriever)
+        assert_implements(agent, Retriever)
         assert ev.items and ev.items[0].doc_id == "ACME_2022_10K" and ev.items[0].pages == (2,)
         assert [i.source_id for i in ev.items] == [f"S{n}" for n in range(1, len(ev.items) + 1)]
         assert {"rrf", "rerank"} <= set(ev.items[0].scores) and ev.plan.filters["company"]

@@ -1,6 +1,6 @@
 """`finqa judge --question Q --answer A --evidence FILE [--json] [--attempt N] [--config FILE]`.
 
-The evidence file is plain text (one source, S1) or page JSONL (`{"doc_name","page","text"}`
+The evidence file is plain text (one source, S1) or page JSONL (`{"doc_id","page","text"}`, FinanceBench's `doc_name` accepted too,
 one a line, optionally gzipped; sources S1..Sn in file order). Citations `[S2]` in the answer
 refer to those sources. `--calculations FILE` adds recorded calculations (a JSON list of
 Calculation objects) for the judge to re-execute.
@@ -68,12 +68,12 @@ def load_evidence(path: Path, question: str) -> Any:
                 page_text = str(row["text"])
             except (json.JSONDecodeError, KeyError, TypeError):
                 raise FinqaError(
-                    f"{path}:{n}: expected a JSON object with doc_name, page, text", path=str(path)
+                    f"{path}:{n}: expected a JSON object with doc_id, page, text", path=str(path)
                 ) from None
             items.append(
                 EvidenceItem(
                     source_id=f"S{len(items) + 1}",
-                    doc_id=str(row.get("doc_name") or path.stem),
+                    doc_id=str(row.get("doc_id") or row.get("doc_name") or path.stem),
                     pages=(int(row.get("page") or 0),),
                     chunk_ids=(),
                     text=page_text,

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Sequence
 from typing import Any
 
 from finqa.agents.errors import FinqaError
 from finqa.agents.judge.evidence import EvidenceView
 from finqa.agents.judge.grounding import ClaimCheck
-from finqa.agents.types import LLMClient
+from finqa.agents.types import LLMClient, LLMUsage
 
 __all__ = ["llm_grounding", "ENTAILMENT_PROMPT"]
 
@@ -73,11 +74,18 @@ def llm_grounding(
             "content": f"Question: {question}\n\nExcerpts:\n{_evidence_block(view, content)}\n\nClaims:\n{listing}",
         },
     ]
+    started = time.perf_counter()
     try:
         response = llm.complete(messages, json_mode=True, temperature=0.0)
-    except FinqaError as exc:
+    except FinqaError as exc:  # the call failed: its time still counts, the score is not given
         info["status"] = f"error: {exc}"
+        elapsed_ms = (time.perf_counter() - started) * 1000
+        info["usage"] = LLMUsage(calls=1, latency_ms=elapsed_ms).model_dump()
         return None, info
+    usage = response.usage
+    if not usage.latency_ms:  # a client that does not time its calls: time it here
+        usage = usage.model_copy(update={"latency_ms": (time.perf_counter() - started) * 1000})
+    info["usage"] = usage.model_copy(update={"calls": max(usage.calls, 1)}).model_dump()
     labels = _parse(response.text, len(content))
     if labels is None:
         info["status"] = "unparseable reply"

@@ -18,7 +18,7 @@ def register(sub: Any) -> None:
     parser.add_argument("--index", help="index folder (default: index.path of the config)")
     parser.add_argument("--config", help="YAML config file (default: configs/default.yaml)")
     parser.add_argument(
-        "--metadata", help="sidecar with doc_name, company, doc_type, doc_period (JSONL or CSV)"
+        "--metadata", help="sidecar with doc_id, company, doc_type, doc_period (JSONL or CSV)"
     )
     parser.add_argument(
         "--dense", choices=["all", "none"], help="override index.dense (none = BM25 only)"

@@ -292,7 +292,8 @@ def _load_jsonl(path: Path) -> Iterator[LoadedDoc | Skipped]:
                     continue
                 try:
                     record = json.loads(line)
-                    name, page, text = record["doc_name"], int(record["page"]), record["text"]
+                    name = record.get("doc_id") or record["doc_name"]
+                    page, text = int(record["page"]), record["text"]
                     if not isinstance(name, str) or not isinstance(text, str) or page < 0:
                         raise ValueError
                 except (ValueError, KeyError, TypeError):
@@ -305,7 +306,7 @@ def _load_jsonl(path: Path) -> Iterator[LoadedDoc | Skipped]:
         shown = ", ".join(map(str, bad[:5])) + (" ..." if len(bad) > 5 else "")
         yield Skipped(
             str(path),
-            f"{len(bad)} broken line(s) skipped (line {shown}); expected {{doc_name, page, text}}",
+            f"{len(bad)} broken line(s) skipped (line {shown}); expected {{doc_id, page, text}}",
         )
     if not docs and not bad:
         yield Skipped(str(path), "page JSONL has no records")

@@ -51,7 +51,7 @@ def name_key(text: str) -> str:
 
 
 def load_sidecar(path: str | Path) -> dict[str, dict[str, Any]]:
-    """Read documents.jsonl or a CSV with a `doc_name` column into {doc_name: row}."""
+    """Read a JSONL or CSV sidecar with a `doc_id` column (or FinanceBench's `doc_name`) into {doc_id: row}."""
     p = Path(path)
     rows: list[dict[str, Any]] = []
     try:
@@ -69,9 +69,13 @@ def load_sidecar(path: str | Path) -> dict[str, dict[str, Any]]:
         raise IngestError(
             f"cannot read metadata file {p}: {exc.strerror or exc}", path=str(p)
         ) from None
-    out = {str(r["doc_name"]): r for r in rows if isinstance(r, dict) and r.get("doc_name")}
+    out = {
+        str(r.get("doc_id") or r["doc_name"]): r
+        for r in rows
+        if isinstance(r, dict) and (r.get("doc_id") or r.get("doc_name"))
+    }
     if not out:
-        raise IngestError(f"metadata file {p} has no rows with a doc_name column", path=str(p))
+        raise IngestError(f"metadata file {p} has no rows with a doc_id column", path=str(p))
     return out
 
 

@@ -1,7 +1,10 @@
-"""Scripted fakes for the agent Protocols (Retriever, Reasoner, Judge) and an in-memory AuditSink.
+"""Test doubles for finqa's seams, public so users' tests and finqa's own share one set.
 
-They record every call, so tests can assert what the orchestrator asked for (k, strategy,
-feedback) as well as what it returned.
+Scripted fakes for the agent Protocols (Retriever, Reasoner, Judge), an in-memory AuditSink,
+and `assert_implements`, a check that an object's methods match a Protocol's signatures. The
+fakes record every call, so tests can assert what the orchestrator asked for (k, strategy,
+feedback) as well as what it returned. A fake OpenAI-compatible HTTP server lives in
+`finqa.agents.reasoning.fake_server`.
 """
 
 from __future__ import annotations
@@ -22,12 +25,43 @@ from finqa.agents.types import (
 )
 
 __all__ = [
+    "assert_implements",
     "FakeRetriever",
     "FakeReasoner",
     "ScriptedJudge",
     "MemorySink",
     "make_evidence",
 ]
+
+
+def assert_implements(obj: object, protocol: type) -> None:
+    """Fail unless `obj` has every method of `protocol` with the same parameter names and kinds.
+
+    Stricter than isinstance() on a runtime-checkable Protocol, which only checks that the names exist.
+    """
+    import inspect
+
+    members = [
+        name
+        for name, value in vars(protocol).items()
+        if callable(value) and not name.startswith("_")
+    ]
+    assert members, f"{protocol.__name__} declares no methods"
+    for name in members:
+        method = getattr(obj, name, None)
+        assert callable(method), f"{type(obj).__name__} has no method {name}()"
+        want = list(inspect.signature(getattr(protocol, name)).parameters.values())[1:]  # self
+        got = list(inspect.signature(method).parameters.values())
+        shape = [(p.name, p.kind) for p in want]
+        assert [(p.name, p.kind) for p in got][: len(shape)] == shape, (
+            f"{type(obj).__name__}.{name}{inspect.signature(method)} does not match "
+            f"{protocol.__name__}.{name}{inspect.signature(getattr(protocol, name))}"
+        )
+        extra = got[len(shape) :]
+        assert all(
+            p.default is not inspect.Parameter.empty or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+            for p in extra
+        ), f"{type(obj).__name__}.{name} requires parameters the protocol does not pass"
 
 
 def make_evidence(
