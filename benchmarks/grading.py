@@ -29,7 +29,7 @@ from typing import Literal
 
 from finqa.agents.types import Frozen
 from finqa.lexicon import Quantity, extract_quantities
-from finqa.lexicon.numbers import SCALE_WORDS
+from finqa.lexicon.numbers import SCALE_WORDS, question_scale
 from finqa.lexicon.refusal import is_refusal
 
 __all__ = ["Grade", "GradeLabel", "GradeKind", "grade", "is_abstention", "question_scale"]
@@ -49,11 +49,6 @@ class Grade(Frozen):
 
 
 _YES_NO = re.compile(r"^\W*(?:(?:final\s+)?answer\s*[:\-]\s*)?\W*(yes|no)\b", re.IGNORECASE)
-_QUESTION_SCALE = re.compile(
-    r"\b(?:in|of)\s+(?:usd|us\$|\$|dollars?)?\s*(thousands|millions|billions)\b"
-    r"|\b(?:usd|us\$)\s*(thousands|millions|billions)\b",
-    re.IGNORECASE,
-)
 _NEGATIVE_WORDS = re.compile(
     r"\b(?:negative|decreas\w*|declin\w*|loss(?:es)?|drop\w*|lower|deficit|down|fell|fall\w*|"
     r"reduc\w*|shr[iu]nk\w*|contract\w*)\b",
@@ -77,14 +72,6 @@ _DIMLESS = frozenset({"ratio", "times", "days"})
 def is_abstention(text: str) -> bool:
     """True when the text declines to answer ("cannot determine", "not enough information")."""
     return is_refusal(text)
-
-
-def question_scale(question: str) -> float | None:
-    """The scale the question asks amounts in ("Answer in USD millions" -> 1e6), or None."""
-    m = _QUESTION_SCALE.search(question)
-    if not m:
-        return None
-    return SCALE_WORDS[(m.group(1) or m.group(2)).lower()]
 
 
 def grade(

@@ -25,14 +25,22 @@ from typing import Any
 from finqa.agents.config import Settings, load_settings
 from finqa.agents.logs import configure_logging
 from finqa.agents.reasoning import OpenAIChatClient, build_reasoner
-from finqa.agents.types import Evidence, RetrievalPlan, Verdict
+from finqa.agents.types import Answer, Evidence, RetrievalPlan, Verdict
 from finqa.benchmarks.questions import gold_evidence, read_rows
 
 __all__ = ["main", "oracle_evidence", "load_questions"]
 
-DEFAULT_QUESTIONS = (
-    Path(__file__).resolve().parents[2] / "shared" / "financebench" / "questions.jsonl"
-)
+
+def _shared_dir() -> Path:
+    """../shared beside the repository (a worktree under /work/wt/NAME looks one level higher)."""
+    here = Path(__file__).resolve()
+    for parent in (here.parents[2], here.parents[3]):
+        if (parent / "shared" / "financebench").is_dir():
+            return parent / "shared"
+    return here.parents[2] / "shared"
+
+
+DEFAULT_QUESTIONS = _shared_dir() / "financebench" / "questions.jsonl"
 DEFAULT_INDEX = Path("/work/var/index-pdfs")
 TYPES = ("metrics-generated", "domain-relevant", "novel-generated")
 
@@ -99,7 +107,28 @@ def run_offline(
     attempt: int,
     out: Path | None,
     escalate: bool = False,
+    *,
+    resume: bool = False,
 ) -> list[dict[str, Any]]:
+    """Answer each question offline and grade it; one JSON line per question to `out`.
+
+    With `resume`, questions already in `out` are read back instead of re-run and new ones are
+    appended as they finish (a long single-store run survives an interruption)."""
+    done: dict[str, dict[str, Any]] = {}
+    if resume and out is not None and out.exists():
+        for line in out.read_text(encoding="utf-8").splitlines():
+            try:
+                rec = json.loads(line)
+            except json.JSONDecodeError:
+                continue  # a torn last line from an interrupted run: that question re-runs
+            done[str(rec.get("financebench_id"))] = rec
+    todo = [q for q in questions if str(q.get("financebench_id")) not in done]
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        if not resume:
+            out.write_text("", encoding="utf-8")
+    if not todo:
+        return [done[str(q.get("financebench_id"))] for q in questions]
     reasoner = build_reasoner(settings.with_overrides({"llm.backend": "offline"}))
     errors: list[str] = []
     retrieve: Callable[[dict[str, Any], int, Verdict | None], Evidence]
@@ -125,18 +154,22 @@ def run_offline(
                 return Evidence(question=str(q["question"]), plan=plan)
 
     results: list[dict[str, Any]] = []
-    for q in questions:
+    for q in todo:
         t0 = time.perf_counter()
         ev = retrieve(q, attempt, None)
         t1 = time.perf_counter()
-        ans = reasoner.generate(str(q["question"]), ev, attempt)
-        t2 = time.perf_counter()
         used = attempt
-        while escalate and mode == "retrieval" and ans.abstained and used < 3:
-            used += 1
-            fb = _feedback(ans)
-            ev = retrieve(q, used, fb)
-            ans = reasoner.generate(str(q["question"]), ev, used, feedback=fb)
+        try:
+            ans = reasoner.generate(str(q["question"]), ev, attempt)
+            while escalate and mode == "retrieval" and ans.abstained and used < 3:
+                used += 1
+                fb = _feedback(ans)
+                ev = retrieve(q, used, fb)
+                ans = reasoner.generate(str(q["question"]), ev, used, feedback=fb)
+        except Exception as exc:  # noqa: BLE001 - a failing question is recorded, the run goes on
+            errors.append(f"{q.get('financebench_id')}: {type(exc).__name__}: {exc}")
+            ans = Answer(text=f"error: {type(exc).__name__}: {str(exc)[:200]}", abstained=True,
+                         confidence={"mode": "error", "score": 0.0})  # fmt: skip
         t2 = time.perf_counter()
         label, detail = _grade(q, ans.text, ans.abstained)
         gold_pages = {(e["doc_name"], e["evidence_page_num"]) for e in q.get("evidence") or []}
@@ -152,6 +185,7 @@ def run_offline(
                 "label": label,
                 "detail": detail,
                 "mode": ans.confidence.get("mode"),
+                "confidence": ans.confidence.get("score"),
                 "citations": [[c.doc_id, c.page] for c in ans.citations],
                 "gold_page_hit": bool(gold_pages & got_pages),
                 "evidence_items": len(ev.items),
@@ -160,12 +194,14 @@ def run_offline(
                 "attempts": used,
             }
         )
+        if out is not None:
+            with out.open("a", encoding="utf-8") as fh:
+                fh.write(json.dumps(results[-1]) + "\n")
     if errors:
-        print(f"{len(errors)} retrieval error(s), first: {errors[0]}", file=sys.stderr)
-    if out:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text("".join(json.dumps(r) + "\n" for r in results), encoding="utf-8")
-    return results
+        print(f"{len(errors)} error(s), first: {errors[0]}", file=sys.stderr)
+    fresh = {str(r["financebench_id"]): r for r in results}
+    return [fresh.get(str(q.get("financebench_id"))) or done[str(q.get("financebench_id"))]
+            for q in questions]  # fmt: skip
 
 
 def run_fake(questions: list[dict[str, Any]], settings: Settings) -> None:

@@ -22,6 +22,7 @@ __all__ = [
     "detect_scale",
     "scale_regions",
     "SCALE_WORDS",
+    "question_scale",
 ]
 
 SCALE_WORDS: dict[str, float] = {
@@ -154,6 +155,19 @@ _COUNT_AFTER = re.compile(
 
 def _scale_of_word(word: str) -> float:
     return SCALE_WORDS[word.lower()]
+
+
+_ASKED_SCALE = re.compile(r"\b(?:USD|US\$)\s*(?P<word>thousands|millions|billions)\b", re.I)
+
+
+def question_scale(question: str) -> float | None:
+    """The scale a question asks amounts in ('Answer in USD millions', '(in USD billions)',
+    'USD thousands') -> 1e6 / 1e9 / 1e3, or None. The one rule for the reasoner, judge and grader."""
+    scale = detect_scale(question)
+    if scale is not None:
+        return scale
+    m = _ASKED_SCALE.search(question)
+    return _scale_of_word(m.group("word")) if m else None
 
 
 def detect_scale(text: str) -> float | None:

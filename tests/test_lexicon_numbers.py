@@ -366,3 +366,23 @@ class TestRealPages:
         page = pages["financebench_id_04672"]
         assert find_in_text(q("$8.70", 1e9), page) is not None
         assert find_in_text(q("$8.79", 1e9), page) is None
+
+
+class TestQuestionScale:
+    """One rule for the scale a question asks amounts in (reasoner, judge and grader)."""
+
+    @pytest.mark.parametrize(
+        ("question", "scale"),
+        [
+            ("What is FY2019 capex? Answer in USD millions.", 1e6),
+            ("What is the year end FY2019 net PP&E (in USD billions)?", 1e9),
+            ("Report revenue in USD thousands.", 1e3),
+            ("What was the FY2021 operating margin?", None),
+            ("How many stores did it operate at the end of FY2022?", None),
+        ],
+    )
+    def test_question_scale(self, question: str, scale: float | None) -> None:
+        """'Answer in USD millions' is 1e6; counts and unscaled questions give None."""
+        from finqa.lexicon.numbers import question_scale
+
+        assert question_scale(question) == scale

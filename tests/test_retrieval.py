@@ -373,14 +373,10 @@ class TestAgent:
         assert ev.items == () and "Tesla" in ev.plan.reason
 
     def test_unknown_company_named_in_question(self, agent: RetrievalAgent) -> None:
-        """With the lexicon, a known company named only in the question and absent from the index gives no evidence."""
-        from finqa.agents.retrieval.analysis import analyze_question, lexicon_available
+        """A known company named only in the question and absent from the index gives no evidence."""
+        from finqa.agents.retrieval.analysis import analyze_question
 
-        if (
-            not lexicon_available()
-            or not analyze_question("What was 3M's revenue in 2018?").companies
-        ):
-            pytest.skip("lexicon company detection not available")
+        assert analyze_question("What was 3M's revenue in 2018?").companies == ("3M",)
         ev = agent.retrieve("What was 3M's revenue in 2018?", 1)
         assert ev.items == () and "no evidence" in ev.plan.reason
 

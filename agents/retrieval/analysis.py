@@ -1,90 +1,28 @@
-"""Query analysis for retrieval: the lexicon's `analyze` when available, a small fallback else.
-
-The fallback reads fiscal years, quarters, statements, doc types and computation/comparison
-cues with regular expressions; it does not know company names (the filters match the
-question against the index catalogue instead).
-"""
+"""Query analysis for retrieval: the lexicon's `analyze` (one reader of years, quarters,
+statements and doc types for the whole product; no parallel regexes here)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
 from finqa.agents.types import QueryAnalysis, Verdict
 
-__all__ = ["analyze_question", "metric_terms", "primary_year", "with_feedback", "lexicon_available"]
-
-_YEAR = re.compile(r"\b(?:FY\s?'?|fiscal(?:\s+year)?\s+)?((?:19|20)\d\d)\b", re.I)
-_FY2 = re.compile(r"\bFY\s?'?(\d\d)\b", re.I)
-_QUARTER = re.compile(r"\b(?:Q([1-4])|([1-4])Q|(first|second|third|fourth)\s+quarter)\b", re.I)
-_ORD = {"first": 1, "second": 2, "third": 3, "fourth": 4}
-_STATEMENTS = {
-    "cash_flow": re.compile(
-        r"cash\s+flows?\s+statement|statement\s+of\s+cash\s+flows|cash\s+flow", re.I
-    ),
-    "balance": re.compile(r"balance\s+sheet|statement\s+of\s+financial\s+position", re.I),
-    "income": re.compile(
-        r"income\s+statement|p&l|statement\s+of\s+(?:operations|income|earnings)", re.I
-    ),
-    "equity": re.compile(r"statement\s+of\s+(?:shareholders|stockholders)", re.I),
-}
-_DOC_TYPES = {
-    "10k": re.compile(r"\b10-?K\b|annual\s+report", re.I),
-    "10q": re.compile(r"\b10-?Q\b|quarterly\s+report", re.I),
-    "8k": re.compile(r"\b8-?K\b", re.I),
-    "earnings": re.compile(r"earnings\s+(?:release|report|call)|press\s+release", re.I),
-}
-_COMPUTE = re.compile(
-    r"\b(ratio|margin|percent|percentage|%|growth|change|average|calculate|compute|per\s+share|turnover|"
-    r"days|rate|difference|increase|decrease|yoy|year-over-year|cagr|proportion|share\s+of)\b",
-    re.I,
-)
-_COMPARE = re.compile(
-    r"\b(compare|compared|versus|vs\.?|higher|lower|more|less|between|than)\b", re.I
-)
-
-
-def lexicon_available() -> bool:
-    try:
-        from finqa.lexicon import analyze  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-def _fallback(question: str) -> QueryAnalysis:
-    years = {int(m.group(1)) for m in _YEAR.finditer(question)}
-    years |= {2000 + int(m.group(1)) for m in _FY2.finditer(question)}
-    quarters = set()
-    for m in _QUARTER.finditer(question):
-        quarters.add(int(m.group(1) or m.group(2) or _ORD[m.group(3).lower()]))
-    statements = tuple(k for k, rx in _STATEMENTS.items() if rx.search(question))
-    doc_types = tuple(k for k, rx in _DOC_TYPES.items() if rx.search(question))
-    return QueryAnalysis(
-        question=question,
-        fiscal_years=tuple(sorted(years)),
-        quarters=tuple(sorted(quarters)),
-        statements=statements,
-        doc_types=doc_types,
-        is_computation=bool(_COMPUTE.search(question)),
-        is_comparison=bool(_COMPARE.search(question)),
-        expanded_query=question,
-        notes=("fallback analysis (lexicon not installed)",),
-    )
+__all__ = ["analyze_question", "metric_terms", "primary_year", "with_feedback"]
 
 
 def analyze_question(question: str) -> QueryAnalysis:
-    """lexicon.analyze(question), or the regex fallback when the lexicon is absent or fails."""
-    try:
-        from finqa.lexicon import analyze
-    except ImportError:
-        return _fallback(question)
+    """lexicon.analyze(question); a bare analysis (no filters) when the lexicon fails on it."""
+    from finqa.lexicon import analyze
+
     try:
         result: QueryAnalysis = analyze(question)
-    except Exception as exc:  # a lexicon bug must not stop retrieval
-        fb = _fallback(question)
-        return fb.model_copy(update={"notes": (f"lexicon.analyze failed: {type(exc).__name__}",)})
+    except Exception as exc:  # noqa: BLE001 - a lexicon bug must not stop retrieval
+        return QueryAnalysis(
+            question=question,
+            expanded_query=question,
+            notes=(f"lexicon.analyze failed: {type(exc).__name__}",),
+        )
     return result
 
 

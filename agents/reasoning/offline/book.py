@@ -6,9 +6,9 @@ import re
 from collections import Counter
 from dataclasses import dataclass, replace
 
-from finqa.agents.reasoning.offline.items import ITEMS, LineItem
 from finqa.agents.reasoning.offline.tables import Row, Table, classify_statement, parse_tables
 from finqa.agents.types import Evidence, EvidenceItem
+from finqa.lexicon.line_items import LineItem, line_items
 
 __all__ = ["Book", "Fact", "doc_fiscal_year"]
 
@@ -197,7 +197,7 @@ class Book:
         `prefer`: the row already used for this item in another year — reused when it has the
         year, so one metric never mixes a statement with an unrelated table.
         """
-        li = ITEMS.get(item_id) or _lexicon_item(item_id)
+        li = line_items().get(item_id) or _lexicon_item(item_id)
         if li is None:
             return None
         if prefer is not None:

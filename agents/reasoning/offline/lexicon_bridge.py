@@ -13,8 +13,8 @@ from __future__ import annotations
 import ast
 from functools import lru_cache
 
-from finqa.agents.reasoning.offline.items import ITEMS, LineItem
 from finqa.agents.reasoning.offline.recipes import RECIPES, Recipe
+from finqa.lexicon.line_items import LineItem, item_for_metric
 
 PCT_OF_REVENUE = "pctrev:"  # recipe id prefix: a line item as a percent of revenue
 
@@ -24,25 +24,9 @@ __all__ = [
     "lexicon_recipe",
     "lexicon_items",
     "lexicon_match",
-    "LEX_TO_ITEM",
     "recipe_from_question",
 ]
 
-# lexicon metric id -> offline item id (where the names differ)
-LEX_TO_ITEM: dict[str, str] = {
-    "total_current_assets": "current_assets",
-    "total_current_liabilities": "current_liabilities",
-    "shareholders_equity": "equity",
-    "depreciation_amortization": "da",
-    "dividends_paid": "dividends",
-    "accounts_payable": "payables",
-    "accounts_receivable": "receivables",
-    "ppe_net": "ppe",
-    "net_income_attributable": "net_income_attr",
-    "income_tax_expense": "income_tax",
-    "rnd": "rd",
-    "ebit": "operating_income",
-}
 # lexicon metric id -> offline recipe id (same metric, tuned recipe)
 LEX_TO_RECIPE: dict[str, str] = {
     "dividend_payout_ratio": "payout",
@@ -82,10 +66,9 @@ def _lexicon() -> object | None:
 
 def _item_for(metric_id: str) -> str | None:
     """The offline item id for a lexicon metric that is a plain line item (creating it if needed)."""
-    if metric_id in LEX_TO_ITEM:
-        return LEX_TO_ITEM[metric_id]
-    if metric_id in ITEMS:
-        return metric_id
+    item = item_for_metric(metric_id)
+    if item is not None:
+        return item
     items = lexicon_items()
     return metric_id if metric_id in items else None
 
@@ -98,7 +81,7 @@ def lexicon_items() -> dict[str, LineItem]:
         return {}
     out: dict[str, LineItem] = {}
     for mid, metric in lex.METRICS.items():  # type: ignore[attr-defined]
-        if metric.formula or mid in ITEMS or mid in LEX_TO_ITEM or mid in _SUMMED:
+        if metric.formula or item_for_metric(mid) is not None or mid in _SUMMED:
             continue
         if metric.statement not in _STATEMENTS or not metric.line_items:
             continue

@@ -13,11 +13,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
+from finqa.lexicon.line_items import label_key
+
 __all__ = [
     "Row",
     "Table",
     "parse_tables",
-    "norm_label",
     "classify_statement",
     "detect_scale_text",
     "parse_cell",
@@ -114,13 +115,6 @@ class Table:
     statement: str | None = None
     value_counts: dict[int, int] = field(default_factory=dict)  # values per row -> rows
     keys: list[str] = field(default_factory=list)  # normalised labels of every row seen
-
-
-def norm_label(text: str) -> str:
-    """Letters only, lower case: 'Cost of goods sold' and 'Costofgoodssold' both -> 'costofgoodssold'."""
-    text = re.sub(r"\((?:note|notes|see)[^)]*\)", " ", text, flags=re.I)
-    text = re.sub(r"\([a-z0-9]\)", " ", text, flags=re.I)  # footnote markers (a) (1)
-    return re.sub(r"[^a-z]", "", text.lower())
 
 
 def parse_cell(token: str) -> float | None:
@@ -369,7 +363,7 @@ def parse_tables(
     flush()
     for i, (label, vals, yrs, stmt, sc, head, prim, inl) in enumerate(pending):
         table.value_counts[len(vals)] = table.value_counts.get(len(vals), 0) + 1
-        table.keys.append(norm_label(label))
+        table.keys.append(label_key(label))
         use_years = yrs or default_years
         inferred = not yrs
         if not use_years:
@@ -383,7 +377,7 @@ def parse_tables(
             continue
         row = Row(
             label=label,
-            key=norm_label(label),
+            key=label_key(label),
             values=tuple(row_vals),
             years=use_years,
             scale=sc or default_scale,
@@ -406,7 +400,7 @@ def parse_tables(
                 replace(
                     row,
                     label=total,
-                    key=norm_label(total),
+                    key=label_key(total),
                     values=tuple(extra),
                     line=_row_line(total, extra),
                     per_share=False,
