@@ -16,12 +16,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from finqa.agents.reasoning.offline.book import Book, Fact
-from finqa.agents.reasoning.offline.items import ITEMS, LineItem
-from finqa.agents.reasoning.offline.tables import norm_label
 from finqa.agents.reasoning.schema import ReplyPlan
 from finqa.agents.types import Calculation, Citation, Evidence, Operand
 from finqa.lexicon import find_periods
 from finqa.lexicon.arith import ArithmeticError_, evaluate, safe_name, variables
+from finqa.lexicon.line_items import LineItem, item_for_metric, label_key, line_items
 
 __all__ = ["PlanOutcome", "execute_plan", "statement_view", "resolve_item", "known_items"]
 
@@ -47,7 +46,7 @@ def known_items() -> dict[str, LineItem]:
     from finqa.agents.reasoning.offline.lexicon_bridge import lexicon_items
 
     out = dict(lexicon_items())
-    out.update(ITEMS)
+    out.update(line_items())
     return out
 
 
@@ -55,23 +54,22 @@ def known_items() -> dict[str, LineItem]:
 def _by_label() -> dict[str, str]:
     out: dict[str, str] = {}
     for item_id, li in known_items().items():
-        for key in (norm_label(item_id), norm_label(li.name), *li.keys()[0]):
+        for key in (label_key(item_id), label_key(li.name), *li.keys()[0]):
             out.setdefault(key, item_id)
     return out
 
 
 def resolve_item(name: str) -> str | None:
     """The catalogue id for a line item as the model wrote it ('Total revenue', 'cogs'), or None."""
-    from finqa.agents.reasoning.offline.lexicon_bridge import LEX_TO_ITEM
-
     raw = name.strip().lower()
     ident = safe_name(raw).strip("_")
     items = known_items()
     if ident in items:
         return ident
-    if ident in LEX_TO_ITEM and LEX_TO_ITEM[ident] in items:
-        return LEX_TO_ITEM[ident]
-    return _by_label().get(norm_label(raw))
+    mapped = item_for_metric(ident)  # a metrics.yaml id ('accounts_receivable' -> receivables)
+    if mapped is not None and mapped in items:
+        return mapped
+    return _by_label().get(label_key(raw))
 
 
 def _year(period: str) -> int | None:
