@@ -39,8 +39,11 @@ _TABLE_PAGE = re.compile(
     r"(?:income|operations|earnings|cash flows?|financial (?:position|condition)))",
     re.I,
 )
-_FIGURE = re.compile(r"^[\s$€£(]*-?\d[\d,]*(?:\.\d+)?\)?%?\s*$|^[\s$]*[\u2014\u2013-]{1,2}\s*$")
-_TRAILING_FIGURES = re.compile(r"(?:\s+[$(]*-?\d[\d,]*(?:\.\d+)?\)?%?|\s+[\u2014\u2013]){1,8}\s*$")
+_FIGURE = re.compile(
+    r"^[\s$€£(]*-?\d[\d,]*(?:\.\d+)?\)?%?[\s$]*$|^[\s$]*[\u2014\u2013-]{1,2}[\s$]*$"
+)
+_CELL = re.compile(r"^[$€£(]*-?\d[\d,]*(?:\.\d+)?\)?%?$|^[$\u2014\u2013-]{1,2}$")
+_DOLLAR_ONLY = re.compile(r"^[\s$€£]*$")
 _CAPTION = re.compile(r"^[A-Za-z][A-Za-z0-9 ,'’&()/.\-:]{2,90}$")
 
 
@@ -64,13 +67,17 @@ def _captions(text: str) -> Iterator[str]:
     lines = [x.strip() for x in text.replace("\r", "\n").split("\n")]
     lines = [x for x in lines if x]
     for i, line in enumerate(lines):
-        m = _TRAILING_FIGURES.search(line)
-        if m and m.start() > 0:
-            cap = line[: m.start()].rstrip(" $:")
+        toks = line.split()
+        n = len(toks)
+        while n and _CELL.match(toks[n - 1]):
+            n -= 1  # trailing figure cells ('$ 1,234 (567)')
+        if 0 < n < len(toks) and any(c.isdigit() for c in " ".join(toks[n:])):
+            cap = " ".join(toks[:n]).rstrip(" $:")
             if _CAPTION.match(cap):
                 yield cap
             continue
-        if _CAPTION.match(line) and any(_FIGURE.match(x) for x in lines[i + 1 : i + 3]):
+        after = [x for x in lines[i + 1 : i + 4] if not _DOLLAR_ONLY.match(x)][:1]
+        if _CAPTION.match(line) and after and _FIGURE.match(after[0]):
             yield line.rstrip(" $:")
 
 
@@ -115,19 +122,25 @@ def mine_labels(pages: Iterable[dict[str, object]], company_of: dict[str, str]) 
 
 
 def catalogue_support(stats: dict[str, LabelStats]) -> dict[str, dict[str, object]]:
-    """For every catalogue label: filings and companies that use it, up to five example filings."""
+    """For every catalogue label (line_items.yaml labels, metrics.yaml line_items): filings and
+    companies that use it, up to five example filings."""
+    from finqa.lexicon import METRICS
+
+    labels = [(item.id, label) for item in line_items().values() for label in item.labels]
+    labels += [(f"metric:{m.id}", label) for m in METRICS.values() for label in m.line_items]
     out: dict[str, dict[str, object]] = {}
-    for item in line_items().values():
-        for label in item.labels:
-            key = label_key(label)
-            s = stats.get(key)
-            out[key] = {
-                "label": label,
-                "item": item.id,
-                "filings": len(s.filings) if s else 0,
-                "companies": len(s.companies) if s else 0,
-                "examples": sorted(s.filings)[:5] if s else [],
-            }
+    for item_id, label in labels:
+        key = label_key(label)
+        if key in out:
+            continue
+        s = stats.get(key)
+        out[key] = {
+            "label": label,
+            "item": item_id,
+            "filings": len(s.filings) if s else 0,
+            "companies": len(s.companies) if s else 0,
+            "examples": sorted(s.filings)[:5] if s else [],
+        }
     return dict(sorted(out.items()))
 
 

@@ -7,6 +7,7 @@ equipment'); the longest spelling wins ('fixed asset turnover' over 'asset turno
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -15,6 +16,8 @@ from finqa.errors import FinqaError
 from finqa.lexicon._data import data_cache, read_yaml
 
 __all__ = [
+    "display_value",
+    "DEFAULT_DECIMALS",
     "Metric",
     "MetricMatch",
     "METRICS",
@@ -219,3 +222,21 @@ def find_metrics(text: str) -> list[MetricMatch]:
         else:
             i += 1
     return out
+
+
+DEFAULT_DECIMALS = {"%": 2, "ratio": 2, "times": 2, "days": 2, "USD/share": 2}
+
+
+def display_value(value: float, unit: str, decimals: int | None = None) -> str:
+    """A metric value as shown to a user, at its unit's display precision ('16.50%', '0.83',
+    '45.20 days'). A small ratio is never rounded away: -0.0128 at two decimals would read '-0.01',
+    so it keeps two significant digits and shows its percent form ('-0.013 (-1.3%)')."""
+    d = DEFAULT_DECIMALS.get(unit, 2) if decimals is None else decimals
+    if unit == "%":
+        return f"{value:.{d}f}%"
+    if unit == "days":
+        return f"{value:.{d}f} days"
+    if unit in ("ratio", "times") and value and abs(value) < 10 ** (1 - d):
+        sig = max(d, -math.floor(math.log10(abs(value))) + 1)
+        return f"{value:.{sig}f} ({value * 100:.1f}%)"
+    return f"{value:.{d}f}"

@@ -30,3 +30,26 @@ class TestCatalogue:
         assert item_for_metric("revenue") == "revenue"
         assert item_for_metric("ebit") == "operating_income"
         assert item_for_metric("gross_margin") is None
+
+
+class TestDisplayPrecision:
+    def test_small_ratio_keeps_its_digits(self) -> None:
+        """A ratio of -0.0128 at two decimals shows '-0.013 (-1.3%)', not '-0.01'."""
+        from finqa.lexicon.metrics import display_value
+
+        assert display_value(-0.0128, "ratio", 2) == "-0.013 (-1.3%)"
+
+    def test_ordinary_values_use_unit_precision(self) -> None:
+        """Percentages, ratios and days show two decimals by default."""
+        from finqa.lexicon.metrics import display_value
+
+        assert display_value(16.5, "%") == "16.50%"
+        assert display_value(0.83, "ratio") == "0.83"
+        assert display_value(45.2, "days") == "45.20 days"
+
+    def test_small_ratio_grades_against_percent_gold(self) -> None:
+        """The grader reads '-0.013 (-1.3%)' as the gold '-1.3%'."""
+        from finqa.benchmarks.grading import grade
+
+        g = grade("What was the change in margin ratio?", "-1.3%", "Change: -0.013 (-1.3%).")
+        assert g.label == "correct"

@@ -421,7 +421,7 @@ class TestVerdicts:
         """Three years of gross margin within 2 points of each other give 'Yes.' and each margin."""
         a = ask(_GM_Q, INCOME)
         assert not a.abstained and a.text.startswith("Yes.")
-        assert "53.0%" in a.text and "53.3%" in a.text and "54.8%" in a.text
+        assert "53.03%" in a.text and "53.35%" in a.text and "54.82%" in a.text
         assert a.citations and recompute(a) == pytest.approx(1.466, abs=1e-3)
 
     def test_gross_margin_fluctuating_no(self) -> None:
@@ -433,7 +433,25 @@ class TestVerdicts:
         """A bank's income statement (net interest income, no cost of sales) makes gross margin not relevant."""
         a = ask(_GM_Q, BANK_INCOME)
         assert not a.abstained and "not a relevant metric" in a.text
-        assert "financial institution" in a.text and a.citations
+        assert (
+            "no gross profit or" in a.text and "cost of goods sold line" in a.text and a.citations
+        )
+
+    def test_industrial_gross_margin_is_relevant(self) -> None:
+        """An income statement with cost of sales is never called 'not relevant': the margin is computed."""
+        a = ask(_GM_Q, INCOME_VOLATILE)
+        assert "not a relevant metric" not in a.text
+
+    def test_unread_statement_abstains(self) -> None:
+        """A statement that does not parse (no columns) gives no verdict: the answer abstains."""
+        broken = "Consolidated Statements of Income\nNet interest income was strong this year.\n"
+        assert ask(_GM_Q, broken).abstained
+
+    def test_consistency_without_stated_tolerance(self) -> None:
+        """Without a stated tolerance, a change under 10% of the level is stable, either way."""
+        q = "Is Acme's operating margin consistent over the last three years?"
+        a = ask(q, INCOME_VOLATILE)
+        assert a.text.startswith("No.") and "10%" in a.text
 
     def test_debt_increase_sums_current_and_long_term(self) -> None:
         """Commercial paper, current portion and long-term debt are summed at both year ends; leases are not."""
@@ -514,9 +532,40 @@ class TestVerdicts:
         assert a.text.startswith("Yes.") and "80.0%" in a.text and "68.6%" in a.text
         assert recompute(a) == pytest.approx(80.0)
 
-    def test_capital_light_gets_no_verdict(self) -> None:
-        """Below both thresholds no 'Yes'/'No' verdict is given."""
+    def test_capital_light_is_no(self) -> None:
+        """Both shares read and below their thresholds: 'No.', with the shares and the rule."""
         a = ask(
             "Is Acme a capital-intensive business based on FY2022 data?", INCOME, CASH_FLOW, BALANCE
         )
+        assert a.text.startswith("No.") and "threshold 30%" in a.text and "threshold 8%" in a.text
+
+    def test_capital_intensity_needs_both_shares_for_no(self) -> None:
+        """With only one share readable and below its threshold, no verdict is given."""
+        a = ask("Is Acme a capital-intensive business based on FY2022 data?", BALANCE)
         assert not a.text.startswith(("Yes", "No"))
+
+    def test_dividends_no_when_statement_read_without_dividend_line(self) -> None:
+        """A cash flow statement read through its financing total with no dividend line gives 'No.'."""
+        text = CASH_FLOW.replace("Dividends paid (6,172) (5,815) (5,509)\n", "").replace(
+            "Financing Activities\n",
+            "Financing Activities\nRepayments of debt (1,000) (900) (800)\n"
+            "Net Cash Used for Financing Activities (1,000) (900) (800)\n",
+        )
+        a = ask("Has Acme paid dividends to common shareholders in FY2022?", text)
+        assert a.text.startswith("No.") and a.citations
+
+
+class TestBadInput:
+    """Questions and statements the offline backend cannot read abstain, saying what they looked for."""
+
+    def test_unknown_line_item_abstains_naming_it(self) -> None:
+        """A line item the catalogue does not know abstains and names what it looked for."""
+        a = ask("What was Acme's FY2022 widget royalty income? Answer in USD millions.", INCOME)
+        assert a.abstained and "widget royalty income" in a.text
+        assert "widget royalty income" in " ".join(a.confidence["missing"])
+
+    def test_statement_without_columns_abstains(self) -> None:
+        """A statement whose figures do not parse into year columns gives an abstention, not a guess."""
+        broken = "Consolidated Statements of Income\n(in millions)\nNet sales were up on volume.\n"
+        a = ask("What was Acme's FY2022 net sales? Answer in USD millions.", broken)
+        assert a.abstained and not a.calculations

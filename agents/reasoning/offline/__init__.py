@@ -13,7 +13,7 @@ import re
 
 from finqa.agents.reasoning.confidence import confidence_signals
 from finqa.agents.reasoning.offline.book import Book
-from finqa.agents.reasoning.offline.extractive import best_passages
+from finqa.agents.reasoning.offline.extractive import best_passages, content_words
 from finqa.agents.reasoning.offline.question import QuestionSpec, parse_question
 from finqa.agents.reasoning.offline.solver import (
     Solution,
@@ -84,7 +84,7 @@ class OfflineBackend:
             if sol is not None and self._acceptable(sol, spec, strategy):
                 return self._metric_answer(question, spec, sol, strategy)
             if not spec.is_yes_no:
-                return self._abstain(spec, strategy, missing_operands(spec, book))
+                return self._abstain(spec, strategy, missing_operands(spec, book), question)
         return self._extractive(question, evidence, strategy, spec)
 
     # ------------------------------------------------------------------ metric
@@ -158,13 +158,27 @@ class OfflineBackend:
         )
 
     def _abstain(
-        self, spec: QuestionSpec, strategy: str, missing: list[str] | None = None
+        self,
+        spec: QuestionSpec,
+        strategy: str,
+        missing: list[str] | None = None,
+        question: str = "",
     ) -> Answer:
         recipe = get_recipe(spec.recipe)
-        what = recipe.name if recipe else "the figure asked for"
         years = ", ".join(f"FY{y}" for y in spec.agg_years) or "the period asked"
-        text = f"I {CANNOT}: the evidence does not show every line item needed for {what} ({years})"
-        text += f"; missing: {', '.join(missing)}." if missing else "."
+        if recipe is None and question:
+            # no catalogue metric or line item matches: say what was looked for
+            terms = _asked_terms(question)
+            looked = f"'{' '.join(terms)}'" if terms else "the figure asked for"
+            text = (
+                f"I {CANNOT}: no line item or metric in finqa's catalogue matches {looked} "
+                f"({years}), and no evidence sentence answers it."
+            )
+            missing = missing or ([" ".join(terms)] if terms else [])
+        else:
+            what = recipe.name if recipe else "the figure asked for"
+            text = f"I {CANNOT}: the evidence does not show every line item needed for {what} ({years})"
+            text += f"; missing: {', '.join(missing)}." if missing else "."
         conf = confidence_signals(text, cited=False)
         conf["mode"] = "abstain"
         conf["missing"] = list(missing or [])
@@ -184,7 +198,7 @@ class OfflineBackend:
     ) -> Answer:
         passages = best_passages(question, evidence, k=2 if strategy != "detailed" else 3)
         if not passages or passages[0].score < 1.0:
-            return self._abstain(spec, strategy)
+            return self._abstain(spec, strategy, None, question)
         parts = [f'"{p.text}" [{p.citation.source_id}]' for p in passages]
         direct = spec.is_yes_no or bool(_DIRECT.search(question))
         if direct:
@@ -214,6 +228,21 @@ _UP = re.compile(r"\b(?:improv\w*|increas\w*|grow\w*|expand\w*|rais\w*|higher)\b
 _DOWN = re.compile(
     r"\b(?:declin\w*|decreas\w*|deteriorat\w*|reduc\w*|lower|drop\w*|shr[iu]nk\w*)\b", re.IGNORECASE
 )
+
+
+def _asked_terms(question: str) -> list[str]:
+    """The question's own content words, without company names and periods (what was looked for)."""
+    from finqa.lexicon import find_companies, find_periods
+
+    text = question
+    spans = [(c.start, c.end) for c in find_companies(question)]
+    spans += [(p.start, p.end) for p in find_periods(question)]
+    for a, b in sorted(spans, reverse=True):
+        text = text[:a] + " " + text[b:]
+    return [w for w in content_words(text) if not w.endswith("'s") and w not in _NOT_ASKED][:6]
+
+
+_NOT_ASKED = frozenset({"usd", "dollars", "thousands", "millions", "billions", "much", "many", "round", "decimal", "places"})  # fmt: skip
 
 
 def _fmt_unit(v: float, unit: str) -> str:

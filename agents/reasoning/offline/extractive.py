@@ -8,6 +8,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from finqa.agents.types import Citation, Evidence
+from finqa.lexicon.boilerplate import is_boilerplate
 
 __all__ = ["Passage", "best_passages", "content_words"]
 
@@ -126,10 +127,17 @@ def _stem(w: str) -> str:
 
 
 def _sentences(text: str) -> list[str]:
-    flat = re.sub(r"[ \t]*\n[ \t]*", "\n", text)
+    """Prose sentences of an evidence text: no table fragments, and never a signature block,
+    certification, table of contents or page header (`lexicon.boilerplate`)."""
+    lines = [x.strip() for x in text.splitlines()]
+    # running headers/footers ('Table of Contents', '3M Company | Form 10-K | 45') go first,
+    # so they do not glue themselves to the sentence that follows
+    flat = "\n".join(x for x in lines if not (len(x) <= 80 and is_boilerplate(x)))
     out: list[str] = []
     for block in _SENT.split(flat):
         s = " ".join(block.split())
+        if is_boilerplate(s):
+            continue
         if not (40 <= len(s) <= 600) or len(re.findall(r"[A-Za-z]{3,}", s)) < 6:
             continue
         letters = sum(c.isalpha() for c in s)

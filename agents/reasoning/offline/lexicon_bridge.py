@@ -162,17 +162,40 @@ def lexicon_recipe(metric_id: str) -> Recipe | None:
 
 
 def lexicon_match(text: str) -> tuple[str, int, int] | None:
-    """(metric id, start, end) of the first lexicon metric in the text with an offline recipe."""
+    """(metric id, start, end) of the metric the text asks for, among the lexicon metrics it
+    names that have an offline recipe: a metric whose formula uses another named metric wins over
+    that input ('payout ratio (using dividends paid and net income)' asks for the payout ratio);
+    then the first named."""
     lex = _lexicon()
     if lex is None:
         return None
-    best: tuple[str, int, int] | None = None
-    for match in lex.find_metrics(text):  # type: ignore[attr-defined]
-        if lexicon_recipe(match.canonical) is None:
-            continue
-        if best is None or (match.end - match.start) > (best[2] - best[1]):
-            best = (str(match.canonical), int(match.start), int(match.end))  # the most specific
-    return best
+    found = [
+        m
+        for m in lex.find_metrics(text)  # type: ignore[attr-defined]
+        if lexicon_recipe(m.canonical) is not None
+    ]
+    named = {str(m.canonical) for m in found}
+    used = set().union(*(_inputs(c) for c in named)) if named else set()
+    for m in found:
+        if str(m.canonical) not in used:
+            return (str(m.canonical), int(m.start), int(m.end))
+    return None
+
+
+@lru_cache(maxsize=512)
+def _inputs(metric_id: str) -> frozenset[str]:
+    """Every metric a metric's formula uses, directly or through other formulas."""
+    from finqa.lexicon import METRICS
+
+    metric = METRICS.get(metric_id)
+    if metric is None:
+        return frozenset()
+    out: set[str] = set()
+    for inp in metric.inputs:
+        if inp != metric_id:
+            out |= {inp} | _inputs(inp)
+    out |= {LEX_TO_RECIPE[i] for i in out if i in LEX_TO_RECIPE}
+    return frozenset(out)
 
 
 def recipe_from_question(text: str) -> str | None:

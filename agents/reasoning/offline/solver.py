@@ -12,6 +12,7 @@ from finqa.agents.reasoning.offline.recipes import MAGNITUDE_ITEMS, Recipe
 from finqa.agents.reasoning.offline.tables import Row
 from finqa.agents.types import Calculation, Citation, Operand
 from finqa.lexicon.arith import ArithmeticError_, evaluate
+from finqa.lexicon.metrics import display_value
 
 __all__ = ["Solution", "solve", "format_value", "missing_operands", "get_recipe"]
 
@@ -53,6 +54,11 @@ def _expand(
 
     expr = _TOKEN.sub(sub, formula)
     return None if missing else expr
+
+
+def formula_items(formula: str) -> tuple[str, ...]:
+    """The line item ids a recipe formula reads ('gross_profit[y] / revenue[y]' -> both)."""
+    return tuple(dict.fromkeys(m.group(1) for m in _TOKEN.finditer(formula)))
 
 
 def missing_operands(spec: QuestionSpec, book: Book) -> list[str]:
@@ -186,13 +192,7 @@ def format_value(sol: Solution, spec: QuestionSpec) -> str:
         sign = "-" if value < 0 else ""
         word = _SCALE_WORD.get(target, "")
         return f"{sign}${abs(value):,.{digits}f} {word}".rstrip()
-    if sol.unit == "%":
-        return f"{sol.value:.{2 if d is None else d}f}%"
-    if sol.unit == "days":
-        return f"{sol.value:.{2 if d is None else d}f} days"
-    if sol.unit == "times" and spec.percent is False:
-        return f"{sol.value:.{2 if d is None else d}f}"
-    return f"{sol.value:.{2 if d is None else d}f}"
+    return display_value(sol.value, sol.unit, d)
 
 
 def citations_for(sol: Solution) -> list[Citation]:

@@ -1,8 +1,8 @@
 """Verdict rules over the cash flow statement, the income statement's restructuring line and the tax note.
 
 - operating / investing / financing: the largest of the three cash-flow totals is named;
-- dividends to common shareholders: a non-zero 'Dividends paid' cash-flow line is 'Yes' (no 'No'
-  from an absent line: the caller abstains);
+- dividends to common shareholders: a non-zero 'Dividends paid' cash-flow line is 'Yes'; 'No' only
+  when the cash flow statement was read through its financing total and no line names a dividend;
 - restructuring costs: the income statement's 'Restructuring ...' line (else a note's 'Total
   restructuring ...' line), or an abstention naming the missing line;
 - change in effective tax rate: the stated rates when the statements do not give both operands.
@@ -127,7 +127,30 @@ def dividends_paid(spec: QuestionSpec, book: Book, strategy: str) -> Answer | No
             f"{money(calc.result, reader.scale)} {reader.refs()}."
         )
         return verdict(text, reader, [calc], strategy, "verdict")
-    return None
+    return _no_dividends(y, book, strategy)
+
+
+def _no_dividends(y: int, book: Book, strategy: str) -> Answer | None:
+    """'No' only when the FY cash flow statement was read through its financing section and no
+    line of it (nor of its page) mentions a dividend."""
+    rows = [
+        r for r in statement_rows(book, "cash_flow") if r.primary and r.value_for(y) is not None
+    ]
+    financing = next((r for r in rows if (m := _CF_TOTAL.match(r.key)) and m.group(1) == "financ"), None)  # fmt: skip
+    if financing is None or len(rows) < 8:
+        return None
+    if any("dividend" in r.key for r in book.rows if r.doc_id == financing.doc_id):
+        return None  # a dividend line exists (another year, another table): no 'No'
+    reader = Reader()
+    name = reader.add(f"financing_cash_flow_fy{y}", financing, y)
+    calc = reader.calc(name, "USD", f"FY{y} net cash from financing activities (no dividend line)")
+    if calc is None or reader.scale_unknown:
+        return None
+    text = (
+        f"No. The FY{y} cash flow statement {reader.refs()} ({len(rows)} lines read, through "
+        f"{financing.label.strip()[:60]!r}) shows no dividends paid line."
+    )
+    return verdict(text, reader, [calc], strategy, "verdict")
 
 
 def restructuring(spec: QuestionSpec, book: Book, strategy: str) -> Answer:

@@ -1,0 +1,211 @@
+"""General question families over the statements, parameterised by the lexicon's catalogue.
+
+Each family maps a question to a catalogue metric (`lexicon_match`) and reads its operands from
+the evidence's statement rows (`Book`); it answers with the rule and the figures, citations
+and re-executable calculations, or returns None (the caller's usual path then answers or
+abstains, saying what it looked for).
+
+- applicability: "... if X is not a relevant metric, say so": X is not applicable when the
+  statement that would carry its operands is in the evidence (read, with at least
+  `MIN_STATEMENT_ROWS` rows) and no formula of X finds its line items there (e.g. no cost of
+  sales line, so no gross margin). When X can be computed, the usual path computes it.
+- consistency: "is X consistent / stable / fluctuating ..." over the years the statements show
+  (up to three): X per year and the largest year-over-year change; the tolerance is the one the
+  question states ('more than roughly 2%'), else `STABLE_RELATIVE_CHANGE` of the level
+  (a change under a tenth of the level is read as stable). Comes out Yes or No.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from finqa.agents.reasoning.confidence import confidence_signals
+from finqa.agents.reasoning.offline.book import Book
+from finqa.agents.reasoning.offline.lexicon_bridge import get_recipe
+from finqa.agents.reasoning.offline.question import QuestionSpec, parse_question
+from finqa.agents.reasoning.offline.solver import Solution, formula_items, solve
+from finqa.agents.reasoning.offline.tables import Row
+from finqa.agents.reasoning.offline.verdict_kit import (
+    TEMPLATE_HASH,
+    TEMPLATE_ID,
+    Reader,
+    statement_rows,
+    verdict,
+)
+from finqa.agents.types import Answer, Citation, Evidence
+from finqa.lexicon import extract_quantities
+from finqa.lexicon.line_items import LineItem, label_key, line_items
+
+__all__ = [
+    "applicability",
+    "consistency",
+    "MIN_STATEMENT_ROWS",
+    "STABLE_RELATIVE_CHANGE",
+]
+
+MIN_STATEMENT_ROWS = 5  # a statement read with at least this many lines shows the lines it has
+STABLE_RELATIVE_CHANGE = 0.10  # no stated tolerance: a change under 10% of the level is stable
+
+_NOT_RELEVANT = re.compile(r"\bnot (?:a |an )?(?:\w+ )?(?:relevant|useful|meaningful|applicable)\b", re.I)  # fmt: skip
+_CONSISTENT = re.compile(r"\b(?:consistent\w*|stable|stability|fluctuat\w*|volatil\w*|steady)\b", re.I)  # fmt: skip
+
+
+def applicability(question: str, evidence: Evidence, strategy: str) -> Answer | None:
+    """'X is not relevant' when X's statement is read and has none of X's line items."""
+    q = " ".join(question.split())
+    if not _NOT_RELEVANT.search(q):
+        return None
+    spec = parse_question(q)
+    recipe = get_recipe(spec.recipe)
+    if recipe is None or recipe.unit == "USD":
+        return None  # an amount is always 'relevant'; a ratio needs its operands
+    book = Book(evidence)
+    year = spec.target_year or _latest_year(book)
+    if year is None:
+        return None
+    one_year = _single(spec, year)
+    if solve(one_year, book) is not None:
+        return None  # computable: the usual path answers with the figure
+    # every formula of the metric needs a line item the filing's text never mentions
+    seen = label_key(" ".join(i.text for i in evidence.items))
+    blocking: list[LineItem] = []
+    for formula in recipe.formulas:
+        absent = [
+            li
+            for i in formula_items(formula)
+            if (li := line_items().get(i)) is not None and not _mentions(seen, li)
+        ]
+        if not absent:
+            return None  # its lines are there, only not read for the year asked: no verdict
+        blocking.extend(li for li in absent if li not in blocking)
+    stmt = blocking[0].statement
+    rows = [r for r in statement_rows(book, stmt) if r.primary]
+    if len(rows) < MIN_STATEMENT_ROWS:
+        return None  # the statement was not read: absence proves nothing
+    shown = ", ".join(dict.fromkeys(r.label.strip()[:40] for r in rows[:4]))
+    first = rows[0]
+    cite = Citation(
+        source_id=first.source_id,
+        doc_id=first.doc_id,
+        page=first.page,
+        chunk_id=first.chunk_id,
+        quote=first.line[:200],
+    )
+    names = " or ".join(li.name for li in blocking)
+    where = {"income": "income statement", "balance": "balance sheet", "cash_flow": "cash flow statement"}  # fmt: skip
+    lead = "No. " if spec.is_yes_no else ""
+    text = (
+        f"{lead}{recipe.name[:1].upper()}{recipe.name[1:]} is not a relevant metric for this "
+        f"company. Its {where.get(stmt, stmt)} [{first.source_id}] ({len(rows)} lines read, e.g. "
+        f"{shown}) has no {names} line, so there is no {recipe.name} ({recipe.formulas[0]}) in "
+        "what the company reports; its performance is read from the lines it does report."
+    )
+    conf = confidence_signals(text, cited=True, base=0.7)
+    conf["mode"] = "not_relevant"
+    conf["missing"] = [li.name for li in blocking]
+    return Answer(
+        text=text,
+        citations=(cite,),
+        strategy=strategy,
+        template_id=TEMPLATE_ID,
+        template_hash=TEMPLATE_HASH,
+        backend="offline",
+        confidence=conf,
+    )
+
+
+def _mentions(key: str, li: LineItem) -> bool:
+    """The letters-only text contains one of the item's captions (8+ letters, so 'sales' alone
+    does not count)."""
+    labels, prefixes, _ = li.keys()
+    return any(x and x in key for x in (*labels, *prefixes) if len(x) >= 8)
+
+
+def _stated_tolerance(question: str) -> float | None:
+    """A tolerance the question states in percent or points ('more than roughly 2%'), or None."""
+    for qty in extract_quantities(question):
+        if qty.unit in ("%", "bps") and qty.kind != "year":
+            return float(qty.value) / (100.0 if qty.unit == "bps" else 1.0)
+    return None
+
+
+def consistency(question: str, evidence: Evidence, strategy: str) -> Answer | None:
+    """Yes/No: is the metric consistent over the years shown, with the figures and the rule."""
+    q = " ".join(question.split())
+    if not _CONSISTENT.search(q):
+        return None
+    spec = parse_question(q)
+    recipe = get_recipe(spec.recipe)
+    if recipe is None:
+        return None
+    book = Book(evidence)
+    latest = spec.target_year or _latest_year(book)
+    if latest is None:
+        return None
+    per_year: dict[int, float] = {}
+    sols: dict[int, Solution] = {}
+    for y in range(latest, latest - 3, -1):
+        sol = solve(_single(spec, y), book)
+        if sol is None:
+            break
+        per_year[y] = sol.value
+        sols[y] = sol
+    if len(per_year) < 2:
+        return None
+    ys = sorted(per_year)
+    changes = [abs(per_year[b] - per_year[a]) for a, b in zip(ys, ys[1:], strict=False)]
+    biggest = max(changes)
+    stated = _stated_tolerance(q)
+    pct = recipe.unit == "%"
+    if stated is not None:
+        tol = stated
+        rule = f"the stated tolerance of {stated:g}{' points' if pct else '%'}"
+        if not pct:  # a stated percent on an amount or ratio: relative change
+            tol = stated / 100 * max(abs(per_year[y]) for y in ys)
+    else:
+        tol = STABLE_RELATIVE_CHANGE * max(abs(per_year[y]) for y in ys)
+        rule = f"a change of less than {STABLE_RELATIVE_CHANGE:.0%} of its level"
+    ok = biggest <= tol
+    reader = Reader()
+    for sol in sols.values():
+        for op in sol.calculation.operands:
+            reader.operands.append(op)
+            reader.values[op.name] = op.value
+        for fact in sol.facts:
+            reader.cites.extend(c for c in _cites(fact.row) if c not in reader.cites)
+    unit = "%" if pct else ""
+    shown = ", ".join(f"FY{y}: {per_year[y]:,.2f}{unit}" for y in ys)
+    diff = " points" if pct else ""
+    text = (
+        f"{'Yes' if ok else 'No'}. {recipe.name[:1].upper()}{recipe.name[1:]} was {shown} "
+        f"{reader.refs()}; the largest year-over-year change is {biggest:,.2f}{diff}, "
+        f"{'within' if ok else 'more than'} {rule}."
+    )
+    exprs = [f"({sols[y].calculation.expression})" for y in ys]
+    diffs = [f"abs({b} - {a})" for a, b in zip(exprs, exprs[1:], strict=False)]
+    change = reader.calc(
+        diffs[0] if len(diffs) == 1 else f"max({', '.join(diffs)})",
+        recipe.unit,
+        f"largest year-over-year change in {recipe.name}, FY{ys[0]}-FY{ys[-1]}",
+    )
+    calcs = ([change] if change is not None else []) + [sols[y].calculation for y in ys]
+    return verdict(text, reader, calcs, strategy, "verdict")
+
+
+def _latest_year(book: Book) -> int | None:
+    """The latest fiscal year the evidence's statements show (a question naming none)."""
+    return max((y for r in book.rows if r.primary for y in r.years), default=None)
+
+
+def _single(spec: QuestionSpec, year: int) -> QuestionSpec:
+    return replace(spec, agg_years=(year,), aggregate="single", target_year=year)
+
+
+def _cites(r: Row) -> list[Citation]:
+    return [
+        Citation(
+            source_id=r.source_id, doc_id=r.doc_id, page=r.page, chunk_id=r.chunk_id,
+            quote=r.line[:200],
+        )
+    ]  # fmt: skip
