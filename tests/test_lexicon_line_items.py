@@ -53,3 +53,28 @@ class TestDisplayPrecision:
 
         g = grade("What was the change in margin ratio?", "-1.3%", "Change: -0.013 (-1.3%).")
         assert g.label == "correct"
+
+
+class TestLabelSupport:
+    def test_every_label_is_justified_by_filings(self) -> None:
+        """Each line-item caption is used by at least one filing, named in label_support.json."""
+        import json
+
+        from finqa.lexicon.line_items import SUPPORT_PATH
+
+        support = json.loads(SUPPORT_PATH.read_text(encoding="utf-8"))
+        for item in line_items().values():
+            for label in item.labels:
+                entry = support.get(label_key(label))
+                assert entry is not None, (item.id, label)
+                assert entry["filings"] >= 1 and entry["examples"], (item.id, label)
+
+    def test_cost_of_products_and_ar_map(self) -> None:
+        """'Cost of products' captions read as cost of sales; 'AR' in a question is receivables."""
+        from finqa.lexicon import find_metrics
+
+        _, prefixes, _ = line_items()["cogs"].keys()
+        assert any(label_key("Cost of products").startswith(p) for p in prefixes)
+        assert [m.canonical for m in find_metrics("What was 3M's AR in FY2022?")] == [
+            "accounts_receivable"
+        ]
