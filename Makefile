@@ -24,7 +24,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest
 
 # The LLM path on a real model: starts ../shared/llm/serve-local.sh unless a server already
-# listens (8011 is reused; otherwise one is started on FINQA_LLM_TEST_PORT, default 8012, and
+# listens (8011 is reused; otherwise one is started on TEST_LLM_OWN_PORT, default 8012, and
 # stopped afterwards), then runs tests/llm. Prints one SKIPPED line if the server cannot be installed.
 test-llm: $(STAMP)
 	.ci/test-llm

@@ -39,7 +39,7 @@ def select_subset(rows: Sequence[Mapping[str, Any]], n: int = 30) -> list[Mappin
         by_type[str(row.get("question_type") or "unknown")].append(row)
     types = sorted(by_type)
     share = {t: n // len(types) + (1 if i < n % len(types) else 0) for i, t in enumerate(types)}
-    chosen: list[Mapping[str, Any]] = []
+    chosen: list[list[Mapping[str, Any]]] = []
     for t in types:
         pool = sorted(by_type[t], key=lambda r: _h(str(r.get("financebench_id"))))
         picked: list[Mapping[str, Any]] = []
@@ -53,8 +53,13 @@ def select_subset(rows: Sequence[Mapping[str, Any]], n: int = 30) -> list[Mappin
                     continue
                 picked.append(row)
                 used.add(company)
-        chosen.extend(picked)
-    return sorted(chosen, key=lambda r: str(r.get("financebench_id")))
+        chosen.append(picked)
+    # round-robin over types: any prefix of the file is itself stratified (a partial run of a
+    # long benchmark still covers every type)
+    out: list[Mapping[str, Any]] = []
+    for i in range(max((len(p) for p in chosen), default=0)):
+        out.extend(p[i] for p in chosen if i < len(p))
+    return out
 
 
 def _reasoning_records(audit_dir: Path) -> list[Mapping[str, Any]]:

@@ -10,7 +10,7 @@ from finqa.agents.config import Settings, load_settings
 
 __all__ = ["MODEL", "llm_settings"]
 
-MODEL = os.environ.get("FINQA_TEST_LLM_MODEL", "qwen05")
+MODEL = os.environ.get("TEST_LLM_MODEL", "qwen05")
 
 
 def llm_settings(url: str, tmp: Path, index: Path | None = None, **extra: Any) -> Settings:

@@ -1,7 +1,7 @@
 """Fixtures for the real-model suite (`make test-llm`): the server URL and a tiny sample index.
 
 `make test-llm` starts or reuses a local OpenAI-compatible server and exports
-FINQA_TEST_LLM_URL; these tests are marked `llm` and left out of plain `make test`.
+TEST_LLM_URL; these tests are marked `llm` and left out of plain `make test`.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from finqa.agents.config import load_settings
 
 @pytest.fixture(scope="session")
 def llm_url() -> str:
-    url = os.environ.get("FINQA_TEST_LLM_URL", "")
+    url = os.environ.get("TEST_LLM_URL", "")
     if not url:
-        pytest.fail("FINQA_TEST_LLM_URL is not set: run the real-model suite with `make test-llm`")
+        pytest.fail("TEST_LLM_URL is not set: run the real-model suite with `make test-llm`")
     return url
 
 
