@@ -137,6 +137,7 @@ _HEADER = re.compile(
     r"(?P<word>thousands|millions|billions)\b",
     re.I,
 )
+_MONEY_AND = re.compile(r"(?:\$|dollars|amounts)\s+and\s+\S?\Z", re.I)
 _HEADER2 = re.compile(
     r"\((?P<what>[^()]{0,40}?(?:shares|share|options|units|employees|stores|barrels|tons|"
     r"customers|subscribers|members|vehicles)\s*)?"
@@ -185,8 +186,8 @@ def scale_regions(text: str) -> list[tuple[int, float]]:
     found: list[tuple[int, float]] = []
     for rx in (_HEADER, _HEADER2):
         for m in rx.finditer(text):
-            if m.groupdict().get("what"):
-                continue
+            if m.groupdict().get("what") and not _MONEY_AND.search(text, 0, m.start("what") + 1):
+                continue  # 'shares in thousands' scales counts, not money ('$ and shares ...' both)
             found.append((m.start(), _scale_of_word(m.group("word"))))
     found.sort()
     return found

@@ -227,3 +227,22 @@ class TestQuarterlyNote:
         assert [p.key for p in table.periods] == ["2016Q1", "2016Q2", "2016Q3", "2016Q4"]
         assert table.periods[1].end_date == date(2016, 6, 30) and table.periods[0].unaudited
         assert [f.value for f in table.facts] == [29_128e6, 30_404e6, 32_714e6, 43_741e6]
+
+
+class TestScaleNotes:
+    def test_dollars_and_shares_in_millions(self) -> None:
+        """'$ and shares in millions, except per share amounts' scales amounts by a million."""
+        text = (
+            "Condensed Consolidated Statements of Earnings\n"
+            "$ and shares in millions, except per share amounts (unaudited)\n"
+            "Three Months Ended\nJuly 29, 2023\nJuly 30, 2022\n"
+            "Revenue\n$\n9,583 $\n10,329\n"
+        )
+        read = read_pages("BESTBUY_2024Q2_10Q", [(3, text)])
+        assert [f.value for f in read.tables[0].facts] == [9_583e6, 10_329e6]
+
+    def test_share_counts_header_does_not_scale_money(self) -> None:
+        """'(shares in thousands)' alone does not scale dollar amounts."""
+        from finqa.lexicon.numbers import detect_scale
+
+        assert detect_scale("(shares in thousands)") is None
