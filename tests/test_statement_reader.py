@@ -172,6 +172,11 @@ class TestTextReader:
         assert labels == {"Goodwill"}
         assert any("Assets held for sale" in n for n in read.tables[0].notes)
 
+    def test_segment_heading_over_prose_is_not_a_statement(self) -> None:
+        """A 'Business Segments' heading over descriptions (no table of figures) is not typed."""
+        prose = "Business Segments\nSafety and Industrial\nAbrasives and tapes\nHealth Care\nOral care\n"
+        assert read_pages("ACME_2022_10K", [(4, prose)]).statement_pages == []
+
     def test_non_statement_page_is_ignored(self) -> None:
         """A page of prose or an index of the statements is not a statement page."""
         index = "Index to Financial Statements\nConsolidated Statements of Income 58\nConsolidated Balance Sheets 60\n"
@@ -246,3 +251,49 @@ class TestScaleNotes:
         from finqa.lexicon.numbers import detect_scale
 
         assert detect_scale("(shares in thousands)") is None
+
+
+EQUITY = """ACME CORP
+CONSOLIDATED STATEMENTS OF STOCKHOLDERS' EQUITY
+(In thousands)
+Common Stock
+Retained
+Earnings
+Total
+Balances at December 31, 2020
+100
+$ 500
+$ 600
+Net income
+\u2014
+120
+120
+Dividends declared
+\u2014
+(20)
+(20)
+Balances at December 31, 2021
+100
+600
+700
+"""
+
+
+class TestEquityMatrix:
+    def test_total_column_by_row_period(self) -> None:
+        """An equity matrix types its total column: balances as instants, movements as the year."""
+        read = read_pages("ACME_2021_10K", [(60, EQUITY)])
+        table = read.tables[0]
+        facts = {(f.label, f.period.key): f.value for f in table.facts}
+        assert facts == {
+            ("Balances at December 31, 2020", "FY2020@end"): 600e3,
+            ("Net income", "FY2021"): 120e3,
+            ("Dividends declared", "FY2021"): -20e3,
+            ("Balances at December 31, 2021", "FY2021@end"): 700e3,
+        }
+        assert table.statement == "equity" and "total column" in table.notes[0]
+
+    def test_matrix_without_total_is_reported(self) -> None:
+        """Without a total column the matrix is reported as not parsed, not half-read."""
+        read = read_pages("ACME_2021_10K", [(60, EQUITY.replace("Total\n", ""))])
+        assert read.tables == [] and "total" in read.failures[0].reason

@@ -100,6 +100,10 @@ def build_table(
 ) -> StatementTable | BuildFailure:
     """Type one raw table: periods from the header, values in base units, catalogue ids."""
     header = read_header(raw.header_lines, raw.kind, company)
+    if (header is None or not header.periods) and raw.kind == "equity":
+        from finqa.lexicon.statements.equity import build_equity
+
+        return build_equity(raw, doc_id=doc_id, table_id=table_id, company=company)
     if header is None or not header.periods:
         return BuildFailure(raw.page, raw.kind, raw.title, "no period header could be read")
     periods: tuple[StatementPeriod, ...] = header.periods

@@ -19,7 +19,7 @@ from finqa.lexicon.entities import company_for_doc
 from finqa.lexicon.statements.build import BuildFailure, RawTable, build_table
 from finqa.lexicon.statements.classify import statement_of_page
 from finqa.lexicon.statements.header import is_header_line
-from finqa.lexicon.statements.text import read_text_page
+from finqa.lexicon.statements.text import read_text_page, split_row
 
 __all__ = ["StatementRead", "read_pages", "read_pdf", "statement_pages"]
 
@@ -51,6 +51,12 @@ def _lines(text: str) -> list[str]:
     return [ln.strip() for ln in text.split("\n") if ln.strip()]
 
 
+def _tabular(lines: list[str]) -> bool:
+    """A page that holds a table of figures: a period header and several rows of numbers."""
+    numeric = sum(1 for ln in lines if len(ln) < _PROSE and split_row(ln)[1])
+    return numeric >= 6 and any(is_header_line(ln) for ln in lines)
+
+
 def statement_pages(pages: Iterable[tuple[int, str]]) -> list[tuple[int, StatementKind, str]]:
     """(page, kind, title) of every page that holds a statement: a statement title near the
     top, or a continuation (a page right after one, opening with a period header, no prose)."""
@@ -63,6 +69,8 @@ def statement_pages(pages: Iterable[tuple[int, str]]) -> list[tuple[int, Stateme
             top = lines[:8]
             if any(is_header_line(ln) for ln in top) and not any(len(ln) > _PROSE for ln in top):
                 kind, title = prev[1], prev[2]
+        if kind in ("segment", "quarterly") and not _tabular(lines):
+            kind = None  # a note's heading over prose (segment descriptions), not a table
         if kind is not None:
             prev = (page, kind, title)
             out.append(prev)

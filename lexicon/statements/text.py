@@ -144,7 +144,7 @@ def read_text_page(
             if cells:
                 flush_row()
                 label_parts = [label]
-            elif label_parts and label[:1].islower():
+            elif label_parts and (label[:1].islower() or label[:1] == "("):
                 label_parts.append(label)  # a wrapped label continues
             else:
                 if label_parts:
