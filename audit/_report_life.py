@@ -109,7 +109,7 @@ def _reexecute(calc: Mapping[str, Any]) -> dict[str, Any]:
     recorded = _num(calc.get("result"))
     try:
         got = _evaluate(str(calc.get("expression") or ""), tuple(sorted(values.items())))
-    except Exception as exc:  # any failure to recompute is shown, never raised
+    except Exception as exc:  # noqa: BLE001 - any failure to recompute is shown, never raised
         return {"reexecuted": None, "reexec_ok": False, "reexec_error": str(exc)[:300]}
     ok = recorded is not None and abs(got - recorded) <= max(1e-9, 1e-6 * abs(recorded))
     return {"reexecuted": got, "reexec_ok": ok, "reexec_error": None}

@@ -145,7 +145,7 @@ def build_models(
                     ensure_model(
                         index_dir, item.doc_id, item.pages, content_hash=expected, force=True
                     )
-            except Exception as exc:  # one bad document never stops the rest
+            except Exception as exc:  # noqa: BLE001 - one bad document never stops the rest; it is reported
                 report.skipped.append((item.doc_id, f"not parsed: {exc}"))
                 continue
             report.built.append(item.doc_id)

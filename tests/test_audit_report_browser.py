@@ -17,6 +17,7 @@ import pytest
 from finqa.audit.report_html import CHROMIUM_ARGS, chromium_path, print_pdf, write_report
 from finqa.audit.signoff import review_question
 from finqa.benchmarks.report_bench import write_fake_log
+from finqa.errors import AuditError
 
 
 def _browser_or_skip() -> str:
@@ -24,7 +25,7 @@ def _browser_or_skip() -> str:
         import playwright.sync_api  # noqa: F401  (third-party: the browser driver)
 
         exe = chromium_path()
-    except Exception as exc:  # ImportError, or no Chromium found
+    except (ImportError, AuditError) as exc:  # no playwright, or no Chromium found
         if os.environ.get("FINQA_REQUIRE_BROWSER") == "1":
             pytest.fail(f"browser tests need Chromium and playwright: {exc}")
         pytest.skip(f"no browser: {exc}")

@@ -79,7 +79,7 @@ def metric_terms(metric_id: str) -> tuple[str, ...]:
     """Lower-case phrases that name a metric in text: its name, synonyms and line items."""
     try:
         metric = _fn("get_metric")(metric_id)
-    except Exception:  # unknown id: the id itself is the best we have
+    except KeyError:  # unknown id (UnknownMetricError): the id itself is the best we have
         return (metric_id.replace("_", " ").lower(),)
     terms = {metric.name, *metric.synonyms, *metric.line_items}
     return tuple(sorted({t.lower() for t in terms if t}, key=len, reverse=True))
@@ -90,7 +90,7 @@ def metric_formula(metric_id: str) -> str | None:
     """The lexicon formula of a derived metric ('net_income / revenue * 100'), else None."""
     try:
         formula = _fn("get_metric")(metric_id).formula
-    except Exception:  # unknown id
+    except KeyError:  # unknown id (UnknownMetricError)
         return None
     return str(formula) if formula else None
 

@@ -185,7 +185,7 @@ def _part_facets(
 def _companies(text: str) -> list[str]:
     try:
         return list(dict.fromkeys(c.name for c in _lex.find_companies(text)))
-    except Exception:
+    except Exception:  # noqa: BLE001 - company names only refine the facets; never fail the verdict on them
         return []
 
 

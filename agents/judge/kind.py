@@ -125,7 +125,7 @@ def _fn_metric() -> Any:
     def get(mid: str) -> Any | None:
         try:
             return get_metric(mid)
-        except Exception:  # an id the catalogue no longer has
+        except KeyError:  # an id the catalogue no longer has (UnknownMetricError)
             return None
 
     return get

@@ -35,7 +35,7 @@ def primary_year(analysis: QueryAnalysis) -> int | None:
 
         company = analysis.companies[0] if analysis.companies else None
         year: int | None = primary_fiscal_year(find_periods(analysis.question, company))
-    except Exception:  # lexicon absent or failing: fall back to the latest year
+    except Exception:  # noqa: BLE001 - lexicon failing on odd text: fall back to the latest year
         year = None
     return year if year is not None else max(analysis.fiscal_years)
 
@@ -51,7 +51,7 @@ def metric_terms(metrics: Sequence[str]) -> tuple[list[str], set[str]]:
     for metric_id in metrics:
         try:
             metric: Any = get_metric(metric_id)
-        except Exception:
+        except KeyError:  # a metric id the catalogue does not know (UnknownMetricError)
             continue
         phrases.extend(
             str(p) for p in (*getattr(metric, "line_items", ()), getattr(metric, "name", "")) if p

@@ -62,7 +62,7 @@ class SentenceEmbedder:
 
         try:
             self._model: Any = SentenceTransformer(_model_path(name), device="cpu")
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - any load failure (missing files, torch, config) becomes one clear IndexError_
             raise IndexError_(
                 f"cannot load embedder {name!r} offline: {str(exc).splitlines()[0][:160]}"
             ) from None
@@ -115,7 +115,7 @@ class TokenCounter:
         path = _model_path(name)
         try:
             self._tokenizer: Any = auto.from_pretrained(path)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - any load failure becomes one clear IndexError_
             raise IndexError_(
                 f"cannot load tokenizer of {name!r} offline: {str(exc).splitlines()[0][:160]}"
             ) from None

@@ -47,7 +47,7 @@ def _company_keys(name: str) -> tuple[set[str], set[str]]:
         from finqa.lexicon import lookup_company
 
         company: Any = lookup_company(name)
-    except Exception:
+    except Exception:  # noqa: BLE001 - an unresolvable name only drops the company filter
         company = None
     if company is not None:
         keys.add(name_key(company.name))

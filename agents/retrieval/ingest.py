@@ -218,7 +218,7 @@ def _statement_model(index_path: Path, doc: LoadedDoc, report: IngestReport) -> 
 
     try:
         read = ensure_model(index_path, doc.doc_id, doc.pages, content_hash=doc.content_hash)
-    except Exception as exc:  # a reader bug must not lose the ingest
+    except Exception as exc:  # noqa: BLE001 - a statement-reader bug must not lose the ingest; it is reported
         report.warnings.append((doc.source, f"statement model not built: {exc}"))
         _say(f"warning {Path(doc.source).name}: statement model not built: {exc}")
         return

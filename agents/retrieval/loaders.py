@@ -179,7 +179,7 @@ def _load_html(
     where = source or str(path)
     try:
         parsed = parse_html(data)
-    except Exception as exc:  # lxml raises ParserError / XMLSyntaxError on hopeless input
+    except Exception as exc:  # noqa: BLE001 - lxml raises ParserError / XMLSyntaxError and others on hopeless input
         return Skipped(where, f"not readable HTML ({type(exc).__name__}: {str(exc)[:120]})")
     pages = tuple((i, normalize_text(t)) for i, t in enumerate(parsed.pages))
     if not any(text for _, text in pages):
@@ -251,7 +251,7 @@ def _load_pdf(path: Path) -> LoadedDoc | Skipped:
     pymupdf.TOOLS.reset_mupdf_warnings()
     try:
         doc = pymupdf.open(path, filetype="pdf")
-    except Exception as exc:  # pymupdf raises FileDataError/EmptyFileError/RuntimeError
+    except Exception as exc:  # noqa: BLE001 - pymupdf raises FileDataError/EmptyFileError/RuntimeError
         return Skipped(
             str(path),
             f"not a readable PDF ({type(exc).__name__}: {str(exc).splitlines()[0][:120]})",
@@ -264,7 +264,7 @@ def _load_pdf(path: Path) -> LoadedDoc | Skipped:
         for number in range(doc.page_count):
             try:
                 pages.append((number, normalize_text(doc[number].get_text())))
-            except Exception:
+            except Exception:  # noqa: BLE001 - a damaged page is counted and skipped; the rest is read
                 failed += 1
         notes = pymupdf.TOOLS.mupdf_warnings().splitlines()
     if repaired or failed:

@@ -166,7 +166,7 @@ class CrossEncoderReranker:
             from sentence_transformers import CrossEncoder
 
             self._model = CrossEncoder(self.name, max_length=self.max_length, device="cpu")
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - any load failure becomes one clear RetrievalError
             raise RetrievalError(
                 f"cannot load cross-encoder {self.name!r} offline: {str(exc).splitlines()[0][:160]}"
             ) from None

@@ -136,7 +136,7 @@ class ChunkIndex:
                 metadata={"hnsw:space": "cosine"},
                 embedding_function=None,
             )
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - chromadb raises many types for a bad path or server; all become IndexError_
             where = url or str(self.path / "chroma")
             raise IndexError_(
                 f"cannot open Chroma at {where}: {str(exc).splitlines()[0][:160]}"
