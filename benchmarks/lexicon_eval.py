@@ -90,10 +90,29 @@ def perturb(q: Quantity, factor: float, source: str) -> Quantity | None:
 def run(data_dir: Path, *, verbose: bool = False) -> dict[str, Any]:
     questions = _load(data_dir / "questions.jsonl")
     docs = {d["doc_name"]: d for d in _load(data_dir / "documents.jsonl")}
+    misses: dict[str, list[str]] = {"company": [], "year": [], "metric": [], "number": []}
+    result: dict[str, Any] = {
+        **_all_gold_numbers(questions),
+        "questions": len(questions),
+        **_entities(questions, docs, misses),
+        **_gold_numbers(questions, misses),
+    }
+    if verbose:
+        result["misses"] = misses
+    return result
+
+
+def _rate(hits: int, total: int) -> float:
+    return hits / total if total else math.nan
+
+
+def _entities(
+    questions: list[dict[str, Any]], docs: dict[str, Any], misses: dict[str, list[str]]
+) -> dict[str, Any]:
+    """Company, fiscal year and metric detection against each question's filing."""
     n = len(questions)
     company_ok = year_ok = year_any = year_pred = metric_ok = year_ok_named = 0
     named = named_ok = wrong_company = 0
-    misses: dict[str, list[str]] = {"company": [], "year": [], "metric": [], "number": []}
     for q in questions:
         qa = analyze(q["question"])
         gold = lookup_company(q["company"]) or company_for_doc(q["doc_name"])
@@ -111,38 +130,44 @@ def run(data_dir: Path, *, verbose: bool = False) -> dict[str, Any]:
             docs.get(q["doc_name"], {}).get("doc_period")
             or parse_doc_name(q["doc_name"]).fiscal_year
         )
-        periods = find_periods(q["question"], gold.name if gold else None)
-        pred = primary_fiscal_year(periods)
-        if pred is not None:
-            year_pred += 1
-            year_ok_named += pred == period
-        if pred == period:
-            year_ok += 1
-        else:
+        pred = primary_fiscal_year(find_periods(q["question"], gold.name if gold else None))
+        year_pred += pred is not None
+        year_ok_named += pred is not None and pred == period
+        year_ok += pred == period
+        if pred != period:
             misses["year"].append(
                 f"{q['financebench_id']} {q['doc_name']}: {q['question'][:80]!r} -> {pred}"
             )
-        if period in qa.fiscal_years:
-            year_any += 1
-        if qa.metrics:
-            metric_ok += 1
-        else:
+        year_any += period in qa.fiscal_years
+        metric_ok += bool(qa.metrics)
+        if not qa.metrics:
             misses["metric"].append(f"{q['financebench_id']}: {q['question'][:100]!r}")
+    return {
+        "company_accuracy": company_ok / n,
+        "company_accuracy_when_named": _rate(named_ok, named),
+        "questions_naming_a_company": named,
+        "questions_with_another_company": wrong_company,
+        "fiscal_year_accuracy": year_ok / n,
+        "fiscal_year_accuracy_when_named": _rate(year_ok_named, year_pred),
+        "fiscal_year_any_detected": year_any / n,
+        "fiscal_year_predicted_share": year_pred / n,
+        "metric_recognised_share": metric_ok / n,
+    }
 
-    # numbers of gold answers in their evidence pages
+
+def _gold_numbers(questions: list[dict[str, Any]], misses: dict[str, list[str]]) -> dict[str, Any]:
+    """Gold numbers of no-calculation questions found in their evidence; perturbed ones not."""
     found = total = 0
     fm1 = fm1000 = fm1_dir = fm1000_dir = tried1 = tried1000 = 0
     for q in questions:
         if not needs_no_calculation(q):
             continue
         pages = "\n\n".join(e["evidence_text_full_page"] for e in q["evidence"])
-        scale = detect_scale(q["question"])
-        for gq in extract_quantities(q["answer"], scale):
+        for gq in extract_quantities(q["answer"], detect_scale(q["question"])):
             if gq.kind != "number" or gq.value == 0:
                 continue  # '0' answers mean 'not reported'
             total += 1
-            hit = _find_in_pages(gq, q["evidence"])
-            if hit is not None:
+            if _find_in_pages(gq, q["evidence"]) is not None:
                 found += 1
             else:
                 misses["number"].append(
@@ -155,22 +180,31 @@ def run(data_dir: Path, *, verbose: bool = False) -> dict[str, Any]:
                 bad = _find_in_pages(pq, q["evidence"]) is not None
                 bad_dir = _find_in_pages(pq, q["evidence"], directional=False) is not None
                 if factor in (1.01, 0.99):
-                    tried1 += 1
-                    fm1 += bad
-                    fm1_dir += bad_dir
+                    tried1, fm1, fm1_dir = tried1 + 1, fm1 + bad, fm1_dir + bad_dir
                 else:
-                    tried1000 += 1
-                    fm1000 += bad
+                    tried1000, fm1000 = tried1000 + 1, fm1000 + bad
                     fm1000_dir += bad_dir
                 if bad:
                     misses["number"].append(
                         f"{q['financebench_id']}: perturbed {pq.text!r} x{factor:g} matched"
                     )
-    # informational: every gold answer number that is found in its evidence, all questions
+    return {
+        "gold_numbers": total,
+        "gold_numbers_found_share": _rate(found, total),
+        "perturbed_1pct": tried1,
+        "false_match_1pct": _rate(fm1, tried1),
+        "false_match_1pct_symmetric": _rate(fm1_dir, tried1),
+        "perturbed_x1000": tried1000,
+        "false_match_x1000": _rate(fm1000, tried1000),
+        "false_match_x1000_symmetric": _rate(fm1000_dir, tried1000),
+    }
+
+
+def _all_gold_numbers(questions: list[dict[str, Any]]) -> dict[str, Any]:
+    """Informational: every gold answer number found in its evidence, all questions."""
     all_found = all_total = all_fm1 = all_fm1000 = all_t1 = all_t1000 = 0
     for q in questions:
-        scale = detect_scale(q["question"])
-        for gq in extract_quantities(q["answer"], scale):
+        for gq in extract_quantities(q["answer"], detect_scale(q["question"])):
             if gq.kind != "number" or gq.value == 0:
                 continue
             all_total += 1
@@ -186,34 +220,13 @@ def run(data_dir: Path, *, verbose: bool = False) -> dict[str, Any]:
                     all_t1, all_fm1 = all_t1 + 1, all_fm1 + bad
                 else:
                     all_t1000, all_fm1000 = all_t1000 + 1, all_fm1000 + bad
-    result: dict[str, Any] = {
+    return {
         "all_gold_numbers": all_total,
         "all_gold_numbers_found": all_found,
-        "all_false_match_1pct": all_fm1 / all_t1 if all_t1 else math.nan,
-        "all_false_match_x1000": all_fm1000 / all_t1000 if all_t1000 else math.nan,
+        "all_false_match_1pct": _rate(all_fm1, all_t1),
+        "all_false_match_x1000": _rate(all_fm1000, all_t1000),
         "all_perturbed": all_t1 + all_t1000,
-        "questions": n,
-        "company_accuracy": company_ok / n,
-        "company_accuracy_when_named": named_ok / named if named else math.nan,
-        "questions_naming_a_company": named,
-        "questions_with_another_company": wrong_company,
-        "fiscal_year_accuracy": year_ok / n,
-        "fiscal_year_accuracy_when_named": year_ok_named / year_pred if year_pred else math.nan,
-        "fiscal_year_any_detected": year_any / n,
-        "fiscal_year_predicted_share": year_pred / n,
-        "metric_recognised_share": metric_ok / n,
-        "gold_numbers": total,
-        "gold_numbers_found_share": found / total if total else math.nan,
-        "perturbed_1pct": tried1,
-        "false_match_1pct": fm1 / tried1 if tried1 else math.nan,
-        "false_match_1pct_symmetric": fm1_dir / tried1 if tried1 else math.nan,
-        "perturbed_x1000": tried1000,
-        "false_match_x1000": fm1000 / tried1000 if tried1000 else math.nan,
-        "false_match_x1000_symmetric": fm1000_dir / tried1000 if tried1000 else math.nan,
     }
-    if verbose:
-        result["misses"] = misses
-    return result
 
 
 def _find_in_pages(q: Quantity, evidence: list[dict[str, Any]], **kw: Any) -> Quantity | None:

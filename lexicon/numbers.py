@@ -266,6 +266,18 @@ def _to_float(raw: str) -> float:
     return float(raw.replace(",", "").replace("\r", "").replace("\n", ""))
 
 
+@dataclass
+class _Reading:
+    """What `_read` has found so far right of a number: where it stands, its scale and unit."""
+
+    pos: int
+    cur: str | None
+    scale: float = 1.0
+    scale_source: str = "none"
+    unit: str = ""
+    glued: bool = False  # letters glued to the number ('3M', '10th') unless a suffix explains them
+
+
 def _read(
     text: str,
     m: re.Match[str],
@@ -274,117 +286,125 @@ def _read(
 ) -> Quantity | None:
     raw = m.group(1)
     start, end = m.start(), m.end()
-    after = text[end : end + 40]
-    # glued letters: '3M', '10th', '2Q23' are not quantities (but '1.2x', '$3M', '25bps' are)
-    glued = re.match(r"[A-Za-z]", after)
     left = _LEFT.search(text[max(0, start - 16) : start])
-    cur = left.group("cur") if left else None
-    scale, scale_source, unit = 1.0, "none", ""
-    pos = end
-    sm = _SCALE_SUFFIX.match(text, pos)
-    if sm and (sm.group("word") or sm.group("abbr") or (sm.group("short") and cur)):
-        if sm.group("word"):
-            scale = _scale_of_word(sm.group("word"))
-        elif sm.group("abbr"):
-            scale = {"bn": 1e9, "bln": 1e9, "mn": 1e6, "mln": 1e6, "tn": 1e12}[
-                sm.group("abbr").lower()
-            ]
-        else:
-            scale = {"mm": 1e6, "k": 1e3, "m": 1e6, "b": 1e9, "t": 1e12}[sm.group("short").lower()]
-        scale_source = "explicit"
-        pos = sm.end()
-        glued = None
-    um = _UNIT_SUFFIX.match(text, pos)
-    if um:
-        group = um.lastgroup or ""
-        if group == "times" and um.group(0).strip().lower() == "x" and cur:
-            um = None
-        else:
-            unit = {"pct": "%", "bps": "bps", "times": "times", "days": "days"}.get(group, "")
-            if group == "shares":
-                unit = "shares"
-            elif group == "usd":
-                unit = "USD"
-            pos = um.end()
-            glued = None
-    elif re.match(r"\$(?!\s*[\d(.\-\u2212])", text[pos : pos + 8]):
-        unit, pos = "USD", pos + 1  # '0.01$ per share'
-        glued = None
-    if glued:
+    r = _Reading(pos=end, cur=left.group("cur") if left else None)
+    # glued letters: '3M', '10th', '2Q23' are not quantities (but '1.2x', '$3M', '25bps' are)
+    r.glued = bool(re.match(r"[A-Za-z]", text[end : end + 40]))
+    _scale_suffix(text, r)
+    _unit_suffix(text, r)
+    if r.glued:
         return None
-    if cur and not unit:
-        unit = _CUR_UNIT.get(cur, "USD")
-    if unit in ("USD", "") and _PER_SHARE.match(text, pos):
-        ps = _PER_SHARE.match(text, pos)
-        if unit == "USD" or cur:
-            unit = "USD/share"
-            pos = ps.end() if ps else pos
     value = _to_float(raw)
     decimals = len(raw.split(".", 1)[1]) if "." in raw else 0
-    negative = False
-    q_start = start
+    negative, q_start = False, start
     if left:
-        if left.group("sign1") or left.group("sign2"):
-            sign = left.group("sign2") or left.group("sign1")
-            sign_pos = max(0, start - 16) + left.start("sign2" if left.group("sign2") else "sign1")
-            before = text[max(0, sign_pos - 1) : max(0, sign_pos)]
-            # a hyphen between two numbers ('2019-2021', '1-3285') is not a minus sign
-            if not (before.isalnum() and sign in "-\u2010\u2011\u2013"):
-                negative = True
-        close = re.match(r"[^\S\r\n]*\)", text[pos:])
-        opened = left.group("open2") or left.group("open")
-        if (
-            opened
-            and close
-            and not cur
-            and "." not in raw
-            and not unit
-            and value <= 30
-            and re.match(r"[^\S\r\n]*\)[^\S\r\n]*[A-Za-z]", text[pos:])
-        ):
-            # '(2) has been subject to', 'Period (1) Share': an enumerator, not -2
+        signed = _sign_and_parentheses(text, raw, value, start, left, r)
+        if signed is None:  # '(2) has been subject to': an enumerator, not -2
             return Quantity(text=raw, value=value, start=start, end=end, kind="ref")
-        if opened and close and scale_source == "explicit" and not negative:
-            pass  # '($1.6 billion)' is an aside in prose, not a negative amount
-        elif opened and close:
-            negative = True
-            pos += close.end()
-            after_close = _SCALE_SUFFIX.match(text, pos)  # '$(1.2) billion'
-            if scale_source == "none" and after_close and after_close.group("word"):
-                scale, scale_source = _scale_of_word(after_close.group("word")), "explicit"
-                pos = after_close.end()
-            pct = re.match(r"[^\S\r\n]?%", text[pos:])  # '(2.2)%'
-            if pct and not unit:
-                unit, pos = "%", pos + pct.end()
-        lead = left.group(0).lstrip()
-        if not negative:
-            lead = lead.lstrip("(").lstrip()
-        if left.group("cur") or negative:
-            q_start = start - len(lead)
+        negative, q_start = signed
     kind = "number"
-    if _is_year(raw) and not cur and scale_source == "none" and unit == "" and not negative:
+    if _is_year(raw) and not r.cur and r.scale_source == "none" and r.unit == "" and not negative:
         kind = "year"
-    counted = _COUNT_AFTER.match(text, pos)  # '12 months', '47 new stores': not amounts
-    if kind == "number" and scale_source == "none" and unit in ("", "USD") and not counted:
+    counted = _COUNT_AFTER.match(text, r.pos)  # '12 months', '47 new stores': not amounts
+    if kind == "number" and r.scale_source == "none" and r.unit in ("", "USD") and not counted:
         dscale = _region_scale(start, regions) if regions else default_scale
         if dscale:
-            scale, scale_source = dscale, "default"
-    direction = 0
+            r.scale, r.scale_source = dscale, "default"
     dm = _DIRECTION.search(text[max(0, q_start - 40) : q_start])
-    if dm:
-        direction = -1 if dm.group("down") else 1
     return Quantity(
-        text=text[q_start:pos],
+        text=text[q_start : r.pos],
         value=-value if negative else value,
-        scale=scale,
-        unit=unit,
+        scale=r.scale,
+        unit=r.unit,
         start=q_start,
-        end=pos,
+        end=r.pos,
         decimals=decimals,
         kind=kind,
-        scale_source=scale_source,
-        direction=direction,
+        scale_source=r.scale_source,
+        direction=(-1 if dm.group("down") else 1) if dm else 0,
     )
+
+
+def _scale_suffix(text: str, r: _Reading) -> None:
+    """'million', 'bn', and after a currency 'M'/'k': the scale written right of the number."""
+    sm = _SCALE_SUFFIX.match(text, r.pos)
+    if not (sm and (sm.group("word") or sm.group("abbr") or (sm.group("short") and r.cur))):
+        return
+    if sm.group("word"):
+        r.scale = _scale_of_word(sm.group("word"))
+    elif sm.group("abbr"):
+        r.scale = {"bn": 1e9, "bln": 1e9, "mn": 1e6, "mln": 1e6, "tn": 1e12}[
+            sm.group("abbr").lower()
+        ]
+    else:
+        r.scale = {"mm": 1e6, "k": 1e3, "m": 1e6, "b": 1e9, "t": 1e12}[sm.group("short").lower()]
+    r.scale_source, r.pos, r.glued = "explicit", sm.end(), False
+
+
+def _unit_suffix(text: str, r: _Reading) -> None:
+    """'%', 'bps', 'x', 'days', 'shares', 'USD', a trailing '$', then 'per share' after an amount."""
+    um = _UNIT_SUFFIX.match(text, r.pos)
+    group = (um.lastgroup or "") if um else ""
+    if um and group == "times" and um.group(0).strip().lower() == "x" and r.cur:
+        um = None  # '$3x' is not a multiple
+    if um:
+        units = {"pct": "%", "bps": "bps", "times": "times", "days": "days"}
+        r.unit = {"shares": "shares", "usd": "USD"}.get(group, units.get(group, ""))
+        r.pos, r.glued = um.end(), False
+    elif not _UNIT_SUFFIX.match(text, r.pos) and re.match(
+        r"\$(?!\s*[\d(.\-\u2212])", text[r.pos : r.pos + 8]
+    ):
+        r.unit, r.pos, r.glued = "USD", r.pos + 1, False  # '0.01$ per share'
+    if r.glued:
+        return
+    if r.cur and not r.unit:
+        r.unit = _CUR_UNIT.get(r.cur, "USD")
+    ps = _PER_SHARE.match(text, r.pos) if r.unit in ("USD", "") else None
+    if ps and (r.unit == "USD" or r.cur):
+        r.unit, r.pos = "USD/share", ps.end()
+
+
+def _sign_and_parentheses(
+    text: str, raw: str, value: float, start: int, left: re.Match[str], r: _Reading
+) -> tuple[bool, int] | None:
+    """(negative, start of the quantity's text) from a minus sign or parentheses around it;
+    None when the parentheses make it an enumerator ('(2) has been ...')."""
+    negative = False
+    if left.group("sign1") or left.group("sign2"):
+        sign = left.group("sign2") or left.group("sign1")
+        sign_pos = max(0, start - 16) + left.start("sign2" if left.group("sign2") else "sign1")
+        before = text[max(0, sign_pos - 1) : max(0, sign_pos)]
+        # a hyphen between two numbers ('2019-2021', '1-3285') is not a minus sign
+        if not (before.isalnum() and sign in "-\u2010\u2011\u2013"):
+            negative = True
+    close = re.match(r"[^\S\r\n]*\)", text[r.pos :])
+    opened = left.group("open2") or left.group("open")
+    if (
+        opened
+        and close
+        and not r.cur
+        and "." not in raw
+        and not r.unit
+        and value <= 30
+        and re.match(r"[^\S\r\n]*\)[^\S\r\n]*[A-Za-z]", text[r.pos :])
+    ):
+        return None
+    if opened and close and not (r.scale_source == "explicit" and not negative):
+        # ('($1.6 billion)' with an explicit scale is an aside in prose, not a negative amount)
+        negative = True
+        r.pos += close.end()
+        after_close = _SCALE_SUFFIX.match(text, r.pos)  # '$(1.2) billion'
+        if r.scale_source == "none" and after_close and after_close.group("word"):
+            r.scale, r.scale_source = _scale_of_word(after_close.group("word")), "explicit"
+            r.pos = after_close.end()
+        pct = re.match(r"[^\S\r\n]?%", text[r.pos :])  # '(2.2)%'
+        if pct and not r.unit:
+            r.unit, r.pos = "%", r.pos + pct.end()
+    lead = left.group(0).lstrip()
+    if not negative:
+        lead = lead.lstrip("(").lstrip()
+    q_start = start - len(lead) if (left.group("cur") or negative) else start
+    return negative, q_start
 
 
 def _region_scale(pos: int, regions: list[tuple[int, float]]) -> float:

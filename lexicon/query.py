@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from finqa.lexicon._data import data_cache
 from finqa.lexicon.entities import CompanyMatch, find_companies, lookup_company_by_name
-from finqa.lexicon.metrics import find_metrics, get_metric
+from finqa.lexicon.metrics import MetricMatch, find_metrics, get_metric
 from finqa.lexicon.periods import PeriodMatch, find_periods
 
 if TYPE_CHECKING:
@@ -91,19 +91,7 @@ def _analyze(question: str) -> QueryAnalysis:
     periods = find_periods(question, company.name if company else None)
     metrics = find_metrics(question)
     metric_ids = _unique([m.canonical for m in metrics])
-    notes: list[str] = []
-    statements: list[str] = []
-    for sid, rx in _STATEMENT_RX:
-        if re.search(rx, question, re.I):
-            statements.append(sid)
-    for mid in metric_ids:
-        st = get_metric(mid).statement
-        if st in STATEMENT_NAMES:
-            statements.append(st)
-        for inp in get_metric(mid).inputs:
-            st = get_metric(inp).statement
-            if st in STATEMENT_NAMES:
-                statements.append(st)
+    statements = _statements(question, metric_ids)
     doc_types = [d for d, rx in _DOC_RX if re.search(rx, question, re.I)]
     plain = question  # the question without company names ('Best Buy' is not a comparison)
     for c in reversed(companies):
@@ -113,6 +101,45 @@ def _analyze(question: str) -> QueryAnalysis:
     # the year the question is mainly about first (it is the filing filter), then the others
     years = _unique(([str(primary)] if primary and str(primary) in mentioned else []) + mentioned)
     quarters = _unique([str(p.quarter) for p in periods if p.quarter])
+    notes, expansion = _expansion(companies, periods, metrics, statements)
+    extra = [e for e in _unique(expansion) if e.lower() not in question.lower()]
+    expanded = question if not extra else question + " | " + " ; ".join(extra)
+    return QueryAnalysis(
+        question=question,
+        companies=names,
+        tickers=tickers,
+        fiscal_years=tuple(int(y) for y in years),
+        quarters=tuple(int(q) for q in quarters),
+        metrics=metric_ids,
+        statements=statements,
+        doc_types=tuple(doc_types),
+        is_computation=bool(_COMPUTE_RX.search(plain))
+        or any(get_metric(m).is_derived for m in metric_ids),
+        is_comparison=bool(_COMPARE_RX.search(plain)) or len(names) > 1 or len(years) > 1,
+        expanded_query=expanded,
+        notes=_unique(notes),
+    )
+
+
+def _statements(question: str, metric_ids: tuple[str, ...]) -> tuple[str, ...]:
+    """Statements the question names, then those its metrics (and their inputs) live on."""
+    found = [sid for sid, rx in _STATEMENT_RX if re.search(rx, question, re.I)]
+    for mid in metric_ids:
+        metric = get_metric(mid)
+        for st in (metric.statement, *(get_metric(inp).statement for inp in metric.inputs)):
+            if st in STATEMENT_NAMES:
+                found.append(st)
+    return _unique(found)
+
+
+def _expansion(
+    companies: list[CompanyMatch],
+    periods: list[PeriodMatch],
+    metrics: list[MetricMatch],
+    statements: tuple[str, ...],
+) -> tuple[list[str], list[str]]:
+    """(notes on what normalisation changed, query expansion terms) for the audit log and search."""
+    notes: list[str] = []
     expansion: list[str] = []
     for c in companies:
         canon = f"{c.name} ({c.ticker})"
@@ -135,22 +162,5 @@ def _analyze(question: str) -> QueryAnalysis:
         expansion += [metric.name, *metric.line_items[:4], *metric.synonyms[:3]]
         for inp in metric.inputs:
             expansion += [get_metric(inp).name, *get_metric(inp).line_items[:2]]
-    for st in _unique(statements):
-        expansion.append(STATEMENT_NAMES[st])
-    extra = [e for e in _unique(expansion) if e.lower() not in question.lower()]
-    expanded = question if not extra else question + " | " + " ; ".join(extra)
-    return QueryAnalysis(
-        question=question,
-        companies=names,
-        tickers=tickers,
-        fiscal_years=tuple(int(y) for y in years),
-        quarters=tuple(int(q) for q in quarters),
-        metrics=metric_ids,
-        statements=_unique(statements),
-        doc_types=tuple(doc_types),
-        is_computation=bool(_COMPUTE_RX.search(plain))
-        or any(get_metric(m).is_derived for m in metric_ids),
-        is_comparison=bool(_COMPARE_RX.search(plain)) or len(names) > 1 or len(years) > 1,
-        expanded_query=expanded,
-        notes=_unique(notes),
-    )
+    expansion += [STATEMENT_NAMES[st] for st in statements]
+    return notes, expansion
