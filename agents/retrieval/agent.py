@@ -46,6 +46,7 @@ class RetrievalAgent:
         self.settings = settings
         self.index = index if index is not None else open_index(settings, create=False)
         self._embedder = embedder
+        self._titled: dict[tuple[str, int, str], bool] = {}  # (doc, page, section) -> title on page
         cfg = settings.retrieval
         self.reranker: Any = (
             reranker if reranker is not None else build_reranker(cfg.reranker, cfg.reranker_backend)
@@ -227,7 +228,7 @@ class RetrievalAgent:
         if not chunk.section:
             return False
         key = (chunk.doc_id, chunk.page, chunk.section)
-        cache: dict[tuple[str, int, str], bool] = self.__dict__.setdefault("_titled", {})
+        cache = self._titled
         if key not in cache:
             if len(cache) > 50_000:
                 cache.clear()

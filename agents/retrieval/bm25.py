@@ -99,6 +99,8 @@ class BM25Partition:
     chunk per term. Scores equal `BM25Okapi.get_scores` exactly.
     """
 
+    upgraded = False  # set on a partition unpickled from the pre-compilation format
+
     def __init__(self, chunk_ids: Sequence[str], token_lists: Sequence[Sequence[str]]) -> None:
         self.chunk_ids = list(chunk_ids)
         docs = [list(t) for t in token_lists]
@@ -137,7 +139,8 @@ class BM25Partition:
     def __setstate__(self, state: dict[str, Any]) -> None:
         old = state.pop("_bm25", None)  # partitions pickled before compilation existed
         self.__dict__.update(state)
-        self.__dict__.setdefault("_tf", None)  # compiled before shared idf existed: local idf only
+        if "_tf" not in state:  # compiled before shared idf existed: local idf only
+            self._tf = None
         if "_terms" not in state:
             self._terms, self._idx, self._w = (
                 {},
@@ -146,7 +149,7 @@ class BM25Partition:
             )
             if old is not None:
                 self._compile(old)
-                self.__dict__["upgraded"] = True
+                self.upgraded = True
 
     def __len__(self) -> int:
         return len(self.chunk_ids)
@@ -214,7 +217,8 @@ class BM25Store:
             return None
         with path.open("rb") as fh:
             partition: BM25Partition = pickle.load(fh)  # noqa: S301 - our own index files
-        if partition.__dict__.pop("upgraded", False):
+        if partition.upgraded:
+            partition.upgraded = False
             # rewrite in the compiled format once; a read-only index just stays slower
             with contextlib.suppress(OSError):
                 self.write(doc_id, partition)

@@ -64,6 +64,7 @@ class ChunkIndex:
         self._collection: Any = None
         self._collection_lock = threading.Lock()  # concurrent first opens of Chroma race
         self._catalog: dict[str, DocRecord] | None = None
+        self._sections: dict[str, list[tuple[str, str]]] = {}  # doc_id -> (chunk_id, section)
         self.vectors = DocVectors(path / "vectors", cache_size=settings.index.bm25_cache_docs)
 
     # ------------------------------------------------------------------ plumbing
@@ -292,7 +293,7 @@ class ChunkIndex:
 
     def sections(self, doc_id: str) -> list[tuple[str, str]]:
         """(chunk_id, section) of a filing's chunks that have a section heading, in order."""
-        cache: dict[str, list[tuple[str, str]]] = self.__dict__.setdefault("_sections", {})
+        cache = self._sections
         if doc_id not in cache:
             rows = (
                 self._db()
