@@ -2,22 +2,5 @@
 
 from __future__ import annotations
 
-from finqa.errors import (
-    AuditError,
-    ConfigError,
-    FinqaError,
-    IndexError_,
-    IngestError,
-    LLMError,
-    RetrievalError,
-)
-
-__all__ = [
-    "FinqaError",
-    "ConfigError",
-    "IngestError",
-    "IndexError_",
-    "RetrievalError",
-    "LLMError",
-    "AuditError",
-]
+from finqa.errors import *  # noqa: F403 - the same classes, re-exported for the agents' code
+from finqa.errors import __all__ as __all__
