@@ -230,7 +230,7 @@ DEFAULT_DECIMALS = {"%": 2, "ratio": 2, "times": 2, "days": 2, "USD/share": 2}
 def display_value(value: float, unit: str, decimals: int | None = None) -> str:
     """A metric value as shown to a user, at its unit's display precision ('16.50%', '0.83',
     '45.20 days'). A small ratio is never rounded away: -0.0128 at two decimals would read '-0.01',
-    so it keeps two significant digits and shows its percent form ('-0.013 (-1.3%)')."""
+    so it keeps two significant digits and, for a ratio, shows its percent form ('-0.013 (-1.3%)')."""
     d = DEFAULT_DECIMALS.get(unit, 2) if decimals is None else decimals
     if unit == "%":
         return f"{value:.{d}f}%"
@@ -238,5 +238,6 @@ def display_value(value: float, unit: str, decimals: int | None = None) -> str:
         return f"{value:.{d}f} days"
     if unit in ("ratio", "times") and value and abs(value) < 10 ** (1 - d):
         sig = max(d, -math.floor(math.log10(abs(value))) + 1)
-        return f"{value:.{sig}f} ({value * 100:.1f}%)"
+        pct = f" ({value * 100:.1f}%)" if unit == "ratio" else ""  # '0.01 times' has no percent
+        return f"{value:.{sig}f}{pct}"
     return f"{value:.{d}f}"

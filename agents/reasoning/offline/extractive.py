@@ -113,6 +113,7 @@ class Passage:
     text: str
     score: float
     citation: Citation
+    coverage: float = 0.0  # share of the question's idf-weighted content terms the sentence has
 
 
 def content_words(text: str) -> list[str]:
@@ -175,6 +176,8 @@ def best_passages(question: str, evidence: Evidence, k: int = 2) -> list[Passage
         score *= 1.0 / (1 + 0.05 * idx)  # retrieval rank
         scored.append((score, i))
     scored.sort(key=lambda t: (-t[0], t[1]))
+    weight = {t: math.log(1 + n / max(1, df[t])) for t in q_terms}
+    total = sum(weight.values()) or 1.0
     out: list[Passage] = []
     for score, i in scored[:k]:
         s, idx = cands[i]
@@ -190,6 +193,7 @@ def best_passages(question: str, evidence: Evidence, k: int = 2) -> list[Passage
                     chunk_id=item.chunk_ids[0] if item.chunk_ids else None,
                     quote=s[:200],
                 ),
+                coverage=round(sum(weight[t] for t in q_terms & bags[i]) / total, 3),
             )
         )
     return out
