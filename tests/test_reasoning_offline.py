@@ -569,3 +569,35 @@ class TestBadInput:
         broken = "Consolidated Statements of Income\n(in millions)\nNet sales were up on volume.\n"
         a = ask("What was Acme's FY2022 net sales? Answer in USD millions.", broken)
         assert a.abstained and not a.calculations
+
+
+class TestPeriodExtreme:
+    """'In which year was X highest/lowest' is answered from X per year, either way."""
+
+    def test_highest_year(self) -> None:
+        """Gross margin 30% / 35% / 30%: the highest year is FY2021, with every year's figure."""
+        a = ask(
+            "In which year was Acme's gross margin highest between FY2020 and FY2022?",
+            INCOME_VOLATILE,
+        )
+        assert (
+            a.text.startswith("FY2021.")
+            and "FY2020" in a.text
+            and recompute(a) == pytest.approx(35.0)
+        )
+
+    def test_lowest_year(self) -> None:
+        """The same figures asked for the lowest year name FY2020 (the first of the tied lows)."""
+        a = ask(
+            "In which year was Acme's gross margin lowest between FY2020 and FY2022?",
+            INCOME_VOLATILE,
+        )
+        assert a.text.startswith("FY2020.") and recompute(a) == pytest.approx(30.0)
+
+    def test_which_segment_is_not_a_year_question(self) -> None:
+        """'In which segment did sales grow most' is not answered with a year."""
+        a = ask(
+            "From FY2021 to FY2022, in which segment did Acme's revenue grow the most?",
+            INCOME_VOLATILE,
+        )
+        assert not a.text.startswith("FY20")

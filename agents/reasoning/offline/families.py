@@ -9,6 +9,8 @@ abstains, saying what it looked for).
   statement that would carry its operands is in the evidence (read, with at least
   `MIN_STATEMENT_ROWS` rows) and no formula of X finds its line items there (e.g. no cost of
   sales line, so no gross margin). When X can be computed, the usual path computes it.
+- period extreme: "in which year was X highest / lowest": X for every year named (or the three
+  latest the statements show), the year of the extreme named, each year's figure shown.
 - consistency: "is X consistent / stable / fluctuating ..." over the years the statements show
   (up to three): X per year and the largest year-over-year change; the tolerance is the one the
   question states ('more than roughly 2%'), else `STABLE_RELATIVE_CHANGE` of the level
@@ -36,10 +38,12 @@ from finqa.agents.reasoning.offline.verdict_kit import (
 from finqa.agents.types import Answer, Citation, Evidence
 from finqa.lexicon import extract_quantities
 from finqa.lexicon.line_items import LineItem, label_key, line_items
+from finqa.lexicon.metrics import display_value
 
 __all__ = [
     "applicability",
     "consistency",
+    "period_extreme",
     "MIN_STATEMENT_ROWS",
     "STABLE_RELATIVE_CHANGE",
 ]
@@ -48,6 +52,8 @@ MIN_STATEMENT_ROWS = 5  # a statement read with at least this many lines shows t
 STABLE_RELATIVE_CHANGE = 0.10  # no stated tolerance: a change under 10% of the level is stable
 
 _NOT_RELEVANT = re.compile(r"\bnot (?:a |an )?(?:\w+ )?(?:relevant|useful|meaningful|applicable)\b", re.I)  # fmt: skip
+_EXTREME = re.compile(r"\b(?:(?P<hi>highest|largest|biggest|greatest|peak|most)|(?P<lo>lowest|smallest|least|weakest))\b", re.I)  # fmt: skip
+_WHICH_YEAR = re.compile(r"\b(?:which|what) (?:fiscal )?(?:year|period)\b|^\s*when\b", re.I)  # fmt: skip
 _CONSISTENT = re.compile(r"\b(?:consistent\w*|stable|stability|fluctuat\w*|volatil\w*|steady)\b", re.I)  # fmt: skip
 
 
@@ -209,3 +215,53 @@ def _cites(r: Row) -> list[Citation]:
             quote=r.line[:200],
         )
     ]  # fmt: skip
+
+
+def period_extreme(question: str, evidence: Evidence, strategy: str) -> Answer | None:
+    """'In which year was X highest/lowest?': X per year, the extreme year named with the figures."""
+    q = " ".join(question.split())
+    m = _EXTREME.search(q)
+    if m is None or not _WHICH_YEAR.search(q):
+        return None
+    spec = parse_question(q)
+    recipe = get_recipe(spec.recipe)
+    if recipe is None:
+        return None
+    book = Book(evidence)
+    years = list(spec.years)
+    if len(years) == 2:
+        years = list(range(min(years), max(years) + 1))
+    if len(years) < 2:
+        latest = spec.target_year or _latest_year(book)
+        years = [] if latest is None else [latest - 2, latest - 1, latest]
+    sols: dict[int, Solution] = {}
+    for y in years:
+        sol = solve(_single(spec, y), book)
+        if sol is not None:
+            sols[y] = sol
+    if len(sols) < 2 or len(sols) < len(years):
+        return None  # a missing year could be the extreme: no verdict
+    ys = sorted(sols)
+    pick = max if m.group("hi") else min
+    best = pick(ys, key=lambda y: sols[y].value)
+    reader = Reader()
+    for sol in sols.values():
+        for op in sol.calculation.operands:
+            reader.operands.append(op)
+            reader.values[op.name] = op.value
+        for fact in sol.facts:
+            reader.cites.extend(c for c in _cites(fact.row) if c not in reader.cites)
+    word = "highest" if m.group("hi") else "lowest"
+    calc = reader.calc(
+        f"{pick.__name__}({', '.join(f'({sols[y].calculation.expression})' for y in ys)})",
+        recipe.unit,
+        f"{word} {recipe.name}, FY{ys[0]}-FY{ys[-1]}",
+    )
+    if calc is None:
+        return None
+    shown = "; ".join(f"FY{y}: {display_value(sols[y].value, recipe.unit) if recipe.unit != 'USD' else f'{sols[y].value:,.0f}'}" for y in ys)  # fmt: skip
+    text = (
+        f"FY{best}. {recipe.name[:1].upper()}{recipe.name[1:]} was {word} in FY{best} "
+        f"({shown}) {reader.refs()}."
+    )
+    return verdict(text, reader, [calc, *(sols[y].calculation for y in ys)], strategy, "verdict")

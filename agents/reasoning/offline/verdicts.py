@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from finqa.agents.reasoning.offline.book import Book
-from finqa.agents.reasoning.offline.families import applicability, consistency
+from finqa.agents.reasoning.offline.families import applicability, consistency, period_extreme
 from finqa.agents.reasoning.offline.question import QuestionSpec, parse_question
 from finqa.agents.reasoning.offline.tables import Row
 from finqa.agents.reasoning.offline.verdict_flows import (
@@ -76,7 +76,7 @@ _DEBT_SKIP = ("lease", "issuance", "interest", "unamortized", "relatedpart", "le
 def verdict_answer(question: str, evidence: Evidence, strategy: str) -> Answer | None:
     """A verdict answer for a recognised template, or None (not the template / rows missing)."""
     q = " ".join(question.split())
-    for family in (applicability, consistency):
+    for family in (applicability, consistency, period_extreme):
         ans = family(q, evidence, strategy)
         if ans is not None:
             return ans
