@@ -124,6 +124,7 @@ def _summary_of(read: StatementRead) -> dict[str, Any]:
         "typed_pages": read.typed_pages,
         "page_kinds": {str(k): v for k, v in read.page_kinds.items()},
         "tables": len(read.tables),
+        "tables_from_grid": sum(1 for t in read.tables if t.source == "pdf"),
         "facts": sum(len(t.facts) for t in read.tables),
         "failures": [(f.page, f.kind, f.reason) for f in read.failures],
     }
@@ -256,6 +257,8 @@ def main(argv: list[str] | None = None) -> int:
             "typed_pages": ty,
             "share_typed": round(ty / st, 4) if st else None,
             "facts": sum(r["facts"] for r in results),
+            "tables": sum(r.get("tables", 0) for r in results),
+            "tables_from_find_tables_grid": sum(r.get("tables_from_grid", 0) for r in results),
             "seconds_per_filing_mean": round(statistics.mean(secs), 3) if secs else None,
             "seconds_per_filing_median": round(statistics.median(secs), 3) if secs else None,
         }

@@ -177,6 +177,14 @@ class TestTextReader:
         prose = "Business Segments\nSafety and Industrial\nAbrasives and tapes\nHealth Care\nOral care\n"
         assert read_pages("ACME_2022_10K", [(4, prose)]).statement_pages == []
 
+    def test_segment_table_after_its_heading_page(self) -> None:
+        """A segment table on the page after the note's heading page is typed as a segment table."""
+        prose = "Note 19. Reportable Segments\nWe have four reportable segments described below.\n"
+        table = "YEAR ENDED MAY 31,\n(Dollars in millions)\n2019\n2018\nNorth America\n$\n15,902\n$\n14,855\nEurope\n9,812\n9,242\nGreater China\n6,208\n5,134\n"
+        read = read_pages("ACME_2019_10K", [(82, prose), (83, table)])
+        assert read.statement_pages == [83] and read.tables[0].statement == "segment"
+        assert read.tables[0].facts[0].value == 15_902e6
+
     def test_non_statement_page_is_ignored(self) -> None:
         """A page of prose or an index of the statements is not a statement page."""
         index = "Index to Financial Statements\nConsolidated Statements of Income 58\nConsolidated Balance Sheets 60\n"

@@ -70,7 +70,9 @@ def statement_pages(pages: Iterable[tuple[int, str]]) -> list[tuple[int, Stateme
             if any(is_header_line(ln) for ln in top) and not any(len(ln) > _PROSE for ln in top):
                 kind, title = prev[1], prev[2]
         if kind in ("segment", "quarterly") and not _tabular(lines):
-            kind = None  # a note's heading over prose (segment descriptions), not a table
+            # a note's heading over prose: not a statement page, but its table may follow
+            prev = (page, kind, title)
+            continue
         if kind is not None:
             prev = (page, kind, title)
             out.append(prev)
