@@ -209,6 +209,39 @@ class TestPlanThenCompute:
         assert "total_assets: FY2022 19,012,742 [S1]; FY2021 13,586,610 [S1]" in view
 
 
+class TestRealModelReplies:
+    """Shapes a small local model really produced."""
+
+    def test_truncated_reply_salvaged(self) -> None:
+        """A reply cut off by the token limit inside a long quote keeps its answer and source."""
+        text = '{"answer": "Capex was 5,207 [S1].", "citations": [{"source": "S1", "quote": "Consolidated'
+        parsed = parse_reply(text, evidence(CASH_FLOW))
+        assert parsed.text == "Capex was 5,207 [S1]." and parsed.confidence["salvaged"] is True
+        assert parsed.confidence["schema_valid"] is False
+        assert [c.source_id for c in parsed.citations] == ["S1"]
+
+    def test_placeholder_quote_dropped(self) -> None:
+        """The prompt's '<short exact quote>' copied back is not kept as a quote."""
+        text = '{"answer": "Yes [S1]", "citations": [{"source": "S1", "quote": "<short exact quote>"}]}'
+        assert parse_reply(text, evidence(CASH_FLOW)).citations[0].quote == ""
+
+    def test_schema_bounds_string_lengths(self) -> None:
+        """Quotes and answers have a maximum length in the schema sent to the server."""
+        props = reply_json_schema()["properties"]
+        assert props["answer"]["maxLength"] > 0
+        assert props["citations"]["items"]["properties"]["quote"]["maxLength"] <= 200
+
+    def test_yes_no_form_starts_with_verdict(self) -> None:
+        """A yes/no question's reply form starts the answer with Yes or No and a reason."""
+        msgs = render_messages(
+            load_template("standard"),
+            "Is Acme's dividend covered by its operating cash flow?",
+            evidence(CASH_FLOW),
+            figure=False,
+        )
+        assert '"answer": "Yes (or No), because' in msgs[1]["content"]
+
+
 class TestBadOperands:
     """What a model writes is checked against the evidence."""
 

@@ -197,6 +197,10 @@ def parse_reply(text: str, evidence: Evidence) -> ParsedAnswer:
     data = extract_json(text)
     json_ok = data is not None
     schema_ok, schema_error = validate_reply(data)
+    salvaged = False
+    if data is None:
+        data = _salvage(text)
+        salvaged = data is not None
     if data is None:
         out.text = text.strip()
         data = {}
@@ -224,6 +228,8 @@ def parse_reply(text: str, evidence: Evidence) -> ParsedAnswer:
             if item is None:
                 invalid += 1
                 continue
+            if quote.strip().startswith("<") and quote.strip().endswith(">"):
+                quote = ""  # the prompt's placeholder copied, not a quote
             cites.setdefault((item.source_id, quote), _citation(item, quote))
     for sid in _CITE.findall(out.text):
         item = evidence.by_source(sid)
@@ -262,11 +268,34 @@ def parse_reply(text: str, evidence: Evidence) -> ParsedAnswer:
             "schema_valid": schema_ok,
             "schema_error": schema_error,
             "mode": "free-form",
+            "salvaged": salvaged,
             "uncited": not out.citations and not out.abstained,
             "invalid_citations": invalid,
             "calc_problems": problems,
         }
     )
+    return out
+
+
+_FIELD = r'"{0}"\s*:\s*"((?:[^"\\]|\\.)*)"'
+
+
+def _salvage(text: str) -> dict[str, Any] | None:
+    """The answer (and abstain flag) of a JSON reply cut off mid-way (token limit), else None."""
+    start = text.find("{")
+    if start == -1:
+        return None
+    m = re.search(_FIELD.format("answer"), text[start:])
+    if m is None:
+        return None
+    try:
+        answer = json.loads(f'"{m.group(1)}"')
+    except json.JSONDecodeError:
+        return None
+    out: dict[str, Any] = {"answer": answer}
+    out["citations"] = re.findall(_FIELD.format("source"), text[start:])
+    if re.search(r'"abstain"\s*:\s*true', text[start:]):
+        out["abstain"] = True
     return out
 
 

@@ -184,9 +184,14 @@ def render_task(
     from finqa.agents.reasoning.offline.question import parse_question
 
     yes_no = parse_question(question).is_yes_no
-    lead = "Start the answer with Yes or No, then say why. " if yes_no else ""
     extra = f" {_CALC_FORM}" if figure or strategy != "standard" else ""
-    return f"\n{lead}Reply with: {_ANSWER_FORM}{extra}\n"
+    form = _ANSWER_FORM
+    if yes_no:  # a bare "Yes" is no answer: the form itself starts with the verdict and its reason
+        form = form.replace(
+            "<answer in one to three sentences with [S#] citations>",
+            "Yes (or No), because <the reason, with the figures> [S#]",
+        )
+    return f"\nReply with: {form}{extra}\n"
 
 
 def render_messages(

@@ -24,6 +24,8 @@ __all__ = [
     "ReplyModel",
     "reply_json_schema",
     "validate_reply",
+    "QUOTE_MAX",
+    "ANSWER_MAX",
 ]
 
 
@@ -31,9 +33,18 @@ class _Lenient(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
 
 
+# Length bounds go into the JSON schema, so a grammar-constrained server cannot spend the whole
+# token budget copying a table into a quote (a truncated reply is not JSON); validation of
+# replies from servers without constraints stays lenient (see validate_reply).
+QUOTE_MAX = 160
+ANSWER_MAX = 600
+
+
 class ReplyCitation(_Lenient):
-    source: str = Field(description="source id such as S1")
-    quote: str = Field(default="", description="short exact quote from that source")
+    source: str = Field(description="source id such as S1", max_length=8)
+    quote: str = Field(
+        default="", description="short exact quote from that source", max_length=QUOTE_MAX
+    )
 
 
 class ReplyOperand(_Lenient):
@@ -71,7 +82,7 @@ class ReplyPlan(_Lenient):
 
 
 class ReplyModel(_Lenient):
-    answer: str
+    answer: str = Field(max_length=ANSWER_MAX)
     citations: list[ReplyCitation] = Field(default_factory=list)
     calculations: list[ReplyCalculation] = Field(default_factory=list)
     plan: ReplyPlan | None = None
@@ -99,13 +110,16 @@ def reply_json_schema() -> dict[str, Any]:
 
 
 def validate_reply(data: Mapping[str, Any] | None) -> tuple[bool, str]:
-    """(conforms to ReplyModel, first problem or '')."""
+    """(conforms to ReplyModel, first problem or ''); over-long strings are not a failure."""
     if data is None:
         return False, "no JSON object in the reply"
     try:
         ReplyModel.model_validate(dict(data))
     except ValidationError as exc:
-        err = exc.errors()[0]
+        errors = [e for e in exc.errors() if e.get("type") != "string_too_long"]
+        if not errors:
+            return True, ""
+        err = errors[0]
         where = ".".join(str(p) for p in err.get("loc", ())) or "reply"
         return False, f"{where}: {err.get('msg', 'invalid')}"
     return True, ""
