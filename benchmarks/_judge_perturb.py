@@ -40,16 +40,6 @@ def _kind(question: str) -> Any:
     return expected_kind(question, analysis, [f.kind for f in decompose(question, analysis)])
 
 
-def _line_label(text: str, start: int) -> str:
-    """The words of the row holding offset `start` (the line's letters before the figure)."""
-    line_start = text.rfind("\n", 0, start) + 1
-    label = re.sub(r"[^A-Za-z ]+", " ", text[line_start:start]).strip().lower()
-    if label:
-        return " ".join(label.split())
-    prev_start = text.rfind("\n", 0, max(line_start - 1, 0)) + 1
-    return " ".join(re.sub(r"[^A-Za-z ]+", " ", text[prev_start:line_start]).lower().split())
-
-
 def _find(q: Any, view: EvidenceView) -> tuple[Any, Any] | None:
     """Where the gold figure is in the evidence (the judge's own unit/scale-aware match)."""
     for src in view.sources:
@@ -68,14 +58,14 @@ def _other_line(gold: str, q: Any, view: EvidenceView) -> str | None:
     col = column_period(src.text, e.start, e.end)
     if col.year is None:
         return None
-    label = _line_label(src.text, e.start)
+    label = row_label(src.text, e.start)
     for other in src.quantities:
         if other.start == e.start or other.unit != e.unit or abs(other.value) < 1:
             continue
         if abs(abs(other.value) - abs(e.value)) <= 0.05 * abs(e.value):
             continue
         ocol = column_period(src.text, other.start, other.end)
-        olabel = _line_label(src.text, other.start)
+        olabel = row_label(src.text, other.start)
         if ocol.year != col.year or not olabel or olabel == label:
             continue
         value = abs(float(other.value))

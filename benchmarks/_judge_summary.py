@@ -14,7 +14,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["company_fold", "company_folds", "summary", "run_llm_set", "FOLDS"]
+__all__ = [
+    "company_fold",
+    "company_folds",
+    "summary",
+    "run_llm_set",
+    "run_offline_set",
+    "FOLDS",
+]
 
 FOLDS = 5
 
@@ -117,6 +124,51 @@ def run_llm_set(
                 "correct": (verdict.decision == "accept") == rec.get("should_accept"),
                 "utility": verdict.utility,
                 "scores": [verdict.grounding, verdict.completeness, verdict.numeric],
+                "answer": answer.text[:160],
+                "problems": [p["code"] for p in verdict.details.get("answer_problems", [])],
+                "unsupported": list(verdict.unsupported_numbers),
+            }
+        )
+    return out
+
+
+def run_offline_set(
+    questions: Path, *, attempt: int = 1, ablation: bool = False
+) -> list[dict[str, Any]]:
+    """The offline backend answers every dev question from its gold evidence pages; each answer
+    is graded against the gold (the labelled set) and judged blind."""
+    from finqa.agents.config import load_settings
+    from finqa.agents.judge import JudgeAgent
+    from finqa.agents.reasoning import build_reasoner
+    from finqa.benchmarks.judge_labels import label_row
+    from finqa.benchmarks.questions import gold_evidence, read_rows
+
+    overrides: dict[str, Any] = {"llm.backend": "offline"}
+    if ablation:
+        overrides["judge.deterministic_verify"] = False
+    settings = load_settings(overrides=overrides)
+    judge, reasoner = JudgeAgent(settings), build_reasoner(settings)
+    rows = read_rows(questions)
+    folds = company_folds(rows)
+    out: list[dict[str, Any]] = []
+    for q in rows:
+        question = str(q["question"])
+        evidence = gold_evidence(question, q["evidence"])
+        answer = reasoner.generate(question, evidence, attempt)
+        labels = label_row(question, str(q["answer"]), answer.model_dump(mode="json"))
+        verdict = judge.evaluate(question, answer, evidence, attempt)
+        accepted = verdict.decision == "accept"
+        out.append(
+            {
+                "category": "offline_" + labels["label"],
+                "label": labels["label"],
+                "qid": q["financebench_id"],
+                "question_type": q.get("question_type", "unknown"),
+                "fold": company_fold(q, folds),
+                "should_accept": labels["should_accept"],
+                "accepted": accepted,
+                "correct": accepted == labels["should_accept"],
+                "utility": verdict.utility,
                 "answer": answer.text[:160],
                 "problems": [p["code"] for p in verdict.details.get("answer_problems", [])],
                 "unsupported": list(verdict.unsupported_numbers),

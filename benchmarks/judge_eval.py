@@ -2,10 +2,16 @@
 time from ../shared/financebench/questions.jsonl (gold evidence pages as evidence).
 
     python -m finqa.benchmarks.judge_eval [--questions FILE] [--attempt N] [--ablation] [--json OUT]
-                                    [--show CATEGORY]
+                                    [--show CATEGORY] [--llm-set [FIXTURE]] [--offline]
 
 Targets: gold and reformatted gold accepted >= 90%; every perturbation rejected >= 95%; the
-diagnosis of 'missing part' and 'prior-year figure' rejections should be 'reasoning'.
+diagnosis of 'missing part' and 'prior-year figure' rejections should be 'reasoning'. The
+perturbations include the failure kinds of real LLM answers (bare yes/no, a figure of the wrong
+kind, from another line or period, the question or the evidence copied back, a figure beside a
+calculation flagged invalid). `--llm-set` also judges the labelled real-LLM answers
+(benchmarks/data/judge_llm_answers.jsonl, built by `python -m finqa.benchmarks.judge_labels`),
+`--offline` the offline backend's answers: correct accepted (target >= 85%) and wrong accepted
+(target <= 5%), per question type, failure kind and company-grouped fold.
 """
 
 from __future__ import annotations
@@ -134,6 +140,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=None,
         help="also judge the labelled real-LLM answers (default: the repository fixture)",
     )
+    parser.add_argument(
+        "--offline",
+        action="store_true",
+        help="also judge the offline backend's answers on the gold evidence, graded by the grader",
+    )
     args = parser.parse_args(argv)
     if not args.questions.exists():
         print(f"judge_eval: questions file not found: {args.questions}", file=sys.stderr)
@@ -151,6 +162,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         print(summary(llm_rows, f"real-LLM answers ({args.llm_set.name})", by="label"))
         rows = rows + llm_rows
+    if args.offline:
+        from finqa.benchmarks._judge_summary import run_offline_set
+
+        off_rows = run_offline_set(args.questions, attempt=args.attempt, ablation=args.ablation)
+        print(summary(off_rows, "offline backend's answers (graded against the gold)", by="label"))
+        rows = rows + off_rows
     if args.show:
         for r in rows:
             if r["category"] == args.show and not r["correct"]:

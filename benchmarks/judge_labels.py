@@ -108,7 +108,14 @@ def _done(out: Path) -> set[str]:
 
 
 def run(
-    questions: Path, out: Path, *, base_url: str, model: str, limit: int | None, timeout: float
+    questions: Path,
+    out: Path,
+    *,
+    base_url: str,
+    model: str,
+    limit: int | None,
+    timeout: float,
+    skip_formats: Sequence[str] = (),
 ) -> int:
     from finqa.agents.config import load_settings
     from finqa.agents.logs import configure_logging
@@ -124,7 +131,12 @@ def run(
             "llm.max_retries": 1,
         }
     )
-    reasoner = build_reasoner(settings, OpenAIChatClient(settings.llm, api_key="local"))
+    client = OpenAIChatClient(settings.llm, api_key="local")
+    if skip_formats:
+        # llama-cpp-python's server answers an unsupported response_format with HTTP 500 (not
+        # 400), which the client does not take as a refusal: start at a level it accepts
+        client._rejected.update(skip_formats)
+    reasoner = build_reasoner(settings, client)
     rows = stratified_order(read_rows(questions))
     done = _done(out)
     todo = [r for r in rows if _qid(r) not in done][: limit or None]
@@ -150,9 +162,16 @@ def run(
             rec |= {"label": "error", "detail": f"{type(exc).__name__}: {exc}"[:300]}
         else:
             dumped = ans.model_dump(mode="json", exclude={"raw", "usage"})
-            rec["answer"] = dumped
             rec["latency_s"] = round(time.perf_counter() - t0, 1)
-            rec |= label_row(question, str(r["answer"]), dumped)
+            if ans.confidence.get("mode") == "llm-error":
+                # the endpoint failed: recorded as an error, so a resumed run asks again
+                rec |= {
+                    "label": "error",
+                    "detail": str(ans.confidence.get("llm_error") or ans.text)[:300],
+                }
+            else:
+                rec["answer"] = dumped
+                rec |= label_row(question, str(r["answer"]), dumped)
         with out.open("a", encoding="utf-8") as fh:
             fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
             fh.flush()
@@ -197,6 +216,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     r.add_argument("--model", default="qwen05")
     r.add_argument("--limit", type=int, default=None)
     r.add_argument("--timeout", type=float, default=300.0)
+    r.add_argument(
+        "--skip-format",
+        action="append",
+        default=[],
+        help="a response_format level the server cannot take (e.g. json_schema for llama.cpp)",
+    )
     e = sub.add_parser("export", help="write the repository fixture from a run's output")
     e.add_argument("--out", type=Path, default=DEFAULT_OUT)
     e.add_argument("--fixture", type=Path, default=FIXTURE)
@@ -212,6 +237,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             model=args.model,
             limit=args.limit,
             timeout=args.timeout,
+            skip_formats=args.skip_format,
         )
     if not args.out.exists():
         print(f"judge_labels: no run output at {args.out}", file=sys.stderr)

@@ -74,6 +74,12 @@ class TestExpectedKind:
         e = expected_kind(Q_YESNO, analyze(Q_YESNO), ["verdict"])
         assert e.kind == "verdict" and e.needs_basis
 
+    def test_percent_wording_wins(self) -> None:
+        """'What percent of ... inventories' expects a percentage though inventory is an amount."""
+        q = "What percent of Corning's total current assets were inventories in FY2022?"
+        e = expected_kind(q, analyze(q), ["figure"])
+        assert e.kind == "percent"
+
     def test_no_metric_says_so(self) -> None:
         """A question with no recognisable metric gets no kind, and the reason says so."""
         q = "What is the company's approach to remote work?"
@@ -130,6 +136,20 @@ class TestAnswerKind:
         q = "Which acquisitions did Corning complete in FY2022?"
         v = _eval(judge, q, prose, prose)
         assert v.decision == "retry" and "copied_evidence" in _codes(v)
+
+    def test_focused_extract_is_not_a_copy(self, judge: JudgeAgent) -> None:
+        """A short answer quoting the evidence about exactly what was asked is not a copy."""
+        page = (
+            "Corning sells optical fiber, cable and connectivity products, display glass for "
+            "televisions and monitors, specialty glass for smartphones, environmental substrates "
+            "for vehicles and life sciences labware to customers in many countries, and Corning "
+            "also sells hemlock polysilicon, pharmaceutical glass tubing and vials, automotive "
+            "glass and precision optics to industrial customers."
+        )
+        assert 40 <= len(page.split()) < 120
+        q = "What products does Corning sell?"
+        v = _eval(judge, q, page, page)
+        assert "copied_evidence" not in _codes(v)
 
 
 class TestBadInput:
@@ -190,3 +210,34 @@ class TestBadInput:
             confidence={"calc_problems": ["LLM result 3 disagrees with finqa's 1.44"]},
         )
         assert v.decision == "retry" and "invalid_calculation" in _codes(v)
+
+
+class TestRightFigure:
+    def test_other_line_named(self, judge: JudgeAgent) -> None:
+        """A figure from another row of the asked column is unsupported, naming the row it is."""
+        v = _eval(judge, Q_CASH, "Cash and cash equivalents were $2,904 million in FY2022.")
+        assert v.decision == "retry"
+        (num,) = v.details["numbers"]
+        assert num["status"] == "not_found" and "Inventories" in num["detail"]
+
+    def test_operand_line_is_on_topic(self, judge: JudgeAgent) -> None:
+        """An operand of the asked metric (total current assets for a current ratio) is supported."""
+        text = "Total current assets were $7,453 million and the current ratio is 1.44 [S1]."
+        v = _eval(judge, Q_RATIO, text)
+        statuses = {n["text"]: n["status"] for n in v.details["numbers"]}
+        assert statuses["$7,453 million"] == "evidence"
+
+
+class TestRederive:
+    def test_bare_right_ratio_accepted(self, judge: JudgeAgent) -> None:
+        """A correct current ratio given without any calculation is re-derived and accepted."""
+        v = _eval(judge, Q_RATIO, "1.44")
+        assert v.decision == "accept", v.feedback
+        assert v.details["numbers"][0]["status"] == "rederived"
+
+    def test_bare_wrong_ratio_rejected(self, judge: JudgeAgent) -> None:
+        """A confident wrong current ratio is rejected, and the feedback says what the evidence gives."""
+        v = _eval(judge, Q_RATIO, "1.62")
+        assert v.decision == "retry"
+        assert "the evidence gives" in v.details["numbers"][0]["detail"]
+        assert "1.44" in v.details["numbers"][0]["detail"]

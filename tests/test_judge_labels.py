@@ -86,6 +86,25 @@ class TestRun:
         assert sorted(r["qid"] for r in rows) == ["id_0", "id_1", "id_2"]
         assert all(r["label"] == "correct" for r in rows)
 
+    def test_endpoint_failure_is_asked_again(self, tmp_path: Path) -> None:
+        """A question whose LLM call fails is recorded as an error and asked again on resume."""
+        from finqa.agents.reasoning.fake_server import FakeReply
+
+        qfile = tmp_path / "q.jsonl"
+        qfile.write_text(json.dumps(_row(0, "t", "C0")) + "\n")
+        out = tmp_path / "answers.jsonl"
+        reply = json.dumps({"answer": "Total current assets were $7,453 million [S1]."})
+        with FakeOpenAIServer([FakeReply.error(500)] * 2 + [reply] * 4) as srv:
+            args = ["run", "--questions", str(qfile), "--out", str(out), "--base-url", srv.url]
+            assert main(args) == 0
+            assert json.loads(out.read_text().splitlines()[0])["label"] == "error"
+            assert main(args) == 0
+        last = json.loads(out.read_text().splitlines()[-1])
+        assert last["label"] == "correct"
+        assert [
+            r["qid"] for r in export_rows([json.loads(x) for x in out.read_text().splitlines()])
+        ] == ["id_0"]
+
     def test_fixture_is_well_formed(self) -> None:
         """Every row of the kept fixture has an id, an answer and a label, and no question text."""
         rows = load_fixture(FIXTURE)

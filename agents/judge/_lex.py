@@ -22,6 +22,7 @@ __all__ = [
     "find_metrics",
     "metric_terms",
     "metric_formula",
+    "metric_inputs",
     "find_companies",
     "year_mentions",
     "magnitude_close",
@@ -83,6 +84,15 @@ def metric_terms(metric_id: str) -> tuple[str, ...]:
         return (metric_id.replace("_", " ").lower(),)
     terms = {metric.name, *metric.synonyms, *metric.line_items}
     return tuple(sorted({t.lower() for t in terms if t}, key=len, reverse=True))
+
+
+@lru_cache(maxsize=512)
+def metric_inputs(metric_id: str) -> tuple[str, ...]:
+    """The catalogue ids a derived metric's formula uses (empty for a line item or unknown id)."""
+    try:
+        return tuple(_fn("get_metric")(metric_id).inputs)
+    except Exception:  # unknown id
+        return ()
 
 
 @lru_cache(maxsize=512)

@@ -90,7 +90,13 @@ _PER_SHARE_BEFORE = 160  # a per-share measure names the figure in its row label
 _PER_SHARE_AFTER = 40
 
 
-def _on_topic(src: SourceView, e: Any, topic: frozenset[str] | None, q: Any | None = None) -> bool:
+def _on_topic(
+    src: SourceView,
+    e: Any,
+    topic: frozenset[str] | None,
+    q: Any | None = None,
+    label_terms: tuple[frozenset[str], ...] = (),
+) -> bool:
     """Does the evidence around e (its row label / sentence) share a word with the claim or question?
 
     A per-share claim is also on topic next to a per-share measure, written out or as its
@@ -103,12 +109,26 @@ def _on_topic(src: SourceView, e: Any, topic: frozenset[str] | None, q: Any | No
     label = row_label(src.text, e.start)
     if label is not None and (_lex.year_mentions(label) or len(label) < 3):
         label = None
-    # a table figure is named by its row label; a narrative one by the text around it
+    # a table figure is named by its row label (which must name the asked line item or an
+    # operand of the asked metric when the catalogue knows it); a narrative one by its context
     window = label or src.text[max(0, e.start - _CONTEXT_BEFORE) : e.end + _CONTEXT_AFTER]
     squashed = re.sub(
         r"[^a-z]", "", window.lower()
     )  # PDF text glues words: 'Merchandiseinventories'
+    if label is not None and label_terms:
+        return any(all(t in squashed for t in term) for term in label_terms)
     return any(len(t) >= 4 and t in squashed for t in topic)
+
+
+def _year_like(e: Any) -> bool:
+    """'2018' in 'Shares outstanding - 2018: ...' is a date, not a figure (even read as '-2018')."""
+    digits = re.sub(r"[^\d]", "", e.text)
+    return (
+        len(digits) == 4
+        and 1900 <= int(digits) <= 2100
+        and int(e.decimals or 0) == 0
+        and not re.search(r"[$,%]", e.text)
+    )
 
 
 def find(
@@ -118,15 +138,18 @@ def find(
     expected: Sequence[int],
     rel_tol: float,
     topic: frozenset[str] | None = None,
+    label_terms: tuple[frozenset[str], ...] = (),
 ) -> tuple[str, SourceView | None, Any, int | None]:
     """('evidence' | 'period_mismatch' | 'off_topic' | 'not_found', source, evidence quantity, year)."""
     mismatch: tuple[SourceView, Any, int | None] | None = None
     off_topic: tuple[SourceView, Any] | None = None
     for src in view.ordered(preferred):
         for e in src.quantities:
-            if not (match(q, e, rel_tol) or ratio_in_percent_column(q, e, src.text, rel_tol)):
+            if _year_like(e) or not (
+                match(q, e, rel_tol) or ratio_in_percent_column(q, e, src.text, rel_tol)
+            ):
                 continue
-            if not _on_topic(src, e, topic, q):
+            if not _on_topic(src, e, topic, q, label_terms):
                 off_topic = off_topic or (src, e)
                 continue
             col = column_period(src.text, e.start, e.end)

@@ -164,7 +164,10 @@ def row_label(text: str, start: int) -> str | None:
         ):
             return " ".join(re.sub(r"[^A-Za-z'&/ -]+", " ", head).split()) or None
         return None
-    _spans, row_start = _row_values(text, start)
+    spans, row_start = _row_values(text, start)
+    header = header_years(text, row_start)
+    if header and len(spans) > len(header):
+        return None  # values of two rows run together (an unlabelled total): no one label
     prev_start = text.rfind("\n", 0, max(row_start - 1, 0)) + 1
     label = text[prev_start : max(row_start - 1, prev_start)].strip()
     if not label or len(label.split()) > 14 or _NUMERIC_LINE.match(label):

@@ -113,6 +113,7 @@ class JudgeAgent:
             topic=_metric_tokens(ctx.analysis),
             single_part=len(parts) <= 1,
             topic_name=(ctx.expect.metric or "").replace("_", " "),
+            label_terms=_line_terms(ctx.expect, ctx.analysis) if len(parts) <= 1 else (),
         )
         if deterministic and any(nc.status in _REDERIVABLE for nc in numbers):
             found = rederive(ctx.question, ctx.evidence, ctx.view, ctx.asked, cfg.rel_tolerance)
@@ -403,6 +404,34 @@ def _metric_tokens(analysis: Any) -> frozenset[str]:
         for term in _lex.metric_terms(metric):
             tokens |= set(content_tokens(term))
     return frozenset(tokens)
+
+
+def _line_terms(expect: Expectation, analysis: Any) -> tuple[frozenset[str], ...]:
+    """The names of the metrics the question asks about and of their operands (catalogue name,
+    synonyms, line items as filed), each as the set of its words: a table figure's row label
+    must contain every word of one of them. Empty (no restriction) when the question names no
+    catalogue metric."""
+    if expect.metric is None or expect.kind not in _FIGURE_KINDS:
+        return ()
+    asked = [expect.metric, *(getattr(analysis, "metrics", ()) or ())]
+    ids = dict.fromkeys(asked)
+    for mid in list(ids):  # operands of operands too ('ebitda' -> operating income, D&A)
+        stack = [mid]
+        while stack:
+            for inp in _lex.metric_inputs(stack.pop()):
+                if inp not in ids:
+                    ids[inp] = None
+                    stack.append(inp)
+    terms: set[frozenset[str]] = set()
+    for mid in ids:
+        for term in _lex.metric_terms(mid):
+            words = frozenset(t for t in content_tokens(term) if len(t) >= 3)
+            if words:
+                terms.add(words)
+    return tuple(sorted(terms, key=sorted))
+
+
+_FIGURE_KINDS = frozenset({"amount", "ratio", "percent", "days", "count", "per_share"})
 
 
 def _asked_years(question: str, analysis: Any) -> tuple[int, ...]:

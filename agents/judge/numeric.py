@@ -212,6 +212,7 @@ def check_numbers(
     topic: frozenset[str] = frozenset(),
     single_part: bool = True,
     topic_name: str = "",
+    label_terms: tuple[frozenset[str], ...] = (),
 ) -> tuple[list[NumberCheck], list[dict[str, Any]]]:
     """Check every number of the answer; returns the checks and the skipped (non-claim) numbers."""
     quantities, skipped = answer_numbers(answer, question)
@@ -226,6 +227,14 @@ def check_numbers(
     q_tokens = frozenset(content_tokens(question)) | topic
     answer_years = {y for y, _s, _e in _lex.year_mentions(answer)}
     checks: list[NumberCheck] = []
+    # calculations whose result the answer states: their operands may be quoted beside it
+    stated = sorted(
+        {
+            hit[1]
+            for q in quantities
+            if (hit := match_calc(q, calcs, rel_tol)) is not None and hit[0] == "calculation"
+        }
+    )
     for q in quantities:
         nc = NumberCheck(q.text, q.start, q.end, q.value, q.unit, quantity=q)
         if not deterministic:
@@ -252,7 +261,13 @@ def check_numbers(
                 nc.detail = f"calculated only from figures before {_years(nc.expected)}"
             checks.append(nc)
             continue
-        status, src, found_at, col = find(q, view, cited, nc.expected, rel_tol, topic)
+        operand = _verified_operand(q, [calcs[i] for i in stated], rel_tol)
+        if operand is not None:
+            nc.status, nc.source, nc.calculation = "evidence", operand[1], operand[0]
+            nc.detail = "an operand of a recorded calculation, found in the evidence"
+            checks.append(nc)
+            continue
+        status, src, found_at, col = find(q, view, cited, nc.expected, rel_tol, topic, label_terms)
         nc.status, nc.source, nc.period = status, src.source_id if src else None, col
         if status != "evidence":
             if via_calc is not None:
@@ -280,6 +295,23 @@ def check_numbers(
                 if how:
                     nc.status, nc.detail = "derived", how
     return checks, skipped
+
+
+def _verified_operand(
+    q: Any, calcs: Sequence[CalcCheck], rel_tol: float
+) -> tuple[int, str | None] | None:
+    """(calculation index, source) when q is an operand of a verified recorded calculation (the
+    calculation check found it in the evidence, in a plausible period)."""
+    for c in calcs:
+        if not c.ok:
+            continue
+        for op in c.operands:
+            if op.get("status") != "evidence":
+                continue
+            target = abs(float(op["value"]))
+            if _lex.magnitude_close(q, target, rel_tol=0.0, scales=(1.0 / float(q.scale or 1.0),)):
+                return c.index, op.get("source")
+    return None
 
 
 _QUOTE = re.compile(r"'([^'\n]{8,})'|\"([^\"\n]{8,})\"|\u201c([^\u201d\n]{8,})\u201d")
