@@ -20,6 +20,7 @@ __all__ = [
     "summary",
     "run_llm_set",
     "run_offline_set",
+    "llm_judge_sample",
     "FOLDS",
 ]
 
@@ -172,6 +173,60 @@ def run_offline_set(
                 "answer": answer.text[:160],
                 "problems": [p["code"] for p in verdict.details.get("answer_problems", [])],
                 "unsupported": list(verdict.unsupported_numbers),
+            }
+        )
+    return out
+
+
+def llm_judge_sample(
+    questions: Path, base_url: str, *, model: str = "qwen05", limit: int = 2
+) -> list[dict[str, Any]]:
+    """What the optional LLM judge adds on qualitative answers: for the first `limit` questions
+    that expect no figure, the gold answer and another company's answer (`unrelated`) are judged
+    with and without the LLM entailment check; one row per case with both decisions."""
+    from finqa.agents.config import load_settings
+    from finqa.agents.judge import JudgeAgent
+    from finqa.agents.judge.facets import decompose
+    from finqa.agents.judge.kind import expected_kind
+    from finqa.agents.reasoning import OpenAIChatClient
+    from finqa.benchmarks._judge_cases import build_cases, load_questions
+
+    plain = JudgeAgent(load_settings(overrides={"llm.backend": "offline"}))
+    settings = load_settings(
+        overrides={
+            "llm.backend": "openai",
+            "llm.base_url": base_url,
+            "llm.model": model,
+            "llm.timeout_s": 900.0,
+            "judge.llm_judge": True,
+        }
+    )
+    assisted = JudgeAgent(settings, llm=OpenAIChatClient(settings.llm, api_key="local"))
+    rows = load_questions(questions)
+    picked: list[dict[str, Any]] = []
+    for r in rows:
+        q = str(r["question"])
+        kinds = [f.kind for f in decompose(q)]
+        if expected_kind(q, None, kinds).kind in (None, "explanation"):
+            picked.append(r)
+        if len(picked) >= limit:
+            break
+    out: list[dict[str, Any]] = []
+    for case in build_cases(picked):
+        if case.category not in ("gold", "unrelated"):
+            continue
+        before = plain.evaluate(case.question, case.answer, case.evidence, 1)
+        after = assisted.evaluate(case.question, case.answer, case.evidence, 1)
+        out.append(
+            {
+                "qid": case.qid,
+                "category": case.category,
+                "should_accept": case.should_accept,
+                "deterministic": before.decision,
+                "with_llm": after.decision,
+                "grounding": [before.grounding, after.grounding],
+                "llm": (after.details.get("llm") or {}).get("status"),
+                "labels": (after.details.get("llm") or {}).get("labels"),
             }
         )
     return out

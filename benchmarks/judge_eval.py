@@ -145,6 +145,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="also judge the offline backend's answers on the gold evidence, graded by the grader",
     )
+    parser.add_argument(
+        "--llm-judge",
+        metavar="BASE_URL",
+        default=None,
+        help="also run the optional LLM judge against this OpenAI-compatible server on a few "
+        "qualitative answers and print what it changes",
+    )
+    parser.add_argument("--llm-judge-limit", type=int, default=2)
     args = parser.parse_args(argv)
     if not args.questions.exists():
         print(f"judge_eval: questions file not found: {args.questions}", file=sys.stderr)
@@ -168,6 +176,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         off_rows = run_offline_set(args.questions, attempt=args.attempt, ablation=args.ablation)
         print(summary(off_rows, "offline backend's answers (graded against the gold)", by="label"))
         rows = rows + off_rows
+    if args.llm_judge:
+        from finqa.benchmarks._judge_summary import llm_judge_sample
+
+        sample = llm_judge_sample(args.questions, args.llm_judge, limit=args.llm_judge_limit)
+        print("\noptional LLM judge on qualitative answers (deterministic -> with LLM):")
+        for x in sample:
+            print(
+                f"  {x['category']:<10} {x['qid']:<24} should accept {x['should_accept']!s:<5} "
+                f"{x['deterministic']} -> {x['with_llm']}  grounding {x['grounding'][0]:.2f} -> "
+                f"{x['grounding'][1]:.2f}  llm: {x['llm']} {x['labels']}"
+            )
     if args.show:
         for r in rows:
             if r["category"] == args.show and not r["correct"]:

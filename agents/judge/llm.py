@@ -1,8 +1,9 @@
 """Optional LLM judge: entailment of each content claim against the evidence it cites.
 
-It is combined with, never replaces, the deterministic checks (the agent averages the two
-grounding scores; a claim whose number failed the deterministic check counts unsupported
-whatever the LLM says). Any LLM failure leaves the deterministic verdict standing.
+It adds a check to, never replaces, the deterministic ones: the agent lets it lower the
+grounding score (the mean of the two), never raise it, so it cannot lift a deterministic failure;
+a claim whose number failed the deterministic check counts unsupported whatever the LLM says.
+Any LLM failure leaves the deterministic verdict standing.
 """
 
 from __future__ import annotations
