@@ -235,6 +235,12 @@ class TestRederive:
         assert v.decision == "accept", v.feedback
         assert v.details["numbers"][0]["status"] == "rederived"
 
+    def test_statement_model_rederivation(self, judge: JudgeAgent) -> None:
+        """The statement model of the evidence pages gives the asked metric and the lines used."""
+        v = _eval(judge, Q_RATIO, "1.44")
+        model = v.details["statement_model"]
+        assert "Total current assets FY2022 = 7,453" in model and "1.44" in model
+
     def test_bare_wrong_ratio_rejected(self, judge: JudgeAgent) -> None:
         """A confident wrong current ratio is rejected, and the feedback says what the evidence gives."""
         v = _eval(judge, Q_RATIO, "1.62")

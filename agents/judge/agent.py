@@ -27,7 +27,14 @@ from finqa.agents.judge.numeric import (
     question_scale,
     verify_calculations,
 )
-from finqa.agents.judge.rederive import Rederived, match_rederived, rederive
+from finqa.agents.judge.rederive import (
+    Rederived,
+    StatementValue,
+    from_statements,
+    match_rederived,
+    match_statement_value,
+    rederive,
+)
 from finqa.agents.judge.text import content_tokens, split_claims
 from finqa.agents.types import Answer, Evidence, LLMClient, Verdict
 from finqa.lexicon.refusal import REFUSAL
@@ -118,7 +125,16 @@ class JudgeAgent:
         if deterministic and any(nc.status in _REDERIVABLE for nc in numbers):
             found = rederive(ctx.question, ctx.evidence, ctx.view, ctx.asked, cfg.rel_tolerance)
             ctx.found.append(found)
+            model = from_statements(ctx.expect.metric, ctx.evidence, ctx.asked)
+            ctx.model.append(model)
             for nc in numbers:
+                if (
+                    nc.status in _REDERIVABLE
+                    and model is not None
+                    and match_statement_value(nc.quantity, model, cfg.rel_tolerance)
+                ):
+                    nc.status, nc.detail = "rederived", f"statement model: {model.describe()}"
+                    continue
                 if nc.status not in _REDERIVABLE or found is None or not found.ok:
                     continue
                 if match_rederived(nc.quantity, found, cfg.rel_tolerance, nc.expected):
@@ -314,6 +330,7 @@ class JudgeAgent:
             "skipped_numbers": skipped,
             "calculations": [x.to_dict() for x in calcs],
             "rederived": ctx.found[0].to_dict() if ctx.found and ctx.found[0] else None,
+            "statement_model": ctx.model[0].describe() if ctx.model and ctx.model[0] else None,
             "facets": [f.to_dict() | {"counted": _counted(f)} for f in facets],
             "evidence_gaps": gaps,
             "faults": faults,
@@ -350,6 +367,7 @@ class _Context:
     expect: Expectation
     evidence: Evidence
     found: list[Rederived | None] = field(default_factory=list)  # the judge's own derivation
+    model: list[StatementValue | None] = field(default_factory=list)  # from the statement model
 
 
 _REDERIVABLE = frozenset({"not_found", "calc_unverified"})
