@@ -116,6 +116,7 @@ def run(
     limit: int | None,
     timeout: float,
     skip_formats: Sequence[str] = (),
+    retries: int = 1,
 ) -> int:
     from finqa.agents.config import load_settings
     from finqa.agents.logs import configure_logging
@@ -128,7 +129,7 @@ def run(
             "llm.base_url": base_url,
             "llm.model": model,
             "llm.timeout_s": timeout,
-            "llm.max_retries": 1,
+            "llm.max_retries": retries,
         }
     )
     client = OpenAIChatClient(settings.llm, api_key="local")
@@ -216,6 +217,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     r.add_argument("--model", default="qwen05")
     r.add_argument("--limit", type=int, default=None)
     r.add_argument("--timeout", type=float, default=300.0)
+    r.add_argument("--retries", type=int, default=1, help="LLM retries per call (slow servers: 0)")
     r.add_argument(
         "--skip-format",
         action="append",
@@ -238,6 +240,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             limit=args.limit,
             timeout=args.timeout,
             skip_formats=args.skip_format,
+            retries=args.retries,
         )
     if not args.out.exists():
         print(f"judge_labels: no run output at {args.out}", file=sys.stderr)
