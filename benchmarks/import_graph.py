@@ -22,6 +22,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 __all__ = ["ImportGraph", "build_graph", "main"]
 
@@ -125,8 +126,9 @@ def build_graph(root: Path = ROOT) -> ImportGraph:
         package = module if path.name == "__init__.py" else module.rpartition(".")[0]
         targets: set[str] = set()
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names: list[str]
             if isinstance(node, ast.Import):
-                names = [(a.name, None) for a in node.names]
+                names = [a.name for a in node.names]
             elif isinstance(node, ast.ImportFrom):
                 base = node.module or ""
                 if node.level:
@@ -134,15 +136,16 @@ def build_graph(root: Path = ROOT) -> ImportGraph:
                     for _ in range(node.level - 1):
                         anchor = anchor.rpartition(".")[0]
                     base = f"{anchor}.{base}" if base else anchor
-                names = [(f"{base}.{a.name}", a.name) for a in node.names]
-                for full, alias in names:
+                names = []
+                for alias in (a.name for a in node.names):
+                    full = f"{base}.{alias}"
                     hidden = alias.startswith("_") and not alias.startswith("__")
                     if hidden and base.startswith("finqa") and resolve(full) != full:
                         graph.private.append((module, base, alias))
-                names = [(full if resolve(full) == full else base, a) for full, a in names]
+                    names.append(full if resolve(full) == full else base)
             else:
                 continue
-            for full, _alias in names:
+            for full in names:
                 target = resolve(full) if full.startswith("finqa") else None
                 if target is None or target == module:
                     continue
@@ -163,7 +166,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     graph = build_graph()
-    report = {
+    report: dict[str, Any] = {
         "modules": len(graph.edges),
         "imports": sum(len(t) for t in graph.edges.values()),
         "cycles": graph.cycles(),

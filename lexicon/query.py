@@ -11,8 +11,8 @@ from finqa.lexicon.entities import CompanyMatch, find_companies, lookup_company_
 from finqa.lexicon.metrics import MetricMatch, find_metrics, get_metric
 from finqa.lexicon.periods import PeriodMatch, find_periods
 
-if TYPE_CHECKING:
-    from finqa.agents.types import QueryAnalysis
+if TYPE_CHECKING:  # pydantic is imported on first use, so `import lexicon` stays light
+    from finqa.lexicon.model import QueryAnalysis
 
 __all__ = ["analyze", "primary_fiscal_year", "STATEMENT_NAMES"]
 
@@ -82,7 +82,7 @@ def analyze(question: str) -> QueryAnalysis:
 
 @data_cache(256)
 def _analyze(question: str) -> QueryAnalysis:
-    from finqa.agents.types import QueryAnalysis
+    from finqa.lexicon.model import QueryAnalysis
 
     companies: list[CompanyMatch] = find_companies(question)
     names = _unique([c.name for c in companies])

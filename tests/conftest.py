@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,10 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
 REPO = Path(__file__).resolve().parent.parent
+
+# finqa is imported as installed (`finqa.agents`, ...): drop the working directory from the path,
+# so a test that imports a top-level `agents` or `lexicon` fails here as it would for a user.
+sys.path[:] = [p for p in sys.path if p not in ("", ".") and Path(p).resolve() != REPO]
 FINANCEBENCH = Path(os.environ.get("FINQA_FINANCEBENCH", REPO.parent / "shared" / "financebench"))
 
 

@@ -92,9 +92,9 @@ class TestCli:
         assert "3M (MMM)" in out and "fcf = cfo - capex" in out
 
     def test_import_is_light(self) -> None:
-        """`import lexicon` does not import pydantic, yaml, torch or chromadb."""
+        """`from finqa import lexicon` does not import pydantic, yaml, torch or chromadb."""
         code = (
-            "import sys, lexicon; heavy = [m for m in ('torch', 'chromadb', 'yaml', 'pydantic', "
+            "import sys; from finqa import lexicon; heavy = [m for m in ('torch', 'chromadb', 'yaml', 'pydantic', "
             "'sentence_transformers', 'openai') if m in sys.modules]; print(heavy)"
         )
         out = subprocess.run(

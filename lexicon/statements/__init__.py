@@ -1,6 +1,6 @@
 """The statement model: every financial statement of a filing, parsed once into typed tables.
 
-Types and the `StatementStore` Protocol live in `finqa.agents.types` (the seam); this
+Types live in `finqa.lexicon.model` and the `StatementStore` Protocol in `finqa.agents.types`; this
 package reads statement tables into that model (`read_pages` for page text, `read_pdf`
 for PyMuPDF `find_tables()` grids), stores it beside an index (`ensure_model`,
 `write_model`) and serves it (`IndexStatementStore`, `MemoryStatementStore`).

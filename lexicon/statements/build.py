@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from finqa.agents.types import (
+from finqa.lexicon.model import (
     StatementFact,
     StatementKind,
     StatementPeriod,

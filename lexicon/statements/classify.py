@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from finqa.agents.types import StatementKind
+from finqa.lexicon.model import StatementKind
 
 __all__ = ["title_kind", "heading_kind", "statement_of_page"]
 

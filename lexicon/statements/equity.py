@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from finqa.agents.types import StatementFact, StatementPeriod, StatementTable
+from finqa.lexicon.model import StatementFact, StatementPeriod, StatementTable
 from finqa.lexicon.numbers import detect_scale
 from finqa.lexicon.periods import find_periods
 from finqa.lexicon.statements.build import BuildFailure, RawTable, read_cell

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
-from finqa.agents.types import StatementKind, StatementPeriod
+from finqa.lexicon.model import StatementKind, StatementPeriod
 from finqa.lexicon.periods import PeriodMatch, find_periods
 
 __all__ = ["HeaderInfo", "read_header", "is_header_line"]

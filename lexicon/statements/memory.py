@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from finqa.agents.types import StatementFact, StatementKind, StatementPeriod, StatementTable
+from finqa.lexicon.model import StatementFact, StatementKind, StatementPeriod, StatementTable
 
 __all__ = ["MemoryStatementStore", "label_key"]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from finqa.agents.types import StatementKind
+from finqa.lexicon.model import StatementKind
 from finqa.lexicon.statements.build import DASHES, RawTable, read_cell
 from finqa.lexicon.statements.header import is_header_line
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from finqa.agents.types import StatementKind, StatementTable
 from finqa.lexicon.entities import company_for_doc
+from finqa.lexicon.model import StatementKind, StatementTable
 from finqa.lexicon.statements.build import BuildFailure, RawTable, build_table
 from finqa.lexicon.statements.classify import statement_of_page
 from finqa.lexicon.statements.header import is_header_line

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from finqa.agents.types import (
+from finqa.lexicon.model import (
     StatementFact,
     StatementKind,
     StatementPeriod,

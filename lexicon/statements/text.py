@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from finqa.agents.types import StatementKind
+from finqa.lexicon.model import StatementKind
 from finqa.lexicon.numbers import extract_quantities
 from finqa.lexicon.statements.build import DASHES, RawTable
 from finqa.lexicon.statements.classify import statement_of_page, title_kind
