@@ -9,22 +9,20 @@ skipped and noted (never guessed); a table with no readable period is not typed.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from finqa.lexicon.model import (
     StatementFact,
-    StatementKind,
     StatementPeriod,
     StatementTable,
     StatementUnit,
 )
-from finqa.lexicon.numbers import detect_scale, parse_quantity
+from finqa.lexicon.numbers import detect_scale
 from finqa.lexicon.statements.catalogue import item_for_label
 from finqa.lexicon.statements.header import read_header
+from finqa.lexicon.statements.raw import DASHES, BuildFailure, RawTable, read_cell
 
 __all__ = ["RawTable", "BuildFailure", "build_table", "read_cell", "DASHES"]
 
-DASHES = frozenset({"\u2014", "\u2013", "-", "--", "\u2014\u2014", "\u2212"})
 _PER_SHARE = re.compile(
     r"\bper\s+(?:common\s+|ordinary\s+|diluted\s+|basic\s+)?share\b|\beps\b", re.I
 )
@@ -32,43 +30,6 @@ _SHARES = re.compile(r"\bshares\b|\bshare\s+count\b", re.I)
 _MONEY = re.compile(r"\$|amount|value|cost|equity|capital|dividend", re.I)
 _UNAUDITED = re.compile(r"\bunaudited\b", re.I)
 _FOOTNOTE = re.compile(r"^\(\d\)$")
-
-
-@dataclass
-class RawTable:
-    """What a reader recovered from one page region before typing."""
-
-    page: int
-    kind: StatementKind
-    title: str
-    header_lines: list[str]
-    rows: list[tuple[str, list[str]]]  # (label as filed, cell texts in column order)
-    context: str = ""  # text around the table (title, scale note) for scale detection
-    source: str = "text"
-    pages: tuple[int, ...] = ()
-    notes: list[str] = field(default_factory=list)
-    headings: list[str] = field(default_factory=list)  # per row: the sub-heading in force
-
-
-@dataclass(frozen=True)
-class BuildFailure:
-    """A statement region that could not be typed, and why (reported, never guessed)."""
-
-    page: int
-    kind: StatementKind
-    title: str
-    reason: str
-
-
-def read_cell(text: str) -> tuple[float, bool, str] | None:
-    """(value as filed, negative, unit) of one cell; '—' reads as 0; None when not a number."""
-    t = text.strip().strip("$").strip()
-    if t in DASHES or text.strip() in DASHES:
-        return 0.0, False, ""
-    q = parse_quantity(text)
-    if q is None or q.kind != "number":
-        return None
-    return q.value, q.value < 0 or "(" in q.text, q.unit
 
 
 def _row_unit(

@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from finqa.lexicon.model import StatementKind
-from finqa.lexicon.statements.build import DASHES, RawTable, read_cell
 from finqa.lexicon.statements.header import is_header_line
+from finqa.lexicon.statements.raw import DASHES, RawTable, read_cell
 
 __all__ = ["raw_tables_from_page", "clean_cell"]
 

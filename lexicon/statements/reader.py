@@ -16,9 +16,10 @@ from typing import Any
 
 from finqa.lexicon.entities import company_for_doc
 from finqa.lexicon.model import StatementKind, StatementTable
-from finqa.lexicon.statements.build import BuildFailure, RawTable, build_table
+from finqa.lexicon.statements.build import build_table
 from finqa.lexicon.statements.classify import statement_of_page
 from finqa.lexicon.statements.header import is_header_line
+from finqa.lexicon.statements.raw import BuildFailure, RawTable
 from finqa.lexicon.statements.text import read_text_page, split_row
 
 __all__ = ["StatementRead", "read_pages", "read_pdf", "statement_pages"]

@@ -15,9 +15,9 @@ import re
 
 from finqa.lexicon.model import StatementKind
 from finqa.lexicon.numbers import extract_quantities
-from finqa.lexicon.statements.build import DASHES, RawTable
 from finqa.lexicon.statements.classify import statement_of_page, title_kind
 from finqa.lexicon.statements.header import is_header_line
+from finqa.lexicon.statements.raw import DASHES, RawTable
 
 __all__ = ["split_row", "read_text_page", "join_split_numbers"]
 

@@ -1,0 +1,53 @@
+"""What a statement reader recovers from a page region before typing: raw grids and failures.
+
+A leaf of the statement readers: the PDF and text readers produce `RawTable`s, `build` and
+`equity` type them, and `read_cell` reads one cell the same way for all of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from finqa.lexicon.model import StatementKind
+from finqa.lexicon.numbers import parse_quantity
+
+__all__ = ["RawTable", "BuildFailure", "read_cell", "DASHES"]
+
+DASHES = frozenset({"\u2014", "\u2013", "-", "--", "\u2014\u2014", "\u2212"})
+
+
+@dataclass
+class RawTable:
+    """What a reader recovered from one page region before typing."""
+
+    page: int
+    kind: StatementKind
+    title: str
+    header_lines: list[str]
+    rows: list[tuple[str, list[str]]]  # (label as filed, cell texts in column order)
+    context: str = ""  # text around the table (title, scale note) for scale detection
+    source: str = "text"
+    pages: tuple[int, ...] = ()
+    notes: list[str] = field(default_factory=list)
+    headings: list[str] = field(default_factory=list)  # per row: the sub-heading in force
+
+
+@dataclass(frozen=True)
+class BuildFailure:
+    """A statement region that could not be typed, and why (reported, never guessed)."""
+
+    page: int
+    kind: StatementKind
+    title: str
+    reason: str
+
+
+def read_cell(text: str) -> tuple[float, bool, str] | None:
+    """(value as filed, negative, unit) of one cell; '—' reads as 0; None when not a number."""
+    t = text.strip().strip("$").strip()
+    if t in DASHES or text.strip() in DASHES:
+        return 0.0, False, ""
+    q = parse_quantity(text)
+    if q is None or q.kind != "number":
+        return None
+    return q.value, q.value < 0 or "(" in q.text, q.unit
