@@ -131,3 +131,14 @@ class TestMemoryStatementStore:
     def test_label_key_ignores_spacing_and_case(self) -> None:
         """Labels compare letters-only, so PDF-squashed labels match spaced ones."""
         assert label_key("Cost of goods sold") == label_key("Costofgoodssold")
+
+
+class TestPrimaryFact:
+    def test_primary_statement_first(self) -> None:
+        """A figure on the income statement wins over the same label in a quarterly table."""
+        from finqa.lexicon.statements import primary_fact
+
+        income = _fact("Net sales", FY22, 1200, col=0, row=0, item="revenue")
+        quarterly = income.model_copy(update={"statement": "quarterly", "page": 10, "value": 1.0})
+        assert primary_fact([quarterly, income]) == income
+        assert primary_fact([]) is None

@@ -8,7 +8,7 @@ for PyMuPDF `find_tables()` grids), stores it beside an index (`ensure_model`,
 
 from __future__ import annotations
 
-from finqa.lexicon.statements.memory import MemoryStatementStore, label_key
+from finqa.lexicon.statements.memory import MemoryStatementStore, label_key, primary_fact
 from finqa.lexicon.statements.reader import StatementRead, read_pages, read_pdf
 from finqa.lexicon.statements.store import (
     IndexStatementStore,
@@ -33,4 +33,5 @@ __all__ = [
     "manifest_entry",
     "statements_dir",
     "label_key",
+    "primary_fact",
 ]

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from finqa.lexicon.model import StatementFact, StatementKind, StatementPeriod, StatementTable
 
-__all__ = ["MemoryStatementStore", "label_key"]
+__all__ = ["MemoryStatementStore", "label_key", "primary_fact"]
 
 _NOT_LETTER = re.compile(r"[^a-z]")
 
@@ -15,6 +15,18 @@ _NOT_LETTER = re.compile(r"[^a-z]")
 def label_key(text: str) -> str:
     """Letters only, lower case: 'Cost of goods sold' and 'Costofgoodssold' both -> 'costofgoodssold'."""
     return _NOT_LETTER.sub("", text.lower())
+
+
+_PRIORITY = {"income": 0, "balance": 0, "cashflow": 0, "equity": 1, "quarterly": 2, "segment": 3}
+
+
+def primary_fact(facts: Sequence[StatementFact]) -> StatementFact | None:
+    """The one fact to use among a lookup's results: a primary statement's (income, balance,
+    cash flows) before equity, quarterly and segment tables, then the first in page order.
+    None when there is none; so every caller gives the same answer for the same lookup."""
+    if not facts:
+        return None
+    return min(facts, key=lambda f: (_PRIORITY.get(f.statement, 4), f.page, f.row, f.column))
 
 
 class MemoryStatementStore:
