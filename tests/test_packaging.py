@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -26,7 +27,15 @@ class TestInstallBesideOpenAIAgents:
     def test_finqa_and_openai_agents_import_side_by_side(self, tmp_path: Path) -> None:
         """A wheel of finqa and OpenAI's Agents SDK install into one venv and both import."""
         wheels = tmp_path / "wheels"
-        _run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", wheels, ROOT)
+        src = tmp_path / "src"  # a copy, so the build leaves nothing in the working tree
+        shutil.copytree(
+            ROOT,
+            src,
+            ignore=shutil.ignore_patterns(
+                ".venv", ".git", "build", ".finqa", "*.egg-info", "__pycache__"
+            ),
+        )
+        _run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", wheels, src)
         (wheel,) = wheels.glob("finqa-*.whl")
         venv = tmp_path / "venv"
         _run(sys.executable, "-m", "venv", venv)
