@@ -20,7 +20,7 @@ from pathlib import PurePath
 from typing import Any
 
 from finqa.lexicon.entities import Company, find_companies, lookup_company
-from finqa.lexicon.periods import _DATE, _quarter_of, parse_date
+from finqa.lexicon.periods import DATE_PATTERN, parse_date, quarter_of
 
 __all__ = [
     "FilingIdentity",
@@ -139,7 +139,7 @@ def _iso(day: date | None) -> str | None:
 
 
 def _date_in(text: str) -> date | None:
-    m = re.search(_DATE, text, re.I)
+    m = re.search(DATE_PATTERN, text, re.I)
     return parse_date(m) if m else None
 
 
@@ -162,7 +162,7 @@ def _fiscal_year(day: date, company: Company | None, fye_month: int | None) -> i
 
 def _quarter(day: date, company: Company | None, fye_month: int | None) -> int | None:
     if company is not None:
-        return _quarter_of(day, company)
+        return quarter_of(day, company)
     if fye_month is None:
         return None
     shifted = day - timedelta(days=7) if day.day <= 7 else day
@@ -287,17 +287,17 @@ _EXACT = re.compile(
 )
 _PERIOD_ENDED = re.compile(
     r"For\s+the\s+(?P<kind>fis\s*cal\s+year|year|quarterly\s+period|quarter|transition\s+period)"
-    r"\s+ended\s*:?(?P<gap>.{0,40}?)(?P<date>" + _DATE + ")",
+    r"\s+ended\s*:?(?P<gap>.{0,40}?)(?P<date>" + DATE_PATTERN + ")",
     re.I | re.S,
 )
 _REPORT_DATE = re.compile(
     r"Date\s+of\s+(?:Report|report)\s*\(Date\s+of\s+earliest\s+event\s+reported\)\s*:?\s*(?P<date>"
-    + _DATE
+    + DATE_PATTERN
     + ")",
     re.I | re.S,
 )
 _REPORT_DATE_BEFORE = re.compile(  # 'July 21, 2021 / Date of Report (date of earliest event ...)'
-    r"(?P<date>" + _DATE + r")\s*\n\s*Date\s+of\s+Report", re.I
+    r"(?P<date>" + DATE_PATTERN + r")\s*\n\s*Date\s+of\s+Report", re.I
 )
 _NAME_TAIL = re.compile(
     r"^(?:PLC|INC\.?|CORP\.?|CO\.?|COMPANY|CORPORATION|LTD\.?|N\.?V\.?|S\.?A\.?|L\.?P\.?|LLC)$",
@@ -408,13 +408,13 @@ _RELEASE_WORDS = re.compile(
     r"\b(?:reports?|reported|announces?|announced|results|FOR\s+IMMEDIATE\s+RELEASE|press\s+release)\b",
     re.I,
 )
-_FULL_DATE = re.compile(r"(?<![\w,.])" + _DATE.split("|(?P<mon3>")[0] + ")", re.I)
+_FULL_DATE = re.compile(r"(?<![\w,.])" + DATE_PATTERN.split("|(?P<mon3>")[0] + ")", re.I)
 _MONTH_QUARTER = re.compile(  # 'June 2023 quarter', 'the December 2022 quarter'
     r"\b(?P<date>(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+(?:19|20)\d\d)\s+quarter\b",
     re.I,
 )
 _RELEASE_PERIOD = re.compile(
-    r"\b(?:quarter|period|weeks?|months?|year)\s*\)?\s*ended\s+(?P<date>" + _DATE + ")",
+    r"\b(?:quarter|period|weeks?|months?|year)\s*\)?\s*ended\s+(?P<date>" + DATE_PATTERN + ")",
     re.I,
 )
 

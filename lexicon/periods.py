@@ -17,7 +17,7 @@ from datetime import date, timedelta
 
 from finqa.lexicon.entities import Company, lookup_company
 
-__all__ = ["PeriodMatch", "find_periods", "parse_date"]
+__all__ = ["DATE_PATTERN", "PeriodMatch", "find_periods", "parse_date", "quarter_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +40,8 @@ _MON = (
     r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|"
     r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
 )
-_DATE = (
+# A written date ('December 31, 2022', '31 December 2022', 'Dec. 2022'), as a regex source string.
+DATE_PATTERN = (
     r"(?:(?P<mon>" + _MON + r")\s+(?P<day>\d{1,2}),?\s+(?P<yr>(?:19|20)\d\d)"
     r"|(?P<day2>\d{1,2})\s+(?P<mon2>" + _MON + r"),?\s+(?P<yr2>(?:19|20)\d\d)"
     r"|(?P<iso>(?:19|20)\d\d-[01]\d-[0-3]\d)"
@@ -84,7 +85,7 @@ _rule(
 _rule(
     r"\b(?P<dur>(?:fiscal\s+)?years?|twelve\s+months|12\s+months|fifty[- ]two\s+weeks|"
     r"(?:three|3)\s+months|(?:fiscal\s+)?quarters?|(?:six|6)\s+months|(?:nine|9)\s+months|"
-    r"periods?)\s+(?:then\s+)?end(?:ed|ing)\s+(?:on\s+)?" + _DATE,
+    r"periods?)\s+(?:then\s+)?end(?:ed|ing)\s+(?:on\s+)?" + DATE_PATTERN,
     "date",
 )
 _rule(
@@ -106,7 +107,7 @@ _rule(r"\bfiscal(?:\s+years?)?\s+(?P<y>(?:19|20)\d\d)\b", "fy_own")
 _rule(r"\bFY\s*[-'’]?\s*(?P<y>(?:19|20)\d\d|\d\d)\b", "fy")
 _rule(r"\b(?:CY|calendar(?:\s+year)?)\s*(?P<y>(?:19|20)\d\d)\b", "year")
 # dates and bare years
-_rule(r"\b" + _DATE + r"\b", "date")
+_rule(r"\b" + DATE_PATTERN + r"\b", "date")
 _rule(r"(?<![\d$.,])\b(?P<y>(?:19|20)\d\d)\b(?![.,]\d|%)", "year")
 
 
@@ -161,7 +162,8 @@ def _period_month(day: date) -> date:
     return day - timedelta(days=7) if day.day <= 7 else day
 
 
-def _quarter_of(day: date, company: Company | None) -> int:
+def quarter_of(day: date, company: Company | None) -> int:
+    """The fiscal quarter (1-4) a day falls in, by the company's fiscal year end (December if unknown)."""
     day = _period_month(day)
     start_month = _fye_month(company) % 12 + 1
     return ((day.month - start_month) % 12) // 3 + 1
@@ -206,7 +208,7 @@ def _resolve(m: re.Match[str], kind: str, company: Company | None) -> PeriodMatc
         month = _MONTH_NUM[g["mon"].rstrip(".").lower()]
         quarter = None
         if dur.startswith(("three", "3", "quarter", "fiscal quarter")):
-            quarter = _quarter_of(date(2001, month, min(int(g["day"]), 28)), company)
+            quarter = quarter_of(date(2001, month, min(int(g["day"]), 28)), company)
         kd = "quarter" if quarter else ("fy" if "year" in dur else "ytd")
         return PeriodMatch(
             text, None, quarter, 1 if dur.startswith(("six", "6")) else None, None, start, end, kd
@@ -218,7 +220,7 @@ def _resolve(m: re.Match[str], kind: str, company: Company | None) -> PeriodMatc
     dur = (g.get("dur") or "").lower()
     if dur.startswith(("three", "3", "quarter", "fiscal quarter")):
         return PeriodMatch(
-            text, fy, _quarter_of(day, company), None, day.isoformat(), start, end, "quarter"
+            text, fy, quarter_of(day, company), None, day.isoformat(), start, end, "quarter"
         )
     if dur.startswith(("six", "6")):
         return PeriodMatch(text, fy, None, 1, day.isoformat(), start, end, "half")
