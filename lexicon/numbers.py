@@ -23,6 +23,7 @@ __all__ = [
     "scale_regions",
     "SCALE_WORDS",
     "question_scale",
+    "parse_cell",
 ]
 
 SCALE_WORDS: dict[str, float] = {
@@ -423,6 +424,24 @@ def parse_quantity(s: str, default_scale: float | None = None) -> Quantity | Non
     if numbers:
         return numbers[0]
     return found[0] if found else None
+
+
+_DASH_CELL = frozenset("\u2014\u2013-")
+
+
+def parse_cell(token: str) -> float | None:
+    """A statement table cell as a number: '(1,234)' -> -1234, '$ 86,392' -> 86392, '(5.2)%' ->
+    -5.2, a dash cell '—' -> 0.0; None when the whole cell is not one number ('1,23', 'n/a')."""
+    t = token.strip().replace("$", "").replace(" ", "")
+    if t and len(t) <= 2 and set(t) <= _DASH_CELL:
+        return 0.0
+    found = [q for q in extract_quantities(t) if q.kind in ("number", "year")]
+    if len(found) != 1 or found[0].start != 0 or found[0].end < len(t.rstrip("%")):
+        return None
+    q = found[0]
+    if q.scale_source == "explicit" or q.unit not in ("", "%", "USD"):
+        return None  # '5 million' or '3x' is prose, not a cell
+    return float(q.value)
 
 
 def with_scale(q: Quantity, scale: float) -> Quantity:

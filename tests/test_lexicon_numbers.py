@@ -386,3 +386,36 @@ class TestQuestionScale:
         from finqa.lexicon.numbers import question_scale
 
         assert question_scale(question) == scale
+
+
+class TestParseCell:
+    """Statement table cells read by the lexicon (the offline table reader's only cell rule)."""
+
+    @pytest.mark.parametrize(
+        ("cell", "value"),
+        [
+            ("(1,234)", -1234.0),
+            ("$ 86,392", 86392.0),
+            ("\u2014", 0.0),
+            ("(5.2)%", -5.2),
+            ("1,234,567", 1234567.0),
+            ("1,23", None),
+            ("n/a", None),
+            ("4.5x", None),
+        ],
+    )
+    def test_cells(self, cell: str, value: float | None) -> None:
+        """Parentheses are negative, a dash is zero, a malformed or non-numeric cell is None."""
+        from finqa.lexicon.numbers import parse_cell
+
+        assert parse_cell(cell) == value
+
+    def test_thousands_except_per_share_header(self) -> None:
+        """'(in thousands, except per share data)' sets the table's scale to thousands."""
+        from finqa.agents.reasoning.offline.tables import parse_tables
+
+        text = (
+            "Consolidated Statements of Operations\n(in thousands, except per share data)\n"
+            "2022 2021\nNet sales 1,500 1,200\nCost of sales 900 800\n"
+        )
+        assert parse_tables(text, source_id="S1", doc_id="D", page=1).scale == 1e3

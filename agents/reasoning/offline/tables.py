@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from finqa.lexicon.line_items import label_key
+from finqa.lexicon.numbers import detect_scale, parse_cell
 
 __all__ = [
     "Row",
@@ -27,7 +28,6 @@ __all__ = [
 _NUM = re.compile(
     r"(?<![\w.])\(\s*\$?\s*\d[\d,]*(?:\.\d+)?\s*\)%?|(?<![\w.(])-?\$?\s*\d[\d,]*(?:\.\d+)?%?(?![\w)])"
 )
-_DASH_CELL = re.compile(r"^[\u2014\u2013\-]{1,2}$")
 _YEAR = re.compile(r"\b(19[5-9]\d|20[0-4]\d)\b")
 _MONTHS = (
     "january|february|march|april|may|june|july|august|september|october|november|december|"
@@ -39,13 +39,6 @@ _HEADER_WORDS = re.compile(
     r"yearended|fiscalyear|yearsended|fiscalyearsended)\b\.?",
     re.IGNORECASE,
 )
-_SCALE = re.compile(
-    r"(?:\(\s*|^\s*|,\s*)(?:amounts\s+|dollars\s+|\$\s+(?:and\s+shares\s+)?)?in\s*(millions|thousands|billions)"
-    r"|\b(millions|thousands|billions)\s+of\s+(?:u\.?s\.?\s+)?dollars"
-    r"|\(\s*(?:\$\s*)?(millions|thousands|billions)\s*(?:\)|,|except)",  # '(Millions, except ...)'
-    re.IGNORECASE | re.MULTILINE,
-)
-_SCALES = {"thousands": 1e3, "millions": 1e6, "billions": 1e9}
 _STATEMENTS = (
     ("cash_flow", re.compile(r"statements?\s*of\s*(?:consolidated\s*)?cash\s*flows?", re.I)),
     (
@@ -117,28 +110,10 @@ class Table:
     keys: list[str] = field(default_factory=list)  # normalised labels of every row seen
 
 
-def parse_cell(token: str) -> float | None:
-    """'(1,234)' -> -1234, '$ 86,392' -> 86392, '—' -> 0.0; None when not a number."""
-    t = token.strip().replace("$", "").replace(" ", "")
-    if _DASH_CELL.match(t):
-        return 0.0
-    neg = t.startswith("(") and t.endswith(")") or t.startswith("(") and t.endswith(")%")
-    t = t.strip("()%")
-    if t.startswith("-"):
-        neg, t = True, t[1:]
-    if not re.fullmatch(r"\d[\d,]*(?:\.\d+)?", t):
-        return None
-    if "," in t and not re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", t):
-        return None
-    value = float(t.replace(",", ""))
-    return -value if neg else value
-
-
 def detect_scale_text(text: str) -> float | None:
-    m = _SCALE.search(text)
-    if not m:
-        return None
-    return _SCALES[(m.group(1) or m.group(2) or m.group(3)).lower()]
+    """The money scale a table header declares ('(in millions, except per share)'), read by the
+    lexicon (`lexicon.numbers.detect_scale`: one rule for the whole product)."""
+    return detect_scale(text)
 
 
 def classify_statement(text: str) -> str | None:
