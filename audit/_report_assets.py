@@ -1,6 +1,7 @@
 """The review report's inline CSS and JavaScript (no request to any other host).
 
-The script reads the JSON data block and builds the page with DOM calls and ``textContent``
+The script (placed between the summary block and the per-question lives block, so the table is
+drawn before the lives have been read) reads the JSON data and builds the page with DOM calls and ``textContent``
 only: no ``innerHTML``, no links or URLs taken from the data, so filing text and LLM output
 show as text and run nothing. ``#print`` in the URL renders every question expanded (PDF).
 """
@@ -189,6 +190,10 @@ JS = r"""
     });
     return box;
   }
+  function whenParsed(fn) {
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", fn, { once: true });
+    else fn();
+  }
   var LINES = null, DTEXT = "";
   function load(q) {  // a question's life: its line of the details block, parsed on first use
     if (q.life) return;
@@ -266,7 +271,7 @@ JS = r"""
     shown.forEach(function (q) {
       var tr = el("tr", "q"); tr.dataset.qid = q.qid;
       COLS.forEach(function (c) { tr.appendChild(cell(q, c[0])); });
-      tr.addEventListener("click", function () { state.open[q._i] = !state.open[q._i]; draw(); });
+      tr.addEventListener("click", function () { whenParsed(function () { state.open[q._i] = !state.open[q._i]; draw(); }); });
       body.appendChild(tr);
       if (state.open[q._i] || PRINT) {
         var td = el("td", null, detail(q)); td.colSpan = COLS.length;
@@ -328,9 +333,15 @@ JS = r"""
   main.appendChild(table());
   main.appendChild(leftovers());
   root.appendChild(main);
-  draw();
-  window.finqaReady = performance.now();
-  window.finqaTimings = { script: T0, parsed: T1, ready: window.finqaReady };
-  document.body.setAttribute("data-ready", "1");
+  function ready() {
+    draw();
+    window.finqaReady = performance.now();
+    window.finqaTimings = { script: T0, parsed: T1, ready: window.finqaReady };
+    document.body.setAttribute("data-ready", "1");
+  }
+  // The lives block follows this script: the table is usable while it is still being read;
+  // opening a question (and the print view, which opens all) waits until it has been read.
+  if (PRINT) whenParsed(ready); else ready();
+  whenParsed(function () { window.finqaParsed = performance.now(); });
 })();
 """

@@ -146,9 +146,13 @@ def _calculations(raw: Any, citations: Sequence[Mapping[str, Any]]) -> list[dict
     return out
 
 
+_CITATION_KEYS = ("source_id", "doc_id", "page", "chunk_id", "quote")
+
+
 def _citations(raw: Any) -> list[dict[str, Any]]:
-    keys = ("source_id", "doc_id", "page", "chunk_id", "quote")
-    return [{k: c.get(k) for k in keys} for c in raw or [] if isinstance(c, Mapping)]
+    if not isinstance(raw, list):
+        return []
+    return [{k: c.get(k) for k in _CITATION_KEYS} for c in raw if isinstance(c, dict)]
 
 
 def _reasoning(rec: Mapping[str, Any]) -> dict[str, Any]:

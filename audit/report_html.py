@@ -84,8 +84,9 @@ def render_html(data: dict[str, Any]) -> str:
         '<div id="app"><noscript>This review page needs JavaScript to show the log '
         "(no network access is made).</noscript></div>\n"
         f'<script type="application/json" id="finqa-data">{embed_json(summary)}</script>\n'
+        f"<script>{JS}</script>\n"
         f'<script type="application/json" id="finqa-details">{details}</script>\n'
-        f"<script>{JS}</script>\n</body></html>\n"
+        "</body></html>\n"
     )
 
 
