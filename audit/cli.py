@@ -172,4 +172,11 @@ def _review(args: argparse.Namespace) -> int:
         f"{args.log}: seq {rec['seq']}: question {args.question_id} {args.verdict} by "
         f"{rec['params']['reviewer']} (run {rec['run_id']})"
     )
+    if rec["params"]["log_status"] != 0:
+        label = _LABELS.get(rec["params"]["log_status"], "?")
+        print(
+            f"finqa: warning: the log did not verify when reviewed ({label}: "
+            f"{rec['data']['log_verification']}); the review records that",
+            file=sys.stderr,
+        )
     return 0

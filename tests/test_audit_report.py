@@ -89,6 +89,30 @@ class TestReportData:
         data = build_report_data(fake_log, question_id="q00002")
         assert [q["qid"] for q in data["questions"]] == ["q00002"]
 
+    def test_run_filter(self, fake_log: Path) -> None:
+        """--run keeps only that run's questions and settings."""
+        from finqa.benchmarks.report_bench import write_fake_log as more
+
+        more(fake_log, 2, run_id="second-run")
+        data = build_report_data(fake_log, run_id="second-run")
+        assert [r["run_id"] for r in data["runs"]] == ["second-run"]
+        assert {q["run_id"] for q in data["questions"]} == {"second-run"} and len(
+            data["questions"]
+        ) == 2
+
+    def test_every_record_is_accounted_for(self, fake_log: Path) -> None:
+        """Each record of the log appears in the report: in a run, a question or the leftovers."""
+        log = AuditLog(fake_log, run_id="x", fsync=False)
+        log.append(event="index_rebuilt", agent="indexer_v9")
+        data = build_report_data(fake_log)
+        seqs: set[int] = set()
+        for q in data["questions"]:
+            seqs.update(range(q["seqs"][0], q["seqs"][1] + 1))
+        seqs.update(o["seq"] for o in data["other"])
+        starts = data["log"]["records"] - len(seqs)
+        assert starts == sum(r["has_run_start"] for r in data["runs"]) == 1
+        assert max(seqs) == data["log"]["head_seq"]
+
     def test_unknown_question_id_is_an_error(self, fake_log: Path) -> None:
         """A --question-id the log does not hold is a one-line error, no report."""
         with pytest.raises(AuditError, match="not in"):

@@ -54,6 +54,19 @@ class TestReviewRecord:
             review_question(fake_log, "q99999", "approved", "Ann")
         assert fake_log.read_bytes() == raw
 
+    def test_review_names_the_run_it_reviews(self, fake_log: Path) -> None:
+        """With two runs holding a question, the review goes to the latest unless a run is named."""
+        write_fake_log(fake_log, 2, run_id="rerun")
+        assert review_question(fake_log, "q00001", "approved", "Ann")["run_id"] == "rerun"
+        assert (
+            review_question(fake_log, "q00001", "flagged", "Ann", run_id="bench-run")["run_id"]
+            == "bench-run"
+        )
+        raw = fake_log.read_bytes()
+        with pytest.raises(AuditError, match="in run nope"):
+            review_question(fake_log, "q00001", "approved", "Ann", run_id="nope")
+        assert fake_log.read_bytes() == raw
+
     @pytest.mark.parametrize(
         ("verdict", "reviewer", "note", "match"),
         [
@@ -118,6 +131,27 @@ class TestReviewCli:
         assert main(args) != 0
         err = capsys.readouterr().err
         assert "nope" in err and "Traceback" not in err and fake_log.read_bytes() == raw
+
+    def test_review_of_a_tampered_log_warns(
+        self, fake_log: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """Reviewing a log that does not verify is recorded with its status and warned about."""
+        raw = fake_log.read_bytes().replace(b'"budget":2', b'"budget":9', 1)
+        fake_log.write_bytes(raw)
+        args = [
+            "audit",
+            "review",
+            str(fake_log),
+            "--question-id",
+            "q00000",
+            "--verdict",
+            "rejected",
+            "--reviewer",
+            "Ann",
+        ]
+        assert main(args) == 0
+        assert "did not verify when reviewed (TAMPERED" in capsys.readouterr().err
+        assert load_records(fake_log, event="review")[-1]["params"]["log_status"] == 1
 
 
 class TestApiReview:
