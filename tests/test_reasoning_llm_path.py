@@ -182,6 +182,23 @@ class TestPlanThenCompute:
         assert out.calculation is not None and out.calculation.expression == "(g / r) * 100"
         assert f"{42399 / 79474 * 100:.2f}%" in out.text
 
+    def test_mixed_units_abstain(self) -> None:
+        """A plan subtracting a per-share figure from an amount abstains and says why."""
+        plan = ReplyPlan.model_validate(
+            {
+                "expression": "(a - b) / a * 100",
+                "items": [
+                    {"name": "a", "item": "net income", "period": "FY2022"},
+                    {"name": "b", "item": "eps_diluted", "period": "FY2022"},
+                ],
+            }
+        )
+        per_share = INCOME + "\nEarnings per share\nDiluted\n$\n6.42 $\n5.49 $\n5.12\n"
+        out = execute_plan(plan, evidence(per_share))
+        if out.missing:  # the fixture's EPS row must be readable for this test to mean anything
+            raise AssertionError(out.text)
+        assert out.abstained and "different units" in out.text
+
     def test_unknown_line_item_abstains_naming_it(self) -> None:
         """A plan naming a line item the statement model does not have abstains and says which."""
         reply = _plan_reply(
@@ -239,7 +256,9 @@ class TestRealModelReplies:
             evidence(CASH_FLOW),
             figure=False,
         )
-        assert '"answer": "Yes (or No), because' in msgs[1]["content"]
+        user = msgs[1]["content"]
+        assert "Begin the answer with Yes or No" in user
+        assert '"answer": "<Yes or No, then the reason' in user
 
 
 class TestBadOperands:

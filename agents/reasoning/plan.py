@@ -146,6 +146,9 @@ def execute_plan(plan: ReplyPlan, evidence: Evidence, book: Book | None = None) 
         unknown_vars = [v for v in variables(expression) if v not in values]
         if unknown_vars:
             return _abstain("the plan's expression uses unknown names: " + ", ".join(unknown_vars))
+        clash = _unit_clash(expression, {o.name: o.unit for o in operands})
+        if clash:
+            return _abstain(f"the plan adds or subtracts figures in different units ({clash})")
         result = evaluate(expression, values)
     except ArithmeticError_ as exc:
         return _abstain(f"the plan's expression cannot be evaluated ({exc})")
@@ -199,6 +202,40 @@ def _operands(facts: dict[str, Fact]) -> tuple[dict[str, float], list[Operand], 
             )
         )
     return values, operands, all(f.row.scale for f in facts.values())
+
+
+def _unit_clash(expression: str, units: dict[str, str]) -> str:
+    """'USD - USD/share' when a sum or difference mixes units ('' when consistent)."""
+    import ast
+
+    clash = ""
+
+    def unit(node: ast.AST) -> str | None:
+        nonlocal clash
+        if isinstance(node, ast.Name):
+            return units.get(node.id)
+        if isinstance(node, ast.UnaryOp):
+            return unit(node.operand)
+        if isinstance(node, ast.BinOp):
+            left, right = unit(node.left), unit(node.right)
+            if isinstance(node.op, ast.Add | ast.Sub):
+                if left and right and left != right and not clash:
+                    clash = f"{left} and {right}"
+                return left or right
+            return None  # products and ratios change the unit
+        if isinstance(node, ast.Call):
+            args = [unit(a) for a in node.args]
+            known = {a for a in args if a}
+            if len(known) > 1 and not clash:
+                clash = " and ".join(sorted(known))
+            return next(iter(known)) if len(known) == 1 else None
+        return None
+
+    try:
+        unit(ast.parse(expression, mode="eval").body)
+    except SyntaxError:
+        return ""
+    return clash
 
 
 def _citations(facts: dict[str, Fact]) -> list[Citation]:

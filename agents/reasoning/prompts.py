@@ -186,12 +186,14 @@ def render_task(
     yes_no = parse_question(question).is_yes_no
     extra = f" {_CALC_FORM}" if figure or strategy != "standard" else ""
     form = _ANSWER_FORM
-    if yes_no:  # a bare "Yes" is no answer: the form itself starts with the verdict and its reason
+    lead = ""
+    if yes_no:  # a bare "Yes" is no answer: ask for the verdict with its reason
+        lead = "Begin the answer with Yes or No, then give the reason with the figures. "
         form = form.replace(
             "<answer in one to three sentences with [S#] citations>",
-            "Yes (or No), because <the reason, with the figures> [S#]",
+            "<Yes or No, then the reason with the figures and [S#] citations>",
         )
-    return f"\nReply with: {form}{extra}\n"
+    return f"\n{lead}Reply with: {form}{extra}\n"
 
 
 def render_messages(

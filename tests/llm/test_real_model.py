@@ -18,7 +18,8 @@ from finqa.agents.reasoning.parsing import extract_json
 from finqa.agents.reasoning.schema import reply_json_schema, validate_reply
 from finqa.agents.types import Evidence, EvidenceItem, RetrievalPlan
 
-pytestmark = pytest.mark.llm
+# The local server answers one request at a time and is shared: a call may wait for others'.
+pytestmark = [pytest.mark.llm, pytest.mark.timeout(1800)]
 
 CASH_FLOW = """Consolidated Statement of Cash Flows (in millions)
 2022 2021
@@ -130,4 +131,5 @@ class TestFailures:
         )
         ans = build_reasoner(settings).generate("What was FY2022 capital spending?", _evidence(), 1)
         assert ans.abstained and "timeout" in ans.confidence["llm_error"]
-        assert ans.usage.calls == 2 and ans.usage.latency_ms < 5000
+        # two timed-out tries (the first call may be the server refusing a JSON-schema format)
+        assert ans.usage.retries == 1 and ans.usage.latency_ms < 5000
