@@ -8,11 +8,15 @@ from typing import Any
 __all__ = ["register"]
 
 # Each module has `add_parser(bench_subparsers) -> None` adding one `finqa bench X` command.
-_BENCH_MODULES = ("finqa.benchmarks.retrieval", "finqa.benchmarks.financebench")
+_BENCH_MODULES = (
+    "finqa.benchmarks.retrieval",
+    "finqa.benchmarks.financebench",
+    "finqa.benchmarks.xbrl",
+)
 
 
 def register(sub: Any) -> None:
-    bench = sub.add_parser("bench", help="run benchmarks (retrieval, financebench)")
+    bench = sub.add_parser("bench", help="run benchmarks (retrieval, financebench, xbrl)")
     bench_sub = bench.add_subparsers(dest="bench_command", metavar="BENCH")
     bench.set_defaults(func=lambda args: (bench.print_help(), 2)[1])
     for name in _BENCH_MODULES:

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["HtmlTable", "HtmlPages", "parse_html", "merge_cells"]
+__all__ = ["HtmlTable", "HtmlPages", "parse_html", "parse_tree", "merge_cells"]
 
 _SKIP = {"script", "style", "head", "title", "noscript", "template"}
 _BLOCK = {
@@ -112,7 +112,7 @@ def merge_cells(cells: list[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _parse_tree(data: bytes) -> Any:
+def parse_tree(data: bytes) -> Any:
     from lxml import etree, html
 
     head = data[:2000].lstrip().lower()
@@ -228,7 +228,7 @@ def _label(lines: list[str]) -> str | None:
 
 def parse_html(data: bytes) -> HtmlPages:
     """Pages, printed labels, tables and fact positions of one HTML document."""
-    root = _parse_tree(data)
+    root = parse_tree(data)
     css_breaks = bool(
         re.search(rb"(?:page-)?break-(?:before|after)\s*:\s*(?:always|page)", data, re.I)
     )

@@ -1,0 +1,71 @@
+"""`finqa bench xbrl`: questions from a filing's own tags, graded by them, as filed or text-only."""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import date
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from finqa.agents.retrieval.loaders import LoadedDoc, load_path  # noqa: E402
+from finqa.benchmarks.xbrl import generate_questions, run, strip_tags  # noqa: E402
+from test_edgar_html import mini_ixbrl  # noqa: E402
+
+
+def _facts(tmp_path: Path) -> LoadedDoc:
+    path = tmp_path / "adbe.htm"
+    path.write_text(mini_ixbrl(), encoding="utf-8")
+    doc = next(load_path(path))
+    assert isinstance(doc, LoadedDoc)
+    return doc
+
+
+class TestQuestions:
+    """Questions are generated only from totals whose tags agree, with the tag as gold."""
+
+    def test_item_change_and_gold_from_tags(self, tmp_path: Path) -> None:
+        """Revenue FY2024 and its change from FY2023 come out with the tagged values as gold."""
+        doc = _facts(tmp_path)
+        qs = generate_questions("adbe.htm", "Adobe", doc.facts, 11, 2024, None, date(2024, 11, 29))
+        by_id = {q.qid: q for q in qs}
+        assert by_id["adbe-revenue"].answer == "21505.00"
+        assert "fiscal year 2024" in by_id["adbe-revenue"].question
+        assert by_id["adbe-revenue-change"].value == 2096.0
+        assert by_id["adbe-eps_diluted"].answer == "12.36"
+
+    def test_segment_fact_never_gold(self, tmp_path: Path) -> None:
+        """The segment's 15,000 (a dimensioned fact) is the gold of no question."""
+        doc = _facts(tmp_path)
+        qs = generate_questions("adbe.htm", "Adobe", doc.facts, 11, 2024, None, date(2024, 11, 29))
+        assert qs and all(q.value != 15000.0 for q in qs)
+
+
+class TestStripTags:
+    """Text-only mode removes the tags and the hidden header, and keeps the text."""
+
+    def test_stripped_document_has_text_but_no_facts(self, tmp_path: Path) -> None:
+        """After stripping, the figures are still on the page but no fact or dei is tagged."""
+        path = tmp_path / "plain.htm"
+        path.write_bytes(strip_tags(mini_ixbrl().encode()))
+        doc = next(load_path(path))
+        assert isinstance(doc, LoadedDoc)
+        assert not doc.facts and not doc.dei
+        assert "21,505" in doc.pages[1][1] and "iso4217" not in "".join(t for _, t in doc.pages)
+
+
+class TestRun:
+    """A small end-to-end run writes graded results and a summary."""
+
+    def test_text_only_run(self, tmp_path: Path) -> None:
+        """Every generated question gets one graded row; the counts add up."""
+        filings = tmp_path / "filings"
+        filings.mkdir()
+        (filings / "adbe-10-k-2025-01-13.htm").write_text(mini_ixbrl(), encoding="utf-8")
+        summary = run(filings, "text-only", tmp_path / "out", limit=3)
+        rows = [
+            json.loads(x) for x in (tmp_path / "out" / "results.jsonl").read_text().splitlines()
+        ]
+        assert len(rows) == summary["questions"] == 3
+        assert sum(summary["counts"].values()) == 3
+        assert {r["label"] for r in rows} <= {"correct", "wrong", "abstained", "ungraded"}
