@@ -197,7 +197,7 @@ class _Pager:
             row = merge_cells(cells)
             if row:
                 rows.append(row)
-                self.pages[-1].append(" | ".join(row))
+                self.pages[-1].append(" ".join(row))  # as a PDF line reads; cells in .tables
         if rows:
             self.tables.append(HtmlTable(self.page, tuple(rows)))
 
