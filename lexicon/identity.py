@@ -315,7 +315,11 @@ def _cover_start(pages: Sequence[str]) -> int | None:
     for i, text in enumerate(pages[:8]):
         sec = _SEC_COVER.search(text[:1000])  # the cover's title, not a mention in a release
         head = text[: (sec.end() + 1500) if sec else 0]
-        if sec and (_FORM_LINE.search(head) or _REPORT_KIND.search(head)):
+        if (
+            sec
+            and re.search(r"Washington|20549", head, re.I)  # the SEC's address: a real cover
+            and (_FORM_LINE.search(head) or _REPORT_KIND.search(head))
+        ):
             return i
     return None
 
@@ -391,6 +395,7 @@ def _from_cover(pages: Sequence[str], d: _Draft) -> bool:
     if d.get("registrant") is None or _company(str(d.get("registrant"))) is None:
         # no readable "Exact name" line (a logo, a table layout): the first company the cover names
         found = [m for m in find_companies(head) if m.via in ("name", "alias", "former")]
+        found = found or [m for m in find_companies(head) if m.via == "ticker"]  # 12(b) table
         if found:
             if d.sources.get("registrant") == src:
                 del d.values["registrant"], d.sources["registrant"]
@@ -413,10 +418,7 @@ _MONTH_QUARTER = re.compile(  # 'June 2023 quarter', 'the December 2022 quarter'
     r"\b(?P<date>(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+(?:19|20)\d\d)\s+quarter\b",
     re.I,
 )
-_RELEASE_PERIOD = re.compile(
-    r"\b(?:quarter|period|weeks?|months?|year)\s*\)?\s*ended\s+(?P<date>" + DATE_PATTERN + ")",
-    re.I,
-)
+_RELEASE_PERIOD = re.compile(r"\bended\s+(?P<date>" + DATE_PATTERN + ")", re.I)  # the first: the period reported
 
 
 def _looks_released(first_page: str) -> bool:
@@ -425,22 +427,22 @@ def _looks_released(first_page: str) -> bool:
 
 
 def _quarter_end_before(day: date, company: Company | None) -> date:
-    """The latest fiscal quarter end (month end) at least ten days before `day`."""
+    """The end of the last fiscal quarter whose closing month is before the dateline's month
+    (results come out weeks after a quarter closes; 52/53-week quarters close in that month)."""
     fye = company.fiscal_year_end_month if company else 12
     ends = {(fye - 1 - 3 * k) % 12 + 1 for k in range(4)}
-    probe = day - timedelta(days=10)
-    while True:
-        month_end = date(probe.year, probe.month, 1) + timedelta(days=32)
-        month_end = date(month_end.year, month_end.month, 1) - timedelta(days=1)
-        if probe.month in ends and month_end <= day - timedelta(days=10):
-            return month_end
+    probe = date(day.year, day.month, 1) - timedelta(days=1)  # last day of the month before
+    while probe.month not in ends:
         probe = date(probe.year, probe.month, 1) - timedelta(days=1)
+    return probe
 
 
 def _from_release(pages: Sequence[str], d: _Draft) -> bool:
     head = "\n".join(pages[:2])[:2500]
     ticker = _EXCHANGE_TICKER.search(head)
-    if not ticker and not _RELEASE_WORDS.search(head[:1200]):
+    if not ticker and not _RELEASE_WORDS.search(head[:400]):  # a headline, not a body page
+        return False
+    if re.search(r"\bPART\s+I\b|\bITEM\s+1\.", head[:600]):  # a report's body, not a release
         return False
     src = "release first lines"
     if ticker:
@@ -577,7 +579,7 @@ def identify(
     if sgml:
         _from_sgml(sgml, d)
     texts = [p for p in pages if p and p.strip()]
-    release_first = bool(texts) and _cover_start(texts) != 0 and _looks_released(texts[0])
+    release_first = bool(texts) and _cover_start(texts) is None and _looks_released(texts[0])
     if texts:
         done = release_first and _from_release(texts, d)
         if not (done or _from_cover(texts, d) or _from_release(texts, d)):

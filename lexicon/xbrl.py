@@ -31,6 +31,7 @@ __all__ = [
     "concept_item",
     "period_key",
     "is_fact_element",
+    "statement_tables",
 ]
 
 
@@ -318,3 +319,94 @@ def _int(text: str) -> int | None:
         return int(text)
     except ValueError:
         return None
+
+
+# --------------------------------------------------------------------------- statement model
+
+_UNITS = {"USD": "USD", "USD/shares": "USD/share", "shares": "shares", "pure": "pure"}
+_KINDS = {"income": "income", "balance": "balance", "cash_flow": "cashflow", "equity": "equity"}
+
+
+def _statement_period(fact: XbrlFact, fye_month: int) -> Any:
+    from finqa.agents.types import StatementPeriod
+
+    key = period_key(fact, fye_month)
+    base = key.removesuffix("@end")
+    fy = int(base[2:]) if base.startswith("FY") else int(base[:4])
+    quarter = int(base[5]) if "Q" in base else None
+    if "M" in base[4:]:  # six / nine months to date: the quarter it ends
+        end = fact.end - timedelta(days=7) if fact.end.day <= 7 else fact.end
+        quarter = ((end.month - (fye_month % 12 + 1)) % 12) // 3 + 1
+    label = fact.end.isoformat() if fact.instant else f"{fact.start} to {fact.end}"
+    return StatementPeriod(
+        label=label,
+        fiscal_year=fy,
+        quarter=quarter,
+        end_date=fact.end,
+        months=fact.months,
+        instant=fact.instant,
+    )
+
+
+def statement_tables(doc_id: str, facts: Iterable[XbrlFact], fye_month: int) -> list[Any]:
+    """The tagged facts as statement-model tables (`source="xbrl"`), one per statement kind.
+
+    Totals of mapped concepts carry their catalogue item; a fact with dimensions goes to the
+    'segment' table with `item=None` (never a total); company extensions and unmapped
+    concepts go to 'other' with `item=None`. Facts in other currencies are left out.
+    """
+    from finqa.agents.types import StatementFact, StatementTable
+    from finqa.lexicon.metrics import get_metric
+
+    grouped: dict[str, list[Any]] = {}
+    for n, fact in enumerate(facts):
+        unit = _UNITS.get(fact.unit or "")
+        if unit is None:
+            continue
+        metric = get_metric(fact.item) if fact.item else None
+        if fact.dimensions:
+            kind, item = "segment", None
+        elif metric is not None:
+            kind, item = _KINDS.get(metric.statement, "other"), fact.item
+        else:
+            kind, item = "other", None
+        dims = ", ".join(f"{a.split(':')[-1]}={m.split(':')[-1]}" for a, m in fact.dimensions)
+        grouped.setdefault(kind, []).append(
+            StatementFact(
+                doc_id=doc_id,
+                statement=kind,  # type: ignore[arg-type]
+                table_id=f"xbrl-{kind}",
+                table_title=f"inline XBRL facts ({kind})",
+                label=fact.concept + (f" [{dims}]" if dims else ""),
+                item=item,
+                period=_statement_period(fact, fye_month),
+                value=fact.value,
+                unit=unit,  # type: ignore[arg-type]
+                scale=float(10**fact.scale) if unit in ("USD", "shares") else 1.0,
+                negative=fact.negative,
+                page=fact.page,
+                row=n,
+                raw=fact.raw,
+                source="xbrl",
+                concept=fact.concept,
+                dimensions=fact.dimensions,
+                decimals=fact.decimals,
+            )
+        )
+    tables = []
+    for kind, rows in grouped.items():
+        periods = tuple({f.period.key: f.period for f in rows}.values())
+        tables.append(
+            StatementTable(
+                table_id=f"xbrl-{kind}",
+                doc_id=doc_id,
+                statement=kind,  # type: ignore[arg-type]
+                title=f"inline XBRL facts ({kind})",
+                pages=tuple(sorted({f.page for f in rows})),
+                periods=periods,
+                labels=tuple(dict.fromkeys(f.label for f in rows)),
+                facts=tuple(rows),
+                source="xbrl",
+            )
+        )
+    return tables

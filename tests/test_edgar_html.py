@@ -274,3 +274,33 @@ class TestConceptMap:
         rows = read_csv("xbrl_concepts.csv")
         assert rows and all(r["item"] in METRICS for r in rows)
         assert all(r["concept"].startswith("us-gaap:") for r in rows)
+
+
+class TestStatementModel:
+    """Tagged facts go into the statement model with their tag, page and period."""
+
+    def test_lookup_returns_the_total_not_the_segment(self, tmp_path: Path) -> None:
+        """lookup(revenue, FY2024) gives the tagged total 21,505 with its page; the segment stays apart."""
+        from finqa.lexicon.statements import MemoryStatementStore
+        from finqa.lexicon.xbrl import statement_tables
+
+        doc = _load(tmp_path, "a.htm", mini_ixbrl())
+        store = MemoryStatementStore(statement_tables("a", doc.facts, 11))
+        found = store.lookup("a", "revenue", "FY2024")
+        assert [(f.value, f.page, f.source, f.concept) for f in found] == [
+            (21_505_000_000, 1, "xbrl", "us-gaap:Revenues")
+        ]
+        assert found[0].scale == 1e6 and found[0].decimals == -6
+        seg = store.tables("a", "segment")[0].facts
+        assert seg[0].item is None and seg[0].dimensions and seg[0].value == 15e9
+
+    def test_extension_and_instant_periods(self, tmp_path: Path) -> None:
+        """A company concept lands in 'other' unmapped; FY2023 revenue keys as FY2023."""
+        from finqa.lexicon.statements import MemoryStatementStore
+        from finqa.lexicon.xbrl import statement_tables
+
+        doc = _load(tmp_path, "a.htm", mini_ixbrl())
+        store = MemoryStatementStore(statement_tables("a", doc.facts, 11))
+        other = store.tables("a", "other")[0].facts
+        assert any(f.concept == "acme:SubscriptionRevenue" and f.item is None for f in other)
+        assert store.lookup("a", "revenue", "FY2023")[0].value == 19_409_000_000
