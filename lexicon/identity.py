@@ -418,7 +418,9 @@ _MONTH_QUARTER = re.compile(  # 'June 2023 quarter', 'the December 2022 quarter'
     r"\b(?P<date>(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+(?:19|20)\d\d)\s+quarter\b",
     re.I,
 )
-_RELEASE_PERIOD = re.compile(r"\bended\s+(?P<date>" + DATE_PATTERN + ")", re.I)  # the first: the period reported
+_RELEASE_PERIOD = re.compile(
+    r"\bended\s+(?P<date>" + DATE_PATTERN + ")", re.I
+)  # the first: the period reported
 
 
 def _looks_released(first_page: str) -> bool:

@@ -304,3 +304,32 @@ class TestStatementModel:
         other = store.tables("a", "other")[0].facts
         assert any(f.concept == "acme:SubscriptionRevenue" and f.item is None for f in other)
         assert store.lookup("a", "revenue", "FY2023")[0].value == 19_409_000_000
+
+
+class TestStoredWithIndex:
+    """Ingest stores the tagged facts in the index's statement model."""
+
+    def test_ingest_stores_xbrl_facts(self, tmp_path: Path) -> None:
+        """After ingest, the index's store answers revenue FY2024 from the tag, with its page."""
+        import sys
+
+        sys.path.insert(0, str(Path(__file__).resolve().parent / "fixtures" / "retrieval"))
+        from finqa.agents.config import Settings
+        from finqa.agents.retrieval.ingest import ingest_paths
+        from finqa.lexicon.statements import IndexStatementStore
+        from retrieval_support import FakeEmbedder  # type: ignore[import-not-found]
+
+        corpus = tmp_path / "corpus"
+        corpus.mkdir()
+        (corpus / "annual-report.htm").write_text(mini_ixbrl(), encoding="utf-8")
+        settings = Settings().with_overrides({"index.path": str(tmp_path / "idx")})
+        ingest_paths([corpus], settings, embedder=FakeEmbedder(), progress=False)
+        store = IndexStatementStore(tmp_path / "idx")
+        tagged = [
+            f for f in store.lookup("annual-report", "revenue", "FY2024") if f.source == "xbrl"
+        ]
+        assert [(f.value, f.page, f.concept) for f in tagged] == [
+            (21_505_000_000, 1, "us-gaap:Revenues")
+        ]
+        seg = [f for t in store.tables("annual-report", "segment") for f in t.facts]
+        assert seg and all(f.item is None and f.dimensions for f in seg)

@@ -215,9 +215,17 @@ def _statement_model(index_path: Path, doc: LoadedDoc, report: IngestReport) -> 
     warning and never stops the ingest (the chunks are already committed).
     """
     from finqa.lexicon.statements import ensure_model
+    from finqa.lexicon.xbrl import fiscal_year_end_month, statement_tables
 
     try:
-        read = ensure_model(index_path, doc.doc_id, doc.pages, content_hash=doc.content_hash)
+        tagged = statement_tables(doc.doc_id, doc.facts, fiscal_year_end_month(doc.dei))
+        read = ensure_model(
+            index_path,
+            doc.doc_id,
+            doc.pages,
+            content_hash=doc.content_hash,
+            extra_tables=tagged,
+        )
     except Exception as exc:  # noqa: BLE001 - a statement-reader bug must not lose the ingest; it is reported
         report.warnings.append((doc.source, f"statement model not built: {exc}"))
         _say(f"warning {Path(doc.source).name}: statement model not built: {exc}")

@@ -169,6 +169,10 @@ def _tables_from(doc_id: str, entry: Mapping[str, Any], frame: Any) -> list[Stat
             **{k: _nan_to_none(rec.pop(f"period_{k}")) for k in _PERIOD_FIELDS}
         )
         rec.pop("period_key", None)
+        dims = rec.pop("dimensions", None)  # parquet gives nested arrays back
+        rec["dimensions"] = (
+            tuple(tuple(str(x) for x in d) for d in dims) if dims is not None else ()
+        )
         fact = StatementFact(period=period, **{k: _nan_to_none(v) for k, v in rec.items()})
         by_table.setdefault(fact.table_id, []).append(fact)
     out: list[StatementTable] = []
@@ -273,10 +277,13 @@ def ensure_model(
     *,
     content_hash: str,
     force: bool = False,
+    extra_tables: Iterable[StatementTable] = (),
 ) -> StatementRead | None:
     """Build and store a document's model unless one built from the same content exists.
 
-    Returns the read when it built one, None when the stored model was already current.
+    `extra_tables` (a filing's inline XBRL facts, `finqa.lexicon.xbrl.statement_tables`) are
+    stored after the tables read from the text. Returns the read when it built one, None when
+    the stored model was already current.
     """
     from finqa.lexicon.statements.reader import read_pages
 
@@ -290,6 +297,7 @@ def ensure_model(
     ):
         return None
     read = read_pages(doc_id, pages)
+    read.tables.extend(extra_tables)
     write_model(index_dir, read, content_hash=content_hash)
     return read
 
