@@ -324,7 +324,7 @@ def run(
         for line in results.read_text(encoding="utf-8").splitlines():
             row = json.loads(line)
             done[row["qid"]] = row
-    qa = FinQA.open(str(index), config, audit__path=str(out / "audit.jsonl"))
+    qa = FinQA.open(str(index), config=config, audit_path=str(out / "audit.jsonl"))
     with results.open("a", encoding="utf-8") as fh:
         for q in questions:
             if q.qid in done:
