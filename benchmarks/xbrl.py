@@ -270,7 +270,8 @@ def _recovery(files: Sequence[Path], tagged_from: Sequence[Path]) -> dict[str, A
     from finqa.agents.retrieval.metadata import doc_metadata
     from finqa.lexicon.xbrl import period_key
 
-    found = total = 0
+    key_items = {"revenue", "net_income", "total_assets", "total_liabilities_and_equity", "cfo"}
+    counts = {"tagged": 0, "recovered": 0, "on_statement_pages": 0, "recovered_there": 0}
     for text_path, tagged_path in zip(files, tagged_from, strict=True):
         tagged = next((d for d in load_path(tagged_path) if isinstance(d, LoadedDoc)), None)
         plain = next((d for d in load_path(text_path) if isinstance(d, LoadedDoc)), None)
@@ -287,14 +288,25 @@ def _recovery(files: Sequence[Path], tagged_from: Sequence[Path]) -> dict[str, A
         for table in read.tables:
             for f in table.facts:
                 have.setdefault(f.period.key, []).append(float(f.value))
+        # statement pages, by the tags themselves: where the key totals are tagged
+        pages = {f.page for f in tagged.facts if f.item in key_items and f.is_total}
         for fact in tagged.facts:
             if fact.item is None or not fact.is_total or fact.unit != "USD":
                 continue
-            total += 1
             tol = max(1.0, 0.0005 * abs(fact.value))  # the table's rounding
-            found += any(abs(v - fact.value) <= tol for v in have.get(period_key(fact, fye), ()))
-    return {"measured": True, "tagged": total, "recovered": found,
-            "share": round(found / total, 4) if total else None}  # fmt: skip
+            hit = any(abs(v - fact.value) <= tol for v in have.get(period_key(fact, fye), ()))
+            counts["tagged"] += 1
+            counts["recovered"] += hit
+            if fact.page in pages:
+                counts["on_statement_pages"] += 1
+                counts["recovered_there"] += hit
+    t, s = counts["tagged"], counts["on_statement_pages"]
+    return {
+        "measured": True,
+        **counts,
+        "share": round(counts["recovered"] / t, 4) if t else None,
+        "share_on_statement_pages": round(counts["recovered_there"] / s, 4) if s else None,
+    }
 
 
 def run(

@@ -69,3 +69,6 @@ class TestRun:
         assert len(rows) == summary["questions"] == 3
         assert sum(summary["counts"].values()) == 3
         assert {r["label"] for r in rows} <= {"correct", "wrong", "abstained", "ungraded"}
+        rec = summary["statement_recovery"]
+        assert rec["measured"] and rec["tagged"] >= rec["recovered"] >= 0
+        assert rec["on_statement_pages"] <= rec["tagged"]

@@ -59,6 +59,7 @@ _DOC_FIELDS = (
     "period",
     "period_end",
     "filing_date",
+    "report_date",
 )
 
 
@@ -103,13 +104,16 @@ def render_docs(rows: list[dict[str, Any]], out: TextIO) -> None:
             str(row.get("period") or row.get("fiscal_year") or "?"),
             f"ended {row['period_end']}" if row.get("period_end") else "",
             f"filed {row['filing_date']}" if row.get("filing_date") else "",
+            f"report {row['report_date']}" if row.get("report_date") else "",
         ]
         print("  ".join(b for b in bits if b), file=out)
         if len(row.get("registrants") or []) > 1:
             print("    registrants: " + "; ".join(row["registrants"]), file=out)
         if not row["identified"]:
             print("    identity unknown: no cover page, dei facts or known file name", file=out)
-        sources = row.get("sources") or {}
-        if sources:
-            shown = ", ".join(f"{k}: {v}" for k, v in sources.items())
+        by_source: dict[str, list[str]] = {}
+        for name, source in (row.get("sources") or {}).items():
+            by_source.setdefault(str(source), []).append(name)
+        if by_source:
+            shown = "; ".join(f"{src}: {', '.join(names)}" for src, names in by_source.items())
             print(f"    from {shown}", file=out)
