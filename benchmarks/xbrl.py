@@ -149,10 +149,10 @@ def generate_questions(
 
 def strip_tags(data: bytes) -> bytes:
     """The document with every `ix:` element unwrapped and the hidden `ix:header` removed."""
-    from finqa.agents.retrieval._html import parse_tree
+    from finqa.agents.retrieval.loaders import html_tree
     from lxml import etree
 
-    root = parse_tree(data)
+    root = html_tree(data)
     for header in [e for e in root.iter() if _ix(e.tag) == "header"]:
         parent = header.getparent()
         if parent is not None:

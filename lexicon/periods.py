@@ -17,7 +17,14 @@ from datetime import date, timedelta
 
 from finqa.lexicon.entities import Company, lookup_company
 
-__all__ = ["DATE_PATTERN", "PeriodMatch", "find_periods", "parse_date", "quarter_of"]
+__all__ = [
+    "DATE_PATTERN",
+    "MONTH_NUMBERS",
+    "PeriodMatch",
+    "find_periods",
+    "parse_date",
+    "quarter_of",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,3 +270,6 @@ _FUTURE = re.compile(
     r"anticipate[sd]?|due|matur(?:e|es|ing))\b[^.?!]{0,40}\Z",
     re.I,
 )
+
+
+MONTH_NUMBERS = _MONTH_NUM  # 'november' / 'nov' / 'sept' -> 11 / 11 / 9, for readers elsewhere

@@ -417,15 +417,15 @@ def fiscal_year_end_month(dei: Mapping[str, str]) -> int:
     """The month a filer's fiscal year ends, from its dei: facts (CurrentFiscalYearEndDate
     '--11-29', '11/29', 'December 31'; else the registrant's gazetteer entry); 12 if unknown."""
     from finqa.lexicon.entities import lookup_company
-    from finqa.lexicon.periods import _MONTH_NUM
+    from finqa.lexicon.periods import MONTH_NUMBERS
 
     raw = (dei.get("CurrentFiscalYearEndDate") or "").strip()
     m = re.match(r"^-*(\d{1,2})[-/]", raw)
     if m and 1 <= int(m.group(1)) <= 12:
         return int(m.group(1))
     word = re.match(r"([A-Za-z]+)", raw)
-    if word and word.group(1).lower() in _MONTH_NUM:
-        return _MONTH_NUM[word.group(1).lower()]
+    if word and word.group(1).lower() in MONTH_NUMBERS:
+        return MONTH_NUMBERS[word.group(1).lower()]
     names = (dei.get("EntityRegistrantName") or "").split("\n")
     company = lookup_company(names[0]) if names and names[0] else None
     return company.fiscal_year_end_month if company else 12

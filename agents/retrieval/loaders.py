@@ -32,6 +32,7 @@ __all__ = [
     "load_path",
     "normalize_text",
     "doc_id_for",
+    "html_tree",
 ]
 
 SUPPORTED_SUFFIXES = (".pdf", ".html", ".htm", ".txt", ".md", ".jsonl", ".jsonl.gz")
@@ -198,6 +199,13 @@ def _load_html(
         tables=parsed.tables,
         facts=tagged.facts,
     )
+
+
+def html_tree(data: bytes) -> Any:
+    """The lxml tree of an HTML / inline XBRL document (XHTML parsed as XML, else as HTML)."""
+    from finqa.agents.retrieval._html import parse_tree
+
+    return parse_tree(data)
 
 
 def _is_full_submission(path: Path) -> bool:
