@@ -329,7 +329,7 @@ _KINDS = {"income": "income", "balance": "balance", "cash_flow": "cashflow", "eq
 
 
 def _statement_period(fact: XbrlFact, fye_month: int) -> Any:
-    from finqa.agents.types import StatementPeriod
+    from finqa.lexicon.model import StatementPeriod
 
     key = period_key(fact, fye_month)
     base = key.removesuffix("@end")
@@ -356,8 +356,8 @@ def statement_tables(doc_id: str, facts: Iterable[XbrlFact], fye_month: int) -> 
     'segment' table with `item=None` (never a total); company extensions and unmapped
     concepts go to 'other' with `item=None`. Facts in other currencies are left out.
     """
-    from finqa.agents.types import StatementFact, StatementTable
     from finqa.lexicon.metrics import get_metric
+    from finqa.lexicon.model import StatementFact, StatementTable
 
     grouped: dict[str, list[Any]] = {}
     for n, fact in enumerate(facts):
