@@ -246,9 +246,8 @@ def _yyyymmdd(value: str) -> date | None:
 def _from_sgml(header: Mapping[str, Sequence[str]], d: _Draft) -> None:
     src = "sgml header"
     names = list(header.get("name", ()))
-    for n in names:
-        if n not in d.registrants:
-            d.registrants.append(n)
+    if not d.registrants:  # the registrants of one source: a combined filing's, not a mix
+        d.registrants.extend(dict.fromkeys(names))
     if names:
         d.put("registrant", names[0], src)
     ciks = header.get("cik", ())
@@ -380,9 +379,8 @@ def _from_cover(pages: Sequence[str], d: _Draft) -> bool:
             d.put("form", {"10k": "10-K", "10q": "10-Q", "8k": "8-K"}[kind], src)
             d.put("amendment", bool(_AMENDMENT.search(head[:1500])), src)
     names = _registrants(cover[:8000])
-    for n in names:
-        if n not in d.registrants:
-            d.registrants.append(n)
+    if not d.registrants:  # dei / SGML header registrants, when given, are the list
+        d.registrants.extend(names)
     if names:
         d.put("registrant", names[0], src)
     pm = _PERIOD_ENDED.search(head)

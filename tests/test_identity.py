@@ -166,6 +166,12 @@ class TestStructuredSources:
         assert ident.filing_date == "2025-01-13" and ident.sources["filing_date"] == "file name"
         assert ident.sources["fiscal_year"] == "xbrl dei"
 
+    def test_registrants_from_one_source(self) -> None:
+        """dei's 'ADOBE INC.' and the cover's spelling of it are one registrant, not two."""
+        cover = COVER_10K.replace("ADOBE INC.", "Adobe Inc.")
+        ident = identify([cover], dei=self.DEI, file_name="a.htm")
+        assert ident.registrants == ("ADOBE INC.",)
+
     def test_sidecar_overrides(self) -> None:
         """A sidecar row's fiscal year wins over the document's own."""
         ident = identify([COVER_10K], dei=self.DEI, sidecar={"doc_period": 2023})
