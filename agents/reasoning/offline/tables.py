@@ -238,6 +238,91 @@ def _header_years(line: str) -> list[int] | None:
     return years
 
 
+_Pending = tuple[str, list[float], tuple[int, ...], str | None, float | None, str, bool, int]
+
+
+class _Scanner:
+    """The line-by-line state of `parse_tables`: headers, titles, labels and their values."""
+
+    def __init__(self, statement: str | None, primary: bool, scale: float | None, exhibit: bool):
+        self.statement, self.primary, self.scale, self.exhibit = statement, primary, scale, exhibit
+        self.first_title: str | None = None
+        self.years: tuple[int, ...] = ()
+        self.block: list[int] = []
+        self.in_block = False
+        self.recent: list[str] = []
+        self.label_parts: list[str] = []
+        self.values: list[float] = []
+        self.inline = 0  # values on the label's own line
+        self.heading = ""
+        self.pending: list[_Pending] = []
+        self.per_share_flags: list[bool] = []
+
+    def flush(self) -> None:
+        if self.label_parts and self.values:
+            label = " ".join(self.label_parts)
+            self.pending.append(
+                (label, self.values, self.years, self.statement, self.scale, self.heading,
+                 self.primary, self.inline)
+            )  # fmt: skip
+            self.per_share_flags.append(_is_per_share_heading(self.heading))
+        self.label_parts, self.values, self.inline = [], [], 0
+
+    def header(self, line: str) -> bool:
+        """A run of column years ('2022 2021'): they become the years of the rows that follow."""
+        hdr = _header_years(line)
+        if hdr is None or (self.values and not hdr) or not (hdr or self.in_block):
+            self.in_block = False
+            return False
+        if not self.in_block:
+            self.block = []
+        self.block.extend(y for y in hdr if y not in self.block)
+        self.in_block = True
+        if self.block:
+            self.years = tuple(self.block)
+        return True
+
+    def title(self, line: str) -> bool:
+        """A statement title, possibly over several short lines: a new statement starts."""
+        title = title_statement(line)
+        if title is None and len(line) <= 40 and not re.search(r"\d", line):
+            self.recent.append(line)
+            for k in range(2, min(6, len(self.recent)) + 1):
+                title = title_statement(" ".join(self.recent[-k:]))
+                if title:
+                    break
+        elif len(line) > 40 or re.search(r"\d", line):
+            self.recent.clear()
+        if not title:
+            return False
+        self.flush()
+        self.statement, self.primary = title, not self.exhibit
+        self.first_title = self.first_title or title
+        self.recent.clear()
+        return True
+
+    def row(self, line: str) -> None:
+        """A label with values, a wrapped label, or values continuing the current label."""
+        self.scale = detect_scale_text(line) or self.scale
+        label, nums = _split_line(line)
+        if label and re.search(r"[A-Za-z]", label):
+            if self.values:
+                self.flush()
+                self.label_parts = [label]
+            elif self.label_parts and label[:1].islower():
+                self.label_parts.append(label)  # wrapped label continues
+            else:
+                if self.label_parts:
+                    self.heading = " ".join(self.label_parts)
+                self.label_parts = [label]
+            self.values = list(nums)
+            self.inline = len(nums)
+        elif nums and self.label_parts:
+            self.values.extend(nums)
+        elif nums and not self.label_parts and self.heading and self.pending:
+            self.label_parts, self.values = [f"total {self.heading}"], list(nums)
+
+
 def parse_tables(
     text: str,
     *,
@@ -254,136 +339,94 @@ def parse_tables(
     """All rows with values found in `text`. Missing header context falls back to the defaults."""
     table = Table()
     section_title = title_statement(section or "") if section else None
-    statement = section_title or default_statement
     head_lines = [ln.strip() for ln in text.split("\n")[:6] if ln.strip()][:3]
     exhibit = any(re.match(r"exhibit\b", ln, re.I) for ln in head_lines)
     item8 = bool(section and re.search(r"\bitem\s*8\b", section, re.I))
     primary = (
         section_title is not None or (item8 and default_statement is not None)
     ) and not exhibit
-    recent: list[str] = []
-    table.statement = statement
-    scale = detect_scale_text(text) or default_scale
-    table.scale = scale
-    years: tuple[int, ...] = ()
-    block: list[int] = []
-    in_block = False
-    label_parts: list[str] = []
-    values: list[float] = []
-    pending: list[
-        tuple[str, list[float], tuple[int, ...], str | None, float | None, str, bool, int]
-    ] = []
-    inline = 0  # values on the label's own line
-    per_share_flags: list[bool] = []
-    heading = ""
-
-    def flush() -> None:
-        nonlocal label_parts, values, inline
-        if label_parts and values:
-            pending.append(
-                (" ".join(label_parts), values, years, statement, scale, heading, primary, inline)
-            )
-            per_share_flags.append(_is_per_share_heading(heading))
-        label_parts, values, inline = [], [], 0
-
+    scan = _Scanner(
+        section_title or default_statement,
+        primary,
+        detect_scale_text(text) or default_scale,
+        exhibit,
+    )
     for raw in _explode(text.split("\n")):
         line = raw.strip()
-        if not line or line == "$":
+        if not line or line == "$" or scan.header(line) or scan.title(line):
             continue
-        hdr = _header_years(line)
-        if hdr is not None and not (values and not hdr) and (hdr or in_block):
-            if not in_block:
-                block = []
-            block.extend(y for y in hdr if y not in block)
-            in_block = True
-            if len(block) >= 1:
-                years = tuple(block)
-            continue
-        in_block = False
-        title = title_statement(line)
-        if title is None and len(line) <= 40 and not re.search(r"\d", line):
-            recent.append(line)
-            for k in range(2, min(6, len(recent)) + 1):
-                title = title_statement(" ".join(recent[-k:]))
-                if title:
-                    break
-        elif len(line) > 40 or re.search(r"\d", line):
-            recent.clear()
-        if title:
-            flush()
-            statement, primary = title, not exhibit
-            table.statement = table.statement or title
-            recent.clear()
-            continue
-        line_scale = detect_scale_text(line)
-        if line_scale:
-            scale = line_scale
-        label, nums = _split_line(line)
-        if label and re.search(r"[A-Za-z]", label):
-            if values:
-                flush()
-                label_parts = [label]
-            elif label_parts and label[:1].islower():
-                label_parts.append(label)  # wrapped label continues
-            else:
-                if label_parts:
-                    heading = " ".join(label_parts)
-                label_parts = [label]
-            values = list(nums)
-            inline = len(nums)
-        elif nums and label_parts:
-            values.extend(nums)
-        elif nums and not label_parts and heading and pending:
-            label_parts, values = [f"total {heading}"], list(nums)
-    flush()
-    for i, (label, vals, yrs, stmt, sc, head, prim, inl) in enumerate(pending):
-        table.value_counts[len(vals)] = table.value_counts.get(len(vals), 0) + 1
-        table.keys.append(label_key(label))
-        use_years = yrs or default_years
-        inferred = not yrs
-        if not use_years:
-            continue
-        cols = len(use_years)
-        row_vals: list[float] = vals
-        extra: list[float] = []
-        if len(vals) == 2 * cols and cols > 1 and inl in (0, cols) and head:
-            row_vals, extra = vals[:cols], vals[cols:]
-        if len(row_vals) != cols:
-            continue
-        row = Row(
-            label=label,
-            key=label_key(label),
-            values=tuple(row_vals),
-            years=use_years,
-            scale=sc or default_scale,
-            statement=stmt,
-            source_id=source_id,
-            doc_id=doc_id,
-            page=page,
-            chunk_id=chunk_id,
-            line=_row_line(label, row_vals),
-            order=order * 10000 + i,
-            header_inferred=inferred,
-            primary=prim,
-            exhibit=exhibit,
-            per_share=per_share_flags[i],
-        )
-        table.rows.append(row)
-        if extra:
-            total = f"total {head}"
-            table.rows.append(
-                replace(
-                    row,
-                    label=total,
-                    key=label_key(total),
-                    values=tuple(extra),
-                    line=_row_line(total, extra),
-                    per_share=False,
-                )
-            )
-    table.years = years
-    table.scale = scale
+        scan.row(line)
+    scan.flush()
+    table.statement = section_title or default_statement or scan.first_title
+    context = _RowContext(
+        source_id, doc_id, page, chunk_id, order, exhibit, default_years, default_scale
+    )
+    for i, pending in enumerate(scan.pending):
+        table.rows.extend(_rows(table, context, i, pending, scan.per_share_flags[i]))
+    table.years = scan.years
+    table.scale = scan.scale
     return table
+
+
+@dataclass(frozen=True)
+class _RowContext:
+    source_id: str
+    doc_id: str
+    page: int
+    chunk_id: str | None
+    order: int
+    exhibit: bool
+    default_years: tuple[int, ...]
+    default_scale: float | None
+
+
+def _rows(table: Table, ctx: _RowContext, i: int, pending: _Pending, per_share: bool) -> list[Row]:
+    """The row (and a trailing total column read as its own row) of one label's values."""
+    label, vals, yrs, stmt, sc, head, prim, inl = pending
+    table.value_counts[len(vals)] = table.value_counts.get(len(vals), 0) + 1
+    table.keys.append(label_key(label))
+    use_years = yrs or ctx.default_years
+    if not use_years:
+        return []
+    cols = len(use_years)
+    row_vals: list[float] = vals
+    extra: list[float] = []
+    if len(vals) == 2 * cols and cols > 1 and inl in (0, cols) and head:
+        row_vals, extra = vals[:cols], vals[cols:]
+    if len(row_vals) != cols:
+        return []
+    row = Row(
+        label=label,
+        key=label_key(label),
+        values=tuple(row_vals),
+        years=use_years,
+        scale=sc or ctx.default_scale,
+        statement=stmt,
+        source_id=ctx.source_id,
+        doc_id=ctx.doc_id,
+        page=ctx.page,
+        chunk_id=ctx.chunk_id,
+        line=_row_line(label, row_vals),
+        order=ctx.order * 10000 + i,
+        header_inferred=not yrs,
+        primary=prim,
+        exhibit=ctx.exhibit,
+        per_share=per_share,
+    )
+    if not extra:
+        return [row]
+    total = f"total {head}"
+    return [
+        row,
+        replace(
+            row,
+            label=total,
+            key=label_key(total),
+            values=tuple(extra),
+            line=_row_line(total, extra),
+            per_share=False,
+        ),
+    ]
 
 
 def _fmt(v: float) -> str:
