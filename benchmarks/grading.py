@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 from finqa.agents.types import Frozen
@@ -94,52 +95,73 @@ def grade(
     if is_abstention(predicted) and (missing or not keys):
         # A refusal phrase abstains, unless the hedged answer still states every key number.
         return Grade(label="abstained", kind=kind, detail="answer abstains", key_numbers=key_texts)
+    heads = pred_numbers
     if kind == "numeric":
         # Only the headline numbers count (first and last stated), not operands or quoted tables.
         heads = _headline(pred_numbers, len(pred_numbers) > _MAX_NUMBERS_FOR_KEY_MATCH)
         matched, missing = _match_keys(keys, heads, gold, predicted, scale, rel_tol)
-    matched_texts = tuple(m.text for m in matched)
-    too_many = len(pred_numbers) > _MAX_NUMBERS_FOR_KEY_MATCH
+    found = _Found(keys, pred_numbers, heads, matched, missing)
+    judge = {"yes_no": _grade_yes_no, "numeric": _grade_numeric}.get(kind, _grade_text)
+    label, detail = judge(gold, predicted, found)
+    return Grade(
+        label=label,
+        kind=kind,
+        detail=detail,
+        key_numbers=key_texts,
+        matched=tuple(m.text for m in matched),
+    )
 
-    def out(label: GradeLabel, detail: str) -> Grade:
-        return Grade(
-            label=label, kind=kind, detail=detail, key_numbers=key_texts, matched=matched_texts
-        )
 
-    if kind == "yes_no":
-        want = _leading_yes_no(gold)
-        got = _leading_yes_no(predicted)
-        if got is not None:
-            if got == want:
-                return out("correct", f"leading {got!r} matches the gold")
-            return out("wrong", f"leading {got!r}, gold says {want!r}")
-        if keys and too_many:
-            return out("ungraded", f"no yes/no; {len(pred_numbers)} numbers, too many to judge")
-        if keys and not missing:
-            return out("correct", "no yes/no in the answer; every key number matches")
-        if matched:
-            return out(
-                "ungraded", f"no yes/no; key numbers partly matched, missing {_join(missing)}"
-            )
-        if keys and pred_numbers:
-            return out("wrong", f"no yes/no in the answer; unmatched: {_join(missing)}")
-        return out("ungraded", "no yes/no in the answer and no key number to compare")
-    if kind == "numeric":
-        if not missing:
-            return out("correct", f"{_join(matched)} matches gold {_join(keys)}")
-        if not pred_numbers:
-            return out("wrong", f"no number in the answer; gold {_join(keys)}")
-        return out("wrong", f"gold {_join(keys)} is not the answer's {_join(heads)}")
-    # text
-    if keys and too_many:
-        return out("ungraded", f"text answer with {len(pred_numbers)} numbers, too many to judge")
-    if keys and not missing:
-        return out("correct", f"every key number matches ({_join(matched)})")
-    if keys and matched:
-        return out("ungraded", f"text answer; key numbers partly matched, missing {_join(missing)}")
-    if not keys and _entity_match(gold, predicted):
-        return out("correct", "short text answer: every content word of the gold is present")
-    return out("ungraded", "text answer without a clear key number or entity match")
+@dataclass(frozen=True)
+class _Found:
+    """The gold's key numbers and what the answer states of them."""
+
+    keys: Sequence[Quantity]
+    numbers: Sequence[Quantity]  # every number the answer states (periods excluded)
+    heads: Sequence[Quantity]  # the headline numbers (numeric answers), else all of them
+    matched: Sequence[Quantity]
+    missing: Sequence[Quantity]
+
+    @property
+    def too_many(self) -> bool:
+        return len(self.numbers) > _MAX_NUMBERS_FOR_KEY_MATCH
+
+
+def _grade_yes_no(gold: str, predicted: str, f: _Found) -> tuple[GradeLabel, str]:
+    want, got = _leading_yes_no(gold), _leading_yes_no(predicted)
+    if got is not None:
+        if got == want:
+            return "correct", f"leading {got!r} matches the gold"
+        return "wrong", f"leading {got!r}, gold says {want!r}"
+    if f.keys and f.too_many:
+        return "ungraded", f"no yes/no; {len(f.numbers)} numbers, too many to judge"
+    if f.keys and not f.missing:
+        return "correct", "no yes/no in the answer; every key number matches"
+    if f.matched:
+        return "ungraded", f"no yes/no; key numbers partly matched, missing {_join(f.missing)}"
+    if f.keys and f.numbers:
+        return "wrong", f"no yes/no in the answer; unmatched: {_join(f.missing)}"
+    return "ungraded", "no yes/no in the answer and no key number to compare"
+
+
+def _grade_numeric(gold: str, predicted: str, f: _Found) -> tuple[GradeLabel, str]:
+    if not f.missing:
+        return "correct", f"{_join(f.matched)} matches gold {_join(f.keys)}"
+    if not f.numbers:
+        return "wrong", f"no number in the answer; gold {_join(f.keys)}"
+    return "wrong", f"gold {_join(f.keys)} is not the answer's {_join(f.heads)}"
+
+
+def _grade_text(gold: str, predicted: str, f: _Found) -> tuple[GradeLabel, str]:
+    if f.keys and f.too_many:
+        return "ungraded", f"text answer with {len(f.numbers)} numbers, too many to judge"
+    if f.keys and not f.missing:
+        return "correct", f"every key number matches ({_join(f.matched)})"
+    if f.keys and f.matched:
+        return "ungraded", f"text answer; key numbers partly matched, missing {_join(f.missing)}"
+    if not f.keys and _entity_match(gold, predicted):
+        return "correct", "short text answer: every content word of the gold is present"
+    return "ungraded", "text answer without a clear key number or entity match"
 
 
 def _headline(numbers: Sequence[Quantity], dump: bool) -> list[Quantity]:
