@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from finqa.agents.reasoning.offline.tables import Row, Table, classify_statement, parse_tables
@@ -207,35 +208,16 @@ class Book:
         exact, prefixes, excludes = li.keys()
         best: tuple[float, Row] | None = None
         for row in self.rows:
-            v = row.value_for(year)
-            if v is None or row.exhibit or (row.header_inferred and not row.primary):
+            if (
+                row.value_for(year) is None
+                or row.exhibit
+                or (row.header_inferred and not row.primary)
+            ):
                 continue  # other entities' tables; guessed columns outside a statement
             if row.per_share and li.id not in _PER_SHARE_OK:
                 continue
-            key = row.key
-            if not key or any(x and x in key for x in excludes):
-                continue
-            if key in exact:
-                strength = 100 - exact.index(key)
-            elif any(key.startswith(p) for p in prefixes if p):
-                strength = 40
-            else:
-                continue
-            if row.statement == li.statement:
-                strength += 200
-            elif row.statement in ("comprehensive", "equity"):
-                continue
-            elif row.statement is not None:
-                if li.statement == "balance" or row.statement == "balance":
-                    continue  # a balance is never read off a flow statement, nor vice versa
-                strength += 50
-            if row.primary:
-                strength += 150
-            if row.header_inferred:
-                strength -= 10
-            # ties: primary statements by page (main statements precede notes/exhibits), else rank
-            score = strength - (row.page * 1e-4 if row.primary else row.order * 1e-6)
-            if best is None or score > best[0]:
+            score = _row_score(row, li.statement, exact, prefixes, excludes)
+            if score is not None and (best is None or score > best[0]):
                 best = (score, row)
         if best is None:
             return None
@@ -249,3 +231,36 @@ class Book:
 
 def statement_of(text: str) -> str | None:
     return classify_statement(text)
+
+
+def _row_score(
+    row: Row,
+    statement: str | None,
+    exact: Sequence[str],
+    prefixes: Sequence[str],
+    excludes: Sequence[str],
+) -> float | None:
+    """How well a row's label and statement fit a line item; None when it cannot be the item."""
+    key = row.key
+    if not key or any(x and x in key for x in excludes):
+        return None
+    if key in exact:
+        strength = 100 - list(exact).index(key)
+    elif any(key.startswith(p) for p in prefixes if p):
+        strength = 40
+    else:
+        return None
+    if row.statement == statement:
+        strength += 200
+    elif row.statement in ("comprehensive", "equity"):
+        return None
+    elif row.statement is not None:
+        if statement == "balance" or row.statement == "balance":
+            return None  # a balance is never read off a flow statement, nor vice versa
+        strength += 50
+    if row.primary:
+        strength += 150
+    if row.header_inferred:
+        strength -= 10
+    # ties: primary statements by page (main statements precede notes/exhibits), else rank
+    return strength - (row.page * 1e-4 if row.primary else row.order * 1e-6)
