@@ -114,14 +114,7 @@ def run_offline(
 
     With `resume`, questions already in `out` are read back instead of re-run and new ones are
     appended as they finish (a long single-store run survives an interruption)."""
-    done: dict[str, dict[str, Any]] = {}
-    if resume and out is not None and out.exists():
-        for line in out.read_text(encoding="utf-8").splitlines():
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError:
-                continue  # a torn last line from an interrupted run: that question re-runs
-            done[str(rec.get("financebench_id"))] = rec
+    done = _done(out) if resume and out is not None else {}
     todo = [q for q in questions if str(q.get("financebench_id")) not in done]
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -131,27 +124,7 @@ def run_offline(
         return [done[str(q.get("financebench_id"))] for q in questions]
     reasoner = build_reasoner(settings.with_overrides({"llm.backend": "offline"}))
     errors: list[str] = []
-    retrieve: Callable[[dict[str, Any], int, Verdict | None], Evidence]
-    if mode == "oracle":
-
-        def retrieve(q: dict[str, Any], n: int, fb: Verdict | None) -> Evidence:
-            return oracle_evidence(q)
-    else:
-        from finqa.agents.retrieval import RetrievalAgent
-
-        agent = RetrievalAgent(settings)
-
-        def retrieve(q: dict[str, Any], n: int, fb: Verdict | None) -> Evidence:
-            try:
-                return agent.retrieve(
-                    str(q["question"]), n, doc_ids=[str(q["doc_name"])], feedback=fb
-                )
-            except Exception as exc:  # noqa: BLE001 - one failed question must not end the run
-                errors.append(f"{q.get('financebench_id')}: {type(exc).__name__}: {exc}")
-                plan = RetrievalPlan(
-                    attempt=n, route="error", reason=str(exc)[:200], k=0, candidates=0, rse=False
-                )
-                return Evidence(question=str(q["question"]), plan=plan)
+    retrieve = _retriever(mode, settings, errors)
 
     results: list[dict[str, Any]] = []
     for q in todo:
@@ -202,6 +175,43 @@ def run_offline(
     fresh = {str(r["financebench_id"]): r for r in results}
     return [fresh.get(str(q.get("financebench_id"))) or done[str(q.get("financebench_id"))]
             for q in questions]  # fmt: skip
+
+
+def _done(out: Path) -> dict[str, dict[str, Any]]:
+    """Results already in `out`, by question id (a torn last line is skipped: it re-runs)."""
+    done: dict[str, dict[str, Any]] = {}
+    if not out.exists():
+        return done
+    for line in out.read_text(encoding="utf-8").splitlines():
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # a torn last line from an interrupted run: that question re-runs
+        done[str(rec.get("financebench_id"))] = rec
+    return done
+
+
+def _retriever(
+    mode: str, settings: Settings, errors: list[str]
+) -> Callable[[dict[str, Any], int, Verdict | None], Evidence]:
+    """Evidence for a question: its gold pages (oracle), or finqa's retrieval over its filing."""
+    if mode == "oracle":
+        return lambda q, n, fb: oracle_evidence(q)
+    from finqa.agents.retrieval import RetrievalAgent
+
+    agent = RetrievalAgent(settings)
+
+    def retrieve(q: dict[str, Any], n: int, fb: Verdict | None) -> Evidence:
+        try:
+            return agent.retrieve(str(q["question"]), n, doc_ids=[str(q["doc_name"])], feedback=fb)
+        except Exception as exc:  # noqa: BLE001 - one failed question must not end the run
+            errors.append(f"{q.get('financebench_id')}: {type(exc).__name__}: {exc}")
+            plan = RetrievalPlan(
+                attempt=n, route="error", reason=str(exc)[:200], k=0, candidates=0, rse=False
+            )
+            return Evidence(question=str(q["question"]), plan=plan)
+
+    return retrieve
 
 
 def run_fake(questions: list[dict[str, Any]], settings: Settings) -> None:
