@@ -86,82 +86,95 @@ def read_text_page(
         kind, title = statement_of_page(lines)
     if kind is None:
         return []
-    tables: list[RawTable] = []
-    context: list[str] = lines[:12]
-    current = RawTable(page=page, kind=kind, title=title, header_lines=[], rows=[], pages=(page,))
-    label_parts: list[str] = []
-    cells: list[str] = []
-    inline_line = ""  # the label's own line when it ended in number-like text
-    heading = ""
-
-    def flush_row() -> None:
-        nonlocal label_parts, cells
-        if label_parts:
-            current.rows.append((" ".join(label_parts), list(cells)))
-            current.headings.append(heading)
-        label_parts, cells = [], []
-
-    def finish() -> None:
-        nonlocal current
-        flush_row()
-        if current.rows:
-            current.context = "\n".join(context)
-            tables.append(current)
-
+    scan = _PageScan(page, kind, title, lines[:12])
     for line in lines:
         t_kind = title_kind(line) if len(line) < 120 else None
-        if t_kind is not None and (current.rows or label_parts) and line != title:
-            finish()
-            current = RawTable(
-                page=page, kind=t_kind, title=line, header_lines=[], rows=[], pages=(page,)
-            )
-            context = [line]
-            heading = ""
-            continue
-        if is_header_line(line):
-            if not current.header_lines:  # rows above the first header are page furniture
-                current.rows.clear()
-                current.headings.clear()
-                label_parts, cells = [], []
-            elif any(c for _, c in current.rows) or cells:
-                finish()
-                current = RawTable(
-                    page=page,
-                    kind=current.kind,
-                    title=current.title,
-                    header_lines=[],
-                    rows=[],
-                    pages=(page,),
-                )
-                context = context[:12]
-                heading = ""
-            elif label_parts and not cells:
-                label_parts = []  # a column caption above the years, not a line item
-            current.header_lines.append(line)
-            continue
+        if t_kind is not None and (scan.current.rows or scan.label_parts) and line != title:
+            scan.new_table(t_kind, line, [line])
+        elif is_header_line(line):
+            scan.header(line)
+        else:
+            scan.row(line)
+            if not scan.current.header_lines and len(scan.context) < 16:
+                scan.context.append(line)
+    scan.finish()
+    return scan.tables
+
+
+class _PageScan:
+    """The state of `read_text_page`: the table being read, its current row and the tables done."""
+
+    def __init__(self, page: int, kind: StatementKind, title: str, context: list[str]) -> None:
+        self.page = page
+        self.tables: list[RawTable] = []
+        self.context = context
+        self.current = self._table(kind, title)
+        self.label_parts: list[str] = []
+        self.cells: list[str] = []
+        self.inline_line = ""  # the label's own line when it ended in number-like text
+        self.heading = ""
+
+    def _table(self, kind: StatementKind, title: str) -> RawTable:
+        return RawTable(
+            page=self.page, kind=kind, title=title, header_lines=[], rows=[], pages=(self.page,)
+        )
+
+    def flush_row(self) -> None:
+        if self.label_parts:
+            self.current.rows.append((" ".join(self.label_parts), list(self.cells)))
+            self.current.headings.append(self.heading)
+        self.label_parts, self.cells = [], []
+
+    def finish(self) -> None:
+        self.flush_row()
+        if self.current.rows:
+            self.current.context = "\n".join(self.context)
+            self.tables.append(self.current)
+
+    def new_table(self, kind: StatementKind, title: str, context: list[str]) -> None:
+        self.finish()
+        self.current = self._table(kind, title)
+        self.context = context
+        self.heading = ""
+
+    def header(self, line: str) -> None:
+        """A column header line: the first starts the table; a later one after figures starts another."""
+        if not self.current.header_lines:  # rows above the first header are page furniture
+            self.current.rows.clear()
+            self.current.headings.clear()
+            self.label_parts, self.cells = [], []
+        elif any(c for _, c in self.current.rows) or self.cells:
+            self.new_table(self.current.kind, self.current.title, self.context[:12])
+        elif self.label_parts and not self.cells:
+            self.label_parts = []  # a column caption above the years, not a line item
+        self.current.header_lines.append(line)
+
+    def row(self, line: str) -> None:
+        """A label with its cells, a wrapped label, more cells, or an uncaptioned total."""
         label, found = split_row(line)
         if label and _is_label(label):
-            if cells:
-                flush_row()
-                label_parts = [label]
-            elif label_parts and (label[:1].islower() or label[:1] == "("):
-                label_parts.append(label)  # a wrapped label continues
+            if self.cells:
+                self.flush_row()
+                self.label_parts = [label]
+            elif self.label_parts and (label[:1].islower() or label[:1] == "("):
+                self.label_parts.append(label)  # a wrapped label continues
             else:
-                if label_parts:
-                    heading = " ".join(label_parts)
-                    current.rows.append((heading, []))
-                    current.headings.append("")
-                label_parts = [label]
-            cells = list(found)
-            inline_line = line.rstrip(" $") if found else ""
-        elif found and label_parts:
-            if inline_line:  # numbers on the label's line were part of the label ('$40 and $42')
-                label_parts[-1] = inline_line
-                cells, inline_line = [], ""
-            cells.extend(found)
-        elif found and not label_parts and heading:
-            label_parts, cells = [f"Total {heading}"], list(found)  # an uncaptioned total
-        if not current.header_lines and len(context) < 16:
-            context.append(line)
-    finish()
-    return tables
+                if self.label_parts:
+                    self.heading = " ".join(self.label_parts)
+                    self.current.rows.append((self.heading, []))
+                    self.current.headings.append("")
+                self.label_parts = [label]
+            self.cells = list(found)
+            self.inline_line = line.rstrip(" $") if found else ""
+        elif found and self.label_parts:
+            if (
+                self.inline_line
+            ):  # numbers on the label's line were part of the label ('$40 and $42')
+                self.label_parts[-1] = self.inline_line
+                self.cells, self.inline_line = [], ""
+            self.cells.extend(found)
+        elif found and not self.label_parts and self.heading:
+            self.label_parts, self.cells = (
+                [f"Total {self.heading}"],
+                list(found),
+            )  # an uncaptioned total
