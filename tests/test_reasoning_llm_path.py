@@ -182,6 +182,26 @@ class TestPlanThenCompute:
         assert out.calculation is not None and out.calculation.expression == "(g / r) * 100"
         assert f"{42399 / 79474 * 100:.2f}%" in out.text
 
+    def test_items_as_a_small_model_writes_them(self) -> None:
+        """Items written with a period suffix, a source note, or as the listed value resolve."""
+        plan = ReplyPlan.model_validate(
+            {
+                "expression": "a - b - c",
+                "items": [
+                    {"name": "a", "item": "cfo_fy2022", "period": ""},
+                    {
+                        "name": "b",
+                        "item": "Capital spending (S1 ACME_2022_10K p.40)",
+                        "period": "FY2022",
+                    },
+                    {"name": "c", "item": "6,172", "period": "FY2022"},
+                ],
+            }
+        )
+        out = execute_plan(plan, evidence(CASH_FLOW))
+        assert out.calculation is not None, out.text
+        assert out.calculation.result == 10811 - 5207 - 6172
+
     def test_mixed_units_abstain(self) -> None:
         """A plan subtracting a per-share figure from an amount abstains and says why."""
         plan = ReplyPlan.model_validate(

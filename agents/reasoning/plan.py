@@ -72,6 +72,35 @@ def resolve_item(name: str) -> str | None:
     return _by_label().get(label_key(raw))
 
 
+def _clean_item(text: str) -> tuple[str, int | None]:
+    """The item as written without source markers, parentheticals and a period (and its year):
+    'cfo_fy2018' -> ('cfo', 2018); 'Net income (S1 3M_2018_10K p.59)' -> ('Net income', None)."""
+    text = re.sub(r"\[[^\]]*\]|\([^)]*\)", " ", text).replace("_", " ")
+    year = None
+    for p in sorted(find_periods(text), key=lambda p: -p.start):
+        if p.fiscal_year and year is None:
+            year = p.fiscal_year
+        text = text[: p.start] + " " + text[p.end :]
+    return " ".join(text.split()), year
+
+
+def _by_value(text: str, book: Book, years: list[int]) -> tuple[str, int] | None:
+    """The one (item, year) whose value in the evidence is the number the model wrote as the
+    item ('5,363' copied from the line-item list); None unless exactly one matches."""
+    from finqa.lexicon import parse_quantity
+
+    q = parse_quantity(text)
+    if q is None or q.value == 0:
+        return None
+    hits = {
+        (item_id, y)
+        for item_id in known_items()
+        for y in years
+        if (f := book.find(item_id, y)) is not None and abs(f.value) == abs(float(q.value))
+    }
+    return next(iter(hits)) if len(hits) == 1 else None
+
+
 def _year(period: str) -> int | None:
     found = find_periods(period)
     for p in found:
@@ -109,14 +138,20 @@ def execute_plan(plan: ReplyPlan, evidence: Evidence, book: Book | None = None) 
     missing: list[str] = []
     bad_periods: list[str] = []
     renames: dict[str, str] = {}
+    years = sorted({y for r in book.rows for y in r.years}, reverse=True)[:4]
     for it in plan.items:
         var = safe_name(it.name or it.item)
         renames[it.name] = var
         item_id = resolve_item(it.item)
+        written, item_year = _clean_item(it.item)
+        if item_id is None and written:
+            item_id = resolve_item(written)
+        year = _year(it.period) or item_year
+        if item_id is None and (hit := _by_value(it.item, book, years)) is not None:
+            item_id, year = hit
         if item_id is None:
             unknown.append(it.item)
             continue
-        year = _year(it.period)
         if year is None:
             bad_periods.append(f"{it.item} {it.period!r}")
             continue
