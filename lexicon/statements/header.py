@@ -168,78 +168,91 @@ def read_header(
     durations = [_months_of(m) for m in _DURATION.finditer(text)]
     found = _collapse_repeats(found, durations)
     spans = [(p.start, p.end) for p in found]
-    # duration phrases that carry weeks only: '53 weeks' beside a 'year ended' phrase
+    week_vals = _week_values(text, spans, durations)
+    restated = _flag_near(_RESTATED, text, spans)
+    unaudited = bool(_UNAUDITED.search(text))
+    month_day = _MONTH_DAY.search(text)
+    group_months = _column_months(durations, len(found))
+    periods = [
+        _column_period(p, group_months[i], kind, month_day, company).model_copy(
+            update={"weeks": week_vals[i], "restated": restated[i], "unaudited": unaudited}
+        )
+        for i, p in enumerate(found)
+    ]
+    return HeaderInfo(periods=tuple(periods), unaudited=unaudited)
+
+
+def _week_values(
+    text: str, spans: list[tuple[int, int]], durations: list[tuple[int | None, int | None]]
+) -> list[int | None]:
+    """52 / 53 per column where a weeks phrase stands near it (or one heading over them all)."""
     week_flags = _flag_near(_WEEKS, text, spans)
-    week_vals: list[int | None] = [None] * len(found)
-    wi = 0
+    week_vals: list[int | None] = [None] * len(spans)
     week_numbers = [
         53 if ("53" in m.group(1) or "three" in m.group(1).lower()) else 52
         for m in _WEEKS.finditer(text)
     ]
+    wi = 0
     for i, flagged in enumerate(week_flags):
         if flagged and wi < len(week_numbers):
             week_vals[i] = week_numbers[wi]
             wi += 1
     one_heading = len(durations) == 1 and durations[0][1] is not None
-    if len(week_numbers) == 1 and len(found) > 1 and one_heading and sum(week_flags) == 1:
+    if len(week_numbers) == 1 and len(spans) > 1 and one_heading and sum(week_flags) == 1:
         # one '52 weeks ended' heading over every column: all columns are 52-week years
-        week_vals = [week_numbers[0]] * len(found)
-    restated = _flag_near(_RESTATED, text, spans)
-    unaudited = bool(_UNAUDITED.search(text))
-    month_day = _MONTH_DAY.search(text)
-    ncols = len(found)
-    # a duration per column: groups of equal width ('Three Months | Six Months' over 4 years)
-    group_months: list[int | None] = [None] * ncols
+        week_vals = [week_numbers[0]] * len(spans)
+    return week_vals
+
+
+def _column_months(durations: list[tuple[int | None, int | None]], ncols: int) -> list[int | None]:
+    """A duration per column: groups of equal width ('Three Months | Six Months' over 4 years)."""
     plain = [d for d in durations if d[1] is None or d[0] != 12] or durations
     if plain and ncols % len(plain) == 0:
         width = ncols // len(plain)
-        group_months = [plain[i // width][0] for i in range(ncols)]
-    periods: list[StatementPeriod] = []
-    for i, p in enumerate(found):
-        months = group_months[i]
-        instant = kind == "balance" or (months is None and p.kind == "date" and kind != "income")
-        end = date.fromisoformat(p.end_date) if p.end_date and p.kind != "year" else None
-        if end is None and month_day is not None:
-            mon = _MONTHS[month_day.group(1)[:3].lower()]
-            day = int(month_day.group(2))
-            try:
-                end = date(p.fiscal_year or 1, mon, day) if p.kind == "year" else None
-            except ValueError:
-                end = None
-        fy, quarter = p.fiscal_year, p.quarter
-        if end is not None:  # resolve fiscal year and quarter against the company's year end
-            months_word = {3: "three months", 6: "six months", 9: "nine months"}.get(
-                months or 0, "year"
-            )
-            probe = f"{months_word} ended {end.strftime('%B')} {end.day}, {end.year}"
-            res = find_periods(probe, company)
-            if res and res[0].fiscal_year is not None:
-                fy = res[0].fiscal_year
-                quarter = res[0].quarter
-            if instant or months == 3:
-                q_probe = find_periods(
-                    f"three months ended {end.strftime('%B')} {end.day}, {end.year}", company
-                )
-                if q_probe and q_probe[0].quarter is not None:
-                    fy = q_probe[0].fiscal_year
-                    quarter = q_probe[0].quarter
-        if instant:
-            months = 0
-            if quarter == 4:
-                quarter = None
-        elif months in (None, 12) or months in (6, 9):
-            quarter = None
-        periods.append(
-            StatementPeriod(
-                label=p.text,
-                fiscal_year=fy,
-                quarter=quarter,
-                end_date=end,
-                months=months,
-                weeks=week_vals[i],
-                instant=instant,
-                restated=restated[i],
-                unaudited=unaudited,
-            )
+        return [plain[i // width][0] for i in range(ncols)]
+    return [None] * ncols
+
+
+def _column_period(
+    p: PeriodMatch,
+    months: int | None,
+    kind: StatementKind,
+    month_day: re.Match[str] | None,
+    company: str | None,
+) -> StatementPeriod:
+    """One column's period: its end date, and fiscal year and quarter by the company's year end."""
+    instant = kind == "balance" or (months is None and p.kind == "date" and kind != "income")
+    end = date.fromisoformat(p.end_date) if p.end_date and p.kind != "year" else None
+    if end is None and month_day is not None:
+        mon = _MONTHS[month_day.group(1)[:3].lower()]
+        day = int(month_day.group(2))
+        try:
+            end = date(p.fiscal_year or 1, mon, day) if p.kind == "year" else None
+        except ValueError:
+            end = None
+    fy, quarter = p.fiscal_year, p.quarter
+    if end is not None:  # resolve fiscal year and quarter against the company's year end
+        months_word = {3: "three months", 6: "six months", 9: "nine months"}.get(
+            months or 0, "year"
         )
-    return HeaderInfo(periods=tuple(periods), unaudited=unaudited)
+        probe = f"{months_word} ended {end.strftime('%B')} {end.day}, {end.year}"
+        res = find_periods(probe, company)
+        if res and res[0].fiscal_year is not None:
+            fy = res[0].fiscal_year
+            quarter = res[0].quarter
+        if instant or months == 3:
+            q_probe = find_periods(
+                f"three months ended {end.strftime('%B')} {end.day}, {end.year}", company
+            )
+            if q_probe and q_probe[0].quarter is not None:
+                fy = q_probe[0].fiscal_year
+                quarter = q_probe[0].quarter
+    if instant:
+        months = 0
+        if quarter == 4:
+            quarter = None
+    elif months in (None, 12) or months in (6, 9):
+        quarter = None
+    return StatementPeriod(
+        label=p.text, fiscal_year=fy, quarter=quarter, end_date=end, months=months, instant=instant
+    )
