@@ -90,6 +90,14 @@ def summary(rows: Sequence[dict[str, Any]], title: str, *, by: str = "category")
     return "\n".join(lines)
 
 
+def _label(rec: dict[str, Any]) -> str:
+    """The grader's label, marking a correct verdict that gives no basis (not to be accepted)."""
+    label = str(rec.get("label"))
+    if label == "correct" and rec.get("should_accept") is False:
+        return "correct but a bare yes/no"
+    return label
+
+
 def run_llm_set(
     fixture: Path, questions: Path, *, attempt: int = 1, ablation: bool = False
 ) -> list[dict[str, Any]]:
@@ -116,7 +124,7 @@ def run_llm_set(
         out.append(
             {
                 "category": "llm_" + str(rec.get("label")),
-                "label": rec.get("label"),
+                "label": _label(rec),
                 "qid": rec["qid"],
                 "question_type": q.get("question_type", "unknown"),
                 "fold": company_fold(q, folds),
@@ -162,7 +170,7 @@ def run_offline_set(
         out.append(
             {
                 "category": "offline_" + labels["label"],
-                "label": labels["label"],
+                "label": _label(labels),
                 "qid": q["financebench_id"],
                 "question_type": q.get("question_type", "unknown"),
                 "fold": company_fold(q, folds),

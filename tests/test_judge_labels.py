@@ -108,6 +108,7 @@ class TestRun:
     def test_fixture_is_well_formed(self) -> None:
         """Every row of the kept fixture has an id, an answer and a label, and no question text."""
         rows = load_fixture(FIXTURE)
+        assert rows, f"missing fixture {FIXTURE}"
         for r in rows:
             assert r["qid"] and r["label"] in ("correct", "wrong", "abstained", "ungraded")
             assert "question" not in r and isinstance(r["answer"], dict)

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from finqa.agents.judge.text import content_tokens
+from finqa.lexicon.numbers import SCALE_WORDS
 
 __all__ = [
     "Expectation",
@@ -62,7 +63,6 @@ _KIND_WORDS = {
     "verdict": "a yes/no judgement with its basis",
     "explanation": "an explanation",
 }
-_SCALE_WORDS = re.compile(r"\b(?:thousands?|millions?|billions?|trillions?|mn|bn|[mbk])\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -333,7 +333,9 @@ def figure_kind_ok(q: Any, expect: Expectation, question_scale: float | None) ->
     kind = expect.kind
     value = abs(float(q.value))
     unit = q.unit or ""
-    scaled = q.scale_source == "explicit" or bool(_SCALE_WORDS.search(q.text))
+    scaled = q.scale_source == "explicit" or any(
+        w.strip(".,") in SCALE_WORDS for w in q.text.lower().split()
+    )
     if kind == "ratio":
         if unit == "%":
             return None  # a ratio stated as a percentage
