@@ -253,22 +253,7 @@ def build_question(
             final = rec
         elif key == (REVIEW_AGENT, REVIEW_EVENT):
             reviews.append(_review(rec, ok))
-        elif slot is not None and key == ("retrieval", "retrieval"):
-            slot["retrieval"] = _retrieval(rec)
-        elif slot is not None and key == ("reasoning", "reasoning"):
-            slot["reasoning"] = _reasoning(rec)
-        elif slot is not None and key == ("judge", "judge"):
-            slot["judge"] = _judge(rec)
-        elif slot is not None and key == ("orchestrator", "decision"):
-            next_plan = _d(rec, "params").get("next")
-            slot["decision"] = {
-                "decision": rec.get("decision"),
-                "reason": rec.get("reason"),
-                "next": next_plan,
-            }
-        elif slot is not None and rec.get("event") == "error":
-            slot["error"] = {"agent": rec.get("agent"), "reason": rec.get("reason")}
-        else:
+        elif slot is None or not _into_attempt(slot, key, rec):
             entry = {"seq": rec.get("seq"), "verified": ok, "raw": raw_json(rec)}
             (slot["other"] if slot is not None else other).append(entry)
     life = [attempts[k] for k in sorted(attempts)]
@@ -281,19 +266,10 @@ def build_question(
     filings = sorted({str(c["doc_id"]) for c in citations if c.get("doc_id")})
     retrieved = [a.get("retrieval") or {} for a in life]
     empty = bool(retrieved) and all(not r.get("items") for r in retrieved)
-    flags = []
-    if status == "abstained" and empty:
-        flags.append("out of corpus")
-    elif status == "abstained":
-        flags.append("abstained")
-    if status in ("failed", "incomplete"):
-        flags.append(status)
     seqs = [int(r["seq"]) for r in records if isinstance(r.get("seq"), int)]
     verified = all(r.get("seq") in verified_seqs for r in records)
-    if not verified:
-        flags.append("unverified")
-    if other or any(a["other"] for a in life):
-        flags.append("unknown records")
+    unknown = bool(other) or any(a["other"] for a in life)
+    flags = _flags(status, empty, verified, unknown)
     companies = [c for r in retrieved for c in r.get("companies", [])]
     company = str(switches.get("company") or (companies[0] if companies else "") or "")
     if not company:
@@ -323,6 +299,43 @@ def build_question(
         "life": life,
         "other": other,
     }
+
+
+def _into_attempt(slot: dict[str, Any], key: tuple[str, str], rec: Mapping[str, Any]) -> bool:
+    """Put an attempt's retrieval, reasoning, judge, decision or error record into its slot."""
+    readers = {
+        ("retrieval", "retrieval"): ("retrieval", _retrieval),
+        ("reasoning", "reasoning"): ("reasoning", _reasoning),
+        ("judge", "judge"): ("judge", _judge),
+    }
+    if key in readers:
+        name, read = readers[key]
+        slot[name] = read(rec)
+    elif key == ("orchestrator", "decision"):
+        slot["decision"] = {
+            "decision": rec.get("decision"),
+            "reason": rec.get("reason"),
+            "next": _d(rec, "params").get("next"),
+        }
+    elif rec.get("event") == "error":
+        slot["error"] = {"agent": rec.get("agent"), "reason": rec.get("reason")}
+    else:
+        return False
+    return True
+
+
+def _flags(status: str, empty: bool, verified: bool, unknown: bool) -> list[str]:
+    """What a reviewer should notice: out of corpus, abstained, failed, unverified, unknown."""
+    flags = []
+    if status == "abstained":
+        flags.append("out of corpus" if empty else "abstained")
+    if status in ("failed", "incomplete"):
+        flags.append(status)
+    if not verified:
+        flags.append("unverified")
+    if unknown:
+        flags.append("unknown records")
+    return flags
 
 
 def _company_of(doc_ids: Sequence[Any]) -> str:
