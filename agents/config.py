@@ -185,7 +185,7 @@ def _env_overrides(environ: Mapping[str, str]) -> tuple[dict[str, Any], dict[str
     out: dict[str, Any] = {}
     names: dict[str, str] = {}
     for name, raw in environ.items():
-        if not name.startswith(ENV_PREFIX) or name in _NON_CONFIG_ENV:
+        if not _is_setting(name):
             continue
         keys = name[len(ENV_PREFIX) :].lower().split("__")
         try:
@@ -197,8 +197,29 @@ def _env_overrides(environ: Mapping[str, str]) -> tuple[dict[str, Any], dict[str
     return out, names
 
 
-# FINQA_* variables that are secrets or process switches, not configuration keys.
-_NON_CONFIG_ENV = frozenset({"FINQA_AUDIT_HMAC_KEY", "FINQA_API_KEY", "FINQA_DEBUG"})
+# FINQA_* variables that are secrets or process switches, not configuration keys (README).
+NON_SETTING_ENV = frozenset(
+    {
+        "FINQA_API_KEY",  # secret: the LLM key (like OPENAI_API_KEY)
+        "FINQA_AUDIT_HMAC_KEY",  # secret: signs audit checkpoints
+        "FINQA_DEBUG",  # tracebacks on errors
+        "FINQA_CHROMIUM",  # the Chromium executable for `audit report --pdf`
+        "FINQA_FINANCEBENCH",  # tests: where the FinanceBench data is
+        "FINQA_REQUIRE_BROWSER",  # tests: fail, not skip, without a browser (CI)
+        "FINQA_UPDATE_GOLDEN",  # tests: rewrite golden files
+        "FINQA_LLM_TEST_PORT",  # make test-llm: the port of its own server
+    }
+)
+
+
+def _is_setting(name: str) -> bool:
+    """Whether a FINQA_* variable names a setting: `FINQA_<SECTION>__<KEY>` or one starting with
+    a section's name (so a misspelt `FINQA_JUDGE_TAU0` is reported, not ignored); the documented
+    switches and secrets are not, nor are other names that start with no section."""
+    if not name.startswith(ENV_PREFIX) or name in NON_SETTING_ENV:
+        return False
+    rest = name[len(ENV_PREFIX) :].lower()
+    return "__" in rest or any(rest == s or rest.startswith(s + "_") for s in Settings.model_fields)
 
 
 def _deep_merge(base: dict[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:

@@ -163,3 +163,21 @@ class TestFlags:
         """FINQA_API_KEY and FINQA_AUDIT_HMAC_KEY are secrets, not configuration keys."""
         s = load_settings(environ={"FINQA_API_KEY": "k", "FINQA_AUDIT_HMAC_KEY": "h"})
         assert s.llm.backend == "offline"
+
+    def test_process_switches_are_not_settings(self) -> None:
+        """Test and tool switches (FINQA_REQUIRE_BROWSER, FINQA_FINANCEBENCH, ...) never fail config loading."""
+        env = {
+            "FINQA_REQUIRE_BROWSER": "1",
+            "FINQA_FINANCEBENCH": "/data/fb",
+            "FINQA_CHROMIUM": "/usr/bin/chromium",
+            "FINQA_UPDATE_GOLDEN": "1",
+            "FINQA_LLM_TEST_PORT": "8012",
+            "FINQA_SOMETHING_ELSE": "x",
+            "FINQA_JUDGE__TAU0": "0.6",
+        }
+        assert load_settings(environ=env).judge.tau0 == 0.6
+
+    def test_misspelt_section_variable_is_named(self) -> None:
+        """A variable starting with a section name but one underscore short is reported by name."""
+        with pytest.raises(ConfigError, match="FINQA_JUDGE_TAU0"):
+            load_settings(environ={"FINQA_JUDGE_TAU0": "0.6"})
