@@ -13,11 +13,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from finqa.agents.judge import _lex
-from finqa.agents.judge._tables import column_period, row_cells
+from finqa.agents.judge import column_period, magnitude_close, row_cells, year_mentions
 from finqa.agents.judge.calc import CalcError, safe_eval
 from finqa.agents.judge.evidence import EvidenceView
 from finqa.agents.types import Calculation, Operand
+from finqa.lexicon import extract_quantities
 
 __all__ = ["build_calculations", "arith_calculations", "locate"]
 
@@ -119,7 +119,7 @@ def prose_calculations(justification: str, view: EvidenceView) -> list[Calculati
     for segment in justification.split("="):
         qs = [
             q
-            for q in _lex.extract_quantities(segment)
+            for q in extract_quantities(segment)
             if q.kind == "number" and (q.unit == "USD" or q.scale_source == "explicit")
         ]
         if len(qs) < 2:
@@ -248,7 +248,7 @@ def template_calculations(
     if not names or not targets:
         return []
     rows = _rows(names, view)
-    years = sorted({y for y, _s, _e in _lex.year_mentions(question)})
+    years = sorted({y for y, _s, _e in year_mentions(question)})
     if not rows or not years:
         return []
     items = list(rows)
@@ -271,7 +271,7 @@ def template_calculations(
             result = safe_eval(expr, {o.name: o.value for o in operands})
         except CalcError:
             continue
-        if any(_matches(t, result) for t in targets):
+        if any(figure_matches(t, result) for t in targets):
             return [
                 Calculation(
                     expression=expr, operands=operands, result=result, description="template"
@@ -280,9 +280,9 @@ def template_calculations(
     return []
 
 
-def _matches(q: Any, result: float) -> bool:
+def figure_matches(q: Any, result: float) -> bool:
     for r in (result, result * 100.0, result / 100.0):
-        if _lex.magnitude_close(q, r, rel_tol=0.005, scales=(1.0 / float(q.scale or 1.0),)):
+        if magnitude_close(q, r, rel_tol=0.005, scales=(1.0 / float(q.scale or 1.0),)):
             return True
     return False
 
@@ -295,16 +295,16 @@ def build_calculations(
     if not justification:
         return []
     calcs = arith_calculations(justification, view)
-    if not any(_matches(t, c.result) for t in targets for c in calcs):
+    if not any(figure_matches(t, c.result) for t in targets for c in calcs):
         calcs += prose_calculations(justification, view)
-    unmatched = [t for t in targets if not any(_matches(t, c.result) for c in calcs)]
+    unmatched = [t for t in targets if not any(figure_matches(t, c.result) for c in calcs)]
     if unmatched and len(calcs) >= 2:
         for c1, c2 in itertools.permutations(calcs, 2):
             combo = _combine(c1, c2, unmatched)
             if combo is not None:
                 calcs.append(combo)
                 break
-    unmatched = [t for t in targets if not any(_matches(t, c.result) for c in calcs)]
+    unmatched = [t for t in targets if not any(figure_matches(t, c.result) for c in calcs)]
     if unmatched:
         calcs += template_calculations(justification, question, view, unmatched)
     return calcs
@@ -321,7 +321,7 @@ def _combine(c1: Calculation, c2: Calculation, targets: Sequence[Any]) -> Calcul
             result = safe_eval(expr, {o.name: o.value for o in operands})
         except CalcError:
             continue
-        if any(_matches(t, result) for t in targets):
+        if any(figure_matches(t, result) for t in targets):
             return Calculation(
                 expression=expr, operands=operands, result=result, description="combined"
             )

@@ -15,15 +15,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from finqa.agents.judge import _lex
-from finqa.agents.judge._tables import column_period, row_cells
+from finqa.agents.judge import column_period, magnitude_close, row_cells
 from finqa.agents.judge.calc import CalcError, safe_eval
 from finqa.agents.judge.evidence import EvidenceView
 from finqa.agents.judge.numeric import answer_numbers
 from finqa.agents.types import Answer, Calculation, Evidence
-from finqa.benchmarks._judge_calcs import _matches, build_calculations, locate
+from finqa.benchmarks._judge_calcs import build_calculations, figure_matches, locate
 from finqa.benchmarks._judge_perturb import PERTURBATIONS, perturbations
 from finqa.benchmarks.questions import gold_evidence, read_rows
+from finqa.lexicon import detect_scale, quantities_match
 
 __all__ = ["Case", "load_questions", "build_cases", "CATEGORIES"]
 
@@ -82,9 +82,9 @@ def _replace(text: str, q: Any, digits: str) -> str:
 def _true_value(q: Any, calcs: Sequence[Calculation], view: EvidenceView) -> float:
     """The exact figure behind a (possibly rounded) gold number: its calculation result or itself."""
     for c in calcs:
-        if _matches(q, c.result):
+        if figure_matches(q, c.result):
             for r in (c.result, c.result * 100, c.result / 100):
-                if _lex.magnitude_close(q, r, rel_tol=0.005, scales=(1.0 / float(q.scale or 1.0),)):
+                if magnitude_close(q, r, rel_tol=0.005, scales=(1.0 / float(q.scale or 1.0),)):
                     return abs(r)
     return abs(float(q.value))
 
@@ -138,7 +138,7 @@ def _prior_year(
     """The answer with its figure taken from the neighbouring (earlier) column of the same row."""
     for src in view.sources:
         for e in src.quantities:
-            if not _lex.quantities_match(q, e, 0.0, signed=False, directional=True):
+            if not quantities_match(q, e, 0.0, signed=False, directional=True):
                 continue
             col = column_period(src.text, e.start, e.end)
             if col.year is None:
@@ -159,7 +159,7 @@ def _prior_year(
                         )
     # a computed figure: every operand shifted to the previous column of its row, recomputed
     for c in calcs:
-        if not _matches(q, c.result):
+        if not figure_matches(q, c.result):
             continue
         shifted = []
         for op in c.operands:
@@ -217,7 +217,7 @@ def build_cases(rows: Sequence[dict[str, Any]]) -> Iterator[Case]:
     for k, (row, question, gold, evidence, view, calcs) in enumerate(prepared):
         qid = row["financebench_id"]
         yield Case("gold", qid, question, Answer(text=gold, calculations=calcs), evidence, True)
-        qscale = _lex.detect_scale(question)
+        qscale = detect_scale(question)
         quantities, _ = answer_numbers(gold, question)
         reformatted = gold
         for q in reversed(quantities):

@@ -11,13 +11,12 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from finqa.agents.judge import _lex
-from finqa.agents.judge._match import match
-from finqa.agents.judge._tables import column_period, row_label
+from finqa.agents.judge import column_period, figures_match, row_label
 from finqa.agents.judge.evidence import EvidenceView
 from finqa.agents.judge.facets import decompose
 from finqa.agents.judge.kind import expected_kind
 from finqa.agents.types import Answer, Calculation, Evidence
+from finqa.lexicon import analyze
 
 __all__ = ["PERTURBATIONS", "perturbations"]
 
@@ -34,7 +33,7 @@ _LEADING_YES_NO = re.compile(r"^\W*(yes|no)\b", re.I)
 
 def _kind(question: str) -> Any:
     try:
-        analysis = _lex.analyze(question)
+        analysis = analyze(question)
     except Exception:  # noqa: BLE001 - the analysis refines the cases; a question without one still gets some
         analysis = None
     return expected_kind(question, analysis, [f.kind for f in decompose(question, analysis)])
@@ -44,7 +43,7 @@ def _find(q: Any, view: EvidenceView) -> tuple[Any, Any] | None:
     """Where the gold figure is in the evidence (the judge's own unit/scale-aware match)."""
     for src in view.sources:
         for e in src.quantities:
-            if match(q, e, 0.005) and row_label(src.text, e.start):
+            if figures_match(q, e, 0.005) and row_label(src.text, e.start):
                 return src, e
     return None
 
