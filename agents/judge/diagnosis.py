@@ -89,19 +89,7 @@ def diagnose(
 ) -> tuple[Diagnosis, list[str]]:
     """(diagnosis, reasoning faults). Retrieval = the evidence lacks what is needed; reasoning =
     the evidence has it and the answer misuses, misses or invents it; both = each of these."""
-    faults: list[str] = []
-    for n in numbers:
-        if n.status == "period_mismatch":
-            faults.append(f"{n.text}: {n.detail or 'figure from another period'}")
-        elif n.status == "calc_mismatch":
-            faults.append(f"{n.text}: recorded calculation result does not re-execute to it")
-        elif n.status == "calc_unverified" and any(
-            o.get("status") == "period_mismatch" for c in calcs for o in c.operands
-        ):
-            faults.append(f"{n.text}: calculation uses figures from another period")
-    for c in calcs:
-        if c.status == "error":
-            faults.append(f"calculation {c.index} cannot be re-executed: {c.detail}")
+    faults = _number_faults(numbers, calcs)
     soft: list[str] = []
     missing = [f for f in facets if _counts(f) and not f.addressed]
     squashed = _squash(view.lower) if view else ""
@@ -114,10 +102,12 @@ def diagnose(
             faults.append(f"missing: {f.text} (the evidence covers it)")
         else:
             soft.append(f"missing: {f.text}")
-    for n in numbers:
-        if n.status in ("not_found", "calc_unverified") and not gaps:
-            soft.append(f"{n.text}: not in the evidence and not a verified calculation")
     if not gaps:
+        soft += [
+            f"{n.text}: not in the evidence and not a verified calculation"
+            for n in numbers
+            if n.status in ("not_found", "calc_unverified")
+        ]
         soft += [
             f"unsupported claim: {c.text[:80]}"
             for c in claims
@@ -132,6 +122,28 @@ def diagnose(
     if gaps:
         return "retrieval", faults
     return "reasoning", faults
+
+
+def _number_faults(numbers: Sequence[NumberCheck], calcs: Sequence[CalcCheck]) -> list[str]:
+    """Reasoning faults in the answer's figures: another period, a calculation that does not
+    re-execute, or one that uses figures from another period."""
+    faults: list[str] = []
+    other_period_operand = any(
+        o.get("status") == "period_mismatch" for c in calcs for o in c.operands
+    )
+    for n in numbers:
+        if n.status == "period_mismatch":
+            faults.append(f"{n.text}: {n.detail or 'figure from another period'}")
+        elif n.status == "calc_mismatch":
+            faults.append(f"{n.text}: recorded calculation result does not re-execute to it")
+        elif n.status == "calc_unverified" and other_period_operand:
+            faults.append(f"{n.text}: calculation uses figures from another period")
+    faults += [
+        f"calculation {c.index} cannot be re-executed: {c.detail}"
+        for c in calcs
+        if c.status == "error"
+    ]
+    return faults
 
 
 def _counts(f: Facet) -> bool:

@@ -216,14 +216,7 @@ def check_numbers(
 ) -> tuple[list[NumberCheck], list[dict[str, Any]]]:
     """Check every number of the answer; returns the checks and the skipped (non-claim) numbers."""
     quantities, skipped = answer_numbers(answer, question)
-    quotes = _verbatim_quotes(answer, view)
-    kept = []
-    for q in quantities:
-        if any(s <= q.start < e for s, e in quotes):
-            skipped.append({"text": q.text, "reason": "quoted verbatim from the evidence"})
-        else:
-            kept.append(q)
-    quantities = kept
+    quantities = _drop_quoted(quantities, _verbatim_quotes(answer, view), skipped)
     q_tokens = frozenset(content_tokens(question)) | topic
     answer_years = {y for y, _s, _e in _lex.year_mentions(answer)}
     checks: list[NumberCheck] = []
@@ -270,23 +263,7 @@ def check_numbers(
         status, src, found_at, col = find(q, view, cited, nc.expected, rel_tol, topic, label_terms)
         nc.status, nc.source, nc.period = status, src.source_id if src else None, col
         if status != "evidence":
-            if via_calc is not None:
-                nc.status, nc.calculation = via_calc
-                nc.source = None
-                nc.detail = calcs[via_calc[1]].detail or "recorded calculation does not verify"
-            elif status == "period_mismatch":
-                nc.detail = (
-                    f"in the evidence only in the FY{col} column; expected {_years(nc.expected)}"
-                )
-            elif status == "off_topic":
-                nc.status = "not_found"
-                label = row_label(src.text, found_at.start) if src and found_at else None
-                where = f" ({src.label()})" if src else ""
-                nc.detail = (
-                    f"{q.text.strip()} is {label!r}{where}, not {topic_name or 'what was asked'}"
-                    if label
-                    else "the same figure appears only in an unrelated context"
-                )
+            _explain_miss(nc, via_calc, calcs, src, found_at, topic_name)
         checks.append(nc)
     if deterministic:
         for nc in checks:
@@ -295,6 +272,48 @@ def check_numbers(
                 if how:
                     nc.status, nc.detail = "derived", how
     return checks, skipped
+
+
+def _drop_quoted(
+    quantities: Sequence[Any], quotes: Sequence[tuple[int, int]], skipped: list[dict[str, Any]]
+) -> list[Any]:
+    """The answer's figures outside verbatim quotes of the evidence (those go to `skipped`)."""
+    kept = []
+    for q in quantities:
+        if any(s <= q.start < e for s, e in quotes):
+            skipped.append({"text": q.text, "reason": "quoted verbatim from the evidence"})
+        else:
+            kept.append(q)
+    return kept
+
+
+def _explain_miss(
+    nc: NumberCheck,
+    via_calc: tuple[str, int] | None,
+    calcs: Sequence[CalcCheck],
+    src: Any,
+    found_at: Any,
+    topic_name: str,
+) -> None:
+    """Status and feedback of a figure not supported as asked: its failing calculation, the
+    other period it was found for, or the row it really is ('423,961 is total current assets')."""
+    if via_calc is not None:
+        nc.status, nc.calculation = via_calc
+        nc.source = None
+        nc.detail = calcs[via_calc[1]].detail or "recorded calculation does not verify"
+    elif nc.status == "period_mismatch":
+        nc.detail = (
+            f"in the evidence only in the FY{nc.period} column; expected {_years(nc.expected)}"
+        )
+    elif nc.status == "off_topic":
+        nc.status = "not_found"
+        label = row_label(src.text, found_at.start) if src and found_at else None
+        where = f" ({src.label()})" if src else ""
+        nc.detail = (
+            f"{nc.text.strip()} is {label!r}{where}, not {topic_name or 'what was asked'}"
+            if label
+            else "the same figure appears only in an unrelated context"
+        )
 
 
 def _verified_operand(
