@@ -330,47 +330,67 @@ def copied_evidence(text: str, view: Any, question: str = "") -> bool:
 
 def figure_kind_ok(q: Any, expect: Expectation, question_scale: float | None) -> str | None:
     """None when quantity `q` can be a figure of the expected kind; else what is wrong with it."""
-    kind = expect.kind
-    value = abs(float(q.value))
-    unit = q.unit or ""
+    check = _KIND_CHECKS.get(expect.kind)
+    if check is None:
+        return None
     scaled = q.scale_source == "explicit" or any(
         w.strip(".,") in SCALE_WORDS for w in q.text.lower().split()
     )
-    if kind == "ratio":
-        if unit == "%":
-            return None  # a ratio stated as a percentage
-        if unit == "USD" or scaled:
-            return "is an amount, not a ratio"
-        lo, hi = PLAUSIBLE["ratio"]
-        return None if lo <= value <= hi else "is not a plausible ratio"
-    if kind == "percent":
-        if unit == "%":
-            lo, hi = PLAUSIBLE["percent"]
-            return None if lo <= value <= hi else "is not a plausible percentage"
-        if unit == "USD" or scaled:
-            return "is an amount, not a percentage"
-        if unit in ("", "ratio") and value <= PLAUSIBLE["fraction"][1] and q.decimals > 0:
-            return None  # the percentage as a fraction of one
-        return "has no % sign and is not a fraction of one"
-    if kind == "days":
-        if unit == "USD" or unit == "%" or scaled:
-            return "is not a number of days"
-        lo, hi = PLAUSIBLE["days"]
-        return None if lo <= value <= hi else "is not a plausible number of days"
-    if kind == "per_share":
-        if unit == "%" or scaled:
-            return "is not an amount per share"
-        lo, hi = PLAUSIBLE["per_share"]
-        return None if lo <= value <= hi else "is not a plausible amount per share"
-    if kind == "amount":
-        if unit == "%":
-            return None  # a change asked as an amount is often given as a rate too
-        if unit in ("USD", "USD/share") or scaled or question_scale:
-            return None
-        if unit and unit not in ("", "ratio"):
-            return None  # another currency is judged by the number check
-        return "has no currency or scale"
-    return None
+    return check(q, abs(float(q.value)), q.unit or "", scaled, question_scale)
+
+
+def _in_range(kind: str, value: float, problem: str) -> str | None:
+    lo, hi = PLAUSIBLE[kind]
+    return None if lo <= value <= hi else problem
+
+
+def _ratio_ok(q: Any, value: float, unit: str, scaled: bool, qs: float | None) -> str | None:
+    if unit == "%":
+        return None  # a ratio stated as a percentage
+    if unit == "USD" or scaled:
+        return "is an amount, not a ratio"
+    return _in_range("ratio", value, "is not a plausible ratio")
+
+
+def _percent_ok(q: Any, value: float, unit: str, scaled: bool, qs: float | None) -> str | None:
+    if unit == "%":
+        return _in_range("percent", value, "is not a plausible percentage")
+    if unit == "USD" or scaled:
+        return "is an amount, not a percentage"
+    if unit in ("", "ratio") and value <= PLAUSIBLE["fraction"][1] and q.decimals > 0:
+        return None  # the percentage as a fraction of one
+    return "has no % sign and is not a fraction of one"
+
+
+def _days_ok(q: Any, value: float, unit: str, scaled: bool, qs: float | None) -> str | None:
+    if unit in ("USD", "%") or scaled:
+        return "is not a number of days"
+    return _in_range("days", value, "is not a plausible number of days")
+
+
+def _per_share_ok(q: Any, value: float, unit: str, scaled: bool, qs: float | None) -> str | None:
+    if unit == "%" or scaled:
+        return "is not an amount per share"
+    return _in_range("per_share", value, "is not a plausible amount per share")
+
+
+def _amount_ok(q: Any, value: float, unit: str, scaled: bool, qs: float | None) -> str | None:
+    if unit == "%":
+        return None  # a change asked as an amount is often given as a rate too
+    if unit in ("USD", "USD/share") or scaled or qs:
+        return None
+    if unit and unit not in ("", "ratio"):
+        return None  # another currency is judged by the number check
+    return "has no currency or scale"
+
+
+_KIND_CHECKS = {
+    "ratio": _ratio_ok,
+    "percent": _percent_ok,
+    "days": _days_ok,
+    "per_share": _per_share_ok,
+    "amount": _amount_ok,
+}
 
 
 def _kind_problem(q: Any, expect: Expectation, question_scale: float | None) -> str | None:
