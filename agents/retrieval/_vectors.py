@@ -24,21 +24,26 @@ __all__ = ["DocVectors"]
 class DocVectors:
     """(chunk ids, float32 unit-vector matrix) per filing, on disk and in a small LRU."""
 
-    def __init__(self, directory: Path, *, cache_size: int = 512) -> None:
+    def __init__(self, directory: Path | None, *, cache_size: int = 512) -> None:
+        """`directory=None`: memory only (server mode keeps no local copy of the vectors)."""
         self.dir = directory
         self._cache: OrderedDict[str, tuple[list[str], Any]] = OrderedDict()
         self._size = cache_size
         self._lock = threading.Lock()
 
-    def _file(self, doc_id: str) -> Path:
+    def _file(self, doc_id: str) -> Path | None:
+        if self.dir is None:
+            return None
         return self.dir / f"{re.sub(r'[^A-Za-z0-9._-]', '_', doc_id)}.npz"
 
     def save(self, doc_id: str, ids: Sequence[str], vectors: Any) -> None:
         """Write one filing's vectors atomically (tmp file + rename)."""
         import numpy as np
 
-        self.dir.mkdir(parents=True, exist_ok=True)
         target = self._file(doc_id)
+        if target is None:
+            return
+        target.parent.mkdir(parents=True, exist_ok=True)
         tmp = target.with_suffix(".tmp.npz")
         np.savez(tmp, ids=np.asarray(list(ids)), vectors=np.asarray(vectors, dtype=np.float32))
         os.replace(tmp, target)
@@ -46,7 +51,9 @@ class DocVectors:
             self._cache.pop(doc_id, None)
 
     def delete(self, doc_id: str) -> None:
-        self._file(doc_id).unlink(missing_ok=True)
+        file = self._file(doc_id)
+        if file is not None:
+            file.unlink(missing_ok=True)
         with self._lock:
             self._cache.pop(doc_id, None)
 
@@ -59,7 +66,7 @@ class DocVectors:
         if hit is not None:
             return hit
         file = self._file(doc_id)
-        if file.exists():
+        if file is not None and file.exists():
             with np.load(file) as data:
                 hit = ([str(i) for i in data["ids"]], data["vectors"])
         else:  # index built before these copies existed

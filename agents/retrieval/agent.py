@@ -153,6 +153,23 @@ class RetrievalAgent:
     def _pipeline(
         self, query: str, analysis: QueryAnalysis, r: Route, scope: list[str] | None
     ) -> list[EvidenceItem]:
+        fused, chunks, vector = self.candidates(query, analysis, r, scope)
+        if not fused:
+            return []
+        if r.rerank and self.reranker is not None:
+            self._rerank(query, analysis, fused, chunks, vector)
+            fused.sort(key=lambda c: -c.scores["rerank"])
+        if r.rse:
+            return self._segments(fused, chunks, r.k)
+        if self.settings.retrieval.unit == "page":
+            full = self.index.page_chunks if self.settings.retrieval.page_text == "full" else None
+            return _page_items(fused, chunks, r.k, full_page=full)
+        return [_item(i, [chunks[c.chunk_id]], c.scores) for i, c in enumerate(fused[: r.k], 1)]
+
+    def candidates(
+        self, query: str, analysis: QueryAnalysis, r: Route, scope: list[str] | None
+    ) -> tuple[list[Candidate], dict[str, Chunk], list[float] | None]:
+        """The fused candidate pool of a route (before reranking), its chunks and the query vector."""
         n = r.candidates if (r.rerank or r.rse) else r.k
         lists: dict[str, list[tuple[str, float]]] = {}
         vector: list[float] | None = None
@@ -169,18 +186,9 @@ class RetrievalAgent:
                 lists["statement"] = statement_list
         fused = rrf_fuse(lists, k=self.settings.retrieval.rrf_k)[:n]
         if not fused:
-            return []
+            return [], {}, vector
         chunks = self.index.get_chunks(c.chunk_id for c in fused)
-        fused = [c for c in fused if c.chunk_id in chunks]
-        if r.rerank and self.reranker is not None:
-            self._rerank(query, analysis, fused, chunks, vector)
-            fused.sort(key=lambda c: -c.scores["rerank"])
-        if r.rse:
-            return self._segments(fused, chunks, r.k)
-        if self.settings.retrieval.unit == "page":
-            full = self.index.page_chunks if self.settings.retrieval.page_text == "full" else None
-            return _page_items(fused, chunks, r.k, full_page=full)
-        return [_item(i, [chunks[c.chunk_id]], c.scores) for i, c in enumerate(fused[: r.k], 1)]
+        return [c for c in fused if c.chunk_id in chunks], chunks, vector
 
     def _statement_candidates(
         self, analysis: QueryAnalysis, scope: list[str], tokens: list[str], n: int
@@ -207,20 +215,38 @@ class RetrievalAgent:
     ) -> None:
         texts = [chunks[c.chunk_id] for c in fused]
         if isinstance(self.reranker, FinanceReranker):
-            dense = self._dense_scores(fused, vector) if vector is not None else None
-            titled = [self._title_on_page(c) for c in texts]
             results = self.reranker.rerank(
-                analysis, query, texts, [c.scores["rrf"] for c in fused], dense, titled
+                analysis, query, texts, **self.rerank_inputs(fused, chunks, vector)
             )
             for cand, (score, feats) in zip(fused, results, strict=True):
                 cand.scores["rerank"] = score
-                cand.scores.update({f"f_{k}": v for k, v in feats.items()})
+                cand.scores.update({f"f_{k}": v for k, v in feats.items() if v})
         else:
             reranker: Reranker | CrossEncoderReranker = self.reranker
             for cand, score in zip(
                 fused, reranker.score(query, [c.text for c in texts]), strict=True
             ):
                 cand.scores["rerank"] = float(score)
+
+    def rerank_inputs(
+        self, fused: list[Candidate], chunks: dict[str, Chunk], vector: list[float] | None
+    ) -> dict[str, Any]:
+        """What the finance reranker reads besides the text: fused score, cosine to the query,
+        statement title on the page, per-list scores/ranks and page position in the filing."""
+        texts = [chunks[c.chunk_id] for c in fused]
+        catalog = self.index.catalog()
+
+        def frac(chunk: Chunk) -> float:
+            rec = catalog.get(chunk.doc_id)
+            return chunk.page / max(rec.n_pages - 1, 1) if rec and rec.n_pages else 0.0
+
+        return {
+            "fused": [c.scores["rrf"] for c in fused],
+            "dense": self._dense_scores(fused, vector) if vector is not None else None,
+            "titled": [self._title_on_page(c) for c in texts],
+            "signals": [dict(c.scores) for c in fused],
+            "page_frac": [frac(c) for c in texts],
+        }
 
     def _title_on_page(self, chunk: Chunk) -> bool:
         """Whether the chunk's page shows its section title (headings are carried across pages
@@ -238,16 +264,22 @@ class RetrievalAgent:
         return cache[key]
 
     def _dense_scores(self, fused: list[Candidate], vector: list[float]) -> list[float]:
+        """Cosine of every candidate to the query; candidates the dense list did not return are
+        scored from their filing's vectors (local copy, else fetched from Chroma once)."""
         missing = [c.chunk_id for c in fused if "dense" not in c.scores]
         if missing:
             import numpy as np
 
-            got = self.index.collection.get(ids=missing, include=["embeddings"])
-            q = np.asarray(vector)
-            by_id = {
-                i: float(np.dot(q, np.asarray(e)))
-                for i, e in zip(got["ids"], got["embeddings"], strict=True)
-            }
+            q = np.asarray(vector, dtype=np.float32)
+            by_id: dict[str, float] = {}
+            for doc_id in dict.fromkeys(cid.rsplit("#", 1)[0] for cid in missing):
+                got = self.index.vectors.get(doc_id, lambda: self.index.collection)
+                if got is None:
+                    continue
+                row = {cid: i for i, cid in enumerate(got[0])}
+                for cid in missing:
+                    if cid in row:
+                        by_id[cid] = float(got[1][row[cid]] @ q)
             for cand in fused:
                 if cand.chunk_id in by_id:
                     cand.scores["dense"] = by_id[cand.chunk_id]

@@ -15,13 +15,16 @@ import pickle
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from finqa.agents.logs import get_logger
 
 __all__ = ["tokenize", "BM25Partition", "BM25Store"]
+
+_log = get_logger("finqa.bm25")
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:[.,][0-9]+)*")
 STOPWORDS = frozenset(
@@ -103,6 +106,7 @@ class BM25Partition:
 
     def __init__(self, chunk_ids: Sequence[str], token_lists: Sequence[Sequence[str]]) -> None:
         self.chunk_ids = list(chunk_ids)
+        self.content_hash: str | None = None  # the filing version it was built from, when known
         docs = [list(t) for t in token_lists]
         self._terms: dict[str, tuple[int, int]] = {}
         self._idx = np.zeros(0, dtype=np.int32)
@@ -141,6 +145,8 @@ class BM25Partition:
         self.__dict__.update(state)
         if "_tf" not in state:  # compiled before shared idf existed: local idf only
             self._tf = None
+        if "content_hash" not in state:
+            self.content_hash = None
         if "_terms" not in state:
             self._terms, self._idx, self._w = (
                 {},
@@ -178,14 +184,29 @@ class BM25Partition:
 
 
 class BM25Store:
-    """Per-filing partitions pickled under `dir/`, with an in-process LRU of loaded ones."""
+    """Per-filing partitions pickled under `dir/`, with an in-process LRU of loaded ones.
 
-    def __init__(self, directory: Path, *, cache_size: int = 512) -> None:
+    With `rebuild` (doc_id -> partition from the chunk store), a partition file that cannot be
+    read (truncated, corrupted) or is missing is rebuilt and rewritten; with `current`
+    (doc_id -> committed content hash), one built from another version of the filing too.
+    """
+
+    def __init__(
+        self,
+        directory: Path,
+        *,
+        cache_size: int = 512,
+        rebuild: Callable[[str], BM25Partition | None] | None = None,
+        current: Callable[[str], str | None] | None = None,
+    ) -> None:
         self.dir = directory
         self.dir.mkdir(parents=True, exist_ok=True)
         self._cache: OrderedDict[str, BM25Partition] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
+        self._rebuild = rebuild
+        self._current = current
+        self.rebuilt: list[tuple[str, str]] = []  # (doc_id, why) this process rebuilt
 
     def _file(self, doc_id: str) -> Path:
         safe = re.sub(r"[^A-Za-z0-9._-]", "_", doc_id)
@@ -212,12 +233,21 @@ class BM25Store:
             if hit is not None:
                 self._cache.move_to_end(doc_id)
                 return hit
-        path = self._file(doc_id)
-        if not path.exists():
-            return None
-        with path.open("rb") as fh:
-            partition: BM25Partition = pickle.load(fh)  # noqa: S301 - our own index files
-        if partition.upgraded:
+        partition, why = self._read(doc_id)
+        want = self._current(doc_id) if self._current is not None else None
+        if partition is not None and want and partition.content_hash not in (None, want):
+            partition, why = None, "built from another version of the filing"
+        if partition is None:
+            if self._rebuild is None:
+                return None
+            partition = self._rebuild(doc_id)
+            if partition is None:
+                return None
+            self.rebuilt.append((doc_id, why))
+            _log.warning("bm25.rebuilt", doc_id=doc_id, reason=why)
+            with contextlib.suppress(OSError):
+                self.write(doc_id, partition)
+        elif partition.upgraded:
             partition.upgraded = False
             # rewrite in the compiled format once; a read-only index just stays slower
             with contextlib.suppress(OSError):
@@ -227,6 +257,20 @@ class BM25Store:
             while len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)
         return partition
+
+    def _read(self, doc_id: str) -> tuple[BM25Partition | None, str]:
+        """The pickled partition, or None and why not (missing, unreadable)."""
+        path = self._file(doc_id)
+        if not path.exists():
+            return None, "no local partition (first use on this machine)"
+        try:
+            with path.open("rb") as fh:
+                partition = pickle.load(fh)  # noqa: S301 - our own index files
+            if not isinstance(partition, BM25Partition):
+                raise TypeError(type(partition).__name__)
+        except Exception as exc:  # truncated or corrupted file: rebuilt from the chunk store
+            return None, f"unreadable partition ({type(exc).__name__})"
+        return partition, ""
 
     def score_ids(
         self, query_tokens: Sequence[str], doc_id: str, chunk_ids: set[str]

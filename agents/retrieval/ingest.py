@@ -8,6 +8,7 @@ the embedding of the current one, so the forward pass dominates wall time.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import sys
 import time
@@ -159,14 +160,14 @@ class Ingestor:
         if any(doc.page_labels):
             meta["page_labels"] = list(doc.page_labels)
         chunks, headers = self.build_chunks(doc, meta)
-        self.index.remove_doc(doc.doc_id)
+        self.index.prepare_doc(doc.doc_id, doc.content_hash)
         texts = [f"{h}\n{c.text}" if h else c.text for c, h in zip(chunks, headers, strict=True)]
         if self.index.dense and chunks:
             vectors = self.embedder.embed(texts)
-            self.index.add_vectors(chunks, vectors)
-        self.index.bm25.write(
-            doc.doc_id, BM25Partition([c.chunk_id for c in chunks], [tokenize(t) for t in texts])
-        )
+            self.index.add_vectors(chunks, vectors, headers)
+        partition = BM25Partition([c.chunk_id for c in chunks], [tokenize(t) for t in texts])
+        partition.content_hash = doc.content_hash
+        self.index.bm25.write(doc.doc_id, partition)
         record = DocRecord(doc.doc_id, doc.content_hash, doc.n_pages, len(chunks), meta)
         self.index.commit_doc(
             record,
@@ -275,14 +276,17 @@ def ingest_paths(
         else:  # BM25-only index: the tokenizer sizes chunks, the model is never run
             embedder = LazyEmbedder(lambda: TokenCounter(cfg.embedder))
     forward_before = float(getattr(embedder, "forward_seconds", 0.0))
-    lock = FileLock(str(idx.path / ".ingest.lock"))
-    try:
-        lock.acquire(timeout=5)
-    except Timeout:
-        raise IngestError(
-            f"another ingest is writing to {idx.path}; wait for it or use another --index"
-        ) from None
-    try:
+    # Local index: ingests into one folder serialise (the second waits). Server mode: they
+    # merge (idempotent upserts per filing, see store.ChunkIndex.prepare_doc), no lock.
+    with contextlib.ExitStack() as held:
+        if idx.server is None:
+            lock = FileLock(str(idx.path / ".ingest.lock"))
+            try:
+                lock.acquire(timeout=5)
+            except Timeout:
+                _say(f"another ingest is writing to {idx.path}; waiting for it to finish")
+                lock.acquire()
+            held.callback(lock.release)
         ingestor = Ingestor(idx, settings, embedder, sidecar)
         bar = tqdm(
             total=None,
@@ -319,8 +323,6 @@ def ingest_paths(
                         _statement_model(idx.path, item, report)
                     bar.update(item.n_pages)
                     bar.set_postfix_str(f"{path.name[:30]} chunks={report.chunks}", refresh=False)
-    finally:
-        lock.release()
     report.seconds = time.perf_counter() - started
     report.embed_seconds = float(getattr(embedder, "forward_seconds", 0.0)) - forward_before
     _log.info(

@@ -3,16 +3,22 @@
 No cross-encoder ships as a package, so the default (`retrieval.reranker: finance`) scores
 each fused candidate with finance knowledge: the metric's line items (lexicon), the title of
 the statement that reports the metric, the asked years appearing as column headers, table
-density for computations, query-term coverage, and the fused rank it came with. A
+density, query-term coverage, page position, and the dense/BM25 scores and ranks it came
+with. The weights are a logistic regression fitted on the development questions' gold pages
+with company-grouped cross-validation (`python -m finqa.benchmarks.fit_reranker`), shipped
+in `reranker_model.json` with its out-of-fold figures; no scikit-learn at run time. A
 cross-encoder directory (sentence-transformers `CrossEncoder`, or FlagEmbedding
 `FlagReranker`, e.g. bge-reranker-large) replaces it when configured.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from finqa.agents.errors import RetrievalError
@@ -21,7 +27,15 @@ from finqa.agents.retrieval.bm25 import tokenize
 from finqa.agents.retrieval.chunker import statement_of
 from finqa.agents.types import Chunk, QueryAnalysis
 
-__all__ = ["FinanceReranker", "CrossEncoderReranker", "build_reranker"]
+__all__ = [
+    "FEATURES",
+    "HAND_WEIGHTS",
+    "FinanceReranker",
+    "CrossEncoderReranker",
+    "LinearModel",
+    "build_reranker",
+    "features",
+]
 
 _NUMBER = re.compile(r"\(?-?\$?\d[\d,]*(?:\.\d+)?\)?%?")
 _WORD = re.compile(r"\S+")
@@ -62,7 +76,9 @@ _GENERIC_SECTION = frozenset(
         "1b",
     ]
 )
-WEIGHTS = {
+# The hand-set weights this reranker shipped with before it was fitted; kept for comparison
+# (`FinanceReranker.hand()`, `fit_reranker` reports both out of fold).
+HAND_WEIGHTS = {
     "fused": 1.0,
     "metric": 0.8,
     "statement": 0.5,
@@ -73,15 +89,139 @@ WEIGHTS = {
     "dense": 0.4,
     "dense_text": 1.0,  # dense weight for questions without figures (meaning beats keywords)
 }
+WEIGHTS = HAND_WEIGHTS  # backwards-compatible name
+# Every feature `features()` computes, each in [0, 1]; the fitted model weighs these.
+FEATURES = (
+    "fused",  # 1 - fused rank / pool size
+    "rrf",  # fused RRF score relative to the pool's best
+    "dense",  # cosine to the query (questions with figures)
+    "dense_text",  # cosine to the query (questions without figures)
+    "dense_rr",  # 1 / rank in the dense list (0 when not in it)
+    "bm25_rel",  # BM25 score relative to the pool's best
+    "bm25_rr",  # 1 / rank in the BM25 list
+    "stmt_list",  # came from the statement candidates of the asked metric's statement
+    "metric",  # line-item phrases of the asked metrics (lexicon) in the text
+    "statement",  # the page prints the title of the statement that reports the metric
+    "section",  # the heading names what the question asks about
+    "year",  # asked fiscal years appear (column headers)
+    "table",  # number density, questions with figures
+    "table_text",  # number density, questions without figures
+    "coverage",  # share of query terms in section + text
+    "page_pos",  # page / pages of the filing (front matter, statements, exhibits)
+)
+MODEL_FILE = Path(__file__).with_name("reranker_model.json")
+
+
+@dataclass(frozen=True)
+class LinearModel:
+    """score = bias + sum(weights[f] * feature f); fitted by `finqa.benchmarks.fit_reranker`."""
+
+    weights: Mapping[str, float]
+    bias: float = 0.0
+    name: str = "fitted"
+    meta: Mapping[str, Any] = field(default_factory=dict)
+
+    def score(self, feats: Mapping[str, float]) -> float:
+        return self.bias + sum(w * feats.get(k, 0.0) for k, w in self.weights.items())
+
+    @classmethod
+    def load(cls, path: str | Path | None = None) -> LinearModel:
+        """The packaged fitted model (or `path`); a missing or damaged file is a one-line error."""
+        where = Path(path) if path is not None else MODEL_FILE
+        try:
+            data = json.loads(where.read_text(encoding="utf-8"))
+            weights = {str(k): float(v) for k, v in data["weights"].items()}
+            unknown = set(weights) - set(FEATURES)
+            if unknown:
+                raise ValueError(f"unknown features {sorted(unknown)}")
+            return cls(weights, float(data.get("bias", 0.0)), str(data.get("name", "fitted")), data)
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise RetrievalError(f"cannot read reranker model {where}: {exc}") from None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            **dict(self.meta),
+            "name": self.name,
+            "bias": self.bias,
+            "weights": dict(self.weights),
+        }
+
+
+def features(
+    analysis: QueryAnalysis,
+    query: str,
+    chunks: Sequence[Chunk],
+    fused: Sequence[float],
+    *,
+    dense: Sequence[float] | None = None,
+    titled: Sequence[bool] | None = None,
+    signals: Sequence[Mapping[str, float]] | None = None,
+    page_frac: Sequence[float] | None = None,
+) -> list[dict[str, float]]:
+    """The FEATURES of each candidate chunk. `fused`: incoming fused score (higher = better);
+    `titled[i]`: chunk i's page itself prints its section's statement title; `signals[i]`: the
+    candidate's per-list scores and ranks (`bm25`, `bm25_rank`, `dense_rank`, `statement`, `rrf`);
+    `page_frac[i]`: page / pages of its filing."""
+    numeric = analysis.is_computation or analysis.is_comparison or bool(analysis.metrics)
+    phrases, metric_statements = metric_terms(analysis.metrics)
+    statements = set(analysis.statements) | metric_statements
+    q_tokens = set(tokenize(analysis.expanded_query or query)) | set(tokenize(query))
+    years = [str(y) for y in analysis.fiscal_years]
+    n = len(chunks)
+    order = sorted(range(n), key=lambda i: -fused[i])
+    fused_rank = {i: r for r, i in enumerate(order)}
+    sig = list(signals) if signals is not None else [{} for _ in chunks]
+    best_rrf = max((s.get("rrf", 0.0) for s in sig), default=0.0) or 1.0
+    best_bm25 = max((s.get("bm25", 0.0) for s in sig), default=0.0) or 1.0
+    out: list[dict[str, float]] = []
+    for i, chunk in enumerate(chunks):
+        text = chunk.text
+        low = text.lower()
+        s = sig[i]
+        feats = dict.fromkeys(FEATURES, 0.0)
+        feats["fused"] = 1.0 - fused_rank[i] / max(n, 1)
+        feats["rrf"] = s.get("rrf", 0.0) / best_rrf
+        cosine = max(dense[i], 0.0) if dense is not None else 0.0
+        feats["dense" if numeric else "dense_text"] = cosine
+        feats["dense_rr"] = 1.0 / s["dense_rank"] if s.get("dense_rank") else 0.0
+        feats["bm25_rel"] = max(s.get("bm25", 0.0), 0.0) / best_bm25
+        feats["bm25_rr"] = 1.0 / s["bm25_rank"] if s.get("bm25_rank") else 0.0
+        feats["stmt_list"] = float("statement_rank" in s)
+        if phrases:
+            feats["metric"] = min(sum(1 for p in phrases if p in low) / min(len(phrases), 3), 1.0)
+        kind = statement_of(chunk.section)
+        on_page = titled[i] if titled is not None else True
+        feats["statement"] = float(kind is not None and kind in statements and on_page)
+        s_tokens = set(tokenize(chunk.section or "")) - _GENERIC_SECTION
+        feats["section"] = len(s_tokens & q_tokens) / len(s_tokens) if s_tokens else 0.0
+        feats["year"] = sum(1 for y in years if y in text) / len(years) if years else 0.0
+        words = len(_WORD.findall(text)) or 1
+        density = min(len(_NUMBER.findall(text)) / words * 2.5, 1.0)
+        feats["table" if (analysis.is_computation or analysis.metrics) else "table_text"] = density
+        c_tokens = set(tokenize(f"{chunk.section or ''} {text}"))
+        feats["coverage"] = len(q_tokens & c_tokens) / len(q_tokens) if q_tokens else 0.0
+        feats["page_pos"] = min(max(page_frac[i], 0.0), 1.0) if page_frac is not None else 0.0
+        out.append(feats)
+    return out
 
 
 class FinanceReranker:
-    """Feature reranker; `rerank` uses the query analysis, `score` (the protocol) computes it."""
+    """Linear feature reranker: the packaged fitted model by default, or given weights.
+    `rerank` uses the query analysis, `score` (the protocol) computes it from the text."""
 
-    name = "finance"
+    def __init__(
+        self, weights: Mapping[str, float] | None = None, *, model: LinearModel | None = None
+    ) -> None:
+        if model is None:
+            model = LinearModel(dict(weights), name="given") if weights else LinearModel.load()
+        self.model = model
+        self.name = f"finance:{model.name}"
+        self.weights = dict(model.weights)
 
-    def __init__(self, weights: dict[str, float] | None = None) -> None:
-        self.weights = {**WEIGHTS, **(weights or {})}
+    @classmethod
+    def hand(cls) -> FinanceReranker:
+        """The hand-set weights (before fitting), for comparison."""
+        return cls(model=LinearModel(HAND_WEIGHTS, name="hand"))
 
     def score(self, query: str, texts: Sequence[str]) -> list[float]:
         analysis = analyze_question(query)
@@ -99,45 +239,21 @@ class FinanceReranker:
         fused: Sequence[float],
         dense: Sequence[float] | None = None,
         titled: Sequence[bool] | None = None,
+        signals: Sequence[Mapping[str, float]] | None = None,
+        page_frac: Sequence[float] | None = None,
     ) -> list[tuple[float, dict[str, float]]]:
-        """(score, features) per chunk; `fused` is the incoming fused score (higher = better);
-        `titled[i]` says whether chunk i's page itself carries its section's statement title."""
-        numeric = analysis.is_computation or analysis.is_comparison or bool(analysis.metrics)
-        phrases, metric_statements = metric_terms(analysis.metrics)
-        statements = set(analysis.statements) | metric_statements
-        q_tokens = set(tokenize(analysis.expanded_query or query)) | set(tokenize(query))
-        years = [str(y) for y in analysis.fiscal_years]
-        n = len(chunks)
-        order = sorted(range(n), key=lambda i: -fused[i])
-        fused_rank = {i: r for r, i in enumerate(order)}
-        out: list[tuple[float, dict[str, float]]] = []
-        for i, chunk in enumerate(chunks):
-            text = chunk.text
-            low = text.lower()
-            feats: dict[str, float] = {"fused": 1.0 - fused_rank[i] / max(n, 1)}
-            feats["metric"] = (
-                (sum(1 for p in phrases if p in low) / min(len(phrases), 3)) if phrases else 0.0
-            )
-            feats["metric"] = min(feats["metric"], 1.0)
-            kind = statement_of(chunk.section)
-            on_page = titled[i] if titled is not None else True
-            feats["statement"] = float(kind is not None and kind in statements and on_page)
-            s_tokens = set(tokenize(chunk.section or "")) - _GENERIC_SECTION
-            feats["section"] = len(s_tokens & q_tokens) / len(s_tokens) if s_tokens else 0.0
-            feats["year"] = sum(1 for y in years if y in text) / len(years) if years else 0.0
-            words = len(_WORD.findall(text)) or 1
-            density = min(len(_NUMBER.findall(text)) / words * 2.5, 1.0)
-            feats["table"] = density if (analysis.is_computation or analysis.metrics) else 0.0
-            c_tokens = set(tokenize(f"{chunk.section or ''} {text}"))
-            feats["coverage"] = len(q_tokens & c_tokens) / len(q_tokens) if q_tokens else 0.0
-            if dense is not None:
-                feats["dense"] = max(dense[i], 0.0)
-            weights = (
-                self.weights if numeric else {**self.weights, "dense": self.weights["dense_text"]}
-            )
-            score = sum(weights.get(k, 0.0) * v for k, v in feats.items())
-            out.append((score, feats))
-        return out
+        """(score, features) per chunk; see `features` for the arguments."""
+        feats = features(
+            analysis,
+            query,
+            chunks,
+            fused,
+            dense=dense,
+            titled=titled,
+            signals=signals,
+            page_frac=page_frac,
+        )
+        return [(self.model.score(f), f) for f in feats]
 
 
 class CrossEncoderReranker:
@@ -190,9 +306,14 @@ class CrossEncoderReranker:
 def build_reranker(
     name: str, backend: str = "auto"
 ) -> FinanceReranker | CrossEncoderReranker | None:
-    """`none` -> None, `finance` -> FinanceReranker, anything else -> a cross-encoder."""
+    """`none` -> None, `finance` -> the fitted FinanceReranker, `finance-hand` -> its hand-set
+    weights, `finance:PATH.json` -> a model written by fit_reranker; else a cross-encoder."""
     if name in ("none", "", "off"):
         return None
     if name == "finance":
         return FinanceReranker()
+    if name == "finance-hand":
+        return FinanceReranker.hand()
+    if name.startswith("finance:"):
+        return FinanceReranker(model=LinearModel.load(name.split(":", 1)[1]))
     return CrossEncoderReranker(name, backend)

@@ -1,11 +1,18 @@
 """ChunkIndex: chunk records (SQLite), dense vectors (ChromaDB) and BM25 partitions, one folder.
 
 Layout of an index folder: `chunks.sqlite` (documents manifest + chunk text/metadata),
-`chroma/` (persistent Chroma, unless `index.chroma_url` points at a server), `bm25/`
-(one pickled partition per filing), `index.json` (embedder and chunking the index was built
-with). A document is *committed* when its manifest row exists: it is written last, in one
-transaction, after its vectors and BM25 partition. Anything of an uncommitted document is
-removed before it is ingested again, so a killed run resumes without duplicates or holes.
+`chroma/` (persistent Chroma), `bm25/` (one pickled partition per filing), `vectors/` (per-
+filing copies of the vectors for exact filtered search), `index.json` (embedder and chunking
+the index was built with). A document is *committed* when its manifest row exists: it is
+written last, in one transaction, after its vectors and BM25 partition. Anything of an
+uncommitted document is removed before it is ingested again, so a killed run resumes without
+duplicates or holes.
+
+Server mode (`index.chroma_url`): vectors, chunk text, metadata and the manifest live only in
+the Chroma server (see `_server_store`); the local folder holds caches only - BM25 partitions,
+rebuilt from the server's chunk text on first use (checked against the filing's content hash),
+so a second machine with the same URL and an empty folder answers the same questions.
+A BM25 partition that cannot be read is rebuilt from the chunk store, in both modes.
 """
 
 from __future__ import annotations
@@ -20,8 +27,9 @@ from typing import Any
 
 from finqa.agents.config import Settings
 from finqa.agents.errors import IndexError_
+from finqa.agents.retrieval._server_store import ChunkRow, ServerChunks
 from finqa.agents.retrieval._vectors import DocVectors
-from finqa.agents.retrieval.bm25 import BM25Store
+from finqa.agents.retrieval.bm25 import BM25Partition, BM25Store, tokenize
 from finqa.agents.types import Chunk
 
 __all__ = ["ChunkIndex", "DocRecord", "open_index", "INDEX_VERSION"]
@@ -56,16 +64,32 @@ class ChunkIndex:
         self.settings = settings
         path.mkdir(parents=True, exist_ok=True)
         self._local = threading.local()
-        with self._db() as db:
-            db.executescript(_SCHEMA)
-        self.info = self._check_info()
-        self.dense = self.info["dense"] == "all"
-        self.bm25 = BM25Store(path / "bm25", cache_size=settings.index.bm25_cache_docs)
         self._collection: Any = None
         self._collection_lock = threading.Lock()  # concurrent first opens of Chroma race
         self._catalog: dict[str, DocRecord] | None = None
         self._sections: dict[str, list[tuple[str, str]]] = {}  # doc_id -> (chunk_id, section)
-        self.vectors = DocVectors(path / "vectors", cache_size=settings.index.bm25_cache_docs)
+        self.server: ServerChunks | None = None
+        if settings.index.chroma_url:
+            if settings.index.dense != "all":
+                raise IndexError_(
+                    "index.chroma_url needs index.dense: all (the server stores chunks with their vectors)"
+                )
+            self.info = self._wanted_info()
+            self.server = self._open_server()
+            self.server.chunks = self.collection
+        else:
+            with self._db() as db:
+                db.executescript(_SCHEMA)
+            self.info = self._check_info()
+        self.dense = self.info["dense"] == "all"
+        self.bm25 = BM25Store(
+            path / "bm25",
+            cache_size=settings.index.bm25_cache_docs,
+            rebuild=self._bm25_partition,
+            current=self.committed_hash_cached,
+        )
+        cache = settings.index.bm25_cache_docs
+        self.vectors = DocVectors(None if self.server else path / "vectors", cache_size=cache)
 
     # ------------------------------------------------------------------ plumbing
     def _db(self) -> sqlite3.Connection:
@@ -77,15 +101,19 @@ class ChunkIndex:
             self._local.conn = conn
         return conn
 
-    def _check_info(self) -> dict[str, Any]:
+    def _wanted_info(self) -> dict[str, Any]:
         cfg = self.settings.index
-        wanted = {
+        return {
             "version": INDEX_VERSION,
             "embedder": cfg.embedder,
             "dense": cfg.dense,
             "chunk_tokens": cfg.chunk_tokens,
             "collection": cfg.collection,
         }
+
+    def _check_info(self) -> dict[str, Any]:
+        cfg = self.settings.index
+        wanted = self._wanted_info()
         info_file = self.path / "index.json"
         if info_file.exists():
             info: dict[str, Any] = json.loads(info_file.read_text(encoding="utf-8"))
@@ -110,28 +138,42 @@ class ChunkIndex:
                     self._collection = self._open_collection()
         return self._collection
 
-    def _open_collection(self) -> Any:
-        """Open (or create) the Chroma collection: embedded by default, a server if configured."""
+    def _client(self) -> Any:
         import chromadb
         from chromadb.config import Settings as ChromaSettings
 
         chroma_settings = ChromaSettings(anonymized_telemetry=False)
         url = self.settings.index.chroma_url
-        try:
-            if url:
-                from urllib.parse import urlparse
+        if url:
+            from urllib.parse import urlparse
 
-                parsed = urlparse(url)
-                client: Any = chromadb.HttpClient(
-                    host=parsed.hostname or "localhost",
-                    port=parsed.port or 8000,
-                    ssl=parsed.scheme == "https",
-                    settings=chroma_settings,
-                )
-            else:
-                client = chromadb.PersistentClient(
-                    path=str(self.path / "chroma"), settings=chroma_settings
-                )
+            parsed = urlparse(url)
+            return chromadb.HttpClient(
+                host=parsed.hostname or "localhost",
+                port=parsed.port or 8000,
+                ssl=parsed.scheme == "https",
+                settings=chroma_settings,
+            )
+        return chromadb.PersistentClient(path=str(self.path / "chroma"), settings=chroma_settings)
+
+    def _open_server(self) -> ServerChunks:
+        url = str(self.settings.index.chroma_url)
+        try:
+            client = self._client()
+        except Exception as exc:
+            raise IndexError_(
+                f"cannot reach the Chroma server {url}: {str(exc).splitlines()[0][:160]}; "
+                "start it or fix index.chroma_url"
+            ) from None
+        self._client_obj = client
+        info = {k: v for k, v in self.info.items() if k != "collection"}
+        return ServerChunks(client, self.info["collection"], info, url)
+
+    def _open_collection(self) -> Any:
+        """Open (or create) the Chroma collection: embedded by default, a server if configured."""
+        url = self.settings.index.chroma_url
+        try:
+            client = getattr(self, "_client_obj", None) or self._client()
             return client.get_or_create_collection(
                 name=self.info.get("collection", self.settings.index.collection),
                 metadata={"hnsw:space": "cosine"},
@@ -145,33 +187,65 @@ class ChunkIndex:
 
     # ------------------------------------------------------------------ catalog
     def count_docs(self) -> int:
+        if self.server is not None:
+            return len(self.catalog(refresh=True))
         return int(self._db().execute("SELECT COUNT(*) FROM docs").fetchone()[0])
 
     def count_chunks(self) -> int:
+        if self.server is not None:
+            return sum(r.n_chunks for r in self.catalog(refresh=True).values())
         return int(self._db().execute("SELECT COUNT(*) FROM chunks").fetchone()[0])
 
-    def catalog(self) -> dict[str, DocRecord]:
-        if self._catalog is None:
-            rows = (
-                self._db()
-                .execute("SELECT doc_id, content_hash, n_pages, n_chunks, meta FROM docs")
-                .fetchall()
-            )
-            self._catalog = {
-                r[0]: DocRecord(r[0], r[1], r[2], r[3], json.loads(r[4] or "{}")) for r in rows
-            }
+    def catalog(self, *, refresh: bool = False) -> dict[str, DocRecord]:
+        """Committed filings; read once per process (`refresh=True` re-reads it)."""
+        if self._catalog is None or refresh:
+            if self.server is not None:
+                rows: list[Any] = self.server.manifest()
+            else:
+                rows = [
+                    (r[0], r[1], r[2], r[3], json.loads(r[4] or "{}"))
+                    for r in self._db()
+                    .execute("SELECT doc_id, content_hash, n_pages, n_chunks, meta FROM docs")
+                    .fetchall()
+                ]
+            self._catalog = {r[0]: DocRecord(*r) for r in rows}
         return self._catalog
 
     def committed_hash(self, doc_id: str) -> str | None:
+        if self.server is not None:
+            return self.server.committed_hash(doc_id)
         row = (
             self._db().execute("SELECT content_hash FROM docs WHERE doc_id=?", (doc_id,)).fetchone()
         )
         return None if row is None else str(row[0])
 
+    def committed_hash_cached(self, doc_id: str) -> str | None:
+        rec = self.catalog().get(doc_id)
+        return rec.content_hash if rec else None
+
     # ------------------------------------------------------------------ writing
+    def prepare_doc(self, doc_id: str, content_hash: str) -> None:
+        """Before (re)writing a filing. Local: remove every trace of it. Server: chunk writes are
+        idempotent upserts (ids `doc#position`), so only a committed *different* version is
+        withdrawn first (readers then see old or new content, never a mix); another process
+        writing the same version concurrently loses nothing."""
+        if self.server is None:
+            self.remove_doc(doc_id)
+            return
+        old = self.server.committed_hash(doc_id)
+        if old is not None and old != content_hash:
+            self.server.uncommit(doc_id)
+        self.vectors.delete(doc_id)
+        self._catalog = None
+
     def remove_doc(self, doc_id: str) -> None:
         """Delete every trace of a document (committed or half-written)."""
         self.vectors.delete(doc_id)
+        if self.server is not None:
+            self.server.delete(doc_id)
+            self.bm25.delete(doc_id)
+            self._catalog = None
+            return
         if self.dense:
             self.collection.delete(where={"doc_id": doc_id})
         self.bm25.delete(doc_id)
@@ -180,7 +254,22 @@ class ChunkIndex:
             db.execute("DELETE FROM docs WHERE doc_id=?", (doc_id,))
         self._catalog = None
 
-    def add_vectors(self, chunks: Sequence[Chunk], vectors: Sequence[Sequence[float]]) -> None:
+    def add_vectors(
+        self,
+        chunks: Sequence[Chunk],
+        vectors: Sequence[Sequence[float]],
+        headers: Sequence[str] | None = None,
+    ) -> None:
+        """Upsert the chunks' vectors (server mode: with their text, header and metadata)."""
+        if self.server is not None:
+            heads = list(headers) if headers is not None else [""] * len(chunks)
+            self.server.upsert(
+                [c.chunk_id for c in chunks],
+                vectors,
+                [c.text for c in chunks],
+                [_chroma_meta(c, h) for c, h in zip(chunks, heads, strict=True)],
+            )
+            return
         if chunks:
             self._save_vectors(chunks[0].doc_id, [c.chunk_id for c in chunks], vectors)
         for start in range(0, len(chunks), 1000):
@@ -203,6 +292,23 @@ class ChunkIndex:
         warning: str | None,
         when: str,
     ) -> None:
+        if self.server is not None:
+            self.server.commit(
+                record.doc_id,
+                len(chunks),
+                {
+                    "content_hash": record.content_hash,
+                    "source": source,
+                    "kind": kind,
+                    "n_pages": record.n_pages,
+                    "n_chunks": record.n_chunks,
+                    "meta": json.dumps(dict(record.meta)),
+                    "warning": warning,
+                    "ingested_at": when,
+                },
+            )
+            self._catalog = None
+            return
         with self._db() as db:
             db.executemany(
                 "INSERT OR REPLACE INTO chunks VALUES (?,?,?,?,?,?,?,?)",
@@ -229,29 +335,48 @@ class ChunkIndex:
 
     def rebuild_bm25(self, doc_ids: Iterable[str] | None = None) -> int:
         """Rebuild BM25 partitions from the stored chunk text (after a tokenizer/format change)."""
-        from finqa.agents.retrieval.bm25 import BM25Partition, tokenize
-
         count = 0
         for doc_id in list(doc_ids) if doc_ids is not None else list(self.catalog()):
-            rows = (
-                self._db()
-                .execute(
-                    "SELECT chunk_id, header, text FROM chunks WHERE doc_id=? ORDER BY position",
-                    (doc_id,),
-                )
-                .fetchall()
-            )
-            texts = [f"{h}\n{t}" if h else t for _, h, t in rows]
-            self.bm25.write(
-                doc_id, BM25Partition([r[0] for r in rows], [tokenize(t) for t in texts])
-            )
-            count += 1
+            partition = self._bm25_partition(doc_id)
+            if partition is not None:
+                self.bm25.write(doc_id, partition)
+                count += 1
         return count
+
+    def _bm25_partition(self, doc_id: str) -> BM25Partition | None:
+        """A filing's BM25 partition built from the chunk store (header + text, as at ingest)."""
+        rows = self._filing_rows(doc_id)
+        if rows is None:
+            return None
+        texts = [f"{r[7]}\n{r[6]}" if r[7] else r[6] for r in rows]
+        partition = BM25Partition([r[0] for r in rows], [tokenize(t) for t in texts])
+        partition.content_hash = self.committed_hash_cached(doc_id)
+        return partition
+
+    def _filing_rows(self, doc_id: str) -> list[ChunkRow] | None:
+        """All chunk rows of a committed filing in order (None when it is not committed)."""
+        if self.server is not None:
+            rec = self.catalog().get(doc_id)
+            return None if rec is None else self.server.filing(doc_id, rec.content_hash)
+        rows = (
+            self._db()
+            .execute(
+                "SELECT chunk_id, doc_id, position, page, page_end, section, text, header "
+                "FROM chunks WHERE doc_id=? ORDER BY position",
+                (doc_id,),
+            )
+            .fetchall()
+        )
+        return [(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7] or "") for r in rows] or None
 
     # ------------------------------------------------------------------ reading
     def get_chunks(self, chunk_ids: Iterable[str]) -> dict[str, Chunk]:
         ids = list(dict.fromkeys(chunk_ids))
         out: dict[str, Chunk] = {}
+        if self.server is not None:  # only committed filings are visible
+            catalog = self.catalog()
+            rows = self.server.rows(ids)
+            return {r[0]: self._chunk(r) for r in rows if r[1] in catalog}
         for start in range(0, len(ids), 500):
             part = ids[start : start + 500]
             marks = ",".join("?" * len(part))
@@ -267,6 +392,9 @@ class ChunkIndex:
         return out
 
     def neighbours(self, doc_id: str, first: int, last: int) -> list[Chunk]:
+        if self.server is not None:
+            found = self._filing_rows(doc_id) or []
+            return [self._chunk(r) for r in found if first <= r[2] <= last]
         rows = (
             self._db()
             .execute(
@@ -280,6 +408,8 @@ class ChunkIndex:
 
     def page_chunks(self, doc_id: str, page: int) -> list[Chunk]:
         """Every chunk of one page of a filing, in order."""
+        if self.server is not None:
+            return [self._chunk(r) for r in self._filing_rows(doc_id) or [] if r[3] == page]
         rows = (
             self._db()
             .execute(
@@ -294,6 +424,9 @@ class ChunkIndex:
     def sections(self, doc_id: str) -> list[tuple[str, str]]:
         """(chunk_id, section) of a filing's chunks that have a section heading, in order."""
         cache = self._sections
+        if doc_id not in cache and self.server is not None:
+            found = self._filing_rows(doc_id) or []
+            cache[doc_id] = [(r[0], str(r[5])) for r in found if r[5] is not None]
         if doc_id not in cache:
             rows = (
                 self._db()
@@ -352,12 +485,14 @@ class ChunkIndex:
         return [(i, 1.0 - float(d)) for i, d in zip(ids, distances, strict=True)]
 
 
-def _chroma_meta(chunk: Chunk) -> dict[str, Any]:
+def _chroma_meta(chunk: Chunk, header: str | None = None) -> dict[str, Any]:
     meta = {
         "doc_id": chunk.doc_id,
         "page": chunk.page,
+        "page_end": chunk.page_end,
         "position": chunk.position,
         "section": chunk.section,
+        "header": header,
         "company": chunk.company,
         "ticker": chunk.ticker,
         "doc_type": chunk.doc_type,
@@ -372,7 +507,7 @@ def open_index(
 ) -> ChunkIndex:
     """Open the index at `path` or `settings.index.path`; create it unless `create=False`."""
     where = Path(path or settings.index.path).expanduser()
-    if not create and not (where / "chunks.sqlite").exists():
+    if not create and not settings.index.chroma_url and not (where / "chunks.sqlite").exists():
         raise IndexError_(
             f"no finqa index at {where}; build one with: finqa ingest PATH... --index {where}"
         )
