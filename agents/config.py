@@ -60,6 +60,10 @@ class IndexConfig(_Section):
     torch_threads: int = (
         0  # CPU threads for the embedder (0 = torch default); 1 suits query-only use
     )
+    # sentence-transformers backend: torch | onnx | onnx-int8 | openvino (exported locally)
+    embed_backend: Literal["torch", "onnx", "onnx-int8", "openvino"] = "torch"
+    device: str = "cpu"  # cpu | cuda | auto (a GPU when torch sees one)
+    embed_min_words: int = 0  # pages with fewer words are kept for BM25 but not embedded
 
 
 class EscalationStep(_Section):

