@@ -87,9 +87,11 @@ class RetrievalConfig(_Section):
     page_text: Literal["full", "matched"] = (
         "full"  # page items carry the whole page or matched chunks
     )
-    rerank_routes: Literal["numeric", "all"] = "numeric"  # DESIGN: rerank numeric questions only
+    # rerank every route / attempt 1 = 60 candidates with RSE: the out-of-fold winner of
+    # `python -m finqa.benchmarks.fit_reranker` (see agents/retrieval/reranker_model.json)
+    rerank_routes: Literal["numeric", "all"] = "all"
     escalation: tuple[EscalationStep, ...] = (
-        EscalationStep(k=10, candidates_factor=3, rse=False),
+        EscalationStep(k=10, candidates_factor=6, rse=True),
         EscalationStep(k=20, candidates_factor=4, rse=False),
         EscalationStep(k=30, candidates_factor=6, rse=True),
     )

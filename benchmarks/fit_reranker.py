@@ -365,6 +365,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "dense": "index" if source is None else "candidates embedded (BM25-only index)",
             "best_config_out_of_fold": best.name,
             "out_of_fold": {best.name: table[best.name]},
+            "out_of_fold_all": table,
             "out_of_fold_hand": {
                 c.name: table[c.name]
                 for c in configs

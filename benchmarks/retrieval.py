@@ -39,6 +39,10 @@ def add_parser(bench_sub: Any) -> None:
     p.add_argument(
         "--threads", type=int, default=1, help="torch CPU threads for query embedding (default 1)"
     )
+    p.add_argument(
+        "--reranker",
+        help="retrieval.reranker for this run: finance (fitted), finance-hand, none, or a model path",
+    )
     p.set_defaults(func=_run)
 
 
@@ -111,6 +115,7 @@ def run_bench(
     only: Sequence[str] | None = None,
     progress: bool = True,
     threads: int = 1,
+    reranker: str | None = None,
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     from finqa.agents.config import load_settings
     from finqa.agents.retrieval.agent import RetrievalAgent
@@ -120,7 +125,12 @@ def run_bench(
     from tqdm import tqdm
 
     settings = load_settings(
-        config, overrides={"index.path": index_dir, "index.torch_threads": threads}
+        config,
+        overrides={
+            "index.path": index_dir,
+            "index.torch_threads": threads,
+            "retrieval.reranker": reranker,
+        },
     )
     agent = RetrievalAgent(settings)
     questions = [q for q in load_questions(questions_file, limit=limit) if q.evidence_pages]
@@ -223,6 +233,7 @@ def _run(args: argparse.Namespace) -> int:
         config=args.config,
         only=only,
         threads=args.threads,
+        reranker=args.reranker,
     )
     print(markdown(result))
     if args.out:

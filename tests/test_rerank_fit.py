@@ -14,6 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "fixtures" / "retrieval
 from finqa.agents.errors import RetrievalError  # noqa: E402
 from finqa.agents.retrieval.rerank import (  # noqa: E402
     FEATURES,
+    MODEL_FILE,
     FinanceReranker,
     LinearModel,
     build_reranker,
@@ -67,6 +68,13 @@ class TestFeatures:
 
 class TestModel:
     """The packaged model loads without scikit-learn and scores with its weights."""
+
+    def test_packaged_model_is_fitted(self) -> None:
+        """reranker_model.json was written by fit_reranker and carries its out-of-fold figures."""
+        data = json.loads(MODEL_FILE.read_text(encoding="utf-8"))
+        assert data["fitted_by"].endswith("fit_reranker")
+        assert data["out_of_fold"] and set(data["weights"]) <= set(FEATURES)
+        assert FinanceReranker().model.weights == data["weights"]
 
     def test_damaged_model_is_one_line_error(self, tmp_path: Path) -> None:
         """A damaged or foreign model file raises RetrievalError with one line."""

@@ -244,7 +244,8 @@ class BM25Store:
             if partition is None:
                 return None
             self.rebuilt.append((doc_id, why))
-            _log.warning("bm25.rebuilt", doc_id=doc_id, reason=why)
+            first_use = why.startswith("no local partition")
+            (_log.info if first_use else _log.warning)("bm25.rebuilt", doc_id=doc_id, reason=why)
             with contextlib.suppress(OSError):
                 self.write(doc_id, partition)
         elif partition.upgraded:
