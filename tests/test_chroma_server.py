@@ -163,7 +163,7 @@ class TestSharedServerIndex:
         )
         assert done.returncode == 0, done.stderr.decode()[-2000:]
         answer = json.loads(done.stdout)
-        assert answer["citations"] and answer["citations"][0]["doc"] == "3M_2018_10K"
+        assert answer["citations"] and answer["citations"][0]["doc_id"] == "3M_2018_10K"
         assert not (third / "chunks.sqlite").exists() and not (third / "chroma").exists()
 
 

@@ -178,10 +178,12 @@ class TestEscalation:
     """The levers per attempt follow the diagnosis and the ablation switches."""
 
     def test_k_and_strategy_per_attempt(self) -> None:
-        """Diagnosis 'both' escalates k 10/20/30 and strategy standard/conservative/detailed."""
-        result, _, retr, reas, _ = _run(Settings(), [0.1, 0.2, 0.25])
+        """Diagnosis 'both' escalates k 10/20/30 and strategy standard/conservative/detailed;
+        RSE follows the configured escalation steps."""
+        settings = Settings()
+        result, _, retr, reas, _ = _run(settings, [0.1, 0.2, 0.25])
         assert [a.k for a in result.attempts] == [10, 20, 30]
-        assert [a.rse for a in result.attempts] == [False, False, True]
+        assert [a.rse for a in result.attempts] == [s.rse for s in settings.retrieval.escalation]
         assert [a.strategy for a in result.attempts] == ["standard", "conservative", "detailed"]
         assert [c["feedback"] is not None for c in retr.calls] == [False, True, True]
         assert [c["feedback"] is not None for c in reas.calls] == [False, True, True]
