@@ -140,63 +140,55 @@ def _prior_year(
         for e in src.quantities:
             if not quantities_match(q, e, 0.0, signed=False, directional=True):
                 continue
-            col = column_period(src.text, e.start, e.end)
-            if col.year is None:
-                continue
-            for s, _end, year in row_cells(src.text, e.start):
-                if year is not None and year == col.year - 1:
-                    other = next((x for x in src.quantities if x.start == s), None)
-                    if (
-                        other is not None
-                        and abs(other.value) != abs(e.value)
-                        and other.unit == e.unit
-                    ):
-                        scaled = abs(other.value)
-                        if e.scale_source != "none" and q.scale_source != "none":
-                            scaled *= float(e.scale) / float(q.scale)
-                        return _replace(text, q, _fmt(scaled, q.decimals, "," in q.text)), tuple(
-                            calcs
-                        )
+            for other in _previous_column(src, e)[0]:
+                if other is None or abs(other.value) == abs(e.value) or other.unit != e.unit:
+                    continue
+                scaled = abs(other.value)
+                if e.scale_source != "none" and q.scale_source != "none":
+                    scaled *= float(e.scale) / float(q.scale)
+                return _replace(text, q, _fmt(scaled, q.decimals, "," in q.text)), tuple(calcs)
     # a computed figure: every operand shifted to the previous column of its row, recomputed
-    for c in calcs:
-        if not figure_matches(q, c.result):
-            continue
-        shifted = []
-        for op in c.operands:
-            osrc = view.get(op.source_id)
-            found = None
-            oyear: int | None = None
-            if osrc is not None:
-                for e in osrc.quantities:
-                    if abs(abs(e.value) - abs(op.value)) < 1e-9:
-                        oyear = column_period(osrc.text, e.start, e.end).year
-                        for s, _end, y in row_cells(osrc.text, e.start):
-                            if oyear is not None and y == oyear - 1:
-                                found = next((x for x in osrc.quantities if x.start == s), None)
-                        break
-            if found is None:
-                return None
-            shifted.append(
-                op.model_copy(
-                    update={
-                        "value": abs(found.value),
-                        "period": f"FY{oyear - 1}" if oyear else None,
-                    }
-                )
-            )
-        try:
-            result = safe_eval(c.expression, {o.name: o.value for o in shifted})
-        except CalcError:
+    c = next((c for c in calcs if figure_matches(q, c.result)), None)
+    return _prior_year_calc(text, q, view, calcs, c) if c is not None else None
+
+
+def _previous_column(src: Any, e: Any) -> tuple[list[Any | None], int | None]:
+    """The figures in the column one year earlier on `e`'s row (in row order), and `e`'s year."""
+    year = column_period(src.text, e.start, e.end).year
+    if year is None:
+        return [], None
+    cells = [s for s, _end, y in row_cells(src.text, e.start) if y == year - 1]
+    return [next((x for x in src.quantities if x.start == s), None) for s in cells], year
+
+
+def _prior_year_calc(
+    text: str, q: Any, view: EvidenceView, calcs: Sequence[Calculation], c: Calculation
+) -> tuple[str, tuple[Calculation, ...]] | None:
+    shifted = []
+    for op in c.operands:
+        osrc = view.get(op.source_id)
+        hit = (
+            next((e for e in osrc.quantities if abs(abs(e.value) - abs(op.value)) < 1e-9), None)
+            if osrc is not None
+            else None
+        )
+        cells, oyear = _previous_column(osrc, hit) if hit is not None else ([], None)
+        found = cells[-1] if cells else None
+        if found is None:
             return None
-        true = _true_value(q, calcs, view)
-        scale_back = result / c.result if c.result else 1.0
-        new_value = true * scale_back
-        if abs(new_value - true) <= 0.5 * 10.0**-q.decimals:
-            return None
-        new_calc = c.model_copy(update={"operands": tuple(shifted), "result": result})
-        rest = tuple(x for x in calcs if x is not c)
-        return _replace(text, q, _fmt(new_value, q.decimals, "," in q.text)), rest + (new_calc,)
-    return None
+        period = f"FY{oyear - 1}" if oyear else None
+        shifted.append(op.model_copy(update={"value": abs(found.value), "period": period}))
+    try:
+        result = safe_eval(c.expression, {o.name: o.value for o in shifted})
+    except CalcError:
+        return None
+    true = _true_value(q, calcs, view)
+    new_value = true * (result / c.result if c.result else 1.0)
+    if abs(new_value - true) <= 0.5 * 10.0**-q.decimals:
+        return None
+    new_calc = c.model_copy(update={"operands": tuple(shifted), "result": result})
+    rest = tuple(x for x in calcs if x is not c)
+    return _replace(text, q, _fmt(new_value, q.decimals, "," in q.text)), rest + (new_calc,)
 
 
 def _headline(answer: str, question: str) -> Any | None:

@@ -330,7 +330,7 @@ def copied_evidence(text: str, view: Any, question: str = "") -> bool:
 
 def figure_kind_ok(q: Any, expect: Expectation, question_scale: float | None) -> str | None:
     """None when quantity `q` can be a figure of the expected kind; else what is wrong with it."""
-    check = _KIND_CHECKS.get(expect.kind)
+    check = _KIND_CHECKS.get(expect.kind or "")
     if check is None:
         return None
     scaled = q.scale_source == "explicit" or any(
