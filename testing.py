@@ -197,8 +197,10 @@ class ScriptedJudge:
         *,
         diagnosis: str | None = "both",
         missing: tuple[str, ...] = ("fiscal year 2018",),
+        llm_usage: LLMUsage | None = None,
     ) -> None:
         self.settings = settings
+        self.llm_usage = llm_usage  # reported in details["llm"] as an LLM judge does
         self.utilities = tuple(utilities)
         self.diagnosis = diagnosis
         self.missing = missing
@@ -219,6 +221,7 @@ class ScriptedJudge:
             diagnosis=None if accept else self.diagnosis,  # type: ignore[arg-type]
             missing_facets=() if accept else self.missing,
             feedback="" if accept else "cite the cash flow statement",
+            details={"llm": {"usage": self.llm_usage.model_dump()}} if self.llm_usage else {},
         )
 
 

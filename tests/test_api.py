@@ -367,3 +367,27 @@ class TestIngestAndRetrieve:
         result = fq.ask("What were Acme's purchases of property, plant and equipment in FY2022?")
         assert "ACME_2022_10K p.2" in str(result)
         fq.close()
+
+
+class TestJudgeLLMUsage:
+    """The judge's LLM calls are counted and timed like the reasoner's."""
+
+    def test_judge_usage_reaches_attempts_and_log(self) -> None:
+        """A judge reporting LLM usage adds its calls, tokens and time to the attempt and the log."""
+        from finqa.agents.types import LLMUsage
+
+        settings = Settings()
+        sink = MemorySink()
+        usage = LLMUsage(calls=1, prompt_tokens=120, completion_tokens=8, latency_ms=250.0)
+        fq = FinQA(
+            settings,
+            retriever=FakeRetriever(settings),
+            reasoner=FakeReasoner(("a1",)),
+            judge=ScriptedJudge(settings, (0.9,), llm_usage=usage),
+            audit=sink,
+        )
+        attempt = fq.ask("What were 3M's net sales in 2018?").attempts[0]
+        assert (attempt.judge_llm_calls, attempt.judge_llm_ms) == (1, 250.0)
+        assert attempt.llm_latency_ms >= 250.0 and attempt.prompt_tokens >= 120
+        judged = [r for r in sink.records if r["event"] == "judge"]
+        assert judged[0]["data"]["llm_usage"]["calls"] == 1

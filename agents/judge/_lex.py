@@ -91,7 +91,7 @@ def metric_inputs(metric_id: str) -> tuple[str, ...]:
     """The catalogue ids a derived metric's formula uses (empty for a line item or unknown id)."""
     try:
         return tuple(_fn("get_metric")(metric_id).inputs)
-    except Exception:  # unknown id
+    except KeyError:  # unknown id (UnknownMetricError)
         return ()
 
 

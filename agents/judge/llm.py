@@ -8,8 +8,6 @@ Any LLM failure leaves the deterministic verdict standing.
 
 from __future__ import annotations
 
-import json
-import re
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -17,6 +15,7 @@ from typing import Any
 from finqa.agents.errors import FinqaError
 from finqa.agents.judge.evidence import EvidenceView
 from finqa.agents.judge.grounding import ClaimCheck
+from finqa.agents.reasoning.parsing import extract_json
 from finqa.agents.types import LLMClient, LLMUsage
 
 __all__ = ["llm_grounding", "ENTAILMENT_PROMPT"]
@@ -44,14 +43,8 @@ def _evidence_block(view: EvidenceView, claims: Sequence[ClaimCheck]) -> str:
 
 
 def _parse(text: str, n: int) -> list[str] | None:
-    match = re.search(r"\{.*\}", text, re.S)
-    if not match:
-        return None
-    try:
-        data = json.loads(match.group(0))
-    except json.JSONDecodeError:
-        return None
-    labels = data.get("labels") if isinstance(data, dict) else None
+    data = extract_json(text)
+    labels = data.get("labels") if data is not None else None
     if not isinstance(labels, list) or len(labels) != n:
         return None
     out = [str(x).strip().lower() for x in labels]
