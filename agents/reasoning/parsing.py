@@ -210,44 +210,16 @@ def parse_reply(text: str, evidence: Evidence) -> ParsedAnswer:
     plan = _plan(data.get("plan"))
     if plan is not None:
         return _planned(out, plan, evidence, json_ok, schema_ok, schema_error)
-    cites: dict[tuple[str, str], Citation] = {}
-    invalid = 0
-    raw_cites = data.get("citations") or []
-    if isinstance(raw_cites, list):
-        for c in raw_cites:
-            sid, quote = (
-                (c, "")
-                if isinstance(c, str)
-                else (
-                    (str(c.get("source") or c.get("source_id") or ""), str(c.get("quote") or ""))
-                    if isinstance(c, Mapping)
-                    else ("", "")
-                )
-            )
-            item = evidence.by_source(sid.strip().strip("[]"))
-            if item is None:
-                invalid += 1
-                continue
-            if quote.strip().startswith("<") and quote.strip().endswith(">"):
-                quote = ""  # the prompt's placeholder copied, not a quote
-            cites.setdefault((item.source_id, quote), _citation(item, quote))
-    for sid in _CITE.findall(out.text):
-        item = evidence.by_source(sid)
-        if item is None:
-            invalid += 1
-        elif not any(k[0] == sid for k in cites):
-            cites[(sid, "")] = _citation(item, "")
-    out.citations = list(cites.values())
+    out.citations, invalid = _citations(data.get("citations"), out.text, evidence)
     raw_calcs = data.get("calculations") or []
-    if isinstance(raw_calcs, list):
-        for rc in raw_calcs:
-            if not isinstance(rc, Mapping):
-                continue
-            calc, note = _calculation(rc, evidence, problems)
-            if calc is not None:
-                out.calculations.append(calc)
-            if note:
-                problems.append(note)
+    for rc in raw_calcs if isinstance(raw_calcs, list) else []:
+        if not isinstance(rc, Mapping):
+            continue
+        calc, note = _calculation(rc, evidence, problems)
+        if calc is not None:
+            out.calculations.append(calc)
+        if note:
+            problems.append(note)
     disagreements = [p for p in problems if "disagrees" in p]
     if disagreements:
         out.text += (
@@ -275,6 +247,35 @@ def parse_reply(text: str, evidence: Evidence) -> ParsedAnswer:
         }
     )
     return out
+
+
+def _citations(raw: Any, text: str, evidence: Evidence) -> tuple[list[Citation], int]:
+    """The reply's citations resolved to evidence items (listed ones, then [S<n>] markers in the
+    text), and how many named a source that does not exist."""
+    cites: dict[tuple[str, str], Citation] = {}
+    invalid = 0
+    for c in raw if isinstance(raw, list) else []:
+        if isinstance(c, str):
+            sid, quote = c, ""
+        elif isinstance(c, Mapping):
+            sid = str(c.get("source") or c.get("source_id") or "")
+            quote = str(c.get("quote") or "")
+        else:
+            sid, quote = "", ""
+        item = evidence.by_source(sid.strip().strip("[]"))
+        if item is None:
+            invalid += 1
+            continue
+        if quote.strip().startswith("<") and quote.strip().endswith(">"):
+            quote = ""  # the prompt's placeholder copied, not a quote
+        cites.setdefault((item.source_id, quote), _citation(item, quote))
+    for sid in _CITE.findall(text):
+        item = evidence.by_source(sid)
+        if item is None:
+            invalid += 1
+        elif not any(k[0] == sid for k in cites):
+            cites[(sid, "")] = _citation(item, "")
+    return list(cites.values()), invalid
 
 
 _FIELD = r'"{0}"\s*:\s*"((?:[^"\\]|\\.)*)"'
