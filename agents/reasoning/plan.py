@@ -133,42 +133,9 @@ def execute_plan(plan: ReplyPlan, evidence: Evidence, book: Book | None = None) 
     book = book or Book(evidence)
     if not plan.items:
         return _abstain("the plan names no line items", problems=["empty plan"])
-    facts: dict[str, Fact] = {}
-    unknown: list[str] = []
-    missing: list[str] = []
-    bad_periods: list[str] = []
-    renames: dict[str, str] = {}
-    years = sorted({y for r in book.rows for y in r.years}, reverse=True)[:4]
-    for it in plan.items:
-        var = safe_name(it.name or it.item)
-        renames[it.name] = var
-        item_id = resolve_item(it.item)
-        written, item_year = _clean_item(it.item)
-        if item_id is None and written:
-            item_id = resolve_item(written)
-        year = _year(it.period) or item_year
-        if item_id is None and (hit := _by_value(it.item, book, years)) is not None:
-            item_id, year = hit
-        if item_id is None:
-            unknown.append(it.item)
-            continue
-        if year is None:
-            bad_periods.append(f"{it.item} {it.period!r}")
-            continue
-        fact = book.find(item_id, year)
-        if fact is None:
-            missing.append(f"{item_id.replace('_', ' ')} FY{year}")
-            continue
-        facts[var] = fact
-    if unknown:
-        return _abstain(
-            "the plan names line item(s) the statement model does not have: " + ", ".join(unknown),
-            unknown=unknown,
-        )
-    if bad_periods:
-        return _abstain("the plan gives period(s) finqa cannot read: " + ", ".join(bad_periods))
-    if missing:
-        return _abstain("the evidence does not show " + ", ".join(missing), missing=missing)
+    facts, renames, failure = _look_up(plan, book)
+    if failure is not None:
+        return failure
     expression = plan.expression.strip()
     for original, var in sorted(renames.items(), key=lambda kv: -len(kv[0])):
         if original and original != var:
@@ -211,6 +178,50 @@ def execute_plan(plan: ReplyPlan, evidence: Evidence, book: Book | None = None) 
     )
     problems = [] if scale_known else ["scale of some operands not stated in the evidence"]
     return PlanOutcome(text, False, calc, cites, problems=problems)
+
+
+def _look_up(
+    plan: ReplyPlan, book: Book
+) -> tuple[dict[str, Fact], dict[str, str], PlanOutcome | None]:
+    """(facts by variable, plan name -> variable, an abstention when an item cannot be read)."""
+    facts: dict[str, Fact] = {}
+    unknown: list[str] = []
+    missing: list[str] = []
+    bad_periods: list[str] = []
+    renames: dict[str, str] = {}
+    years = sorted({y for r in book.rows for y in r.years}, reverse=True)[:4]
+    for it in plan.items:
+        var = safe_name(it.name or it.item)
+        renames[it.name] = var
+        item_id = resolve_item(it.item)
+        written, item_year = _clean_item(it.item)
+        if item_id is None and written:
+            item_id = resolve_item(written)
+        year = _year(it.period) or item_year
+        if item_id is None and (hit := _by_value(it.item, book, years)) is not None:
+            item_id, year = hit
+        if item_id is None:
+            unknown.append(it.item)
+            continue
+        if year is None:
+            bad_periods.append(f"{it.item} {it.period!r}")
+            continue
+        fact = book.find(item_id, year)
+        if fact is None:
+            missing.append(f"{item_id.replace('_', ' ')} FY{year}")
+            continue
+        facts[var] = fact
+    failure = None
+    if unknown:
+        failure = _abstain(
+            "the plan names line item(s) the statement model does not have: " + ", ".join(unknown),
+            unknown=unknown,
+        )
+    elif bad_periods:
+        failure = _abstain("the plan gives period(s) finqa cannot read: " + ", ".join(bad_periods))
+    elif missing:
+        failure = _abstain("the evidence does not show " + ", ".join(missing), missing=missing)
+    return facts, renames, failure
 
 
 def _operands(facts: dict[str, Fact]) -> tuple[dict[str, float], list[Operand], bool]:
