@@ -66,7 +66,7 @@ class ServerChunks:
             self.docs = client.get_or_create_collection(
                 name=f"{name}__docs", metadata={"hnsw:space": "l2"}, embedding_function=None
             )
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - chromadb raises many types for an unreachable or refusing server; all get the retry hint
             raise _retry_hint(url, exc) from None
         self._info_written = False
         self.check_info()
@@ -102,7 +102,7 @@ class ServerChunks:
                 return fn(*args, **kwargs)
             except IndexError_:
                 raise
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - transient network errors of any type are retried; the rest get the retry hint
                 if wait is None or not _transient(exc):
                     raise _retry_hint(self.url, exc) from None
                 time.sleep(wait)

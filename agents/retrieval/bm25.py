@@ -269,7 +269,7 @@ class BM25Store:
                 partition = pickle.load(fh)  # noqa: S301 - our own index files
             if not isinstance(partition, BM25Partition):
                 raise TypeError(type(partition).__name__)
-        except Exception as exc:  # truncated or corrupted file: rebuilt from the chunk store
+        except Exception as exc:  # noqa: BLE001 - truncated or corrupted file (any unpickling error): rebuilt from the chunk store
             return None, f"unreadable partition ({type(exc).__name__})"
         return partition, ""
 

@@ -203,7 +203,7 @@ def _device(device: str) -> str:
         import torch
 
         return "cuda" if torch.cuda.is_available() else "cpu"
-    except Exception:  # no usable torch: CPU
+    except Exception:  # noqa: BLE001 - no usable torch (import or driver error): CPU
         return "cpu"
 
 

@@ -163,7 +163,7 @@ class ChunkIndex:
         url = str(self.settings.index.chroma_url)
         try:
             client = self._client()
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - any client construction failure becomes one clear IndexError_
             raise IndexError_(
                 f"cannot reach the Chroma server {url}: {str(exc).splitlines()[0][:160]}; "
                 "start it or fix index.chroma_url"
