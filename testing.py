@@ -10,6 +10,7 @@ feedback) as well as what it returned. A fake OpenAI-compatible HTTP server live
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -19,6 +20,7 @@ from finqa.agents.types import (
     Citation,
     Evidence,
     EvidenceItem,
+    LLMResponse,
     LLMUsage,
     RetrievalPlan,
     Verdict,
@@ -26,6 +28,7 @@ from finqa.agents.types import (
 
 __all__ = [
     "assert_implements",
+    "ScriptedLLM",
     "FakeRetriever",
     "FakeReasoner",
     "ScriptedJudge",
@@ -62,6 +65,47 @@ def assert_implements(obj: object, protocol: type) -> None:
             p.default is not inspect.Parameter.empty or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
             for p in extra
         ), f"{type(obj).__name__}.{name} requires parameters the protocol does not pass"
+
+
+class ScriptedLLM:
+    """An `LLMClient` that replies from a script (a string, or a function of the messages) after a
+    fixed latency; records every prompt, the calls and the seconds spent (thread-safe)."""
+
+    def __init__(
+        self,
+        reply: str | Callable[[Sequence[Mapping[str, str]]], str],
+        *,
+        latency_s: float = 0.0,
+        model: str = "fake",
+    ) -> None:
+        self.model = model
+        self.latency_s = latency_s
+        self._reply = reply
+        self._lock = threading.Lock()
+        self.prompts: list[Sequence[Mapping[str, str]]] = []
+        self.calls = 0
+        self.seconds = 0.0
+
+    def complete(
+        self,
+        messages: Sequence[Mapping[str, str]],
+        *,
+        json_mode: bool = False,
+        max_tokens: int | None = None,
+        temperature: float = 0.0,
+        schema: Mapping[str, Any] | None = None,
+    ) -> LLMResponse:
+        t0 = time.perf_counter()
+        if self.latency_s:
+            time.sleep(self.latency_s)
+        spent = time.perf_counter() - t0
+        with self._lock:
+            self.prompts.append(messages)
+            self.calls += 1
+            self.seconds += spent
+        text = self._reply if isinstance(self._reply, str) else self._reply(messages)
+        usage = LLMUsage(prompt_tokens=100, completion_tokens=50, calls=1, latency_ms=spent * 1000)
+        return LLMResponse(text=text, model=self.model, usage=usage, json_mode=json_mode)
 
 
 def make_evidence(

@@ -34,11 +34,10 @@ from finqa.agents.logs import configure_logging
 from finqa.agents.types import (
     Evidence,
     EvidenceItem,
-    LLMResponse,
-    LLMUsage,
     RetrievalPlan,
     Verdict,
 )
+from finqa.testing import ScriptedLLM
 
 __all__ = ["SleepLLM", "run", "main", "TARGET_SHARE"]
 
@@ -58,42 +57,9 @@ QUESTIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 )
 
 
-class SleepLLM:
-    """An `LLMClient` of fixed latency; records the time it spent, per thread."""
-
-    def __init__(
-        self, latency_s: float, reply: Callable[[Sequence[Mapping[str, str]]], str]
-    ) -> None:
-        self.model = f"fake-{latency_s:g}s"
-        self.latency_s = latency_s
-        self._reply = reply
-        self._lock = threading.Lock()
-        self.calls = 0
-        self.seconds = 0.0
-
-    def complete(
-        self,
-        messages: Sequence[Mapping[str, str]],
-        *,
-        json_mode: bool = False,
-        max_tokens: int | None = None,
-        temperature: float = 0.0,
-        schema: Mapping[str, Any] | None = None,
-    ) -> LLMResponse:
-        t0 = time.perf_counter()
-        time.sleep(self.latency_s)
-        spent = time.perf_counter() - t0
-        with self._lock:
-            self.calls += 1
-            self.seconds += spent
-        return LLMResponse(
-            text=self._reply(messages),
-            model=self.model,
-            usage=LLMUsage(
-                prompt_tokens=100, completion_tokens=50, calls=1, latency_ms=spent * 1000
-            ),
-            json_mode=json_mode,
-        )
+def SleepLLM(latency_s: float, reply: Callable[[Sequence[Mapping[str, str]]], str]) -> ScriptedLLM:  # noqa: N802
+    """An `LLMClient` of fixed latency (`finqa.testing.ScriptedLLM`), named by its latency."""
+    return ScriptedLLM(reply, latency_s=latency_s, model=f"fake-{latency_s:g}s")
 
 
 # --------------------------------------------------------------------------- scripted replies

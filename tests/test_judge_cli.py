@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
 from finqa.agents.config import Settings
 from finqa.agents.judge import JudgeAgent
-from finqa.agents.types import Answer, Evidence, EvidenceItem, LLMResponse, RetrievalPlan
+from finqa.agents.types import Answer, Evidence, EvidenceItem, RetrievalPlan
 from finqa.orchestrator.cli import main
+from finqa.testing import ScriptedLLM
 
 PAGE = {
     "doc_name": "CORNING_2022_10K",
@@ -131,27 +131,6 @@ class TestJudgeCommand:
         assert len(err.strip().splitlines()) == 1
 
 
-class _FakeLLM:
-    """An LLMClient that returns one scripted reply and records the prompts."""
-
-    model = "fake"
-
-    def __init__(self, reply: str) -> None:
-        self.reply = reply
-        self.calls: list[Sequence[Mapping[str, str]]] = []
-
-    def complete(
-        self,
-        messages: Sequence[Mapping[str, str]],
-        *,
-        json_mode: bool = False,
-        max_tokens: int | None = None,
-        temperature: float = 0.0,
-    ) -> LLMResponse:
-        self.calls.append(messages)
-        return LLMResponse(text=self.reply, model=self.model, json_mode=json_mode)
-
-
 def _evidence() -> Evidence:
     item = EvidenceItem(
         source_id="S1", doc_id=PAGE["doc_name"], pages=(59,), chunk_ids=(), text=PAGE["text"]
@@ -167,31 +146,31 @@ class TestLLMJudge:
         """An LLM 'contradicted' label halves the grounding of an otherwise supported claim."""
         settings = Settings().with_overrides({"judge.llm_judge": True})
         answer = Answer(text="Corning held cash and cash equivalents of $1,671 million.")
-        agree = JudgeAgent(settings, llm=_FakeLLM('{"labels": ["supported"]}')).evaluate(
+        agree = JudgeAgent(settings, llm=ScriptedLLM('{"labels": ["supported"]}')).evaluate(
             QUESTION, answer, _evidence(), 1
         )
-        llm = _FakeLLM('{"labels": ["contradicted"]}')
+        llm = ScriptedLLM('{"labels": ["contradicted"]}')
         disagree = JudgeAgent(settings, llm=llm).evaluate(QUESTION, answer, _evidence(), 1)
         assert agree.grounding == pytest.approx(1.0)
         assert disagree.grounding == pytest.approx(0.5)
         assert disagree.numeric == 1.0  # numbers stay deterministic
-        assert "Cash and cash equivalents" in llm.calls[0][1]["content"]
+        assert "Cash and cash equivalents" in llm.prompts[0][1]["content"]
 
     def test_llm_cannot_rescue_wrong_number(self) -> None:
         """A wrong figure stays unsupported whatever the LLM says."""
         settings = Settings().with_overrides({"judge.llm_judge": True})
         answer = Answer(text="Corning held cash of $1,900 million.")
-        v = JudgeAgent(settings, llm=_FakeLLM('{"labels": ["supported"]}')).evaluate(
+        v = JudgeAgent(settings, llm=ScriptedLLM('{"labels": ["supported"]}')).evaluate(
             QUESTION, answer, _evidence(), 1
         )
         assert v.decision == "retry" and v.grounding == 0.0
 
     def test_off_by_default_and_garbage_tolerated(self) -> None:
         """Without llm_judge the LLM is never called; an unparseable reply leaves the verdict deterministic."""
-        llm = _FakeLLM("not json")
+        llm = ScriptedLLM("not json")
         answer = Answer(text="Cash was $1,671 million.")
         JudgeAgent(Settings(), llm=llm).evaluate(QUESTION, answer, _evidence(), 1)
-        assert llm.calls == []
+        assert llm.prompts == []
         v = JudgeAgent(Settings().with_overrides({"judge.llm_judge": True}), llm=llm).evaluate(
             QUESTION, answer, _evidence(), 1
         )
