@@ -7,8 +7,9 @@ imports inside functions and `TYPE_CHECKING` blocks, and reports:
 
 * cycles: strongly connected groups of modules that import each other, directly or not;
 * upward imports: a lower layer importing a higher one, in the order
-  errors < lexicon < agents < audit < orchestrator < benchmarks (`finqa.testing` and the
-  `finqa` package itself sit on top);
+  errors < lexicon < agents < audit < testing < orchestrator < benchmarks (`finqa.testing`,
+  the fakes of the agents' seams, serves the tests and the benchmarks; the `finqa` package
+  itself sits on top);
 * private names: `from M import _name` where `_name` is not a module of M's own package, or
   a `_module` of another top-level package (a package's `_helpers.py` are for that package).
 """
@@ -27,7 +28,7 @@ from typing import Any
 __all__ = ["ImportGraph", "build_graph", "main"]
 
 ROOT = Path(__file__).resolve().parent.parent
-LAYERS = ("errors", "lexicon", "agents", "audit", "orchestrator", "benchmarks", "testing")
+LAYERS = ("errors", "lexicon", "agents", "audit", "testing", "orchestrator", "benchmarks")
 _SKIP = {"tests", ".venv", "build", "dist", "docs", "configs"}
 
 

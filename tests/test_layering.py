@@ -18,7 +18,7 @@ class TestImportGraph:
         assert build_graph().cycles() == []
 
     def test_no_upward_imports(self) -> None:
-        """errors < lexicon < agents < audit < orchestrator < benchmarks: nothing imports upwards."""
+        """errors < lexicon < agents < audit < testing < orchestrator < benchmarks: nothing imports upwards."""
         assert build_graph().upward() == []
 
     def test_no_private_names_across_modules(self) -> None:
