@@ -12,7 +12,7 @@ import re
 
 from finqa.lexicon.model import StatementKind
 
-__all__ = ["title_kind", "heading_kind", "statement_of_page"]
+__all__ = ["classify_statement", "title_kind", "heading_kind", "statement_of_page"]
 
 _KINDS: tuple[tuple[StatementKind, re.Pattern[str]], ...] = (
     ("cashflow", re.compile(r"statements?\s*of\s*(?:consolidated\s*)?cash\s*flows?", re.I)),
@@ -68,7 +68,8 @@ _QUARTERLY = re.compile(
 )
 
 
-def _classify(text: str) -> StatementKind | None:
+def classify_statement(text: str) -> StatementKind | None:
+    """The primary statement a text names ('statements of cash flows' -> 'cashflow'), else None."""
     for kind, pattern in _KINDS:
         if pattern.search(text):
             return kind
@@ -97,7 +98,7 @@ def title_kind(line: str) -> StatementKind | None:
     if m is None or not _TITLE_REST.search(key[m.end() :]):
         return None
     spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", line)
-    return _classify(spaced) or _classify(" ".join(_WORDS.findall(key)))
+    return classify_statement(spaced) or classify_statement(" ".join(_WORDS.findall(key)))
 
 
 def heading_kind(line: str) -> StatementKind | None:

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field, replace
 
 from finqa.lexicon.line_items import label_key
 from finqa.lexicon.numbers import detect_scale, parse_cell
+from finqa.lexicon.statements.classify import classify_statement as lexicon_classify
+from finqa.lexicon.statements.classify import title_kind
 
 __all__ = [
     "Row",
@@ -38,36 +40,6 @@ _HEADER_WORDS = re.compile(
     r"months|weeks|period|periods|quarter|twelve|52|53|to|from|restated|in|millions|thousands|"
     r"yearended|fiscalyear|yearsended|fiscalyearsended)\b\.?",
     re.IGNORECASE,
-)
-_STATEMENTS = (
-    ("cash_flow", re.compile(r"statements?\s*of\s*(?:consolidated\s*)?cash\s*flows?", re.I)),
-    (
-        "balance",
-        re.compile(
-            r"balance\s*sheets?|statements?\s*of\s*(?:consolidated\s*)?financial\s*(?:position|condition)",
-            re.I,
-        ),
-    ),
-    (
-        "equity",
-        re.compile(
-            r"statements?\s*of\s*(?:changes\s*in\s*)?(?:stock|share)(?:holders|owners)['\u2019]?\s*equity",
-            re.I,
-        ),
-    ),
-    (
-        "comprehensive",
-        re.compile(
-            r"statements?\s*of\s*(?:consolidated\s*)?comprehensive\s*(?:income|loss|earnings)", re.I
-        ),
-    ),
-    (
-        "income",
-        re.compile(
-            r"statements?\s*of\s*(?:consolidated\s*)?(?:income|operations|earnings)|income\s*statements?",
-            re.I,
-        ),
-    ),
 )
 
 
@@ -116,23 +88,15 @@ def detect_scale_text(text: str) -> float | None:
     return detect_scale(text)
 
 
+# The offline reasoner names the cash-flow statement 'cash_flow' (the metric catalogue's name);
+# the lexicon's statement kinds say 'cashflow'. Statement titles are read by the lexicon only.
+_OFFLINE_NAME = {"cashflow": "cash_flow"}
+
+
 def classify_statement(text: str) -> str | None:
-    for name, pattern in _STATEMENTS:
-        if pattern.search(text):
-            return name
-    return None
-
-
-_TITLE = re.compile(
-    r"^(?:the)?(?:condensed)?(?:consolidated)?(?:andcombined)?(?:condensed)?"
-    r"(?:statements?of(?:consolidated)?(?:cashflows?|operations|income|earnings|comprehensive(?:income|loss|earnings)"
-    r"|financialposition|financialcondition|(?:changesin)?(?:share|stock)(?:holders|owners)s?equity)"
-    r"(?:andcomprehensive(?:income|loss))?|balancesheets?|incomestatements?)"
-    r"(?:continued|unaudited|inmillions|inthousands)*"
-)
-_TITLE_REST = re.compile(
-    r"^$|subsidiar|incorporated|inc$|corporation|compan|plc$|llc$|ltd$|continued|unaudited"
-)
+    """The statement a text names, in the offline reasoner's names (see `lexicon.statements`)."""
+    kind = lexicon_classify(text)
+    return _OFFLINE_NAME.get(kind, kind) if kind else None
 
 
 def _is_per_share_heading(heading: str) -> bool:
@@ -143,41 +107,10 @@ def _is_per_share_heading(heading: str) -> bool:
     return bool(re.search(r"per\s*(?:common\s*)?share", h, re.I))
 
 
-_COMPANY_END = re.compile(
-    r"(?:inc|incorporated|corporation|corp|company|companies|co|plc|ltd|llc|subsidiaries)$"
-)
-
-
 def title_statement(line: str) -> str | None:
     """The statement a title line names ('CONSOLIDATED BALANCE SHEETS' -> 'balance'), else None."""
-    if len(line) > 120 or line.rstrip().endswith(".") or not line.lstrip()[:1].isupper():
-        return None
-    key = re.sub(r"\(.*?\)", "", line.lower())
-    key = re.sub(r"[^a-z]", "", key)
-    m = _TITLE.match(key) if key else None
-    if m is None:  # 'NIKE, Inc. Consolidated Statements of Income'
-        at = min(
-            (
-                i
-                for i in (key.find("consolidated"), key.find("statement"), key.find("balancesheet"))
-                if i > 0
-            ),
-            default=-1,
-        )
-        if at > 0 and _COMPANY_END.search(key[:at]):
-            key = key[at:]
-            m = _TITLE.match(key)
-    if m is None or not _TITLE_REST.search(key[m.end() :]):
-        return None
-    return classify_statement(re.sub(r"([a-z])([A-Z])", r"\1 \2", line)) or classify_statement(
-        " ".join(
-            re.findall(
-                r"statements?|of|cash|flows?|operations|income|earnings|comprehensive|balance|sheets?|"
-                r"financial|position|condition|changes|in|stock|share|holders|owners|equity",
-                key,
-            )
-        )
-    )
+    kind = title_kind(line)
+    return _OFFLINE_NAME.get(kind, kind) if kind else None
 
 
 _RUN_THEN_LABEL = re.compile(
