@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from finqa.agents.reasoning.offline.book import Book, Fact
+from finqa.agents.reasoning.offline.solver import fact_citations
 from finqa.agents.reasoning.schema import ReplyPlan
 from finqa.agents.types import Calculation, Citation, Evidence, Operand
 from finqa.lexicon import find_periods
@@ -162,7 +163,7 @@ def execute_plan(plan: ReplyPlan, evidence: Evidence, book: Book | None = None) 
         unit=unit,
         description=(plan.description or "result")[:200],
     )
-    cites = _citations(facts)
+    cites = fact_citations(facts.values())
     refs = "".join(sorted({f"[{c.source_id}]" for c in cites}, key=lambda s: int(s[2:-1])))
     shown = "; ".join(
         f"{name} = {facts[name].item.id.replace('_', ' ')} FY{facts[name].year} "
@@ -282,25 +283,6 @@ def _unit_clash(expression: str, units: dict[str, str]) -> str:
     except SyntaxError:
         return ""
     return clash
-
-
-def _citations(facts: dict[str, Fact]) -> list[Citation]:
-    seen: set[tuple[str, str]] = set()
-    out: list[Citation] = []
-    for fact in facts.values():
-        key = (fact.row.source_id, fact.row.line)
-        if key not in seen:
-            seen.add(key)
-            out.append(
-                Citation(
-                    source_id=fact.row.source_id,
-                    doc_id=fact.row.doc_id,
-                    page=fact.row.page,
-                    chunk_id=fact.row.chunk_id,
-                    quote=fact.row.line[:200],
-                )
-            )
-    return out
 
 
 def _unit(unit: str) -> str:

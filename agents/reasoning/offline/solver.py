@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from finqa.agents.reasoning.offline.book import Book, Fact
@@ -14,7 +15,7 @@ from finqa.agents.types import Calculation, Citation, Operand
 from finqa.lexicon.arith import ArithmeticError_, evaluate
 from finqa.lexicon.metrics import display_value
 
-__all__ = ["Solution", "solve", "format_value", "missing_operands", "get_recipe"]
+__all__ = ["Solution", "solve", "format_value", "missing_operands", "get_recipe", "fact_citations"]
 
 _TOKEN = re.compile(r"([a-z_]+)\[y(?:-(\d))?\]")
 _SCALE_WORD = {1e3: "thousand", 1e6: "million", 1e9: "billion"}
@@ -196,9 +197,14 @@ def format_value(sol: Solution, spec: QuestionSpec) -> str:
 
 
 def citations_for(sol: Solution) -> list[Citation]:
+    return fact_citations(sol.facts)
+
+
+def fact_citations(facts: Iterable[Fact]) -> list[Citation]:
+    """One citation per statement line the facts were read from, in order (quote: the line)."""
     seen: set[tuple[str, str]] = set()
     out: list[Citation] = []
-    for fact in sol.facts:
+    for fact in facts:
         key = (fact.row.source_id, fact.row.line)
         if key in seen:
             continue
