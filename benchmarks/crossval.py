@@ -161,6 +161,7 @@ def run(args: argparse.Namespace) -> int:
             out,
             escalate=ev_mode == "single",
             resume=not args.fresh,
+            statements=None if args.no_statements else args.index,
         )
         oof, gates = crossvalidate(records, folds, args.folds)
         name = "oracle evidence" if ev_mode == "oracle" else f"single store ({args.index})"
@@ -196,6 +197,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", type=Path, default=Path("/work/var/crossval"))
     p.add_argument("--fresh", action="store_true", help="re-run questions already in --out")
     p.add_argument("--allow-unready", action="store_true", help="use an index without .READY")
+    p.add_argument(
+        "--no-statements",
+        action="store_true",
+        help="the reasoner reads the evidence text only (not --index's statement model)",
+    )
     args = p.parse_args(argv)
     if args.folds < 2:
         print("error: --folds must be at least 2", file=sys.stderr)

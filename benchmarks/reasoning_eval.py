@@ -109,11 +109,13 @@ def run_offline(
     escalate: bool = False,
     *,
     resume: bool = False,
+    statements: Path | None = None,
 ) -> list[dict[str, Any]]:
     """Answer each question offline and grade it; one JSON line per question to `out`.
 
     With `resume`, questions already in `out` are read back instead of re-run and new ones are
-    appended as they finish (a long single-store run survives an interruption)."""
+    appended as they finish (a long single-store run survives an interruption). `statements`:
+    the index folder whose statement model the reasoner reads (None: evidence text only)."""
     done = _done(out) if resume and out is not None else {}
     todo = [q for q in questions if str(q.get("financebench_id")) not in done]
     if out is not None:
@@ -122,7 +124,12 @@ def run_offline(
             out.write_text("", encoding="utf-8")
     if not todo:
         return [done[str(q.get("financebench_id"))] for q in questions]
-    reasoner = build_reasoner(settings.with_overrides({"llm.backend": "offline"}))
+    store = None
+    if statements is not None:
+        from finqa.lexicon.statements import shared_store
+
+        store = shared_store(statements)
+    reasoner = build_reasoner(settings.with_overrides({"llm.backend": "offline"}), statements=store)
     errors: list[str] = []
     retrieve = _retriever(mode, settings, errors)
 
@@ -289,6 +296,13 @@ def main(argv: list[str] | None = None) -> int:
         help="retrieval mode: on abstention retry at the next attempt (up to 3) with the missing "
         "line items as feedback, as the orchestrator does",
     )
+    p.add_argument(
+        "--statements",
+        type=Path,
+        default=None,
+        help="index folder whose statement model the reasoner reads (default: none, evidence "
+        "text only; retrieval mode: --index)",
+    )
     p.add_argument("--type", dest="qtype", choices=TYPES, default=None)
     p.add_argument("--limit", type=int, default=None)
     p.add_argument(
@@ -323,7 +337,10 @@ def main(argv: list[str] | None = None) -> int:
     tag = f"a{args.attempt}" + ("-escalate" if args.escalate else "")
     out = args.out or Path("/work/var/reasoning_eval") / f"{args.mode}-{tag}.jsonl"
     t0 = time.perf_counter()
-    results = run_offline(questions, args.mode, settings, args.attempt, out, args.escalate)
+    model = args.statements or (args.index if args.mode == "retrieval" else None)
+    results = run_offline(
+        questions, args.mode, settings, args.attempt, out, args.escalate, statements=model
+    )
     how = f"attempt {args.attempt}" + (" escalating to 3 on abstention" if args.escalate else "")
     _table(
         results,

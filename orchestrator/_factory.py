@@ -66,7 +66,8 @@ def build_reasoner(settings: Settings, llm: LLMClient | None = None) -> Reasoner
         from finqa.agents.reasoning import build_reasoner as _build
     except ImportError as exc:
         raise _missing("the reasoning agent", exc) from None
-    agent: Reasoner = _build(settings, llm)
+    # the reasoner reads the index's statement model (built once at ingest) through one store
+    agent: Reasoner = _build(settings, llm, build_statements(settings))
     return agent
 
 

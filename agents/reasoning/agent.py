@@ -9,6 +9,11 @@ The reply schema goes to the server as structured output; the answer's confidenc
 `response_format` was used and whether the reply validated. Figure questions are asked in plan
 form (finqa computes). `hybrid`: the offline backend answers first; the LLM takes what it abstains
 on and every retry the Judge sends back; `confidence.answered_by` says which one answered.
+
+`statements` (optional, injected once: the index's statement model, `StatementStore`): the
+offline backend and the plan executor read the figures of the filings present in the evidence
+from it first (citing the fact's doc and page) and fall back to the evidence's own tables;
+None reads the evidence text only.
 """
 
 from __future__ import annotations
@@ -19,9 +24,10 @@ from finqa.agents.logs import get_logger
 from finqa.agents.reasoning.llm import LLMCallFailed, OpenAIChatClient
 from finqa.agents.reasoning.offline import CANNOT, OFFLINE_TEMPLATE_ID, OfflineBackend
 from finqa.agents.reasoning.parsing import parse_reply
+from finqa.agents.reasoning.plan import statement_view
 from finqa.agents.reasoning.prompts import is_figure_question, load_template, render_messages
 from finqa.agents.reasoning.schema import reply_json_schema
-from finqa.agents.types import Answer, Evidence, LLMClient, LLMUsage, Verdict
+from finqa.agents.types import Answer, Evidence, LLMClient, LLMUsage, StatementStore, Verdict
 
 __all__ = ["ReasoningAgent", "build_reasoner"]
 
@@ -32,11 +38,17 @@ class ReasoningAgent:
     """Satisfies the `Reasoner` protocol."""
 
     def __init__(
-        self, settings: Settings, llm: LLMClient | None = None, *, hybrid: bool | None = None
+        self,
+        settings: Settings,
+        llm: LLMClient | None = None,
+        *,
+        hybrid: bool | None = None,
+        statements: StatementStore | None = None,
     ) -> None:
         self.settings = settings
         self.llm = llm
-        self.offline = OfflineBackend()
+        self.statements = statements
+        self.offline = OfflineBackend(statements)
         wanted = (settings.llm.backend == "hybrid") if hybrid is None else hybrid
         self.hybrid = wanted and llm is not None
 
@@ -108,6 +120,9 @@ class ReasoningAgent:
     ) -> Answer:
         template = load_template(strategy)
         figure = is_figure_question(question)
+        view = None
+        if figure and self.statements is not None:
+            view = statement_view(evidence, book=self.offline.book(evidence))
         messages = render_messages(
             template,
             question,
@@ -115,6 +130,7 @@ class ReasoningAgent:
             feedback=feedback,
             max_chars=self.settings.reasoning.max_evidence_chars,
             figure=figure,
+            statements=view,
         )
         try:
             response = llm.complete(
@@ -143,7 +159,7 @@ class ReasoningAgent:
                     "llm_error": str(exc),
                 },
             )
-        parsed = parse_reply(response.text, evidence)
+        parsed = parse_reply(response.text, evidence, statements=self.statements)
         parsed.confidence["json_mode"] = response.json_mode
         parsed.confidence["response_format"] = response.response_format
         parsed.confidence["figure_question"] = figure
@@ -164,8 +180,11 @@ class ReasoningAgent:
         )
 
 
-def build_reasoner(settings: Settings, llm: LLMClient | None = None) -> ReasoningAgent:
-    """The Reasoning agent for `settings.llm.backend` (an explicit `llm` wins)."""
+def build_reasoner(
+    settings: Settings, llm: LLMClient | None = None, statements: StatementStore | None = None
+) -> ReasoningAgent:
+    """The Reasoning agent for `settings.llm.backend` (an explicit `llm` wins), reading the
+    statement model `statements` when given."""
     if llm is None and settings.llm.backend in ("openai", "hybrid"):
         llm = OpenAIChatClient(settings.llm)
-    return ReasoningAgent(settings, llm)
+    return ReasoningAgent(settings, llm, statements=statements)

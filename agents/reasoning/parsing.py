@@ -20,7 +20,14 @@ from typing import Any
 
 from finqa.agents.reasoning.confidence import confidence_signals, is_refusal
 from finqa.agents.reasoning.schema import ReplyPlan, validate_reply
-from finqa.agents.types import Calculation, Citation, Evidence, EvidenceItem, Operand
+from finqa.agents.types import (
+    Calculation,
+    Citation,
+    Evidence,
+    EvidenceItem,
+    Operand,
+    StatementStore,
+)
 from finqa.lexicon.arith import ArithmeticError_, evaluate, safe_name, variables
 from finqa.lexicon.numbers import SCALE_WORDS
 
@@ -189,8 +196,11 @@ def _calculation(
     return calc, note
 
 
-def parse_reply(text: str, evidence: Evidence) -> ParsedAnswer:
-    """Answer text, resolved citations, re-executed calculations and confidence signals."""
+def parse_reply(
+    text: str, evidence: Evidence, *, statements: StatementStore | None = None
+) -> ParsedAnswer:
+    """Answer text, resolved citations, re-executed calculations and confidence signals
+    (a plan's line items are looked up in `statements` first, then the evidence's tables)."""
     out = ParsedAnswer()
     problems: list[str] = []
     text = _THINK.sub("", text)
@@ -209,7 +219,7 @@ def parse_reply(text: str, evidence: Evidence) -> ParsedAnswer:
         out.text = (answer if isinstance(answer, str) else json.dumps(answer)).strip()
     plan = _plan(data.get("plan"))
     if plan is not None:
-        return _planned(out, plan, evidence, json_ok, schema_ok, schema_error)
+        return _planned(out, plan, evidence, json_ok, schema_ok, schema_error, statements)
     out.citations, invalid = _citations(data.get("citations"), out.text, evidence)
     raw_calcs = data.get("calculations") or []
     for rc in raw_calcs if isinstance(raw_calcs, list) else []:
@@ -317,11 +327,12 @@ def _planned(
     json_ok: bool,
     schema_ok: bool,
     schema_error: str,
+    statements: StatementStore | None = None,
 ) -> ParsedAnswer:
     """The answer finqa computes from the model's plan (or its abstention naming what is missing)."""
     from finqa.agents.reasoning.plan import execute_plan
 
-    outcome = execute_plan(plan, evidence)
+    outcome = execute_plan(plan, evidence, statements=statements)
     out.text = outcome.text
     out.abstained = outcome.abstained
     out.citations = outcome.citations

@@ -18,7 +18,7 @@ from functools import lru_cache
 from finqa.agents.reasoning.offline.book import Book, Fact
 from finqa.agents.reasoning.offline.solver import fact_citations
 from finqa.agents.reasoning.schema import ReplyPlan
-from finqa.agents.types import Calculation, Citation, Evidence, Operand
+from finqa.agents.types import Calculation, Citation, Evidence, Operand, StatementStore
 from finqa.lexicon import find_periods
 from finqa.lexicon.arith import ArithmeticError_, evaluate, safe_name, variables
 from finqa.lexicon.line_items import LineItem, item_for_metric, label_key, line_items
@@ -110,9 +110,16 @@ def _year(period: str) -> int | None:
     return None
 
 
-def statement_view(evidence: Evidence, max_items: int = 40, book: Book | None = None) -> str:
-    """One line per catalogue item found in the evidence: `revenue: FY2022 394,328 [S2]; ...`."""
-    book = book or Book(evidence)
+def statement_view(
+    evidence: Evidence,
+    max_items: int = 40,
+    book: Book | None = None,
+    *,
+    statements: StatementStore | None = None,
+) -> str:
+    """One line per catalogue item found in the evidence: `revenue: FY2022 394,328 [S2]; ...`
+    (`statements`: the statement model, read first for the evidence's filings)."""
+    book = book or Book(evidence, statements)
     years = sorted({y for r in book.rows for y in r.years}, reverse=True)[:4]
     lines: list[str] = []
     for item_id in sorted(known_items()):
@@ -129,9 +136,18 @@ def statement_view(evidence: Evidence, max_items: int = 40, book: Book | None = 
     return "\n".join(lines)
 
 
-def execute_plan(plan: ReplyPlan, evidence: Evidence, book: Book | None = None) -> PlanOutcome:
-    """Look up every plan item, evaluate the expression, and write the answer (or abstain)."""
-    book = book or Book(evidence)
+def execute_plan(
+    plan: ReplyPlan,
+    evidence: Evidence,
+    book: Book | None = None,
+    *,
+    statements: StatementStore | None = None,
+) -> PlanOutcome:
+    """Look up every plan item, evaluate the expression, and write the answer (or abstain).
+
+    `statements`: the statement model, read first for the evidence's filings (then the
+    evidence's own tables)."""
+    book = book or Book(evidence, statements)
     if not plan.items:
         return _abstain("the plan names no line items", problems=["empty plan"])
     facts, renames, failure = _look_up(plan, book)

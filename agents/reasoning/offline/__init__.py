@@ -24,7 +24,7 @@ from finqa.agents.reasoning.offline.solver import (
     solve,
 )
 from finqa.agents.reasoning.offline.verdicts import metric_lead, verdict_answer
-from finqa.agents.types import Answer, Evidence
+from finqa.agents.types import Answer, Evidence, StatementStore
 
 __all__ = ["OfflineBackend", "OFFLINE_TEMPLATE_ID", "CANNOT", "is_descriptive"]
 
@@ -61,12 +61,25 @@ def is_descriptive(question: str) -> bool:
 
 
 class OfflineBackend:
-    """Deterministic reader/calculator over evidence text."""
+    """Deterministic reader/calculator over the filings' statement model and the evidence text.
+
+    `statements`: the index's statement model (built once by the orchestrator's factory); the
+    figures of the filings present in the evidence are read from it first, the evidence's own
+    tables are the fall-back. None reads the evidence text only.
+    """
 
     name = "offline"
 
+    def __init__(self, statements: StatementStore | None = None) -> None:
+        self.statements = statements
+
+    def book(self, evidence: Evidence) -> Book:
+        """Every statement row available for this evidence (statement model first)."""
+        return Book(evidence, self.statements)
+
     def answer(self, question: str, evidence: Evidence, strategy: str = "standard") -> Answer:
-        verdict = verdict_answer(question, evidence, strategy)
+        book = self.book(evidence)
+        verdict = verdict_answer(question, evidence, strategy, book)
         if verdict is not None:
             return verdict
         spec = parse_question(question)
@@ -79,7 +92,6 @@ class OfflineBackend:
                 or (recipe is not None and recipe.unit != "USD")
             )
         if metric_q and (spec.is_yes_no or _COMPUTE.search(question)):
-            book = Book(evidence)
             sol = solve(spec, book)
             if sol is not None and self._acceptable(sol, spec, strategy):
                 return self._metric_answer(question, spec, sol, strategy)

@@ -1,19 +1,27 @@
-"""A `Book`: every statement row read from one Evidence, and the best row for (line item, year)."""
+"""A `Book`: every statement row read for one Evidence, and the best row for (line item, year).
+
+The filing's statement model (`StatementStore`, built once at ingest) is read for the filings
+present in the evidence only (`model_rows`) and preferred at equal fit; the statement tables
+parsed from the evidence text are the fall-back when the model has no fitting row for the line
+item and year (or a better-fitting one on the evidence's pages).
+A filing's fiscal year and form come from the index's document metadata (carried on the
+evidence items), else from `lexicon.identity` (document names of a known shape).
+"""
 
 from __future__ import annotations
 
-import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
+from finqa.agents.reasoning.offline.model_rows import model_rows
 from finqa.agents.reasoning.offline.tables import Row, Table, classify_statement, parse_tables
-from finqa.agents.types import Evidence, EvidenceItem
+from finqa.agents.types import Evidence, EvidenceItem, StatementStore
 from finqa.lexicon.line_items import LineItem, line_items
 
-__all__ = ["Book", "Fact", "doc_fiscal_year"]
+__all__ = ["Book", "Fact", "doc_identity", "MODEL_PREFERENCE"]
 
-_DOC_FY = re.compile(r"_(\d{4})(?:Q\d)?_(10K|10Q|8K|EARNINGS|10K_ANNUALREPORT)", re.I)
 _CONTENT_HINTS = (
     (
         "balance",
@@ -49,6 +57,10 @@ _CONTENT_HINTS = (
 )
 
 
+# at equal fit (same label match, statement and primary standing) the statement model's row wins
+# over the row parsed from the evidence text; a better-fitting evidence row still wins
+MODEL_PREFERENCE = 3.0
+
 _PER_SHARE_OK = frozenset(
     {"eps_basic", "eps_diluted", "dividends_per_share", "book_value_per_share"}
 )
@@ -60,20 +72,19 @@ def _lexicon_item(item_id: str) -> LineItem | None:
     return lexicon_items().get(item_id)
 
 
-def doc_fiscal_year(doc_id: str) -> tuple[int | None, str | None]:
-    """(fiscal year, doc type) from a FinanceBench-style doc name ('PEPSICO_2022_10K')."""
-    try:  # the lexicon knows every naming variant
-        from finqa.lexicon import parse_doc_name
+def doc_identity(
+    doc_id: str, metadata: Mapping[str, Any] | None = None
+) -> tuple[int | None, str | None]:
+    """(fiscal year, doc type) of a filing: the index's document metadata when the evidence
+    carries it (`fiscal_year`, `doc_type`), else `lexicon.identity` from a known name shape."""
+    meta = metadata or {}
+    fy, doc_type = meta.get("fiscal_year"), meta.get("doc_type")
+    if isinstance(fy, int) and fy > 0:
+        return fy, str(doc_type).lower() if doc_type else None
+    from finqa.lexicon.identity import identify
 
-        meta = parse_doc_name(doc_id)
-        if meta.fiscal_year:
-            return meta.fiscal_year, (meta.doc_type or "").lower() or None
-    except Exception:  # noqa: BLE001 - lexicon optional / not yet installed
-        pass
-    m = _DOC_FY.search(doc_id)
-    if not m:
-        return None, None
-    return int(m.group(1)), m.group(2).lower()
+    ident = identify(file_name=doc_id)
+    return ident.fiscal_year, (ident.doc_type or "").lower() or None
 
 
 @dataclass(frozen=True)
@@ -85,10 +96,16 @@ class Fact:
 
 
 class Book:
-    """Statement rows from an Evidence, with per-document header context shared across chunks."""
+    """Statement rows for an Evidence: the statement model's rows of the evidence's filings
+    first (`statements`; None reads the evidence text only), then the rows parsed from the
+    evidence text, with per-document header context shared across chunks."""
 
-    def __init__(self, evidence: Evidence) -> None:
+    def __init__(self, evidence: Evidence, statements: StatementStore | None = None) -> None:
+        self.model_rows: list[Row] = model_rows(statements, evidence)
         self.rows: list[Row] = []
+        self._identity = {
+            item.doc_id: doc_identity(item.doc_id, item.metadata) for item in evidence.items
+        }
         first: dict[int, Table] = {}
         for n, item in enumerate(evidence.items):
             first[n] = self._parse(item, n, (), None, None)
@@ -135,6 +152,8 @@ class Book:
                 continue
             t2 = self._parse(item, n, years, scale, statement)
             self.rows.extend(self._with_statement(t2.rows, statement))
+        self.text_rows = self.rows
+        self.rows = self.model_rows + self.text_rows
 
     @staticmethod
     def _parse(
@@ -176,12 +195,11 @@ class Book:
             out.append(r)
         return out
 
-    @staticmethod
     def _fallback_years(
-        doc_id: str, statement: str | None, orders: Counter[tuple[str, bool]], width: int
+        self, doc_id: str, statement: str | None, orders: Counter[tuple[str, bool]], width: int
     ) -> tuple[int, ...]:
         """Columns of a 10-K statement chunk without its header: FY, FY-1, ... (the filer's order)."""
-        fy, doc_type = doc_fiscal_year(doc_id)
+        fy, doc_type = self._identity.get(doc_id) or doc_identity(doc_id)
         if fy is None or doc_type not in ("10k", "10k_annualreport") or statement is None:
             return ()
         n = width if width in (2, 3) else 0
@@ -205,9 +223,13 @@ class Book:
             v = prefer.value_for(year)
             if v is not None:
                 return Fact(li, year, prefer, float(v))
+        return self._best(li, year, self.rows)
+
+    @staticmethod
+    def _best(li: LineItem, year: int, pool: Sequence[Row]) -> Fact | None:
         exact, prefixes, excludes = li.keys()
         best: tuple[float, Row] | None = None
-        for row in self.rows:
+        for row in pool:
             if (
                 row.value_for(year) is None
                 or row.exhibit
@@ -217,6 +239,8 @@ class Book:
             if row.per_share and li.id not in _PER_SHARE_OK:
                 continue
             score = _row_score(row, li.statement, exact, prefixes, excludes)
+            if score is not None and row.model:
+                score += MODEL_PREFERENCE
             if score is not None and (best is None or score > best[0]):
                 best = (score, row)
         if best is None:

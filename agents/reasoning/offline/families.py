@@ -57,7 +57,9 @@ _WHICH_YEAR = re.compile(r"\b(?:which|what) (?:fiscal )?(?:year|period)\b|^\s*wh
 _CONSISTENT = re.compile(r"\b(?:consistent\w*|stable|stability|fluctuat\w*|volatil\w*|steady)\b", re.I)  # fmt: skip
 
 
-def applicability(question: str, evidence: Evidence, strategy: str) -> Answer | None:
+def applicability(
+    question: str, evidence: Evidence, strategy: str, book: Book | None = None
+) -> Answer | None:
     """'X is not relevant' when X's statement is read and has none of X's line items."""
     q = " ".join(question.split())
     if not _NOT_RELEVANT.search(q):
@@ -66,7 +68,7 @@ def applicability(question: str, evidence: Evidence, strategy: str) -> Answer | 
     recipe = get_recipe(spec.recipe)
     if recipe is None or recipe.unit == "USD":
         return None  # an amount is always 'relevant'; a ratio needs its operands
-    book = Book(evidence)
+    book = book if book is not None else Book(evidence)
     year = spec.target_year or _latest_year(book)
     if year is None:
         return None
@@ -136,7 +138,9 @@ def _stated_tolerance(question: str) -> float | None:
     return None
 
 
-def consistency(question: str, evidence: Evidence, strategy: str) -> Answer | None:
+def consistency(
+    question: str, evidence: Evidence, strategy: str, book: Book | None = None
+) -> Answer | None:
     """Yes/No: is the metric consistent over the years shown, with the figures and the rule."""
     q = " ".join(question.split())
     if not _CONSISTENT.search(q):
@@ -145,7 +149,7 @@ def consistency(question: str, evidence: Evidence, strategy: str) -> Answer | No
     recipe = get_recipe(spec.recipe)
     if recipe is None:
         return None
-    book = Book(evidence)
+    book = book if book is not None else Book(evidence)
     latest = spec.target_year or _latest_year(book)
     if latest is None:
         return None
@@ -217,7 +221,9 @@ def _cites(r: Row) -> list[Citation]:
     ]  # fmt: skip
 
 
-def period_extreme(question: str, evidence: Evidence, strategy: str) -> Answer | None:
+def period_extreme(
+    question: str, evidence: Evidence, strategy: str, book: Book | None = None
+) -> Answer | None:
     """'In which year was X highest/lowest?': X per year, the extreme year named with the figures."""
     q = " ".join(question.split())
     m = _EXTREME.search(q)
@@ -227,7 +233,7 @@ def period_extreme(question: str, evidence: Evidence, strategy: str) -> Answer |
     recipe = get_recipe(spec.recipe)
     if recipe is None:
         return None
-    book = Book(evidence)
+    book = book if book is not None else Book(evidence)
     years = list(spec.years)
     if len(years) == 2:
         years = list(range(min(years), max(years) + 1))

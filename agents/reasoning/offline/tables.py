@@ -63,6 +63,7 @@ class Row:
     primary: bool = False  # under a financial statement title (not MD&A / notes tables)
     exhibit: bool = False  # from an exhibit (another entity's statements, e.g. Exhibit 99.3)
     per_share: bool = False  # under a 'per share' heading (EPS-like values, not amounts)
+    model: bool = False  # read from the filing's statement model (StatementStore), not the text
 
     def value_for(self, year: int) -> float | None:
         if year in self.years:

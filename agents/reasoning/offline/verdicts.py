@@ -73,34 +73,40 @@ _ST_DEBT = re.compile(
 _DEBT_SKIP = ("lease", "issuance", "interest", "unamortized", "relatedpart", "less")
 
 
-def verdict_answer(question: str, evidence: Evidence, strategy: str) -> Answer | None:
-    """A verdict answer for a recognised template, or None (not the template / rows missing)."""
+def verdict_answer(
+    question: str, evidence: Evidence, strategy: str, book: Book | None = None
+) -> Answer | None:
+    """A verdict answer for a recognised template, or None (not the template / rows missing).
+
+    `book`: the rows already read for this evidence (with the statement model when the backend
+    has one); read from the evidence text when not given."""
     q = " ".join(question.split())
+    book = book if book is not None else Book(evidence)
     for family in (applicability, consistency, period_extreme):
-        ans = family(q, evidence, strategy)
+        ans = family(q, evidence, strategy, book)
         if ans is not None:
             return ans
     spec = parse_question(q)
     if spec.is_yes_no and _CAPITAL_INTENSIVE.search(q) and spec.target_year:
-        ans = _capital_intensive(spec, Book(evidence), strategy)
+        ans = _capital_intensive(spec, book, strategy)
         if ans is not None:
             return ans
     debt_q = _DEBT_Q.search(q) and not _DEBT_OTHER.search(q)
     if spec.is_yes_no and debt_q and (_UP.search(q) or _DOWN.search(q)):
-        return _debt_change(q, spec, Book(evidence), strategy)
+        return _debt_change(q, spec, book, strategy)
     if CF_Q.search(q) and spec.target_year:
-        return largest_cash_flow(spec, Book(evidence), strategy)
+        return largest_cash_flow(spec, book, strategy)
     if (
         spec.is_yes_no
         and DIVIDENDS_Q.search(q)
         and spec.target_year
         and not (_UP.search(q) or _DOWN.search(q) or re.search(r"per share|payout|ratio", q, re.I))
     ):
-        return dividends_paid(spec, Book(evidence), strategy)
+        return dividends_paid(spec, book, strategy)
     if RESTRUCTURING_Q.search(q) and INCOME_STMT_Q.search(q) and spec.target_year:
-        return restructuring(spec, Book(evidence), strategy)
+        return restructuring(spec, book, strategy)
     if ETR_Q.search(q) and spec.aggregate == "change" and len(spec.agg_years) == 2:
-        return tax_rate_change(spec, Book(evidence), strategy)
+        return tax_rate_change(spec, book, strategy)
     return None
 
 

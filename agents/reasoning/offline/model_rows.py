@@ -1,0 +1,195 @@
+"""The statement model's facts as the offline reader's rows (the Book reads the model first).
+
+`model_rows(statements, evidence)` reads, for each filing present in the evidence (and only
+those), every table of the filing's statement model (`StatementStore.tables`) and turns each
+line item into one `Row` with a value per fiscal year: a fiscal-year column, or a balance at a
+fiscal year end. Quarter, year-to-date and quarter-end columns are left to the evidence tables
+(the rows are per fiscal year). When a table has the same year twice (a restated column beside
+the original), the restated figure is used.
+
+Only the first printing of each primary statement (its first page and the next) counts as
+the primary statement; a later table of the same kind (condensed consolidating, parent-only,
+guarantor statements) is read as a note.
+
+A row cites the evidence source that holds the fact's page when there is one; a fact on a
+page the retrieval did not return is cited as `M<n>` (the statement model, with the fact's
+doc and page on the citation). Values are as filed (the model's base-unit value divided by
+its scale), with the table's scale; a table whose header states no scale takes the scale
+every other table of the filing agrees on, else it stays unknown (never guessed).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+
+from finqa.agents.reasoning.offline.tables import Row
+from finqa.agents.types import Evidence, StatementStore
+from finqa.lexicon.line_items import label_key
+from finqa.lexicon.model import StatementFact, StatementPeriod, StatementTable
+
+__all__ = ["model_rows", "fiscal_year_of", "PRIMARY_STATEMENTS"]
+
+PRIMARY_STATEMENTS = frozenset({"income", "balance", "cashflow"})
+# the statement model's kinds in the offline reader's names
+_OFFLINE_NAME = {"cashflow": "cash_flow", "quarterly": None, "other": None}
+_ORDER_BASE = -1_000_000  # model rows sort before every evidence row on rank ties
+
+
+def fiscal_year_of(period: StatementPeriod) -> int | None:
+    """The fiscal year a column stands for in a per-year row, or None (quarter, YTD, unknown)."""
+    if period.fiscal_year is None:
+        return None
+    if period.instant:
+        return period.fiscal_year if period.quarter is None else None
+    if period.quarter is not None and period.months != 12:
+        return None
+    return period.fiscal_year if period.months in (None, 12) else None
+
+
+def model_rows(statements: StatementStore | None, evidence: Evidence) -> list[Row]:
+    """Rows of the statement model for the filings in `evidence` (empty without a store)."""
+    if statements is None:
+        return []
+    docs = list(dict.fromkeys(item.doc_id for item in evidence.items))
+    known = set(statements.docs())
+    sources: dict[tuple[str, int], tuple[str, str | None]] = {}
+    for item in evidence.items:
+        for n, page in enumerate(item.pages):
+            chunk = item.chunk_ids[min(n, len(item.chunk_ids) - 1)] if item.chunk_ids else None
+            sources.setdefault((item.doc_id, page), (item.source_id, chunk))
+    cites = _Cites(sources)
+    rows: list[Row] = []
+    for doc in docs:
+        if doc not in known:
+            continue
+        tables = statements.tables(doc)
+        doc_scale = _agreed_scale(tables)
+        main = _main_pages(tables)
+        for table in tables:
+            rows.extend(_table_rows(table, doc_scale, cites, len(rows), main))
+    return rows
+
+
+class _Cites:
+    """Evidence source of a (doc, page), else a statement-model id M1, M2, ... per page."""
+
+    def __init__(self, sources: dict[tuple[str, int], tuple[str, str | None]]) -> None:
+        self.sources = sources
+        self.model: dict[tuple[str, int], str] = {}
+
+    def __call__(self, doc: str, page: int) -> tuple[str, str | None]:
+        found = self.sources.get((doc, page))
+        if found is not None:
+            return found
+        sid = self.model.setdefault((doc, page), f"M{len(self.model) + 1}")
+        return sid, None
+
+
+def _main_pages(tables: Sequence[StatementTable]) -> dict[str, int]:
+    """Per primary statement kind, the first page it is printed on (text and PDF tables)."""
+    first: dict[str, int] = {}
+    for t in tables:
+        if t.source != "xbrl" and t.statement in PRIMARY_STATEMENTS and t.pages:
+            first[t.statement] = min(first.get(t.statement, t.page), t.page)
+    return first
+
+
+def _agreed_scale(tables: Sequence[StatementTable]) -> float | None:
+    scales = Counter(
+        t.scale for t in tables if t.source != "xbrl" and t.unit == "USD" and t.scale != 1.0
+    )
+    return next(iter(scales)) if len(scales) == 1 else None
+
+
+def _statement(table: StatementTable) -> str | None:
+    """The offline name of a table's statement; 'comprehensive' for a statement of comprehensive
+    income on its own (its 'Net income' line repeats the income statement's)."""
+    key = label_key(table.title)
+    combined = ("operationsand", "incomeand", "earningsand", "lossand")
+    if "comprehensive" in key and not any(x in key for x in combined):
+        return "comprehensive"
+    return _OFFLINE_NAME.get(table.statement, table.statement)
+
+
+def _table_rows(
+    table: StatementTable,
+    doc_scale: float | None,
+    cites: _Cites,
+    offset: int,
+    main: dict[str, int],
+) -> list[Row]:
+    statement = _statement(table)
+    # the filing's own statements come first in the financial statements section; a later table
+    # of the same kind (condensed consolidating, parent-only, guarantor) is not the main one
+    start = main.get(table.statement)
+    primary = (
+        table.statement in PRIMARY_STATEMENTS
+        and statement != "comprehensive"
+        and (table.source == "xbrl" or start is None or table.page <= start + 1)
+    )
+    by_row: dict[int, list[StatementFact]] = defaultdict(list)
+    for fact in table.facts:
+        by_row[fact.row].append(fact)
+    out: list[Row] = []
+    for n, (_, facts) in enumerate(sorted(by_row.items())):
+        row = _row(facts, table, statement, primary, doc_scale, cites, offset + n)
+        if row is not None:
+            out.append(row)
+    return out
+
+
+def _row(
+    facts: list[StatementFact],
+    table: StatementTable,
+    statement: str | None,
+    primary: bool,
+    doc_scale: float | None,
+    cites: _Cites,
+    order: int,
+) -> Row | None:
+    chosen: dict[int, StatementFact] = {}
+    for fact in sorted(facts, key=lambda f: f.column):
+        if fact.dimensions:
+            return None  # a segment's or a member's figure, never the line item's total
+        year = fiscal_year_of(fact.period)
+        if year is None:
+            continue
+        if year not in chosen or (fact.period.restated and not chosen[year].period.restated):
+            chosen[year] = fact
+    if not chosen:
+        return None
+    first = next(iter(chosen.values()))
+    years = tuple(chosen)
+    unit = first.unit
+    if unit == "USD" and first.scale == 1.0 and first.source != "xbrl":
+        scale: float | None = doc_scale  # no scale in the header: the filing's, or unknown
+    else:
+        scale = first.scale
+    divisor = first.scale or 1.0
+    values = tuple(chosen[y].value / divisor for y in years)
+    page = first.page
+    source_id, chunk_id = cites(first.doc_id, page)
+    cells = " ".join(chosen[y].raw or _fmt(chosen[y].value / divisor) for y in years)
+    return Row(
+        label=first.label,
+        key=label_key(first.label),
+        values=values,
+        years=years,
+        scale=scale,
+        statement=statement,
+        source_id=source_id,
+        doc_id=first.doc_id,
+        page=page,
+        chunk_id=chunk_id,
+        line=f"{first.label} {cells}",
+        order=_ORDER_BASE + order,
+        primary=primary,
+        per_share=unit == "USD/share",
+        model=True,
+    )
+
+
+def _fmt(v: float) -> str:
+    text = f"{abs(v):,.2f}".rstrip("0").rstrip(".")
+    return f"({text})" if v < 0 else text

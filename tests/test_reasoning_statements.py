@@ -1,0 +1,182 @@
+"""The offline reasoner reads the filing's statement model (StatementStore) first, the evidence text second."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from _reasoning_data import BALANCE, CASH_FLOW, INCOME, evidence
+from finqa.agents.config import Settings
+from finqa.agents.reasoning import build_reasoner
+from finqa.agents.reasoning.offline.book import Book, doc_identity
+from finqa.agents.reasoning.offline.model_rows import fiscal_year_of, model_rows
+from finqa.agents.types import Evidence, EvidenceItem, RetrievalPlan
+from finqa.lexicon.model import StatementFact, StatementPeriod, StatementTable
+from finqa.lexicon.statements import MemoryStatementStore, read_pages, write_model
+
+DOC = "ACME_2022_10K"
+PROSE = "Management's discussion. Revenue grew on higher volumes and pricing across regions."
+
+
+def store_of(*pages: tuple[int, str], doc: str = DOC) -> MemoryStatementStore:
+    return MemoryStatementStore(read_pages(doc, list(pages)).tables)
+
+
+def fact(label: str, value: float, period: StatementPeriod, **kw: object) -> StatementFact:
+    base: dict[str, object] = {
+        "doc_id": DOC,
+        "statement": "income",
+        "table_id": "p9-t0",
+        "label": label,
+        "period": period,
+        "value": value * 1e6,
+        "scale": 1e6,
+        "page": 9,
+    }
+    base.update(kw)
+    return StatementFact(**base)  # type: ignore[arg-type]
+
+
+def table_of(*facts: StatementFact, statement: str = "income", title: str = "Statements of Income") -> StatementTable:  # fmt: skip
+    periods = tuple(dict.fromkeys(f.period for f in facts))
+    return StatementTable(
+        table_id="p9-t0", doc_id=DOC, statement=statement, title=title, pages=(9,),  # type: ignore[arg-type]
+        scale=1e6, periods=periods, facts=facts,
+    )  # fmt: skip
+
+
+FY22 = StatementPeriod(label="2022", fiscal_year=2022, months=12)
+FY21 = StatementPeriod(label="2021", fiscal_year=2021, months=12)
+
+
+class TestBookReadsTheModel:
+    def test_figure_from_a_page_the_evidence_lacks(self) -> None:
+        """A cash-flow figure is read from the model when retrieval returned only prose, cited to the fact's doc and page."""
+        store = store_of((52, CASH_FLOW))
+        ans = build_reasoner(Settings(), statements=store).generate(
+            "What was Acme's FY2021 capital spending?", evidence(PROSE), 1
+        )
+        assert not ans.abstained
+        assert "4,625" in ans.text
+        cite = ans.citations[0]
+        assert (cite.doc_id, cite.page, cite.source_id) == (DOC, 52, "M1")
+
+    def test_without_a_store_the_same_question_abstains(self) -> None:
+        """With no statement model the reasoner reads the evidence only and says what is missing."""
+        ans = build_reasoner(Settings()).generate(
+            "What was Acme's FY2021 capital spending?", evidence(PROSE), 1
+        )
+        assert ans.abstained and "capex" in ans.text.lower()
+
+    def test_fact_on_an_evidence_page_cites_that_source(self) -> None:
+        """A model fact on a page the evidence holds is cited with the evidence's source id."""
+        store = store_of((40, INCOME))  # evidence() puts its first text on page 40
+        book = Book(evidence(INCOME), store)
+        found = book.find("revenue", 2021)
+        assert found is not None and found.row.model
+        assert (found.row.source_id, found.row.page, found.value) == ("S1", 40, 79474)
+
+    def test_only_filings_in_the_evidence_are_read(self) -> None:
+        """Another filing's model is never read: its figures cannot answer this filing's question."""
+        store = store_of((52, CASH_FLOW), doc="OTHER_2022_10K")
+        assert model_rows(store, evidence(PROSE)) == []
+        ans = build_reasoner(Settings(), statements=store).generate(
+            "What was Acme's FY2021 capital spending?", evidence(PROSE), 1
+        )
+        assert ans.abstained
+
+    def test_better_fitting_evidence_row_wins(self) -> None:
+        """A note row in the model loses to the evidence's own income statement row for the same item."""
+        note = table_of(
+            fact("Net revenue", 1.0, FY22), statement="segment", title="Segment information"
+        )
+        book = Book(evidence(INCOME), MemoryStatementStore([note]))
+        found = book.find("revenue", 2022)
+        assert found is not None and not found.row.model and found.value == 86392
+
+    def test_scale_from_the_filing_when_a_table_states_none(self) -> None:
+        """A table without '(in millions)' takes the scale every other table of the filing states."""
+        no_scale = CASH_FLOW.replace("(in millions)\n", "")
+        store = store_of((50, INCOME), (52, no_scale))
+        book = Book(evidence(PROSE), store)
+        capex = book.find("capex", 2022)
+        assert capex is not None and capex.row.scale == 1e6
+
+    def test_unknown_scale_stays_unknown(self) -> None:
+        """A filing whose tables state no scale at all is not guessed: the amount is withheld."""
+        store = store_of((52, CASH_FLOW.replace("(in millions)\n", "")))
+        found = Book(evidence(PROSE), store).find("capex", 2022)
+        assert found is not None and found.row.scale is None
+        ans = build_reasoner(Settings(), statements=store).generate(
+            "What was Acme's FY2022 capital spending?", evidence(PROSE), 1
+        )
+        assert ans.abstained
+
+
+class TestModelColumns:
+    def test_quarter_and_year_to_date_columns_are_not_fiscal_years(self) -> None:
+        """A quarter, a nine-month and a quarter-end column never stand for a fiscal year."""
+        q = StatementPeriod(fiscal_year=2023, quarter=2, months=3)
+        ytd = StatementPeriod(fiscal_year=2023, months=9)
+        q_end = StatementPeriod(fiscal_year=2023, quarter=2, months=0, instant=True)
+        fy_end = StatementPeriod(fiscal_year=2022, months=0, instant=True)
+        assert [fiscal_year_of(p) for p in (q, ytd, q_end, fy_end, FY22)] == [
+            None, None, None, 2022, 2022,
+        ]  # fmt: skip
+
+    def test_restated_column_wins(self) -> None:
+        """Where a table shows a year as filed and as restated, the restated figure is read."""
+        restated = StatementPeriod(label="2021 As Restated", fiscal_year=2021, months=12, restated=True)  # fmt: skip
+        t = table_of(
+            fact("Net revenue", 110.0, FY22, column=0),
+            fact("Net revenue", 100.0, FY21, column=1),
+            fact("Net revenue", 95.0, restated, column=2),
+        )
+        rows = model_rows(MemoryStatementStore([t]), evidence(PROSE))
+        assert rows[0].value_for(2021) == 95.0 and rows[0].value_for(2022) == 110.0
+
+    def test_segment_members_are_not_totals(self) -> None:
+        """An inline XBRL fact with dimensions (a segment's revenue) never becomes the line item's row."""
+        seg = fact("Revenues", 5.0, FY22, source="xbrl", dimensions=(("srt:SegmentAxis", "a:East"),))  # fmt: skip
+        assert model_rows(MemoryStatementStore([table_of(seg)]), evidence(PROSE)) == []
+
+    def test_later_printing_is_not_the_main_statement(self) -> None:
+        """A second balance sheet later in the filing (e.g. condensed consolidating) is read as a note."""
+        store = store_of((51, BALANCE), (120, BALANCE))
+        rows = model_rows(store, evidence(PROSE))
+        assert {r.page for r in rows if r.primary} == {51}
+        assert any(r.page == 120 and not r.primary for r in rows)
+
+
+class TestIdentity:
+    def test_metadata_wins_over_the_name(self) -> None:
+        """The index's document metadata gives the fiscal year, whatever the file is called."""
+        assert doc_identity("acme-annual.pdf", {"fiscal_year": 2021, "doc_type": "10k"}) == (2021, "10k")  # fmt: skip
+
+    def test_name_of_a_known_shape(self) -> None:
+        """Without metadata a FinanceBench-style name is read by the lexicon's identity rules."""
+        assert doc_identity("ACME_2022_10K") == (2022, "10k")
+        assert doc_identity("quarterly-report.pdf") == (None, None)
+
+    def test_headerless_chunk_years_from_metadata(self) -> None:
+        """A statement chunk without its year header takes FY, FY-1 from the filing's metadata."""
+        body = "Consolidated Statement of Cash Flows\n(in millions)\nCapital spending (5,207) (4,625)\n"
+        item = EvidenceItem(
+            source_id="S1", doc_id="acme.pdf", pages=(3,), chunk_ids=("c",), text=body,
+            metadata={"fiscal_year": 2019, "doc_type": "10k"},
+        )  # fmt: skip
+        plan = RetrievalPlan(attempt=1, route="t", reason="t", k=1, candidates=1, rse=False)
+        book = Book(Evidence(question="q", items=(item,), plan=plan))
+        capex = book.find("capex", 2018)
+        assert capex is not None and capex.value == -4625
+
+
+class TestFactoryWiring:
+    def test_factory_reasoner_reads_the_index_model(self, tmp_path: Path) -> None:
+        """The orchestrator's factory gives the reasoner the index's statement model."""
+        from finqa.orchestrator import _factory
+
+        write_model(tmp_path, read_pages(DOC, [(52, CASH_FLOW)]), content_hash="h")
+        settings = Settings().with_overrides({"index.path": str(tmp_path)})
+        reasoner = _factory.build_reasoner(settings)
+        ans = reasoner.generate("What was Acme's FY2021 capital spending?", evidence(PROSE), 1)
+        assert not ans.abstained and ans.citations[0].page == 52
