@@ -180,3 +180,42 @@ class TestFactoryWiring:
         reasoner = _factory.build_reasoner(settings)
         ans = reasoner.generate("What was Acme's FY2021 capital spending?", evidence(PROSE), 1)
         assert not ans.abstained and ans.citations[0].page == 52
+
+
+class TestModelHelpsTheVerdicts:
+    def test_text_rows_of_a_later_printing_are_notes(self) -> None:
+        """A guarantor balance sheet in the evidence loses to the main one the model locates."""
+        sheet = (
+            "CONSOLIDATED BALANCE SHEETS\n(in millions)\nDecember 31, 2022 December 31, 2021\n"
+            "Cash and cash equivalents 700 800\n{label} {a} {b}\nTotal current assets 4,000 4,100\n"
+            "Total assets 9,000 9,500\nTotal current liabilities 3,000 3,200\n"
+        )
+        main = sheet.format(label="Trade receivables, net of allowance of $5 and $6, respectively", a="1,875", b="1,935")  # fmt: skip
+        later = sheet.format(label="Receivables, net", a="342", b="662")
+        ev = evidence(main, later)
+        ev = Evidence(
+            question="q",
+            items=(ev.items[0], ev.items[1].model_copy(update={"pages": (120,)})),
+            plan=ev.plan,
+        )
+        found = Book(ev, store_of((40, main))).find("receivables", 2022)
+        assert found is not None and found.value == 1875
+        assert Book(ev).find("receivables", 2022).value == 342  # type: ignore[union-attr]
+
+    def test_restructuring_not_outlined_reads_zero(self) -> None:
+        """With the whole income statement in the model and no restructuring line, the answer is 0, cited."""
+        q = (
+            "What is the quantity of restructuring costs directly outlined in Acme's income "
+            "statements for FY2022? If restructuring costs are not explicitly outlined then state 0."
+        )
+        ans = build_reasoner(Settings(), statements=store_of((50, INCOME))).generate(
+            q, evidence(PROSE), 1
+        )
+        assert ans.text.startswith("0.") and not ans.abstained
+        assert ans.citations[0].page == 50
+
+    def test_restructuring_without_the_statement_abstains(self) -> None:
+        """Without the whole statement, absence of the line proves nothing: the reasoner abstains."""
+        q = "What is the quantity of restructuring costs directly outlined in Acme's income statements for FY2022?"  # fmt: skip
+        ans = build_reasoner(Settings()).generate(q, evidence(PROSE), 1)
+        assert ans.abstained and "restructuring" in ans.text

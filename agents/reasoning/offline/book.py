@@ -152,8 +152,26 @@ class Book:
                 continue
             t2 = self._parse(item, n, years, scale, statement)
             self.rows.extend(self._with_statement(t2.rows, statement))
-        self.text_rows = self.rows
+        self.text_rows = self._demote_later_printings(self.rows)
         self.rows = self.model_rows + self.text_rows
+
+    def _demote_later_printings(self, rows: list[Row]) -> list[Row]:
+        """Text rows of a primary statement printed after the filing's main one (per the
+        statement model: condensed consolidating, parent-only) are read as notes."""
+        main: dict[tuple[str, str], int] = {}
+        for r in self.model_rows:
+            if r.primary and r.statement:
+                key = (r.doc_id, r.statement)
+                main[key] = min(main.get(key, r.page), r.page)
+        if not main:
+            return rows
+        out = []
+        for r in rows:
+            start = main.get((r.doc_id, r.statement or ""))
+            if r.primary and start is not None and r.page > start + 1:
+                r = replace(r, primary=False)
+            out.append(r)
+        return out
 
     @staticmethod
     def _parse(

@@ -4,7 +4,9 @@
 - dividends to common shareholders: a non-zero 'Dividends paid' cash-flow line is 'Yes'; 'No' only
   when the cash flow statement was read through its financing total and no line names a dividend;
 - restructuring costs: the income statement's 'Restructuring ...' line (else a note's 'Total
-  restructuring ...' line), or an abstention naming the missing line;
+  restructuring ...' line); '0, not outlined' when the statement model holds the whole income
+  statement for the year and none of its lines is restructuring; else an abstention naming
+  the missing line;
 - change in effective tax rate: the stated rates when the statements do not give both operands.
 """
 
@@ -22,7 +24,7 @@ from finqa.agents.reasoning.offline.verdict_kit import (
     statement_rows,
     verdict,
 )
-from finqa.agents.types import Answer
+from finqa.agents.types import Answer, Citation
 
 __all__ = [
     "largest_cash_flow",
@@ -166,6 +168,9 @@ def restructuring(spec: QuestionSpec, book: Book, strategy: str) -> Answer:
     if row is None:  # a restructuring table of the income statement's line, e.g. in a note
         row = next((r for r in rows if r.key.startswith("totalrestructuring")), None)
     if row is None:
+        absent = _not_outlined(book, y, "restructuring costs", strategy)
+        if absent is not None:
+            return absent
         return abstain(
             f"a restructuring line in the FY{y} income statement",
             [f"restructuring costs FY{y}"],
@@ -182,6 +187,34 @@ def restructuring(spec: QuestionSpec, book: Book, strategy: str) -> Answer:
         f"{reader.refs()}."
     )
     return verdict(text, reader, [calc], strategy, "verdict")
+
+
+def _not_outlined(book: Book, y: int, what: str, strategy: str) -> Answer | None:
+    """'0: not outlined' when the filing's whole income statement for FY y was read (from the
+    statement model, at least MIN_STATEMENT_ROWS lines) and none of its lines is the item."""
+    from finqa.agents.reasoning.offline.families import MIN_STATEMENT_ROWS
+
+    rows = [
+        r
+        for r in book.model_rows
+        if r.primary and r.statement == "income" and r.value_for(y) is not None
+    ]
+    if len(rows) < MIN_STATEMENT_ROWS:
+        return None  # only part of the statement was read: absence proves nothing
+    first = rows[0]
+    reader = Reader()
+    reader.cites.append(
+        Citation(
+            source_id=first.source_id, doc_id=first.doc_id, page=first.page,
+            chunk_id=first.chunk_id, quote=first.line[:200],
+        )
+    )  # fmt: skip
+    shown = ", ".join(dict.fromkeys(r.label.strip()[:40] for r in rows[:4]))
+    text = (
+        f"0. The FY{y} income statement {reader.refs()} ({len(rows)} lines read, e.g. {shown}) "
+        f"has no line for {what}: none are outlined in it."
+    )
+    return verdict(text, reader, [], strategy, "verdict")
 
 
 def tax_rate_change(spec: QuestionSpec, book: Book, strategy: str) -> Answer | None:
