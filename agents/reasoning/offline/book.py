@@ -152,7 +152,12 @@ class Book:
                 continue
             t2 = self._parse(item, n, years, scale, statement)
             self.rows.extend(self._with_statement(t2.rows, statement))
-        self.text_rows = self._demote_later_printings(self.rows)
+        modelled = {r.doc_id for r in self.model_rows}
+        # a filing the statement model read: its reader saw whole pages, so a column header the
+        # text reader could not find is not guessed from the filing's year (never a guess where
+        # the model reported the statement as unreadable)
+        rows = [r for r in self.rows if not (r.header_inferred and r.doc_id in modelled)]
+        self.text_rows = self._demote_later_printings(rows)
         self.rows = self.model_rows + self.text_rows
 
     def _demote_later_printings(self, rows: list[Row]) -> list[Row]:
