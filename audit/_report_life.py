@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 __all__ = ["KNOWN_EVENTS", "REVIEW_EVENT", "REVIEW_AGENT", "VERDICTS", "build_question", "raw_json"]
@@ -38,15 +39,26 @@ def raw_json(rec: Mapping[str, Any]) -> str:
     return text if len(text) <= _RAW_LIMIT else text[:_RAW_LIMIT] + "…"
 
 
-def _d(rec: Mapping[str, Any], key: str) -> dict[str, Any]:
+def _d(rec: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+    """A record's block, read only (records parsed from the log are plain dicts)."""
     block = rec.get(key)
-    return dict(block) if isinstance(block, Mapping) else {}
+    return block if isinstance(block, Mapping) else _EMPTY
+
+
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+_NUMBER_TYPES = (int, float)
 
 
 def _num(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    return float(value)
+    kind = type(value)
+    if kind is float:
+        return value  # type: ignore[no-any-return]
+    if kind is int or (kind is not bool and isinstance(value, _NUMBER_TYPES)):
+        return float(value)
+    return None
+
+
+_SCORE_ORDER = ("rerank", "rrf", "dense", "bm25")
 
 
 def _retrieval(rec: Mapping[str, Any]) -> dict[str, Any]:
@@ -56,14 +68,11 @@ def _retrieval(rec: Mapping[str, Any]) -> dict[str, Any]:
         if not isinstance(item, Mapping):
             continue
         scores = _d(item, "scores")
-        top = next(
-            (
-                scores[k]
-                for k in ("rerank", "rrf", "dense", "bm25")
-                if _num(scores.get(k)) is not None
-            ),
-            None,
-        )
+        top = None
+        for name in _SCORE_ORDER:
+            if _num(scores.get(name)) is not None:
+                top = scores[name]
+                break
         items.append(
             {
                 "source_id": item.get("source_id"),
@@ -248,7 +257,7 @@ def build_question(
             slot["verified"] = False
         if key == ("orchestrator", "question_start"):
             question = str(_d(rec, "data").get("question") or "")
-            switches = _d(rec, "params")
+            switches = dict(_d(rec, "params"))
         elif key == ("orchestrator", "final"):
             final = rec
         elif key == (REVIEW_AGENT, REVIEW_EVENT):

@@ -250,16 +250,19 @@ def verify_log(
     key: bytes | None = None,
     *,
     observe: LineObserver | None = None,
+    size: int | None = None,
 ) -> VerifyResult:
     """Verify the log (and, given a checkpoint file, that nothing was cut or rewritten);
-    `observe` sees each line as it is read, up to the first bad one."""
+    `observe` sees each line as it is read, up to the first bad one. `size` verifies only the
+    first `size` bytes (a snapshot taken earlier with `snapshot_size`); by default the log's
+    size now, between whole appends."""
     cp: dict[str, Any] | None = None
     if checkpoint is not None:
         cp, forged = _load_checkpoint(checkpoint, key)
         if forged is not None:
             return forged
     log = Path(path)
-    return _run(log, snapshot_size(log), cp, observe)
+    return _run(log, snapshot_size(log) if size is None else size, cp, observe)
 
 
 def verify_bytes(

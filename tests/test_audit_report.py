@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from finqa.agents.errors import AuditError
-from finqa.audit import AuditLog
+from finqa.audit import AuditLog, report_data
 from finqa.audit.report_data import build_report_data
 from finqa.audit.report_html import embed_json, render_html, write_report
 from finqa.audit.signoff import review_question
@@ -125,6 +125,13 @@ class TestReportData:
 
 
 class TestBadLogs:
+    @pytest.fixture(params=["verified here", "verified beside"], autouse=True)
+    def verify_mode(self, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+        """Every bad log is reported the same whether the chain is verified in this process or beside it."""
+        if request.param == "verified beside":
+            monkeypatch.setattr(report_data, "PARALLEL_VERIFY_BYTES", 0)
+            monkeypatch.setattr(report_data.os, "cpu_count", lambda: 2)
+
     def test_tampered_log_names_first_bad_seq_and_unverifies_the_rest(self, fake_log: Path) -> None:
         """An edited record makes the report say tampered at its seq; it and later records are unverified."""
         lines = fake_log.read_bytes().splitlines(keepends=True)
@@ -229,6 +236,44 @@ class TestBadLogs:
         fake_log.write_bytes(b"\n".join(raw))
         data = build_report_data(fake_log)
         assert len(data["questions"]) == before and data["verify"]["first_bad_line"] == 4
+
+
+class TestParallelVerify:
+    def test_same_report_when_verified_in_a_second_process(
+        self, fake_log: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """A large log is verified in a child process and the report is identical to a one-process build."""
+        from datetime import UTC, datetime
+
+        now = datetime(2026, 1, 2, tzinfo=UTC)
+        alone = build_report_data(fake_log, now=now)
+        calls: list[object] = []
+        beside = report_data._verify_beside
+
+        def spy(*args: object) -> object:
+            got = beside(*args)  # type: ignore[arg-type]
+            calls.append(got)
+            return got
+
+        monkeypatch.setattr(report_data, "PARALLEL_VERIFY_BYTES", 0)
+        monkeypatch.setattr(report_data.os, "cpu_count", lambda: 2)
+        monkeypatch.setattr(report_data, "_verify_beside", spy)
+        assert build_report_data(fake_log, now=now) == alone
+        assert len(calls) == 1 and calls[0] is not None
+
+    def test_a_log_changed_between_the_passes_is_verified_in_one_pass(self, fake_log: Path) -> None:
+        """When the reader's head record is not the one the verifier vouched for, the parallel result is dropped."""
+        from finqa.audit._fileio import snapshot_size
+        from finqa.audit.verify import verify_log
+
+        result = verify_log(fake_log)
+        reader = report_data._Reader()
+        reader.rest(fake_log, snapshot_size(fake_log))
+        assert report_data._same_head(reader, result)
+        lineno, offset, content, has_nl, obj = reader.lines[-1]
+        assert obj is not None
+        reader.lines[-1] = (lineno, offset, content, has_nl, {**obj, "hash": "0" * 64})
+        assert not report_data._same_head(reader, result)
 
 
 class TestPageSafety:
