@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from finqa.lexicon.conventions import Conventions, stated_conventions
 from finqa.lexicon.numbers import question_scale
 from finqa.lexicon.periods import find_periods
 
@@ -38,6 +39,7 @@ class QuestionSpec:
     decimals: int | None
     is_yes_no: bool
     wants_positive: bool  # "positive working capital?"
+    conventions: Conventions = Conventions()  # balance basis / day count the question states
 
 
 def _years(question: str) -> list[int]:
@@ -135,4 +137,5 @@ def parse_question(question: str) -> QuestionSpec:
         decimals=decimals,
         is_yes_no=is_yes_no,
         wants_positive=wants_positive,
+        conventions=stated_conventions(q),
     )

@@ -13,6 +13,7 @@ from finqa.agents.reasoning.offline.recipes import MAGNITUDE_ITEMS, Recipe
 from finqa.agents.reasoning.offline.tables import Row
 from finqa.agents.types import Calculation, Citation, Operand
 from finqa.lexicon.arith import ArithmeticError_, evaluate
+from finqa.lexicon.conventions import apply_conventions
 from finqa.lexicon.metrics import display_value
 
 __all__ = ["Solution", "solve", "format_value", "missing_operands", "get_recipe", "fact_citations"]
@@ -69,7 +70,7 @@ def missing_operands(spec: QuestionSpec, book: Book) -> list[str]:
         return []
     out: list[str] = []
     for y in spec.agg_years:
-        for m in _TOKEN.finditer(recipe.formulas[0]):
+        for m in _TOKEN.finditer(apply_conventions(recipe.formulas[0], spec.conventions)):
             item_id, yy = m.group(1), y - int(m.group(2) or 0)
             label = f"{item_id.replace('_', ' ')} FY{yy}"
             if label not in out and book.find(item_id, yy) is None:
@@ -84,7 +85,8 @@ def solve(spec: QuestionSpec, book: Book) -> Solution | None:
         return None
     years = spec.agg_years
     found: list[tuple[tuple[int, int, int], Solution]] = []
-    for n, formula in enumerate(recipe.formulas):
+    for n, filed in enumerate(recipe.formulas):
+        formula = apply_conventions(filed, spec.conventions)  # what the question states
         facts: dict[str, Fact] = {}
         rows: dict[str, Row] = {}
         parts: list[str] = []
@@ -132,6 +134,8 @@ def _build(
         how = f"FY{years[0]} {recipe.name}"
     else:
         return None
+    if formula not in recipe.formulas:  # a stated convention changed it
+        how += f" ({spec.conventions.describe()}, as the question states)"
     unit = "%" if spec.aggregate in ("growth", "cagr") else recipe.unit
     if unit == "ratio" and spec.percent:  # 'ROA (as a %)': the ratio expressed in percent
         expression, unit = f"({expression}) * 100", "%"

@@ -1,0 +1,75 @@
+"""Calculation conventions a question states: average vs ending balances, 365 vs 360 days.
+
+Balance-based metrics (returns, turnovers, days outstanding) are computed on the average of
+the opening and closing balance by default (the catalogue's `convention`, the textbook
+definition); a question that asks for the ending (closing, year-end) balance, or for a
+360-day year, gets that instead. Both come from general financial definitions, not from any
+one question: `stated_conventions` only reads what the question itself says.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+__all__ = ["Conventions", "stated_conventions", "apply_conventions", "DEFAULT_DAYS"]
+
+DEFAULT_DAYS = 365  # days in the year of a days-outstanding metric unless the question says 360
+
+_BALANCE_WORD = (
+    r"(?:balances?|inventor(?:y|ies)|receivables?|payables?|(?:total )?assets|equity|pp&?e|"
+    r"property|fixed assets|capital|debt|liabilities)"
+)
+_ENDING = re.compile(
+    rf"\b(?:ending|closing|year[- ]end|end[- ]of[- ](?:the[- ])?(?:fiscal[- ])?year)\s+(?:\w+\s+){{0,2}}?{_BALANCE_WORD}\b|"
+    rf"\b{_BALANCE_WORD}\s+(?:at|as of)\s+(?:the\s+)?(?:fiscal\s+)?year[- ]end\b|"
+    r"\binstead of (?:the )?average\b|\brather than (?:the )?average\b",
+    re.IGNORECASE,
+)
+_AVERAGE = re.compile(r"\baverage\b|\bavg\b|\bmean\b", re.IGNORECASE)
+_DAYS = re.compile(r"\b(360|365)(?:[- ]days?\b|\s+days\b|\s*\*)", re.IGNORECASE)
+_AVG_TERM = re.compile(r"avg\((\w+)\[y\],\s*\1\[y-1\]\)")
+_DAYS_TERM = re.compile(r"\b365\b")
+
+
+@dataclass(frozen=True)
+class Conventions:
+    """What the question states; None where it says nothing (the catalogue default applies)."""
+
+    balance: Literal["average", "ending"] | None = None
+    days: int | None = None
+
+    def describe(self) -> str:
+        """'ending balances, 360-day year' (empty when nothing was stated)."""
+        parts = []
+        if self.balance:
+            parts.append(f"{self.balance} balances")
+        if self.days:
+            parts.append(f"{self.days}-day year")
+        return ", ".join(parts)
+
+
+def stated_conventions(question: str) -> Conventions:
+    """The balance basis and day count a question states ('using ending inventory', '360 days')."""
+    q = " ".join(question.split())
+    ending = bool(_ENDING.search(q))
+    average = bool(_AVERAGE.search(_ENDING.sub(" ", q)))
+    balance: Literal["average", "ending"] | None = None
+    if ending and not average:
+        balance = "ending"
+    elif average and not ending:
+        balance = "average"
+    days = {int(m.group(1)) for m in _DAYS.finditer(q)}
+    return Conventions(balance=balance, days=days.pop() if len(days) == 1 else None)
+
+
+def apply_conventions(formula: str, conventions: Conventions) -> str:
+    """A per-year recipe formula ('365 * avg(inventory[y], inventory[y-1]) / cogs[y]') under the
+    stated conventions: ending balances replace the averages, a stated day count the 365."""
+    out = formula
+    if conventions.balance == "ending":
+        out = _AVG_TERM.sub(lambda m: f"{m.group(1)}[y]", out)
+    if conventions.days and conventions.days != DEFAULT_DAYS:
+        out = _DAYS_TERM.sub(str(conventions.days), out)
+    return out
