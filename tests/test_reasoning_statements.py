@@ -219,3 +219,26 @@ class TestModelHelpsTheVerdicts:
         q = "What is the quantity of restructuring costs directly outlined in Acme's income statements for FY2022?"  # fmt: skip
         ans = build_reasoner(Settings()).generate(q, evidence(PROSE), 1)
         assert ans.abstained and "restructuring" in ans.text
+
+
+class TestGrowthProfile:
+    def test_moderate_growth_is_not_high_growth(self) -> None:
+        """Revenue growing about 11% a year is 'No' with the rate, the years and the definition."""
+        q = "Are Acme's FY2022 financials that of a high growth company?"
+        ans = build_reasoner(Settings()).generate(q, evidence(INCOME, question=q), 1)
+        assert ans.text.startswith("No.") and "10.8% a year from FY2020 to FY2022" in ans.text
+        assert abs(ans.calculations[0].result - 10.8) < 0.05
+
+    def test_fast_growth_is_high_growth(self) -> None:
+        """Revenue doubling in two years is 'Yes': the verdict comes out either way."""
+        fast = INCOME.replace("79,474", "100,000").replace("70,372", "40,000")
+        q = "Is Acme a high-growth company based on FY2022 data?"
+        ans = build_reasoner(Settings()).generate(q, evidence(fast, question=q), 1)
+        assert ans.text.startswith("Yes.") and "47.0% a year" in ans.text
+
+    def test_top_line_caption_outside_the_catalogue(self) -> None:
+        """'Sales to customers', the main income statement's top line, is read as revenue."""
+        text = INCOME.replace("Net Revenue", "Sales to customers")
+        found = Book(evidence(PROSE), store_of((50, text))).find("revenue", 2021)
+        assert found is not None and found.value == 79474
+        assert Book(evidence(PROSE), store_of((50, text))).find("cogs", 2021) is not None

@@ -60,6 +60,7 @@ _CONTENT_HINTS = (
 # at equal fit (same label match, statement and primary standing) the statement model's row wins
 # over the row parsed from the evidence text; a better-fitting evidence row still wins
 MODEL_PREFERENCE = 3.0
+TOP_LINE = "revenue"  # the line item read as the income statement's top line when uncaptioned
 
 _PER_SHARE_OK = frozenset(
     {"eps_basic", "eps_diluted", "dividends_per_share", "book_value_per_share"}
@@ -246,7 +247,25 @@ class Book:
             v = prefer.value_for(year)
             if v is not None:
                 return Fact(li, year, prefer, float(v))
-        return self._best(li, year, self.rows)
+        found = self._best(li, year, self.rows)
+        if found is None and li.id == TOP_LINE:
+            found = self._top_line(li, year)
+        return found
+
+    def _top_line(self, li: LineItem, year: int) -> Fact | None:
+        """Revenue is the income statement's top line: in the filing's main income statement
+        (statement model), the first line whose caption names sales or revenue and none of the
+        item's exclusions ('Sales to customers'), when no catalogue caption matched."""
+        _, _, excludes = li.keys()
+        for row in self.model_rows:
+            if not (row.primary and row.statement == "income") or row.per_share:
+                continue
+            if not any(w in row.key for w in ("sales", "revenue")):
+                continue
+            if any(x and x in row.key for x in excludes) or row.value_for(year) is None:
+                continue
+            return Fact(li, year, row, float(row.value_for(year) or 0.0))
+        return None
 
     @staticmethod
     def _best(li: LineItem, year: int, pool: Sequence[Row]) -> Fact | None:

@@ -11,6 +11,10 @@ abstains, saying what it looked for).
   sales line, so no gross margin). When X can be computed, the usual path computes it.
 - period extreme: "in which year was X highest / lowest": X for every year named (or the three
   latest the statements show), the year of the extreme named, each year's figure shown.
+- growth profile: "is it a high-growth company?": revenue's compound annual growth over the
+  latest three years the statements show (fewer when fewer are shown) against
+  `HIGH_GROWTH_RATE` (the OECD-Eurostat definition of a high-growth enterprise: annualised
+  growth above 20% a year over three years). Comes out Yes or No.
 - consistency: "is X consistent / stable / fluctuating ..." over the years the statements show
   (up to three): X per year and the largest year-over-year change; the tolerance is the one the
   question states ('more than roughly 2%'), else `STABLE_RELATIVE_CHANGE` of the level
@@ -44,16 +48,20 @@ __all__ = [
     "applicability",
     "consistency",
     "period_extreme",
+    "growth_profile",
     "MIN_STATEMENT_ROWS",
     "STABLE_RELATIVE_CHANGE",
+    "HIGH_GROWTH_RATE",
 ]
 
 MIN_STATEMENT_ROWS = 5  # a statement read with at least this many lines shows the lines it has
 STABLE_RELATIVE_CHANGE = 0.10  # no stated tolerance: a change under 10% of the level is stable
+HIGH_GROWTH_RATE = 20.0  # % a year, annualised over three years (OECD-Eurostat high-growth firm)
 
 _NOT_RELEVANT = re.compile(r"\bnot (?:a |an )?(?:\w+ )?(?:relevant|useful|meaningful|applicable)\b", re.I)  # fmt: skip
 _EXTREME = re.compile(r"\b(?:(?P<hi>highest|largest|biggest|greatest|peak|most)|(?P<lo>lowest|smallest|least|weakest))\b", re.I)  # fmt: skip
 _WHICH_YEAR = re.compile(r"\b(?:which|what) (?:fiscal )?(?:year|period)\b|^\s*when\b", re.I)  # fmt: skip
+_HIGH_GROWTH = re.compile(r"\b(?:high|fast|rapid|hyper)[- ]?grow(?:th|ing)\b|\bgrowth (?:company|stock|firm)\b", re.I)  # fmt: skip
 _CONSISTENT = re.compile(r"\b(?:consistent\w*|stable|stability|fluctuat\w*|volatil\w*|steady)\b", re.I)  # fmt: skip
 
 
@@ -271,3 +279,55 @@ def period_extreme(
         f"({shown}) {reader.refs()}."
     )
     return verdict(text, reader, [calc, *(sols[y].calculation for y in ys)], strategy, "verdict")
+
+
+def growth_profile(
+    question: str, evidence: Evidence, strategy: str, book: Book | None = None
+) -> Answer | None:
+    """Yes/No: does revenue grow like a high-growth company's (CAGR over the latest three years)?"""
+    q = " ".join(question.split())
+    if not _HIGH_GROWTH.search(q):
+        return None
+    book = book if book is not None else Book(evidence)
+    spec = replace(parse_question(q), recipe="revenue", percent=False)
+    latest = spec.target_year or _latest_year(book)
+    if latest is None:
+        return None
+    sols: dict[int, Solution] = {}
+    for y in range(latest, latest - 4, -1):
+        sol = solve(_single(spec, y), book)
+        if sol is None:
+            break
+        sols[y] = sol
+    if len(sols) < 2:
+        return None
+    first, last = min(sols), max(sols)
+    v0, v1 = sols[first].value, sols[last].value
+    if v0 <= 0 or v1 <= 0:
+        return None  # growth of a non-positive revenue is not a rate
+    reader = Reader()
+    for y in (first, last):
+        for op in sols[y].calculation.operands:
+            reader.operands.append(op)
+            reader.values[op.name] = op.value
+        for fact in sols[y].facts:
+            reader.cites.extend(c for c in _cites(fact.row) if c not in reader.cites)
+    n = last - first
+    e0, e1 = sols[first].calculation.expression, sols[last].calculation.expression
+    calc = reader.calc(
+        f"(({e1}) / ({e0})) ** (1 / {n}) * 100 - 100",
+        "%",
+        f"compound annual revenue growth, FY{first} to FY{last}",
+    )
+    if calc is None:
+        return None
+    rate = calc.result
+    high = rate > HIGH_GROWTH_RATE
+    per_year = ", ".join(f"FY{y}: {sols[y].value:,.0f}" for y in sorted(sols))
+    text = (
+        f"{'Yes' if high else 'No'}. Revenue grew {rate:.1f}% a year from FY{first} to FY{last} "
+        f"({per_year}) {reader.refs()}; {'above' if high else 'not above'} the "
+        f"{HIGH_GROWTH_RATE:g}% a year that marks a high-growth company (annualised revenue "
+        f"growth over three years, the OECD-Eurostat definition)."
+    )
+    return verdict(text, reader, [calc], strategy, "verdict")

@@ -20,7 +20,12 @@ from __future__ import annotations
 import re
 
 from finqa.agents.reasoning.offline.book import Book
-from finqa.agents.reasoning.offline.families import applicability, consistency, period_extreme
+from finqa.agents.reasoning.offline.families import (
+    applicability,
+    consistency,
+    growth_profile,
+    period_extreme,
+)
 from finqa.agents.reasoning.offline.question import QuestionSpec, parse_question
 from finqa.agents.reasoning.offline.tables import Row
 from finqa.agents.reasoning.offline.verdict_flows import (
@@ -82,7 +87,7 @@ def verdict_answer(
     has one); read from the evidence text when not given."""
     q = " ".join(question.split())
     book = book if book is not None else Book(evidence)
-    for family in (applicability, consistency, period_extreme):
+    for family in (applicability, consistency, period_extreme, growth_profile):
         ans = family(q, evidence, strategy, book)
         if ans is not None:
             return ans
