@@ -259,7 +259,15 @@ def _fye_month(meta: dict[str, Any], period_end: date, quarter: int | None) -> i
 
 
 def _recovery(files: Sequence[Path], tagged_from: Sequence[Path]) -> dict[str, Any]:
-    """Share of tagged totals the statement reader finds with the right value, period, scale."""
+    """Share of tagged totals the statement reader finds with the right value, period, scale.
+
+    For every tag with no dimension, a catalogue item and unit USD, the statement model read
+    from the tag-stripped document (page text and its table cells, as ingest reads it) must
+    hold a fact with the same period key whose value is within the table's rounding (0.05%,
+    at least $1): `recovered` compares the figure as printed (magnitude: a cash-flow outflow
+    printed '(183)' is tagged 183 with a positive sign), `recovered_signed` also the sign.
+    `on_statement_pages` counts only the tags on the pages where the key totals are tagged.
+    """
     import importlib
 
     try:  # the statement model's text reader (lexicon/statements), when installed
@@ -271,7 +279,8 @@ def _recovery(files: Sequence[Path], tagged_from: Sequence[Path]) -> dict[str, A
     from finqa.lexicon.xbrl import period_key
 
     key_items = {"revenue", "net_income", "total_assets", "total_liabilities_and_equity", "cfo"}
-    counts = {"tagged": 0, "recovered": 0, "on_statement_pages": 0, "recovered_there": 0}
+    counts = {"tagged": 0, "recovered": 0, "recovered_signed": 0}
+    counts.update(on_statement_pages=0, recovered_there=0, recovered_there_signed=0)
     for text_path, tagged_path in zip(files, tagged_from, strict=True):
         tagged = next((d for d in load_path(tagged_path) if isinstance(d, LoadedDoc)), None)
         plain = next((d for d in load_path(text_path) if isinstance(d, LoadedDoc)), None)
@@ -283,7 +292,7 @@ def _recovery(files: Sequence[Path], tagged_from: Sequence[Path]) -> dict[str, A
             continue
         fp = str(meta.get("fiscal_period") or "FY")
         fye = _fye_month(meta, date.fromisoformat(end), int(fp[1]) if fp.startswith("Q") else None)
-        read = read_pages(plain.doc_id, plain.pages)
+        read = read_pages(plain.doc_id, plain.pages, [(t.page, t.rows) for t in plain.tables])
         have: dict[str, list[float]] = {}
         for table in read.tables:
             for f in table.facts:
@@ -294,18 +303,26 @@ def _recovery(files: Sequence[Path], tagged_from: Sequence[Path]) -> dict[str, A
             if fact.item is None or not fact.is_total or fact.unit != "USD":
                 continue
             tol = max(1.0, 0.0005 * abs(fact.value))  # the table's rounding
-            hit = any(abs(v - fact.value) <= tol for v in have.get(period_key(fact, fye), ()))
+            found = have.get(period_key(fact, fye), ())
+            hit = any(abs(abs(v) - abs(fact.value)) <= tol for v in found)
+            signed = any(abs(v - fact.value) <= tol for v in found)
             counts["tagged"] += 1
             counts["recovered"] += hit
+            counts["recovered_signed"] += signed
             if fact.page in pages:
                 counts["on_statement_pages"] += 1
                 counts["recovered_there"] += hit
+                counts["recovered_there_signed"] += signed
     t, s = counts["tagged"], counts["on_statement_pages"]
     return {
         "measured": True,
         **counts,
         "share": round(counts["recovered"] / t, 4) if t else None,
+        "share_signed": round(counts["recovered_signed"] / t, 4) if t else None,
         "share_on_statement_pages": round(counts["recovered_there"] / s, 4) if s else None,
+        "share_on_statement_pages_signed": (
+            round(counts["recovered_there_signed"] / s, 4) if s else None
+        ),
     }
 
 

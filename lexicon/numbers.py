@@ -138,7 +138,7 @@ _HEADER = re.compile(
     r"(?P<word>thousands|millions|billions)\b",
     re.I,
 )
-_MONEY_AND = re.compile(r"(?:\$|dollars|amounts)\s+and\s+\S?\Z", re.I)
+_MONEY_AND = re.compile(r"(?:\$|dollars|amounts)\s*(?:\band\b|&)\s*\S?\Z", re.I)
 _HEADER2 = re.compile(
     r"\((?P<what>[^()]{0,40}?(?:shares|share|options|units|employees|stores|barrels|tons|"
     r"customers|subscribers|members|vehicles)\s*)?"

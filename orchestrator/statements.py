@@ -105,8 +105,9 @@ def build_models(
     """Build the statement model of indexed documents from their sources (no re-embedding)."""
     import time
 
+    from finqa.agents.retrieval.ingest import build_statement_model
     from finqa.agents.retrieval.loaders import LoadedDoc, load_path
-    from finqa.lexicon.statements import ensure_model, read_pdf, write_model
+    from finqa.lexicon.statements import read_pdf, write_model
     from finqa.lexicon.statements.store import manifest_entry
 
     started = time.perf_counter()
@@ -142,9 +143,7 @@ def build_models(
                 if method == "pdf" and item.kind == "pdf":
                     write_model(index_dir, read_pdf(item.doc_id, path), content_hash=expected)
                 else:
-                    ensure_model(
-                        index_dir, item.doc_id, item.pages, content_hash=expected, force=True
-                    )
+                    build_statement_model(index_dir, item, force=True)
             except Exception as exc:  # noqa: BLE001 - one bad document never stops the rest; it is reported
                 report.skipped.append((item.doc_id, f"not parsed: {exc}"))
                 continue

@@ -17,7 +17,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from finqa.agents.config import Settings
 from finqa.agents.errors import IngestError
@@ -29,7 +29,10 @@ from finqa.agents.retrieval.metadata import doc_metadata, load_sidecar
 from finqa.agents.retrieval.store import ChunkIndex, DocRecord, open_index
 from finqa.agents.types import Chunk, Embedder
 
-__all__ = ["IngestReport", "ingest_paths", "Ingestor", "chunk_header"]
+if TYPE_CHECKING:
+    from finqa.lexicon.statements import StatementRead
+
+__all__ = ["IngestReport", "ingest_paths", "Ingestor", "chunk_header", "build_statement_model"]
 
 _log = get_logger("finqa.ingest")
 
@@ -220,24 +223,35 @@ def _prefetch(files: list[Path], repair: bool) -> Iterator[tuple[Path, list[Load
             yield path, future.result()
 
 
+def build_statement_model(
+    index_path: str | Path, doc: LoadedDoc, *, force: bool = False
+) -> StatementRead | None:
+    """A document's statement model, stored beside the index: its tables read from the page
+    text and, for EDGAR HTML, from its own table cells, plus its inline XBRL facts (the one
+    place ingest and `finqa statements --build` make it). None when the stored one is current."""
+    from finqa.lexicon.statements import ensure_model
+    from finqa.lexicon.xbrl import fiscal_year_end_month, statement_tables
+
+    tagged = statement_tables(doc.doc_id, doc.facts, fiscal_year_end_month(doc.dei))
+    return ensure_model(
+        index_path,
+        doc.doc_id,
+        doc.pages,
+        content_hash=doc.content_hash,
+        force=force,
+        extra_tables=tagged,
+        grids=[(t.page, t.rows) for t in doc.tables],
+    )
+
+
 def _statement_model(index_path: Path, doc: LoadedDoc, report: IngestReport) -> None:
     """Parse the document's statements once into the model stored beside its chunks.
 
     Skipped when a model built from the same content exists; a failure is reported as a
     warning and never stops the ingest (the chunks are already committed).
     """
-    from finqa.lexicon.statements import ensure_model
-    from finqa.lexicon.xbrl import fiscal_year_end_month, statement_tables
-
     try:
-        tagged = statement_tables(doc.doc_id, doc.facts, fiscal_year_end_month(doc.dei))
-        read = ensure_model(
-            index_path,
-            doc.doc_id,
-            doc.pages,
-            content_hash=doc.content_hash,
-            extra_tables=tagged,
-        )
+        read = build_statement_model(index_path, doc)
     except Exception as exc:  # noqa: BLE001 - a statement-reader bug must not lose the ingest; it is reported
         report.warnings.append((doc.source, f"statement model not built: {exc}"))
         _say(f"warning {Path(doc.source).name}: statement model not built: {exc}")

@@ -9,7 +9,7 @@ statements, which were typed, and why the others were not (never guessed).
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -102,24 +102,109 @@ def _type(
     return typed
 
 
-def read_pages(doc_id: str, pages: Iterable[tuple[int, str]]) -> StatementRead:
-    """The statement model of a filing from its page texts (0-based page numbers)."""
+def read_pages(
+    doc_id: str,
+    pages: Iterable[tuple[int, str]],
+    grids: Iterable[tuple[int, Sequence[Sequence[str]]]] = (),
+) -> StatementRead:
+    """The statement model of a filing from its page texts (0-based page numbers).
+
+    `grids` are the document's own tables as cells, `(page, rows)` (EDGAR HTML `<tr>`s): on a
+    statement page they are read first (`grid.raw_tables_from_grid`), and the page text only
+    when none of them types.
+    """
     started = time.perf_counter()
     page_list = list(pages)
     read = StatementRead(doc_id=doc_id, method="text")
     company = _company(doc_id)
     texts = dict(page_list)
+    by_page: dict[int, list[Sequence[Sequence[str]]]] = {}
+    for grid_page, rows in grids:
+        by_page.setdefault(grid_page, []).append(rows)
     for page, kind, title in statement_pages(page_list):
         read.statement_pages.append(page)
         read.page_kinds[page] = kind
+        if by_page.get(page) and _read_grids(read, by_page[page], texts[page], doc_id, company,
+                                             page, kind, title):  # fmt: skip
+            read.method = "text+grid"
+            read.typed_pages.append(page)
+            continue
         raws = read_text_page(texts[page], page, kind=kind, title=title)
         if not raws:
             read.failures.append(BuildFailure(page, kind, title, "no table rows found"))
             continue
         if _type(read, raws, doc_id, company, page):
             read.typed_pages.append(page)
+    _read_note_grids(read, by_page, texts, company)
     read.seconds = time.perf_counter() - started
     return read
+
+
+def _title_above(text: str, rows: Sequence[Sequence[str]]) -> str:
+    """The page line right above a grid (a note table's caption), '' when not found."""
+    lines = _lines(text)
+    first = " ".join(rows[0]) if rows else ""
+    for i, line in enumerate(lines):
+        if line == first:
+            above = [ln for ln in lines[max(0, i - 3) : i] if not split_row(ln)[1]]
+            return above[-1][:_PROSE] if above else ""
+    return ""
+
+
+def _read_note_grids(
+    read: StatementRead,
+    by_page: dict[int, list[Sequence[Sequence[str]]]],
+    texts: dict[int, str],
+    company: str | None,
+) -> None:
+    """Grids off the statement pages (notes: debt, leases, stock compensation) whose columns
+    are periods, typed as 'other' tables; a grid with no period header is not a table of
+    figures by period and is left alone (not a failure: most such grids are prose layout)."""
+    from finqa.lexicon.statements.grid import raw_tables_from_grid
+
+    done = set(read.statement_pages)
+    for page in sorted(by_page):
+        if page in done:
+            continue
+        for rows in by_page[page]:
+            title = _title_above(texts.get(page, ""), rows)
+            context = "\n".join(_lines(texts.get(page, ""))[:12])
+            raws = raw_tables_from_grid(rows, page, kind="other", title=title, context=context)
+            trial = StatementRead(doc_id=read.doc_id)
+            trial.tables = [t for t in read.tables if t.page == page]
+            before = len(trial.tables)
+            if _type(trial, raws, read.doc_id, company, page):
+                read.tables.extend(trial.tables[before:])
+
+
+def _read_grids(
+    read: StatementRead,
+    grids: list[Sequence[Sequence[str]]],
+    text: str,
+    doc_id: str,
+    company: str | None,
+    page: int,
+    kind: StatementKind,
+    title: str,
+) -> bool:
+    """Type the page's grids; True when one typed (failures kept only then: else the text
+    reader takes the page and reports its own)."""
+    from finqa.lexicon.statements.grid import raw_tables_from_grid
+
+    context = "\n".join(_lines(text)[:12])
+    raws = [
+        raw
+        for rows in grids
+        for raw in raw_tables_from_grid(rows, page, kind=kind, title=title, context=context)
+    ]
+    if not raws:
+        return False
+    trial = StatementRead(doc_id=doc_id)  # the page's grids come first: no table on it yet
+    if not _type(trial, raws, doc_id, company, page):
+        return False
+    read.tables.extend(trial.tables)
+    read.failures.extend(trial.failures)
+    return True
 
 
 def read_pdf(doc_id: str, path: str | Path) -> StatementRead:

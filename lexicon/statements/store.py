@@ -14,7 +14,7 @@ import os
 import re
 import tempfile
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -278,11 +278,13 @@ def ensure_model(
     content_hash: str,
     force: bool = False,
     extra_tables: Iterable[StatementTable] = (),
+    grids: Iterable[tuple[int, Sequence[Sequence[str]]]] = (),
 ) -> StatementRead | None:
     """Build and store a document's model unless one built from the same content exists.
 
     `extra_tables` (a filing's inline XBRL facts, `finqa.lexicon.xbrl.statement_tables`) are
-    stored after the tables read from the text. Returns the read when it built one, None when
+    stored after the tables read from the text; `grids` are the document's tables as cells
+    (`(page, rows)`, EDGAR HTML), read before the page text. Returns the read when it built one, None when
     the stored model was already current.
     """
     from finqa.lexicon.statements.reader import read_pages
@@ -296,7 +298,7 @@ def ensure_model(
         and (statements_dir(index_dir) / str(entry.get("file", ""))).exists()
     ):
         return None
-    read = read_pages(doc_id, pages)
+    read = read_pages(doc_id, pages, grids)
     read.tables.extend(extra_tables)
     write_model(index_dir, read, content_hash=content_hash)
     return read
