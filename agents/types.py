@@ -287,7 +287,10 @@ class StatementStore(Protocol):
 
     `item` is a catalogue id ("revenue") or a label as filed ("Net sales"; matched letters-only,
     case-insensitively); `period` narrows to one column (see `StatementPeriod.matches`).
-    Facts come back in table order (primary statements first); an unknown document gives [].
+    Facts come back with the filing's own inline XBRL tags for the total first (`source="xbrl"`,
+    no dimension: exact concept, period and scale), then in table order (primary statements
+    first); each fact says where it came from (`source`: xbrl, text, pdf). An unknown
+    document gives [].
     """
 
     def docs(self) -> list[str]: ...

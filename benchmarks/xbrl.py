@@ -266,7 +266,9 @@ def _recovery(files: Sequence[Path], tagged_from: Sequence[Path]) -> dict[str, A
     hold a fact with the same period key whose value is within the table's rounding (0.05%,
     at least $1): `recovered` compares the figure as printed (magnitude: a cash-flow outflow
     printed '(183)' is tagged 183 with a positive sign), `recovered_signed` also the sign.
-    `on_statement_pages` counts only the tags on the pages where the key totals are tagged.
+    `on_statement_pages` counts only the tags on the pages where the key totals are tagged;
+    `in_tables` only the tags shown in a table cell (a figure tagged inside a sentence, 'SBC
+    expense was $22.8 billion', is not a table's to recover).
     """
     import importlib
 
@@ -281,6 +283,7 @@ def _recovery(files: Sequence[Path], tagged_from: Sequence[Path]) -> dict[str, A
     key_items = {"revenue", "net_income", "total_assets", "total_liabilities_and_equity", "cfo"}
     counts = {"tagged": 0, "recovered": 0, "recovered_signed": 0}
     counts.update(on_statement_pages=0, recovered_there=0, recovered_there_signed=0)
+    counts.update(in_tables=0, recovered_in_tables=0)
     for text_path, tagged_path in zip(files, tagged_from, strict=True):
         tagged = next((d for d in load_path(tagged_path) if isinstance(d, LoadedDoc)), None)
         plain = next((d for d in load_path(text_path) if isinstance(d, LoadedDoc)), None)
@@ -309,6 +312,9 @@ def _recovery(files: Sequence[Path], tagged_from: Sequence[Path]) -> dict[str, A
             counts["tagged"] += 1
             counts["recovered"] += hit
             counts["recovered_signed"] += signed
+            if fact.in_table:
+                counts["in_tables"] += 1
+                counts["recovered_in_tables"] += hit
             if fact.page in pages:
                 counts["on_statement_pages"] += 1
                 counts["recovered_there"] += hit
@@ -319,6 +325,11 @@ def _recovery(files: Sequence[Path], tagged_from: Sequence[Path]) -> dict[str, A
         **counts,
         "share": round(counts["recovered"] / t, 4) if t else None,
         "share_signed": round(counts["recovered_signed"] / t, 4) if t else None,
+        "share_in_tables": (
+            round(counts["recovered_in_tables"] / counts["in_tables"], 4)
+            if counts["in_tables"]
+            else None
+        ),
         "share_on_statement_pages": round(counts["recovered_there"] / s, 4) if s else None,
         "share_on_statement_pages_signed": (
             round(counts["recovered_there_signed"] / s, 4) if s else None

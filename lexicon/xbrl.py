@@ -54,6 +54,7 @@ class XbrlFact:
     raw: str  # the displayed text, e.g. '21,505'
     fact_id: str = ""
     item: str | None = None  # catalogue line item, None when the concept is not mapped
+    in_table: bool = False  # shown in a table cell (not in a sentence or hidden)
 
     @property
     def is_total(self) -> bool:
@@ -307,6 +308,7 @@ def read_facts(
                 raw=raw,
                 fact_id=str(el.get("id") or ""),
                 item=concept_item(name),
+                in_table=any(_local(a.tag) in ("td", "th") for a in el.iterancestors()),
             )
         )
     for local, values in dei_members.items():
@@ -353,18 +355,28 @@ def statement_tables(doc_id: str, facts: Iterable[XbrlFact], fye_month: int) -> 
     """The tagged facts as statement-model tables (`source="xbrl"`), one per statement kind.
 
     Totals of mapped concepts carry their catalogue item; a fact with dimensions goes to the
-    'segment' table with `item=None` (never a total); company extensions and unmapped
-    concepts go to 'other' with `item=None`. Facts in other currencies are left out.
+    'segment' table with `item=None` (never a total); company extensions, unmapped concepts
+    and totals that disagree with another tag of the same item and period go to 'other' with
+    `item=None`. Facts in other currencies are left out.
     """
     from finqa.lexicon.metrics import get_metric
     from finqa.lexicon.model import StatementFact, StatementTable
 
+    facts = list(facts)
+    # two tagged totals that map to one line item and period but disagree (a subtotal tagged
+    # with a total's concept) say nothing certain about the item: neither is read as it
+    seen: dict[tuple[str, str, str | None], set[float]] = {}
+    for fact in facts:
+        if fact.item and not fact.dimensions:
+            key = (fact.item, period_key(fact, fye_month), fact.unit)
+            seen.setdefault(key, set()).add(round(fact.value, 6))
     grouped: dict[str, list[Any]] = {}
     for n, fact in enumerate(facts):
         unit = _UNITS.get(fact.unit or "")
         if unit is None:
             continue
-        metric = get_metric(fact.item) if fact.item else None
+        values = seen.get((fact.item or "", period_key(fact, fye_month), fact.unit), set())
+        metric = get_metric(fact.item) if fact.item and len(values) <= 1 else None
         if fact.dimensions:
             kind, item = "segment", None
         elif metric is not None:

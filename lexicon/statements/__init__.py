@@ -8,7 +8,12 @@ for PyMuPDF `find_tables()` grids), stores it beside an index (`ensure_model`,
 
 from __future__ import annotations
 
-from finqa.lexicon.statements.memory import MemoryStatementStore, label_key, primary_fact
+from finqa.lexicon.statements.memory import (
+    MemoryStatementStore,
+    is_tagged_total,
+    label_key,
+    primary_fact,
+)
 from finqa.lexicon.statements.reader import StatementRead, read_pages, read_pdf
 from finqa.lexicon.statements.store import (
     IndexStatementStore,
@@ -34,4 +39,5 @@ __all__ = [
     "statements_dir",
     "label_key",
     "primary_fact",
+    "is_tagged_total",
 ]

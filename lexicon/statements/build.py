@@ -17,6 +17,7 @@ from finqa.lexicon.model import (
     StatementUnit,
 )
 from finqa.lexicon.numbers import detect_scale
+from finqa.lexicon.statements.balances import balance_period, balance_side
 from finqa.lexicon.statements.catalogue import item_for_label
 from finqa.lexicon.statements.header import read_header
 from finqa.lexicon.statements.raw import DASHES, BuildFailure, RawTable, read_cell
@@ -90,6 +91,8 @@ def build_table(
             continue
         heading = raw.headings[r] if r < len(raw.headings) else ""
         item = _item(label, _row_unit(label, heading, "", scale)[0])
+        side = balance_side(label)  # an opening / closing balance is an instant
+        row_periods = [(balance_period(p, side) if side else None) or p for p in periods]
         for c, (cell, parsed) in enumerate(zip(cells, values, strict=True)):
             if parsed is None:  # a blank grid cell: no figure for this period
                 continue
@@ -103,7 +106,7 @@ def build_table(
                     table_title=raw.title,
                     label=label,
                     item=item,
-                    period=periods[c],
+                    period=row_periods[c],
                     value=value * row_scale,
                     unit=unit,
                     scale=row_scale,

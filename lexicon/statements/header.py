@@ -54,6 +54,7 @@ _QUARTER_WORDS = re.compile(
     r"(?:(?:first|second|third|fourth|1st|2nd|3rd|4th|fiscal|quarters?|q[1-4])\b\s*(?:\(\d\))?\s*)+",
     re.I,
 )
+_AS_OF = re.compile(r"^\s*(?:as\s+of|at)\b", re.I)
 _LEFTOVER = re.compile(r"[\s,.$()\-:/%\u2013\u2014*]|\b\d{1,2}\b")
 
 
@@ -173,8 +174,11 @@ def read_header(
     unaudited = bool(_UNAUDITED.search(text))
     month_day = _MONTH_DAY.search(text)
     group_months = _column_months(durations, len(found))
+    # a note table headed 'As of December 31,' / 'December 31,' with no span of time over its
+    # years is a list of balances (a balance sheet's convention): its columns are instants
+    at_date = kind == "other" and not durations and bool(month_day or _AS_OF.search(text))
     periods = [
-        _column_period(p, group_months[i], kind, month_day, company).model_copy(
+        _column_period(p, group_months[i], kind, month_day, company, at_date).model_copy(
             update={"weeks": week_vals[i], "restated": restated[i], "unaudited": unaudited}
         )
         for i, p in enumerate(found)
@@ -219,9 +223,14 @@ def _column_period(
     kind: StatementKind,
     month_day: re.Match[str] | None,
     company: str | None,
+    at_date: bool = False,
 ) -> StatementPeriod:
     """One column's period: its end date, and fiscal year and quarter by the company's year end."""
-    instant = kind == "balance" or (months is None and p.kind == "date" and kind != "income")
+    instant = (
+        kind == "balance"
+        or (months is None and p.kind == "date" and kind != "income")
+        or (at_date and months is None)
+    )
     end = date.fromisoformat(p.end_date) if p.end_date and p.kind != "year" else None
     if end is None and month_day is not None:
         mon = _MONTHS[month_day.group(1)[:3].lower()]

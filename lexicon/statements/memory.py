@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 
 from finqa.lexicon.model import StatementFact, StatementKind, StatementPeriod, StatementTable
 
-__all__ = ["MemoryStatementStore", "label_key", "primary_fact"]
+__all__ = ["MemoryStatementStore", "label_key", "primary_fact", "is_tagged_total"]
 
 _NOT_LETTER = re.compile(r"[^a-z]")
 
@@ -20,13 +20,28 @@ def label_key(text: str) -> str:
 _PRIORITY = {"income": 0, "balance": 0, "cashflow": 0, "equity": 1, "quarterly": 2, "segment": 3}
 
 
+def is_tagged_total(fact: StatementFact) -> bool:
+    """A figure the filing itself tags (inline XBRL) for the entity as a whole (no dimension)."""
+    return fact.source == "xbrl" and not fact.dimensions and fact.item is not None
+
+
 def primary_fact(facts: Sequence[StatementFact]) -> StatementFact | None:
-    """The one fact to use among a lookup's results: a primary statement's (income, balance,
-    cash flows) before equity, quarterly and segment tables, then the first in page order.
-    None when there is none; so every caller gives the same answer for the same lookup."""
+    """The one fact to use among a lookup's results: the filing's own tag for the total (inline
+    XBRL, no dimension) first, then a primary statement's (income, balance, cash flows) before
+    equity, quarterly and segment tables, then the first in page order. None when there is
+    none; so every caller gives the same answer for the same lookup."""
     if not facts:
         return None
-    return min(facts, key=lambda f: (_PRIORITY.get(f.statement, 4), f.page, f.row, f.column))
+    return min(
+        facts,
+        key=lambda f: (
+            not is_tagged_total(f),
+            _PRIORITY.get(f.statement, 4),
+            f.page,
+            f.row,
+            f.column,
+        ),
+    )
 
 
 class MemoryStatementStore:
@@ -60,4 +75,5 @@ class MemoryStatementStore:
                 if period is not None and not fact.period.matches(period):
                     continue
                 out.append(fact)
-        return out
+        # the filing's own tags for the total come first (stable: filed order within each)
+        return sorted(out, key=lambda f: not is_tagged_total(f))

@@ -140,15 +140,15 @@ def read_pages(
     return read
 
 
-def _title_above(text: str, rows: Sequence[Sequence[str]]) -> str:
-    """The page line right above a grid (a note table's caption), '' when not found."""
+def _lines_above(text: str, rows: Sequence[Sequence[str]]) -> list[str]:
+    """Up to three page lines right above a grid that are not rows of figures (its caption,
+    '(in millions)'), [] when the grid's first rows are not found in the page text."""
     lines = _lines(text)
-    first = " ".join(rows[0]) if rows else ""
+    first = [" ".join(r) for r in rows[:2]]
     for i, line in enumerate(lines):
-        if line == first:
-            above = [ln for ln in lines[max(0, i - 3) : i] if not split_row(ln)[1]]
-            return above[-1][:_PROSE] if above else ""
-    return ""
+        if line == first[0] and (len(first) < 2 or lines[i + 1 : i + 2] == first[1:]):
+            return [ln for ln in lines[max(0, i - 3) : i] if not split_row(ln)[1]]
+    return []
 
 
 def _read_note_grids(
@@ -167,8 +167,9 @@ def _read_note_grids(
         if page in done:
             continue
         for rows in by_page[page]:
-            title = _title_above(texts.get(page, ""), rows)
-            context = "\n".join(_lines(texts.get(page, ""))[:12])
+            above = _lines_above(texts.get(page, ""), rows)
+            title = above[-1][:_PROSE] if above else ""
+            context = "\n".join([*above, *_lines(texts.get(page, ""))[:12]])
             raws = raw_tables_from_grid(rows, page, kind="other", title=title, context=context)
             trial = StatementRead(doc_id=read.doc_id)
             trial.tables = [t for t in read.tables if t.page == page]

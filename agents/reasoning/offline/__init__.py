@@ -91,6 +91,8 @@ class OfflineBackend:
                 or spec.aggregate == "trend"
                 or (recipe is not None and recipe.unit != "USD")
             )
+        if metric_q and spec.sub_annual and not spec.is_yes_no:
+            return self._abstain_period(spec, strategy)
         if metric_q and (spec.is_yes_no or _COMPUTE.search(question)):
             sol = solve(spec, book)
             if sol is not None and self._acceptable(sol, spec, strategy):
@@ -194,6 +196,29 @@ class OfflineBackend:
         conf = confidence_signals(text, cited=False)
         conf["mode"] = "abstain"
         conf["missing"] = list(missing or [])
+        return Answer(
+            text=text,
+            abstained=True,
+            strategy=strategy,
+            template_id=OFFLINE_TEMPLATE_ID,
+            template_hash=_OFFLINE_HASH,
+            backend=self.name,
+            confidence=conf,
+        )
+
+    def _abstain_period(self, spec: QuestionSpec, strategy: str) -> Answer:
+        """A figure for a quarter or year-to-date: the rows read are per fiscal year, and a
+        fiscal year's figure would answer another period than the one asked."""
+        recipe = get_recipe(spec.recipe)
+        what = recipe.name if recipe else "the figure asked for"
+        text = (
+            f"I {CANNOT}: the question asks for {what} for '{spec.sub_annual}', and finqa's "
+            "offline reader only reads figures by fiscal year; a fiscal year's figure would "
+            "answer another period."
+        )
+        conf = confidence_signals(text, cited=False)
+        conf["mode"] = "abstain"
+        conf["missing"] = [f"{what} for {spec.sub_annual}"]
         return Answer(
             text=text,
             abstained=True,

@@ -20,7 +20,7 @@ from finqa.agents.reasoning.offline.tables import Row, Table, classify_statement
 from finqa.agents.types import Evidence, EvidenceItem, StatementStore
 from finqa.lexicon.line_items import LineItem, line_items
 
-__all__ = ["Book", "Fact", "doc_identity", "MODEL_PREFERENCE"]
+__all__ = ["Book", "Fact", "doc_identity", "MODEL_PREFERENCE", "TAG_PREFERENCE"]
 
 _CONTENT_HINTS = (
     (
@@ -61,6 +61,9 @@ _CONTENT_HINTS = (
 # over the row parsed from the evidence text; a better-fitting evidence row still wins
 MODEL_PREFERENCE = 3.0
 TOP_LINE = "revenue"  # the line item read as the income statement's top line when uncaptioned
+# a row the filing tags as the line item (inline XBRL, no dimension) fits like the item's first
+# caption, and wins a tie with a caption read from the text: the tag states concept and period
+TAG_PREFERENCE = 1.0
 
 _PER_SHARE_OK = frozenset(
     {"eps_basic", "eps_diluted", "dividends_per_share", "book_value_per_share"}
@@ -281,6 +284,16 @@ class Book:
             if row.per_share and li.id not in _PER_SHARE_OK:
                 continue
             score = _row_score(row, li.statement, exact, prefixes, excludes)
+            if (
+                score is None
+                and exact
+                and row.item is not None
+                and row.item in (li.id, *li.metrics)
+            ):
+                score = _row_score(
+                    replace(row, key=exact[0]), li.statement, exact, prefixes, excludes
+                )
+                score = None if score is None else score + TAG_PREFERENCE
             if score is not None and row.model:
                 score += MODEL_PREFERENCE
             if score is not None and (best is None or score > best[0]):

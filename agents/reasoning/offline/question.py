@@ -40,6 +40,17 @@ class QuestionSpec:
     is_yes_no: bool
     wants_positive: bool  # "positive working capital?"
     conventions: Conventions = Conventions()  # balance basis / day count the question states
+    # the period asked when it is shorter than a fiscal year ('quarter ended June 28, 2025',
+    # 'six months ended ...', 'Q2 2023'); the offline rows are per fiscal year, so '' else
+    sub_annual: str = ""
+
+
+def _sub_annual(head: str) -> str:
+    """The quarter / half / year-to-date period a question asks for, '' when none."""
+    for p in find_periods(head):
+        if p.kind in ("quarter", "half", "ytd"):
+            return p.text
+    return ""
 
 
 def _years(question: str) -> list[int]:
@@ -138,4 +149,5 @@ def parse_question(question: str) -> QuestionSpec:
         is_yes_no=is_yes_no,
         wants_positive=wants_positive,
         conventions=stated_conventions(q),
+        sub_annual=_sub_annual(head),
     )
