@@ -34,6 +34,37 @@ Total current liabilities
 4,806
 """
 
+INCOME = """Consolidated Statements of Income
+(in millions)
+2022
+2021
+Net sales
+14,189
+14,082
+Cost of sales
+9,683
+9,019
+Gross margin
+4,506
+5,063
+"""
+
+DEBT = """Consolidated Balance Sheets
+(in millions)
+December 31,
+2022
+2021
+Current portion of long-term debt
+150
+400
+Long-term debt
+7,000
+7,500
+Total liabilities
+20,000
+21,000
+"""
+
 Q_RATIO = "What is Corning's FY2022 current ratio?"
 Q_CASH = "What were Corning's cash and cash equivalents at the end of FY2022?"
 Q_YESNO = "Does Corning have positive working capital based on FY2022 data?"
@@ -247,3 +278,41 @@ class TestRederive:
         assert v.decision == "retry"
         assert "the evidence gives" in v.details["numbers"][0]["detail"]
         assert "1.44" in v.details["numbers"][0]["detail"]
+
+
+class TestPerPeriod:
+    Q = "Has Corning's gross margin improved in FY2022 compared with FY2021?"
+
+    def test_each_years_value_rederived(self, judge: JudgeAgent) -> None:
+        """Per-year margins with no calculation trail are read from the statement model for the
+        year the answer gives each, and their difference is then derived."""
+        text = "No. Gross margin fell from 36.0% in FY2021 to 31.8% in FY2022, a drop of 4.2%."
+        v = _eval(judge, self.Q, text, INCOME)
+        statuses = {n["text"]: n["status"] for n in v.details["numbers"]}
+        assert statuses["36.0%"] == statuses["31.8%"] == "rederived"
+        assert statuses["4.2%"] in ("derived", "rederived")
+        assert v.decision == "accept", v.feedback
+
+    def test_swapped_years_rejected(self, judge: JudgeAgent) -> None:
+        """The same two margins attached to the wrong years are not supported."""
+        text = "Yes. Gross margin rose from 31.8% in FY2021 to 36.0% in FY2022."
+        v = _eval(judge, self.Q, text, INCOME)
+        assert v.decision == "retry"
+        assert {n["status"] for n in v.details["numbers"]} == {"not_found"}
+
+    def test_change_of_an_amount(self, judge: JudgeAgent) -> None:
+        """A change the answer states for a year ('by $750 million in FY2022') is the statement
+        model's difference from the year before; a wrong change is not."""
+        q = "Did Corning reduce its total debt in FY2022?"
+        ok = _eval(judge, q, "Yes. Total debt decreased by $750 million in FY2022.", DEBT)
+        assert ok.details["numbers"][0]["status"] == "rederived", ok.details["numbers"]
+        assert ok.decision == "accept", ok.feedback
+        bad = _eval(judge, q, "Yes. Total debt decreased by $850 million in FY2022.", DEBT)
+        assert bad.decision == "retry"
+
+    def test_span_question_not_one_year(self, judge: JudgeAgent) -> None:
+        """For a question over a span of years, an earlier year's value given without its year
+        is not taken as the answer."""
+        q = "What was Corning's average gross margin over FY2021-FY2022?"
+        v = _eval(judge, q, "36.0%", INCOME)
+        assert v.details["numbers"][0]["status"] != "rederived"

@@ -23,8 +23,9 @@ from finqa.agents.judge.numeric import (
     CalcCheck,
     NumberCheck,
     check_numbers,
+    claimed_year,
+    derive_remaining,
     numeric_score,
-    question_scale,
     verify_calculations,
 )
 from finqa.agents.judge.rederive import (
@@ -35,8 +36,10 @@ from finqa.agents.judge.rederive import (
     match_statement_value,
     rederive,
 )
+from finqa.agents.judge.statement_figures import StatementFigures
 from finqa.agents.judge.text import content_tokens, split_claims
 from finqa.agents.types import Answer, Evidence, LLMClient, Verdict
+from finqa.lexicon.numbers import question_scale
 from finqa.lexicon.refusal import REFUSAL
 
 __all__ = ["JudgeAgent"]
@@ -143,7 +146,39 @@ class JudgeAgent:
                     nc.detail = (nc.detail + "; " if nc.detail else "") + (
                         f"the evidence gives {found.describe()}"
                     )
+        if deterministic and any(nc.status in _REDERIVABLE for nc in numbers):
+            self._per_period(ctx, numbers)
         return numbers, skipped, calcs
+
+    def _per_period(self, ctx: _Context, numbers: list[NumberCheck]) -> None:
+        """Figures still unverified, read against the statement model for the period each is
+        given for (its own, or the one asked year): the asked metrics and those the figure's own sentence names (their value,
+        their change from the year before, a ratio of two named line items); then what simple
+        arithmetic over the newly verified figures gives."""
+        figures = StatementFigures(ctx.evidence)
+        asked = [ctx.expect.metric, *(getattr(ctx.analysis, "metrics", ()) or ())]
+        tol = self.config.rel_tolerance
+        hit = False
+        for nc in numbers:
+            if nc.status not in _REDERIVABLE:
+                continue
+            own = claimed_year(ctx.text, nc.quantity)
+            # the figure's own period; the asked one only when one year is asked (a figure for a
+            # span, 'the FY2018-FY2020 average', is not any single year's value)
+            years = (own,) if own else (ctx.asked if len(ctx.asked) == 1 else ())
+            if not years:
+                continue
+            named, ratios = _named_metrics(_sentence_at(ctx.text, nc.start))
+            metrics = [m for m in dict.fromkeys([*asked, *named]) if m]
+            found = figures.match(nc.quantity, metrics, years, tol, ratios)
+            if found is not None:
+                nc.status, nc.detail, hit = (
+                    "rederived",
+                    f"statement model: {found.describe()}",
+                    True,
+                )
+        if hit:
+            derive_remaining(numbers, tol)
 
     def _check_kind(
         self,
@@ -401,6 +436,31 @@ def _discount_coincidences(claims: list[Any], numbers: list[Any]) -> None:
             if n.text in claim.numbers and n.ok:
                 n.status, n.detail = "not_found", "only in a claim about another company"
                 claim.failed_numbers.append(n.text)
+
+
+def _sentence_at(text: str, pos: int) -> str:
+    """The line or sentence of `text` holding offset `pos`."""
+    start = max(text.rfind(". ", 0, pos), text.rfind("\n", 0, pos), -1) + 1
+    ends = [i for i in (text.find(". ", pos), text.find("\n", pos)) if i >= 0]
+    return text[start : min(ends) if ends else len(text)]
+
+
+def _named_metrics(sentence: str) -> tuple[list[str], list[tuple[str, str]]]:
+    """The catalogue metrics a sentence names, and the pairs it names as a ratio ('Fixed
+    assets/Total assets', 'debt to equity')."""
+    try:
+        found = _lex.find_metrics(sentence)
+    except Exception:  # noqa: BLE001 - the names only widen what is looked up; nothing is lost
+        return [], []
+    ratios = [
+        (a.canonical, b.canonical)
+        for a, b in zip(found, found[1:], strict=False)
+        if sentence[a.end : b.start].strip().lower() in _RATIO_JOINS
+    ]
+    return [m.canonical for m in found], ratios
+
+
+_RATIO_JOINS = frozenset({"/", "to", "over", "divided by"})
 
 
 def _counted(f: Any) -> bool:

@@ -29,6 +29,7 @@ from finqa.agents.judge._tables import row_label
 from finqa.agents.judge.calc import CalcCheck, magnitude_target, match_calc, verify_calculations
 from finqa.agents.judge.evidence import EvidenceView, SourceView
 from finqa.agents.judge.text import content_tokens
+from finqa.lexicon.numbers import question_scale
 
 __all__ = [
     "NumberCheck",
@@ -36,9 +37,10 @@ __all__ = [
     "OK_STATUSES",
     "answer_numbers",
     "check_numbers",
+    "claimed_year",
     "verify_calculations",
     "numeric_score",
-    "question_scale",
+    "derive_remaining",
     "FAIL_CAP",
 ]
 
@@ -93,11 +95,6 @@ class NumberCheck:
             "calculation": self.calculation,
             "detail": self.detail,
         }
-
-
-def question_scale(question: str) -> float | None:
-    """'Answer in USD millions' / '(in USD billions)' -> the scale of bare answer figures."""
-    return _lex.detect_scale(question)
 
 
 def answer_numbers(answer: str, question: str) -> tuple[list[Any], list[dict[str, Any]]]:
@@ -266,12 +263,17 @@ def check_numbers(
             _explain_miss(nc, via_calc, calcs, src, found_at, topic_name)
         checks.append(nc)
     if deterministic:
-        for nc in checks:
-            if nc.status == "not_found":
-                how = _derived(nc.quantity, [c for c in checks if c is not nc], rel_tol)
-                if how:
-                    nc.status, nc.detail = "derived", how
+        derive_remaining(checks, rel_tol)
     return checks, skipped
+
+
+def derive_remaining(checks: Sequence[NumberCheck], rel_tol: float) -> None:
+    """Every unverified figure that simple arithmetic over the verified ones gives is `derived`."""
+    for nc in checks:
+        if nc.status == "not_found":
+            how = _derived(nc.quantity, [c for c in checks if c is not nc], rel_tol)
+            if how:
+                nc.status, nc.detail = "derived", how
 
 
 def _drop_quoted(

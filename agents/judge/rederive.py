@@ -17,6 +17,12 @@ from typing import Any
 from finqa.agents.judge import _lex
 from finqa.agents.judge.calc import CalcCheck, match_calc, verify_calculations
 from finqa.agents.judge.evidence import EvidenceView
+from finqa.agents.judge.statement_figures import (
+    StatementValue,
+    from_statements,
+    match_statement_value,
+    units_agree,
+)
 from finqa.agents.types import Calculation, Evidence
 
 __all__ = [
@@ -80,7 +86,7 @@ def rederive(
 def match_rederived(q: Any, found: Rederived, rel_tol: float, expected: Sequence[int]) -> bool:
     """Does the answer's quantity `q` equal the verified re-derived value (in any of its forms)?"""
     unit = found.calculation.unit
-    if not found.ok or not _units_agree(str(q.unit or ""), unit):
+    if not found.ok or not units_agree(str(q.unit or ""), unit):
         return False
     tol = rel_tol * _TIGHTER  # the same formula over the same lines: only rounding differs
     if unit == "USD" and q.unit != "%":
@@ -89,98 +95,3 @@ def match_rederived(q: Any, found: Rederived, rel_tol: float, expected: Sequence
         return target is not None and _lex.magnitude_close(q, target, rel_tol=tol)
     hit = match_calc(q, [found.check], tol, expected)
     return hit is not None and hit[0] == "calculation"
-
-
-_PURE = frozenset({"", "%", "ratio", "times", "x", "days"})
-
-
-def _units_agree(written: str, computed: str) -> bool:
-    """A figure in euros is not a dollar metric; a bare or percent figure may be any pure one."""
-    if written in ("", "%"):
-        return True
-    if written in _PURE and computed in _PURE:
-        return True
-    return written == computed
-
-
-@dataclass(frozen=True)
-class StatementValue:
-    """The asked metric computed from the statement model of the evidence pages."""
-
-    metric: str
-    value: float  # base units for amounts; as the formula gives for ratios / percents / days
-    unit: str
-    year: int
-    facts: tuple[str, ...]  # 'label FY2022 = value (doc p.N)' of every line used
-
-    def describe(self) -> str:
-        used = "; ".join(self.facts)
-        return f"{self.metric.replace('_', ' ')} FY{self.year} = {self.value:,.4g} from {used}"
-
-
-def _leaves(metric_id: str) -> list[str]:
-    """The line items (non-derived catalogue ids) a metric's formula needs, recursively."""
-    out: list[str] = []
-    stack = [metric_id]
-    while stack:
-        mid = stack.pop()
-        inputs = _lex.metric_inputs(mid)
-        if not inputs and mid not in out:
-            out.append(mid)
-        stack.extend(i for i in inputs if i not in out)
-    return out
-
-
-def from_statements(
-    metric_id: str | None, evidence: Evidence, asked: Sequence[int]
-) -> StatementValue | None:
-    """The asked metric for the latest asked year, from the statement model of the evidence
-    pages (finqa's statement reader, one store over all of them) and the catalogue formula."""
-    if metric_id is None or not asked or not evidence.items:
-        return None
-    try:
-        from finqa.lexicon import evaluate_metric, get_metric
-        from finqa.lexicon.statements.memory import MemoryStatementStore
-        from finqa.lexicon.statements.reader import read_pages
-
-        pages: dict[str, dict[int, str]] = {}
-        for item in evidence.items:
-            for page in item.pages[:1]:
-                pages.setdefault(item.doc_id, {})[page] = item.text
-        store = MemoryStatementStore(
-            t for doc, texts in pages.items() for t in read_pages(doc, texts.items()).tables
-        )
-        year = max(asked)
-        current: dict[str, float] = {}
-        previous: dict[str, float] = {}
-        used: list[str] = []
-        for leaf in _leaves(metric_id):
-            for doc in store.docs():
-                now = store.lookup(doc, leaf, year)
-                if now and leaf not in current:
-                    current[leaf] = now[0].value
-                    used.append(f"{now[0].label} FY{year} = {now[0].raw} ({doc} p.{now[0].page})")
-                before = store.lookup(doc, leaf, year - 1)
-                if before and leaf not in previous:
-                    previous[leaf] = before[0].value
-        value = evaluate_metric(metric_id, current, previous)
-        unit = get_metric(metric_id).unit
-    except Exception:  # noqa: BLE001 - no table, no line, no formula: nothing to re-derive
-        return None
-    return StatementValue(metric_id, value, unit, max(asked), tuple(used))
-
-
-def match_statement_value(q: Any, found: StatementValue, rel_tol: float) -> bool:
-    """Does the answer's quantity `q` state the statement-model value (in any of its forms)?"""
-    if not _units_agree(str(q.unit or ""), found.unit):
-        return False
-    tol = rel_tol * _TIGHTER
-    if found.unit in ("USD", "USD/share") and q.unit != "%":
-        return _lex.magnitude_close(q, found.value, rel_tol=tol)
-    as_written = (1.0 / float(q.scale or 1.0),)
-    targets = [found.value]
-    if found.unit == "%" and q.unit != "%":
-        targets.append(found.value / 100.0)  # the percentage written as a fraction
-    if found.unit in ("ratio", "times") and q.unit == "%":
-        targets.append(found.value * 100.0)
-    return any(_lex.magnitude_close(q, t, rel_tol=tol, scales=as_written) for t in targets)
