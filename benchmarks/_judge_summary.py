@@ -18,6 +18,9 @@ __all__ = [
     "company_fold",
     "company_folds",
     "summary",
+    "by_source",
+    "fit_threshold",
+    "fold_fit",
     "run_llm_set",
     "run_offline_set",
     "llm_judge_sample",
@@ -90,6 +93,76 @@ def summary(rows: Sequence[dict[str, Any]], title: str, *, by: str = "category")
     return "\n".join(lines)
 
 
+THRESHOLDS = tuple(round(0.2 + 0.05 * i, 2) for i in range(15))  # 0.20 ... 0.90
+MAX_WRONG = 0.05  # the target: at most 5% of wrong answers accepted
+
+
+def fit_threshold(rows: Sequence[dict[str, Any]]) -> float:
+    """The acceptance threshold that best separates the correct answers of `rows` from their
+    wrong ones (correct accepted minus wrong accepted), accepting at most 5% of the wrong ones
+    (ties: the higher, stricter threshold)."""
+    good = [float(r["utility"]) for r in rows if r.get("should_accept") is True]
+    bad = [float(r["utility"]) for r in rows if r.get("should_accept") is False]
+    best: tuple[float, float] | None = None
+    for tau in THRESHOLDS:
+        wrong = sum(u >= tau for u in bad) / len(bad) if bad else 0.0
+        if wrong > MAX_WRONG:
+            continue
+        right = sum(u >= tau for u in good) / len(good) if good else 0.0
+        if best is None or right - wrong >= best[1]:
+            best = (tau, right - wrong)
+    return best[0] if best else THRESHOLDS[-1]
+
+
+def fold_fit(rows: Sequence[dict[str, Any]], title: str, default: float) -> str:
+    """Company-grouped cross-validation of the threshold: fitted on four folds, the fifth's
+    acceptance at that threshold; beside the shipped default's on the same fold."""
+    lines = [
+        f"\n{title}: threshold fitted on 4 company folds, reported on the held-out fold "
+        f"(default tau={default:.2f})"
+    ]
+    totals = {"fit": [0, 0, 0, 0], "default": [0, 0, 0, 0]}
+    for f in range(FOLDS):
+        train = [r for r in rows if r.get("fold") != f]
+        test = [r for r in rows if r.get("fold") == f]
+        tau = fit_threshold(train)
+        cells = []
+        for name, t in (("fit", tau), ("default", default)):
+            good = [r for r in test if r.get("should_accept") is True]
+            bad = [r for r in test if r.get("should_accept") is False]
+            g = sum(float(r["utility"]) >= t for r in good)
+            b = sum(float(r["utility"]) >= t for r in bad)
+            acc = totals[name]
+            acc[0], acc[1], acc[2], acc[3] = (
+                acc[0] + g,
+                acc[1] + len(good),
+                acc[2] + b,
+                acc[3] + len(bad),
+            )
+            cells.append(f"{name} {_pct(g, len(good))} / {_pct(b, len(bad))}")
+        lines.append(f"  fold {f}: tau={tau:.2f}  correct / wrong accepted: " + "; ".join(cells))
+    for name, (g, ng, b, nb) in totals.items():
+        lines.append(
+            f"  held-out total ({name}): correct accepted {_pct(g, ng)}, wrong accepted {_pct(b, nb)}"
+        )
+    return "\n".join(lines)
+
+
+def _pct(n: int, d: int) -> str:
+    return f"{n}/{d} {100.0 * n / d:.1f}%" if d else "-"
+
+
+def by_source(rows: Sequence[dict[str, Any]]) -> str:
+    """Correct and wrong answers accepted per source run (and backend) of the labelled items."""
+    lines = [f"  {'by source (backend)':<44} {'correct accepted':>18} {'wrong accepted':>18}"]
+    for src in sorted({str(r.get("source")) for r in rows}):
+        mine = [r for r in rows if str(r.get("source")) == src]
+        good = [r for r in mine if r.get("should_accept") is True]
+        bad = [r for r in mine if r.get("should_accept") is False]
+        lines.append(f"  {src:<44} {_rate(good):>18} {_rate(bad):>18}")
+    return "\n".join(lines)
+
+
 def _label(rec: dict[str, Any]) -> str:
     """The grader's label, marking a correct verdict that gives no basis (not to be accepted)."""
     label = str(rec.get("label"))
@@ -99,12 +172,21 @@ def _label(rec: dict[str, Any]) -> str:
 
 
 def run_llm_set(
-    fixture: Path, questions: Path, *, attempt: int = 1, ablation: bool = False
+    fixture: Path,
+    questions: Path,
+    *,
+    attempt: int = 1,
+    ablation: bool = False,
+    index: Path | None = None,
 ) -> list[dict[str, Any]]:
-    """Judge every labelled real-LLM answer against its question's gold evidence pages."""
+    """Judge every labelled real-LLM answer against the evidence it was answered from: a
+    benchmark run's item against its recorded evidence (the index's chunks when `index` is
+    given, else the same pages' text from pages.jsonl.gz beside `questions`), an item of the
+    gold-evidence run against its question's gold evidence pages."""
     from finqa.agents.config import load_settings
     from finqa.agents.judge import JudgeAgent
     from finqa.agents.types import Answer
+    from finqa.benchmarks._judge_runs import RunEvidence
     from finqa.benchmarks.judge_labels import load_fixture
     from finqa.benchmarks.questions import gold_evidence, read_rows
 
@@ -113,18 +195,28 @@ def run_llm_set(
     rows = read_rows(questions)
     source = {str(r["financebench_id"]): r for r in rows}
     folds = company_folds(rows)
+    items = load_fixture(fixture)
+    recorded = RunEvidence(index=index, pages_file=questions.parent / "pages.jsonl.gz")
+    recorded.prefetch(r for r in items if r.get("evidence_items"))
     out: list[dict[str, Any]] = []
-    for rec in load_fixture(fixture):
+    for rec in items:
         q = source.get(str(rec["qid"]))
         if q is None or rec.get("answer") is None:
             continue
         question = str(q["question"])
-        answer = Answer.model_validate(rec["answer"])
-        verdict = judge.evaluate(question, answer, gold_evidence(question, q["evidence"]), attempt)
+        answer = Answer.model_validate(
+            {k: v for k, v in rec["answer"].items() if k in Answer.model_fields}
+        )
+        if rec.get("evidence_items"):
+            evidence = recorded.evidence(question, rec["evidence_items"])
+        else:
+            evidence = gold_evidence(question, q["evidence"])
+        verdict = judge.evaluate(question, answer, evidence, attempt)
         out.append(
             {
                 "category": "llm_" + str(rec.get("label")),
                 "label": _label(rec),
+                "source": f"{rec.get('source') or 'gold-evidence run'} ({answer.backend or '-'})",
                 "qid": rec["qid"],
                 "question_type": q.get("question_type", "unknown"),
                 "fold": company_fold(q, folds),

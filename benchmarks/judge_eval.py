@@ -10,6 +10,8 @@ perturbations include the failure kinds of real LLM answers (bare yes/no, a figu
 kind, from another line or period, the question or the evidence copied back, a figure beside a
 calculation flagged invalid). `--llm-set` also judges the labelled real-LLM answers
 (benchmarks/data/judge_llm_answers.jsonl, built by `python -m finqa.benchmarks.judge_labels`),
+`--folds` fits the acceptance threshold on four company-grouped folds and reports the fifth
+(the only threshold chosen by looking at questions, so it is chosen out of fold),
 `--offline` the offline backend's answers: correct accepted (target >= 85%) and wrong accepted
 (target <= 5%), per question type, failure kind and company-grouped fold.
 """
@@ -28,7 +30,7 @@ from typing import Any
 from finqa.agents.config import load_settings
 from finqa.agents.judge import JudgeAgent
 from finqa.benchmarks._judge_cases import CATEGORIES, build_cases, load_questions
-from finqa.benchmarks._judge_summary import company_fold, company_folds, summary
+from finqa.benchmarks._judge_summary import by_source, company_fold, company_folds, summary
 from finqa.benchmarks.judge_labels import FIXTURE
 
 __all__ = ["main", "run"]
@@ -141,6 +143,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="also judge the labelled real-LLM answers (default: the repository fixture)",
     )
     parser.add_argument(
+        "--folds",
+        action="store_true",
+        help="fit the acceptance threshold on 4 company-grouped folds, report the held-out fold",
+    )
+    parser.add_argument(
+        "--index",
+        type=Path,
+        default=None,
+        help="the index a benchmark run's labelled answers were retrieved from (their evidence "
+        "is rebuilt from its chunks; without it, from the same pages' text)",
+    )
+    parser.add_argument(
         "--offline",
         action="store_true",
         help="also judge the offline backend's answers on the gold evidence, graded by the grader",
@@ -162,13 +176,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"judge calibration on {args.questions} — attempt {args.attempt}, {mode}")
     print(table(rows))
     print(summary(rows, "perturbation set"))
+    if args.folds:
+        from finqa.benchmarks._judge_summary import fold_fit
+
+        default = load_settings().judge.threshold(args.attempt)
+        print(fold_fit(rows, "perturbation set", default))
     if args.llm_set:
         from finqa.benchmarks._judge_summary import run_llm_set
 
         llm_rows = run_llm_set(
-            args.llm_set, args.questions, attempt=args.attempt, ablation=args.ablation
+            args.llm_set,
+            args.questions,
+            attempt=args.attempt,
+            ablation=args.ablation,
+            index=args.index,
         )
         print(summary(llm_rows, f"real-LLM answers ({args.llm_set.name})", by="label"))
+        print(by_source(llm_rows))
+        if args.folds:
+            from finqa.benchmarks._judge_summary import fold_fit
+
+            default = load_settings().judge.threshold(args.attempt)
+            print(fold_fit(llm_rows, "real-LLM answers", default))
         rows = rows + llm_rows
     if args.offline:
         from finqa.benchmarks._judge_summary import run_offline_set

@@ -4,6 +4,7 @@ from its gold evidence pages, the benchmark grader labels each answer against th
     python -m finqa.benchmarks.judge_labels run [--questions FILE] [--out FILE.jsonl]
         [--base-url URL] [--model NAME] [--limit N]          # resumable: skips ids already in --out
     python -m finqa.benchmarks.judge_labels export [--out FILE.jsonl] [--fixture FILE.jsonl]
+    python -m finqa.benchmarks.judge_labels from-bench RUN_DIR... [--fixture FILE.jsonl]
 
 `run` appends one JSON line per question (the answer as finqa's openai backend returned it, its
 grade, the evidence ids) and flushes it, so an interrupted run resumes where it stopped; a
@@ -11,6 +12,11 @@ question whose LLM call fails is recorded as `error` and retried on the next run
 asked in a fixed stratified order (question types and companies interleaved) so a partial run is
 already a balanced sample. `export` keeps what the repository may hold: ids, answers, labels,
 evidence ids; never the FinanceBench question or gold-answer text.
+
+`from-bench` adds every judged attempt of `finqa bench financebench` runs (e.g. the openai and
+hybrid backends) to the fixture: the answer as the judge saw it, the evidence ids it was judged
+against (source id, filing, pages, chunk ids) and the grader's label against the gold (see
+`finqa.benchmarks._judge_runs`); re-running it replaces the items of the same run and attempt.
 
 Labels: the grader's `correct` / `wrong` / `abstained` / `ungraded`; `should_accept` is True for
 a correct answer that also answers the question (a bare "Yes"/"No" to a question that asks for a
@@ -32,14 +38,32 @@ from typing import Any
 
 from finqa.benchmarks.questions import gold_evidence, read_rows
 
-__all__ = ["main", "stratified_order", "label_row", "export_rows", "FIXTURE", "load_fixture"]
+__all__ = [
+    "main",
+    "stratified_order",
+    "label_row",
+    "export_rows",
+    "merge_fixture",
+    "FIXTURE",
+    "load_fixture",
+]
 
 FIXTURE = Path(__file__).resolve().parent / "data" / "judge_llm_answers.jsonl"
 DEFAULT_QUESTIONS = (
     Path(__file__).resolve().parents[2] / "shared" / "financebench" / "questions.jsonl"
 )
 DEFAULT_OUT = Path("/work/var/i10/llm_answers.jsonl")
-_KEEP = ("qid", "question_type", "company", "doc_name", "evidence", "answer", "label", "kind")
+_KEEP_ALWAYS = (
+    "qid",
+    "question_type",
+    "company",
+    "doc_name",
+    "evidence",
+    "answer",
+    "label",
+    "kind",
+)
+_KEEP = (*_KEEP_ALWAYS, "source", "attempt", "evidence_items")
 
 
 def _qid(row: Mapping[str, Any]) -> str:
@@ -184,18 +208,26 @@ def run(
 
 
 def export_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """The fixture's rows: last non-error record per id, only the fields the repo may keep."""
-    latest: dict[str, Mapping[str, Any]] = {}
+    """The fixture's rows: last non-error record per item (question, run, attempt), only the
+    fields the repo may keep."""
+    from finqa.benchmarks._judge_runs import item_key
+
+    latest: dict[tuple[str, str, int], Mapping[str, Any]] = {}
     for r in rows:
         if r.get("label") != "error":
-            latest[str(r["qid"])] = r
+            latest[item_key(r)] = r
     out = []
-    for qid in sorted(latest):
-        r = latest[qid]
-        rec = {k: r.get(k) for k in _KEEP}
+    for key in sorted(latest):
+        r = latest[key]
+        rec = {k: r.get(k) for k in _KEEP if k in r or k in _KEEP_ALWAYS}
         rec["should_accept"] = r.get("should_accept")
         out.append(rec)
     return out
+
+
+def merge_fixture(path: Path, items: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The fixture with `items` added (replacing items of the same question, run and attempt)."""
+    return export_rows([*load_fixture(path), *items])
 
 
 def load_fixture(path: Path = FIXTURE) -> list[dict[str, Any]]:
@@ -227,7 +259,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     e = sub.add_parser("export", help="write the repository fixture from a run's output")
     e.add_argument("--out", type=Path, default=DEFAULT_OUT)
     e.add_argument("--fixture", type=Path, default=FIXTURE)
+    b = sub.add_parser("from-bench", help="add every judged attempt of benchmark runs")
+    b.add_argument("runs", type=Path, nargs="+", help="run directories (results.jsonl + audit/)")
+    b.add_argument("--fixture", type=Path, default=FIXTURE)
     args = p.parse_args(argv)
+    if args.cmd == "from-bench":
+        return _from_bench(args.runs, args.fixture)
     if args.cmd == "run":
         if not args.questions.exists():
             print(f"judge_labels: questions file not found: {args.questions}", file=sys.stderr)
@@ -250,6 +287,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.fixture.parent.mkdir(parents=True, exist_ok=True)
     args.fixture.write_text("".join(json.dumps(x) + "\n" for x in kept), encoding="utf-8")
     print(f"judge_labels: {len(kept)} labelled answers -> {args.fixture}")
+    return 0
+
+
+def _from_bench(runs: Sequence[Path], fixture: Path) -> int:
+    from collections import Counter
+
+    from finqa.benchmarks._judge_runs import items_from_run
+
+    items: list[dict[str, Any]] = []
+    for run_dir in runs:
+        if not (run_dir / "results.jsonl").exists():
+            print(f"judge_labels: no results.jsonl in {run_dir}: skipped", file=sys.stderr)
+            continue
+        found = items_from_run(run_dir)
+        counts = Counter(str(x["label"]) for x in found)
+        print(f"judge_labels: {run_dir}: {len(found)} judged attempts {dict(counts)}")
+        items += found
+    kept = merge_fixture(fixture, items)
+    fixture.parent.mkdir(parents=True, exist_ok=True)
+    fixture.write_text("".join(json.dumps(x) + "\n" for x in kept), encoding="utf-8")
+    print(f"judge_labels: {len(kept)} labelled answers -> {fixture}")
     return 0
 
 

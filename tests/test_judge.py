@@ -450,6 +450,25 @@ class TestNonClaims:
         v = _eval(judge, Q_MARGIN, text, INCOME, calculations=(_margin_calc(),))
         assert [n["text"] for n in v.details["numbers"]] == ["31.8%"]
 
+    def test_stated_criterion_not_checked(self, judge: JudgeAgent) -> None:
+        """A threshold the answer applies ('threshold 30%') and its repetitions are not figures
+        claimed from the filing; the figures compared with it still are."""
+        q = "Is Corning's gross margin healthy in FY2022?"
+        ok = "Yes. Gross margin was 31.8% in FY2022 (threshold 30%); margins above 30% are healthy."
+        v = _eval(judge, q, ok, INCOME)
+        assert [n["text"] for n in v.details["numbers"]] == ["31.8%"]
+        assert [x["reason"] for x in v.details["skipped_numbers"]] == ["criterion", "criterion"]
+        bad = _eval(judge, q, ok.replace("31.8%", "41.8%"), INCOME)
+        assert bad.decision == "retry"
+
+    def test_year_label_belongs_to_next_figure(self, judge: JudgeAgent) -> None:
+        """In 'FY2021: 36.0%, FY2022: 31.8%' each figure is for the year labelling it."""
+        q = "How did Corning's gross margin change from FY2021 to FY2022?"
+        v = _eval(judge, q, "Gross margin was FY2021: 36.0%, FY2022: 31.8%.", INCOME)
+        periods = {n["text"]: n["expected_periods"] for n in v.details["numbers"]}
+        assert periods == {"36.0%": [2021], "31.8%": [2022]}
+        assert v.decision == "accept", v.details["numbers"]
+
     def test_prior_period_baseline_allowed(self, judge: JudgeAgent) -> None:
         """'up from $X' may quote the prior period's figure without naming the year."""
         v = _eval(judge, Q_CASH, "Cash was $1,671 million, down from $2,148 million.", BALANCE)

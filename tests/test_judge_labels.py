@@ -112,3 +112,127 @@ class TestRun:
         for r in rows:
             assert r["qid"] and r["label"] in ("correct", "wrong", "abstained", "ungraded")
             assert "question" not in r and isinstance(r["answer"], dict)
+
+
+def _bench_run(tmp_path: Path) -> Path:
+    """A benchmark run directory: one question, two attempts (wrong, then right) in its audit log."""
+    run = tmp_path / "bench-openai"
+    (run / "audit").mkdir(parents=True)
+    log = run / "audit" / "self-improving.jsonl"
+    q = _row(0, "metrics-generated", "C0")
+    items = [{"source_id": "S1", "doc_id": "C0_2022_10K", "pages": [3], "chunk_ids": ["c#1"]}]
+    records = [{"run_id": "r1", "question_id": None, "attempt": None, "agent": "orchestrator"}]
+    for attempt, text in ((1, "$9,999 million [S1]"), (2, "$7,453 million [S1]")):
+        records.append(
+            {
+                "run_id": "r1",
+                "question_id": "id_0",
+                "attempt": attempt,
+                "agent": "retrieval",
+                "data": {"items": items},
+            }
+        )
+        records.append(
+            {
+                "run_id": "r1",
+                "question_id": "id_0",
+                "attempt": attempt,
+                "agent": "reasoning",
+                "params": {"backend": "openai", "model": "m"},
+                "data": {"answer": text, "abstained": False, "citations": [], "confidence": {}},
+            }
+        )
+    log.write_text("".join(json.dumps(r) + "\n" for r in records) + '{"torn')
+    row = {
+        "id": "id_0",
+        "mode": "self-improving",
+        "type": "metrics-generated",
+        "question": q["question"],
+        "gold": q["answer"],
+        "doc_name": q["doc_name"],
+        "run_id": "r1",
+        "audit_log": str(log),
+        # the benchmark's final status says nothing about each attempt: labels come from the grader
+        "status": "accepted",
+    }
+    (run / "results.jsonl").write_text(json.dumps(row) + "\n")
+    return run
+
+
+class TestFromBench:
+    def test_every_attempt_labelled_by_the_grader(self, tmp_path: Path) -> None:
+        """Each judged attempt of a benchmark run becomes an item labelled by the grader against
+        the gold, with the evidence ids it was judged against and no question text."""
+        from finqa.benchmarks._judge_runs import items_from_run
+
+        items = items_from_run(_bench_run(tmp_path))
+        assert [(x["attempt"], x["label"]) for x in items] == [(1, "wrong"), (2, "correct")]
+        assert items[0]["evidence_items"][0]["chunk_ids"] == ["c#1"]
+        assert items[1]["answer"]["backend"] == "openai"
+        assert all("question" not in x and "gold" not in x for x in items)
+
+    def test_from_bench_merges_into_fixture(self, tmp_path: Path) -> None:
+        """Re-adding the same run replaces its items; older items of the fixture are kept."""
+        fixture = tmp_path / "fixture.jsonl"
+        old = {"qid": "id_9", "label": "wrong", "answer": {"text": "x"}, "should_accept": False}
+        fixture.write_text(json.dumps(old) + "\n")
+        run = _bench_run(tmp_path)
+        assert main(["from-bench", str(run), "--fixture", str(fixture)]) == 0
+        assert main(["from-bench", str(run), "--fixture", str(fixture)]) == 0
+        rows = load_fixture(fixture)
+        assert [(r["qid"], r.get("attempt")) for r in rows] == [
+            ("id_0", 1),
+            ("id_0", 2),
+            ("id_9", None),
+        ]
+
+    def test_judged_against_recorded_pages(self, tmp_path: Path) -> None:
+        """Without the index, an item's evidence is the text of its recorded pages, and the judge
+        accepts the grader's correct answer and rejects the wrong one."""
+        import gzip
+
+        from finqa.benchmarks._judge_runs import items_from_run
+        from finqa.benchmarks._judge_summary import run_llm_set
+
+        fixture = tmp_path / "fixture.jsonl"
+        fixture.write_text(
+            "".join(json.dumps(x) + "\n" for x in items_from_run(_bench_run(tmp_path)))
+        )
+        qfile = tmp_path / "questions.jsonl"
+        qfile.write_text(json.dumps(_row(0, "metrics-generated", "C0")) + "\n")
+        with gzip.open(tmp_path / "pages.jsonl.gz", "wt") as fh:
+            fh.write(json.dumps({"doc_name": "C0_2022_10K", "page": 3, "text": PAGE}) + "\n")
+        rows = run_llm_set(fixture, qfile)
+        assert [(r["should_accept"], r["accepted"]) for r in rows] == [(False, False), (True, True)]
+
+
+class TestFoldFit:
+    @staticmethod
+    def _rows() -> list[dict[str, Any]]:
+        rows = []
+        for fold in range(5):
+            rows += [{"fold": fold, "should_accept": True, "utility": u} for u in (0.9, 0.8, 0.55)]
+            rows += [{"fold": fold, "should_accept": False, "utility": u} for u in (0.1, 0.3, 0.5)]
+        return rows
+
+    def test_threshold_separates_right_from_wrong(self) -> None:
+        """The fitted threshold accepts every correct answer and no wrong one when one exists."""
+        from finqa.benchmarks._judge_summary import fit_threshold
+
+        assert fit_threshold(self._rows()) == 0.55
+
+    def test_threshold_keeps_wrong_accepted_under_target(self) -> None:
+        """When separating is impossible, no threshold accepting over 5% of wrong answers wins."""
+        from finqa.benchmarks._judge_summary import fit_threshold
+
+        rows = [{"should_accept": True, "utility": 0.6}, {"should_accept": False, "utility": 0.7}]
+        assert fit_threshold(rows) > 0.7
+
+    def test_fold_report_holds_out_each_fold(self) -> None:
+        """The report fits on four folds and gives the fifth's acceptance beside the default's."""
+        from finqa.benchmarks._judge_summary import fold_fit
+
+        out = fold_fit(self._rows(), "set", 0.5)
+        assert out.count("tau=0.55") == 5
+        assert "held-out total (fit): correct accepted 15/15 100.0%, wrong accepted 0/15" in out
+        assert "held-out total (default): correct accepted 15/15 100.0%, wrong accepted 5/15" in out

@@ -59,6 +59,7 @@ _AFTER_PERIOD = re.compile(
     r"(?:(?:fiscal\s+(?:year\s+)?)|fy\s?'?|q[1-4]\s+(?:of\s+)?(?:fy\s?)?)?$",
     re.I,
 )
+_CRITERION = ("threshold", "threshold of", "tolerance", "tolerance of", "cut-off of", "cutoff of")
 FAIL_CAP = 0.2  # an answer with any unverifiable number keeps at most this share of mu_n
 
 
@@ -103,20 +104,26 @@ def answer_numbers(answer: str, question: str) -> tuple[list[Any], list[dict[str
     asked = [q for q in _lex.extract_quantities(question) if q.kind == "number"]
     keep: list[Any] = []
     skipped: list[dict[str, Any]] = []
+    criteria: set[tuple[float, str]] = set()
     for q in _lex.extract_quantities(answer, default_scale=qscale):
         if q.scale_source == "default" and abs(float(q.value)) >= 1e6:
             q = _lex.unscaled(q)  # '$303,000,000' is in dollars whatever 'in USD millions' says
+        before = answer[max(0, q.start - 24) : q.start].lower().rstrip(" (:=")
         if q.kind != "number":
             skipped.append({"text": q.text, "reason": q.kind})
         elif _LIST_MARKER.match(q.text.strip()) and not q.unit and abs(q.value) < 100:
             skipped.append({"text": q.text, "reason": "list marker"})
         elif not q.unit and q.decimals == 0 and _DURATION.match(answer[q.end : q.end + 20]):
             skipped.append({"text": q.text, "reason": "duration"})
-        elif abs(q.value) in _CONSTANTS and re.search(
-            r"[*/x]\s*$", answer[max(0, q.start - 3) : q.start]
-        ):
+        elif abs(q.value) in _CONSTANTS and before[-1:] in ("*", "/", "x"):
             skipped.append({"text": q.text, "reason": "formula constant"})
-        elif any(_lex.quantities_match(q, a, 0.0) for a in asked):
+        elif before.endswith(_CRITERION) or (float(q.value), q.unit or "") in criteria:
+            # 'threshold 30%', 'a tolerance of 2 points': the rule applied, not a filing figure
+            criteria.add((float(q.value), q.unit or ""))
+            skipped.append({"text": q.text, "reason": "criterion"})
+        elif any(_lex.quantities_match(q, a, 0.0) for a in asked) or (
+            not q.unit and any(float(q.value) == float(a.value) for a in asked)
+        ):
             skipped.append(
                 {
                     "text": q.text,
@@ -134,8 +141,10 @@ def claimed_year(answer: str, q: Any) -> int | None:
     """The period the answer attaches to a number: 'X in FY2021', 'In 2021, ... X', or the
     later end of 'X between FY2022 and FY2023' (a change is for its latest period)."""
     mentions = _lex.year_mentions(answer)
-    for year, start, _end in mentions:
+    for year, start, end in mentions:
         if start >= q.end and _AFTER_PERIOD.match(answer[q.end : start]):
+            if answer[end : end + 2].lstrip().startswith(":"):
+                break  # 'FY2021: 22.37%, FY2022: 22.49%': that year labels the next figure
             return year
     stops = [i for i in (answer.find(". ", q.end), answer.find(";", q.end)) if i >= 0]
     rest = answer[q.end : min(stops) if stops else len(answer)]
