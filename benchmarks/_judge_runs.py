@@ -15,7 +15,7 @@ from __future__ import annotations
 import gzip
 import json
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -55,10 +55,15 @@ def _by_attempt(
     return out
 
 
-def items_from_run(run_dir: Path, source: str | None = None) -> list[dict[str, Any]]:
-    """One labelled item per judged attempt of every finished question of the run."""
-    from finqa.benchmarks.judge_labels import label_row
+Labeller = Callable[[str, str, Mapping[str, Any]], Mapping[str, Any]]
 
+
+def items_from_run(
+    run_dir: Path, label_row: Labeller, source: str | None = None
+) -> list[dict[str, Any]]:
+    """One labelled item per judged attempt of every finished question of the run; `label_row`
+    (question, gold, answer) -> {label, kind, should_accept} is the benchmark grader's label
+    (`judge_labels.label_row`)."""
     results = run_dir / "results.jsonl"
     rows = [json.loads(x) for x in results.read_text(encoding="utf-8").splitlines() if x.strip()]
     audits: dict[Path, list[dict[str, Any]]] = {}

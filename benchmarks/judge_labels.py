@@ -300,7 +300,7 @@ def _from_bench(runs: Sequence[Path], fixture: Path) -> int:
         if not (run_dir / "results.jsonl").exists():
             print(f"judge_labels: no results.jsonl in {run_dir}: skipped", file=sys.stderr)
             continue
-        found = items_from_run(run_dir)
+        found = items_from_run(run_dir, label_row)
         counts = Counter(str(x["label"]) for x in found)
         print(f"judge_labels: {run_dir}: {len(found)} judged attempts {dict(counts)}")
         items += found

@@ -18,7 +18,7 @@ from finqa.lexicon.entities import (
 from finqa.lexicon.formula import FormulaError, evaluate_metric
 from finqa.lexicon.metrics import METRICS, Metric, MetricMatch, find_metrics, get_metric
 from finqa.lexicon.numbers import Quantity, detect_scale, extract_quantities, parse_quantity
-from finqa.lexicon.periods import PeriodMatch, find_periods
+from finqa.lexicon.periods import PeriodMatch, find_periods, year_mentions
 from finqa.lexicon.query import analyze, primary_fiscal_year
 
 __all__ = [
@@ -29,6 +29,7 @@ __all__ = [
     "all_companies",
     "parse_doc_name",
     "find_periods",
+    "year_mentions",
     "primary_fiscal_year",
     "find_metrics",
     "get_metric",

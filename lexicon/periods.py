@@ -24,6 +24,7 @@ __all__ = [
     "find_periods",
     "parse_date",
     "quarter_of",
+    "year_mentions",
 ]
 
 
@@ -273,3 +274,21 @@ _FUTURE = re.compile(
 
 
 MONTH_NUMBERS = _MONTH_NUM  # 'november' / 'nov' / 'sept' -> 11 / 11 / 9, for readers elsewhere
+
+
+_YEAR_MENTION = re.compile(
+    r"(?<![\w.,$])(?:FY\s?'?|fiscal\s+(?:year\s+)?)?((?:19|20)\d{2})(?!\w|,\d|%|\.\d)", re.I
+)
+_SHORT_FY = re.compile(r"\bFY\s?'?(\d{2})\b", re.I)
+
+
+def year_mentions(text: str) -> list[tuple[int, int, int]]:
+    """(year, start, end) of every fiscal-year mention, as written ('2022', 'FY2022', 'FY 22',
+    'fiscal 2021'), in order; no fiscal-calendar resolution (see `find_periods` for that).
+    A year that is part of a figure ('2,022', '2022%', '$2022') is not a mention."""
+    out: list[tuple[int, int, int]] = []
+    for m in _YEAR_MENTION.finditer(text):
+        out.append((int(m.group(1)), m.start(), m.end()))
+    for m in _SHORT_FY.finditer(text):
+        out.append((2000 + int(m.group(1)), m.start(), m.end()))
+    return sorted(out, key=lambda t: t[1])

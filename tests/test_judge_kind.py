@@ -259,6 +259,44 @@ class TestRightFigure:
         assert statuses["$7,453 million"] == "evidence"
 
 
+SWAPS = """Derivative instruments
+(dollars in millions)
+At December 31,
+2021
+2020
+Interest rate swaps
+$
+19,779
+$
+17,768
+Cross currency swaps
+32,502
+26,288
+Forward starting interest rate swaps
+1,000
+2,000
+"""
+
+
+class TestRowTheAnswerNames:
+    Q = "Which derivative instrument of Corning had the highest notional value in FY2021?"
+
+    def test_named_row_supported(self, judge: JudgeAgent) -> None:
+        """With no catalogue line to ask for, a figure from the row the answer names is supported."""
+        v = _eval(
+            judge, self.Q, "Cross currency swaps. Its notional value was $32,502 million.", SWAPS
+        )
+        assert v.decision == "accept", v.details["numbers"]
+
+    def test_other_row_unsupported(self, judge: JudgeAgent) -> None:
+        """A figure from a row the answer does not name is unsupported, naming the row it is."""
+        v = _eval(
+            judge, self.Q, "Cross currency swaps. Its notional value was $1,000 million.", SWAPS
+        )
+        assert v.decision == "retry"
+        assert "Forward starting interest rate swaps" in v.details["numbers"][0]["detail"]
+
+
 class TestRederive:
     def test_bare_right_ratio_accepted(self, judge: JudgeAgent) -> None:
         """A correct current ratio given without any calculation is re-derived and accepted."""

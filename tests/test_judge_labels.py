@@ -165,7 +165,7 @@ class TestFromBench:
         the gold, with the evidence ids it was judged against and no question text."""
         from finqa.benchmarks._judge_runs import items_from_run
 
-        items = items_from_run(_bench_run(tmp_path))
+        items = items_from_run(_bench_run(tmp_path), label_row)
         assert [(x["attempt"], x["label"]) for x in items] == [(1, "wrong"), (2, "correct")]
         assert items[0]["evidence_items"][0]["chunk_ids"] == ["c#1"]
         assert items[1]["answer"]["backend"] == "openai"
@@ -196,7 +196,7 @@ class TestFromBench:
 
         fixture = tmp_path / "fixture.jsonl"
         fixture.write_text(
-            "".join(json.dumps(x) + "\n" for x in items_from_run(_bench_run(tmp_path)))
+            "".join(json.dumps(x) + "\n" for x in items_from_run(_bench_run(tmp_path), label_row))
         )
         qfile = tmp_path / "questions.jsonl"
         qfile.write_text(json.dumps(_row(0, "metrics-generated", "C0")) + "\n")

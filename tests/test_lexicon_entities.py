@@ -251,6 +251,15 @@ class TestDocNames:
 class TestPeriods:
     """Fiscal periods and the company's fiscal year end."""
 
+    def test_year_mentions_as_written(self) -> None:
+        """Year mentions come back as written, in order; a year inside a figure is not one."""
+        from finqa.lexicon import year_mentions
+
+        text = "In FY 22 and fiscal 2021 (not 2,022, 2023% or $2019.5), then FY2020."
+        assert [y for y, _s, _e in year_mentions(text)] == [2022, 2021, 2020]
+        year, start, end = year_mentions(text)[1]
+        assert (year, text[start:end]) == (2021, "fiscal 2021")
+
     @pytest.mark.parametrize(
         ("text", "company", "fy", "quarter", "half", "end"),
         [

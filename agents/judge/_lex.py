@@ -8,7 +8,6 @@ lazily and exposes the few calls the judge needs, plus two helpers built on them
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -30,11 +29,6 @@ __all__ = [
     "quantity_from",
     "unscaled",
 ]
-
-_YEAR = re.compile(
-    r"(?<![\w.,$])(?:FY\s?'?|fiscal\s+(?:year\s+)?)?((?:19|20)\d{2})(?!\w|,\d|%|\.\d)", re.I
-)
-_SHORT_FY = re.compile(r"\bFY\s?'?(\d{2})\b", re.I)
 
 
 @lru_cache(maxsize=64)
@@ -110,13 +104,8 @@ def find_companies(text: str) -> list[Any]:
 
 
 def year_mentions(text: str) -> list[tuple[int, int, int]]:
-    """(year, start, end) of every fiscal-year mention: '2022', 'FY2022', 'FY 22', 'fiscal 2021'."""
-    out: list[tuple[int, int, int]] = []
-    for m in _YEAR.finditer(text):
-        out.append((int(m.group(1)), m.start(), m.end()))
-    for m in _SHORT_FY.finditer(text):
-        out.append((2000 + int(m.group(1)), m.start(), m.end()))
-    return sorted(out, key=lambda t: t[1])
+    """(year, start, end) of every fiscal-year mention (the lexicon's `year_mentions`)."""
+    return list(_fn("year_mentions")(text))
 
 
 def absolute(q: Any) -> float:

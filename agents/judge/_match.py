@@ -96,6 +96,7 @@ def _on_topic(
     topic: frozenset[str] | None,
     q: Any | None = None,
     label_terms: tuple[frozenset[str], ...] = (),
+    claim: frozenset[str] = frozenset(),
 ) -> bool:
     """Does the evidence around e (its row label / sentence) share a word with the claim or question?
 
@@ -112,22 +113,34 @@ def _on_topic(
     # a table figure is named by its row label (which must name the asked line item or an
     # operand of the asked metric when the catalogue knows it); a narrative one by its context
     window = label or src.text[max(0, e.start - _CONTEXT_BEFORE) : e.end + _CONTEXT_AFTER]
-    squashed = re.sub(
-        r"[^a-z]", "", window.lower()
-    )  # PDF text glues words: 'Merchandiseinventories'
+    # PDF text glues words: 'Merchandiseinventories'
+    squashed = "".join(ch for ch in window.lower() if "a" <= ch <= "z")
     if label is not None and label_terms:
         return any(all(t in squashed for t in term) for term in label_terms)
+    if label is not None and len(claim) >= 2 and not _names_row(label, claim | (topic or set())):
+        # no catalogue line to ask for: the row must be one the answer's claim (or the
+        # question) names ('Cross currency swaps ... its notional value', not the 'Forward
+        # starting interest rate swaps' row)
+        return False
     return any(len(t) >= 4 and t in squashed for t in topic)
+
+
+def _names_row(label: str, words: frozenset[str] | set[str]) -> bool:
+    """Every content word of a row label is among `words` (stems, as `content_tokens` gives)."""
+    from finqa.agents.judge.text import content_tokens
+
+    own = [t for t in content_tokens(label) if len(t) >= 4]
+    return bool(own) and all(t in words for t in own)
 
 
 def _year_like(e: Any) -> bool:
     """'2018' in 'Shares outstanding - 2018: ...' is a date, not a figure (even read as '-2018')."""
-    digits = re.sub(r"[^\d]", "", e.text)
+    digits = "".join(ch for ch in e.text if ch.isdecimal())
     return (
         len(digits) == 4
         and 1900 <= int(digits) <= 2100
         and int(e.decimals or 0) == 0
-        and not re.search(r"[$,%]", e.text)
+        and not any(ch in "$,%" for ch in e.text)
     )
 
 
@@ -139,6 +152,7 @@ def find(
     rel_tol: float,
     topic: frozenset[str] | None = None,
     label_terms: tuple[frozenset[str], ...] = (),
+    claim: frozenset[str] = frozenset(),
 ) -> tuple[str, SourceView | None, Any, int | None]:
     """('evidence' | 'period_mismatch' | 'off_topic' | 'not_found', source, evidence quantity, year)."""
     mismatch: tuple[SourceView, Any, int | None] | None = None
@@ -149,7 +163,7 @@ def find(
                 match(q, e, rel_tol) or ratio_in_percent_column(q, e, src.text, rel_tol)
             ):
                 continue
-            if not _on_topic(src, e, topic, q, label_terms):
+            if not _on_topic(src, e, topic, q, label_terms, claim):
                 off_topic = off_topic or (src, e)
                 continue
             col = column_period(src.text, e.start, e.end)

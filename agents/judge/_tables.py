@@ -110,7 +110,8 @@ def _row_values(text: str, start: int) -> tuple[list[tuple[int, int]], int]:
             row_end = nxt_end
         segment_start = row_start
     else:
-        letters = [m.end() for m in re.finditer(r"[A-Za-z]", line[: start - line_start])]
+        head = line[: start - line_start]
+        letters = [i + 1 for i, ch in enumerate(head) if ch.isascii() and ch.isalpha()]
         segment_start = line_start + (letters[-1] if letters else 0)
         row_start, row_end = line_start, line_end
     segment = text[segment_start:row_end]
@@ -159,7 +160,7 @@ def row_label(text: str, start: int) -> str | None:
         tail = text[start : line_start + len(line)]
         if (
             _NUMERIC_LINE.match(tail)  # 'Total current assets 7,453 7,659': label, then values
-            and len(re.findall(r"[A-Za-z]", head)) >= 3
+            and sum(ch.isascii() and ch.isalpha() for ch in head) >= 3
             and len(head.split()) <= 12
         ):
             return " ".join(re.sub(r"[^A-Za-z'&/ -]+", " ", head).split()) or None

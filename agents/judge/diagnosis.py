@@ -57,7 +57,7 @@ def evidence_gaps(
 
 def _squash(text: str) -> str:
     """Letters only: PDF text glues words ('Cashandcashequivalents')."""
-    return re.sub(r"[^a-z]", "", text.lower())
+    return "".join(ch for ch in text.lower() if "a" <= ch <= "z")
 
 
 def _metric_present(metric: str, squashed: str, depth: int = 0) -> bool:

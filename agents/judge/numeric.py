@@ -149,7 +149,7 @@ def claimed_year(answer: str, q: Any) -> int | None:
     stops = [i for i in (answer.find(". ", q.end), answer.find(";", q.end)) if i >= 0]
     rest = answer[q.end : min(stops) if stops else len(answer)]
     span = _SPAN.search(rest)
-    if span and not re.search(r"\d", rest[: span.start()]):
+    if span and not _has_digit(rest[: span.start()]):
         years = [y for y, _s, _e in _lex.year_mentions(span.group(0))]
         if len(years) >= 2:
             return max(years)
@@ -158,7 +158,7 @@ def claimed_year(answer: str, q: Any) -> int | None:
     if before:
         year, _s, end = before[-1]
         between = answer[end : q.start]
-        if not re.search(r"\d", between) and not re.search(
+        if not _has_digit(between) and not re.search(
             r"\b(?:compared|vs|versus|from|while)\b", between
         ):
             return year
@@ -266,7 +266,10 @@ def check_numbers(
             nc.detail = "an operand of a recorded calculation, found in the evidence"
             checks.append(nc)
             continue
-        status, src, found_at, col = find(q, view, cited, nc.expected, rel_tol, topic, label_terms)
+        claim = _claim_words(answer, q.start) if not label_terms else frozenset()
+        status, src, found_at, col = find(
+            q, view, cited, nc.expected, rel_tol, topic, label_terms, claim
+        )
         nc.status, nc.source, nc.period = status, src.source_id if src else None, col
         if status != "evidence":
             _explain_miss(nc, via_calc, calcs, src, found_at, topic_name)
@@ -348,7 +351,11 @@ _QUOTE = re.compile(r"'([^'\n]{8,})'|\"([^\"\n]{8,})\"|\u201c([^\u201d\n]{8,})\u
 
 
 def _squash(text: str) -> str:
-    return re.sub(r"[^a-z0-9.]", "", text.lower())
+    return "".join(ch for ch in text.lower() if ch == "." or (ch.isascii() and ch.isalnum()))
+
+
+def _has_digit(text: str) -> bool:
+    return any(ch.isdecimal() for ch in text)
 
 
 def _verbatim_quotes(answer: str, view: EvidenceView) -> list[tuple[int, int]]:
@@ -369,6 +376,15 @@ def _sentence(text: str, pos: int) -> str:
     start = max(text.rfind(". ", 0, pos), text.rfind("\n", 0, pos), -1) + 1
     ends = [i for i in (text.find(". ", pos), text.find("\n", pos)) if i >= 0]
     return text[start : min(ends) if ends else len(text)]
+
+
+def _claim_words(answer: str, pos: int) -> frozenset[str]:
+    """Content words of the answer's sentence holding `pos` and of the one before it (which
+    names what 'Its notional value was $X' is about)."""
+    here = _sentence(answer, pos)
+    start = answer.find(here) if here else -1
+    before = _sentence(answer, start - 2) if start > 1 else ""
+    return frozenset(t for t in content_tokens(before + " " + here) if len(t) >= 4)
 
 
 def _years(years: Sequence[int]) -> str:
