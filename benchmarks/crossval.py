@@ -4,6 +4,9 @@
     python -m finqa.benchmarks.crossval --evidence oracle    # gold evidence pages only (fast)
     python -m finqa.benchmarks.crossval --evidence single --index /work/var/index-pdfs
 
+The reasoner reads --index's statement model (`<index>/statements`) in both evidence modes
+(`--no-statements`: the evidence text only, as before the model existed).
+
 Folds group questions by company (no company is in two folds) and are deterministic: companies
 sorted by (-questions, name) go one by one to the fold with the fewest questions so far. Every
 question is answered once per evidence mode by `reasoning_eval.run_offline` (resumable JSONL

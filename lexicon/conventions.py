@@ -13,7 +13,13 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["Conventions", "stated_conventions", "apply_conventions", "DEFAULT_DAYS"]
+__all__ = [
+    "Conventions",
+    "stated_conventions",
+    "apply_conventions",
+    "asks_per_share",
+    "DEFAULT_DAYS",
+]
 
 DEFAULT_DAYS = 365  # days in the year of a days-outstanding metric unless the question says 360
 
@@ -29,6 +35,11 @@ _ENDING = re.compile(
 )
 _AVERAGE = re.compile(r"\baverage\b|\bavg\b|\bmean\b", re.IGNORECASE)
 _DAYS = re.compile(r"\b(360|365)(?:[- ]days?\b|\s+days\b|\s*\*)", re.IGNORECASE)
+_PER_SHARE = re.compile(
+    r"\bper (?:common |ordinary |diluted |basic )?share\b|\beach (?:common )?(?:share|shareholder|stockholder)\b|"
+    r"\bper (?:shareholder|stockholder)\b",
+    re.IGNORECASE,
+)
 _AVG_TERM = re.compile(r"avg\((\w+)\[y\],\s*\1\[y-1\]\)")
 _DAYS_TERM = re.compile(r"\b365\b")
 
@@ -73,3 +84,9 @@ def apply_conventions(formula: str, conventions: Conventions) -> str:
     if conventions.days and conventions.days != DEFAULT_DAYS:
         out = _DAYS_TERM.sub(str(conventions.days), out)
     return out
+
+
+def asks_per_share(question: str) -> bool:
+    """True when the question asks for a figure per share ('how much could each shareholder
+    get', 'dividends per share'): an amount for the whole company is no answer to it."""
+    return bool(_PER_SHARE.search(" ".join(question.split())))

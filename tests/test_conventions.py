@@ -54,3 +54,25 @@ class TestReasonerFollowsThem:
         assert "avg" not in a.calculations[0].expression
         assert "ending balances, as the question states" in a.text
         assert abs(a.calculations[0].result - 40576 / 1559.3) < 0.01
+
+
+class TestPerShareAsked:
+    def test_company_total_is_no_per_share_answer(self) -> None:
+        """'How much could each shareholder get' is not answered with the company's total assets."""
+        q = "If Acme liquidated all of its assets at the end of FY2022, how much could each shareholder get?"  # fmt: skip
+        a = build_reasoner(Settings()).generate(q, evidence(BALANCE, question=q), 1)
+        assert a.abstained and "per-share figure" in a.text
+
+    def test_same_total_when_asked_as_a_total(self) -> None:
+        """Asked for the total, the same evidence answers with total assets."""
+        q = "What were Acme's total assets at the end of FY2022?"
+        a = build_reasoner(Settings()).generate(q, evidence(BALANCE, question=q), 1)
+        assert not a.abstained and "19,012" in a.text
+
+    def test_per_share_wording(self) -> None:
+        """Per share, each share or each shareholder is a per-share ask; 'shareholders' equity' is not."""
+        from finqa.lexicon.conventions import asks_per_share
+
+        assert asks_per_share("dividends per common share in FY2022")
+        assert asks_per_share("how much would each shareholder receive")
+        assert not asks_per_share("What was total shareholders' equity?")

@@ -25,6 +25,7 @@ from finqa.agents.reasoning.offline.solver import (
 )
 from finqa.agents.reasoning.offline.verdicts import metric_lead, verdict_answer
 from finqa.agents.types import Answer, Evidence, StatementStore
+from finqa.lexicon.conventions import asks_per_share
 
 __all__ = ["OfflineBackend", "OFFLINE_TEMPLATE_ID", "CANNOT", "is_descriptive"]
 
@@ -95,6 +96,15 @@ class OfflineBackend:
             return self._abstain_period(spec, strategy)
         if metric_q and (spec.is_yes_no or _COMPUTE.search(question)):
             sol = solve(spec, book)
+            if sol is not None and sol.unit == "USD" and asks_per_share(question):
+                # an amount for the whole company is no answer to a per-share question
+                ans = self._abstain(spec, strategy, ["a per-share figure"], question)
+                text = (
+                    f"I {CANNOT}: the question asks for a figure per share, and the "
+                    f"{sol.recipe.name} the evidence shows is a company total; no per-share "
+                    "figure for it is in the filings' statements."
+                )
+                return ans.model_copy(update={"text": text})
             if sol is not None and self._acceptable(sol, spec, strategy):
                 return self._metric_answer(question, spec, sol, strategy)
             if not spec.is_yes_no:
