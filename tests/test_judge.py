@@ -469,6 +469,14 @@ class TestNonClaims:
         assert periods == {"36.0%": [2021], "31.8%": [2022]}
         assert v.decision == "accept", v.details["numbers"]
 
+    def test_number_in_a_name_not_checked(self, judge: JudgeAgent) -> None:
+        """'COVID-19' in an explanation is a name, not a figure to find in the evidence."""
+        q = "What drove Corning's gross margin change in FY2022?"
+        text = "Gross margin fell to 31.8% in FY2022 on COVID-19 related costs."
+        v = _eval(judge, q, text, INCOME)
+        assert [n["text"] for n in v.details["numbers"]] == ["31.8%"]
+        assert {"text": "19", "reason": "part of a name"} in v.details["skipped_numbers"]
+
     def test_prior_period_baseline_allowed(self, judge: JudgeAgent) -> None:
         """'up from $X' may quote the prior period's figure without naming the year."""
         v = _eval(judge, Q_CASH, "Cash was $1,671 million, down from $2,148 million.", BALANCE)

@@ -278,6 +278,22 @@ Forward starting interest rate swaps
 """
 
 
+class TestSeveralParts:
+    def test_second_part_kind_not_judged_by_first(self, judge: JudgeAgent) -> None:
+        """In a two-part question, the second part's figure ('1.44' for a current ratio) is not
+        judged by the first part's kind (an amount), while its value is still checked."""
+        q = Q_CASH + " Also: What is Corning's FY2022 current ratio?"
+        ok = _eval(
+            judge, q, "Cash and cash equivalents were $1,671 million. The current ratio was 1.44."
+        )
+        assert "no_unit" not in _codes(ok) and "wrong_kind" not in _codes(ok)
+        assert ok.decision == "accept", ok.feedback
+        bad = _eval(
+            judge, q, "Cash and cash equivalents were $1,671 million. The current ratio was 1.62."
+        )
+        assert bad.decision == "retry"
+
+
 class TestRowTheAnswerNames:
     Q = "Which derivative instrument of Corning had the highest notional value in FY2021?"
 

@@ -8,7 +8,7 @@ per-facet evidence in `Verdict.details`, and every rejection with a diagnosis an
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from finqa.agents.config import Settings
@@ -110,7 +110,7 @@ class JudgeAgent:
             if deterministic
             else []
         )
-        parts = {f.part for f in ctx.checklist if f.kind != "conditional"}
+        parts = _parts(ctx.checklist)
         numbers, skipped = check_numbers(
             ctx.text,
             ctx.question,
@@ -193,10 +193,14 @@ class JudgeAgent:
         reasoner flagged as invalid, become unverified numbers."""
         if ctx.abstained or not self.config.deterministic_verify:
             return []
+        expect = ctx.expect
+        if expect.kind in _FIGURE_KINDS and len(_parts(ctx.checklist)) > 1:
+            # the kind is the first part's metric's; another part may ask for another kind
+            expect = replace(expect, kind=None, reason="several parts: figure kinds not checked")
         problems = check_kind(
             ctx.question,
             ctx.text,
-            ctx.expect,
+            expect,
             [nc.quantity for nc in numbers],
             ctx.view,
             question_scale=question_scale(ctx.question),
@@ -461,6 +465,11 @@ def _named_metrics(sentence: str) -> tuple[list[str], list[tuple[str, str]]]:
 
 
 _RATIO_JOINS = frozenset({"/", "to", "over", "divided by"})
+
+
+def _parts(checklist: Sequence[Facet]) -> set[int]:
+    """The question parts the checklist asks (a conditional instruction is not one)."""
+    return {f.part for f in checklist if f.kind != "conditional"}
 
 
 def _counted(f: Any) -> bool:

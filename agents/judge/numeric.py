@@ -111,6 +111,8 @@ def answer_numbers(answer: str, question: str) -> tuple[list[Any], list[dict[str
         before = answer[max(0, q.start - 24) : q.start].lower().rstrip(" (:=")
         if q.kind != "number":
             skipped.append({"text": q.text, "reason": q.kind})
+        elif _in_name(answer, q):
+            skipped.append({"text": q.text, "reason": "part of a name"})
         elif _LIST_MARKER.match(q.text.strip()) and not q.unit and abs(q.value) < 100:
             skipped.append({"text": q.text, "reason": "list marker"})
         elif not q.unit and q.decimals == 0 and _DURATION.match(answer[q.end : q.end + 20]):
@@ -135,6 +137,19 @@ def answer_numbers(answer: str, question: str) -> tuple[list[Any], list[dict[str
         else:
             keep.append(q)
     return keep, skipped
+
+
+def _in_name(answer: str, q: Any) -> bool:
+    """'COVID-19', 'Form 10-K', 'Section 16(a)': digits joined to a word by a hyphen, with no
+    unit, are part of a name, not a figure."""
+    at = q.start + (1 if q.text.startswith("-") else 0)
+    return (
+        not q.unit
+        and at >= 2
+        and answer[at - 1] == "-"
+        and answer[at - 2].isalpha()
+        and int(q.decimals or 0) == 0
+    )
 
 
 def claimed_year(answer: str, q: Any) -> int | None:
