@@ -32,11 +32,17 @@ __all__ = [
     "load_settings",
     "config_hash",
     "DEFAULT_CONFIG",
+    "DEFAULT_EMBED_BACKEND",
 ]
 
 CONFIGS_DIR = Path(__file__).resolve().parent.parent / "configs"
 DEFAULT_CONFIG = CONFIGS_DIR / "default.yaml"
 ENV_PREFIX = "FINQA_"
+EmbedBackend = Literal["torch", "onnx", "onnx-int8", "openvino"]
+# The backend of a new index when index.embed_backend is not set (an existing index keeps the
+# one it records): the fastest within 0.01 dense recall@10 of torch fp32, measured by
+# `python -m finqa.benchmarks.embed_speed --sample filings` (README, "Measured").
+DEFAULT_EMBED_BACKEND: EmbedBackend = "torch"
 
 
 class _Section(BaseModel):
@@ -60,10 +66,16 @@ class IndexConfig(_Section):
     torch_threads: int = (
         0  # CPU threads for the embedder (0 = torch default); 1 suits query-only use
     )
-    # sentence-transformers backend: torch | onnx | onnx-int8 | openvino (exported locally)
-    embed_backend: Literal["torch", "onnx", "onnx-int8", "openvino"] = "torch"
+    # sentence-transformers backend: torch | onnx | onnx-int8 | openvino (exported locally);
+    # None: an existing index's own backend, DEFAULT_EMBED_BACKEND for a new one
+    embed_backend: EmbedBackend | None = None
     device: str = "cpu"  # cpu | cuda | auto (a GPU when torch sees one)
     embed_min_words: int = 0  # pages with fewer words are kept for BM25 but not embedded
+
+    def backend_for(self, recorded: str | None = None) -> str:
+        """The embedder backend to use: the one named here, else the index's `recorded` one,
+        else the default for a new index."""
+        return self.embed_backend or recorded or DEFAULT_EMBED_BACKEND
 
 
 class EscalationStep(_Section):

@@ -19,7 +19,8 @@ out of fold.
 
 On a BM25-only index (`index.dense: none`) the dense features come from embedding each
 question's candidate chunks (header + text, as ingest embeds them) on the fly, cached in
-`--vector-cache`; there is then no dense candidate list (`dense_rr` stays 0).
+`--vector-cache`; there is then no dense candidate list (`dense_rr` stays 0), so the `none`
+rows are BM25 + filter alone and semantic-only search cannot be measured on such an index.
 """
 
 from __future__ import annotations
@@ -166,19 +167,10 @@ class _CandidateVectors:
     def chunks(self, chunk_ids: Sequence[str]) -> list[Any]:
         missing = [c for c in dict.fromkeys(chunk_ids) if c not in self.vectors]
         if missing:
-            marks = ",".join("?" * len(missing))
-            rows = (
-                self.index._db()
-                .execute(
-                    f"SELECT chunk_id, header, text FROM chunks WHERE chunk_id IN ({marks})",
-                    missing,
-                )
-                .fetchall()
-            )
-            texts = [f"{h}\n{t}" if h else t for _, h, t in rows]
-            for (cid, _, _), vec in zip(rows, self.embedder.embed(texts), strict=True):
+            texts = self.index.indexed_texts(missing)
+            for cid, vec in zip(texts, self.embedder.embed(list(texts.values())), strict=True):
                 self.vectors[cid] = np.asarray(vec, dtype=np.float32)
-            self.new += len(rows)
+            self.new += len(texts)
         return [self.vectors.get(c) for c in chunk_ids]
 
     def save(self) -> None:
@@ -279,7 +271,8 @@ def _summary(rows: list[dict[str, float]]) -> dict[str, float]:
 
 
 def grid(pools: Sequence[int]) -> list[Config]:
-    configs = [Config("none", pools[0], "page", "numeric")]
+    """No reranker (fusion order), the fitted and the hand-set reranker, by pool, unit, routes."""
+    configs = [Config("none", pool, unit, "numeric") for pool in pools for unit in ("page", "rse")]
     for reranker in ("fitted", "hand"):
         for pool in pools:
             for unit in ("page", "chunk", "rse"):
@@ -331,6 +324,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             for c in grid(pools)
             if c.reranker != "hand" or (c.unit == "page" and c.routes == "numeric")
         ]
+    )
+    step = settings.retrieval.step(1)
+    default = Config(
+        "fitted",
+        step.k * step.candidates_factor,
+        "rse" if step.rse else settings.retrieval.unit,
+        settings.retrieval.rerank_routes,
     )
     per_config: dict[Config, list[dict[str, float]]] = {c: [] for c in configs}
     fold_models: list[dict[str, Any]] = []
@@ -384,6 +384,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "dense": "index" if source is None else "candidates embedded on the fly (BM25-only index)",
         "configs": table,
         "best": best.name,
+        "default": default.name,
         "fold_models": fold_models,
         "model": model.to_json(),
     }
@@ -403,12 +404,14 @@ def markdown(result: Mapping[str, Any]) -> str:
     head = ["config", *[f"recall@{k}" for k in _KS], "hit@10", "mrr"]
     lines = [
         f"out-of-fold retrieval, single store: {result['questions']} questions, "
-        f"{result['folds']} company-grouped folds, {result['loss']} logistic (l2={result['l2']})",
+        f"{result['folds']} company-grouped folds, {result['loss']} logistic (l2={result['l2']}); "
+        f"dense: {result['dense']}",
         "| " + " | ".join(head) + " |",
         "|" + "---|" * len(head),
     ]
     for name, m in result["configs"].items():
         mark = " **(best)**" if name == result["best"] else ""
+        mark += " (default config)" if name == result.get("default") else ""
         lines.append("| " + " | ".join([name + mark] + [f"{m[h]:.3f}" for h in head[1:]]) + " |")
     return "\n".join(lines)
 

@@ -189,6 +189,27 @@ class TestServerBadInput:
         with pytest.raises(IndexError_, match="fake-hash"):
             open_index(other)
 
+    def test_unset_backend_takes_the_servers(self, server: _Server, tmp_path: Path) -> None:
+        """A process naming no embedder backend uses the one the server's index records; naming another is refused."""
+        from finqa.agents.retrieval.ingest import ingest_paths
+
+        fake = {"index.embedder": "fake-hash"}
+        built = _settings(
+            tmp_path / "a", server.url, "backend", **fake, **{"index.embed_backend": "openvino"}
+        )
+        ingest_paths(
+            [SAMPLES / "NIKE_2023_10K.jsonl"], built, embedder=FakeEmbedder(), progress=False
+        )
+        unset = _settings(tmp_path / "b", server.url, "backend", **fake)
+        assert unset.index.embed_backend is None
+        assert open_index(unset).info["embed_backend"] == "openvino"
+        named = _settings(
+            tmp_path / "c", server.url, "backend", **fake, **{"index.embed_backend": "torch"}
+        )
+        with pytest.raises(IndexError_, match="openvino") as err:
+            open_index(named)
+        assert "\n" not in str(err.value)
+
     def test_corrupt_bm25_cache_rebuilt(self, server: _Server, tmp_path: Path) -> None:
         """A damaged local BM25 partition is detected and rebuilt from the server's chunk text."""
         from finqa.agents.retrieval.bm25 import tokenize

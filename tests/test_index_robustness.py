@@ -57,18 +57,74 @@ class TestBM25Repair:
         assert open_index(settings).bm25._read("NIKE_2023_10K")[0] is not None  # rewritten
 
 
+class TestIndexedTexts:
+    """`ChunkIndex.indexed_texts` gives back what ingest embedded and BM25-indexed."""
+
+    def test_header_then_text(self, tmp_path: Path) -> None:
+        """A committed chunk's indexed text is its header line then its text; unknown ids are left out."""
+        settings = _settings(tmp_path / "idx")
+        ingest_paths(
+            [SAMPLES / "NIKE_2023_10K.jsonl"], settings, embedder=FakeEmbedder(), progress=False
+        )
+        index = open_index(settings)
+        chunk = index.neighbours("NIKE_2023_10K", 3, 3)[0]
+        got = index.indexed_texts([chunk.chunk_id, "NOPE#1"])
+        assert list(got) == [chunk.chunk_id]
+        header, text = got[chunk.chunk_id].split("\n", 1)
+        assert "NIKE" in header.upper() and text == chunk.text
+
+
 class TestEmbedderMismatch:
-    """An index refuses a process configured with another embedder backend."""
+    """An index keeps the embedder backend it records; a config naming another is refused."""
 
     def test_other_backend_refused(self, tmp_path: Path) -> None:
-        """Built with torch, opened with onnx-int8: a one-line IndexError_ naming both."""
-        settings = _settings(tmp_path / "idx")
+        """Built with torch, opened with onnx-int8 named in the config: a one-line IndexError_ naming both."""
+        settings = _settings(tmp_path / "idx", **{"index.embed_backend": "torch"})
         ingest_paths(
             [SAMPLES / "NIKE_2023_10K.jsonl"], settings, embedder=FakeEmbedder(), progress=False
         )
         with pytest.raises(IndexError_, match="torch.*onnx-int8") as err:
             open_index(_settings(tmp_path / "idx", **{"index.embed_backend": "onnx-int8"}))
         assert "\n" not in str(err.value)
+
+    def test_unset_backend_opens_with_recorded_one(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """An index built with a non-default backend opens, answers and takes new filings with that backend when the config names none."""
+        from finqa.agents.config import DEFAULT_EMBED_BACKEND
+        from finqa.agents.retrieval import embedder as embedder_module
+
+        other = "onnx" if DEFAULT_EMBED_BACKEND != "onnx" else "torch"
+        ingest_paths(
+            [SAMPLES / "NIKE_2023_10K.jsonl"],
+            _settings(tmp_path / "idx", **{"index.embed_backend": other}),
+            embedder=FakeEmbedder(),
+            progress=False,
+        )
+        asked: list[str] = []
+
+        def fake_get_embedder(name: str = "", **kw: object) -> FakeEmbedder:
+            asked.append(str(kw["backend"]))
+            return FakeEmbedder()
+
+        monkeypatch.setattr(embedder_module, "get_embedder", fake_get_embedder)
+        unset = _settings(tmp_path / "idx")
+        assert unset.index.embed_backend is None
+        agent = RetrievalAgent(unset)
+        assert agent.index.info["embed_backend"] == other
+        assert agent.retrieve("NIKE revenues FY2023", 1, doc_ids=["NIKE_2023_10K"]).items
+        ingest_paths([SAMPLES / "3M_2018_10K.jsonl"], unset, progress=False)
+        assert asked == [other, other]
+        info = json.loads((tmp_path / "idx" / "index.json").read_text(encoding="utf-8"))
+        assert info["embed_backend"] == other
+
+    def test_new_index_takes_default_backend(self, tmp_path: Path) -> None:
+        """A new index with no backend in the config records the default backend."""
+        from finqa.agents.config import DEFAULT_EMBED_BACKEND
+
+        assert (
+            open_index(_settings(tmp_path / "idx")).info["embed_backend"] == DEFAULT_EMBED_BACKEND
+        )
 
     def test_empty_index_takes_new_backend(self, tmp_path: Path) -> None:
         """An index folder without filings adopts the configured backend."""
@@ -136,6 +192,34 @@ class TestConcurrentIngest:
         stop.set()
         reader.join(60)
         assert not errors and seen and all(n > 0 for n in seen)
+
+    def test_reader_never_sees_half_written_filing(self, tmp_path: Path) -> None:
+        """Every filing a reader sees listed during an ingest already has all its chunks, vectors and BM25 partition."""
+        settings = _settings(tmp_path / "idx")
+        open_index(settings)
+        stop = threading.Event()
+        checks: list[int] = []
+        errors: list[str] = []
+
+        def watch() -> None:
+            index = open_index(settings)
+            while not stop.is_set():
+                for doc, rec in index.catalog(refresh=True).items():
+                    chunks = index.neighbours(doc, 0, 10**9)
+                    ids, _ = index.vectors.get(doc, lambda: index.collection) or ([], None)
+                    words = tokenize(chunks[-1].text)[:8] if chunks else []
+                    found = index.bm25.search(words, [doc], 1000)
+                    if not (len(chunks) == len(ids) == rec.n_chunks > 0 and found):
+                        errors.append(f"{doc}: {len(chunks)} chunks, {len(ids)} vectors")
+                    checks.append(len(chunks))
+
+        reader = threading.Thread(target=watch)
+        reader.start()
+        ingest_paths([SAMPLES], settings, embedder=FakeEmbedder(), progress=False)
+        time.sleep(0.5)
+        stop.set()
+        reader.join(60)
+        assert not errors and len(checks) >= 3
 
 
 class TestEmbedMinWords:

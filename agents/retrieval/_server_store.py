@@ -27,6 +27,7 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from finqa.agents.config import DEFAULT_EMBED_BACKEND
 from finqa.agents.errors import IndexError_
 
 __all__ = ["ServerChunks", "ChunkRow"]
@@ -61,6 +62,7 @@ class ServerChunks:
     def __init__(self, client: Any, name: str, info: Mapping[str, Any], url: str) -> None:
         self.url = url
         self.info = dict(info)
+        self._backend_unset = False
         self.name = name
         try:
             self.docs = client.get_or_create_collection(
@@ -76,12 +78,18 @@ class ServerChunks:
         self.chunks: Any = None  # the chunk collection, set by the index once opened
 
     def check_info(self) -> None:
-        """Refuse an index built with another embedder/backend/chunking than configured."""
+        """Refuse an index built with another embedder/backend/chunking than configured; an
+        unset (None) embedder backend takes the index's own, or the default for a new index."""
         got = self.call(self.docs.get, ids=[INFO_ID], include=["metadatas"])
         if not got["ids"]:
+            if self.info.get("embed_backend") is None:
+                self.info["embed_backend"] = DEFAULT_EMBED_BACKEND
             return
         built = got["metadatas"][0] or {}
         self._info_written = True
+        if self._backend_unset or self.info.get("embed_backend") is None:
+            self._backend_unset = True
+            self.info["embed_backend"] = built.get("embed_backend", "torch")
         clash = {
             k: (str(built[k]), str(v))
             for k, v in self.info.items()

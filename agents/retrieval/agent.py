@@ -62,7 +62,7 @@ class RetrievalAgent:
                 self.index.info.get("embedder", cfg.embedder),
                 batch_size=cfg.embed_batch_size,
                 threads=cfg.torch_threads,
-                backend=self.index.info.get("embed_backend", "torch"),
+                backend=cfg.backend_for(self.index.info.get("embed_backend")),
                 device=cfg.device,
             )
         return self._embedder

@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from finqa.agents.config import DEFAULT_EMBED_BACKEND
 from finqa.agents.errors import IndexError_
 
 __all__ = [
@@ -65,7 +66,7 @@ class SentenceEmbedder:
         *,
         batch_size: int = 32,
         threads: int = 0,
-        backend: str = "torch",
+        backend: str = DEFAULT_EMBED_BACKEND,
         device: str = "cpu",
     ) -> None:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -282,7 +283,7 @@ def get_embedder(
     *,
     batch_size: int = 32,
     threads: int = 0,
-    backend: str = "torch",
+    backend: str = DEFAULT_EMBED_BACKEND,
     device: str = "cpu",
 ) -> SentenceEmbedder:
     """One embedder per (model, batch size, backend, device) per process; `threads` > 0 sets

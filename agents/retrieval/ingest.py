@@ -26,7 +26,7 @@ from finqa.agents.retrieval.bm25 import BM25Partition, tokenize
 from finqa.agents.retrieval.chunker import chunk_pages
 from finqa.agents.retrieval.loaders import LoadedDoc, Skipped, discover, load_path
 from finqa.agents.retrieval.metadata import doc_metadata, load_sidecar
-from finqa.agents.retrieval.store import ChunkIndex, DocRecord, open_index
+from finqa.agents.retrieval.store import ChunkIndex, DocRecord, indexed_text, open_index
 from finqa.agents.types import Chunk, Embedder
 
 if TYPE_CHECKING:
@@ -174,7 +174,7 @@ class Ingestor:
             meta["page_labels"] = list(doc.page_labels)
         chunks, headers = self.build_chunks(doc, meta)
         self.index.prepare_doc(doc.doc_id, doc.content_hash)
-        texts = [f"{h}\n{c.text}" if h else c.text for c, h in zip(chunks, headers, strict=True)]
+        texts = [indexed_text(h, c.text) for c, h in zip(chunks, headers, strict=True)]
         if self.index.dense and chunks:
             keep = self._embedded(doc, chunks)
             vectors = self.embedder.embed([texts[i] for i in keep])
@@ -292,13 +292,13 @@ def ingest_paths(
         from finqa.agents.retrieval.embedder import LazyEmbedder, TokenCounter, get_embedder
 
         cfg = settings.index
-        if idx.dense:
+        if idx.dense:  # the embedder the index records (checked against the config on open)
             embedder = LazyEmbedder(
                 lambda: get_embedder(
-                    cfg.embedder,
+                    str(idx.info.get("embedder", cfg.embedder)),
                     batch_size=cfg.embed_batch_size,
                     threads=cfg.torch_threads,
-                    backend=cfg.embed_backend,
+                    backend=cfg.backend_for(idx.info.get("embed_backend")),
                     device=cfg.device,
                 )
             )

@@ -32,7 +32,7 @@ from finqa.agents.retrieval._vectors import DocVectors
 from finqa.agents.retrieval.bm25 import BM25Partition, BM25Store, tokenize
 from finqa.agents.types import Chunk
 
-__all__ = ["ChunkIndex", "DocRecord", "open_index", "INDEX_VERSION"]
+__all__ = ["ChunkIndex", "DocRecord", "open_index", "indexed_text", "INDEX_VERSION"]
 
 INDEX_VERSION = 1
 _SCHEMA = """
@@ -76,6 +76,7 @@ class ChunkIndex:
                 )
             self.info = self._wanted_info()
             self.server = self._open_server()
+            self.info["embed_backend"] = self.server.info["embed_backend"]
             self.server.chunks = self.collection
         else:
             with self._db() as db:
@@ -106,32 +107,38 @@ class ChunkIndex:
         return {
             "version": INDEX_VERSION,
             "embedder": cfg.embedder,
-            "embed_backend": cfg.embed_backend,
+            "embed_backend": cfg.embed_backend,  # None: the index's own (resolved on open)
             "dense": cfg.dense,
             "chunk_tokens": cfg.chunk_tokens,
             "collection": cfg.collection,
         }
 
     def _check_info(self) -> dict[str, Any]:
+        """The index's record of how it was built (`index.json`), checked against the config.
+
+        An index keeps its own embedder backend unless the config names one; a named backend
+        or embedder other than the recorded one is refused while the index holds filings
+        (vectors of two embedders never mix) and adopted by an empty index."""
         cfg = self.settings.index
-        wanted = self._wanted_info()
         info_file = self.path / "index.json"
-        if info_file.exists():
-            info: dict[str, Any] = json.loads(info_file.read_text(encoding="utf-8"))
-            info.setdefault("embed_backend", "torch")  # indexes from before the setting
-            built = (info.get("embedder"), info["embed_backend"])
-            if built != (cfg.embedder, cfg.embed_backend) and info.get("dense") == "all":
-                if self.count_docs():
-                    raise IndexError_(
-                        f"index {self.path} was built with embedder {built[0]!r} ({built[1]}), "
-                        f"config says {cfg.embedder!r} ({cfg.embed_backend}); use the same "
-                        "embedder and index.embed_backend, or a new --index folder"
-                    )
-                info.update(embedder=cfg.embedder, embed_backend=cfg.embed_backend)
-                info_file.write_text(json.dumps(info, indent=1), encoding="utf-8")
-            return info
-        info_file.write_text(json.dumps(wanted, indent=1), encoding="utf-8")
-        return wanted
+        if not info_file.exists():
+            wanted = {**self._wanted_info(), "embed_backend": cfg.backend_for()}
+            info_file.write_text(json.dumps(wanted, indent=1), encoding="utf-8")
+            return wanted
+        info: dict[str, Any] = json.loads(info_file.read_text(encoding="utf-8"))
+        info.setdefault("embed_backend", "torch")  # indexes from before the setting
+        built = (info.get("embedder"), info["embed_backend"])
+        wanted_pair = (cfg.embedder, cfg.backend_for(info["embed_backend"]))
+        if built != wanted_pair and info.get("dense") == "all":
+            if self.count_docs():
+                raise IndexError_(
+                    f"index {self.path} was built with embedder {built[0]!r} ({built[1]}), "
+                    f"config says {wanted_pair[0]!r} ({wanted_pair[1]}); use the same embedder, "
+                    "leave index.embed_backend unset to use the index's own, or a new --index folder"
+                )
+            info.update(embedder=wanted_pair[0], embed_backend=wanted_pair[1])
+            info_file.write_text(json.dumps(info, indent=1), encoding="utf-8")
+        return info
 
     @property
     def collection(self) -> Any:
@@ -351,7 +358,7 @@ class ChunkIndex:
         rows = self._filing_rows(doc_id)
         if rows is None:
             return None
-        texts = [f"{r[7]}\n{r[6]}" if r[7] else r[6] for r in rows]
+        texts = [indexed_text(r[7], r[6]) for r in rows]
         partition = BM25Partition([r[0] for r in rows], [tokenize(t) for t in texts])
         partition.content_hash = self.committed_hash_cached(doc_id)
         return partition
@@ -392,6 +399,22 @@ class ChunkIndex:
                 .fetchall()
             )
             out.update((r[0], self._chunk(r)) for r in rows)
+        return out
+
+    def indexed_texts(self, chunk_ids: Iterable[str]) -> dict[str, str]:
+        """The text each committed chunk was embedded and BM25-indexed with (header + text)."""
+        ids = list(dict.fromkeys(chunk_ids))
+        if self.server is not None:
+            catalog = self.catalog()
+            return {
+                r[0]: indexed_text(r[7], r[6]) for r in self.server.rows(ids) if r[1] in catalog
+            }
+        out: dict[str, str] = {}
+        for start in range(0, len(ids), 500):
+            part = ids[start : start + 500]
+            marks = ",".join("?" * len(part))
+            sql = f"SELECT chunk_id, header, text FROM chunks WHERE chunk_id IN ({marks})"
+            out.update((r[0], indexed_text(r[1], r[2])) for r in self._db().execute(sql, part))
         return out
 
     def neighbours(self, doc_id: str, first: int, last: int) -> list[Chunk]:
@@ -486,6 +509,11 @@ class ChunkIndex:
         ids = result["ids"][0]
         distances = result["distances"][0]
         return [(i, 1.0 - float(d)) for i, d in zip(ids, distances, strict=True)]
+
+
+def indexed_text(header: str | None, text: str) -> str:
+    """What ingest embeds and BM25-indexes for a chunk: its header line, then its text."""
+    return f"{header}\n{text}" if header else text
 
 
 def _chroma_meta(chunk: Chunk, header: str | None = None) -> dict[str, Any]:
