@@ -11,7 +11,9 @@ not at all, so the same command resumes where a killed run stopped and re-embeds
 A monitor thread rewrites OUT/progress.json every `--every` seconds and after the run:
 filings and pages done of the total, pages/s of this run, an ETA at that rate, and the resume
 command. `--embed-min-words N` keeps pages with fewer words out of the forward pass (they
-stay in BM25), as measured by `embed_speed`.
+stay in BM25), as measured by `embed_speed`; `--set index.KEY=VALUE` pins other settings (the
+index records its embedder backend, so a resumed run keeps it; chunking is not recorded, so
+resume with the same `--set`s - progress.json shows the command).
 
     python -m finqa.benchmarks.shared_dense --out DIR --latency 200
 
@@ -34,6 +36,8 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+import yaml
 
 __all__ = ["split_pages", "progress", "main"]
 
@@ -104,6 +108,9 @@ def _settings(args: argparse.Namespace) -> Any:
     overrides: dict[str, Any] = {"index.path": str(Path(args.out) / "index")}
     if args.embed_min_words is not None:
         overrides["index.embed_min_words"] = args.embed_min_words
+    for item in args.set or []:
+        key, _, value = item.partition("=")
+        overrides[key] = yaml.safe_load(value)
     return load_settings(args.config, overrides=overrides)
 
 
@@ -193,6 +200,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--questions", default="../shared/financebench/questions.jsonl")
     p.add_argument("--config")
     p.add_argument("--embed-min-words", type=int, help="pages with fewer words: BM25 only")
+    p.add_argument(
+        "--set",
+        action="append",
+        metavar="KEY=VALUE",
+        help="a setting for this run, e.g. index.chunk_overlap=0 (repeat; keep them when resuming)",
+    )
     p.add_argument("--every", type=float, default=60.0, help="seconds between progress writes")
     p.add_argument("--latency", type=int, help="measure retrieval latency on N questions instead")
     args = p.parse_args(argv)
