@@ -364,6 +364,19 @@ class TestPerPeriod:
         bad = _eval(judge, q, "Yes. Total debt decreased by $850 million in FY2022.", DEBT)
         assert bad.decision == "retry"
 
+    def test_lines_at_different_scales_not_combined(self) -> None:
+        """Statement lines read at different scales (a table whose '(in millions)' was missed)
+        give no computed metric rather than one off by the scale."""
+        from finqa.agents.judge.statement_figures import StatementFigures
+
+        unscaled = DEBT.replace("(in millions)\n", "").replace("Long-term debt", "Long term debt")
+        split = unscaled.replace("Current portion of long-term debt\n150\n400\n", "")
+        scaled = "Consolidated Balance Sheets\n(in millions)\nDecember 31,\n2022\n2021\n"
+        scaled += "Current portion of long-term debt\n150\n400\n"
+        figures = StatementFigures(_evidence(split, scaled))
+        assert figures.value("total_debt", 2022) is None
+        assert StatementFigures(_evidence(DEBT)).value("total_debt", 2022) is not None
+
     def test_span_question_not_one_year(self, judge: JudgeAgent) -> None:
         """For a question over a span of years, an earlier year's value given without its year
         is not taken as the answer."""

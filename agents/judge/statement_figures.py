@@ -115,17 +115,24 @@ class StatementFigures:
             current: dict[str, float] = {}
             previous: dict[str, float] = {}
             used: list[str] = []
+            scales: set[float] = set()
             for leaf in _leaves(metric_id):
                 for doc in store.docs():
                     now = store.lookup(doc, leaf, year)
                     if now and leaf not in current:
                         current[leaf] = now[0].value
+                        if now[0].unit == "USD":
+                            scales.add(float(now[0].scale))
                         used.append(
                             f"{now[0].label} FY{year} = {now[0].raw} ({doc} p.{now[0].page})"
                         )
                     before = store.lookup(doc, leaf, year - 1)
                     if before and leaf not in previous:
                         previous[leaf] = before[0].value
+            if len(scales) > 1:
+                # lines read at different scales (one table's '(in millions)' missed): their
+                # sum or ratio would be off by the scale, so nothing is computed
+                return None
             value = evaluate_metric(metric_id, current, previous)
             unit = get_metric(metric_id).unit
         except Exception:  # noqa: BLE001 - no table, no line, no formula: nothing to compute
