@@ -187,6 +187,7 @@ def _row(
         primary=primary,
         per_share=unit == "USD/share",
         model=True,
+        table_id=table.table_id,
         item=first.item if first.source == "xbrl" else None,  # what the tag says it is
     )
 

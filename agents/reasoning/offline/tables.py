@@ -64,6 +64,7 @@ class Row:
     exhibit: bool = False  # from an exhibit (another entity's statements, e.g. Exhibit 99.3)
     per_share: bool = False  # under a 'per share' heading (EPS-like values, not amounts)
     model: bool = False  # read from the filing's statement model (StatementStore), not the text
+    table_id: str | None = None  # the statement model's table (model rows only)
     item: str | None = None  # the catalogue metric the filing's own tag says this row is (XBRL)
 
     def value_for(self, year: int) -> float | None:

@@ -27,6 +27,7 @@ from finqa.agents.reasoning.offline.families import (
     period_extreme,
 )
 from finqa.agents.reasoning.offline.question import QuestionSpec, parse_question
+from finqa.agents.reasoning.offline.segments import segment_comparison
 from finqa.agents.reasoning.offline.tables import Row
 from finqa.agents.reasoning.offline.verdict_flows import (
     CF_Q,
@@ -87,7 +88,7 @@ def verdict_answer(
     has one); read from the evidence text when not given."""
     q = " ".join(question.split())
     book = book if book is not None else Book(evidence)
-    for family in (applicability, consistency, period_extreme, growth_profile):
+    for family in (applicability, consistency, period_extreme, growth_profile, segment_comparison):
         ans = family(q, evidence, strategy, book)
         if ans is not None:
             return ans
