@@ -333,3 +333,28 @@ class TestStoredWithIndex:
         ]
         seg = [f for t in store.tables("annual-report", "segment") for f in t.facts]
         assert seg and all(f.item is None and f.dimensions for f in seg)
+
+
+class TestRebuildKeepsTags:
+    """`finqa statements --build` rebuilds a filing's model with its tags and its table cells."""
+
+    def test_forced_rebuild_keeps_xbrl_facts(self, tmp_path: Path) -> None:
+        """After a forced rebuild the index's store still answers revenue FY2024 from the tag."""
+        import sys
+
+        sys.path.insert(0, str(Path(__file__).resolve().parent / "fixtures" / "retrieval"))
+        from finqa.agents.config import Settings
+        from finqa.agents.retrieval.ingest import ingest_paths
+        from finqa.lexicon.statements import IndexStatementStore
+        from finqa.orchestrator.statements import build_models
+        from retrieval_support import FakeEmbedder  # type: ignore[import-not-found]
+
+        corpus = tmp_path / "corpus"
+        corpus.mkdir()
+        (corpus / "annual-report.htm").write_text(mini_ixbrl(), encoding="utf-8")
+        settings = Settings().with_overrides({"index.path": str(tmp_path / "idx")})
+        ingest_paths([corpus], settings, embedder=FakeEmbedder(), progress=False)
+        report = build_models(tmp_path / "idx", ["annual-report"], force=True)
+        assert report.built == ["annual-report"]
+        found = IndexStatementStore(tmp_path / "idx").lookup("annual-report", "revenue", "FY2024")
+        assert found and found[0].source == "xbrl" and found[0].value == 21_505_000_000

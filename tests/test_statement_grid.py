@@ -115,3 +115,54 @@ class TestRatioCaption:
         raws = raw_tables_from_grid(rows, 0, kind="income", title="Statements of Income")
         assert len(raws) == 1 and [r[0] for r in raws[0].rows] == ["Revenue"]
         assert "(in thousands)" in raws[0].context
+
+
+class TestRollForward:
+    """A roll-forward note gives its balance rows as instants, by column caption."""
+
+    GOODWILL = (
+        ("Media", "Cloud", "Total"),
+        ("Balance as of December 31, 2022", "$20,847", "$7,205", "$28,052"),
+        ("Additions", "240", "3", "243"),
+        ("Balance as of December 31, 2023", "21,087", "7,208", "28,295"),
+    )
+
+    def test_balances_by_caption_movements_left_out(self) -> None:
+        """Each balance row is a year-end instant per column; 'Additions' is not typed."""
+        note = (
+            "Note 4 Goodwill\nWe test goodwill for impairment every year, as described below.\n"
+            "Changes in the carrying amount of goodwill were as follows (in millions):\n"
+            "Media Cloud Total\nBalance as of December 31, 2022 $20,847 $7,205 $28,052\n"
+        )
+        read = read_pages("ACME_10K", [(0, INCOME_PAGE), (4, note)], [(4, self.GOODWILL)])
+        total = _values(read, "Total")
+        assert total == {"FY2022@end": 28_052e6, "FY2023@end": 28_295e6}
+        assert all(f.value != 243e6 for t in read.tables for f in t.facts)
+
+    def test_quarter_end_rows_and_share_columns(self) -> None:
+        """A bare date row is a quarter-end instant; a shares column is counted in shares."""
+        from finqa.lexicon.statements.rollforward import build_rollforward
+
+        rows = (
+            ("Three Months Ended June 27, 2025", "Shares Outstanding", "Total"),
+            ("March 28, 2025", "4,304", "$27,754"),
+            ("Net income", "—", "4,573"),
+        )
+        table = build_rollforward(
+            rows, doc_id="d", table_id="t", page=3, title="Equity", context="(in millions)"
+        )
+        assert table is not None
+        got = {(f.label, f.period.key, f.unit): f.value for f in table.facts}
+        assert got == {
+            ("Shares Outstanding", "2025Q1@end", "shares"): 4_304e6,
+            ("Total", "2025Q1@end", "USD"): 27_754e6,
+        }
+
+    def test_no_balance_row_no_table(self) -> None:
+        """A grid without a dated balance row is not a roll-forward."""
+        from finqa.lexicon.statements.rollforward import build_rollforward
+
+        rows = (("Media", "Total"), ("Additions", "240", "243"))
+        assert (
+            build_rollforward(rows, doc_id="d", table_id="t", page=3, title="", context="") is None
+        )

@@ -22,7 +22,7 @@ from finqa.lexicon.statements.catalogue import item_for_label
 from finqa.lexicon.statements.header import read_header
 from finqa.lexicon.statements.raw import DASHES, BuildFailure, RawTable, read_cell
 
-__all__ = ["RawTable", "BuildFailure", "build_table", "read_cell", "DASHES"]
+__all__ = ["RawTable", "BuildFailure", "build_table", "read_cell", "row_unit", "DASHES"]
 
 _PER_SHARE = re.compile(
     r"\bper\s+(?:common\s+|ordinary\s+|diluted\s+|basic\s+)?share\b|\beps\b", re.I
@@ -33,7 +33,7 @@ _UNAUDITED = re.compile(r"\bunaudited\b", re.I)
 _FOOTNOTE = re.compile(r"^\(\d\)$")
 
 
-def _row_unit(
+def row_unit(
     label: str, heading: str, cell_unit: str, amounts_scale: float
 ) -> tuple[StatementUnit, float]:
     """Unit and scale of one row: per-share rows are never scaled, share counts take the
@@ -90,14 +90,14 @@ def build_table(
                 notes.append(f"row {label[:40]!r}: {len(cells)} cells for {ncols} columns, skipped")
             continue
         heading = raw.headings[r] if r < len(raw.headings) else ""
-        item = _item(label, _row_unit(label, heading, "", scale)[0])
+        item = _item(label, row_unit(label, heading, "", scale)[0])
         side = balance_side(label)  # an opening / closing balance is an instant
         row_periods = [(balance_period(p, side) if side else None) or p for p in periods]
         for c, (cell, parsed) in enumerate(zip(cells, values, strict=True)):
             if parsed is None:  # a blank grid cell: no figure for this period
                 continue
             value, negative, cell_unit = parsed
-            unit, row_scale = _row_unit(label, heading, cell_unit, scale)
+            unit, row_scale = row_unit(label, heading, cell_unit, scale)
             facts.append(
                 StatementFact(
                     doc_id=doc_id,

@@ -8,6 +8,7 @@ statements, which were typed, and why the others were not (never guessed).
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -151,6 +152,14 @@ def _lines_above(text: str, rows: Sequence[Sequence[str]]) -> list[str]:
     return []
 
 
+_FURNITURE = re.compile(r"^(?:table of contents|index|page \d+|\d{1,3})\b", re.I)
+
+
+def _is_furniture(lines: list[str]) -> bool:
+    """Running heads above a table at the top of a page ('Table of Contents Alphabet Inc.')."""
+    return all(_FURNITURE.match(ln) for ln in lines)
+
+
 def _read_note_grids(
     read: StatementRead,
     by_page: dict[int, list[Sequence[Sequence[str]]]],
@@ -158,9 +167,11 @@ def _read_note_grids(
     company: str | None,
 ) -> None:
     """Grids off the statement pages (notes: debt, leases, stock compensation) whose columns
-    are periods, typed as 'other' tables; a grid with no period header is not a table of
-    figures by period and is left alone (not a failure: most such grids are prose layout)."""
+    are periods, typed as 'other' tables; else a roll-forward's balance rows (periods down
+    the side, `rollforward.build_rollforward`); any other grid is left alone (not a failure:
+    most such grids are prose layout)."""
     from finqa.lexicon.statements.grid import raw_tables_from_grid
+    from finqa.lexicon.statements.rollforward import build_rollforward
 
     done = set(read.statement_pages)
     for page in sorted(by_page):
@@ -168,7 +179,9 @@ def _read_note_grids(
             continue
         for rows in by_page[page]:
             above = _lines_above(texts.get(page, ""), rows)
-            title = above[-1][:_PROSE] if above else ""
+            if not above or _is_furniture(above):  # the caption ends the page before
+                above = [*_lines(texts.get(page - 1, ""))[-2:], *above]
+            title = next((ln[:_PROSE] for ln in reversed(above) if not _is_furniture([ln])), "")
             context = "\n".join([*above, *_lines(texts.get(page, ""))[:12]])
             raws = raw_tables_from_grid(rows, page, kind="other", title=title, context=context)
             trial = StatementRead(doc_id=read.doc_id)
@@ -176,6 +189,13 @@ def _read_note_grids(
             before = len(trial.tables)
             if _type(trial, raws, read.doc_id, company, page):
                 read.tables.extend(trial.tables[before:])
+                continue
+            rolled = build_rollforward(
+                rows, doc_id=read.doc_id, table_id=f"p{page}-t{before}", page=page,
+                title=title, context=context, company=company,
+            )  # fmt: skip
+            if rolled is not None:
+                read.tables.append(rolled)
 
 
 def _read_grids(
