@@ -42,7 +42,7 @@ EmbedBackend = Literal["torch", "onnx", "onnx-int8", "openvino"]
 # The backend of a new index when index.embed_backend is not set (an existing index keeps the
 # one it records): the fastest within 0.01 dense recall@10 of torch fp32, measured by
 # `python -m finqa.benchmarks.embed_speed --sample filings` (README, "Measured").
-DEFAULT_EMBED_BACKEND: EmbedBackend = "torch"
+DEFAULT_EMBED_BACKEND: EmbedBackend = "onnx-int8"
 
 
 class _Section(BaseModel):
@@ -56,7 +56,7 @@ class IndexConfig(_Section):
     embedder: str = "all-MiniLM-L6-v2"  # "all-MiniLM-L6-v2" (packaged) or a model directory / HF id
     embed_batch_size: int = 32
     chunk_tokens: int = 240  # word pieces per chunk; must fit the embedder's max_seq_length
-    chunk_overlap: int = 40
+    chunk_overlap: int = 0  # word pieces repeated between chunks (40: 8% more to embed)
     dense: Literal["all", "none"] = "all"  # "none": BM25-only index (cheap, for huge stores)
     bm25_cache_docs: int = 512  # BM25 partitions (one per filing) kept loaded per process
     dense_filter_docs: int = 16  # filtered to <= this many filings: exact dense search over them
@@ -70,7 +70,7 @@ class IndexConfig(_Section):
     # None: an existing index's own backend, DEFAULT_EMBED_BACKEND for a new one
     embed_backend: EmbedBackend | None = None
     device: str = "cpu"  # cpu | cuda | auto (a GPU when torch sees one)
-    embed_min_words: int = 0  # pages with fewer words are kept for BM25 but not embedded
+    embed_min_words: int = 50  # pages with fewer words are kept for BM25 but not embedded
 
     def backend_for(self, recorded: str | None = None) -> str:
         """The embedder backend to use: the one named here, else the index's `recorded` one,

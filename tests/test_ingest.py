@@ -29,8 +29,10 @@ def real_embedder():  # type: ignore[no-untyped-def]
 
 
 def _settings(index: Path, **index_cfg: object) -> Settings:
+    # the fixture pages are a few lines each: embed every page (skipping is tested on its own)
+    cfg = {"embed_min_words": 0, **index_cfg}
     return Settings().with_overrides(
-        {"index.path": str(index), **{f"index.{k}": v for k, v in index_cfg.items()}}
+        {"index.path": str(index), **{f"index.{k}": v for k, v in cfg.items()}}
     )
 
 

@@ -28,7 +28,10 @@ CAPEX_Q = "What were Acme's purchases of property, plant and equipment in FY2022
 
 
 def _settings(index: Path, **overrides: object) -> Settings:
-    return Settings().with_overrides({"index.path": str(index), **overrides})
+    # the fixture pages are a few lines each: embed every page (skipping is tested on its own)
+    return Settings().with_overrides(
+        {"index.path": str(index), "index.embed_min_words": 0, **overrides}
+    )
 
 
 @pytest.fixture(scope="module")
