@@ -105,7 +105,7 @@ def _write(path: Path, data: dict[str, Any]) -> None:
 def _settings(args: argparse.Namespace) -> Any:
     from finqa.agents.config import load_settings
 
-    overrides: dict[str, Any] = {"index.path": str(Path(args.out) / "index")}
+    overrides: dict[str, Any] = {"index.path": args.index or str(Path(args.out) / "index")}
     if args.embed_min_words is not None:
         overrides["index.embed_min_words"] = args.embed_min_words
     for item in args.set or []:
@@ -189,6 +189,7 @@ def latency(args: argparse.Namespace) -> int:
         "load": round(os.getloadavg()[0], 2),
     }
     print(json.dumps(result), flush=True)
+    Path(args.out).mkdir(parents=True, exist_ok=True)
     _write(Path(args.out) / "latency.json", result)
     return 0
 
@@ -208,6 +209,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     p.add_argument("--every", type=float, default=60.0, help="seconds between progress writes")
     p.add_argument("--latency", type=int, help="measure retrieval latency on N questions instead")
+    p.add_argument("--index", help="--latency: another index with vectors (default OUT/index)")
     args = p.parse_args(argv)
     return latency(args) if args.latency else embed(args)
 
