@@ -206,6 +206,12 @@ class TestWhatWereFigures:
         a = ask("What were the main drivers of Acme's revenue growth in FY2022?", text)
         assert a.confidence["mode"] in ("extractive", "abstain")
 
+    def test_major_items_asked_is_a_list_not_a_figure(self) -> None:
+        """'What are major acquisitions ...' is not answered with the cash-flow line's figure."""
+        text = CASH_FLOW + "Acquisitions, net of cash acquired (468) (20) (30)\n"
+        a = ask("What are major acquisitions that Acme has done in FY2022?", text)
+        assert a.confidence["mode"] != "metric" and "(468)" not in a.text
+
 
 class TestArithmetic:
     """The evaluator is arithmetic only."""

@@ -38,6 +38,8 @@ _DESCRIPTIVE = re.compile(
     r"^\s*(?:what (?:drove|drives|caused)|"
     r"what (?:are|were) (?:the |its |their )?(?:main |key |primary |major |biggest )?"
     r"(?:drivers?|reasons?|factors?|risks?|causes?|segments?|products?|items?|areas?|impacts?)\b|"
+    # 'what are the major / main / key / notable X': a list of names is asked, not a figure
+    r"what (?:are|were) (?:the |its |their )?(?:main|key|primary|major|notable|principal) |"
     r"why|which|who|how (?:does|did|do)|describe|explain|"
     r"what (?:industry|production|products?|geograph))",
     re.IGNORECASE,
