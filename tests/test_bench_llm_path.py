@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from finqa.benchmarks.llm_path import run_table, select_subset
+import pytest
+from finqa.benchmarks.llm_answers import answer_rows
+from finqa.benchmarks.llm_path import main, run_table, select_subset, subset_ids
 
 
 def _rows() -> list[dict[str, str]]:
@@ -35,6 +37,84 @@ class TestSubset:
         """Within a type no company repeats while unused companies remain."""
         picked = [r for r in select_subset(_rows(), 12) if r["question_type"] == "domain-relevant"]
         assert len({r["company"] for r in picked}) == len(picked)
+
+
+class TestCommittedSubset:
+    """The committed ids are the subset `select_subset` picks from the dev questions."""
+
+    def test_ids_are_the_selection(self, financebench_dir: Path) -> None:
+        """Re-selecting from questions.jsonl gives the committed ids in the committed order."""
+        rows = [
+            json.loads(x)
+            for x in (financebench_dir / "questions.jsonl").read_text().splitlines()
+            if x.strip()
+        ]
+        ids = subset_ids()
+        assert len(ids) == 30 and len(set(ids)) == 30
+        assert [r["financebench_id"] for r in select_subset(rows, 30)] == ids
+
+    def test_subset_command_writes_committed_ids(self, tmp_path: Path) -> None:
+        """`subset` writes the questions of the committed ids, in order, from a questions file."""
+        ids = subset_ids()
+        src = tmp_path / "q.jsonl"
+        src.write_text(
+            "".join(
+                json.dumps({"financebench_id": i, "question_type": "x"}) + "\n"
+                for i in reversed(ids)
+            )
+        )
+        out = tmp_path / "subset.jsonl"
+        assert main(["subset", "--questions", str(src), "--out", str(out)]) == 0
+        written = [json.loads(x)["financebench_id"] for x in out.read_text().splitlines()]
+        assert written == ids
+
+    def test_subset_command_missing_ids(
+        self, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """A questions file lacking subset ids is an error naming them, and nothing is written."""
+        src = tmp_path / "q.jsonl"
+        src.write_text(json.dumps({"financebench_id": "other"}) + "\n")
+        out = tmp_path / "subset.jsonl"
+        assert main(["subset", "--questions", str(src), "--out", str(out)]) == 2
+        assert subset_ids()[0] in capsys.readouterr().err and not out.exists()
+
+
+class TestAnswerRows:
+    """Every attempt of a run, joined to its audit records, for judge labelling."""
+
+    def test_attempts_joined_to_audit(self, tmp_path: Path) -> None:
+        """Each attempt carries the model's reply, citations, judge feedback and its gold grade."""
+        run = tmp_path / "run"
+        (run / "audit").mkdir(parents=True)
+        result = {
+            "id": "q1", "mode": "self-improving", "run_id": "r1", "status": "best_effort",
+            "answer": "B", "best_attempt": 2, "grade": {"label": "wrong"}, "question": "Q?", "gold": "G",
+            "attempts": [
+                {"attempt": 1, "answer": "A", "grade": {"label": "abstained"}, "decision": "retry", "utility": 0.1},
+                {"attempt": 2, "answer": "B", "grade": {"label": "wrong"}, "decision": "retry", "utility": 0.3},
+            ],
+        }  # fmt: skip
+        (run / "results.jsonl").write_text(json.dumps(result) + "\n")
+        recs = [
+            {"event": "run_start", "run_id": "r1",
+             "params": {"code_version": "git:abc", "models": {"llm_backend": "openai", "llm": "m"}}},
+            {"event": "reasoning", "run_id": "r1", "question_id": "q1", "attempt": 1,
+             "params": {"backend": "openai"},
+             "data": {"raw": "{}", "citations": [{"doc_id": "D", "page": 3}],
+                      "confidence": {"schema_valid": True, "response_format": "json_object"}}},
+            {"event": "judge", "run_id": "r1", "question_id": "q1", "attempt": 1,
+             "data": {"feedback": "cite the page"}},
+            {"event": "reasoning", "run_id": "r0", "question_id": "q1", "attempt": 2, "data": {}},
+        ]  # fmt: skip
+        (run / "audit" / "self-improving.jsonl").write_text(
+            "".join(json.dumps(r) + "\n" for r in recs) + '{"torn'
+        )
+        (row,) = answer_rows(run)
+        assert row["code_version"] == "git:abc" and row["gold_grade"] == "wrong"
+        first, second = row["attempts"]
+        assert first["citations"] == [{"doc_id": "D", "page": 3}] and first["schema_valid"]
+        assert first["judge"]["feedback"] == "cite the page" and first["grade"] == "abstained"
+        assert first["audit_found"] and not second["audit_found"]  # another run's record
 
 
 class TestTable:
