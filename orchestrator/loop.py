@@ -131,7 +131,7 @@ class Orchestrator:
                 error = rec.redact(str(failure))
                 self._emit(
                     "error", qid, failure.attempt, agent=failure.agent, decision="failed", reason=error,
-                    data={"type": type(failure.exc).__name__},
+                    data={"type": type(failure.exc).__name__, **_spent(failure.exc)},
                 )  # fmt: skip
                 status = "best_effort" if best is not None else "failed"
                 reason = error + ("; returning the best earlier answer" if best is not None else "")
@@ -361,6 +361,13 @@ def _better(candidate: _Done, best: _Done) -> bool:
     if candidate.verdict.utility != best.verdict.utility:
         return candidate.verdict.utility > best.verdict.utility
     return best.answer.abstained and not candidate.answer.abstained
+
+
+def _spent(exc: BaseException) -> dict[str, Any]:
+    """What a failed agent spent before failing (an LLM call's usage), for the error record."""
+    usage = getattr(exc, "usage", None)
+    dump = getattr(usage, "model_dump", None)
+    return {"usage": dump(mode="json")} if callable(dump) else {}
 
 
 def _call(agent: str, attempt: int, fn: Callable[[], T]) -> T:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,6 +12,7 @@ from _reasoning_data import CASH_FLOW, INCOME, INJECTION, evidence
 from finqa.agents.config import Settings
 from finqa.agents.reasoning import OpenAIChatClient, build_reasoner
 from finqa.agents.reasoning.fake_server import FakeOpenAIServer, FakeReply
+from finqa.agents.reasoning.llm import LLMCallFailed
 from finqa.agents.types import Verdict
 
 QUESTION = "What is the FY2022 free cash flow for Acme? Answer in USD millions."
@@ -126,14 +128,54 @@ class TestStructuredAnswer:
 
 
 class TestFailuresRecorded:
-    """Endpoint failures become recorded, abstained answers."""
+    """Endpoint failures are bounded, raised with what they cost, and recorded per question."""
 
     def test_500s_exhausting_retries(self) -> None:
-        """Persistent 500s: abstained answer with the error and the calls/retries spent."""
-        with FakeOpenAIServer([FakeReply.error(500)]) as srv:
-            a = _agent(srv.url, max_retries=2).generate(QUESTION, evidence(CASH_FLOW), 1)
-        assert a.abstained and "500" in a.confidence["llm_error"]
-        assert (a.usage.calls, a.usage.retries) == (3, 2)
+        """Persistent 500s: LLMCallFailed naming the error, with the calls/retries spent."""
+        with (
+            FakeOpenAIServer([FakeReply.error(500)]) as srv,
+            pytest.raises(LLMCallFailed, match="HTTP 500") as info,
+        ):
+            _agent(srv.url, max_retries=2).generate(QUESTION, evidence(CASH_FLOW), 1)
+        assert len(srv.requests) == 3
+        assert (info.value.usage.calls, info.value.usage.retries) == (3, 2)
+
+    def test_hanging_server_is_bounded(self) -> None:
+        """A server slower than the timeout costs one try plus the bounded retries, then fails."""
+        with (
+            FakeOpenAIServer([FakeReply.slow(3.0, GOOD)]) as srv,
+            pytest.raises(LLMCallFailed, match="timeout"),
+        ):
+            _agent(srv.url, max_retries=1, timeout_s=0.3).generate(QUESTION, evidence(CASH_FLOW), 1)
+        assert len(srv.requests) == 2
+
+    def test_batch_records_failed_question_and_goes_on(self, tmp_path: Path) -> None:
+        """A question whose LLM calls all fail is recorded failed in the audit log; the next is answered."""
+        from finqa.audit import load_records
+        from finqa.orchestrator import FinQA
+        from finqa.testing import FakeRetriever, ScriptedJudge
+
+        replies = [GOOD, FakeReply.error(500), FakeReply.error(500), GOOD]
+        with FakeOpenAIServer(replies) as srv:
+            settings = _settings(srv.url, max_retries=1).with_overrides(
+                {"orchestrator.budget": 0, "audit.path": str(tmp_path / "audit.jsonl")}
+            )
+            reasoner = build_reasoner(settings, OpenAIChatClient(settings.llm, api_key="k"))
+            with FinQA(
+                settings,
+                retriever=FakeRetriever(settings),
+                reasoner=reasoner,
+                judge=ScriptedJudge(settings, (0.9,)),
+            ) as fq:
+                results = fq.ask_batch(
+                    [{"question": f"{QUESTION} ({i})", "question_id": f"q{i}"} for i in range(3)]
+                )
+                log = fq.audit_path
+        assert [r.status for r in results] == ["accepted", "failed", "accepted"]
+        assert "HTTP 500" in (results[1].error or "")
+        errors = [r for r in load_records(log) if r["event"] == "error"]
+        assert [(e["question_id"], e["agent"]) for e in errors] == [("q1", "reasoning")]
+        assert errors[0]["data"]["usage"]["calls"] == 2
 
     def test_429_then_success(self) -> None:
         """A rate limit then success: answered, one retry recorded in the usage."""

@@ -2,8 +2,11 @@
 
 The strategy escalates by attempt (settings.reasoning.strategies: standard -> conservative ->
 detailed); the template id and hash go on the Answer (and so to the audit log). Empty evidence
-abstains without calling the LLM. An LLM failure (down, slow, rate-limited after retries)
-becomes an abstained Answer that records the error and the calls spent — never a crash.
+abstains without calling the LLM. An LLM failure (down, erroring, slow, rate-limited) is retried
+a bounded number of times by the client; if it persists, `generate` raises `LLMCallFailed` (the
+error and the calls spent), so the orchestrator records the question as failed (or keeps an
+earlier attempt's answer) and a batch goes on — an outage is not an abstention, and a benchmark
+rerun retries it. In hybrid mode an offline answer, when there is one, stands instead.
 
 The reply schema goes to the server as structured output; the answer's confidence records which
 `response_format` was used and whether the reply validated. Figure questions are asked in plan
@@ -92,7 +95,15 @@ class ReasoningAgent:
             if attempt <= 1 and feedback is None and not offline.abstained:
                 conf = dict(offline.confidence) | {"answered_by": "offline"}
                 return offline.model_copy(update={"backend": "hybrid", "confidence": conf})
-        answer = self._ask_llm(self.llm, question, evidence, attempt, strategy, feedback)
+        answer = self._ask_llm(
+            self.llm,
+            question,
+            evidence,
+            attempt,
+            strategy,
+            feedback,
+            allow_failure=offline is not None and not offline.abstained,
+        )
         if offline is None:
             return answer
         conf = dict(answer.confidence)
@@ -117,7 +128,11 @@ class ReasoningAgent:
         attempt: int,
         strategy: str,
         feedback: Verdict | None,
+        *,
+        allow_failure: bool = False,
     ) -> Answer:
+        """The LLM's answer; on a persistent failure an `llm-error` abstention when
+        `allow_failure` (a fallback answer exists), else `LLMCallFailed` is raised."""
         template = load_template(strategy)
         figure = is_figure_question(question)
         view = None
@@ -143,6 +158,8 @@ class ReasoningAgent:
         except LLMError as exc:
             usage = exc.usage if isinstance(exc, LLMCallFailed) else LLMUsage(calls=1)
             _log.warning("reasoning.llm_failed", attempt=attempt, error=str(exc))
+            if not allow_failure:
+                raise LLMCallFailed(f"the language model failed: {exc}", usage) from None
             return Answer(
                 text=f"I {CANNOT}: the language model failed ({exc}).",
                 abstained=True,
