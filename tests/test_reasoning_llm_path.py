@@ -17,6 +17,7 @@ from finqa.agents.reasoning.plan import execute_plan, resolve_item, statement_vi
 from finqa.agents.reasoning.prompts import load_template, render_messages
 from finqa.agents.reasoning.schema import ReplyPlan, reply_json_schema, validate_reply
 from finqa.agents.types import Verdict
+from finqa.lexicon.statements import MemoryStatementStore, read_pages
 
 FCF_Q = "What is the FY2022 free cash flow for Acme? Answer in USD millions."
 GM_Q = "What is Acme's FY2022 gross margin (as a percentage)?"
@@ -244,6 +245,66 @@ class TestPlanThenCompute:
         """The view shown to the model has item ids, fiscal years, values and source ids."""
         view = statement_view(evidence(BALANCE))
         assert "total_assets: FY2022 19,012,742 [S1]; FY2021 13,586,610 [S1]" in view
+
+
+PROSE = "Management's discussion. Cash generation stayed strong and capital spending rose."
+
+
+def _store(*pages: tuple[int, str], doc: str = "ACME_2022_10K") -> MemoryStatementStore:
+    return MemoryStatementStore(read_pages(doc, list(pages)).tables)
+
+
+class TestPlanReadsTheStatementModel:
+    """The plan's items are looked up in the filing's statement model first, cited by doc and page."""
+
+    def test_plan_computed_from_the_model(self) -> None:
+        """With only prose retrieved, the plan's figures come from the model and cite its page."""
+        parsed = parse_reply(FCF_PLAN, evidence(PROSE), statements=_store((52, CASH_FLOW)))
+        assert not parsed.abstained and "$5,604.00 million" in parsed.text
+        (calc,) = parsed.calculations
+        assert calc.result == 5604 and {o.value for o in calc.operands} == {10811, 5207}
+        assert {(c.doc_id, c.page) for c in parsed.citations} == {("ACME_2022_10K", 52)}
+
+    def test_without_the_model_the_plan_abstains(self) -> None:
+        """The same plan over the same prose, with no statement model, abstains naming the gaps."""
+        parsed = parse_reply(FCF_PLAN, evidence(PROSE))
+        assert parsed.abstained and parsed.confidence["missing"]
+
+    def test_evidence_tables_are_the_fallback(self) -> None:
+        """An item the model lacks is read from the evidence's own table, cited to its source."""
+        reply = _plan_reply(
+            [
+                {
+                    "name": "a",
+                    "item": "Net cash provided by operating activities",
+                    "period": "FY2022",
+                },
+                {"name": "b", "item": "net income", "period": "FY2022"},
+            ],
+            "a / b",
+            unit="ratio",
+        )
+        parsed = parse_reply(reply, evidence(INCOME), statements=_store((52, CASH_FLOW)))
+        assert not parsed.abstained
+        sources = {(c.doc_id, c.page, c.source_id) for c in parsed.citations}
+        assert ("ACME_2022_10K", 52, "M1") in sources and any(s[2] == "S1" for s in sources)
+
+    def test_item_the_model_lacks_abstains_naming_it(self) -> None:
+        """A known line item neither the model nor the evidence has abstains, naming item and filing."""
+        reply = _plan_reply([{"name": "a", "item": "inventory", "period": "FY2022"}], "a")
+        parsed = parse_reply(reply, evidence(PROSE), statements=_store((52, CASH_FLOW)))
+        assert parsed.abstained and parsed.confidence["missing"] == ["inventory FY2022"]
+        assert (
+            "statement model of ACME_2022_10K" in parsed.text and "inventory FY2022" in parsed.text
+        )
+
+    def test_figure_written_as_the_item_name(self) -> None:
+        """A plan naming an item by a figure copied from the statement list resolves to that line."""
+        reply = _plan_reply(
+            [{"name": "10,811", "item": "ACME_2022_10K p.52", "period": "FY2022"}], "10,811"
+        )
+        parsed = parse_reply(reply, evidence(PROSE), statements=_store((52, CASH_FLOW)))
+        assert not parsed.abstained and parsed.calculations[0].result == 10811
 
 
 class TestRealModelReplies:

@@ -1,12 +1,13 @@
 """Plan, then compute: the LLM names line items, periods and the arithmetic; finqa does the rest.
 
-`statement_view(evidence)` is what the model is shown: the line items finqa's statement reader
-found in the evidence, per fiscal year, with value and source id. `execute_plan` resolves each
-plan item to a catalogue line item, looks its value up in the evidence's statement tables
-(the offline table reader's `Book`), evaluates the expression with finqa's arithmetic and writes
-the answer with citations. A plan naming a line item finqa does not know, a period it cannot
-read, or a value missing from the evidence abstains and says which. The model's own numbers are
-never used.
+`statement_view(evidence)` is what the model is shown: the line items finqa read for the
+evidence's filings, per fiscal year, with value and source id. `execute_plan` resolves each plan
+item to a catalogue line item, looks its value up in the `Book` — the filing's statement model
+(`StatementStore`, cited by doc and page) first, the evidence's own statement tables as the
+fallback — evaluates the expression with finqa's arithmetic and writes the answer with
+citations. A plan naming a line item finqa does not know, a period it cannot read, or a value
+neither the statement model nor the evidence has abstains and says which. The model's own
+numbers are never used.
 """
 
 from __future__ import annotations
@@ -215,8 +216,10 @@ def _look_up(
         if item_id is None and written:
             item_id = resolve_item(written)
         year = _year(it.period) or item_year
-        if item_id is None and (hit := _by_value(it.item, book, years)) is not None:
-            item_id, year = hit
+        if item_id is None:  # a figure copied from the list, as the item or as its name
+            hit = _by_value(it.item, book, years) or _by_value(it.name, book, years)
+            if hit is not None:
+                item_id, year = hit
         if item_id is None:
             unknown.append(it.item)
             continue
@@ -237,7 +240,14 @@ def _look_up(
     elif bad_periods:
         failure = _abstain("the plan gives period(s) finqa cannot read: " + ", ".join(bad_periods))
     elif missing:
-        failure = _abstain("the evidence does not show " + ", ".join(missing), missing=missing)
+        where = (
+            "neither the statement model of "
+            + ", ".join(sorted({r.doc_id for r in book.model_rows}))
+            + " nor the evidence shows "
+            if book.model_rows
+            else "the evidence does not show "
+        )
+        failure = _abstain(where + ", ".join(missing), missing=missing)
     return facts, renames, failure
 
 
