@@ -27,7 +27,14 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["SUBSET_IDS", "select_subset", "subset_ids", "run_table", "main"]
+__all__ = [
+    "SUBSET_IDS",
+    "select_subset",
+    "subset_ids",
+    "run_table",
+    "first_attempt_run",
+    "main",
+]
 
 SUBSET_IDS = Path(__file__).resolve().parent / "data" / "llm_subset_ids.txt"
 
@@ -208,6 +215,60 @@ def run_table(run_dirs: Sequence[Path]) -> tuple[str, list[dict[str, Any]]]:
     return "\n".join(lines) + "\n", rows
 
 
+def first_attempt_run(src: Path, dst: Path) -> int:
+    """Write `dst` as the single-pass run that attempt 1 of the self-improving run `src` was.
+
+    Valid only when generation is deterministic (temperature 0, one request at a time): check
+    it against a real single-pass run on a few questions first. Each question keeps attempt 1
+    only (its answer, judge decision, calls, tokens and latency); the status is what a budget
+    of 0 gives (accepted when the judge accepted, abstained when the answer abstained, else
+    best_effort); the audit's attempt-1 reasoning records go to dst/audit/single-pass.jsonl.
+    Run `finqa bench financebench` on dst afterwards (nothing is pending) for summary.json.
+    Returns the number of questions written."""
+    abstained: dict[tuple[Any, Any], bool] = {}
+    (dst / "audit").mkdir(parents=True, exist_ok=True)
+    kept = []
+    for rec in _reasoning_records(src / "audit"):
+        if rec.get("_mode") == "self-improving" and rec.get("attempt") == 1:
+            key = (rec.get("run_id"), rec.get("question_id"))
+            abstained[key] = bool((rec.get("data") or {}).get("abstained"))
+            kept.append({k: v for k, v in rec.items() if k != "_mode"})
+    (dst / "audit" / "single-pass.jsonl").write_text(
+        "".join(json.dumps(r) + "\n" for r in kept), encoding="utf-8"
+    )
+    rows = []
+    for line in (src / "results.jsonl").read_text(encoding="utf-8").splitlines():
+        r = json.loads(line) if line.strip() else {}
+        if r.get("mode") != "self-improving" or not r.get("attempts") or r.get("error"):
+            continue
+        a = dict(r["attempts"][0])
+        if abstained.get((r.get("run_id"), r.get("id"))):
+            status = "abstained"
+        else:
+            status = "accepted" if a.get("decision") == "accept" else "best_effort"
+        latency = round(float(a.get("latency_ms") or 0.0) / 1000.0, 4)
+        rows.append(
+            {
+                **r,
+                "mode": "single-pass",
+                "answer": a.get("answer", ""),
+                "status": status,
+                "utility": a.get("utility"),
+                "best_attempt": 1,
+                "attempts": [a],
+                "timings": {"latency_s": latency, "wall_s": latency},
+                "llm_calls": a.get("llm_calls") or 0,
+                "prompt_tokens": a.get("prompt_tokens") or 0,
+                "completion_tokens": a.get("completion_tokens") or 0,
+                "derived_from": f"{src.name} attempt 1",
+            }
+        )
+    (dst / "results.jsonl").write_text(
+        "".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8"
+    )
+    return len(rows)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m finqa.benchmarks.llm_path", description=__doc__)
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -220,7 +281,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     t = sub.add_parser("table", help="one table over `finqa bench financebench` output dirs")
     t.add_argument("runs", nargs="+")
     t.add_argument("--out", default=None)
+    f = sub.add_parser(
+        "first-attempt", help="a single-pass run dir from attempt 1 of a self-improving run"
+    )
+    f.add_argument("src")
+    f.add_argument("--out", required=True)
     args = p.parse_args(argv)
+    if args.cmd == "first-attempt":
+        n = first_attempt_run(Path(args.src), Path(args.out))
+        print(f"wrote {n} single-pass question(s) from attempt 1 of {args.src} to {args.out}")
+        return 0
     if args.cmd == "subset":
         rows = [json.loads(x) for x in Path(args.questions).read_text().splitlines() if x.strip()]
         if args.select:

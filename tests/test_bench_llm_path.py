@@ -7,7 +7,13 @@ from pathlib import Path
 
 import pytest
 from finqa.benchmarks.llm_answers import answer_rows
-from finqa.benchmarks.llm_path import main, run_table, select_subset, subset_ids
+from finqa.benchmarks.llm_path import (
+    first_attempt_run,
+    main,
+    run_table,
+    select_subset,
+    subset_ids,
+)
 
 
 def _rows() -> list[dict[str, str]]:
@@ -152,3 +158,55 @@ class TestTable:
         assert row["wrong_accepted"] == 0.5
         assert row["answered_by"] == {"llm": 1, "offline": 1}
         assert "| run-hybrid | hybrid | single-pass | 2 | 0.5 |" in text
+
+
+class TestFirstAttempt:
+    """A single-pass run derived from attempt 1 of a self-improving run."""
+
+    def test_statuses_and_costs_of_attempt_one(self, tmp_path: Path) -> None:
+        """Attempt 1 alone gives each question's single-pass answer, status, calls and latency."""
+        src, dst = tmp_path / "si", tmp_path / "sp"
+        (src / "audit").mkdir(parents=True)
+        a1 = {
+            "attempt": 1,
+            "answer": "A1",
+            "decision": "retry",
+            "utility": 0.2,
+            "llm_calls": 1,
+            "prompt_tokens": 10,
+            "completion_tokens": 2,
+            "latency_ms": 1500.0,
+        }
+        a2 = {"attempt": 2, "answer": "A2", "decision": "accept", "utility": 0.9, "llm_calls": 1}
+        results = [
+            {"id": "q1", "mode": "self-improving", "run_id": "r", "answer": "A2", "status": "accepted",
+             "attempts": [a1, a2], "llm_calls": 2},
+            {"id": "q2", "mode": "self-improving", "run_id": "r", "answer": "A1", "status": "accepted",
+             "attempts": [{**a1, "decision": "accept"}], "llm_calls": 1},
+            {"id": "q3", "mode": "self-improving", "run_id": "r", "answer": "x", "status": "abstained",
+             "attempts": [a1], "llm_calls": 1},
+            {"id": "q4", "mode": "self-improving", "run_id": "r", "status": "failed", "attempts": [],
+             "error": "boom"},
+        ]  # fmt: skip
+        (src / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in results))
+        recs = [
+            {"event": "reasoning", "run_id": "r", "question_id": q, "attempt": 1,
+             "data": {"abstained": q == "q3"}}
+            for q in ("q1", "q2", "q3")
+        ] + [{"event": "reasoning", "run_id": "r", "question_id": "q1", "attempt": 2, "data": {}}]  # fmt: skip
+        (src / "audit" / "self-improving.jsonl").write_text(
+            "".join(json.dumps(r) + "\n" for r in recs)
+        )
+        assert first_attempt_run(src, dst) == 3
+        rows = {
+            r["id"]: r for r in map(json.loads, (dst / "results.jsonl").read_text().splitlines())
+        }
+        assert [rows[q]["status"] for q in ("q1", "q2", "q3")] == [
+            "best_effort",
+            "accepted",
+            "abstained",
+        ]
+        assert rows["q1"]["answer"] == "A1" and len(rows["q1"]["attempts"]) == 1
+        assert rows["q1"]["llm_calls"] == 1 and rows["q1"]["timings"]["latency_s"] == 1.5
+        audit = (dst / "audit" / "single-pass.jsonl").read_text().splitlines()
+        assert len(audit) == 3 and all(json.loads(x)["attempt"] == 1 for x in audit)
