@@ -47,10 +47,10 @@ _BASE: dict[str, Any] = {
     "index.chunk_header": True,
     "index.embed_min_words": 0,
 }
-_INT8 = {"index.embed_backend": "onnx-int8"}
-_NO_OVERLAP = {"index.chunk_overlap": 0}
-_SKIP = {"index.embed_min_words": 50}
-_NO_HEADER = {"index.chunk_header": False}
+_INT8: dict[str, Any] = {"index.embed_backend": "onnx-int8"}
+_NO_OVERLAP: dict[str, Any] = {"index.chunk_overlap": 0}
+_SKIP: dict[str, Any] = {"index.embed_min_words": 50}
+_NO_HEADER: dict[str, Any] = {"index.chunk_header": False}
 CHOICES: dict[str, dict[str, Any]] = {
     name: {**_BASE, **extra}
     for name, extra in {
