@@ -205,9 +205,13 @@ class OfflineBackend:
             what = recipe.name if recipe else "the figure asked for"
             text = f"I {CANNOT}: the evidence does not show every line item needed for {what} ({years})"
             text += f"; missing: {', '.join(missing)}." if missing else "."
+        return self._abstained(text, strategy, list(missing or []))
+
+    def _abstained(self, text: str, strategy: str, missing: list[str]) -> Answer:
+        """An abstention saying what was looked for (`missing`)."""
         conf = confidence_signals(text, cited=False)
         conf["mode"] = "abstain"
-        conf["missing"] = list(missing or [])
+        conf["missing"] = missing
         return Answer(
             text=text,
             abstained=True,
@@ -228,18 +232,7 @@ class OfflineBackend:
             "offline reader only reads figures by fiscal year; a fiscal year's figure would "
             "answer another period."
         )
-        conf = confidence_signals(text, cited=False)
-        conf["mode"] = "abstain"
-        conf["missing"] = [f"{what} for {spec.sub_annual}"]
-        return Answer(
-            text=text,
-            abstained=True,
-            strategy=strategy,
-            template_id=OFFLINE_TEMPLATE_ID,
-            template_hash=_OFFLINE_HASH,
-            backend=self.name,
-            confidence=conf,
-        )
+        return self._abstained(text, strategy, [f"{what} for {spec.sub_annual}"])
 
     # ------------------------------------------------------------------ extractive
     def _extractive(
