@@ -24,6 +24,7 @@ abstains, saying what it looked for).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import replace
 
 from finqa.agents.reasoning.confidence import confidence_signals
@@ -185,13 +186,7 @@ def consistency(
         tol = STABLE_RELATIVE_CHANGE * max(abs(per_year[y]) for y in ys)
         rule = f"a change of less than {STABLE_RELATIVE_CHANGE:.0%} of its level"
     ok = biggest <= tol
-    reader = Reader()
-    for sol in sols.values():
-        for op in sol.calculation.operands:
-            reader.operands.append(op)
-            reader.values[op.name] = op.value
-        for fact in sol.facts:
-            reader.cites.extend(c for c in _cites(fact.row) if c not in reader.cites)
+    reader = _reader_of(sols.values())
     unit = "%" if pct else ""
     shown = ", ".join(f"FY{y}: {per_year[y]:,.2f}{unit}" for y in ys)
     diff = " points" if pct else ""
@@ -218,6 +213,18 @@ def _latest_year(book: Book) -> int | None:
 
 def _single(spec: QuestionSpec, year: int) -> QuestionSpec:
     return replace(spec, agg_years=(year,), aggregate="single", target_year=year)
+
+
+def _reader_of(sols: Iterable[Solution]) -> Reader:
+    """A Reader holding the operands and citations (each once) of figures already solved."""
+    reader = Reader()
+    for sol in sols:
+        for op in sol.calculation.operands:
+            reader.operands.append(op)
+            reader.values[op.name] = op.value
+        for fact in sol.facts:
+            reader.cites.extend(c for c in _cites(fact.row) if c not in reader.cites)
+    return reader
 
 
 def _cites(r: Row) -> list[Citation]:
@@ -258,13 +265,7 @@ def period_extreme(
     ys = sorted(sols)
     pick = max if m.group("hi") else min
     best = pick(ys, key=lambda y: sols[y].value)
-    reader = Reader()
-    for sol in sols.values():
-        for op in sol.calculation.operands:
-            reader.operands.append(op)
-            reader.values[op.name] = op.value
-        for fact in sol.facts:
-            reader.cites.extend(c for c in _cites(fact.row) if c not in reader.cites)
+    reader = _reader_of(sols.values())
     word = "highest" if m.group("hi") else "lowest"
     calc = reader.calc(
         f"{pick.__name__}({', '.join(f'({sols[y].calculation.expression})' for y in ys)})",
@@ -305,13 +306,7 @@ def growth_profile(
     v0, v1 = sols[first].value, sols[last].value
     if v0 <= 0 or v1 <= 0:
         return None  # growth of a non-positive revenue is not a rate
-    reader = Reader()
-    for y in (first, last):
-        for op in sols[y].calculation.operands:
-            reader.operands.append(op)
-            reader.values[op.name] = op.value
-        for fact in sols[y].facts:
-            reader.cites.extend(c for c in _cites(fact.row) if c not in reader.cites)
+    reader = _reader_of((sols[first], sols[last]))
     n = last - first
     e0, e1 = sols[first].calculation.expression, sols[last].calculation.expression
     calc = reader.calc(
