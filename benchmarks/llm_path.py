@@ -1,7 +1,7 @@
 """The LLM path on a real model: a fixed stratified subset, and one table over several runs.
 
     python -m finqa.benchmarks.llm_path subset --questions ../shared/financebench/questions.jsonl \\
-        --out /work/var/llm-bench/subset.jsonl            # the 30 committed ids, 10 per question type
+        --out /work/var/llm-bench/subset.jsonl            # 30 questions, 10 per question type
     finqa bench financebench --questions SUBSET --index IDX --out RUN_DIR \\
         --mode single-pass,self-improving --config configs/local-llm.yaml   # (+ FINQA_LLM__BACKEND=hybrid)
     python -m finqa.benchmarks.llm_path table RUN_DIR... [--out table.md]
@@ -10,10 +10,10 @@ The subset is chosen without looking at answers: per question type, questions or
 their id, at most one per company until every company of that type is used. The table adds to
 each run's summary what only the audit log knows: structured-output validity (the reply parsed as
 JSON and validated against the reply schema), which backend answered (hybrid), and accuracy per
-prompt strategy of the attempt that produced the final answer. The subset's question ids (ids
-only) are committed in `benchmarks/data/llm_subset_ids.txt` (what `select_subset` picks from the
-101 dev questions); the subset file with the questions is written under `--out`, never into the
-repository (FinanceBench is CC BY-NC).
+prompt strategy of the attempt that produced the final answer. The subset is derived at run time
+from the questions file (the same questions file gives the same ids in the same order; `--ids
+FILE` pins a list kept elsewhere); the subset file is written under `--out`, never into the
+repository (FinanceBench is CC BY-NC), and its ids are printed so a note can name them.
 """
 
 from __future__ import annotations
@@ -28,15 +28,12 @@ from pathlib import Path
 from typing import Any
 
 __all__ = [
-    "SUBSET_IDS",
     "select_subset",
     "subset_ids",
     "run_table",
     "first_attempt_run",
     "main",
 ]
-
-SUBSET_IDS = Path(__file__).resolve().parent / "data" / "llm_subset_ids.txt"
 
 
 def _h(text: str) -> str:
@@ -73,8 +70,8 @@ def select_subset(rows: Sequence[Mapping[str, Any]], n: int = 30) -> list[Mappin
     return out
 
 
-def subset_ids(path: Path = SUBSET_IDS) -> list[str]:
-    """The committed subset's FinanceBench ids, in run order (any prefix is stratified)."""
+def subset_ids(path: Path) -> list[str]:
+    """FinanceBench ids listed one per line in `path` (`#` comments), in run order."""
     lines = (x.strip() for x in path.read_text(encoding="utf-8").splitlines())
     return [x for x in lines if x and not x.startswith("#")]
 
@@ -275,9 +272,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     s = sub.add_parser("subset", help="write the fixed stratified subset as JSONL")
     s.add_argument("--questions", required=True)
     s.add_argument("--out", required=True)
-    s.add_argument("-n", type=int, default=30, help="with --select: how many")
-    s.add_argument("--select", action="store_true",
-                   help="pick anew with select_subset instead of the committed ids")  # fmt: skip
+    s.add_argument("-n", type=int, default=30, help="how many (stratified by question type)")
+    s.add_argument("--ids", default=None,
+                   help="a file of ids (one per line) to take instead of selecting")  # fmt: skip
     t = sub.add_parser("table", help="one table over `finqa bench financebench` output dirs")
     t.add_argument("runs", nargs="+")
     t.add_argument("--out", default=None)
@@ -293,11 +290,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.cmd == "subset":
         rows = [json.loads(x) for x in Path(args.questions).read_text().splitlines() if x.strip()]
-        if args.select:
+        if not args.ids:
             chosen = select_subset(rows, args.n)
         else:
             by_id = {str(r.get("financebench_id")): r for r in rows}
-            wanted = subset_ids()
+            wanted = subset_ids(Path(args.ids))
             absent = [i for i in wanted if i not in by_id]
             if absent:
                 print(f"error: {len(absent)} subset id(s) not in {args.questions}: "

@@ -45,44 +45,41 @@ class TestSubset:
         assert len({r["company"] for r in picked}) == len(picked)
 
 
-class TestCommittedSubset:
-    """The committed ids are the subset `select_subset` picks from the dev questions."""
+class TestSubsetCommand:
+    """`subset` derives the questions from a questions file, or takes a pinned id list."""
 
-    def test_ids_are_the_selection(self, financebench_dir: Path) -> None:
-        """Re-selecting from questions.jsonl gives the committed ids in the committed order."""
-        rows = [
-            json.loads(x)
-            for x in (financebench_dir / "questions.jsonl").read_text().splitlines()
-            if x.strip()
-        ]
-        ids = subset_ids()
-        assert len(ids) == 30 and len(set(ids)) == 30
-        assert [r["financebench_id"] for r in select_subset(rows, 30)] == ids
-
-    def test_subset_command_writes_committed_ids(self, tmp_path: Path) -> None:
-        """`subset` writes the questions of the committed ids, in order, from a questions file."""
-        ids = subset_ids()
+    def test_selects_from_the_questions_file(self, tmp_path: Path) -> None:
+        """Without --ids it writes `select_subset`'s pick, in its order, and prints the ids."""
         src = tmp_path / "q.jsonl"
-        src.write_text(
-            "".join(
-                json.dumps({"financebench_id": i, "question_type": "x"}) + "\n"
-                for i in reversed(ids)
-            )
-        )
+        src.write_text("".join(json.dumps(r) + "\n" for r in _rows()))
         out = tmp_path / "subset.jsonl"
-        assert main(["subset", "--questions", str(src), "--out", str(out)]) == 0
+        assert main(["subset", "--questions", str(src), "--out", str(out), "-n", "12"]) == 0
         written = [json.loads(x)["financebench_id"] for x in out.read_text().splitlines()]
-        assert written == ids
+        assert written == [r["financebench_id"] for r in select_subset(_rows(), 12)]
 
-    def test_subset_command_missing_ids(
-        self, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-    ) -> None:
-        """A questions file lacking subset ids is an error naming them, and nothing is written."""
+    def test_pinned_ids(self, tmp_path: Path) -> None:
+        """--ids writes the listed questions in the listed order, whatever the file's order."""
+        ids = ["id_007", "id_002", "id_031"]
+        pins = tmp_path / "ids.txt"
+        pins.write_text("# pinned\n" + "\n".join(ids) + "\n")
+        assert subset_ids(pins) == ids
+        src = tmp_path / "q.jsonl"
+        src.write_text("".join(json.dumps(r) + "\n" for r in _rows()))
+        out = tmp_path / "subset.jsonl"
+        argv = ["subset", "--questions", str(src), "--out", str(out), "--ids", str(pins)]
+        assert main(argv) == 0
+        assert [json.loads(x)["financebench_id"] for x in out.read_text().splitlines()] == ids
+
+    def test_pinned_ids_missing(self, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        """A questions file lacking pinned ids is an error naming them, and nothing is written."""
+        pins = tmp_path / "ids.txt"
+        pins.write_text("absent_1\n")
         src = tmp_path / "q.jsonl"
         src.write_text(json.dumps({"financebench_id": "other"}) + "\n")
         out = tmp_path / "subset.jsonl"
-        assert main(["subset", "--questions", str(src), "--out", str(out)]) == 2
-        assert subset_ids()[0] in capsys.readouterr().err and not out.exists()
+        argv = ["subset", "--questions", str(src), "--out", str(out), "--ids", str(pins)]
+        assert main(argv) == 2
+        assert "absent_1" in capsys.readouterr().err and not out.exists()
 
 
 class TestAnswerRows:
