@@ -13,13 +13,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from finqa.agents.judge import column_period, magnitude_close, row_cells, year_mentions
+from finqa.agents.judge import column_period, magnitude_close, row_cells, row_label, year_mentions
 from finqa.agents.judge.calc import CalcError, safe_eval
 from finqa.agents.judge.evidence import EvidenceView
 from finqa.agents.types import Calculation, Operand
 from finqa.lexicon import extract_quantities
 
-__all__ = ["build_calculations", "arith_calculations", "locate"]
+__all__ = ["build_calculations", "arith_calculations", "locate", "labelled"]
 
 _CONSTANTS = {1.0, 2.0, 3.0, 100.0, 365.0}
 
@@ -325,4 +325,28 @@ def _combine(c1: Calculation, c2: Calculation, targets: Sequence[Any]) -> Calcul
             return Calculation(
                 expression=expr, operands=operands, result=result, description="combined"
             )
+    return None
+
+
+def labelled(calcs: Sequence[Calculation], view: EvidenceView) -> tuple[Calculation, ...]:
+    """The calculations with each operand's text the row it was read from ('Total current assets
+    7,453'), as a Reasoning agent records it (the judge reads what an operand is from it)."""
+    out = []
+    for calc in calcs:
+        operands = []
+        for op in calc.operands:
+            label = _row_of(op, view)
+            text = f"{label} {op.text}" if label and not op.text.startswith(label) else op.text
+            operands.append(op.model_copy(update={"text": text}))
+        out.append(calc.model_copy(update={"operands": tuple(operands)}))
+    return tuple(out)
+
+
+def _row_of(op: Operand, view: EvidenceView) -> str | None:
+    src = view.get(op.source_id) if op.source_id else None
+    if src is None:
+        return None
+    for e in src.quantities:
+        if e.text == op.text and abs(abs(float(e.value)) - abs(op.value)) < 1e-9:
+            return row_label(src.text, e.start)
     return None

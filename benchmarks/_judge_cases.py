@@ -20,7 +20,7 @@ from finqa.agents.judge.calc import CalcError, safe_eval
 from finqa.agents.judge.evidence import EvidenceView
 from finqa.agents.judge.numeric import answer_numbers
 from finqa.agents.types import Answer, Calculation, Evidence
-from finqa.benchmarks._judge_calcs import build_calculations, figure_matches, locate
+from finqa.benchmarks._judge_calcs import build_calculations, figure_matches, labelled, locate
 from finqa.benchmarks._judge_perturb import PERTURBATIONS, perturbations
 from finqa.benchmarks.questions import gold_evidence, read_rows
 from finqa.lexicon import detect_scale, quantities_match
@@ -204,7 +204,9 @@ def build_cases(rows: Sequence[dict[str, Any]]) -> Iterator[Case]:
         evidence = _evidence(question, row["evidence"])
         view = EvidenceView.of(evidence)
         targets, _ = answer_numbers(gold, question)
-        calcs = tuple(build_calculations(row.get("justification"), question, view, targets))
+        calcs = labelled(
+            build_calculations(row.get("justification"), question, view, targets), view
+        )
         prepared.append((row, question, gold, evidence, view, calcs))
     for k, (row, question, gold, evidence, view, calcs) in enumerate(prepared):
         qid = row["financebench_id"]

@@ -1,8 +1,10 @@
 """The failure kinds real LLM answers show, as perturbations of the dev questions (built at run
 time from FinanceBench; nothing stored): a bare yes/no, a figure of the wrong kind, a figure from
 another line of the same column, the question copied back, the evidence copied back, and a
-figure stated beside a calculation the reasoner flagged as invalid. (A figure from another
-period is `prior_year` in `_judge_cases`.)
+figure stated beside a calculation the reasoner flagged as invalid, and a calculation of another
+metric over the gold's own operands (a percentage where an amount is defined, the reciprocal of a
+ratio, a difference where a ratio is defined). (A figure from another period is `prior_year` in
+`_judge_cases`.)
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from finqa.agents.judge import column_period, figures_match, row_label
+from finqa.agents.judge.calc import CalcError, safe_eval
 from finqa.agents.judge.evidence import EvidenceView
 from finqa.agents.judge.facets import decompose
 from finqa.agents.judge.kind import expected_kind
@@ -27,6 +30,7 @@ PERTURBATIONS = (
     "copied_question",
     "copied_evidence",
     "invalid_calculation",
+    "other_metric",
 )
 _LEADING_YES_NO = re.compile(r"^\W*(yes|no)\b", re.I)
 
@@ -98,6 +102,34 @@ def _passage(view: EvidenceView, words: int = 130) -> str | None:
     return " ".join(tokens[:words]) if len(tokens) >= words else None
 
 
+def _other_metric(calc: Calculation, kind: str | None) -> tuple[str, Calculation] | None:
+    """The gold calculation's operands combined as another metric: for an amount, the first as a
+    percentage of the second (free cash flow as (cfo - capex) / cfo); for a ratio or percentage
+    its reciprocal; for days or a ratio of two lines, their difference. The answer states it."""
+    names = list(dict.fromkeys(o.name for o in calc.operands))
+    if len(names) < 2:
+        return None
+    a, b = names[0], names[1]
+    if kind == "amount":
+        expr, unit = f"({calc.expression}) / {a} * 100", "%"
+    elif kind == "ratio":
+        expr, unit = f"1 / ({calc.expression})", "ratio"
+    elif kind == "percent":
+        expr, unit = f"100 * 100 / ({calc.expression})", "%"
+    elif kind == "days":
+        expr, unit = f"{a} - {b}", "USD"
+    else:
+        return None
+    try:
+        value = safe_eval(expr, {o.name: o.value for o in calc.operands})
+    except CalcError:
+        return None
+    if not value or abs(value - calc.result) <= 0.05 * abs(calc.result):
+        return None
+    new = Calculation(expression=expr, operands=calc.operands, result=value, unit=unit)
+    return f"{value:,.2f}", new
+
+
 def perturbations(
     qid: str,
     question: str,
@@ -134,3 +166,12 @@ def perturbations(
             Answer(text=stated, calculations=calcs, confidence={"calc_problems": [note]}),
             stated,
         )
+    if calcs and expect.metric is not None:
+        other = _other_metric(calcs[0], expect.kind)
+        if other is not None:
+            text, calc = other
+            yield (
+                "other_metric",
+                Answer(text=text, calculations=(calc,)),
+                f"{text} = {calc.expression}",
+            )

@@ -78,6 +78,13 @@ class TestJudgeCalibration:
         assert len(results[cat]) >= 15, cat
         assert 1 - _rate(results[cat]) >= 0.95
 
+    def test_calculation_of_another_metric_rejected(
+        self, results: dict[str, list[dict[str, Any]]]
+    ) -> None:
+        """A calculation of another metric over the gold's own operands is rejected >= 90%."""
+        assert len(results["other_metric"]) >= 15
+        assert 1 - _rate(results["other_metric"]) >= 0.9
+
     def test_table_and_cli(
         self,
         results: dict[str, list[dict[str, Any]]],

@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from finqa.agents.config import Settings
 from finqa.agents.judge import _lex
+from finqa.agents.judge.definition import DefinitionCheck, judge_definitions
 from finqa.agents.judge.diagnosis import diagnose, evidence_gaps, feedback_text
 from finqa.agents.judge.evidence import EvidenceView
 from finqa.agents.judge.facets import Facet, check_facets, completeness_score, decompose
@@ -125,6 +126,11 @@ class JudgeAgent:
             topic_name=(ctx.expect.metric or "").replace("_", " "),
             label_terms=_line_terms(ctx.expect, ctx.analysis) if len(parts) <= 1 else (),
         )
+        if deterministic and len(parts) <= 1:
+            # a stated result must be of the asked metric as the catalogue defines it
+            ctx.definitions.extend(
+                judge_definitions(answer.calculations, numbers, ctx.expect, ctx.analysis)
+            )
         if deterministic and any(nc.status in _REDERIVABLE for nc in numbers):
             found = rederive(ctx.question, ctx.evidence, ctx.view, ctx.asked, cfg.rel_tolerance)
             ctx.found.append(found)
@@ -194,6 +200,7 @@ class JudgeAgent:
         if ctx.abstained or not self.config.deterministic_verify:
             return []
         expect = ctx.expect
+        other_metric = any(nc.status == "calc_other_metric" for nc in numbers)
         if expect.kind in _FIGURE_KINDS and len(_parts(ctx.checklist)) > 1:
             # the kind is the first part's metric's; another part may ask for another kind
             expect = replace(expect, kind=None, reason="several parts: figure kinds not checked")
@@ -221,6 +228,10 @@ class JudgeAgent:
                 if nc.status != "calculation":
                     nc.status = "calc_invalid"
                     nc.detail = "stated beside a calculation flagged invalid"
+        if other_metric:
+            problems += [
+                KindProblem("other_metric", d.message) for d in ctx.definitions if d.failed
+            ]
         unknown = int(answer.confidence.get("invalid_citations") or 0)
         if unknown:
             problems.append(
@@ -368,6 +379,7 @@ class JudgeAgent:
             "numbers": [x.to_dict() for x in numbers],
             "skipped_numbers": skipped,
             "calculations": [x.to_dict() for x in calcs],
+            "definitions": [d.to_dict() for d in ctx.definitions],
             "rederived": ctx.found[0].to_dict() if ctx.found and ctx.found[0] else None,
             "statement_model": ctx.model[0].describe() if ctx.model and ctx.model[0] else None,
             "facets": [f.to_dict() | {"counted": _counted(f)} for f in facets],
@@ -407,9 +419,12 @@ class _Context:
     evidence: Evidence
     found: list[Rederived | None] = field(default_factory=list)  # the judge's own derivation
     model: list[StatementValue | None] = field(default_factory=list)  # from the statement model
+    definitions: list[DefinitionCheck] = field(
+        default_factory=list
+    )  # stated calcs vs the catalogue
 
 
-_REDERIVABLE = frozenset({"not_found", "calc_unverified"})
+_REDERIVABLE = frozenset({"not_found", "calc_unverified", "calc_other_metric"})
 # the facet kinds a problem leaves unanswered (empty: every counted facet)
 _PROBLEM_FACETS: dict[str, tuple[str, ...]] = {
     "empty": (),
@@ -419,6 +434,7 @@ _PROBLEM_FACETS: dict[str, tuple[str, ...]] = {
     "copied_evidence": (),
     "wrong_kind": ("figure",),
     "no_unit": ("figure",),
+    "other_metric": ("figure",),
 }
 
 
