@@ -21,6 +21,7 @@ from finqa.agents.judge.evidence import EvidenceView
 from finqa.agents.judge.numeric import answer_numbers
 from finqa.agents.types import Answer, Calculation, Evidence
 from finqa.benchmarks._judge_calcs import build_calculations, figure_matches, labelled, locate
+from finqa.benchmarks._judge_inject import INJECTION_CATEGORIES, injected
 from finqa.benchmarks._judge_perturb import PERTURBATIONS, perturbations
 from finqa.benchmarks.questions import gold_evidence, read_rows
 from finqa.lexicon import detect_scale, quantities_match
@@ -38,6 +39,7 @@ CATEGORIES = (
     ("missing_part", False),
     ("unrelated", False),
     *((name, False) for name in PERTURBATIONS),
+    *INJECTION_CATEGORIES,
 )
 
 
@@ -291,6 +293,11 @@ def build_cases(rows: Sequence[dict[str, Any]]) -> Iterator[Case]:
             qid, question, gold, evidence, view, calcs, headline
         ):
             yield Case(cat, qid, question, answer, evidence, False, note=note)
+        wrong = (
+            _perturb(gold, headline, 3.0, _true_value(headline, calcs, view)) if headline else None
+        )
+        for cat, answer, ev, note in injected(qid, gold, evidence, calcs, wrong):
+            yield Case(cat, qid, question, answer, ev, cat != "injection", note=note)
     yield from _two_part_cases(prepared)
 
 

@@ -8,7 +8,8 @@ Targets: gold and reformatted gold accepted >= 90%; every perturbation rejected 
 diagnosis of 'missing part' and 'prior-year figure' rejections should be 'reasoning'. The
 perturbations include the failure kinds of real LLM answers (bare yes/no, a figure of the wrong
 kind, from another line or period, the question or the evidence copied back, a figure beside a
-calculation flagged invalid, a calculation of another metric than the asked one). `--llm-set` also judges the labelled real-LLM answers
+calculation flagged invalid, a calculation of another metric than the asked one, an answer that
+obeys an instruction planted in its cited page, and the gold beside that page). `--llm-set` also judges the labelled real-LLM answers
 (benchmarks/data/judge_llm_answers.jsonl, built by `python -m finqa.benchmarks.judge_labels`),
 `--folds` fits the acceptance threshold on four company-grouped folds and reports the fifth
 (the only threshold chosen by looking at questions, so it is chosen out of fold),

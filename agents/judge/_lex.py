@@ -16,6 +16,7 @@ __all__ = [
     "extract_quantities",
     "detect_scale",
     "quantities_match",
+    "find_in_text",
     "parse_quantity",
     "analyze",
     "find_metrics",
@@ -55,6 +56,11 @@ def quantities_match(
 ) -> bool:
     match = _fn("quantities_match")
     return bool(match(a, b, rel_tol, signed=signed, directional=directional))
+
+
+def find_in_text(q: Any, text: str) -> Any | None:
+    """Where `text` states quantity `q` (unit/scale-aware), or None."""
+    return _fn("find_in_text")(q, text)
 
 
 def parse_quantity(text: str) -> Any | None:

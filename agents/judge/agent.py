@@ -18,6 +18,7 @@ from finqa.agents.judge.diagnosis import diagnose, evidence_gaps, feedback_text
 from finqa.agents.judge.evidence import EvidenceView
 from finqa.agents.judge.facets import Facet, check_facets, completeness_score, decompose
 from finqa.agents.judge.grounding import check_claims, grounding_score
+from finqa.agents.judge.injection import InjectionCheck, check_injection
 from finqa.agents.judge.kind import Expectation, KindProblem, check_kind, expected_kind
 from finqa.agents.judge.numeric import (
     FAIL_CAP,
@@ -65,6 +66,17 @@ class JudgeAgent:
         problems = self._check_kind(ctx, answer, numbers, skipped)
         claim_checks, facets = self._check_parts(ctx, numbers, skipped, problems)
         g, c, n, llm_info = self._scores(ctx, claim_checks, facets, numbers)
+        injection = (
+            None
+            if ctx.abstained
+            else check_injection(ctx.text, ctx.view, _rests_on(ctx, answer), numbers, ctx.question)
+        )
+        if injection is not None and injection.followed:
+            # text aimed at the model is not evidence: an answer that obeys it answers nothing
+            g, c, n = 0.0, 0.0, 0.0
+            problems.append(KindProblem("injection", injection.reason))
+        if injection is not None and injection.found:
+            ctx.injection.append(injection)
         return self._verdict(
             ctx,
             answer,
@@ -388,6 +400,8 @@ class JudgeAgent:
         }
         if llm_info is not None:
             details["llm"] = llm_info
+        if ctx.injection:
+            details["injection"] = ctx.injection[0].to_dict()
         return Verdict(
             grounding=round(g, 6),
             completeness=round(c, 6),
@@ -419,9 +433,9 @@ class _Context:
     evidence: Evidence
     found: list[Rederived | None] = field(default_factory=list)  # the judge's own derivation
     model: list[StatementValue | None] = field(default_factory=list)  # from the statement model
-    definitions: list[DefinitionCheck] = field(
-        default_factory=list
-    )  # stated calcs vs the catalogue
+    # the stated calculations against the catalogue; instructions aimed at the model in evidence
+    definitions: list[DefinitionCheck] = field(default_factory=list)
+    injection: list[InjectionCheck] = field(default_factory=list)
 
 
 _REDERIVABLE = frozenset({"not_found", "calc_unverified", "calc_other_metric"})
@@ -436,6 +450,12 @@ _PROBLEM_FACETS: dict[str, tuple[str, ...]] = {
     "no_unit": ("figure",),
     "other_metric": ("figure",),
 }
+
+
+def _rests_on(ctx: _Context, answer: Answer) -> list[str]:
+    """The sources the answer cites, in its citations or its calculations' operands."""
+    ops = [o.source_id for c in answer.calculations for o in c.operands if o.source_id]
+    return list(dict.fromkeys([*ctx.cited, *ops]))
 
 
 def _declared_gaps(answer: Answer, known: tuple[str, ...]) -> tuple[str, ...]:
