@@ -2,7 +2,7 @@
 time from ../shared/financebench/questions.jsonl (gold evidence pages as evidence).
 
     python -m finqa.benchmarks.judge_eval [--questions FILE] [--attempt N] [--ablation] [--json OUT]
-                                    [--show CATEGORY] [--llm-set [FIXTURE]] [--offline]
+                                    [--show CATEGORY] [--llm-set [PATH]] [--offline]
 
 Targets: gold and reformatted gold accepted >= 90%; every perturbation rejected >= 95%; the
 diagnosis of 'missing part' and 'prior-year figure' rejections should be 'reasoning'. The
@@ -32,9 +32,11 @@ from finqa.agents.config import load_settings
 from finqa.agents.judge import JudgeAgent
 from finqa.benchmarks._judge_cases import CATEGORIES, build_cases, load_questions
 from finqa.benchmarks._judge_summary import by_source, company_fold, company_folds, summary
-from finqa.benchmarks.judge_labels import FIXTURE
+from finqa.benchmarks.judge_labels import default_set
 
 __all__ = ["main", "run"]
+
+_DEFAULT = Path("<default labelled set>")  # --llm-set without a path
 
 DEFAULT_QUESTIONS = (
     Path(
@@ -139,9 +141,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--llm-set",
         type=Path,
         nargs="?",
-        const=FIXTURE,
+        const=_DEFAULT,
         default=None,
-        help="also judge the labelled real-LLM answers (default: the repository fixture)",
+        help="also judge the labelled real-LLM answers at PATH (default: $FINQA_JUDGE_LLM_SET, "
+        "else ~/.cache/finqa/judge_llm_answers.jsonl)",
     )
     parser.add_argument(
         "--folds",
@@ -171,6 +174,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not args.questions.exists():
         print(f"judge_eval: questions file not found: {args.questions}", file=sys.stderr)
+        return 2
+    if args.llm_set == _DEFAULT:
+        args.llm_set = default_set()
+    if args.llm_set is not None and not args.llm_set.exists():
+        print(
+            f"judge_eval: labelled real-LLM set not found: {args.llm_set} (build it with "
+            "python -m finqa.benchmarks.judge_labels from-bench RUN_DIR... --out PATH)",
+            file=sys.stderr,
+        )
         return 2
     rows = run(args.questions, attempt=args.attempt, ablation=args.ablation)
     mode = "ablation (raw-string numeric check)" if args.ablation else "deterministic"

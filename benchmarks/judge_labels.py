@@ -4,7 +4,7 @@ from its gold evidence pages, the benchmark grader labels each answer against th
     python -m finqa.benchmarks.judge_labels run [--questions FILE] [--out FILE.jsonl]
         [--base-url URL] [--model NAME] [--limit N]          # resumable: skips ids already in --out
     python -m finqa.benchmarks.judge_labels export [--out FILE.jsonl] [--fixture FILE.jsonl]
-    python -m finqa.benchmarks.judge_labels from-bench RUN_DIR... [--fixture FILE.jsonl]
+    python -m finqa.benchmarks.judge_labels from-bench RUN_DIR... [--out FILE.jsonl]
 
 `run` appends one JSON line per question (the answer as finqa's openai backend returned it, its
 grade, the evidence ids) and flushes it, so an interrupted run resumes where it stopped; a
@@ -13,8 +13,13 @@ asked in a fixed stratified order (question types and companies interleaved) so 
 already a balanced sample. `export` keeps what the repository may hold: ids, answers, labels,
 evidence ids; never the FinanceBench question or gold-answer text.
 
+The labelled set is derived from FinanceBench (its question ids, the model's answers to them), so
+it is never kept in the repository: it lives at `$FINQA_JUDGE_LLM_SET`, else
+`$XDG_CACHE_HOME/finqa/judge_llm_answers.jsonl` (`~/.cache/...`), or wherever `--out` /
+`--fixture` puts it; `judge_eval --llm-set [PATH]` reads it from there.
+
 `from-bench` adds every judged attempt of `finqa bench financebench` runs (e.g. the openai and
-hybrid backends) to the fixture: the answer as the judge saw it, the evidence ids it was judged
+hybrid backends) to the set: the answer as the judge saw it, the evidence ids it was judged
 against (source id, filing, pages, chunk ids) and the grader's label against the gold (see
 `finqa.benchmarks._judge_runs`); re-running it replaces the items of the same run and attempt.
 
@@ -29,6 +34,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import sys
 import time
 from collections import defaultdict
@@ -44,11 +50,21 @@ __all__ = [
     "label_row",
     "export_rows",
     "merge_fixture",
-    "FIXTURE",
+    "default_set",
     "load_fixture",
 ]
 
-FIXTURE = Path(__file__).resolve().parent / "data" / "judge_llm_answers.jsonl"
+
+def default_set() -> Path:
+    """Where the labelled real-LLM set is kept by default: `$FINQA_JUDGE_LLM_SET`, else the
+    user's cache directory (FinanceBench-derived data never goes into the repository)."""
+    env = os.environ.get("FINQA_JUDGE_LLM_SET")
+    if env:
+        return Path(env)
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return cache / "finqa" / "judge_llm_answers.jsonl"
+
+
 DEFAULT_QUESTIONS = (
     Path(__file__).resolve().parents[2] / "shared" / "financebench" / "questions.jsonl"
 )
@@ -230,8 +246,8 @@ def merge_fixture(path: Path, items: Sequence[Mapping[str, Any]]) -> list[dict[s
     return export_rows([*load_fixture(path), *items])
 
 
-def load_fixture(path: Path = FIXTURE) -> list[dict[str, Any]]:
-    """The labelled real-LLM answers kept in the repository (empty when absent)."""
+def load_fixture(path: Path) -> list[dict[str, Any]]:
+    """The labelled real-LLM answers at `path` (empty when absent)."""
     if not path.exists():
         return []
     return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
@@ -256,13 +272,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=[],
         help="a response_format level the server cannot take (e.g. json_schema for llama.cpp)",
     )
-    e = sub.add_parser("export", help="write the repository fixture from a run's output")
+    e = sub.add_parser("export", help="write the labelled set from a run's output")
     e.add_argument("--out", type=Path, default=DEFAULT_OUT)
-    e.add_argument("--fixture", type=Path, default=FIXTURE)
+    e.add_argument("--fixture", type=Path, default=None, help="the set (default: see above)")
     b = sub.add_parser("from-bench", help="add every judged attempt of benchmark runs")
     b.add_argument("runs", type=Path, nargs="+", help="run directories (results.jsonl + audit/)")
-    b.add_argument("--fixture", type=Path, default=FIXTURE)
+    b.add_argument(
+        "--out", "--fixture", dest="fixture", type=Path, default=None, help="the set to add to"
+    )
     args = p.parse_args(argv)
+    if args.cmd in ("export", "from-bench") and args.fixture is None:
+        args.fixture = default_set()
     if args.cmd == "from-bench":
         return _from_bench(args.runs, args.fixture)
     if args.cmd == "run":

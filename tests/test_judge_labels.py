@@ -6,9 +6,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from finqa.agents.reasoning.fake_server import FakeOpenAIServer
 from finqa.benchmarks.judge_labels import (
-    FIXTURE,
+    default_set,
     export_rows,
     label_row,
     load_fixture,
@@ -105,13 +106,15 @@ class TestRun:
             r["qid"] for r in export_rows([json.loads(x) for x in out.read_text().splitlines()])
         ] == ["id_0"]
 
-    def test_fixture_is_well_formed(self) -> None:
-        """Every row of the kept fixture has an id, an answer and a label, and no question text."""
-        rows = load_fixture(FIXTURE)
-        assert rows, f"missing fixture {FIXTURE}"
-        for r in rows:
-            assert r["qid"] and r["label"] in ("correct", "wrong", "abstained", "ungraded")
-            assert "question" not in r and isinstance(r["answer"], dict)
+    def test_default_set_outside_the_repository(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """The labelled set defaults to $FINQA_JUDGE_LLM_SET, else the user's cache directory."""
+        monkeypatch.delenv("FINQA_JUDGE_LLM_SET", raising=False)
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+        assert default_set() == tmp_path / "cache" / "finqa" / "judge_llm_answers.jsonl"
+        monkeypatch.setenv("FINQA_JUDGE_LLM_SET", str(tmp_path / "set.jsonl"))
+        assert default_set() == tmp_path / "set.jsonl"
 
 
 def _bench_run(tmp_path: Path) -> Path:
@@ -185,6 +188,39 @@ class TestFromBench:
             ("id_0", 2),
             ("id_9", None),
         ]
+
+    def test_built_set_is_well_formed(self, tmp_path: Path) -> None:
+        """Every row of a set built with --out has an id, an answer and a label, and no question text."""
+        out = tmp_path / "var" / "judge_llm_answers.jsonl"
+        assert main(["from-bench", str(_bench_run(tmp_path)), "--out", str(out)]) == 0
+        rows = load_fixture(out)
+        assert len(rows) == 2
+        for r in rows:
+            assert r["qid"] and r["label"] in ("correct", "wrong", "abstained", "ungraded")
+            assert "question" not in r and "gold" not in r and isinstance(r["answer"], dict)
+
+    def test_judge_eval_reads_the_set_from_a_path(
+        self, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """judge_eval --llm-set PATH judges the set there; a missing set is a one-line error."""
+        import gzip
+
+        from finqa.benchmarks.judge_eval import main as judge_eval
+
+        out = tmp_path / "set.jsonl"
+        assert main(["from-bench", str(_bench_run(tmp_path)), "--out", str(out)]) == 0
+        qfile = tmp_path / "questions.jsonl"
+        qfile.write_text(json.dumps(_row(0, "metrics-generated", "C0")) + "\n")
+        with gzip.open(tmp_path / "pages.jsonl.gz", "wt") as fh:
+            fh.write(json.dumps({"doc_name": "C0_2022_10K", "page": 3, "text": PAGE}) + "\n")
+        capsys.readouterr()
+        assert judge_eval(["--questions", str(qfile), "--llm-set", str(out)]) == 0
+        printed = capsys.readouterr().out
+        assert "real-LLM answers (set.jsonl): correct answers accepted   1/1" in printed
+        missing = tmp_path / "nope.jsonl"
+        assert judge_eval(["--questions", str(qfile), "--llm-set", str(missing)]) == 2
+        err = capsys.readouterr().err.strip()
+        assert "not found" in err and str(missing) in err and "\n" not in err
 
     def test_judged_against_recorded_pages(self, tmp_path: Path) -> None:
         """Without the index, an item's evidence is the text of its recorded pages, and the judge
