@@ -41,6 +41,7 @@ __all__ = [
     "LLMClient",
     "Embedder",
     "Reranker",
+    "CandidateVectors",
     "Clock",
     "AuditSink",
     "StatementKind",
@@ -274,6 +275,17 @@ class Reranker(Protocol):
     name: str
 
     def score(self, query: str, texts: Sequence[str]) -> list[float]: ...
+
+
+@runtime_checkable
+class CandidateVectors(Protocol):
+    """Vectors for an index without dense vectors (`index.dense: none`): the query's and, on
+    demand, its candidate chunks', so the reranker's cosine features exist there too (used by
+    `benchmarks.fit_reranker` on a BM25-only index)."""
+
+    def query(self, text: str) -> Sequence[float]: ...
+
+    def chunks(self, chunk_ids: Sequence[str]) -> Sequence[Sequence[float] | None]: ...
 
 
 @runtime_checkable

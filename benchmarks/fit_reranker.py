@@ -183,23 +183,6 @@ class _CandidateVectors:
         self.new = 0
 
 
-def _with_candidate_vectors(agent: Any, source: _CandidateVectors) -> None:
-    """Make `agent.candidates` score its pool by cosine to the query (BM25-only index)."""
-    plain = agent.candidates
-
-    def candidates(query: str, analysis: Any, r: Any, scope: Any) -> Any:
-        fused, chunks, vector = plain(query, analysis, r, scope)
-        if vector is None and fused:
-            q = source.query(query)
-            for cand, vec in zip(fused, source.chunks([c.chunk_id for c in fused]), strict=True):
-                if vec is not None:
-                    cand.scores["dense"] = float(vec @ q)
-            vector = [float(v) for v in q]
-        return fused, chunks, vector
-
-    agent.candidates = candidates
-
-
 @dataclass
 class _Q:
     question: Any  # BenchQuestion
@@ -210,7 +193,13 @@ class _Q:
     y: Any  # 1.0 when the candidate's page is gold
 
 
-def _collect(agent: Any, questions: Sequence[Any], pool: int, progress: bool) -> list[_Q]:
+def _collect(
+    agent: Any,
+    questions: Sequence[Any],
+    pool: int,
+    progress: bool,
+    source: _CandidateVectors | None = None,
+) -> list[_Q]:
     from finqa.agents.retrieval.analysis import analyze_question
     from finqa.agents.retrieval.filters import resolve_filters
     from finqa.agents.retrieval.rerank import FEATURES, features
@@ -223,7 +212,7 @@ def _collect(agent: Any, questions: Sequence[Any], pool: int, progress: bool) ->
         r = Route("pool", "fit", agent.index.dense, True, True, True, False, DEPTH, pool)
         fused, chunks, vector = agent.candidates(q.question, analysis, r, filt.doc_ids)
         gold = set(q.evidence_pages)
-        inputs = agent.rerank_inputs(fused, chunks, vector)
+        inputs = agent.rerank_inputs(analysis, q.question, fused, chunks, vector)
         texts = [chunks[c.chunk_id] for c in fused]
         feats = features(analysis, q.question, texts, **inputs)
         x = np.array([[f[k] for k in FEATURES] for f in feats], dtype=float).reshape(
@@ -239,9 +228,8 @@ def _collect(agent: Any, questions: Sequence[Any], pool: int, progress: bool) ->
         out.append(_Q(q, analysis, filt, numeric, x, y))
         if progress and n % 10 == 0:
             print(f"fit_reranker: features of {n}/{len(questions)} questions", file=sys.stderr)
-            saver = getattr(agent, "_vector_source", None)
-            if saver is not None:
-                saver.save()
+            if source is not None:
+                source.save()
     return out
 
 
@@ -292,14 +280,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     )
     agent = RetrievalAgent(settings)
     source = None
-    if not agent.index.dense:
+    if not agent.index.dense:  # cosine features from candidate vectors embedded on demand
         from finqa.agents.retrieval.embedder import get_embedder
 
         cache = Path(args.vector_cache) if args.vector_cache else None
         embedder = get_embedder(threads=1, backend=args.embed_backend)
         source = _CandidateVectors(agent.index, embedder, cache)
-        agent.__dict__["_vector_source"] = source
-        _with_candidate_vectors(agent, source)
+        agent = RetrievalAgent(settings, index=agent.index, candidate_vectors=source)
     catalog = agent.index.catalog()
     every = [q for q in load_questions(args.questions, limit=args.limit) if q.evidence_pages]
     questions = [q for q in every if q.doc_name in catalog]
@@ -309,7 +296,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     )
     pools = sorted({int(p) for p in args.pools.split(",")})
     t0 = time.perf_counter()
-    data = _collect(agent, questions, max(pools), progress=True)
+    data = _collect(agent, questions, max(pools), progress=True, source=source)
     if source is not None:
         source.save()
     folds = company_folds(

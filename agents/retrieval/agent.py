@@ -7,16 +7,23 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from finqa.agents.config import Settings
+from finqa.agents.retrieval._chunk_stats import letters, number_density
 from finqa.agents.retrieval.analysis import analyze_question, metric_terms, with_feedback
-from finqa.agents.retrieval.bm25 import tokenize
+from finqa.agents.retrieval.bm25 import token_set, tokenize
 from finqa.agents.retrieval.chunker import statement_of
 from finqa.agents.retrieval.filters import FilterResult, resolve_filters
 from finqa.agents.retrieval.fusion import Candidate, rrf_fuse
-from finqa.agents.retrieval.rerank import CrossEncoderReranker, FinanceReranker, build_reranker
+from finqa.agents.retrieval.rerank import (
+    CrossEncoderReranker,
+    FinanceReranker,
+    build_reranker,
+    query_terms,
+)
 from finqa.agents.retrieval.router import Route, route
 from finqa.agents.retrieval.rse import extract_segments, join_chunks
 from finqa.agents.retrieval.store import ChunkIndex, open_index
 from finqa.agents.types import (
+    CandidateVectors,
     Chunk,
     Embedder,
     Evidence,
@@ -42,11 +49,16 @@ class RetrievalAgent:
         *,
         embedder: Embedder | None = None,
         reranker: Reranker | FinanceReranker | None = None,
+        candidate_vectors: CandidateVectors | None = None,
     ) -> None:
+        """`candidate_vectors`: on an index without vectors, where the query's and candidates'
+        vectors come from (the reranker's cosine features; without it they stay 0)."""
         self.settings = settings
+        self.candidate_vectors = candidate_vectors
         self.index = index if index is not None else open_index(settings, create=False)
         self._embedder = embedder
         self._titled: dict[tuple[str, int, str], bool] = {}  # (doc, page, section) -> title on page
+        self._vectors: dict[str, list[float]] = {}  # query text -> its embedding
         cfg = settings.retrieval
         self.reranker: Any = (
             reranker if reranker is not None else build_reranker(cfg.reranker, cfg.reranker_backend)
@@ -176,7 +188,7 @@ class RetrievalAgent:
         lists: dict[str, list[tuple[str, float]]] = {}
         vector: list[float] | None = None
         if r.dense and self.index.dense:
-            vector = self.embedder.embed([query])[0]
+            vector = self._query_vector(query)
             lists["dense"] = self.index.dense_search(vector, n, scope)
         if r.bm25:
             tokens = tokenize(f"{analysis.expanded_query or ''} {query}")
@@ -190,7 +202,37 @@ class RetrievalAgent:
         if not fused:
             return [], {}, vector
         chunks = self.index.get_chunks(c.chunk_id for c in fused)
-        return [c for c in fused if c.chunk_id in chunks], chunks, vector
+        fused = [c for c in fused if c.chunk_id in chunks]
+        if vector is None and self.candidate_vectors is not None and fused:
+            vector = self._cosines_from(self.candidate_vectors, query, fused)
+        return fused, chunks, vector
+
+    @staticmethod
+    def _cosines_from(source: CandidateVectors, query: str, fused: list[Candidate]) -> list[float]:
+        """Score the candidates by cosine to the query with vectors from `source`."""
+        import numpy as np
+
+        q = np.asarray(source.query(query), dtype=np.float32)
+        for cand, vec in zip(fused, source.chunks([c.chunk_id for c in fused]), strict=True):
+            if vec is not None:
+                cand.scores["dense"] = float(np.asarray(vec, dtype=np.float32) @ q)
+        return [float(v) for v in q]
+
+    def warm(self) -> None:
+        """Load what a first query would otherwise pay for: the embedder (one embedding) and
+        the Chroma collection of a dense index (a process serving many questions pays once)."""
+        if self.index.dense:
+            self.embedder.embed(["warm up"])
+            _ = self.index.collection
+
+    def _query_vector(self, query: str) -> list[float]:
+        """The query's embedding; a retry of the same question reuses it (bounded cache)."""
+        cache = self._vectors
+        if query not in cache:
+            if len(cache) >= 256:
+                cache.pop(next(iter(cache)))
+            cache[query] = list(self.embedder.embed([query])[0])
+        return cache[query]
 
     def _statement_candidates(
         self, analysis: QueryAnalysis, scope: list[str], tokens: list[str], n: int
@@ -218,7 +260,7 @@ class RetrievalAgent:
         texts = [chunks[c.chunk_id] for c in fused]
         if isinstance(self.reranker, FinanceReranker):
             results = self.reranker.rerank(
-                analysis, query, texts, **self.rerank_inputs(fused, chunks, vector)
+                analysis, query, texts, **self.rerank_inputs(analysis, query, fused, chunks, vector)
             )
             for cand, (score, feats) in zip(fused, results, strict=True):
                 cand.scores["rerank"] = score
@@ -231,10 +273,16 @@ class RetrievalAgent:
                 cand.scores["rerank"] = float(score)
 
     def rerank_inputs(
-        self, fused: list[Candidate], chunks: dict[str, Chunk], vector: list[float] | None
+        self,
+        analysis: QueryAnalysis,
+        query: str,
+        fused: list[Candidate],
+        chunks: dict[str, Chunk],
+        vector: list[float] | None,
     ) -> dict[str, Any]:
         """What the finance reranker reads besides the text: fused score, cosine to the query,
-        statement title on the page, per-list scores/ranks and page position in the filing."""
+        statement title on the page, per-list scores/ranks, page position in the filing, and
+        query-term coverage and number density (from the filings' BM25 partitions)."""
         texts = [chunks[c.chunk_id] for c in fused]
         catalog = self.index.catalog()
 
@@ -242,17 +290,54 @@ class RetrievalAgent:
             rec = catalog.get(chunk.doc_id)
             return chunk.page / max(rec.n_pages - 1, 1) if rec and rec.n_pages else 0.0
 
+        coverage, density, titled = self._chunk_stats(texts, query_terms(analysis, query))
         return {
             "fused": [c.scores["rrf"] for c in fused],
             "dense": self._dense_scores(fused, vector) if vector is not None else None,
-            "titled": [self._title_on_page(c) for c in texts],
+            "titled": titled,
             "signals": [dict(c.scores) for c in fused],
             "page_frac": [frac(c) for c in texts],
+            "coverage": coverage,
+            "density": density,
         }
 
+    def _chunk_stats(
+        self, texts: list[Chunk], terms: set[str]
+    ) -> tuple[list[float], list[float], list[bool]]:
+        """Per candidate: share of the query terms its filing's BM25 partition indexed for it
+        (postings, vectorised per filing), number density and title-on-page (stored in the
+        partition at ingest; computed here for partitions built before that)."""
+        n = len(texts)
+        coverage = [0.0] * n
+        density: list[float] = [0.0] * n
+        titled = [False] * n
+        by_doc: dict[str, list[int]] = {}
+        for i, chunk in enumerate(texts):
+            by_doc.setdefault(chunk.doc_id, []).append(i)
+        for doc_id, members in by_doc.items():
+            part = self.index.bm25.get(doc_id)
+            counts = part.term_counts(terms) if part is not None and terms else None
+            for i in members:
+                chunk = texts[i]
+                row = part.row(chunk.chunk_id) if part is not None else None
+                if row is None or part is None:
+                    got = token_set(f"{chunk.section or ''} {chunk.text}")
+                    coverage[i] = len(terms & got) / len(terms) if terms else 0.0
+                    density[i] = number_density(chunk.text)
+                    titled[i] = self._title_on_page(chunk)
+                    continue
+                if counts is not None:
+                    coverage[i] = float(counts[row]) / len(terms)
+                stored = part.density
+                density[i] = (
+                    float(stored[row]) if stored is not None else number_density(chunk.text)
+                )
+                flags = part.titled
+                titled[i] = bool(flags[row]) if flags is not None else self._title_on_page(chunk)
+        return coverage, density, titled
+
     def _title_on_page(self, chunk: Chunk) -> bool:
-        """Whether the chunk's page shows its section title (headings are carried across pages
-        at ingest; a statement title only describes the page that prints it)."""
+        """Whether the chunk's page shows its section title (for partitions without it)."""
         if not chunk.section:
             return False
         key = (chunk.doc_id, chunk.page, chunk.section)
@@ -260,9 +345,10 @@ class RetrievalAgent:
         if key not in cache:
             if len(cache) > 50_000:
                 cache.clear()
-            first = self.index.page_chunks(chunk.doc_id, chunk.page)[:1]
-            text = first[0].text if first else chunk.text
-            cache[key] = _letters(chunk.section) in _letters(text)
+            first = self.index.first_text(chunk.doc_id, chunk.page)
+            cache[key] = letters(chunk.section) in letters(
+                first if first is not None else chunk.text
+            )
         return cache[key]
 
     def _dense_scores(self, fused: list[Candidate], vector: list[float]) -> list[float]:
@@ -309,10 +395,6 @@ class RetrievalAgent:
             scores["segment"] = seg.score
             items.append(_item(i, list(seg.chunks), scores, text=seg.text))
         return items
-
-
-def _letters(text: str) -> str:
-    return "".join(ch for ch in text.lower() if ch.isalpha())
 
 
 def _page_items(

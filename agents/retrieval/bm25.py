@@ -15,14 +15,14 @@ import pickle
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from finqa.agents.logs import get_logger
 
-__all__ = ["tokenize", "BM25Partition", "BM25Store"]
+__all__ = ["tokenize", "token_set", "BM25Partition", "BM25Store"]
 
 _log = get_logger("finqa.bm25")
 
@@ -88,9 +88,28 @@ def _stem(token: str) -> str:
     return token
 
 
+_STEMS: dict[str, str] = {}  # token -> stem; a cache tests may clear (bounded below)
+
+
+def _stemmed(token: str) -> str:
+    stem = _STEMS.get(token)
+    if stem is None:
+        if len(_STEMS) > 500_000:
+            _STEMS.clear()
+        stem = _STEMS[token] = _stem(token)
+    return stem
+
+
 def tokenize(text: str) -> list[str]:
     """Lower-case word/number tokens, stop words dropped, plurals folded, '1,234' -> '1234'."""
-    return [_stem(t) for t in _TOKEN.findall(text.lower()) if t not in STOPWORDS]
+    return [_stemmed(t) for t in _TOKEN.findall(text.lower()) if t not in STOPWORDS]
+
+
+def token_set(text: str) -> set[str]:
+    """`set(tokenize(text))`, stemming each distinct word once."""
+    raw = set(_TOKEN.findall(text.lower()))
+    raw -= STOPWORDS
+    return {_stemmed(t) for t in raw}
 
 
 class BM25Partition:
@@ -104,9 +123,20 @@ class BM25Partition:
 
     upgraded = False  # set on a partition unpickled from the pre-compilation format
 
-    def __init__(self, chunk_ids: Sequence[str], token_lists: Sequence[Sequence[str]]) -> None:
+    def __init__(
+        self,
+        chunk_ids: Sequence[str],
+        token_lists: Sequence[Sequence[str]],
+        *,
+        density: Sequence[float] | np.ndarray | None = None,
+        titled: Sequence[bool] | np.ndarray | None = None,
+    ) -> None:
         self.chunk_ids = list(chunk_ids)
         self.content_hash: str | None = None  # the filing version it was built from, when known
+        # per-chunk reranker statistics (`_chunk_stats`); None in partitions built before them
+        self.density = None if density is None else np.asarray(density, dtype=np.float32)
+        self.titled = None if titled is None else np.asarray(titled, dtype=bool)
+        self._rows: dict[str, int] | None = None
         docs = [list(t) for t in token_lists]
         self._terms: dict[str, tuple[int, int]] = {}
         self._idx = np.zeros(0, dtype=np.int32)
@@ -147,6 +177,10 @@ class BM25Partition:
             self._tf = None
         if "content_hash" not in state:
             self.content_hash = None
+        for name in ("density", "titled"):
+            state.setdefault(name, None)
+            setattr(self, name, state[name])
+        self._rows = None
         if "_terms" not in state:
             self._terms, self._idx, self._w = (
                 {},
@@ -157,8 +191,28 @@ class BM25Partition:
                 self._compile(old)
                 self.upgraded = True
 
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state.pop("_rows", None)  # a lookup rebuilt on demand
+        return state
+
     def __len__(self) -> int:
         return len(self.chunk_ids)
+
+    def row(self, chunk_id: str) -> int | None:
+        """The chunk's row in this partition (None when it is not in it)."""
+        if self._rows is None:
+            self._rows = {cid: i for i, cid in enumerate(self.chunk_ids)}
+        return self._rows.get(chunk_id)
+
+    def term_counts(self, terms: Iterable[str]) -> np.ndarray:
+        """How many of the distinct `terms` each chunk contains, read from the postings."""
+        out = np.zeros(len(self.chunk_ids), dtype=np.float32)
+        for term in set(terms):
+            span = self._terms.get(term)
+            if span is not None:
+                out[self._idx[span[0] : span[1]]] += 1.0
+        return out
 
     def df(self, term: str) -> int:
         """Number of chunks containing the term."""

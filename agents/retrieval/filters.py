@@ -29,14 +29,27 @@ class FilterResult:
     unknown_company: str | None = None  # a named company with no filing in the index
 
 
-def doc_keys(record: DocRecord) -> set[str]:
+# id(record) -> (record, its keys): a catalogue is read once per process and its records are
+# reused by every query, so their company keys are worked out once (the record is kept so an
+# id is never reused for another record while cached)
+_KEYS: dict[int, tuple[DocRecord, frozenset[str]]] = {}
+
+
+def doc_keys(record: DocRecord) -> frozenset[str]:
+    """The company name keys a filing answers to (its company, alias and company key)."""
+    hit = _KEYS.get(id(record))
+    if hit is not None and hit[0] is record:
+        return hit[1]
     meta = record.meta
     keys = {str(meta.get("company_key") or "")}
     for name in (meta.get("company"), meta.get("company_alias")):
         if name:
             keys.add(name_key(str(name)))
     keys.discard("")
-    return keys
+    if len(_KEYS) > 100_000:
+        _KEYS.clear()
+    _KEYS[id(record)] = (record, frozenset(keys))
+    return _KEYS[id(record)][1]
 
 
 def _company_keys(name: str) -> tuple[set[str], set[str]]:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from finqa.agents.config import Settings
 from finqa.agents.errors import IngestError
 from finqa.agents.logs import get_logger
+from finqa.agents.retrieval._chunk_stats import number_density, page_titles
 from finqa.agents.retrieval.bm25 import BM25Partition, tokenize
 from finqa.agents.retrieval.chunker import chunk_pages
 from finqa.agents.retrieval.loaders import LoadedDoc, Skipped, discover, load_path
@@ -179,7 +180,12 @@ class Ingestor:
             keep = self._embedded(doc, chunks)
             vectors = self.embedder.embed([texts[i] for i in keep])
             self.index.add_vectors([chunks[i] for i in keep], vectors, [headers[i] for i in keep])
-        partition = BM25Partition([c.chunk_id for c in chunks], [tokenize(t) for t in texts])
+        partition = BM25Partition(
+            [c.chunk_id for c in chunks],
+            [tokenize(t) for t in texts],
+            density=[number_density(c.text) for c in chunks],
+            titled=page_titles([(c.page, c.section, c.text) for c in chunks]),
+        )
         partition.content_hash = doc.content_hash
         self.index.bm25.write(doc.doc_id, partition)
         record = DocRecord(doc.doc_id, doc.content_hash, doc.n_pages, len(chunks), meta)

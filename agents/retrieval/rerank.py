@@ -13,17 +13,19 @@ cross-encoder directory (sentence-transformers `CrossEncoder`, or FlagEmbedding
 
 from __future__ import annotations
 
+import functools
 import json
 import math
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from finqa.agents.errors import RetrievalError
+from finqa.agents.retrieval._chunk_stats import number_density
 from finqa.agents.retrieval.analysis import analyze_question, metric_terms
-from finqa.agents.retrieval.bm25 import tokenize
+from finqa.agents.retrieval.bm25 import token_set
 from finqa.agents.retrieval.chunker import statement_of
 from finqa.agents.types import Chunk, QueryAnalysis
 
@@ -35,10 +37,9 @@ __all__ = [
     "LinearModel",
     "build_reranker",
     "features",
+    "query_terms",
 ]
 
-_NUMBER = re.compile(r"\(?-?\$?\d[\d,]*(?:\.\d+)?\)?%?")
-_WORD = re.compile(r"\S+")
 # words of headings that say nothing about the topic ("Item 7.", "Consolidated Statements of")
 _GENERIC_SECTION = frozenset(
     [
@@ -147,6 +148,16 @@ class LinearModel:
         }
 
 
+def query_terms(analysis: QueryAnalysis, query: str) -> set[str]:
+    """The query's BM25 terms (with the lexicon's expansion) that `coverage` counts."""
+    return token_set(analysis.expanded_query or query) | token_set(query)
+
+
+@functools.lru_cache(maxsize=16384)
+def _section_terms(section: str) -> frozenset[str]:
+    return frozenset(token_set(section) - _GENERIC_SECTION)
+
+
 def features(
     analysis: QueryAnalysis,
     query: str,
@@ -157,15 +168,20 @@ def features(
     titled: Sequence[bool] | None = None,
     signals: Sequence[Mapping[str, float]] | None = None,
     page_frac: Sequence[float] | None = None,
+    coverage: Sequence[float] | None = None,
+    density: Sequence[float] | None = None,
 ) -> list[dict[str, float]]:
     """The FEATURES of each candidate chunk. `fused`: incoming fused score (higher = better);
     `titled[i]`: chunk i's page itself prints its section's statement title; `signals[i]`: the
     candidate's per-list scores and ranks (`bm25`, `bm25_rank`, `dense_rank`, `statement`, `rrf`);
-    `page_frac[i]`: page / pages of its filing."""
+    `page_frac[i]`: page / pages of its filing; `coverage[i]`: share of `query_terms` in what
+    the chunk was indexed with, and `density[i]`: its `number_density` (both read from the
+    index when it has them, else computed here from section + text)."""
     numeric = analysis.is_computation or analysis.is_comparison or bool(analysis.metrics)
+    tabular = analysis.is_computation or bool(analysis.metrics)
     phrases, metric_statements = metric_terms(analysis.metrics)
     statements = set(analysis.statements) | metric_statements
-    q_tokens = set(tokenize(analysis.expanded_query or query)) | set(tokenize(query))
+    q_tokens = query_terms(analysis, query)
     years = [str(y) for y in analysis.fiscal_years]
     n = len(chunks)
     order = sorted(range(n), key=lambda i: -fused[i])
@@ -176,7 +192,6 @@ def features(
     out: list[dict[str, float]] = []
     for i, chunk in enumerate(chunks):
         text = chunk.text
-        low = text.lower()
         s = sig[i]
         feats = dict.fromkeys(FEATURES, 0.0)
         feats["fused"] = 1.0 - fused_rank[i] / max(n, 1)
@@ -188,18 +203,21 @@ def features(
         feats["bm25_rr"] = 1.0 / s["bm25_rank"] if s.get("bm25_rank") else 0.0
         feats["stmt_list"] = float("statement_rank" in s)
         if phrases:
+            low = text.lower()
             feats["metric"] = min(sum(1 for p in phrases if p in low) / min(len(phrases), 3), 1.0)
         kind = statement_of(chunk.section)
         on_page = titled[i] if titled is not None else True
         feats["statement"] = float(kind is not None and kind in statements and on_page)
-        s_tokens = set(tokenize(chunk.section or "")) - _GENERIC_SECTION
+        s_tokens = _section_terms(chunk.section) if chunk.section else frozenset()
         feats["section"] = len(s_tokens & q_tokens) / len(s_tokens) if s_tokens else 0.0
         feats["year"] = sum(1 for y in years if y in text) / len(years) if years else 0.0
-        words = len(_WORD.findall(text)) or 1
-        density = min(len(_NUMBER.findall(text)) / words * 2.5, 1.0)
-        feats["table" if (analysis.is_computation or analysis.metrics) else "table_text"] = density
-        c_tokens = set(tokenize(f"{chunk.section or ''} {text}"))
-        feats["coverage"] = len(q_tokens & c_tokens) / len(q_tokens) if q_tokens else 0.0
+        dens = density[i] if density is not None else number_density(text)
+        feats["table" if tabular else "table_text"] = float(dens)
+        if coverage is not None:
+            feats["coverage"] = float(coverage[i])
+        elif q_tokens:
+            c_tokens = token_set(f"{chunk.section or ''} {text}")
+            feats["coverage"] = len(q_tokens & c_tokens) / len(q_tokens)
         feats["page_pos"] = min(max(page_frac[i], 0.0), 1.0) if page_frac is not None else 0.0
         out.append(feats)
     return out
@@ -241,6 +259,8 @@ class FinanceReranker:
         titled: Sequence[bool] | None = None,
         signals: Sequence[Mapping[str, float]] | None = None,
         page_frac: Sequence[float] | None = None,
+        coverage: Sequence[float] | None = None,
+        density: Sequence[float] | None = None,
     ) -> list[tuple[float, dict[str, float]]]:
         """(score, features) per chunk; see `features` for the arguments."""
         feats = features(
@@ -252,8 +272,16 @@ class FinanceReranker:
             titled=titled,
             signals=signals,
             page_frac=page_frac,
+            coverage=coverage,
+            density=density,
         )
-        return [(self.model.score(f), f) for f in feats]
+        if not feats:
+            return []
+        names = list(self.model.weights)
+        weights = np.array([self.model.weights[k] for k in names], dtype=np.float64)
+        matrix = np.array([[f.get(k, 0.0) for k in names] for f in feats], dtype=np.float64)
+        scores = matrix @ weights + self.model.bias
+        return [(float(score), f) for score, f in zip(scores, feats, strict=True)]
 
 
 class CrossEncoderReranker:

@@ -27,6 +27,7 @@ from typing import Any
 
 from finqa.agents.config import Settings
 from finqa.agents.errors import IndexError_
+from finqa.agents.retrieval._chunk_stats import number_density, page_titles
 from finqa.agents.retrieval._server_store import ChunkRow, ServerChunks
 from finqa.agents.retrieval._vectors import DocVectors
 from finqa.agents.retrieval.bm25 import BM25Partition, BM25Store, tokenize
@@ -359,7 +360,12 @@ class ChunkIndex:
         if rows is None:
             return None
         texts = [indexed_text(r[7], r[6]) for r in rows]
-        partition = BM25Partition([r[0] for r in rows], [tokenize(t) for t in texts])
+        partition = BM25Partition(
+            [r[0] for r in rows],
+            [tokenize(t) for t in texts],
+            density=[number_density(r[6]) for r in rows],
+            titled=page_titles([(r[3], r[5], r[6]) for r in rows]),
+        )
         partition.content_hash = self.committed_hash_cached(doc_id)
         return partition
 
@@ -446,6 +452,21 @@ class ChunkIndex:
             .fetchall()
         )
         return [self._chunk(r) for r in rows]
+
+    def first_text(self, doc_id: str, page: int) -> str | None:
+        """The text of a page's first chunk (None when the page has none)."""
+        if self.server is not None:
+            found = [r[6] for r in self._filing_rows(doc_id) or [] if r[3] == page]
+            return found[0] if found else None
+        row = (
+            self._db()
+            .execute(
+                "SELECT text FROM chunks WHERE doc_id=? AND page=? ORDER BY position LIMIT 1",
+                (doc_id, page),
+            )
+            .fetchone()
+        )
+        return None if row is None else str(row[0])
 
     def sections(self, doc_id: str) -> list[tuple[str, str]]:
         """(chunk_id, section) of a filing's chunks that have a section heading, in order."""
