@@ -27,6 +27,15 @@ from typing import Any
 
 from finqa.agents.config import Settings
 from finqa.agents.errors import IndexError_
+from finqa.agents.retrieval._chroma import (
+    INDEX_VERSION,
+    check_info,
+    chroma_client,
+    chroma_meta,
+    hnsw_search,
+    open_collection,
+    wanted_info,
+)
 from finqa.agents.retrieval._chunk_stats import number_density, page_titles
 from finqa.agents.retrieval._server_store import ChunkRow, ServerChunks
 from finqa.agents.retrieval._vectors import DocVectors
@@ -35,7 +44,6 @@ from finqa.agents.types import Chunk
 
 __all__ = ["ChunkIndex", "DocRecord", "open_index", "indexed_text", "INDEX_VERSION"]
 
-INDEX_VERSION = 1
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS docs (
   doc_id TEXT PRIMARY KEY, content_hash TEXT NOT NULL, source TEXT, kind TEXT,
@@ -66,6 +74,7 @@ class ChunkIndex:
         path.mkdir(parents=True, exist_ok=True)
         self._local = threading.local()
         self._collection: Any = None
+        self._client_obj: Any = None  # the Chroma client (server mode: opened at start)
         self._collection_lock = threading.Lock()  # concurrent first opens of Chroma race
         self._catalog: dict[str, DocRecord] | None = None
         self._sections: dict[str, list[tuple[str, str]]] = {}  # doc_id -> (chunk_id, section)
@@ -75,14 +84,20 @@ class ChunkIndex:
                 raise IndexError_(
                     "index.chroma_url needs index.dense: all (the server stores chunks with their vectors)"
                 )
-            self.info = self._wanted_info()
-            self.server = self._open_server()
+            self.info = wanted_info(settings)
+            self._client_obj = chroma_client(settings, path)
+            self.server = ServerChunks(
+                self._client_obj,
+                self.info["collection"],
+                {k: v for k, v in self.info.items() if k != "collection"},
+                str(settings.index.chroma_url),
+            )
             self.info["embed_backend"] = self.server.info["embed_backend"]
             self.server.chunks = self.collection
         else:
             with self._db() as db:
                 db.executescript(_SCHEMA)
-            self.info = self._check_info()
+            self.info = check_info(path, settings, self.count_docs)
         self.dense = self.info["dense"] == "all"
         self.bm25 = BM25Store(
             path / "bm25",
@@ -103,98 +118,18 @@ class ChunkIndex:
             self._local.conn = conn
         return conn
 
-    def _wanted_info(self) -> dict[str, Any]:
-        cfg = self.settings.index
-        return {
-            "version": INDEX_VERSION,
-            "embedder": cfg.embedder,
-            "embed_backend": cfg.embed_backend,  # None: the index's own (resolved on open)
-            "dense": cfg.dense,
-            "chunk_tokens": cfg.chunk_tokens,
-            "collection": cfg.collection,
-        }
-
-    def _check_info(self) -> dict[str, Any]:
-        """The index's record of how it was built (`index.json`), checked against the config.
-
-        An index keeps its own embedder backend unless the config names one; a named backend
-        or embedder other than the recorded one is refused while the index holds filings
-        (vectors of two embedders never mix) and adopted by an empty index."""
-        cfg = self.settings.index
-        info_file = self.path / "index.json"
-        if not info_file.exists():
-            wanted = {**self._wanted_info(), "embed_backend": cfg.backend_for()}
-            info_file.write_text(json.dumps(wanted, indent=1), encoding="utf-8")
-            return wanted
-        info: dict[str, Any] = json.loads(info_file.read_text(encoding="utf-8"))
-        info.setdefault("embed_backend", "torch")  # indexes from before the setting
-        built = (info.get("embedder"), info["embed_backend"])
-        wanted_pair = (cfg.embedder, cfg.backend_for(info["embed_backend"]))
-        if built != wanted_pair and info.get("dense") == "all":
-            if self.count_docs():
-                raise IndexError_(
-                    f"index {self.path} was built with embedder {built[0]!r} ({built[1]}), "
-                    f"config says {wanted_pair[0]!r} ({wanted_pair[1]}); use the same embedder, "
-                    "leave index.embed_backend unset to use the index's own, or a new --index folder"
-                )
-            info.update(embedder=wanted_pair[0], embed_backend=wanted_pair[1])
-            info_file.write_text(json.dumps(info, indent=1), encoding="utf-8")
-        return info
-
     @property
     def collection(self) -> Any:
         if self._collection is None:
             with self._collection_lock:
                 if self._collection is None:
-                    self._collection = self._open_collection()
+                    where = self.settings.index.chroma_url or str(self.path / "chroma")
+                    self._collection = open_collection(
+                        lambda: self._client_obj or chroma_client(self.settings, self.path),
+                        self.info.get("collection", self.settings.index.collection),
+                        where,
+                    )
         return self._collection
-
-    def _client(self) -> Any:
-        import chromadb
-        from chromadb.config import Settings as ChromaSettings
-
-        chroma_settings = ChromaSettings(anonymized_telemetry=False)
-        url = self.settings.index.chroma_url
-        if url:
-            from urllib.parse import urlparse
-
-            parsed = urlparse(url)
-            return chromadb.HttpClient(
-                host=parsed.hostname or "localhost",
-                port=parsed.port or 8000,
-                ssl=parsed.scheme == "https",
-                settings=chroma_settings,
-            )
-        return chromadb.PersistentClient(path=str(self.path / "chroma"), settings=chroma_settings)
-
-    def _open_server(self) -> ServerChunks:
-        url = str(self.settings.index.chroma_url)
-        try:
-            client = self._client()
-        except Exception as exc:  # noqa: BLE001 - any client construction failure becomes one clear IndexError_
-            raise IndexError_(
-                f"cannot reach the Chroma server {url}: {str(exc).splitlines()[0][:160]}; "
-                "start it or fix index.chroma_url"
-            ) from None
-        self._client_obj = client
-        info = {k: v for k, v in self.info.items() if k != "collection"}
-        return ServerChunks(client, self.info["collection"], info, url)
-
-    def _open_collection(self) -> Any:
-        """Open (or create) the Chroma collection: embedded by default, a server if configured."""
-        url = self.settings.index.chroma_url
-        try:
-            client = getattr(self, "_client_obj", None) or self._client()
-            return client.get_or_create_collection(
-                name=self.info.get("collection", self.settings.index.collection),
-                metadata={"hnsw:space": "cosine"},
-                embedding_function=None,
-            )
-        except Exception as exc:  # noqa: BLE001 - chromadb raises many types for a bad path or server; all become IndexError_
-            where = url or str(self.path / "chroma")
-            raise IndexError_(
-                f"cannot open Chroma at {where}: {str(exc).splitlines()[0][:160]}"
-            ) from None
 
     # ------------------------------------------------------------------ catalog
     def count_docs(self) -> int:
@@ -278,14 +213,14 @@ class ChunkIndex:
                 [c.chunk_id for c in chunks],
                 vectors,
                 [c.text for c in chunks],
-                [_chroma_meta(c, h) for c, h in zip(chunks, heads, strict=True)],
+                [chroma_meta(c, h) for c, h in zip(chunks, heads, strict=True)],
             )
             return
         if chunks:
             self._save_vectors(chunks[0].doc_id, [c.chunk_id for c in chunks], vectors)
         for start in range(0, len(chunks), 1000):
             part = chunks[start : start + 1000]
-            metas = [_chroma_meta(c) for c in part]
+            metas = [chroma_meta(c) for c in part]
             self.collection.upsert(
                 ids=[c.chunk_id for c in part],
                 embeddings=[list(v) for v in vectors[start : start + 1000]],
@@ -515,43 +450,12 @@ class ChunkIndex:
             return []
         if doc_ids is not None and 0 < len(doc_ids) <= self.settings.index.dense_filter_docs:
             return self.vectors.search(vector, n, doc_ids, lambda: self.collection)
-        if self.collection.count() == 0:
-            return []
-        where: dict[str, Any] | None = None
-        if doc_ids is not None:
-            if not doc_ids:
-                return []
-            where = (
-                {"doc_id": doc_ids[0]} if len(doc_ids) == 1 else {"doc_id": {"$in": list(doc_ids)}}
-            )
-        result = self.collection.query(
-            query_embeddings=[list(vector)], n_results=n, where=where, include=["distances"]
-        )
-        ids = result["ids"][0]
-        distances = result["distances"][0]
-        return [(i, 1.0 - float(d)) for i, d in zip(ids, distances, strict=True)]
+        return hnsw_search(self.collection, vector, n, doc_ids)
 
 
 def indexed_text(header: str | None, text: str) -> str:
     """What ingest embeds and BM25-indexes for a chunk: its header line, then its text."""
     return f"{header}\n{text}" if header else text
-
-
-def _chroma_meta(chunk: Chunk, header: str | None = None) -> dict[str, Any]:
-    meta = {
-        "doc_id": chunk.doc_id,
-        "page": chunk.page,
-        "page_end": chunk.page_end,
-        "position": chunk.position,
-        "section": chunk.section,
-        "header": header,
-        "company": chunk.company,
-        "ticker": chunk.ticker,
-        "doc_type": chunk.doc_type,
-        "fiscal_year": chunk.fiscal_year,
-        "period": chunk.period,
-    }
-    return {k: v for k, v in meta.items() if v is not None}
 
 
 def open_index(
