@@ -14,7 +14,7 @@ from finqa.lexicon.periods import PeriodMatch, find_periods
 if TYPE_CHECKING:  # pydantic is imported on first use, so `import lexicon` stays light
     from finqa.lexicon.model import QueryAnalysis
 
-__all__ = ["analyze", "primary_fiscal_year", "STATEMENT_NAMES"]
+__all__ = ["analyze", "asks_total", "primary_fiscal_year", "STATEMENT_NAMES"]
 
 STATEMENT_NAMES = {
     "income": "consolidated statements of income operations",
@@ -50,6 +50,15 @@ _COMPARE_RX = re.compile(
     r"increase or decrease|consistent|relative to|outperform|best|worst)\b",
     re.I,
 )
+
+
+_TOTAL_RX = re.compile(r"\b(?:total|combined|sum|altogether|in aggregate|by how much)\b", re.I)
+
+
+def asks_total(question: str) -> bool:
+    """True when the question asks for a total or a difference of several figures ('total
+    amount ... under its agreements', 'by how much'): no single stated figure answers it."""
+    return bool(_TOTAL_RX.search(question))
 
 
 def primary_fiscal_year(periods: list[PeriodMatch]) -> int | None:

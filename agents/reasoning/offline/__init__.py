@@ -15,6 +15,11 @@ from finqa.agents.reasoning.confidence import confidence_signals
 from finqa.agents.reasoning.offline.book import Book
 from finqa.agents.reasoning.offline.extractive import best_passages, content_words
 from finqa.agents.reasoning.offline.question import QuestionSpec, parse_question
+from finqa.agents.reasoning.offline.sentences import (
+    assertion_answer,
+    figure_answer,
+    is_yes_no_question,
+)
 from finqa.agents.reasoning.offline.solver import (
     Solution,
     citations_for,
@@ -238,6 +243,17 @@ class OfflineBackend:
     def _extractive(
         self, question: str, evidence: Evidence, strategy: str, spec: QuestionSpec
     ) -> Answer:
+        if spec.recipe is None:
+            # what the filing states: a yes/no from the covering sentence's polarity, or the
+            # one amount a covering sentence states (sentences.py)
+            if is_yes_no_question(question):
+                stated = assertion_answer(question, evidence, strategy)
+            elif _DIRECT.search(question):
+                stated = figure_answer(question, evidence, strategy)
+            else:
+                stated = None
+            if stated is not None:
+                return stated
         passages = best_passages(question, evidence, k=2 if strategy != "detailed" else 3)
         if not passages or passages[0].score < 1.0:
             return self._abstain(spec, strategy, None, question)

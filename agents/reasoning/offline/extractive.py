@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from finqa.agents.types import Citation, Evidence
 from finqa.lexicon.boilerplate import is_boilerplate
+from finqa.lexicon.polarity import stem as _stem
 
 __all__ = ["Passage", "best_passages", "content_words"]
 
@@ -118,13 +119,6 @@ class Passage:
 
 def content_words(text: str) -> list[str]:
     return [w.strip("'") for w in _WORD.findall(text.lower()) if w not in _STOP and len(w) > 2]
-
-
-def _stem(w: str) -> str:
-    for suf in ("ing", "ies", "ed", "es", "s"):
-        if w.endswith(suf) and len(w) - len(suf) >= 4:
-            return w[: -len(suf)]
-    return w
 
 
 def _sentences(text: str) -> list[str]:

@@ -1,0 +1,187 @@
+"""Answers read from one evidence sentence, quoted and cited, for questions about what a filing
+states rather than a statement line item.
+
+- assertion (yes/no: "Is X's business subject to cyclicality?", "Did X report customer
+  concentration?"): the evidence sentence that best covers the question's subject. The subject
+  is the question's content words without the company, the periods and the question frame
+  ("report", "any"). When the question names a disclosure concept of the catalogue
+  (`lexicon` metrics outside the statements, e.g. customer concentration), the sentence must
+  use the concept's filing language (one of its line-item phrases, "accounted for") with a
+  word of its name. The sentence must hold at least `MIN_COVERAGE` of the rest of the subject
+  (idf-weighted over the evidence sentences); its polarity (`lexicon.polarity`) gives the
+  verdict: "Yes" when it states the subject, "No" when it denies it ("No customer accounted
+  for ...", "... will not have a material adverse effect").
+- stated figure ("What is the amount of the gain ...?"): a covering sentence that states
+  exactly one amount answers with it; a question asking for a total or a difference of several
+  figures is not answered by one stated figure.
+
+Questions about a catalogue metric or line item are not these families': the statements
+answer them. Without a covering sentence the functions return None (the caller abstains).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from finqa.agents.reasoning.confidence import confidence_signals
+from finqa.agents.reasoning.offline.extractive import Passage, best_passages, content_words
+from finqa.agents.types import Answer, Evidence
+from finqa.lexicon import extract_quantities, find_companies, find_metrics, find_periods, get_metric
+from finqa.lexicon.polarity import YES_NO_HEAD, is_negated_question, sentence_polarity, stem
+from finqa.lexicon.query import asks_total
+
+__all__ = [
+    "assertion_answer",
+    "figure_answer",
+    "is_yes_no_question",
+    "subject_terms",
+    "MIN_COVERAGE",
+]
+
+TEMPLATE_ID = "offline.v1"
+_HASH = hashlib.sha256(TEMPLATE_ID.encode()).hexdigest()
+# at least half of what the question asks about must be in the sentence (product rule, not
+# fitted; crossval's per-mode gate may withhold more)
+MIN_COVERAGE = 0.5
+# words that frame a question rather than name its subject
+_FRAME = frozenset(
+    [
+        "report",
+        "reported",
+        "reports",
+        "disclose",
+        "disclosed",
+        "disclosure",
+        "mention",
+        "mentioned",
+        "any",
+        "there",
+        "business",
+        "businesses",
+        "currently",
+        "ongoing",
+        "amount",
+        "much",
+    ]
+)
+_CANDIDATES = 8  # sentences read per question (best first)
+
+
+def is_yes_no_question(question: str) -> bool:
+    """An auxiliary verb first, or after a leading 'As of <period>,' clause."""
+    return bool(YES_NO_HEAD.match(question))
+
+
+def _strip(question: str, spans: list[tuple[int, int]]) -> str:
+    text = question
+    for a, b in sorted(spans, reverse=True):
+        text = text[:a] + " " + text[b:]
+    return text
+
+
+def subject_terms(question: str, concept_spans: list[tuple[int, int]] | None = None) -> list[str]:
+    """The question's content words without company names, periods, the question frame and
+    the spans of a catalogue concept (read through the concept's own filing language)."""
+    spans = [(c.start, c.end) for c in find_companies(question)]
+    spans += [(p.start, p.end) for p in find_periods(question)]
+    spans += concept_spans or []
+    words = content_words(_strip(question, spans))
+    return list(dict.fromkeys(w for w in words if not w.endswith("'s") and w not in _FRAME))
+
+
+def _concept(question: str) -> tuple[list[tuple[int, int]], list[set[str]], set[str]]:
+    """The catalogue disclosure concepts the question names: their spans, their filing phrases
+    (each as a set of stems) and the stems of their names."""
+    spans: list[tuple[int, int]] = []
+    phrases: list[set[str]] = []
+    names: set[str] = set()
+    for m in find_metrics(question):
+        metric = get_metric(m.canonical)
+        if metric is None or metric.statement != "other":
+            continue
+        spans.append((m.start, m.end))
+        for text in (*metric.line_items, *metric.synonyms):
+            stems = {stem(w) for w in content_words(text)}
+            if stems:
+                phrases.append(stems)
+        names |= {stem(w) for w in content_words(m.matched)}
+    return spans, phrases, names
+
+
+def _uses_concept(sentence: str, phrases: list[set[str]], names: set[str]) -> bool:
+    """One of the concept's filing phrases and, beside it, a word of the concept's name
+    ('Concentrations of credit risk' alone is not customer concentration)."""
+    bag = {stem(w) for w in content_words(sentence)}
+    return any(p <= bag and (names - p) & bag for p in phrases)
+
+
+def _covering(question: str, evidence: Evidence) -> tuple[Passage, list[str], float] | None:
+    """The best sentence covering the question's subject, the subject and its coverage."""
+    spans, phrases, names = _concept(question)
+    terms = subject_terms(question, spans)
+    query = " ".join([*terms, *sorted({w for p in phrases for w in p} | names)])
+    if not query.strip():
+        return None
+    # coverage of the rest of the subject, idf-weighted over the evidence sentences
+    rest = {c.text: c.coverage for c in best_passages(" ".join(terms), evidence, k=10**6)}
+    for p in best_passages(query, evidence, k=_CANDIDATES):
+        if phrases and not _uses_concept(p.text, phrases, names):
+            continue
+        cov = rest.get(p.text, 0.0) if terms else 1.0
+        if cov >= MIN_COVERAGE:
+            return p, terms or sorted(names), cov
+    return None
+
+
+def _answer(text: str, p: Passage, cov: float, strategy: str, mode: str, **extra: object) -> Answer:
+    conf = confidence_signals(text, cited=True, base=0.1 + 0.5 * cov)
+    conf["mode"] = mode
+    conf["coverage"] = round(cov, 3)
+    conf.update(extra)
+    return Answer(
+        text=text,
+        citations=(p.citation,),
+        strategy=strategy,
+        template_id=TEMPLATE_ID,
+        template_hash=_HASH,
+        backend="offline",
+        confidence=conf,
+    )
+
+
+def assertion_answer(question: str, evidence: Evidence, strategy: str) -> Answer | None:
+    """'Yes.' / 'No.' read from the best covering evidence sentence, quoted; None without one."""
+    found = _covering(question, evidence)
+    if found is None:
+        return None
+    p, terms, cov = found
+    polarity = sentence_polarity(p.text, terms)
+    yes = (polarity == "affirms") != is_negated_question(question)
+    says = "states it" if polarity == "affirms" else "denies it"
+    text = (
+        f'{"Yes" if yes else "No"}. The filing {says}: "{p.text}" [{p.citation.source_id}]. '
+        f"Read offline from this sentence ({cov:.0%} of what the question asks about: "
+        f"{', '.join(terms[:6])}); finqa judged its wording, not figures."
+    )
+    return _answer(text, p, cov, strategy, "assertion", polarity=polarity)
+
+
+def figure_answer(question: str, evidence: Evidence, strategy: str) -> Answer | None:
+    """The one amount a covering sentence states, quoted; None when no sentence states exactly
+    one amount or the question asks for a total or difference of several figures."""
+    if asks_total(question):
+        return None
+    found = _covering(question, evidence)
+    if found is None:
+        return None
+    p, _terms, cov = found
+    amounts = [q for q in extract_quantities(p.text) if q.kind == "number" and q.unit == "USD"]
+    if len(amounts) != 1:
+        return None
+    amount = amounts[0].text
+    text = (
+        f'{amount}. The filing states: "{p.text}" [{p.citation.source_id}]. Read offline from '
+        f"this sentence ({cov:.0%} of what the question asks about); the figure is as stated, "
+        "not computed."
+    )
+    return _answer(text, p, cov, strategy, "stated_figure", figure=amount)

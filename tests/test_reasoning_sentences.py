@@ -1,0 +1,121 @@
+"""Answers read from one evidence sentence: yes/no by the sentence's polarity, a stated figure."""
+
+from __future__ import annotations
+
+from _reasoning_data import evidence
+from finqa.agents.config import Settings
+from finqa.agents.reasoning import build_reasoner
+from finqa.agents.reasoning.offline.sentences import (
+    assertion_answer,
+    figure_answer,
+    is_yes_no_question,
+    subject_terms,
+)
+from finqa.lexicon.polarity import is_negated_question, sentence_polarity
+
+FILLER = (
+    "We design, manufacture and sell products to customers around the world. "
+    "Our results depend on economic conditions in the markets we serve. "
+    "We compete on price, quality and service in every product line we sell."
+)
+CUSTOMER_YES = "One customer accounted for 16% of our consolidated net revenue for the year ended December 31, 2022."  # fmt: skip
+CUSTOMER_NO = "No customer accounted for 10% or more of our consolidated net revenue in 2022, 2021 or 2020."  # fmt: skip
+CREDIT = "Concentrations of credit risk in cash equivalents and marketable securities are limited by our investment policy."  # fmt: skip
+CYCLICAL_YES = "Our commercial aircraft business is cyclical and is subject to significant cyclicality in airline demand."  # fmt: skip
+LITIGATION_NO = (
+    "Management believes that the final outcome of these legal proceedings and litigation "
+    "will not have a material adverse effect on our financial position."
+)
+GAIN = "The Company expects to record a gain of approximately $20 billion on the separation of its Consumer Health business."  # fmt: skip
+TWO_AMOUNTS = "The Company recorded a gain of $2.1 billion on the separation and a charge of $0.4 billion on the exit of its Consumer Health business."  # fmt: skip
+
+
+def ask(question: str, *texts: str):  # type: ignore[no-untyped-def]
+    return build_reasoner(Settings()).generate(question, evidence(*texts, question=question), 1)
+
+
+class TestPolarity:
+    def test_denial_before_the_subject(self) -> None:
+        """A 'not' a few words before the subject's word denies it."""
+        assert sentence_polarity(LITIGATION_NO, ["material", "legal"]) == "denies"
+
+    def test_sentence_opening_with_no(self) -> None:
+        """'No customer accounted for ...' denies."""
+        assert sentence_polarity(CUSTOMER_NO, ["customer"]) == "denies"
+
+    def test_hedges_deny_nothing(self) -> None:
+        """'There can be no assurance' and 'may not' are filing hedges, not denials."""
+        s = "There can be no assurance that demand will recover, and we may not be able to offset cyclical declines."  # fmt: skip
+        assert sentence_polarity(s, ["cyclical"]) == "affirms"
+
+    def test_negated_question(self) -> None:
+        """A question asking about a denial flips the verdict; an ordinary one does not."""
+        assert is_negated_question("Is Acme not subject to cyclicality?")
+        assert not is_negated_question("Is Acme subject to cyclicality?")
+
+
+class TestYesNoQuestion:
+    def test_leading_clause(self) -> None:
+        """'As of Q2 2023, is X ...?' is a yes/no question like 'Is X ...?'."""
+        assert is_yes_no_question("As of Q2'2023, is Acme spinning off any large segments?")
+        assert is_yes_no_question("Did Adobe report customer concentration in FY22?")
+        assert not is_yes_no_question("What drove revenue growth in FY2022?")
+
+    def test_subject_leaves_out_company_period_and_frame(self) -> None:
+        """The subject is what is asked about, not the company, the year or 'report'."""
+        terms = subject_terms("Did Adobe report any legal proceedings in FY2022?")
+        assert terms == ["legal", "proceedings"]
+
+
+class TestAssertion:
+    def test_concept_stated_yes(self) -> None:
+        """A sentence in the concept's filing language ('a customer accounted for') answers Yes."""
+        a = ask("Did Adobe report customer concentration in FY22?", FILLER, CUSTOMER_YES)
+        assert a.text.startswith("Yes. The filing states it")
+        assert "16%" in a.text and a.citations[0].source_id == "S2"
+        assert a.confidence["mode"] == "assertion" and not a.abstained
+
+    def test_concept_denied_no(self) -> None:
+        """The same question over a filing saying no customer reached 10% answers No."""
+        a = ask("Did Adobe report customer concentration in FY22?", FILLER, CUSTOMER_NO)
+        assert a.text.startswith("No. The filing denies it")
+
+    def test_concept_word_without_its_language_abstains(self) -> None:
+        """'Concentrations of credit risk' is not customer concentration: no answer."""
+        a = ask("Did Adobe report customer concentration in FY22?", FILLER, CREDIT)
+        assert a.abstained
+        assert assertion_answer("Did Adobe report customer concentration in FY22?", evidence(FILLER, CREDIT), "standard") is None  # fmt: skip
+
+    def test_subject_stated_yes(self) -> None:
+        """A sentence holding the question's subject answers Yes, quoted and cited."""
+        a = ask("Is Adobe's business subject to cyclicality?", FILLER, CYCLICAL_YES)
+        assert a.text.startswith("Yes.") and CYCLICAL_YES in a.text
+
+    def test_subject_denied_no(self) -> None:
+        """A sentence denying the subject ('will not have a material ...') answers No."""
+        a = ask("Does Adobe have any material legal proceedings or litigation?", FILLER, LITIGATION_NO)  # fmt: skip
+        assert a.text.startswith("No.")
+
+    def test_uncovered_subject_abstains(self) -> None:
+        """Without a sentence holding half of the subject the question abstains."""
+        a = ask("Is Adobe's business subject to cyclicality?", FILLER)
+        assert a.abstained
+
+
+class TestStatedFigure:
+    def test_one_amount_stated(self) -> None:
+        """A covering sentence stating one amount answers with it."""
+        q = "What is the amount of the gain on the separation of Adobe's Consumer Health business?"
+        a = ask(q, FILLER, GAIN)
+        assert a.text.startswith("$20 billion.") and not a.abstained
+        assert a.confidence["mode"] == "stated_figure"
+
+    def test_two_amounts_abstain(self) -> None:
+        """A sentence stating two amounts does not say which one is asked: no answer."""
+        q = "What is the amount of the gain on the separation of Adobe's Consumer Health business?"
+        assert figure_answer(q, evidence(FILLER, TWO_AMOUNTS), "standard") is None
+
+    def test_total_is_not_one_stated_figure(self) -> None:
+        """A question asking for a total of several figures is not answered by one sentence."""
+        q = "What is the total amount of the gain on the separation of Adobe's Consumer Health business?"  # fmt: skip
+        assert figure_answer(q, evidence(FILLER, GAIN), "standard") is None
