@@ -12,7 +12,14 @@ import re
 from collections.abc import Iterable
 from typing import Literal
 
-__all__ = ["Polarity", "sentence_polarity", "is_negated_question", "stem", "YES_NO_HEAD"]
+__all__ = [
+    "Polarity",
+    "sentence_polarity",
+    "is_negated_question",
+    "asks_direction",
+    "stem",
+    "YES_NO_HEAD",
+]
 
 Polarity = Literal["affirms", "denies"]
 
@@ -20,6 +27,14 @@ Polarity = Literal["affirms", "denies"]
 YES_NO_HEAD = re.compile(
     r"^\s*(?:(?:as of|in|for|during|at)\b[^,?]{1,40},\s*)?"
     r"(?:does|do|did|is|are|was|were|has|have|had|can|will|should)\b",
+    re.IGNORECASE,
+)
+# a question about a movement or a comparison of figures ('Did X's segment grow?'): figures
+# answer it, a sentence's wording does not
+_DIRECTION = re.compile(
+    r"\b(?:grow|grew|grown|growth|increas\w*|decreas\w*|declin\w*|drop\w*|ris(?:e|en|ing)|rose|"
+    r"f[ae]ll\w*|improv\w*|deteriorat\w*|higher|lower|more|less|exceed\w*|above|below|"
+    r"change[sd]?|expand\w*|shr[iu]nk\w*)\b|%",
     re.IGNORECASE,
 )
 _DENIAL = re.compile(
@@ -67,3 +82,9 @@ def is_negated_question(question: str) -> bool:
     """True when the question itself asks about a denial ('Is X not ...?', 'Has X never ...?')."""
     flat = _HEDGE.sub(" ", question)
     return bool(re.search(r"^\s*\w+(?:\s+\w+){0,4}?\s+(?:not|never)\b|n['’]t\b", flat, re.I))
+
+
+def asks_direction(question: str) -> bool:
+    """True when the question asks about a movement or a comparison of figures (grow, decline,
+    higher, more than, a percent): a sentence's wording is no answer to it."""
+    return bool(_DIRECTION.search(question))

@@ -101,6 +101,11 @@ class TestAssertion:
         a = ask("Is Adobe's business subject to cyclicality?", FILLER)
         assert a.abstained
 
+    def test_movement_is_not_read_from_wording(self) -> None:
+        """'Did X's segment grow?' asks for figures: a sentence naming the segment is no answer."""
+        text = "Segment results. North American segment net revenue was $1,200 million in 2022."
+        assert assertion_answer("Did Adobe's North American segment grow in FY2022?", evidence(text), "standard") is None  # fmt: skip
+
 
 class TestStatedFigure:
     def test_one_amount_stated(self) -> None:

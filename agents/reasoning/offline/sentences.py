@@ -10,7 +10,8 @@ states rather than a statement line item.
   word of its name. The sentence must hold at least `MIN_COVERAGE` of the rest of the subject
   (idf-weighted over the evidence sentences); its polarity (`lexicon.polarity`) gives the
   verdict: "Yes" when it states the subject, "No" when it denies it ("No customer accounted
-  for ...", "... will not have a material adverse effect").
+  for ...", "... will not have a material adverse effect"). A question about a movement or a
+  comparison of figures ("Did X's segment grow?") is not answered from wording.
 - stated figure ("What is the amount of the gain ...?"): a covering sentence that states
   exactly one amount answers with it; a question asking for a total or a difference of several
   figures is not answered by one stated figure.
@@ -27,7 +28,13 @@ from finqa.agents.reasoning.confidence import confidence_signals
 from finqa.agents.reasoning.offline.extractive import Passage, best_passages, content_words
 from finqa.agents.types import Answer, Evidence
 from finqa.lexicon import extract_quantities, find_companies, find_metrics, find_periods, get_metric
-from finqa.lexicon.polarity import YES_NO_HEAD, is_negated_question, sentence_polarity, stem
+from finqa.lexicon.polarity import (
+    YES_NO_HEAD,
+    asks_direction,
+    is_negated_question,
+    sentence_polarity,
+    stem,
+)
 from finqa.lexicon.query import asks_total
 
 __all__ = [
@@ -150,7 +157,10 @@ def _answer(text: str, p: Passage, cov: float, strategy: str, mode: str, **extra
 
 
 def assertion_answer(question: str, evidence: Evidence, strategy: str) -> Answer | None:
-    """'Yes.' / 'No.' read from the best covering evidence sentence, quoted; None without one."""
+    """'Yes.' / 'No.' read from the best covering evidence sentence, quoted; None without one
+    (or when the question asks about a movement or comparison of figures)."""
+    if asks_direction(question):
+        return None
     found = _covering(question, evidence)
     if found is None:
         return None
