@@ -30,6 +30,7 @@ from finqa.agents.reasoning.offline.solver import (
 )
 from finqa.agents.reasoning.offline.verdicts import metric_lead, verdict_answer
 from finqa.agents.types import Answer, Evidence, StatementStore
+from finqa.lexicon import intent
 from finqa.lexicon.conventions import asks_per_share
 
 __all__ = ["OfflineBackend", "OFFLINE_TEMPLATE_ID", "CANNOT", "is_descriptive"]
@@ -37,35 +38,11 @@ __all__ = ["OfflineBackend", "OFFLINE_TEMPLATE_ID", "CANNOT", "is_descriptive"]
 OFFLINE_TEMPLATE_ID = "offline.v1"
 _OFFLINE_HASH = hashlib.sha256(OFFLINE_TEMPLATE_ID.encode()).hexdigest()
 CANNOT = "cannot determine from the filings"
-# Questions about causes, kinds or names: not a line item to read ("What were 3M's total
-# liabilities?" is a figure; "What were the main drivers of ...?" is not).
-_DESCRIPTIVE = re.compile(
-    r"^\s*(?:what (?:drove|drives|caused)|"
-    r"what (?:are|were) (?:the |its |their )?(?:main |key |primary |major |biggest )?"
-    r"(?:drivers?|reasons?|factors?|risks?|causes?|segments?|products?|items?|areas?|impacts?)\b|"
-    # 'what are the major / main / key / notable X': a list of names is asked, not a figure
-    r"what (?:are|were) (?:the |its |their )?(?:main|key|primary|major|notable|principal) |"
-    r"why|which|who|how (?:does|did|do)|describe|explain|"
-    r"what (?:industry|production|products?|geograph))",
-    re.IGNORECASE,
-)
-# Questions that want a verdict, a choice or a figure: a quoted passage is not an answer to them.
-_DIRECT = re.compile(
-    r"^\s*(?:which|who|whom|how (?:much|many)|by how much|"
-    r"what (?:percent|percentage|share|portion|proportion|amount)|"
-    r"what (?:is|was|were|are) the (?:total|amount|value|number|ratio|percentage)|"
-    r"(?:among|in|for|of|if)\b[^?]*?\b(?:which|who)\b)",
-    re.IGNORECASE,
-)
-_COMPUTE = re.compile(
-    r"\b(?:what (?:is|was|were|are)|how much|how many|calculate|compute)\b",
-    re.IGNORECASE,
-)
 
 
 def is_descriptive(question: str) -> bool:
     """Whether the question asks about causes, kinds or names rather than a line item's figure."""
-    return bool(_DESCRIPTIVE.search(question))
+    return intent.is_descriptive(question)
 
 
 class OfflineBackend:
@@ -91,7 +68,7 @@ class OfflineBackend:
         if verdict is not None:
             return verdict
         spec = parse_question(question)
-        metric_q = spec.recipe is not None and not _DESCRIPTIVE.search(question)
+        metric_q = spec.recipe is not None and not intent.is_descriptive(question)
         if metric_q and spec.is_yes_no:
             recipe = get_recipe(spec.recipe)
             metric_q = (
@@ -101,7 +78,7 @@ class OfflineBackend:
             )
         if metric_q and spec.sub_annual and not spec.is_yes_no:
             return self._abstain_period(spec, strategy)
-        if metric_q and (spec.is_yes_no or _COMPUTE.search(question)):
+        if metric_q and (spec.is_yes_no or intent.asks_compute(question)):
             sol = solve(spec, book)
             if sol is not None and sol.unit == "USD" and asks_per_share(question):
                 # an amount for the whole company is no answer to a per-share question
@@ -142,8 +119,7 @@ class OfflineBackend:
         if spec.is_yes_no and spec.wants_positive:
             lead = "Yes. " if sol.value > 0 else "No. "
         elif spec.aggregate == "trend" and len(sol.per_year) == 2:
-            up = bool(_UP.search(question))
-            down = bool(_DOWN.search(question))
+            up, down = intent.asked_direction(question)
             change = sol.value
             if up != down and spec.is_yes_no:
                 lead = "Yes. " if (change > 0) == up else "No. "
@@ -248,7 +224,7 @@ class OfflineBackend:
             # one amount a covering sentence states (sentences.py)
             if is_yes_no_question(question):
                 stated = assertion_answer(question, evidence, strategy)
-            elif _DIRECT.search(question):
+            elif intent.asks_direct(question):
                 stated = figure_answer(question, evidence, strategy)
             else:
                 stated = None
@@ -258,7 +234,7 @@ class OfflineBackend:
         if not passages or passages[0].score < 1.0:
             return self._abstain(spec, strategy, None, question)
         parts = [f'"{p.text}" [{p.citation.source_id}]' for p in passages]
-        direct = spec.is_yes_no or bool(_DIRECT.search(question))
+        direct = spec.is_yes_no or intent.asks_direct(question)
         if direct:
             # a verdict, a choice or a figure is asked: quoting passages would be a guess
             kind = "a yes/no verdict" if spec.is_yes_no else "a specific choice or figure"
@@ -282,12 +258,6 @@ class OfflineBackend:
             backend=self.name,
             confidence=conf,
         )
-
-
-_UP = re.compile(r"\b(?:improv\w*|increas\w*|grow\w*|expand\w*|rais\w*|higher)\b", re.IGNORECASE)
-_DOWN = re.compile(
-    r"\b(?:declin\w*|decreas\w*|deteriorat\w*|reduc\w*|lower|drop\w*|shr[iu]nk\w*)\b", re.IGNORECASE
-)
 
 
 def _asked_terms(question: str) -> list[str]:

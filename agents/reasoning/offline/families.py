@@ -12,9 +12,9 @@ abstains, saying what it looked for).
 - period extreme: "in which year was X highest / lowest": X for every year named (or the three
   latest the statements show), the year of the extreme named, each year's figure shown.
 - growth profile: "is it a high-growth company?": revenue's compound annual growth over the
-  latest three years the statements show (fewer when fewer are shown) against
-  `HIGH_GROWTH_RATE` (the OECD-Eurostat definition of a high-growth enterprise: annualised
-  growth above 20% a year over three years). Comes out Yes or No.
+  latest three years the statements show (fewer when fewer are shown) against the catalogue's
+  `high_growth` judgement (lexicon/data/judgements.yaml: the OECD-Eurostat definition of a
+  high-growth enterprise, annualised growth above 20% a year over three years). Yes or No.
 - consistency: "is X consistent / stable / fluctuating ..." over the years the statements show
   (up to three): X per year and the largest year-over-year change; the tolerance is the one the
   question states ('more than roughly 2%'), else `STABLE_RELATIVE_CHANGE` of the level
@@ -23,7 +23,6 @@ abstains, saying what it looked for).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import replace
 
@@ -41,7 +40,8 @@ from finqa.agents.reasoning.offline.verdict_kit import (
     verdict,
 )
 from finqa.agents.types import Answer, Citation, Evidence
-from finqa.lexicon import extract_quantities
+from finqa.lexicon import extract_quantities, intent
+from finqa.lexicon.judgements import judgement
 from finqa.lexicon.line_items import LineItem, label_key, line_items
 from finqa.lexicon.metrics import display_value
 
@@ -52,18 +52,10 @@ __all__ = [
     "growth_profile",
     "MIN_STATEMENT_ROWS",
     "STABLE_RELATIVE_CHANGE",
-    "HIGH_GROWTH_RATE",
 ]
 
 MIN_STATEMENT_ROWS = 5  # a statement read with at least this many lines shows the lines it has
 STABLE_RELATIVE_CHANGE = 0.10  # no stated tolerance: a change under 10% of the level is stable
-HIGH_GROWTH_RATE = 20.0  # % a year, annualised over three years (OECD-Eurostat high-growth firm)
-
-_NOT_RELEVANT = re.compile(r"\bnot (?:a |an )?(?:\w+ )?(?:relevant|useful|meaningful|applicable)\b", re.I)  # fmt: skip
-_EXTREME = re.compile(r"\b(?:(?P<hi>highest|largest|biggest|greatest|peak|most)|(?P<lo>lowest|smallest|least|weakest))\b", re.I)  # fmt: skip
-_WHICH_YEAR = re.compile(r"\b(?:which|what) (?:fiscal )?(?:year|period)\b|^\s*when\b", re.I)  # fmt: skip
-_HIGH_GROWTH = re.compile(r"\b(?:high|fast|rapid|hyper)[- ]?grow(?:th|ing)\b|\bgrowth (?:company|stock|firm)\b", re.I)  # fmt: skip
-_CONSISTENT = re.compile(r"\b(?:consistent\w*|stable|stability|fluctuat\w*|volatil\w*|steady)\b", re.I)  # fmt: skip
 
 
 def applicability(
@@ -71,7 +63,7 @@ def applicability(
 ) -> Answer | None:
     """'X is not relevant' when X's statement is read and has none of X's line items."""
     q = " ".join(question.split())
-    if not _NOT_RELEVANT.search(q):
+    if not intent.allows_not_relevant(q):
         return None
     spec = parse_question(q)
     recipe = get_recipe(spec.recipe)
@@ -152,7 +144,7 @@ def consistency(
 ) -> Answer | None:
     """Yes/No: is the metric consistent over the years shown, with the figures and the rule."""
     q = " ".join(question.split())
-    if not _CONSISTENT.search(q):
+    if not intent.asks_consistency(q):
         return None
     spec = parse_question(q)
     recipe = get_recipe(spec.recipe)
@@ -241,8 +233,8 @@ def period_extreme(
 ) -> Answer | None:
     """'In which year was X highest/lowest?': X per year, the extreme year named with the figures."""
     q = " ".join(question.split())
-    m = _EXTREME.search(q)
-    if m is None or not _WHICH_YEAR.search(q):
+    extreme = intent.asked_extreme(q)
+    if extreme is None or not intent.asks_which_period(q):
         return None
     spec = parse_question(q)
     recipe = get_recipe(spec.recipe)
@@ -263,10 +255,10 @@ def period_extreme(
     if len(sols) < 2 or len(sols) < len(years):
         return None  # a missing year could be the extreme: no verdict
     ys = sorted(sols)
-    pick = max if m.group("hi") else min
+    pick = max if extreme == "highest" else min
     best = pick(ys, key=lambda y: sols[y].value)
     reader = _reader_of(sols.values())
-    word = "highest" if m.group("hi") else "lowest"
+    word = extreme
     calc = reader.calc(
         f"{pick.__name__}({', '.join(f'({sols[y].calculation.expression})' for y in ys)})",
         recipe.unit,
@@ -287,7 +279,7 @@ def growth_profile(
 ) -> Answer | None:
     """Yes/No: does revenue grow like a high-growth company's (CAGR over the latest three years)?"""
     q = " ".join(question.split())
-    if not _HIGH_GROWTH.search(q):
+    if not intent.asks_high_growth(q):
         return None
     book = book if book is not None else Book(evidence)
     spec = replace(parse_question(q), recipe="revenue", percent=False)
@@ -317,12 +309,13 @@ def growth_profile(
     if calc is None:
         return None
     rate = calc.result
-    high = rate > HIGH_GROWTH_RATE
+    test = judgement("high_growth").tests[0]
+    high = test.passes(rate)
     per_year = ", ".join(f"FY{y}: {sols[y].value:,.0f}" for y in sorted(sols))
     text = (
         f"{'Yes' if high else 'No'}. Revenue grew {rate:.1f}% a year from FY{first} to FY{last} "
         f"({per_year}) {reader.refs()}; {'above' if high else 'not above'} the "
-        f"{HIGH_GROWTH_RATE:g}% a year that marks a high-growth company (annualised revenue "
+        f"{test.threshold:g}% a year that marks a high-growth company (annualised revenue "
         f"growth over three years, the OECD-Eurostat definition)."
     )
     return verdict(text, reader, [calc], strategy, "verdict")

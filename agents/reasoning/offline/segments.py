@@ -26,7 +26,7 @@ from finqa.agents.reasoning.offline.question import parse_question
 from finqa.agents.reasoning.offline.tables import Row
 from finqa.agents.reasoning.offline.verdict_kit import Reader, money, verdict
 from finqa.agents.types import Answer, Evidence
-from finqa.lexicon import extract_quantities
+from finqa.lexicon import extract_quantities, intent
 
 __all__ = ["segment_comparison", "breakdown", "Breakdown", "TOTAL_TOLERANCE"]
 
@@ -35,7 +35,6 @@ _MAX_PARTS = 15
 _PARTS = r"(?:segments?|business(?:es| units?| lines?)?|divisions?|regions?|geograph\w*|categor\w*|product\s*(?:lines?|categor\w*|groups?)?|markets?)"  # fmt: skip
 _SEGMENT_Q = re.compile(rf"\b{_PARTS}\b", re.I)
 _SHARE_Q = re.compile(r"\b(?:represent\w*|account\w* for|make up|comprise\w*|more than|over|exceed\w*|at least)\b[^?]*%", re.I)  # fmt: skip
-_EXTREME = re.compile(r"\b(?:(?P<hi>highest|largest|biggest|greatest|most|top)|(?P<lo>lowest|smallest|least|weakest))\b", re.I)  # fmt: skip
 _WHICH = re.compile(r"\b(?:which|what)\b", re.I)
 _NOT_A_PART = ("elimination", "unallocated", "corporate", "intersegment", "reconcil", "adjustment", "total", "other")  # fmt: skip
 _ITEMS = (("operating_income", re.compile(r"operating (?:income|profit|loss)|income from operations", re.I)),)  # fmt: skip
@@ -110,7 +109,7 @@ def segment_comparison(
     if not _SEGMENT_Q.search(q):
         return None
     share = _SHARE_Q.search(q) is not None and _threshold(q) is not None
-    extreme = _EXTREME.search(q)
+    extreme = intent.asked_extreme(q)
     if not share and not (extreme and _WHICH.search(q)):
         return None
     book = book if book is not None else Book(evidence)
@@ -161,7 +160,7 @@ def segment_comparison(
         return verdict(text, reader, calcs, strategy, "verdict")
     if extreme is None:
         return None
-    pick = max if extreme.group("hi") else min
+    pick = max if extreme == "highest" else min
     best = pick(parts, key=lambda p: reader.values[names[p]])
     calc = reader.calc(f"{pick.__name__}({', '.join(names[p] for p in parts)})", "USD", f"{'highest' if pick is max else 'lowest'} FY{y} {what} by part")  # fmt: skip
     shown = "; ".join(f"{p.label.strip()}: {money(reader.values[names[p]], reader.scale)}" for p in parts)  # fmt: skip

@@ -9,9 +9,10 @@ abstains on yes/no questions it cannot derive).
 General families (applicability of a metric, consistency over years) come first: families.py.
 Rules (documented in the answer text too):
 - debt change: current + long-term debt rows (or a 'Total debt' row) at both year ends;
-- quick-ratio liquidity: 'Yes' iff the quick ratio is >= 1.0;
-- capital intensity: 'Yes' when net PP&E >= 30% of total assets or capex >= 8% of revenue, 'No'
-  when both shares are read and below;
+- quick-ratio liquidity and capital intensity: the catalogue's judgements
+  (`lexicon/data/judgements.yaml`: a healthy quick ratio is at least 1.0; a business is
+  capital-intensive when net PP&E is at least 30% of total assets or capex at least 8% of
+  revenue), read by `ratio_judgement` over any judgement of ratios of line items;
 - cash flows, dividends, restructuring, tax-rate change: see verdict_flows.py.
 """
 
@@ -47,14 +48,11 @@ from finqa.agents.reasoning.offline.verdict_kit import (
     verdict,
 )
 from finqa.agents.types import Answer, Evidence
+from finqa.lexicon import intent
 from finqa.lexicon.arith import evaluate
+from finqa.lexicon.judgements import Judgement, judgement
 
-__all__ = ["verdict_answer", "metric_lead", "QUICK_RATIO_HEALTHY"]
-
-QUICK_RATIO_HEALTHY = 1.0  # liquid assets cover current liabilities
-PPE_SHARE_INTENSIVE = 30.0  # net PP&E as % of total assets
-CAPEX_SHARE_INTENSIVE = 8.0  # capex as % of revenue
-_CAPITAL_INTENSIVE = re.compile(r"capital[- ]intensive", re.I)
+__all__ = ["verdict_answer", "metric_lead", "ratio_judgement"]
 
 _DEBT_Q = re.compile(r"\bdebt\b", re.I)
 # a ratio or another debt measure is asked, not total debt
@@ -63,10 +61,6 @@ _DEBT_OTHER = re.compile(
     r"interest|securit|covenant|\bper\b|%|percent",
     re.I,
 )
-_UP = re.compile(r"\b(?:increas\w*|grow\w*|rais\w*|higher)\b", re.I)
-_DOWN = re.compile(r"\b(?:decreas\w*|reduc\w*|lower|declin\w*|paid down)\b", re.I)
-_QUICK_HEALTH = re.compile(r"\b(?:health\w*|liquid\w*|adequate|sufficient|strong)\b", re.I)
-
 # balance-sheet debt rows (normalised labels)
 _LT_DEBT = re.compile(r"^(?:total)?longterm(?:debt|borrowings)")
 _LT_NET = ("netofcurrent", "lesscurrent", "excludingcurrent", "noncurrent", "lessportion")
@@ -93,12 +87,12 @@ def verdict_answer(
         if ans is not None:
             return ans
     spec = parse_question(q)
-    if spec.is_yes_no and _CAPITAL_INTENSIVE.search(q) and spec.target_year:
-        ans = _capital_intensive(spec, book, strategy)
+    if spec.is_yes_no and intent.asks_capital_intensity(q) and spec.target_year:
+        ans = ratio_judgement(judgement("capital_intensive"), spec, book, strategy)
         if ans is not None:
             return ans
     debt_q = _DEBT_Q.search(q) and not _DEBT_OTHER.search(q)
-    if spec.is_yes_no and debt_q and (_UP.search(q) or _DOWN.search(q)):
+    if spec.is_yes_no and debt_q and any(intent.asked_direction(q)):
         return _debt_change(q, spec, book, strategy)
     if CF_Q.search(q) and spec.target_year:
         return largest_cash_flow(spec, book, strategy)
@@ -106,7 +100,7 @@ def verdict_answer(
         spec.is_yes_no
         and DIVIDENDS_Q.search(q)
         and spec.target_year
-        and not (_UP.search(q) or _DOWN.search(q) or re.search(r"per share|payout|ratio", q, re.I))
+        and not (any(intent.asked_direction(q)) or re.search(r"per share|payout|ratio", q, re.I))
     ):
         return dividends_paid(spec, book, strategy)
     if RESTRUCTURING_Q.search(q) and INCOME_STMT_Q.search(q) and spec.target_year:
@@ -118,11 +112,12 @@ def verdict_answer(
 
 def metric_lead(question: str, spec: QuestionSpec, recipe_id: str, value: float) -> str:
     """A leading verdict for a computed metric ('Yes. ' / 'No. '), or '' when none applies."""
-    if spec.is_yes_no and recipe_id == "quick_ratio" and _QUICK_HEALTH.search(question):
-        ok = value >= QUICK_RATIO_HEALTHY
+    if spec.is_yes_no and recipe_id == "quick_ratio" and intent.asks_liquidity_health(question):
+        test = judgement("healthy_quick_ratio").tests[0]
+        ok = test.passes(value)
         return (
             f"{'Yes' if ok else 'No'}. A quick ratio of {value:.2f} is "
-            f"{'at or above' if ok else 'below'} {QUICK_RATIO_HEALTHY:.1f}, the level at which "
+            f"{'at or above' if ok else 'below'} {test.threshold:.1f}, the level at which "
             "cash, short-term investments and receivables cover current liabilities. "
         )
     return ""
@@ -186,7 +181,8 @@ def _debt_change(q: str, spec: QuestionSpec, book: Book, strategy: str) -> Answe
     t0, t1 = evaluate(totals[0], reader.values), evaluate(totals[1], reader.values)
     change = calc.result
     up = change > 0
-    asks_up = not (_DOWN.search(q) and not _UP.search(q))
+    up_asked, down_asked = intent.asked_direction(q)
+    asks_up = not (down_asked and not up_asked)
     yes_no = "Yes" if up == asks_up and change != 0 else "No"
     moved = "increased" if up else "decreased" if change < 0 else "was unchanged"
     labels = " + ".join(sorted({r.label.strip()[:60] for r in rows}))
@@ -198,32 +194,47 @@ def _debt_change(q: str, spec: QuestionSpec, book: Book, strategy: str) -> Answe
     return verdict(text, reader, [calc], strategy, "verdict")
 
 
-def _capital_intensive(spec: QuestionSpec, book: Book, strategy: str) -> Answer | None:
+def ratio_judgement(j: Judgement, spec: QuestionSpec, book: Book, strategy: str) -> Answer | None:
+    """A catalogue judgement over ratios of line items (`lexicon/data/judgements.yaml`) for the
+    question's fiscal year: 'Yes' / 'No' with each ratio, its threshold and the definition.
+    Rule 'any': Yes when a ratio reaches its threshold, No only when every ratio was read."""
     y = spec.target_year or 0
     reader = Reader()
     calcs = []
     shares: list[str] = []
-    triggered = False
-    for num_id, den_id, label, limit in (
-        ("ppe", "total_assets", "net PP&E / total assets", PPE_SHARE_INTENSIVE),
-        ("capex", "revenue", "capex / revenue", CAPEX_SHARE_INTENSIVE),
-    ):
-        num, den = book.find(num_id, y), book.find(den_id, y)
+    passed: list[bool] = []
+    for test in j.tests:
+        if test.numerator is None or test.denominator is None:
+            continue  # a metric test is read by the metric path
+        num, den = book.find(test.numerator, y), book.find(test.denominator, y)
         if num is None or den is None or not den.value:
             continue
-        a = reader.add(f"{num_id}_fy{y}", num.row, y)
-        b = reader.add(f"{den_id}_fy{y}", den.row, y)
-        calc = reader.calc(f"abs({a}) / {b} * 100", "%", f"FY{y} {label} (%)")
+        a = reader.add(f"{test.numerator}_fy{y}", num.row, y)
+        b = reader.add(f"{test.denominator}_fy{y}", den.row, y)
+        pct = " * 100" if test.percent else ""
+        unit = "%" if test.percent else "ratio"
+        calc = reader.calc(
+            f"abs({a}) / {b}{pct}", unit, f"FY{y} {test.name}{' (%)' if pct else ''}"
+        )
         if calc is None:
             continue
         calcs.append(calc)
-        shares.append(f"{label} = {calc.result:.1f}% (threshold {limit:.0f}%)")
-        triggered = triggered or calc.result >= limit
-    if reader.scale_unknown or (not triggered and len(calcs) < 2):
-        return None  # a 'No' needs both shares read
+        mark = "%" if test.percent else ""
+        shares.append(f"{test.name} = {calc.result:.1f}{mark} (threshold {test.threshold:g}{mark})")
+        passed.append(test.passes(calc.result))
+    if reader.scale_unknown or not calcs:
+        return None
+    complete = len(calcs) == sum(1 for t in j.tests if t.numerator and t.denominator)
+    if j.rule == "any":
+        yes = any(passed)
+        decided = yes or complete  # a 'No' needs every ratio read
+    else:
+        yes = complete and all(passed)
+        decided = complete or not all(passed)  # a 'Yes' needs every ratio read
+    if not decided:
+        return None
     text = (
-        f"{'Yes' if triggered else 'No'}. In FY{y}, {'; '.join(shares)} {reader.refs()}. Rule: a business is capital-intensive "
-        f"when net PP&E is at least {PPE_SHARE_INTENSIVE:.0f}% of total assets or capital "
-        f"expenditure is at least {CAPEX_SHARE_INTENSIVE:.0f}% of revenue."
+        f"{'Yes' if yes else 'No'}. In FY{y}, {'; '.join(shares)} {reader.refs()}. "
+        f"Rule ({j.name}): {j.definition}."
     )
     return verdict(text, reader, calcs, strategy, "verdict")

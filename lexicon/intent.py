@@ -1,0 +1,130 @@
+"""What a question asks for, read from its words: the direction of a movement ("increase",
+"decline"), an extreme ("highest", "lowest"), a year or period to pick, a description rather
+than a figure, a direct choice or figure, a computation, a judgement named by a general
+financial concept (capital intensity, liquidity health, high growth, consistency) or the
+"if it is not relevant, say so" clause.
+
+One place for this language: the offline reasoner's families read a question through these
+functions instead of compiling their own patterns."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+__all__ = [
+    "asked_direction",
+    "asked_extreme",
+    "asks_which_period",
+    "is_descriptive",
+    "asks_direct",
+    "asks_compute",
+    "asks_high_growth",
+    "asks_consistency",
+    "allows_not_relevant",
+    "asks_capital_intensity",
+    "asks_liquidity_health",
+]
+
+_UP = re.compile(r"\b(?:improv\w*|increas\w*|grow\w*|expand\w*|rais\w*|higher)\b", re.I)
+_DOWN = re.compile(
+    r"\b(?:declin\w*|decreas\w*|deteriorat\w*|reduc\w*|lower|drop\w*|shr[iu]nk\w*|paid down)\b",
+    re.I,
+)
+_EXTREME = re.compile(
+    r"\b(?:(?P<hi>highest|largest|biggest|greatest|peak|most|top)|"
+    r"(?P<lo>lowest|smallest|least|weakest))\b",
+    re.I,
+)
+_WHICH_PERIOD = re.compile(r"\b(?:which|what) (?:fiscal )?(?:year|period)\b|^\s*when\b", re.I)
+# causes, kinds or names rather than a line item's figure ("What were 3M's total liabilities?"
+# is a figure; "What were the main drivers of ...?" is not)
+_DESCRIPTIVE = re.compile(
+    r"^\s*(?:what (?:drove|drives|caused)|"
+    r"what (?:are|were) (?:the |its |their )?(?:main |key |primary |major |biggest )?"
+    r"(?:drivers?|reasons?|factors?|risks?|causes?|segments?|products?|items?|areas?|impacts?)\b|"
+    # 'what are the major / main / key / notable X': a list of names is asked, not a figure
+    r"what (?:are|were) (?:the |its |their )?(?:main|key|primary|major|notable|principal) |"
+    r"why|which|who|how (?:does|did|do)|describe|explain|"
+    r"what (?:industry|production|products?|geograph))",
+    re.I,
+)
+# a verdict, a choice or a figure: a quoted passage is not an answer to these
+_DIRECT = re.compile(
+    r"^\s*(?:which|who|whom|how (?:much|many)|by how much|"
+    r"what (?:percent|percentage|share|portion|proportion|amount)|"
+    r"what (?:is|was|were|are) the (?:total|amount|value|number|ratio|percentage)|"
+    r"(?:among|in|for|of|if)\b[^?]*?\b(?:which|who)\b)",
+    re.I,
+)
+_COMPUTE = re.compile(r"\b(?:what (?:is|was|were|are)|how much|how many|calculate|compute)\b", re.I)
+_HIGH_GROWTH = re.compile(
+    r"\b(?:high|fast|rapid|hyper)[- ]?grow(?:th|ing)\b|\bgrowth (?:company|stock|firm)\b", re.I
+)
+_CONSISTENT = re.compile(
+    r"\b(?:consistent\w*|stable|stability|fluctuat\w*|volatil\w*|steady)\b", re.I
+)
+_NOT_RELEVANT = re.compile(
+    r"\bnot (?:a |an )?(?:\w+ )?(?:relevant|useful|meaningful|applicable)\b", re.I
+)
+_CAPITAL_INTENSIVE = re.compile(r"capital[- ]intensive", re.I)
+_LIQUIDITY_HEALTH = re.compile(r"\b(?:health\w*|liquid\w*|adequate|sufficient|strong)\b", re.I)
+
+
+def asked_direction(question: str) -> tuple[bool, bool]:
+    """(asks about a rise, asks about a fall): 'increase', 'grow', 'improve' / 'decline',
+    'decrease', 'reduce', 'paid down'."""
+    return bool(_UP.search(question)), bool(_DOWN.search(question))
+
+
+def asked_extreme(question: str) -> Literal["highest", "lowest"] | None:
+    """'highest' ('largest', 'most', 'top' ...), 'lowest' ('smallest', 'least' ...) or None."""
+    m = _EXTREME.search(question)
+    if m is None:
+        return None
+    return "highest" if m.group("hi") else "lowest"
+
+
+def asks_which_period(question: str) -> bool:
+    """'In which year / what period ...', 'When ...'."""
+    return bool(_WHICH_PERIOD.search(question))
+
+
+def is_descriptive(question: str) -> bool:
+    """Causes, kinds or names are asked ('What drove ...', 'Why ...', 'What are the main ...')."""
+    return bool(_DESCRIPTIVE.search(question))
+
+
+def asks_direct(question: str) -> bool:
+    """A choice or a figure is asked ('Which ...', 'How much ...', 'What is the amount ...')."""
+    return bool(_DIRECT.search(question))
+
+
+def asks_compute(question: str) -> bool:
+    """A figure is asked for ('what is', 'how much', 'calculate')."""
+    return bool(_COMPUTE.search(question))
+
+
+def asks_high_growth(question: str) -> bool:
+    """'high-growth company', 'fast growing', 'growth stock'."""
+    return bool(_HIGH_GROWTH.search(question))
+
+
+def asks_consistency(question: str) -> bool:
+    """'consistent', 'stable', 'fluctuating', 'volatile', 'steady'."""
+    return bool(_CONSISTENT.search(question))
+
+
+def allows_not_relevant(question: str) -> bool:
+    """'... if X is not a relevant / useful metric, say so'."""
+    return bool(_NOT_RELEVANT.search(question))
+
+
+def asks_capital_intensity(question: str) -> bool:
+    """'capital-intensive'."""
+    return bool(_CAPITAL_INTENSIVE.search(question))
+
+
+def asks_liquidity_health(question: str) -> bool:
+    """'healthy', 'liquid', 'adequate', 'sufficient', 'strong' (a liquidity judgement)."""
+    return bool(_LIQUIDITY_HEALTH.search(question))

@@ -1,0 +1,83 @@
+"""General financial judgements (capital intensity, a healthy quick ratio, high growth): the
+ratios each reads and the thresholds of its general definition, from
+`lexicon/data/judgements.yaml`. One place for these rules: the offline reasoner's judgement
+family and its metric verdicts read them here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from finqa.lexicon._data import data_cache, read_yaml
+
+__all__ = ["Judgement", "RatioTest", "judgement", "judgements"]
+
+
+@dataclass(frozen=True)
+class RatioTest:
+    """One figure of a judgement and its threshold: numerator / denominator line items, or a
+    catalogue metric (`metric`)."""
+
+    name: str
+    threshold: float
+    strict: bool = False  # 'above' (>) rather than 'at_least' (>=)
+    numerator: str | None = None
+    denominator: str | None = None
+    metric: str | None = None
+    percent: bool = False
+
+    def passes(self, value: float) -> bool:
+        return value > self.threshold if self.strict else value >= self.threshold
+
+    @property
+    def rule_text(self) -> str:
+        unit = "%" if self.percent else ""
+        return f"{self.name} {'above' if self.strict else 'at least'} {self.threshold:g}{unit}"
+
+
+@dataclass(frozen=True)
+class Judgement:
+    id: str
+    name: str
+    rule: str  # "any" | "all"
+    tests: tuple[RatioTest, ...]
+    definition: str
+
+
+def _test(raw: dict[str, object]) -> RatioTest:
+    strict = "above" in raw
+    value = raw["above"] if strict else raw["at_least"]
+    return RatioTest(
+        name=str(raw["name"]),
+        threshold=float(str(value)),
+        strict=strict,
+        numerator=str(raw["numerator"]) if raw.get("numerator") else None,
+        denominator=str(raw["denominator"]) if raw.get("denominator") else None,
+        metric=str(raw["metric"]) if raw.get("metric") else None,
+        percent=bool(raw.get("percent", False)),
+    )
+
+
+@data_cache()
+def judgements() -> dict[str, Judgement]:
+    """Every judgement of the catalogue, by id."""
+    out: dict[str, Judgement] = {}
+    for jid, raw in (read_yaml("judgements.yaml") or {}).items():
+        rule = str(raw.get("rule", "any"))
+        if rule not in ("any", "all"):
+            raise ValueError(f"judgements.yaml: {jid}: rule must be 'any' or 'all', not {rule!r}")
+        out[jid] = Judgement(
+            id=jid,
+            name=str(raw["name"]),
+            rule=rule,
+            tests=tuple(_test(t) for t in raw["ratios"]),
+            definition=" ".join(str(raw["definition"]).split()),
+        )
+    return out
+
+
+def judgement(jid: str) -> Judgement:
+    """The judgement `jid` (KeyError naming the known ones when it is not in the catalogue)."""
+    found = judgements()
+    if jid not in found:
+        raise KeyError(f"no judgement {jid!r} in lexicon/data/judgements.yaml ({', '.join(found)})")
+    return found[jid]
