@@ -14,7 +14,13 @@ from finqa.lexicon.periods import PeriodMatch, find_periods
 if TYPE_CHECKING:  # pydantic is imported on first use, so `import lexicon` stays light
     from finqa.lexicon.model import QueryAnalysis
 
-__all__ = ["analyze", "asks_total", "primary_fiscal_year", "STATEMENT_NAMES"]
+__all__ = [
+    "analyze",
+    "asks_total",
+    "named_statements",
+    "primary_fiscal_year",
+    "STATEMENT_NAMES",
+]
 
 STATEMENT_NAMES = {
     "income": "consolidated statements of income operations",
@@ -130,9 +136,14 @@ def _analyze(question: str) -> QueryAnalysis:
     )
 
 
+def named_statements(question: str) -> tuple[str, ...]:
+    """The financial statements the question names ('income statement', 'balance sheet', ...)."""
+    return tuple(sid for sid, rx in _STATEMENT_RX if re.search(rx, question, re.I))
+
+
 def _statements(question: str, metric_ids: tuple[str, ...]) -> tuple[str, ...]:
     """Statements the question names, then those its metrics (and their inputs) live on."""
-    found = [sid for sid, rx in _STATEMENT_RX if re.search(rx, question, re.I)]
+    found = list(named_statements(question))
     for mid in metric_ids:
         metric = get_metric(mid)
         for st in (metric.statement, *(get_metric(inp).statement for inp in metric.inputs)):

@@ -71,3 +71,18 @@ class TestJudgements:
         """'If X is not a useful metric, say so' allows a not-relevant answer."""
         assert intent.allows_not_relevant("If gross margin is not a useful metric for a company like this, say so.")  # fmt: skip
         assert not intent.allows_not_relevant("What is Acme's gross margin?")
+
+
+class TestNamedTopics:
+    def test_total_debt_not_a_debt_ratio(self) -> None:
+        """'increased its debt' asks about total debt; 'debt-to-equity' and 'net debt' do not."""
+        assert intent.asks_total_debt("Has Acme increased its debt on balance sheet in FY2023?")
+        assert not intent.asks_total_debt("Has Acme's debt-to-equity ratio increased in FY2023?")
+        assert not intent.asks_total_debt("What is Acme's net debt in FY2023?")
+
+    def test_cash_flow_dividends_restructuring(self) -> None:
+        """The three activities, paid dividends and restructuring costs are each recognised."""
+        assert intent.asks_cash_flow_activities("Among operating, investing and financing activities, which was largest?")  # fmt: skip
+        assert intent.asks_dividends_paid("Has Acme paid dividends to common shareholders in FY2022?")  # fmt: skip
+        assert not intent.asks_dividends_paid("What is Acme's dividend payout ratio?")
+        assert intent.asks_restructuring_costs("What restructuring costs are outlined in FY2022?")

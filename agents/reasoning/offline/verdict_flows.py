@@ -31,20 +31,11 @@ __all__ = [
     "dividends_paid",
     "restructuring",
     "tax_rate_change",
-    "CF_Q",
-    "DIVIDENDS_Q",
-    "RESTRUCTURING_Q",
-    "INCOME_STMT_Q",
-    "ETR_Q",
 ]
 
-CF_Q = re.compile(r"operat\w*,? investing,? (?:and|&) financing", re.I)
 _CF_TOTAL = re.compile(
     r"^(?:net|total)?cash(?:flows?)?(?:provided|used|generated|from|by|in|for|inflows?|outflows?)*"
     r"(operat|invest|financ)(?:ingactivities|ions|ing)$"
-)
-DIVIDENDS_Q = re.compile(
-    r"\bpa(?:y|id|ying)\b.{0,30}\bdividends?\b|\bdividends?\b.{0,20}\bpaid\b", re.I
 )
 _DIV_SKIP = (
     "noncontrolling",
@@ -59,12 +50,7 @@ _DIV_SKIP = (
     "proceeds",
     "affiliate",
 )
-RESTRUCTURING_Q = re.compile(r"restructuring (?:costs?|charges?|expenses?)", re.I)
-INCOME_STMT_Q = re.compile(
-    r"income statements?|statements? of (?:income|operations|earnings)|\bP&L\b", re.I
-)
 _RESTRUCTURING_ROW = re.compile(r"^(?:total)?restructuring")
-ETR_Q = re.compile(r"effective (?:income )?tax rate", re.I)
 _ETR_ROW = re.compile(r"^effective(?:income)?taxrate(?:percent)?$")
 _CF_NAMES = {"operat": "operating", "invest": "investing", "financ": "financing"}
 

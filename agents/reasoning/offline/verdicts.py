@@ -31,11 +31,6 @@ from finqa.agents.reasoning.offline.question import QuestionSpec, parse_question
 from finqa.agents.reasoning.offline.segments import segment_comparison
 from finqa.agents.reasoning.offline.tables import Row
 from finqa.agents.reasoning.offline.verdict_flows import (
-    CF_Q,
-    DIVIDENDS_Q,
-    ETR_Q,
-    INCOME_STMT_Q,
-    RESTRUCTURING_Q,
     dividends_paid,
     largest_cash_flow,
     restructuring,
@@ -51,16 +46,10 @@ from finqa.agents.types import Answer, Evidence
 from finqa.lexicon import intent
 from finqa.lexicon.arith import evaluate
 from finqa.lexicon.judgements import Judgement, judgement
+from finqa.lexicon.query import named_statements
 
 __all__ = ["verdict_answer", "metric_lead", "ratio_judgement"]
 
-_DEBT_Q = re.compile(r"\bdebt\b", re.I)
-# a ratio or another debt measure is asked, not total debt
-_DEBT_OTHER = re.compile(
-    r"debt[- ](?:to|/)|debt ratio|net debt|leverage|coverage|rating|\bcost of debt|"
-    r"interest|securit|covenant|\bper\b|%|percent",
-    re.I,
-)
 # balance-sheet debt rows (normalised labels)
 _LT_DEBT = re.compile(r"^(?:total)?longterm(?:debt|borrowings)")
 _LT_NET = ("netofcurrent", "lesscurrent", "excludingcurrent", "noncurrent", "lessportion")
@@ -91,21 +80,25 @@ def verdict_answer(
         ans = ratio_judgement(judgement("capital_intensive"), spec, book, strategy)
         if ans is not None:
             return ans
-    debt_q = _DEBT_Q.search(q) and not _DEBT_OTHER.search(q)
+    debt_q = intent.asks_total_debt(q)
     if spec.is_yes_no and debt_q and any(intent.asked_direction(q)):
         return _debt_change(q, spec, book, strategy)
-    if CF_Q.search(q) and spec.target_year:
+    if intent.asks_cash_flow_activities(q) and spec.target_year:
         return largest_cash_flow(spec, book, strategy)
     if (
         spec.is_yes_no
-        and DIVIDENDS_Q.search(q)
+        and intent.asks_dividends_paid(q)
         and spec.target_year
         and not (any(intent.asked_direction(q)) or re.search(r"per share|payout|ratio", q, re.I))
     ):
         return dividends_paid(spec, book, strategy)
-    if RESTRUCTURING_Q.search(q) and INCOME_STMT_Q.search(q) and spec.target_year:
+    if intent.asks_restructuring_costs(q) and "income" in named_statements(q) and spec.target_year:
         return restructuring(spec, book, strategy)
-    if ETR_Q.search(q) and spec.aggregate == "change" and len(spec.agg_years) == 2:
+    if (
+        spec.recipe == "effective_tax_rate"
+        and spec.aggregate == "change"
+        and len(spec.agg_years) == 2
+    ):
         return tax_rate_change(spec, book, strategy)
     return None
 
