@@ -58,16 +58,23 @@ class OfflineBackend:
     def __init__(self, statements: StatementStore | None = None) -> None:
         self.statements = statements
 
-    def book(self, evidence: Evidence) -> Book:
-        """Every statement row available for this evidence (statement model first)."""
-        return Book(evidence, self.statements)
+    def book(self, evidence: Evidence, spec: QuestionSpec | None = None) -> Book:
+        """Every statement row available for this evidence (statement model first); for a
+        question about quarters or years to date, each year's figure for the period asked."""
+        return Book(evidence, self.statements, spec.periods if spec is not None else None)
 
     def answer(self, question: str, evidence: Evidence, strategy: str = "standard") -> Answer:
-        book = self.book(evidence)
+        spec = parse_question(question)
+        answer = self._answer(question, evidence, strategy, spec)
+        return _relabel(answer, spec) if spec.periods else answer
+
+    def _answer(
+        self, question: str, evidence: Evidence, strategy: str, spec: QuestionSpec
+    ) -> Answer:
+        book = self.book(evidence, spec)
         verdict = verdict_answer(question, evidence, strategy, book)
         if verdict is not None:
             return verdict
-        spec = parse_question(question)
         metric_q = spec.recipe is not None and not intent.is_descriptive(question)
         if metric_q and spec.is_yes_no:
             recipe = get_recipe(spec.recipe)
@@ -76,7 +83,7 @@ class OfflineBackend:
                 or spec.aggregate == "trend"
                 or (recipe is not None and recipe.unit != "USD")
             )
-        if metric_q and spec.sub_annual and not spec.is_yes_no:
+        if metric_q and spec.sub_annual and not spec.periods:
             return self._abstain_period(spec, strategy)
         if metric_q and (spec.is_yes_no or intent.asks_compute(question)):
             sol = solve(spec, book)
@@ -204,14 +211,14 @@ class OfflineBackend:
         )
 
     def _abstain_period(self, spec: QuestionSpec, strategy: str) -> Answer:
-        """A figure for a quarter or year-to-date: the rows read are per fiscal year, and a
-        fiscal year's figure would answer another period than the one asked."""
+        """Two different periods asked in one fiscal year ('Q1 2025 vs Q2 2025'): the offline
+        reader reads one period per fiscal year, and would answer another period than asked."""
         recipe = get_recipe(spec.recipe)
         what = recipe.name if recipe else "the figure asked for"
         text = (
-            f"I {CANNOT}: the question asks for {what} for '{spec.sub_annual}', and finqa's "
-            "offline reader only reads figures by fiscal year; a fiscal year's figure would "
-            "answer another period."
+            f"I {CANNOT}: the question asks for {what} for '{spec.sub_annual}', two periods "
+            "within one fiscal year, and finqa's offline reader reads one period per fiscal "
+            "year; any figure it gave would answer another period."
         )
         return self._abstained(text, strategy, [f"{what} for {spec.sub_annual}"])
 
@@ -258,6 +265,42 @@ class OfflineBackend:
             backend=self.name,
             confidence=conf,
         )
+
+
+_FY = re.compile(r"\bFY(\d{4})\b")
+
+
+def _relabel(answer: Answer, spec: QuestionSpec) -> Answer:
+    """An answer read through the periods asked names them: each fiscal year's figure is the
+    period asked in that year ('Q3 FY2025' or 'quarter ended June 28, 2025' for 'FY2025')."""
+
+    def sub(text: str) -> str:
+        return _FY.sub(lambda m: spec.period_label(int(m.group(1))), text)
+
+    calcs = tuple(
+        c.model_copy(
+            update={
+                "description": sub(c.description),
+                "operands": tuple(
+                    o.model_copy(update={"period": sub(o.period or "") or o.period})
+                    for o in c.operands
+                ),
+            }
+        )
+        for c in answer.calculations
+    )
+    missing = answer.confidence.get("missing")
+    confidence = dict(answer.confidence)
+    if isinstance(missing, list):
+        confidence["missing"] = [sub(str(m)) for m in missing]
+    text = sub(answer.text)
+    return answer.model_copy(
+        update={
+            "text": text[:1].upper() + text[1:],
+            "calculations": calcs,
+            "confidence": confidence,
+        }
+    )
 
 
 def _asked_terms(question: str) -> list[str]:

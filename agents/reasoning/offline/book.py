@@ -6,6 +6,13 @@ parsed from the evidence text are the fall-back when the model has no fitting ro
 item and year (or a better-fitting one on the evidence's pages).
 A filing's fiscal year and form come from the index's document metadata (carried on the
 evidence items), else from `lexicon.identity` (document names of a known shape).
+
+A question about shorter periods than fiscal years (a quarter, a year to date, a balance at a
+quarter's end) reads the Book through `periods` (one `lexicon.AskedPeriod` per fiscal year):
+each row then holds, under a fiscal year, the figure of the period asked in that year, read
+from the statement model only (its columns know their span and end date; the tables parsed
+from the evidence text know years only, so they are left out). An empty `periods` (the periods
+cannot be told apart per fiscal year) reads nothing.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ from typing import Any
 from finqa.agents.reasoning.offline.model_rows import model_rows
 from finqa.agents.reasoning.offline.tables import Row, Table, classify_statement, parse_tables
 from finqa.agents.types import Evidence, EvidenceItem, StatementStore
+from finqa.lexicon.asked_period import AskedPeriod
 from finqa.lexicon.line_items import LineItem, line_items
 
 __all__ = ["Book", "Fact", "doc_identity", "MODEL_PREFERENCE", "TAG_PREFERENCE"]
@@ -104,12 +112,22 @@ class Book:
     first (`statements`; None reads the evidence text only), then the rows parsed from the
     evidence text, with per-document header context shared across chunks."""
 
-    def __init__(self, evidence: Evidence, statements: StatementStore | None = None) -> None:
-        self.model_rows: list[Row] = model_rows(statements, evidence)
+    def __init__(
+        self,
+        evidence: Evidence,
+        statements: StatementStore | None = None,
+        periods: Sequence[AskedPeriod] | None = None,
+    ) -> None:
+        self.periods = tuple(periods) if periods is not None else None
+        self.model_rows: list[Row] = model_rows(statements, evidence, self.periods)
         self.rows: list[Row] = []
         self._identity = {
             item.doc_id: doc_identity(item.doc_id, item.metadata) for item in evidence.items
         }
+        if self.periods is not None and not (self.periods and all(p.annual for p in self.periods)):
+            self.text_rows: list[Row] = []  # per-year text tables cannot tell a quarter apart
+            self.rows = list(self.model_rows)
+            return
         first: dict[int, Table] = {}
         for n, item in enumerate(evidence.items):
             first[n] = self._parse(item, n, (), None, None)

@@ -3,9 +3,11 @@
 `model_rows(statements, evidence)` reads, for each filing present in the evidence (and only
 those), every table of the filing's statement model (`StatementStore.tables`) and turns each
 line item into one `Row` with a value per fiscal year: a fiscal-year column, or a balance at a
-fiscal year end. Quarter, year-to-date and quarter-end columns are left to the evidence tables
-(the rows are per fiscal year). When a table has the same year twice (a restated column beside
-the original), the restated figure is used.
+fiscal year end. When the question asks for shorter periods (`periods`: one
+`lexicon.AskedPeriod` per fiscal year, e.g. Q3 FY2025), a row holds instead, under each fiscal
+year, the column that is the period asked for that year (the quarter, the year to date, the
+balance at the period's end: `AskedPeriod.fits`). When a table has the same year twice (a
+restated column beside the original), the restated figure is used.
 
 Only the first printing of each primary statement (its first page and the next) counts as
 the primary statement; a later table of the same kind (condensed consolidating, parent-only,
@@ -21,14 +23,15 @@ every other table of the filing agrees on, else it stays unknown (never guessed)
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from finqa.agents.reasoning.offline.tables import Row
 from finqa.agents.types import Evidence, StatementStore
+from finqa.lexicon.asked_period import AskedPeriod
 from finqa.lexicon.line_items import label_key
 from finqa.lexicon.model import StatementFact, StatementPeriod, StatementTable
 
-__all__ = ["model_rows", "fiscal_year_of", "PRIMARY_STATEMENTS"]
+__all__ = ["model_rows", "fiscal_year_of", "period_slot", "PRIMARY_STATEMENTS"]
 
 PRIMARY_STATEMENTS = frozenset({"income", "balance", "cashflow"})
 # the statement model's kinds in the offline reader's names
@@ -47,10 +50,34 @@ def fiscal_year_of(period: StatementPeriod) -> int | None:
     return period.fiscal_year if period.months in (None, 12) else None
 
 
-def model_rows(statements: StatementStore | None, evidence: Evidence) -> list[Row]:
-    """Rows of the statement model for the filings in `evidence` (empty without a store)."""
+Slot = Callable[[StatementPeriod], int | None]
+
+
+def period_slot(periods: Sequence[AskedPeriod] | None) -> Slot:
+    """The fiscal year under which a column's figure is read: by fiscal year when no period is
+    asked, else the year whose asked period the column is (None: not a period asked)."""
+    if periods is None:
+        return fiscal_year_of
+
+    def slot(period: StatementPeriod) -> int | None:
+        for ask in periods:
+            if ask.fits(period):
+                return ask.fiscal_year
+        return None
+
+    return slot
+
+
+def model_rows(
+    statements: StatementStore | None,
+    evidence: Evidence,
+    periods: Sequence[AskedPeriod] | None = None,
+) -> list[Row]:
+    """Rows of the statement model for the filings in `evidence` (empty without a store);
+    `periods`: the periods asked, per fiscal year (None: fiscal years)."""
     if statements is None:
         return []
+    slot = period_slot(periods)
     docs = list(dict.fromkeys(item.doc_id for item in evidence.items))
     known = set(statements.docs())
     sources: dict[tuple[str, int], tuple[str, str | None]] = {}
@@ -67,7 +94,7 @@ def model_rows(statements: StatementStore | None, evidence: Evidence) -> list[Ro
         doc_scale = _agreed_scale(tables)
         main = _main_pages(tables)
         for table in tables:
-            rows.extend(_table_rows(table, doc_scale, cites, len(rows), main))
+            rows.extend(_table_rows(table, doc_scale, cites, len(rows), main, slot))
     return rows
 
 
@@ -118,6 +145,7 @@ def _table_rows(
     cites: _Cites,
     offset: int,
     main: dict[str, int],
+    slot: Slot = fiscal_year_of,
 ) -> list[Row]:
     statement = _statement(table)
     # the filing's own statements come first in the financial statements section; a later table
@@ -133,7 +161,7 @@ def _table_rows(
         by_row[fact.row].append(fact)
     out: list[Row] = []
     for n, (_, facts) in enumerate(sorted(by_row.items())):
-        row = _row(facts, table, statement, primary, doc_scale, cites, offset + n)
+        row = _row(facts, table, statement, primary, doc_scale, cites, offset + n, slot)
         if row is not None:
             out.append(row)
     return out
@@ -147,12 +175,13 @@ def _row(
     doc_scale: float | None,
     cites: _Cites,
     order: int,
+    slot: Slot = fiscal_year_of,
 ) -> Row | None:
     chosen: dict[int, StatementFact] = {}
     for fact in sorted(facts, key=lambda f: f.column):
         if fact.dimensions:
             return None  # a segment's or a member's figure, never the line item's total
-        year = fiscal_year_of(fact.period)
+        year = slot(fact.period)
         if year is None:
             continue
         if year not in chosen or (fact.period.restated and not chosen[year].period.restated):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from finqa.lexicon.asked_period import AskedPeriod, asked_periods
 from finqa.lexicon.conventions import Conventions, stated_conventions
 from finqa.lexicon.numbers import question_scale
 from finqa.lexicon.periods import find_periods
@@ -41,16 +42,30 @@ class QuestionSpec:
     wants_positive: bool  # "positive working capital?"
     conventions: Conventions = Conventions()  # balance basis / day count the question states
     # the period asked when it is shorter than a fiscal year ('quarter ended June 28, 2025',
-    # 'six months ended ...', 'Q2 2023'); the offline rows are per fiscal year, so '' else
+    # 'six months ended ...', 'Q2 2023'), as written; '' for fiscal years only
     sub_annual: str = ""
+    # when a shorter period is asked: the period asked in each fiscal year the question names
+    # (the Book reads each year's figure from that period's column); () when two different
+    # spans are asked in one fiscal year (no per-year reading holds both); None: fiscal years
+    periods: tuple[AskedPeriod, ...] | None = None
+
+    def period_label(self, year: int) -> str:
+        """How the answer names a fiscal year's period: 'FY2025', or the shorter period asked
+        ('Q3 FY2025', 'quarter ended June 28, 2025')."""
+        for p in self.periods or ():
+            if p.fiscal_year == year:
+                return p.label()
+        return f"FY{year}"
 
 
-def _sub_annual(head: str) -> str:
-    """The quarter / half / year-to-date period a question asks for, '' when none."""
-    for p in find_periods(head):
-        if p.kind in ("quarter", "half", "ytd"):
-            return p.text
-    return ""
+def _sub_annual(head: str) -> tuple[str, tuple[AskedPeriod, ...] | None]:
+    """The periods shorter than a fiscal year a question asks for, as written ('' when none),
+    and the period asked in each fiscal year it names (() when one year holds two spans)."""
+    asked = asked_periods(head)
+    if asked is None:
+        return " and ".join(p.text for p in find_periods(head)), ()
+    shorter = [p.text for p in asked if not p.annual]
+    return (" and ".join(shorter), asked) if shorter else ("", None)
 
 
 def _years(question: str) -> list[int]:
@@ -133,6 +148,7 @@ def parse_question(question: str) -> QuestionSpec:
     final = get_recipe(recipe)
     if aggregate == "change" and percent and final is not None and final.unit == "USD":
         aggregate = "growth"  # 'year-over-year change in operating income (in units of percents)'
+    sub_annual, periods = _sub_annual(head)
     is_yes_no = bool(
         re.match(r"\s*(?:does|do|did|is|are|was|were|has|have|had|can|will|should)\b", q, re.I)
     )
@@ -149,5 +165,6 @@ def parse_question(question: str) -> QuestionSpec:
         is_yes_no=is_yes_no,
         wants_positive=wants_positive,
         conventions=stated_conventions(q),
-        sub_annual=_sub_annual(head),
+        sub_annual=sub_annual,
+        periods=periods,
     )

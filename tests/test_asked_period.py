@@ -1,0 +1,106 @@
+"""The lexicon reads the period a question asks for and says which statement column holds it."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from finqa.lexicon.asked_period import AskedPeriod, asked_periods
+from finqa.lexicon.model import StatementPeriod
+
+
+def one(text: str) -> AskedPeriod:
+    found = asked_periods(text)
+    assert found is not None and len(found) == 1
+    return found[0]
+
+
+Q2_25 = StatementPeriod(fiscal_year=2025, quarter=2, months=3, end_date=date(2025, 6, 29))
+Q2_24 = StatementPeriod(fiscal_year=2024, quarter=2, months=3, end_date=date(2024, 6, 30))
+H1_25 = StatementPeriod(fiscal_year=2025, months=6, end_date=date(2025, 6, 29))
+AT_Q2 = StatementPeriod(fiscal_year=2025, quarter=2, months=0, instant=True, end_date=date(2025, 6, 29))  # fmt: skip
+AT_FY = StatementPeriod(fiscal_year=2024, months=0, instant=True, end_date=date(2024, 12, 29))
+FY24 = StatementPeriod(fiscal_year=2024, months=12, end_date=date(2024, 12, 29))
+
+
+class TestAskedPeriods:
+    def test_quarter_spellings(self) -> None:
+        """'Q2 2024', 'second quarter of fiscal 2025' and '2Q24' are three-month periods of a quarter."""
+        for text, fy in (("Q2 2024", 2024), ("the second quarter of fiscal 2025", 2025), ("2Q24", 2024)):  # fmt: skip
+            p = one(f"What was revenue in {text}?")
+            assert (p.fiscal_year, p.months, p.quarter) == (fy, 3, 2)
+            assert p.end_date is None and p.label() == f"Q2 FY{fy}"
+
+    def test_year_to_date_and_half(self) -> None:
+        """'six months ended June 30, 2024' keeps its date; 'first half of 2025' is six months to Q2."""
+        p = one("Net income for the six months ended June 30, 2024?")
+        assert (p.months, p.end_date) == (6, date(2024, 6, 30))
+        assert p.label() == "six months ended June 30, 2024"
+        h = one("Revenue in the first half of 2025?")
+        assert (h.fiscal_year, h.months, h.quarter) == (2025, 6, 2)
+        n = one("Revenue for the nine months ended September 30, 2024?")
+        assert (n.months, n.quarter) == (9, 3)
+
+    def test_balance_at_a_date(self) -> None:
+        """'as of March 31, 2025' is a balance at that date; 'as of December 31, 2022' a year end."""
+        p = one("What were total assets as of March 31, 2025?")
+        assert p.instant and p.end_date == date(2025, 3, 31) and p.label() == "March 31, 2025"
+        assert one("What were total assets as of December 31, 2022?").annual
+
+    def test_one_quarter_named_twice(self) -> None:
+        """A quarter by its date and by its number ('(Q3 of fiscal 2025)') is one period, both kept."""
+        p = one("In the quarter ended June 28, 2025 (Q3 of fiscal 2025), what was revenue?")
+        assert (p.months, p.quarter, p.end_date) == (3, 3, date(2025, 6, 28))
+        assert p.label() == "quarter ended June 28, 2025"
+
+    def test_each_year_its_period(self) -> None:
+        """'between FY 2023 and Q2 of FY2024': the fiscal year 2023, and the second quarter of 2024."""
+        found = asked_periods("Was there any drop in cash between FY 2023 and Q2 of FY2024?")
+        assert found is not None
+        assert [(p.fiscal_year, p.months, p.quarter) for p in found] == [(2023, 12, None), (2024, 3, 2)]  # fmt: skip
+
+    def test_two_spans_in_one_year_cannot_be_held(self) -> None:
+        """'Q1 2025 vs Q2 2025' and 'FY 2023 ... Q4 of FY2023' ask two periods of one year: None."""
+        assert asked_periods("How did revenue change from Q1 2025 to Q2 2025?") is None
+        assert asked_periods("What share of FY 2023 buybacks occurred in Q4 of FY2023?") is None
+
+    def test_fiscal_years_only(self) -> None:
+        """A fiscal-year question asks for fiscal years only."""
+        found = asked_periods("What was 3M's revenue in FY2022 and FY2021?")
+        assert found is not None and all(p.annual for p in found)
+
+
+class TestColumnFits:
+    def test_quarter_column_not_year_to_date(self) -> None:
+        """A quarter is the three-month column, never the six-month one ending the same day."""
+        q = one("Revenue in the quarter ended June 29, 2025?")
+        assert q.fits(Q2_25) and not q.fits(H1_25) and not q.fits(Q2_24)
+
+    def test_stated_date_wins_over_a_fiscal_calendar(self) -> None:
+        """'quarter ended June 28, 2025' fits a column ending June 29, 2025 that calls itself Q3 (a
+        52/53-week filer with a September year end), within a week."""
+        q = one("Revenue in the quarter ended June 28, 2025?")
+        apple = StatementPeriod(fiscal_year=2025, quarter=3, months=3, end_date=date(2025, 6, 28))
+        assert q.fits(apple)
+        assert not q.fits(apple.model_copy(update={"end_date": date(2025, 3, 29)}))
+
+    def test_balance_at_the_quarter_end(self) -> None:
+        """A balance asked for a quarter is the instant at its end, not the prior year end's."""
+        q = one("Total assets at the end of Q2 2025?")
+        assert q.fits(AT_Q2) and not q.fits(AT_FY)
+
+    def test_year_to_date(self) -> None:
+        """'first half of 2025' fits the six-month column only."""
+        h = one("Revenue in the first half of 2025?")
+        assert h.fits(H1_25) and not h.fits(Q2_25)
+
+    def test_fiscal_year(self) -> None:
+        """A fiscal year fits its twelve-month column and its year-end balance, not a quarter."""
+        fy = AskedPeriod("FY2024", 2024)
+        assert fy.fits(FY24) and fy.fits(AT_FY) and not fy.fits(Q2_24)
+        assert not fy.fits(AT_Q2.model_copy(update={"fiscal_year": 2024}))
+
+    def test_balance_date_asked_of_a_flow(self) -> None:
+        """'revenue as of December 29, 2024' is the year that ended that day, never a quarter."""
+        p = AskedPeriod("December 29, 2024", 2024, 0, 4, date(2024, 12, 29))
+        assert p.fits(FY24) and p.fits(AT_FY)
+        assert not p.fits(Q2_24.model_copy(update={"end_date": date(2024, 12, 29)}))
