@@ -5,6 +5,7 @@ Importing is cheap: data files in lexicon/data/ are read on first use and cached
 
 from __future__ import annotations
 
+from finqa.lexicon.asked_period import AskedPeriod, asked_periods
 from finqa.lexicon.compare import find_in_text, quantities_match
 from finqa.lexicon.docnames import DocMeta, parse_doc_name
 from finqa.lexicon.entities import (
@@ -29,6 +30,8 @@ __all__ = [
     "all_companies",
     "parse_doc_name",
     "find_periods",
+    "asked_periods",
+    "AskedPeriod",
     "year_mentions",
     "primary_fiscal_year",
     "find_metrics",

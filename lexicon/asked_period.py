@@ -23,11 +23,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date
+from typing import TYPE_CHECKING
 
-from finqa.lexicon.model import StatementPeriod
 from finqa.lexicon.periods import DATE_PATTERN, PeriodMatch, find_periods, quarter_of
 
-__all__ = ["AskedPeriod", "PeriodAsk", "asked_periods"]
+if TYPE_CHECKING:
+    from finqa.lexicon.model import StatementPeriod
+
+__all__ = ["AskedPeriod", "asked_periods"]
 
 _DATED = re.compile(DATE_PATTERN, re.I)
 _SAME_DAY_DAYS = 7  # 52/53-week years: 'June 28, 2025' and 'June 30, 2025' are the same quarter end
@@ -122,10 +125,6 @@ class AskedPeriod:
             return False
         quarter = None if self.annual else self.quarter
         return column.quarter == (None if quarter == 4 else quarter)
-
-
-# The name the reasoner imports: what a question asks for one fiscal year.
-PeriodAsk = AskedPeriod
 
 
 def _same_day(a: date, b: date) -> bool:

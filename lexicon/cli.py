@@ -53,6 +53,7 @@ def analysis_dict(question: str) -> dict[str, Any]:
                 lambda p: (p.fiscal_year, p.quarter, p.half, p.end_date, p.kind),
             )
         ],
+        "asked": list(qa.periods),  # the period asked per fiscal year, when shorter than a year
         "metrics": [
             {
                 "canonical": m.canonical,
@@ -100,6 +101,8 @@ def _analyze(args: argparse.Namespace) -> int:
             or "-"
         )
     )
+    if data["asked"]:
+        print("asked:     " + ", ".join(data["asked"]))
     print(
         "metrics:   "
         + (

@@ -37,6 +37,9 @@ class QueryAnalysis(Frozen):
     tickers: tuple[str, ...] = ()
     fiscal_years: tuple[int, ...] = ()
     quarters: tuple[int, ...] = ()
+    # when a period shorter than a fiscal year is asked: the period asked in each fiscal year
+    # named ('Q3 FY2025', 'six months ended June 30, 2024', 'March 31, 2025'; 'FY2023' beside)
+    periods: tuple[str, ...] = ()
     metrics: tuple[str, ...] = ()  # canonical metric ids
     statements: tuple[str, ...] = ()  # income|balance|cash_flow|equity|...
     doc_types: tuple[str, ...] = ()

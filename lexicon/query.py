@@ -7,6 +7,7 @@ import re
 from typing import TYPE_CHECKING
 
 from finqa.lexicon._data import data_cache
+from finqa.lexicon.asked_period import asked_periods
 from finqa.lexicon.entities import CompanyMatch, find_companies, lookup_company_by_name
 from finqa.lexicon.metrics import MetricMatch, find_metrics, get_metric
 from finqa.lexicon.periods import PeriodMatch, find_periods
@@ -116,6 +117,8 @@ def _analyze(question: str) -> QueryAnalysis:
     # the year the question is mainly about first (it is the filing filter), then the others
     years = _unique(([str(primary)] if primary and str(primary) in mentioned else []) + mentioned)
     quarters = _unique([str(p.quarter) for p in periods if p.quarter])
+    asked = asked_periods(question, company.name if company else None) or ()
+    shorter = tuple(a.label() for a in asked) if any(not a.annual for a in asked) else ()
     notes, expansion = _expansion(companies, periods, metrics, statements)
     extra = [e for e in _unique(expansion) if e.lower() not in question.lower()]
     expanded = question if not extra else question + " | " + " ; ".join(extra)
@@ -125,6 +128,7 @@ def _analyze(question: str) -> QueryAnalysis:
         tickers=tickers,
         fiscal_years=tuple(int(y) for y in years),
         quarters=tuple(int(q) for q in quarters),
+        periods=shorter,
         metrics=metric_ids,
         statements=statements,
         doc_types=tuple(doc_types),

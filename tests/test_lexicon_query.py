@@ -45,6 +45,12 @@ class TestAnalyze:
         assert qa.quarters == (2,) and qa.fiscal_years == (2023,)
         assert qa.doc_types == ("10q",)
 
+    def test_period_asked_per_year(self) -> None:
+        """A quarter asked beside a fiscal year is named per year; a fiscal-year question names none."""
+        qa = analyze("Was there any drop in Best Buy's cash between FY 2023 and Q2 of FY2024?")
+        assert qa.periods == ("FY2023", "Q2 FY2024")
+        assert analyze("What was 3M's FY2022 revenue?").periods == ()
+
     def test_comparison_not_from_company_name(self) -> None:
         """'Best Buy' in a question does not make it a comparison."""
         qa = analyze("What is Best Buy's FY2023 inventory?")
