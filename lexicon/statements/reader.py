@@ -17,13 +17,14 @@ from typing import Any
 
 from finqa.lexicon.entities import company_for_doc
 from finqa.lexicon.model import StatementKind, StatementTable
+from finqa.lexicon.numbers import detect_scale
 from finqa.lexicon.statements.build import build_table
 from finqa.lexicon.statements.classify import statement_of_page
 from finqa.lexicon.statements.header import is_header_line
 from finqa.lexicon.statements.raw import BuildFailure, RawTable
 from finqa.lexicon.statements.text import read_text_page, split_row
 
-__all__ = ["StatementRead", "read_pages", "read_pdf", "statement_pages"]
+__all__ = ["StatementRead", "notes_scale", "read_pages", "read_pdf", "statement_pages"]
 
 _PROSE = 150  # a line this long is prose, not a table row
 
@@ -112,7 +113,8 @@ def read_pages(
 
     `grids` are the document's own tables as cells, `(page, rows)` (EDGAR HTML `<tr>`s): on a
     statement page they are read first (`grid.raw_tables_from_grid`), and the page text only
-    when none of them types.
+    when none of them types. Figures a sentence pairs with its periods ('... $336 million and
+    $375 million for fiscal 2024 and 2023, respectively') are read too (`sentences`).
     """
     started = time.perf_counter()
     page_list = list(pages)
@@ -137,6 +139,9 @@ def read_pages(
         if _type(read, raws, doc_id, company, page):
             read.typed_pages.append(page)
     _read_note_grids(read, by_page, texts, company)
+    from finqa.lexicon.statements.sentences import read_sentences
+
+    read.tables.extend(read_sentences(doc_id, page_list, company))
     read.seconds = time.perf_counter() - started
     return read
 
@@ -174,6 +179,7 @@ def _read_note_grids(
     from finqa.lexicon.statements.rollforward import build_rollforward
 
     done = set(read.statement_pages)
+    head = notes_scale(texts)
     for page in sorted(by_page):
         if page in done:
             continue
@@ -183,7 +189,15 @@ def _read_note_grids(
                 above = [*_lines(texts.get(page - 1, ""))[-2:], *above]
             title = next((ln[:_PROSE] for ln in reversed(above) if not _is_furniture([ln])), "")
             context = "\n".join([*above, *_lines(texts.get(page, ""))[:12]])
+            inherited = _inherits(head, page, rows, context)
+            if inherited:
+                context += "\n" + inherited
             raws = raw_tables_from_grid(rows, page, kind="other", title=title, context=context)
+            if inherited and head is not None:
+                for raw in raws:
+                    raw.notes.append(
+                        f"scale {inherited!r} from the head of the notes (p.{head[0]})"
+                    )
             trial = StatementRead(doc_id=read.doc_id)
             trial.tables = [t for t in read.tables if t.page == page]
             before = len(trial.tables)
@@ -196,6 +210,41 @@ def _read_note_grids(
             )  # fmt: skip
             if rolled is not None:
                 read.tables.append(rolled)
+
+
+_NOTES_HEAD = re.compile(
+    r"^notes to (?:the )?(?:condensed )?(?:consolidated )?financial statements\b", re.I
+)
+_PERIOD_LINE = re.compile(r"^(?:years?|fiscal years?|periods?|quarters?)\s+ended\b", re.I)
+
+
+def notes_scale(texts: dict[int, str]) -> tuple[int, str] | None:
+    """(page, scale statement) of the notes section's head, when it states one scale for the
+    notes: 'Notes to the Consolidated Financial Statements' followed (at most a period line
+    between) by '(Dollars in millions, except otherwise stated)'. Filers that print the scale
+    once there leave it off the note tables that follow; None when no such head is found."""
+    for page in sorted(texts):
+        lines = _lines(texts[page])
+        for i, line in enumerate(lines[:12]):
+            if not _NOTES_HEAD.match(line):
+                continue
+            for nxt in lines[i + 1 : i + 3]:
+                if nxt.startswith("(") and detect_scale(nxt):
+                    return page, nxt
+                if not _PERIOD_LINE.match(nxt):
+                    break
+    return None
+
+
+def _inherits(
+    head: tuple[int, str] | None, page: int, rows: Sequence[Sequence[str]], context: str
+) -> str:
+    """The notes head's scale statement for a note grid that states none of its own and shows
+    dollar amounts ('$409'), '' otherwise (share counts, tables before the notes)."""
+    if head is None or page < head[0] or detect_scale(context):
+        return ""
+    dollars = any("$" in cell for row in rows for cell in row)
+    return head[1] if dollars else ""
 
 
 def _read_grids(
