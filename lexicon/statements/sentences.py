@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from finqa.lexicon.model import StatementFact, StatementTable
 from finqa.lexicon.numbers import extract_quantities
 from finqa.lexicon.periods import PeriodMatch, find_periods
-from finqa.lexicon.statements.build import _item
+from finqa.lexicon.statements.catalogue import item_for_label
 from finqa.lexicon.statements.header import read_header
 
 __all__ = ["read_sentences"]
@@ -77,7 +77,7 @@ def _table(
     label = _label(sentence[: first.start], periods_found)
     if not label:
         return None
-    item = _item(label, "USD")
+    item = item_for_label(label)
     table_id = f"p{page}-s{n}"
     facts = tuple(
         StatementFact(
