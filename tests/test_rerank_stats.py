@@ -111,6 +111,25 @@ class TestStoredStats:
         agent.index.rebuild_bm25()  # leave the shared fixture as ingest wrote it
         assert agent.index.bm25.get("ACME_2022_10K").density is not None  # type: ignore[union-attr]
 
+    def test_rebuild_command_adds_stats_to_an_old_index(
+        self, tmp_path: Path, index_dir: Path
+    ) -> None:
+        """shared_dense --rebuild-bm25 gives partitions built before the statistics their statistics, with the same BM25 scores."""
+        from finqa.benchmarks.shared_dense import main
+
+        copy = tmp_path / "idx"
+        shutil.copytree(index_dir, copy)
+        agent = RetrievalAgent(_settings(copy), embedder=FakeEmbedder())
+        path = agent.index.bm25._file("ACME_2022_10K")
+        old = pickle.loads(path.read_bytes())  # noqa: S301 - the test's own index
+        old.density = old.titled = None
+        path.write_bytes(pickle.dumps(old))
+        assert main(["--out", str(tmp_path / "out"), "--index", str(copy), "--rebuild-bm25"]) == 0
+        new = pickle.loads(path.read_bytes())  # noqa: S301 - the test's own index
+        assert new.density is not None and new.titled is not None
+        query = tokenize(CAPEX_Q)
+        assert new.scores(query).tolist() == old.scores(query).tolist()
+
     def test_rebuilt_partition_keeps_stats_through_pickle(self, tmp_path: Path) -> None:
         """A partition written and read back keeps its statistics; an old pickle reads as None."""
         part = BM25Partition(["a"], [["x"]], density=[0.25], titled=[True])
