@@ -28,6 +28,7 @@ __all__ = [
     "asks_cash_flow_activities",
     "asks_dividends_paid",
     "asks_restructuring_costs",
+    "share_of_revenue_numerator",
 ]
 
 _UP = re.compile(r"\b(?:improv\w*|increas\w*|grow\w*|expand\w*|rais\w*|higher)\b", re.I)
@@ -84,6 +85,12 @@ _DIVIDENDS_PAID = re.compile(
     r"\bpa(?:y|id|ying)\b.{0,30}\bdividends?\b|\bdividends?\b.{0,20}\bpaid\b", re.I
 )
 _RESTRUCTURING = re.compile(r"restructuring (?:costs?|charges?|expenses?)", re.I)
+# '<numerator> as a percent of (net) sales / revenue'
+_SHARE_OF_REVENUE = re.compile(
+    r"(?P<num>(?:[\w&'.-]+\s+){1,5}?)(?:as an? )?(?:%|percent(?:age)?) of "
+    r"(?:total |net |consolidated )*(?:revenues?|sales)\b",
+    re.I,
+)
 _LIQUIDITY_HEALTH = re.compile(r"\b(?:health\w*|liquid\w*|adequate|sufficient|strong)\b", re.I)
 
 
@@ -164,3 +171,43 @@ def asks_dividends_paid(question: str) -> bool:
 def asks_restructuring_costs(question: str) -> bool:
     """'restructuring costs / charges / expenses'."""
     return bool(_RESTRUCTURING.search(question))
+
+
+def share_of_revenue_numerator(question: str) -> str | None:
+    """The line item asked as a percent of revenue ('wages expense' in 'wages expense as a
+    percent of net sales'), without the company's possessive; None when none is asked."""
+    m = _SHARE_OF_REVENUE.search(question)
+    if m is None:
+        return None
+    words = m.group("num").split()
+    owner = [i for i, w in enumerate(words) if w.endswith(("'s", "’s"))]
+    if owner:
+        words = words[owner[-1] + 1 :]  # after the company's possessive
+    while words and words[0].lower() in _LEAD_WORDS:
+        words = words[1:]
+    return " ".join(words) or None
+
+
+_LEAD_WORDS = frozenset(
+    [
+        "did",
+        "does",
+        "do",
+        "is",
+        "was",
+        "were",
+        "has",
+        "have",
+        "had",
+        "what",
+        "the",
+        "its",
+        "their",
+        "of",
+        "in",
+        "and",
+        "or",
+        "how",
+        "much",
+    ]
+)

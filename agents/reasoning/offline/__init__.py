@@ -75,6 +75,14 @@ class OfflineBackend:
         verdict = verdict_answer(question, evidence, strategy, book)
         if verdict is not None:
             return verdict
+        unknown = _unknown_share_of_revenue(spec, question)
+        if unknown is not None:
+            text = (
+                f"I {CANNOT}: the question asks for '{unknown}' as a percent of revenue, and no "
+                "line item or metric in finqa's catalogue matches it; revenue alone is not what "
+                "is asked."
+            )
+            return self._abstained(text, strategy, [unknown])
         metric_q = spec.recipe is not None and not intent.is_descriptive(question)
         if metric_q and spec.is_yes_no:
             recipe = get_recipe(spec.recipe)
@@ -301,6 +309,17 @@ def _relabel(answer: Answer, spec: QuestionSpec) -> Answer:
             "confidence": confidence,
         }
     )
+
+
+def _unknown_share_of_revenue(spec: QuestionSpec, question: str) -> str | None:
+    """The numerator of 'X as a percent of revenue' when the catalogue matched only revenue
+    (X is no line item it knows): answering with revenue would answer another question."""
+    if spec.recipe not in ("revenue", "revenue_growth"):
+        return None
+    numerator = intent.share_of_revenue_numerator(question)
+    if numerator is None or any(w in numerator.lower() for w in ("revenue", "sales")):
+        return None
+    return numerator
 
 
 def _asked_terms(question: str) -> list[str]:
