@@ -18,6 +18,7 @@ from functools import lru_cache
 
 from finqa.agents.reasoning.offline.book import Book, Fact
 from finqa.agents.reasoning.offline.solver import fact_citations
+from finqa.agents.reasoning.offline.verdict_kit import source_order
 from finqa.agents.reasoning.schema import ReplyPlan
 from finqa.agents.types import Calculation, Citation, Evidence, Operand, StatementStore
 from finqa.lexicon import find_periods
@@ -181,7 +182,7 @@ def execute_plan(
         description=(plan.description or "result")[:200],
     )
     cites = fact_citations(facts.values())
-    refs = "".join(sorted({f"[{c.source_id}]" for c in cites}, key=lambda s: int(s[2:-1])))
+    refs = "".join(f"[{s}]" for s in source_order(c.source_id for c in cites))
     shown = "; ".join(
         f"{name} = {facts[name].item.id.replace('_', ' ')} FY{facts[name].year} "
         f"{_num(values[name])} [{facts[name].row.source_id}]"

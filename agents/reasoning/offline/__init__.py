@@ -28,6 +28,7 @@ from finqa.agents.reasoning.offline.solver import (
     missing_operands,
     solve,
 )
+from finqa.agents.reasoning.offline.verdict_kit import source_order
 from finqa.agents.reasoning.offline.verdicts import metric_lead, verdict_answer
 from finqa.agents.types import Answer, Evidence, StatementStore
 from finqa.lexicon import intent
@@ -129,7 +130,7 @@ class OfflineBackend:
             or f"{period} {sol.recipe.name}"
         )
         cites = citations_for(sol)
-        refs = "".join(sorted({f"[{c.source_id}]" for c in cites}, key=lambda s: int(s[2:-1])))
+        refs = "".join(f"[{s}]" for s in source_order(c.source_id for c in cites))
         lead = ""
         if spec.is_yes_no and spec.wants_positive:
             lead = "Yes. " if sol.value > 0 else "No. "

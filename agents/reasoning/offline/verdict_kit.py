@@ -17,6 +17,7 @@ __all__ = [
     "abstain",
     "money",
     "statement_rows",
+    "source_order",
     "TEMPLATE_ID",
     "TEMPLATE_HASH",
 ]
@@ -85,10 +86,17 @@ class Reader:
         )
 
     def refs(self) -> str:
-        ids = sorted(
-            {c.source_id for c in self.cites}, key=lambda s: int(s[1:]) if s[1:].isdigit() else 0
-        )
-        return "".join(f"[{s}]" for s in ids)
+        return "".join(f"[{s}]" for s in source_order(c.source_id for c in self.cites))
+
+
+def source_order(source_ids: Iterable[str]) -> list[str]:
+    """Source ids once each, by number then by kind ('S1' before 'S2'; 'M1' before 'S1'): the
+    same order on every run (a set's order is not)."""
+
+    def key(s: str) -> tuple[int, str]:
+        return (int(s[1:]) if s[1:].isdigit() else 0, s)
+
+    return sorted(set(source_ids), key=key)
 
 
 def verdict(
