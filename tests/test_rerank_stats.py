@@ -9,10 +9,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "fixtures" / "retrieval"))
 from finqa.agents.config import Settings  # noqa: E402
-from finqa.agents.retrieval._chunk_stats import number_density, page_titles  # noqa: E402
+from finqa.agents.retrieval._chunk_stats import letters, number_density, page_titles  # noqa: E402
 from finqa.agents.retrieval.agent import RetrievalAgent  # noqa: E402
 from finqa.agents.retrieval.analysis import analyze_question  # noqa: E402
 from finqa.agents.retrieval.bm25 import BM25Partition, token_set, tokenize  # noqa: E402
@@ -81,6 +83,11 @@ class TestStoredStats:
             assert part.density[row] == pytest.approx(number_density(chunks[cid].text))
         cash = [i for i, c in enumerate(part.chunk_ids) if "Dividends paid" in chunks[c].text]
         assert cash and part.titled[cash[0]] and part.density[cash[0]] > 0.5
+
+    @given(st.text())
+    def test_letters_keeps_exactly_the_letters(self, text: str) -> None:
+        """letters() keeps the lower-cased text's alphabetic characters, ASCII or not, in order."""
+        assert letters(text) == "".join(ch for ch in text.lower() if ch.isalpha())
 
     def test_page_titles_reads_the_pages_first_chunk(self) -> None:
         """A heading carried onto a later page does not count as printed there."""

@@ -17,6 +17,7 @@ import numpy as np
 __all__ = ["number_density", "page_titles", "letters"]
 
 _NUMBER = re.compile(r"\(?-?\$?\d[\d,]*(?:\.\d+)?\)?%?")
+_DROP_ASCII = {c: None for c in range(128) if not 97 <= c <= 122}  # all but a-z
 
 
 def number_density(text: str) -> float:
@@ -27,7 +28,10 @@ def number_density(text: str) -> float:
 
 def letters(text: str) -> str:
     """The text's letters only, lower-cased ('Balance Shee t' -> 'balancesheet')."""
-    return "".join(ch for ch in text.lower() if ch.isalpha())
+    low = text.lower()
+    if low.isascii():  # the usual case (ASCII letters are exactly a-z once lowered)
+        return low.translate(_DROP_ASCII)
+    return "".join(ch for ch in low if ch.isalpha())
 
 
 def page_titles(rows: Sequence[tuple[int, str | None, str]]) -> np.ndarray:
