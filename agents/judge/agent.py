@@ -12,7 +12,15 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from finqa.agents.config import Settings
-from finqa.agents.judge import _lex
+from finqa.agents.judge._question import (
+    FIGURE_KINDS,
+    analysis_of,
+    asked_years,
+    line_terms,
+    metric_tokens,
+    named_metrics,
+    sentence_at,
+)
 from finqa.agents.judge.definition import DefinitionCheck, judge_definitions
 from finqa.agents.judge.diagnosis import diagnose, evidence_gaps, feedback_text
 from finqa.agents.judge.evidence import EvidenceView
@@ -39,7 +47,7 @@ from finqa.agents.judge.rederive import (
     rederive,
 )
 from finqa.agents.judge.statement_figures import StatementFigures
-from finqa.agents.judge.text import content_tokens, split_claims
+from finqa.agents.judge.text import split_claims
 from finqa.agents.types import Answer, Evidence, LLMClient, Verdict
 from finqa.lexicon.numbers import question_scale
 from finqa.lexicon.refusal import REFUSAL
@@ -95,7 +103,7 @@ class JudgeAgent:
 
     def _context(self, question: str, answer: Answer, evidence: Evidence) -> _Context:
         """What every step reads: the evidence view, the question's analysis and asked periods."""
-        analysis = _analysis(question)
+        analysis = analysis_of(question)
         text = answer.text or ""
         abstained = answer.abstained or (bool(REFUSAL.search(text)) and len(text) < 400)
         checklist = decompose(question, analysis)
@@ -105,7 +113,7 @@ class JudgeAgent:
             view=EvidenceView.of(evidence),
             evidence=evidence,
             analysis=analysis,
-            asked=_asked_years(question, analysis),
+            asked=asked_years(question, analysis),
             abstained=abstained,
             cited=[c.source_id for c in answer.citations],
             checklist=checklist,
@@ -133,10 +141,10 @@ class JudgeAgent:
             cited=ctx.cited,
             rel_tol=cfg.rel_tolerance,
             deterministic=deterministic,
-            topic=_metric_tokens(ctx.analysis),
+            topic=metric_tokens(ctx.analysis),
             single_part=len(parts) <= 1,
             topic_name=(ctx.expect.metric or "").replace("_", " "),
-            label_terms=_line_terms(ctx.expect, ctx.analysis) if len(parts) <= 1 else (),
+            label_terms=line_terms(ctx.expect, ctx.analysis) if len(parts) <= 1 else (),
         )
         if deterministic and len(parts) <= 1:
             # a stated result must be of the asked metric as the catalogue defines it
@@ -186,7 +194,7 @@ class JudgeAgent:
             years = (own,) if own else (ctx.asked if len(ctx.asked) == 1 else ())
             if not years:
                 continue
-            named, ratios = _named_metrics(_sentence_at(ctx.text, nc.start))
+            named, ratios = named_metrics(sentence_at(ctx.text, nc.start))
             metrics = [m for m in dict.fromkeys([*asked, *named]) if m]
             found = figures.match(nc.quantity, metrics, years, tol, ratios)
             if found is not None:
@@ -213,7 +221,7 @@ class JudgeAgent:
             return []
         expect = ctx.expect
         other_metric = any(nc.status == "calc_other_metric" for nc in numbers)
-        if expect.kind in _FIGURE_KINDS and len(_parts(ctx.checklist)) > 1:
+        if expect.kind in FIGURE_KINDS and len(_parts(ctx.checklist)) > 1:
             # the kind is the first part's metric's; another part may ask for another kind
             expect = replace(expect, kind=None, reason="several parts: figure kinds not checked")
         problems = check_kind(
@@ -478,31 +486,6 @@ def _discount_coincidences(claims: list[Any], numbers: list[Any]) -> None:
                 claim.failed_numbers.append(n.text)
 
 
-def _sentence_at(text: str, pos: int) -> str:
-    """The line or sentence of `text` holding offset `pos`."""
-    start = max(text.rfind(". ", 0, pos), text.rfind("\n", 0, pos), -1) + 1
-    ends = [i for i in (text.find(". ", pos), text.find("\n", pos)) if i >= 0]
-    return text[start : min(ends) if ends else len(text)]
-
-
-def _named_metrics(sentence: str) -> tuple[list[str], list[tuple[str, str]]]:
-    """The catalogue metrics a sentence names, and the pairs it names as a ratio ('Fixed
-    assets/Total assets', 'debt to equity')."""
-    try:
-        found = _lex.find_metrics(sentence)
-    except Exception:  # noqa: BLE001 - the names only widen what is looked up; nothing is lost
-        return [], []
-    ratios = [
-        (a.canonical, b.canonical)
-        for a, b in zip(found, found[1:], strict=False)
-        if sentence[a.end : b.start].strip().lower() in _RATIO_JOINS
-    ]
-    return [m.canonical for m in found], ratios
-
-
-_RATIO_JOINS = frozenset({"/", "to", "over", "divided by"})
-
-
 def _parts(checklist: Sequence[Facet]) -> set[int]:
     """The question parts the checklist asks (a conditional instruction is not one)."""
     return {f.part for f in checklist if f.kind != "conditional"}
@@ -510,55 +493,3 @@ def _parts(checklist: Sequence[Facet]) -> set[int]:
 
 def _counted(f: Any) -> bool:
     return f.kind != "conditional" or bool(f.meta.get("triggered"))
-
-
-def _analysis(question: str) -> Any:
-    try:
-        return _lex.analyze(question)
-    except Exception:  # noqa: BLE001 - the analysis only refines the checks; the judge still works without it
-        return None
-
-
-def _metric_tokens(analysis: Any) -> frozenset[str]:
-    """Words of the line items / synonyms of the metrics the question asks about ('COGS' ->
-    'cost of sales', 'cost of revenue'): evidence rows named so are on topic."""
-    tokens: set[str] = set()
-    for metric in getattr(analysis, "metrics", ()) or ():
-        for term in _lex.metric_terms(metric):
-            tokens |= set(content_tokens(term))
-    return frozenset(tokens)
-
-
-def _line_terms(expect: Expectation, analysis: Any) -> tuple[frozenset[str], ...]:
-    """The names of the metrics the question asks about and of their operands (catalogue name,
-    synonyms, line items as filed), each as the set of its words: a table figure's row label
-    must contain every word of one of them. Empty (no restriction) when the question names no
-    catalogue metric."""
-    if expect.metric is None or expect.kind not in _FIGURE_KINDS:
-        return ()
-    asked = [expect.metric, *(getattr(analysis, "metrics", ()) or ())]
-    ids = dict.fromkeys(asked)
-    for mid in list(ids):  # operands of operands too ('ebitda' -> operating income, D&A)
-        stack = [mid]
-        while stack:
-            for inp in _lex.metric_inputs(stack.pop()):
-                if inp not in ids:
-                    ids[inp] = None
-                    stack.append(inp)
-    terms: set[frozenset[str]] = set()
-    for mid in ids:
-        for term in _lex.metric_terms(mid):
-            words = frozenset(t for t in content_tokens(term) if len(t) >= 3)
-            if words:
-                terms.add(words)
-    return tuple(sorted(terms, key=sorted))
-
-
-_FIGURE_KINDS = frozenset({"amount", "ratio", "percent", "days", "count", "per_share"})
-
-
-def _asked_years(question: str, analysis: Any) -> tuple[int, ...]:
-    years = {y for y, _s, _e in _lex.year_mentions(question)}
-    if analysis is not None:
-        years |= {int(y) for y in getattr(analysis, "fiscal_years", ()) or ()}
-    return tuple(sorted(years))

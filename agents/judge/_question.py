@@ -1,0 +1,98 @@
+"""What the judge reads from the question and the answer's sentences: the lexicon's analysis, the
+asked fiscal years, the words of the asked metrics and of their operands, the metrics a sentence
+names (and the ratios it names)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from finqa.agents.judge import _lex
+from finqa.agents.judge.kind import Expectation
+from finqa.agents.judge.text import content_tokens
+
+__all__ = [
+    "FIGURE_KINDS",
+    "analysis_of",
+    "asked_years",
+    "line_terms",
+    "metric_tokens",
+    "named_metrics",
+    "sentence_at",
+]
+
+
+def sentence_at(text: str, pos: int) -> str:
+    """The line or sentence of `text` holding offset `pos`."""
+    start = max(text.rfind(". ", 0, pos), text.rfind("\n", 0, pos), -1) + 1
+    ends = [i for i in (text.find(". ", pos), text.find("\n", pos)) if i >= 0]
+    return text[start : min(ends) if ends else len(text)]
+
+
+def named_metrics(sentence: str) -> tuple[list[str], list[tuple[str, str]]]:
+    """The catalogue metrics a sentence names, and the pairs it names as a ratio ('Fixed
+    assets/Total assets', 'debt to equity')."""
+    try:
+        found = _lex.find_metrics(sentence)
+    except Exception:  # noqa: BLE001 - the names only widen what is looked up; nothing is lost
+        return [], []
+    ratios = [
+        (a.canonical, b.canonical)
+        for a, b in zip(found, found[1:], strict=False)
+        if sentence[a.end : b.start].strip().lower() in _RATIO_JOINS
+    ]
+    return [m.canonical for m in found], ratios
+
+
+_RATIO_JOINS = frozenset({"/", "to", "over", "divided by"})
+
+
+def analysis_of(question: str) -> Any:
+    try:
+        return _lex.analyze(question)
+    except Exception:  # noqa: BLE001 - the analysis only refines the checks; the judge still works without it
+        return None
+
+
+def metric_tokens(analysis: Any) -> frozenset[str]:
+    """Words of the line items / synonyms of the metrics the question asks about ('COGS' ->
+    'cost of sales', 'cost of revenue'): evidence rows named so are on topic."""
+    tokens: set[str] = set()
+    for metric in getattr(analysis, "metrics", ()) or ():
+        for term in _lex.metric_terms(metric):
+            tokens |= set(content_tokens(term))
+    return frozenset(tokens)
+
+
+def line_terms(expect: Expectation, analysis: Any) -> tuple[frozenset[str], ...]:
+    """The names of the metrics the question asks about and of their operands (catalogue name,
+    synonyms, line items as filed), each as the set of its words: a table figure's row label
+    must contain every word of one of them. Empty (no restriction) when the question names no
+    catalogue metric."""
+    if expect.metric is None or expect.kind not in FIGURE_KINDS:
+        return ()
+    asked = [expect.metric, *(getattr(analysis, "metrics", ()) or ())]
+    ids = dict.fromkeys(asked)
+    for mid in list(ids):  # operands of operands too ('ebitda' -> operating income, D&A)
+        stack = [mid]
+        while stack:
+            for inp in _lex.metric_inputs(stack.pop()):
+                if inp not in ids:
+                    ids[inp] = None
+                    stack.append(inp)
+    terms: set[frozenset[str]] = set()
+    for mid in ids:
+        for term in _lex.metric_terms(mid):
+            words = frozenset(t for t in content_tokens(term) if len(t) >= 3)
+            if words:
+                terms.add(words)
+    return tuple(sorted(terms, key=sorted))
+
+
+FIGURE_KINDS = frozenset({"amount", "ratio", "percent", "days", "count", "per_share"})
+
+
+def asked_years(question: str, analysis: Any) -> tuple[int, ...]:
+    years = {y for y, _s, _e in _lex.year_mentions(question)}
+    if analysis is not None:
+        years |= {int(y) for y in getattr(analysis, "fiscal_years", ()) or ()}
+    return tuple(sorted(years))
