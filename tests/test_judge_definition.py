@@ -207,3 +207,18 @@ class TestAcrossPeriods:
         )
         [check] = check_definitions([calc], [0], "gross_margin", ["percent"])
         assert check.failed
+
+
+class TestDimensionsOnlyOverAmounts:
+    def test_operands_recorded_as_ratios_not_judged_by_dimension(self) -> None:
+        """A difference of operands recorded as ratios is not called a ratio for an amount question."""
+        calc = Calculation(
+            expression="x0 - x1",
+            operands=(
+                Operand(name="x0", value=40.0, unit="ratio", text="40"),
+                Operand(name="x1", value=30.0, unit="ratio", text="30"),
+            ),
+            result=10.0,
+        )
+        [check] = check_definitions([calc], [0], "fcf", ["amount"])
+        assert check.status == "not_judged"

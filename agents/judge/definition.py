@@ -56,6 +56,7 @@ _UNIT_DIM: dict[str, tuple[int, int]] = {
     "shares": (0, 1),
     "USD/share": (1, -1),
 }
+_COUNTED_UNITS = frozenset({"USD", "shares", "USD/share"})  # dimensions judged only over these
 _DIM_WORDS = {(1, 0): "an amount", (0, 0): "a ratio or percentage", (1, -1): "an amount per share"}
 
 
@@ -421,13 +422,13 @@ def _reads(mid: str) -> frozenset[str]:
 
 def _dimension(calc: Calculation) -> tuple[int, int] | None:
     """(money, shares) exponents of the calculation's result from its operands' units; None when
-    an operand's unit is unknown or the expression mixes dimensions."""
+    an operand is not an amount or a share count (or its text shows a percentage), or the
+    expression mixes dimensions."""
     dims: dict[str, tuple[int, int]] = {}
     for op in calc.operands:
-        unit = "%" if _PERCENT_AFTER.search(op.text or "") and op.unit == "USD" else op.unit
-        if unit not in _UNIT_DIM:
-            return None
-        dims[op.name] = _UNIT_DIM[unit]
+        if op.unit not in _COUNTED_UNITS or _PERCENT_AFTER.search(op.text or ""):
+            return None  # a ratio/percent/days operand: its recorded unit is too easily wrong
+        dims[op.name] = _UNIT_DIM[op.unit]
     try:
         tree = ast.parse(calc.expression, mode="eval")
     except SyntaxError:
