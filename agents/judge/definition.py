@@ -381,9 +381,16 @@ def _compare(calc: Calculation, ops: Sequence[str | None], mid: str) -> tuple[bo
 
 
 def _which_metric(calc: Calculation, ops: Sequence[str | None], exclude: set[str]) -> Any | None:
-    """The catalogue metric the calculation computes, if it is one (and not excluded)."""
+    """The catalogue metric the calculation computes, if it is one (and not excluded): only a
+    metric resting on the same line items can be the same formula."""
+    point = _Point(0)
+    try:
+        _calc_fn(calc, ops, False)(point)
+    except Exception:  # noqa: BLE001 - a calculation that cannot be evaluated is not judged
+        return None
+    items = frozenset(k for k, _t in point.touched)
     for mid in _candidates(frozenset(o for o in ops if o)):
-        if mid in exclude:
+        if mid in exclude or _base_items(mid) != items:
             continue
         same, _keys = _compare(calc, ops, mid)
         if same:
@@ -402,6 +409,17 @@ def _candidates(operands: frozenset[str]) -> tuple[str, ...]:
         if m.formula and mid not in out and _reads(mid) & operands:
             out.append(mid)
     return tuple(out)
+
+
+@lru_cache(maxsize=512)
+def _base_items(mid: str) -> frozenset[str]:
+    """The line items a metric rests on, its formula expanded (periods aside)."""
+    point = _Point(0)
+    try:
+        point.value(mid, 0)
+    except Exception:  # noqa: BLE001 - a formula that cannot be evaluated rests on nothing known
+        return frozenset()
+    return frozenset(k for k, _t in point.touched)
 
 
 @lru_cache(maxsize=512)
