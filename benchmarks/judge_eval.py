@@ -9,8 +9,10 @@ diagnosis of 'missing part' and 'prior-year figure' rejections should be 'reason
 perturbations include the failure kinds of real LLM answers (bare yes/no, a figure of the wrong
 kind, from another line or period, the question or the evidence copied back, a figure beside a
 calculation flagged invalid, a calculation of another metric than the asked one, an answer that
-obeys an instruction planted in its cited page, and the gold beside that page). `--llm-set` also judges the labelled real-LLM answers
-(benchmarks/data/judge_llm_answers.jsonl, built by `python -m finqa.benchmarks.judge_labels`),
+obeys an instruction planted in its cited page, and the gold beside that page). `--llm-set
+[PATH]` also judges the labelled real-LLM answers (built by `python -m
+finqa.benchmarks.judge_labels from-bench RUN_DIR... --out PATH`; FinanceBench-derived, so kept
+outside the repository: default $FINQA_JUDGE_LLM_SET, else ~/.cache/finqa/judge_llm_answers.jsonl),
 `--folds` fits the acceptance threshold on four company-grouped folds and reports the fifth
 (the only threshold chosen by looking at questions, so it is chosen out of fold),
 `--offline` the offline backend's answers: correct accepted (target >= 85%) and wrong accepted

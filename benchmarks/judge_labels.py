@@ -4,7 +4,7 @@ from its gold evidence pages, the benchmark grader labels each answer against th
     python -m finqa.benchmarks.judge_labels run [--questions FILE] [--out FILE.jsonl]
         [--base-url URL] [--model NAME] [--limit N]          # resumable: skips ids already in --out
     python -m finqa.benchmarks.judge_labels export [--out FILE.jsonl] [--fixture FILE.jsonl]
-    python -m finqa.benchmarks.judge_labels from-bench RUN_DIR... [--out FILE.jsonl]
+    python -m finqa.benchmarks.judge_labels from-bench RUN_DIR... [--out FILE.jsonl] [--prefix P]
 
 `run` appends one JSON line per question (the answer as finqa's openai backend returned it, its
 grade, the evidence ids) and flushes it, so an interrupted run resumes where it stopped; a
@@ -280,11 +280,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     b.add_argument(
         "--out", "--fixture", dest="fixture", type=Path, default=None, help="the set to add to"
     )
+    b.add_argument(
+        "--prefix",
+        default="",
+        help="prepended to each item's source run name (keeps same-named runs of two sessions apart)",
+    )
     args = p.parse_args(argv)
     if args.cmd in ("export", "from-bench") and args.fixture is None:
         args.fixture = default_set()
     if args.cmd == "from-bench":
-        return _from_bench(args.runs, args.fixture)
+        return _from_bench(args.runs, args.fixture, args.prefix)
     if args.cmd == "run":
         if not args.questions.exists():
             print(f"judge_labels: questions file not found: {args.questions}", file=sys.stderr)
@@ -310,7 +315,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _from_bench(runs: Sequence[Path], fixture: Path) -> int:
+def _from_bench(runs: Sequence[Path], fixture: Path, prefix: str = "") -> int:
     from collections import Counter
 
     from finqa.benchmarks._judge_runs import items_from_run
@@ -321,6 +326,9 @@ def _from_bench(runs: Sequence[Path], fixture: Path) -> int:
             print(f"judge_labels: no results.jsonl in {run_dir}: skipped", file=sys.stderr)
             continue
         found = items_from_run(run_dir, label_row)
+        if prefix:
+            for x in found:
+                x["source"] = f"{prefix}/{x['source']}"
         counts = Counter(str(x["label"]) for x in found)
         print(f"judge_labels: {run_dir}: {len(found)} judged attempts {dict(counts)}")
         items += found

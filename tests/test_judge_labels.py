@@ -199,6 +199,15 @@ class TestFromBench:
             assert r["qid"] and r["label"] in ("correct", "wrong", "abstained", "ungraded")
             assert "question" not in r and "gold" not in r and isinstance(r["answer"], dict)
 
+    def test_prefix_keeps_same_named_runs_apart(self, tmp_path: Path) -> None:
+        """Two sessions' runs of the same name are kept apart by --prefix, not replaced."""
+        out = tmp_path / "set.jsonl"
+        run = _bench_run(tmp_path)
+        assert main(["from-bench", str(run), "--out", str(out), "--prefix", "a"]) == 0
+        assert main(["from-bench", str(run), "--out", str(out), "--prefix", "b"]) == 0
+        sources = sorted({r["source"] for r in load_fixture(out)})
+        assert sources == ["a/bench-openai/self-improving", "b/bench-openai/self-improving"]
+
     def test_judge_eval_reads_the_set_from_a_path(
         self, tmp_path: Path, capsys: pytest.CaptureFixture[str]
     ) -> None:
