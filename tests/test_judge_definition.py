@@ -89,6 +89,12 @@ class TestOperandNames:
         op = Operand(name="capex_fy2020", value=-460.8, text="Purchases of land (460.8)")
         assert operand_metric(op) == "capex"
 
+    def test_glued_caption_read_through_the_line_item_catalogue(self) -> None:
+        """A caption whose words the PDF text glued together ('Totalrevenues') still names its metric."""
+        assert operand_metric(Operand(name="x1", value=194579, text="Totalrevenues 194,579")) == (
+            "revenue"
+        )
+
 
 class TestDefinitionCheck:
     def test_ratio_for_an_amount_difference_fails(self) -> None:

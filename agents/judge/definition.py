@@ -218,10 +218,30 @@ def operand_metric(op: Operand) -> str | None:
     operating activities 3,676.2' -> cfo), else its own name ('capex_fy2020' -> capex)."""
     label = _label(op.text)
     for text in (label, _YEAR.sub(" ", op.name.replace("_", " "))):
-        found = _longest(text)
+        found = _longest(text) or _captioned(text)
         if found:
             return found
     return None
+
+
+def _captioned(label: str) -> str | None:
+    """The metric of a statement caption as filed, compared letters only (PDF text glues words:
+    'Totalrevenues', 'Operatingincome'), through the lexicon's line-item catalogue."""
+    from finqa.lexicon.line_items import label_key
+
+    item = _captions().get(label_key(label))
+    return item.metrics[0] if item is not None and item.metrics else None
+
+
+@lru_cache(maxsize=1)
+def _captions() -> dict[str, Any]:
+    from finqa.lexicon.line_items import line_items
+
+    out: dict[str, Any] = {}
+    for item in line_items().values():
+        for key in item.keys()[0]:
+            out.setdefault(key, item)
+    return out
 
 
 def _label(text: str) -> str:
