@@ -17,10 +17,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["answer_rows", "main"]
+__all__ = ["answer_rows", "audit_records", "main"]
 
 
-def _records(audit_dir: Path) -> Iterator[tuple[str, Mapping[str, Any]]]:
+def audit_records(audit_dir: Path) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """(mode, record) for every record of a benchmark run's audit logs (a torn tail skipped)."""
     for path in sorted(audit_dir.glob("*.jsonl")):
         with path.open(encoding="utf-8") as fh:
             for line in fh:
@@ -36,7 +37,7 @@ def _index(audit_dir: Path) -> tuple[dict[tuple[Any, ...], Mapping[str, Any]], d
     """(reasoning/judge records by (event, run, question, attempt), run_start params by run)."""
     by_key: dict[tuple[Any, ...], Mapping[str, Any]] = {}
     runs: dict[str, Any] = {}
-    for _mode, rec in _records(audit_dir):
+    for _mode, rec in audit_records(audit_dir):
         event = rec.get("event")
         if event == "run_start":
             runs[str(rec.get("run_id"))] = rec.get("params") or {}

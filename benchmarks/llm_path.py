@@ -27,6 +27,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from finqa.benchmarks.llm_answers import audit_records
+
 __all__ = [
     "select_subset",
     "subset_ids",
@@ -77,18 +79,11 @@ def subset_ids(path: Path) -> list[str]:
 
 
 def _reasoning_records(audit_dir: Path) -> list[Mapping[str, Any]]:
-    out: list[Mapping[str, Any]] = []
-    for path in sorted(audit_dir.glob("*.jsonl")):
-        mode = path.stem
-        with path.open(encoding="utf-8") as fh:
-            for line in fh:
-                try:
-                    rec = json.loads(line)
-                except json.JSONDecodeError:
-                    continue  # a torn tail
-                if rec.get("event") == "reasoning":
-                    out.append({**rec, "_mode": mode})
-    return out
+    return [
+        {**rec, "_mode": mode}
+        for mode, rec in audit_records(audit_dir)
+        if rec.get("event") == "reasoning"
+    ]
 
 
 def _rate(k: int, n: int) -> float | None:

@@ -432,27 +432,29 @@ def _candidates(operands: frozenset[str]) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=512)
-def _base_items(mid: str) -> frozenset[str]:
-    """The line items a metric rests on, its formula expanded (periods aside)."""
+def _touched(mid: str) -> frozenset[str] | None:
+    """What evaluating a metric's formula reads (line items and metrics), or None when it
+    cannot be evaluated."""
     point = _Point(0)
     try:
         point.value(mid, 0)
-    except Exception:  # noqa: BLE001 - a formula that cannot be evaluated rests on nothing known
-        return frozenset()
+    except Exception:  # noqa: BLE001 - a formula that cannot be evaluated reads nothing known
+        return None
     return frozenset(k for k, _t in point.touched)
 
 
-@lru_cache(maxsize=512)
+def _base_items(mid: str) -> frozenset[str]:
+    """The line items a metric rests on, its formula expanded (periods aside)."""
+    return _touched(mid) or frozenset()
+
+
 def _reads(mid: str) -> frozenset[str]:
     """Every metric a metric's formula reads, expanded."""
-    point = _Point(0)
-    try:
-        point.value(mid, 0)
-    except Exception:  # noqa: BLE001 - a formula that cannot be evaluated reads nothing we know
+    touched = _touched(mid)
+    if touched is None:
         return frozenset()
     m = _metric(mid)
-    direct = set(m.inputs) if m is not None else set()
-    return frozenset({k for k, _t in point.touched} | direct)
+    return touched | (frozenset(m.inputs) if m is not None else frozenset())
 
 
 # --------------------------------------------------------------------------- dimensions
