@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from _statement_read import values_of as _values
 from finqa.lexicon.statements import read_pages
 from finqa.lexicon.statements.grid import is_ratio_caption, raw_tables_from_grid
 
@@ -40,15 +41,6 @@ BALANCE_GRID = (
     ("(1,991)", "7,724"),
     ("Total assets", "$193,389", "180,104"),
 )
-
-
-def _values(read: object, label: str) -> dict[str, float]:
-    return {
-        f.period.key: f.value
-        for t in read.tables  # type: ignore[attr-defined]
-        for f in t.facts
-        if f.label == label
-    }
 
 
 class TestGridReader:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from _statement_read import values_of as _values
 from finqa.lexicon.statements import read_pages
 from finqa.lexicon.statements.reader import notes_scale
 
@@ -21,15 +22,6 @@ SBC_GRID = (
 )
 SHARES_PAGE = "Options outstanding were as follows:\nYears ended December 31, 2024 2023\nOptions outstanding 903,999 792,662\n"  # fmt: skip
 SHARES_GRID = (("Years ended December 31,", "2024", "2023"), ("Options outstanding", "903,999", "792,662"))  # fmt: skip
-
-
-def _values(read: object, label: str) -> dict[str, float]:
-    return {
-        f.period.key: f.value
-        for t in read.tables  # type: ignore[attr-defined]
-        for f in t.facts
-        if f.label == label
-    }
 
 
 class TestNotesScale:
