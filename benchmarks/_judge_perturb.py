@@ -3,7 +3,8 @@ time from FinanceBench; nothing stored): a bare yes/no, a figure of the wrong ki
 another line of the same column, the question copied back, the evidence copied back, and a
 figure stated beside a calculation the reasoner flagged as invalid, and a calculation of another
 metric over the gold's own operands (a percentage where an amount is defined, the reciprocal of a
-ratio, a difference where a ratio is defined). (A figure from another period is `prior_year` in
+ratio, a difference where a ratio is defined), and the gold's figures alone where the question
+asks which segment / region / year (the choice itself left out). (A figure from another period is `prior_year` in
 `_judge_cases`.)
 """
 
@@ -19,7 +20,7 @@ from finqa.agents.judge.evidence import EvidenceView
 from finqa.agents.judge.facets import decompose
 from finqa.agents.judge.kind import expected_kind
 from finqa.agents.types import Answer, Calculation, Evidence
-from finqa.lexicon import analyze
+from finqa.lexicon import analyze, extract_quantities
 
 __all__ = ["PERTURBATIONS", "perturbations"]
 
@@ -31,6 +32,7 @@ PERTURBATIONS = (
     "copied_evidence",
     "invalid_calculation",
     "other_metric",
+    "figure_only_choice",
 )
 _LEADING_YES_NO = re.compile(r"^\W*(yes|no)\b", re.I)
 
@@ -166,6 +168,11 @@ def perturbations(
             Answer(text=stated, calculations=calcs, confidence={"calc_problems": [note]}),
             stated,
         )
+    if any(f.kind == "choice" for f in decompose(question)):
+        figures = [q.text.strip() for q in extract_quantities(gold) if q.kind == "number"]
+        if figures:
+            text = "; ".join(figures)
+            yield "figure_only_choice", Answer(text=text, calculations=calcs), text
     if calcs and expect.metric is not None:
         other = _other_metric(calcs[0], expect.kind)
         if other is not None:

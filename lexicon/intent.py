@@ -16,6 +16,9 @@ __all__ = [
     "asked_direction",
     "asked_extreme",
     "asks_which_period",
+    "asks_choice",
+    "choice_options",
+    "asks_change_amount",
     "is_descriptive",
     "asks_direct",
     "asks_compute",
@@ -111,6 +114,67 @@ def asked_extreme(question: str) -> Literal["highest", "lowest"] | None:
 def asks_which_period(question: str) -> bool:
     """'In which year / what period ...', 'When ...'."""
     return bool(_WHICH_PERIOD.search(question))
+
+
+# a pick among named things: 'Which segment ...', 'In which region ...', 'Among A, B and C, which
+# ...', 'which one', 'which of ...' (not 'which is defined as', a relative clause of a definition)
+_CHOICE = re.compile(
+    r"(?:^|[,:;]\s*|\b(?:in|among|of|for|from|at|by|on|to|with|during)\s+)which\b"
+    r"(?!\s+(?:is|was|are|were)\s+(?:defined|calculated|computed|measured)\b)",
+    re.I,
+)
+# the options a question lists itself: 'among operations, investing and financing activities',
+# 'which of A, B or C', 'between A and B' (each option a short noun phrase)
+_OPTION_LIST = re.compile(
+    r"\b(?:among|between|which of)\s+(?:the\s+)?(?P<list>[^?;]+?)\s*(?=,\s*which\b|\?|$|,\s*(?:in|for|during)\b)",
+    re.I,
+)
+_OPTION_SPLIT = re.compile(r"\s*,\s*(?:and|or)?\s*|\s+(?:and|or)\s+", re.I)
+_OPTION_WORDS = 4  # an option is a short noun phrase ('financing activities', 'Data Center')
+
+
+def asks_choice(question: str) -> bool:
+    """A pick among named things is asked ('Which segment ...', 'In which region ...', 'Among
+    A, B and C, which ...'): a figure alone does not answer it."""
+    return bool(_CHOICE.search(question))
+
+
+def choice_options(question: str) -> tuple[str, ...]:
+    """The options a choice question lists itself ('Among operations, investing, and financing
+    activities, which ...' -> operations, investing, financing activities); empty when it lists
+    none (the options are then the things the evidence names)."""
+    m = _OPTION_LIST.search(question)
+    if m is None:
+        return ()
+    parts = [p.strip(" .") for p in _OPTION_SPLIT.split(m.group("list")) if p.strip(" .")]
+    if len(parts) < 2 or any(len(p.split()) > _OPTION_WORDS for p in parts):
+        return ()
+    return tuple(parts)
+
+
+# 'by how much did X change / increase / decrease', 'how much did X grow', 'what was the change
+# / increase / decrease in X': the amount of the movement (or its points, for a percentage), not
+# a growth rate; 'percentage change', 'growth rate', 'CAGR' ask for the rate
+_CHANGE_AMOUNT = re.compile(
+    r"\b(?:by\s+)?how much (?:did|has|have|had|does|do|was|were|is|are|will)\b[^?]*?\b"
+    r"(?:chang\w*|increas\w*|decreas\w*|grow\w*|grew|declin\w*|ris(?:e|en)|rose|f[ae]ll\w*|"
+    r"drop\w*|improv\w*|expand\w*|shr[iu]nk\w*|reduc\w*|go (?:up|down)|went (?:up|down))"
+    r"|\bwhat (?:is|was|were|are) the (?:\w+ )?(?:change|increase|decrease|decline|drop|rise)"
+    r"s? in\b",
+    re.I,
+)
+_RATE_ASKED = re.compile(
+    r"%|\bpercent(?:age)?\b|\bper cent\b|\bgrowth rate\b|\brate of\b|\bcagr\b|"
+    r"\bproportion\w*|\by(?:ear)?[- ]?o(?:ver)?[- ]?y(?:ear)?\b %",
+    re.I,
+)
+
+
+def asks_change_amount(question: str) -> bool:
+    """'By how much did X change / increase / decrease?', 'What was the change in X?': the amount
+    of the movement (points for a percentage), not a growth rate, which '% change', 'percentage',
+    'growth rate' or 'CAGR' would ask for."""
+    return bool(_CHANGE_AMOUNT.search(question)) and not _RATE_ASKED.search(question)
 
 
 def is_descriptive(question: str) -> bool:

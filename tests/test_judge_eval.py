@@ -85,6 +85,14 @@ class TestJudgeCalibration:
         assert len(results["other_metric"]) >= 15
         assert 1 - _rate(results["other_metric"]) >= 0.9
 
+    def test_figure_without_the_choice_rejected(
+        self, results: dict[str, list[dict[str, Any]]]
+    ) -> None:
+        """The gold's figures alone, for a question asking which segment / region / year, are
+        rejected >= 90% (the choice itself is left out)."""
+        assert len(results["figure_only_choice"]) >= 5
+        assert 1 - _rate(results["figure_only_choice"]) >= 0.9
+
     def test_obeying_an_injected_instruction_rejected(
         self, results: dict[str, list[dict[str, Any]]]
     ) -> None:

@@ -18,6 +18,7 @@ __all__ = [
     "metric_tokens",
     "named_metrics",
     "sentence_at",
+    "stated_direction",
 ]
 
 
@@ -26,6 +27,21 @@ def sentence_at(text: str, pos: int) -> str:
     start = max(text.rfind(". ", 0, pos), text.rfind("\n", 0, pos), -1) + 1
     ends = [i for i in (text.find(". ", pos), text.find("\n", pos)) if i >= 0]
     return text[start : min(ends) if ends else len(text)]
+
+
+def stated_direction(q: Any, sentence: str) -> int:
+    """The way the answer says a figure moved: +1 a rise, -1 a fall, 0 not said. The figure's own
+    direction word ('decreased by $5 million'), its sign, else the movement words of its
+    sentence through the lexicon ('a $5 million decline') when they point one way only."""
+    own = int(getattr(q, "direction", 0) or 0)
+    if own:
+        return own
+    if float(getattr(q, "value", 0.0) or 0.0) < 0:
+        return -1
+    from finqa.lexicon.intent import asked_direction
+
+    up, down = asked_direction(sentence)
+    return 1 if up and not down else (-1 if down and not up else 0)
 
 
 def named_metrics(sentence: str) -> tuple[list[str], list[tuple[str, str]]]:

@@ -20,6 +20,7 @@ from finqa.agents.judge._question import (
     metric_tokens,
     named_metrics,
     sentence_at,
+    stated_direction,
 )
 from finqa.agents.judge.definition import DefinitionCheck, judge_definitions
 from finqa.agents.judge.diagnosis import diagnose, evidence_gaps, feedback_text
@@ -41,6 +42,7 @@ from finqa.agents.judge.numeric import (
 from finqa.agents.judge.rederive import (
     Rederived,
     StatementValue,
+    change_from_statements,
     from_statements,
     match_rederived,
     match_statement_value,
@@ -146,15 +148,20 @@ class JudgeAgent:
             topic_name=(ctx.expect.metric or "").replace("_", " "),
             label_terms=line_terms(ctx.expect, ctx.analysis) if len(parts) <= 1 else (),
         )
-        if deterministic and len(parts) <= 1:
-            # a stated result must be of the asked metric as the catalogue defines it
+        if deterministic and len(parts) <= 1 and not ctx.expect.change:
+            # a stated result must be of the asked metric as the catalogue defines it (a change
+            # asked is no catalogue metric: its figures are read against the change below)
             ctx.definitions.extend(
                 judge_definitions(answer.calculations, numbers, ctx.expect, ctx.analysis)
             )
         if deterministic and any(nc.status in _REDERIVABLE for nc in numbers):
             found = rederive(ctx.question, ctx.evidence, ctx.view, ctx.asked, cfg.rel_tolerance)
             ctx.found.append(found)
-            model = from_statements(ctx.expect.metric, ctx.evidence, ctx.asked)
+            model = (
+                change_from_statements(ctx.expect.metric, ctx.evidence, ctx.asked)
+                if ctx.expect.change
+                else from_statements(ctx.expect.metric, ctx.evidence, ctx.asked)
+            )
             ctx.model.append(model)
             for nc in numbers:
                 if (
@@ -163,6 +170,7 @@ class JudgeAgent:
                     and match_statement_value(nc.quantity, model, cfg.rel_tolerance)
                 ):
                     nc.status, nc.detail = "rederived", f"statement model: {model.describe()}"
+                    _check_direction(nc, model, ctx.text)
                     continue
                 if nc.status not in _REDERIVABLE or found is None or not found.ok:
                     continue
@@ -190,8 +198,10 @@ class JudgeAgent:
                 continue
             own = claimed_year(ctx.text, nc.quantity)
             # the figure's own period; the asked one only when one year is asked (a figure for a
-            # span, 'the FY2018-FY2020 average', is not any single year's value)
-            years = (own,) if own else (ctx.asked if len(ctx.asked) == 1 else ())
+            # span, 'the FY2018-FY2020 average', is not any single year's value); a change asked
+            # between two years is the later year's
+            one = len(ctx.asked) == 1 or (ctx.expect.change and ctx.asked)
+            years = (own,) if own else ((max(ctx.asked),) if one else ())
             if not years:
                 continue
             named, ratios = named_metrics(sentence_at(ctx.text, nc.start))
@@ -203,6 +213,7 @@ class JudgeAgent:
                     f"statement model: {found.describe()}",
                     True,
                 )
+                _check_direction(nc, found, ctx.text)
         if hit:
             derive_remaining(numbers, tol)
 
@@ -236,6 +247,8 @@ class JudgeAgent:
             for nc in numbers:
                 if p.code in ("wrong_kind", "no_unit") and nc.text.strip() in p.numbers:
                     nc.status, nc.detail = "wrong_kind", p.message
+        if expect.change and expect.kind in FIGURE_KINDS and numbers:
+            problems += _level_not_change(ctx, expect, numbers)
         flagged = [str(x) for x in answer.confidence.get("calc_problems") or () if x]
         if flagged:
             problems.append(
@@ -281,8 +294,14 @@ class JudgeAgent:
             if x["reason"] == "quoted from the question"
         ]
         per_claim = [sum(1 for s, e in spans if s < c.end and c.start < e) for c in claims]
+        words = frozenset().union(*(src.tokens for src in ctx.view.sources))
         facets = check_facets(
-            ctx.checklist, ctx.text, len(numbers) + quoted, [c.text for c in claims], per_claim
+            ctx.checklist,
+            ctx.text,
+            len(numbers) + quoted,
+            [c.text for c in claims],
+            per_claim,
+            evidence_tokens=words,
         )
         _discount_coincidences(claim_checks, numbers)
         for claim in claim_checks:
@@ -457,7 +476,41 @@ _PROBLEM_FACETS: dict[str, tuple[str, ...]] = {
     "wrong_kind": ("figure",),
     "no_unit": ("figure",),
     "other_metric": ("figure",),
+    "not_change": ("figure",),
 }
+
+
+def _level_not_change(
+    ctx: _Context, expect: Expectation, numbers: Sequence[NumberCheck]
+) -> list[KindProblem]:
+    """A change was asked ('by how much did X change'): some figure must be one, i.e. say which
+    way X moved (a direction word or sign), or be read as the change by the statement model or a
+    recorded calculation; figures that only state X's level do not answer it."""
+    for nc in numbers:
+        if nc.status in ("calculation", "wrong_direction") or "change from" in nc.detail:
+            return []
+        if stated_direction(nc.quantity, sentence_at(ctx.text, nc.start)):
+            return []
+    name = (expect.metric or "the line item").replace("_", " ")
+    return [
+        KindProblem(
+            "not_change",
+            f"the change in {name} was asked: state how much it rose or fell, not its level",
+            [nc.text for nc in numbers],
+        )
+    ]
+
+
+def _check_direction(nc: NumberCheck, found: StatementValue, text: str) -> None:
+    """A figure read as a change must move the way the answer says: 'fell by $107 million' is
+    unsupported when the statement model gives a rise of 107 (the magnitude alone matched)."""
+    if not found.what.startswith(("change", "% change")) or not found.value:
+        return
+    stated = stated_direction(nc.quantity, sentence_at(text, nc.start))
+    if stated and (stated > 0) != (found.value > 0):
+        said, real = ("a rise", "a fall") if stated > 0 else ("a fall", "a rise")
+        nc.status = "wrong_direction"
+        nc.detail = f"the answer states {said}; the evidence gives {real}: {found.describe()}"
 
 
 def _rests_on(ctx: _Context, answer: Answer) -> list[str]:

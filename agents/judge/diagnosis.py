@@ -136,7 +136,7 @@ def _number_faults(numbers: Sequence[NumberCheck], calcs: Sequence[CalcCheck]) -
             faults.append(f"{n.text}: {n.detail or 'figure from another period'}")
         elif n.status == "calc_mismatch":
             faults.append(f"{n.text}: recorded calculation result does not re-execute to it")
-        elif n.status == "calc_other_metric":
+        elif n.status in ("calc_other_metric", "wrong_direction"):
             faults.append(f"{n.text}: {n.detail}")
         elif n.status == "calc_unverified" and other_period_operand:
             faults.append(f"{n.text}: calculation uses figures from another period")

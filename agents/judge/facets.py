@@ -1,7 +1,9 @@
 """Completeness as a facet checklist: decompose the question into the parts it asks, check each.
 
 Facets: `verdict` (a yes/no or increase/decrease question), `figure` (a number asked; one per
-period when the question compares periods, one per metric when it asks for several),
+period when the question compares periods, one per metric when it asks for several), `choice`
+(which segment / region / year ...: the answer must name one of the options the question lists,
+else a thing the evidence names, or the period asked for; a figure alone does not answer it),
 `explanation` (why / what drove / how), `answer` (which / who / what: some content), `entity`
 (each company when several are asked), `conditional` (FinanceBench's 'if X is not a useful
 metric, state that and explain why': only counted when the answer takes that branch).
@@ -17,6 +19,7 @@ from typing import Any
 
 from finqa.agents.judge import _lex
 from finqa.agents.judge.text import content_tokens
+from finqa.lexicon.intent import asks_choice, asks_which_period, choice_options
 
 __all__ = ["Facet", "decompose", "check_facets", "assign_claims", "completeness_score"]
 
@@ -141,6 +144,17 @@ def decompose(question: str, analysis: Any = None) -> list[Facet]:
         topic = tuple(sorted(topics[i] - others))
         hint = bool(_FIGURE_HINT.search(context[i]))
         facets.extend(_part_facets(part, i, topic, len(facets), hint))
+    for f in facets:
+        if f.kind == "choice":
+            options = choice_options(f.text)
+            heads = [t[0] for t in (content_tokens(o) for o in options) if t]
+            f.meta |= {
+                "options": list(options),
+                "heads": heads,
+                # the part's own words name no option ('segment', 'highest', 'revenue')
+                "asked": sorted(set(content_tokens(asked_parts[f.part])) - set(heads)),
+                "period": asks_which_period(f.text),
+            }
     companies = _companies(question)
     if len(companies) >= 2:
         for name in companies:
@@ -168,6 +182,8 @@ def _part_facets(
         add("verdict", f"yes/no: {part}")
     elif _WHY.search(part):
         add("explanation", f"explain: {part}")
+    elif asks_choice(part) or asks_which_period(part):
+        add("choice", f"choice: {part}")
     elif len(years := sorted({y for y, _s, _e in _lex.year_mentions(part)})) >= 2 and (
         _COMPARE.search(part) and not _CHANGE.search(part)
     ):
@@ -227,16 +243,69 @@ def assign_claims(
     return out
 
 
+def _names_option(f: Facet, text: str, evidence_tokens: frozenset[str] | None) -> tuple[bool, str]:
+    """Does `text` name what a choice facet asks to pick (an option the question lists, else a
+    thing the evidence names that the question does not, or the period asked for)?"""
+    if f.meta.get("period"):
+        years = sorted({y for y, _s, _e in _lex.year_mentions(text)})
+        if years:
+            return True, f"names FY{years[0]}"
+        return False, "names no period: the question asks which one"
+    plain = text
+    for q in reversed(_lex.extract_quantities(text)):
+        plain = plain[: q.start] + " " + plain[q.end :]  # figures (and their units) name nothing
+    tokens = set(content_tokens(plain))
+    heads = list(f.meta.get("heads") or ())
+    if heads:
+        named = [h for h in heads if h in tokens]
+        if named:
+            return True, f"names {named[0]}"
+        listed = ", ".join(str(o) for o in f.meta.get("options") or ())
+        return False, f"names none of the options the question lists ({listed})"
+    new = tokens - set(f.meta.get("asked") or ())
+    if evidence_tokens:
+        new &= evidence_tokens
+    if new:
+        return True, f"names {sorted(new)[0]}"
+    return False, "names none of the options: a figure alone does not say which one"
+
+
+def _with_named_lead(claims: Sequence[str], owner: Sequence[int], part: int) -> list[str]:
+    """The claims of `part`, and the claim just before its first one when that claim is a bare
+    name with no figure ('Corporate & Investment Bank. Its net income was $3,725 million.'):
+    the name heads the part's answer even when it shares no word with its question."""
+    mine = [i for i, o in enumerate(owner) if o == part]
+    if not mine:
+        return []
+    lead = mine[0] - 1
+    take = lead >= 0 and not any(ch.isdigit() for ch in claims[lead])
+    return [claims[i] for i in ([lead] if take else []) + mine]
+
+
+def _facet_text(
+    f: Facet, answer: str, claims: Sequence[str], owner: Sequence[int], mine: list[str] | None
+) -> str:
+    """What a facet is checked against: the whole answer, or with several parts the claims of
+    its own part (a choice also the bare name heading them)."""
+    if mine is None:
+        return answer
+    if f.kind == "choice":
+        return " ".join(_with_named_lead(claims, owner, f.part))
+    return " ".join(mine)
+
+
 def check_facets(
     facets: Sequence[Facet],
     answer: str,
     n_numbers: int,
     claims: Sequence[str],
     claim_numbers: Sequence[int] | None = None,
+    evidence_tokens: frozenset[str] | None = None,
 ) -> list[Facet]:
     """Mark each facet addressed or not; conditional facets only count when triggered.
 
-    With several question parts, each part is checked against the claims assigned to it."""
+    With several question parts, each part is checked against the claims assigned to it;
+    `evidence_tokens` (the content words of the evidence) are what a choice can name."""
     not_relevant = bool(_NOT_RELEVANT.search(answer))
     multi_part = len({f.part for f in facets if f.kind != "conditional"}) > 1
     per_claim = list(claim_numbers) if claim_numbers is not None else [0] * len(claims)
@@ -248,7 +317,7 @@ def check_facets(
             f.addressed, f.how = True, "waived: the answer declares the metric not relevant"
             continue
         mine = [c for c, o in zip(claims, owner, strict=False) if o == f.part or not multi_part]
-        text = " ".join(mine) if multi_part else answer
+        text = _facet_text(f, answer, claims, owner, mine if multi_part else None)
         tokens = set(content_tokens(text))
         if multi_part:
             numbers = sum(n for n, o in zip(per_claim, owner, strict=False) if o == f.part)
@@ -286,6 +355,8 @@ def check_facets(
                 bool(_CAUSAL.search(text)) or len(tokens - set(f.topic)) >= 3
             )
             f.how = "explanation given" if f.addressed else ""
+        elif f.kind == "choice":
+            f.addressed, f.how = _names_option(f, text, evidence_tokens)
         elif f.kind == "entity":
             name = str(f.meta.get("name", ""))
             f.addressed = name.lower().split()[0] in answer.lower() if name else True

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from finqa.agents.judge.text import content_tokens
+from finqa.lexicon.intent import asks_change_amount
 from finqa.lexicon.numbers import SCALE_WORDS
 
 __all__ = [
@@ -75,6 +76,7 @@ class Expectation:
     unit: str | None = None
     needs_basis: bool = False  # a yes/no that must say what it rests on
     reason: str = ""
+    change: bool = False  # the movement of `metric` is asked (an amount, or points), not a rate
 
     def describe(self) -> str:
         return _KIND_WORDS.get(self.kind or "", "an answer")
@@ -87,6 +89,7 @@ class Expectation:
             "unit": self.unit,
             "needs_basis": self.needs_basis,
             "reason": self.reason,
+            "change": self.change,
         }
 
 
@@ -144,6 +147,8 @@ def expected_kind(question: str, analysis: Any, facet_kinds: Sequence[str]) -> E
         if kind is not None:
             asked = _asked_text(question)
             reason = f"catalogue: {metric.name} is in {metric.unit}"
+            if asks_change_amount(asked):
+                return _change_expected(metric, kind)
             if _PERCENT_ASKED.search(asked) and kind != "percent":
                 return Expectation(
                     "percent", metric.id, (kind,), unit=metric.unit, reason=reason + "; asked in %"
@@ -155,6 +160,31 @@ def expected_kind(question: str, analysis: Any, facet_kinds: Sequence[str]) -> E
     if metric is None:
         return Expectation(None, reason="no recognisable metric in the question: kind not checked")
     return Expectation(None, metric.id, unit=metric.unit, reason="the question asks for no figure")
+
+
+def _change_expected(metric: Any, kind: str) -> Expectation:
+    """'By how much did X change?': the amount X moved by (points for a percentage); for a
+    growth-rate metric the catalogue reads from the words ('revenue change' -> revenue growth),
+    the change of the line item it is the rate of."""
+    base = _rate_base(metric)
+    if base is not None and KIND_OF_UNIT.get(base.unit):
+        metric, kind = base, KIND_OF_UNIT[base.unit]
+    return Expectation(
+        kind,
+        metric.id,
+        unit=metric.unit,
+        change=True,
+        reason=f"'by how much ... change' asks how much {metric.name.lower()} moved, not a growth rate",
+    )
+
+
+def _rate_base(metric: Any) -> Any | None:
+    """The line item a growth-rate metric is the rate of (revenue growth -> revenue), else None."""
+    inputs = tuple(getattr(metric, "inputs", ()) or ())
+    formula = str(getattr(metric, "formula", "") or "")
+    if metric.unit != "%" or len(inputs) != 1 or "prev(" not in formula:
+        return None
+    return _fn_metric()(inputs[0])
 
 
 # The form of answer a question's own wording asks for, beside its metric's unit.
@@ -395,6 +425,8 @@ _KIND_CHECKS = {
 
 def _kind_problem(q: Any, expect: Expectation, question_scale: float | None) -> str | None:
     """None when q fits the expected kind or one the question's wording also allows."""
+    if expect.change and expect.kind in ("amount", "per_share") and q.unit == "%":
+        return "is a growth rate, not the amount of the change"
     first = figure_kind_ok(q, expect, question_scale)
     for other in expect.also:
         if first is None:

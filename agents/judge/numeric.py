@@ -11,6 +11,7 @@ A number is one of:
   period_mismatch  present in the evidence, but only in another period's column;
   calc_mismatch    matches what the reasoner recorded, not what the arithmetic gives;
   calc_unverified  a calculation's result whose operands are not in the evidence;
+  wrong_direction  the size of a change the evidence gives, stated as moving the other way;
   not_found        none of the above.
 Years, dates, references, list markers and numbers quoted from the question are not claims.
 """

@@ -19,6 +19,7 @@ from finqa.agents.judge.calc import CalcCheck, match_calc, verify_calculations
 from finqa.agents.judge.evidence import EvidenceView
 from finqa.agents.judge.statement_figures import (
     StatementValue,
+    change_from_statements,
     from_statements,
     match_statement_value,
     units_agree,
@@ -31,6 +32,7 @@ __all__ = [
     "rederive",
     "match_rederived",
     "from_statements",
+    "change_from_statements",
     "match_statement_value",
 ]
 

@@ -22,6 +22,7 @@ __all__ = [
     "StatementValue",
     "StatementFigures",
     "from_statements",
+    "change_from_statements",
     "match_statement_value",
     "units_agree",
 ]
@@ -212,6 +213,17 @@ def from_statements(
     if metric_id is None or not asked or not evidence.items:
         return None
     return StatementFigures(evidence).value(metric_id, max(asked))
+
+
+def change_from_statements(
+    metric_id: str | None, evidence: Evidence, asked: Sequence[int]
+) -> StatementValue | None:
+    """The asked metric's change into the latest asked year (its difference: an amount, or points
+    for a percentage), from the statement model of the evidence pages."""
+    if metric_id is None or not asked or not evidence.items:
+        return None
+    found = StatementFigures(evidence).change(metric_id, max(asked))
+    return found[0] if found else None
 
 
 def match_statement_value(q: Any, found: StatementValue, rel_tol: float) -> bool:

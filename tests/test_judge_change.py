@@ -1,0 +1,116 @@
+"""'By how much did X change?' asks for the amount X moved by (points for a percentage), not a
+growth rate, and the direction the answer states must be the one the evidence gives."""
+
+from __future__ import annotations
+
+import pytest
+from finqa.agents.config import Settings
+from finqa.agents.judge import JudgeAgent
+from finqa.agents.judge._question import analysis_of
+from finqa.agents.judge.facets import decompose
+from finqa.agents.judge.kind import expected_kind
+from finqa.agents.types import Answer, Evidence, EvidenceItem, RetrievalPlan, Verdict
+from finqa.lexicon import intent
+
+INCOME = """Consolidated Statements of Income
+(in millions)
+2022
+2021
+2020
+Net sales
+14,189
+14,082
+11,303
+Cost of sales
+9,683
+9,019
+7,772
+Gross margin
+4,506
+5,063
+3,531
+Net income
+1,316
+1,906
+512
+"""
+
+Q_SALES = "By how much did Corning's net sales change from FY2021 to FY2022?"
+Q_INCOME = "By how much did Corning's net income decrease in FY2022?"
+
+
+def _evidence(text: str) -> Evidence:
+    item = EvidenceItem(
+        source_id="S1", doc_id="CORNING_2022_10K", pages=(60,), chunk_ids=(), text=text
+    )
+    plan = RetrievalPlan(attempt=1, route="hybrid", reason="test", k=1, candidates=1, rse=False)
+    return Evidence(question="q", items=(item,), plan=plan)
+
+
+@pytest.fixture(scope="module")
+def judge() -> JudgeAgent:
+    return JudgeAgent(Settings())
+
+
+def _eval(judge: JudgeAgent, question: str, text: str) -> Verdict:
+    return judge.evaluate(question, Answer(text=text), _evidence(INCOME), 1)
+
+
+def _expect(question: str) -> object:
+    analysis = analysis_of(question)
+    return expected_kind(question, analysis, [f.kind for f in decompose(question, analysis)])
+
+
+class TestChangeIntent:
+    def test_change_amount_asked(self) -> None:
+        """'By how much ... change', 'how much did X grow', 'what was the change in X' ask for
+        the movement; '% change', 'percentage', 'growth rate' and 'CAGR' ask for a rate."""
+        assert intent.asks_change_amount(Q_SALES)
+        assert intent.asks_change_amount("How much did Acme's revenue grow in FY2022?")
+        assert intent.asks_change_amount("What was the change in net income from 2021 to 2022?")
+        assert not intent.asks_change_amount("By how much did revenue change in percentage terms?")
+        assert not intent.asks_change_amount("What was the % change in revenue in FY2022?")
+        assert not intent.asks_change_amount("What is the 3 year revenue CAGR?")
+        assert not intent.asks_change_amount("What was Acme's revenue in FY2022?")
+
+    def test_expected_kind_is_the_line_items_change(self) -> None:
+        """A change of revenue is an amount of revenue, though the words read as revenue growth;
+        a plain growth question still expects a percentage."""
+        change = _expect(Q_SALES)
+        assert (change.kind, change.metric, change.change) == ("amount", "revenue", True)  # type: ignore[attr-defined]
+        growth = _expect("What was Corning's revenue growth in FY2022?")
+        assert (growth.kind, growth.change) == ("percent", False)  # type: ignore[attr-defined]
+
+
+class TestChangeAnswered:
+    def test_amount_with_right_direction_accepted(self, judge: JudgeAgent) -> None:
+        """The difference of the two years, stated as a rise, is re-derived and accepted."""
+        v = _eval(judge, Q_SALES, "Net sales increased by $107 million.")
+        assert v.decision == "accept", v.feedback
+
+    def test_wrong_direction_rejected(self, judge: JudgeAgent) -> None:
+        """The right size stated as a fall, where the evidence gives a rise, is unsupported."""
+        v = _eval(judge, Q_SALES, "Net sales decreased by $107 million.")
+        assert v.decision == "retry"
+        number = v.details["numbers"][0]
+        assert number["status"] == "wrong_direction"
+        assert "a rise" in number["detail"]
+
+    def test_fall_stated_as_fall_accepted(self, judge: JudgeAgent) -> None:
+        """A fall asked and stated as one (net income 1,906 -> 1,316) is accepted."""
+        v = _eval(judge, Q_INCOME, "Net income decreased by $590 million in FY2022.")
+        assert v.decision == "accept", v.feedback
+        up = _eval(judge, Q_INCOME, "Net income increased by $590 million in FY2022.")
+        assert up.decision == "retry"
+
+    def test_growth_rate_alone_rejected(self, judge: JudgeAgent) -> None:
+        """A growth rate alone does not say by how much the amount changed."""
+        v = _eval(judge, Q_SALES, "Net sales grew 0.8%.")
+        assert v.decision == "retry"
+        assert any(p["code"] == "wrong_kind" for p in v.details["answer_problems"])
+
+    def test_level_alone_rejected(self, judge: JudgeAgent) -> None:
+        """The year's level, with no movement stated, does not answer how much it changed."""
+        v = _eval(judge, Q_SALES, "Net sales were $14,189 million in FY2022.")
+        assert v.decision == "retry"
+        assert any(p["code"] == "not_change" for p in v.details["answer_problems"])
