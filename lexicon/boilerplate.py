@@ -1,6 +1,6 @@
 """Filing boilerplate that never answers a question: signature blocks, tables of contents,
-page headers and footers, certifications. One place for this language (the offline reasoner's
-extractive answers and any other reader of filing prose)."""
+page headers and footers, certifications, letter headings. One place for this language (the
+offline reasoner's extractive answers and any other reader of filing prose)."""
 
 from __future__ import annotations
 
@@ -31,6 +31,17 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"\btable of contents\b|(?:\.\s?){5,}\s*\d|\bitem\s+\d+[a-c]?\.?\s.{0,80}\bitem\s+\d+[a-c]?\b",
             re.I,
+        ),
+    ),
+    (
+        # a letter's address block or salutation ('330 West 34th Street New York, New York
+        # 10001 Dear Dick,'): who a letter goes to, not what the filing states
+        "letter heading",
+        re.compile(
+            r"\bDear (?!(?:Fellow|Shareholders|Stockholders|Investors|Owners)\b)"
+            r"(?:Mr\.|Ms\.|Mrs\.|Dr\.)?\s?[A-Z][a-z]+(?: [A-Z][a-z]+)?,|"
+            r"\b\d{1,5} (?:[A-Z0-9][A-Za-z0-9]+ ){1,3}(?:Street|Avenue|Road|Boulevard|Drive|Lane|Way|Place)\b"
+            r"[^.]{0,60}\b\d{5}(?:-\d{4})?\b"
         ),
     ),
     (

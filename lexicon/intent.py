@@ -21,6 +21,7 @@ __all__ = [
     "asks_change_amount",
     "is_descriptive",
     "asks_direct",
+    "asks_choice",
     "asks_compute",
     "asks_high_growth",
     "asks_consistency",
@@ -64,6 +65,11 @@ _DIRECT = re.compile(
     r"what (?:is|was|were|are) the (?:total|amount|value|number|ratio|percentage)|"
     r"(?:among|in|for|of|if)\b[^?]*?\b(?:which|who)\b)",
     re.I,
+)
+# a choice among named things ('Which segment ...', 'Who ...', 'Among X, which ...'): a name
+# answers it, not an amount
+_CHOICE = re.compile(
+    r"^\s*(?:which|who|whom)\b|^\s*(?:among|in|for|of|if)\b[^?]*?\b(?:which|who)\b", re.I
 )
 _COMPUTE = re.compile(r"\b(?:what (?:is|was|were|are)|how much|how many|calculate|compute)\b", re.I)
 _HIGH_GROWTH = re.compile(
@@ -185,6 +191,11 @@ def is_descriptive(question: str) -> bool:
 def asks_direct(question: str) -> bool:
     """A choice or a figure is asked ('Which ...', 'How much ...', 'What is the amount ...')."""
     return bool(_DIRECT.search(question))
+
+
+def asks_choice(question: str) -> bool:
+    """A choice among named things is asked ('Which segment ...', 'Who ...'), not an amount."""
+    return bool(_CHOICE.search(question))
 
 
 def asks_compute(question: str) -> bool:

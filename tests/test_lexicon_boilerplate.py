@@ -20,10 +20,18 @@ class TestBoilerplate:
             ("Item 7. Management's Discussion and Analysis ........ 35", "table of contents"),
             ("Acme Corp | 2022 Form 10-K | 45", "page header"),
             ("Page 12 of 140", "page header"),
+            (
+                "Acme Inc. 330 West 34th Street New York, New York 10001 Dear Dick, In concert with",
+                "letter heading",
+            ),  # fmt: skip
+            (
+                "Dear Ms. Roe, we are pleased to confirm the terms of your employment.",
+                "letter heading",
+            ),  # fmt: skip
         ],
     )
     def test_boilerplate_is_recognised(self, text: str, kind: str) -> None:
-        """Signature blocks, tables of contents and page headers are named as such."""
+        """Signature blocks, tables of contents, page headers and letter headings are named as such."""
         assert boilerplate_kind(text) == kind
 
     @pytest.mark.parametrize(
@@ -32,6 +40,8 @@ class TestBoilerplate:
             "Revenue increased 5% driven by strong demand for data center products.",
             "The Company operates in four segments: Safety, Transportation, Health Care and Consumer.",
             "We expect to pay $1.2 billion of pension benefits in 2024.",
+            "Dear Shareholders, 2022 was a year of record revenue for our company.",
+            "We opened 330 stores on Main Street locations in 2022 across 10001 square miles.",
         ],
     )
     def test_prose_is_not_boilerplate(self, text: str) -> None:

@@ -91,6 +91,13 @@ class TestAssertion:
         a = ask("Is Adobe's business subject to cyclicality?", FILLER, CYCLICAL_YES)
         assert a.text.startswith("Yes.") and CYCLICAL_YES in a.text
 
+    def test_coverage_in_details_not_in_text(self) -> None:
+        """The sentence's coverage of the question is recorded in the answer's details, and the
+        answer text states no number of finqa's own that the judge could not find in a filing."""
+        a = ask("Is Adobe's business subject to cyclicality?", FILLER, CYCLICAL_YES)
+        assert "%" not in a.text.replace(CYCLICAL_YES, "")
+        assert 0.5 <= float(a.confidence["coverage"]) <= 1.0
+
     def test_subject_denied_no(self) -> None:
         """A sentence denying the subject ('will not have a material ...') answers No."""
         a = ask("Does Adobe have any material legal proceedings or litigation?", FILLER, LITIGATION_NO)  # fmt: skip

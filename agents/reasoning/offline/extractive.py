@@ -115,6 +115,9 @@ class Passage:
     score: float
     citation: Citation
     coverage: float = 0.0  # share of the question's idf-weighted content terms the sentence has
+    # share of the question's idf-weighted terms that any evidence sentence has (what the
+    # evidence can cover at all: a question's own paraphrase, 'legal battles', is in no filing)
+    reach: float = 0.0
 
 
 def content_words(text: str) -> list[str]:
@@ -172,6 +175,7 @@ def best_passages(question: str, evidence: Evidence, k: int = 2) -> list[Passage
     scored.sort(key=lambda t: (-t[0], t[1]))
     weight = {t: math.log(1 + n / max(1, df[t])) for t in q_terms}
     total = sum(weight.values()) or 1.0
+    reach = round(sum(w for t, w in weight.items() if df[t]) / total, 3)
     out: list[Passage] = []
     for score, i in scored[:k]:
         s, idx = cands[i]
@@ -188,6 +192,7 @@ def best_passages(question: str, evidence: Evidence, k: int = 2) -> list[Passage
                     quote=s[:200],
                 ),
                 coverage=round(sum(weight[t] for t in q_terms & bags[i]) / total, 3),
+                reach=reach,
             )
         )
     return out

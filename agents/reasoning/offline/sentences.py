@@ -27,7 +27,14 @@ import hashlib
 from finqa.agents.reasoning.confidence import confidence_signals
 from finqa.agents.reasoning.offline.extractive import Passage, best_passages, content_words
 from finqa.agents.types import Answer, Evidence
-from finqa.lexicon import extract_quantities, find_companies, find_metrics, find_periods, get_metric
+from finqa.lexicon import (
+    extract_quantities,
+    find_companies,
+    find_metrics,
+    find_periods,
+    get_metric,
+    intent,
+)
 from finqa.lexicon.polarity import (
     YES_NO_HEAD,
     asks_direction,
@@ -130,7 +137,7 @@ def _covering(question: str, evidence: Evidence) -> tuple[Passage, list[str], fl
     if not query.strip():
         return None
     # coverage of the rest of the subject, idf-weighted over the evidence sentences
-    rest = {c.text: c.coverage for c in best_passages(" ".join(terms), evidence, k=10**6)}
+    rest = {c.text: _in_reach(c) for c in best_passages(" ".join(terms), evidence, k=10**6)}
     for p in best_passages(query, evidence, k=_CANDIDATES):
         if phrases and not _uses_concept(p.text, phrases, names):
             continue
@@ -138,6 +145,15 @@ def _covering(question: str, evidence: Evidence) -> tuple[Passage, list[str], fl
         if cov >= MIN_COVERAGE:
             return p, terms or sorted(names), cov
     return None
+
+
+def _in_reach(p: Passage) -> float:
+    """The sentence's coverage of the part of the subject the evidence holds at all (words no
+    evidence sentence uses, the question's own paraphrase, do not count against it); 0 when
+    the evidence holds less than `MIN_COVERAGE` of the subject (it does not cover the question)."""
+    if p.reach < MIN_COVERAGE or p.reach <= 0:
+        return 0.0
+    return min(1.0, p.coverage / p.reach)
 
 
 def _answer(text: str, p: Passage, cov: float, strategy: str, mode: str, **extra: object) -> Answer:
@@ -170,16 +186,18 @@ def assertion_answer(question: str, evidence: Evidence, strategy: str) -> Answer
     says = "states it" if polarity == "affirms" else "denies it"
     text = (
         f'{"Yes" if yes else "No"}. The filing {says}: "{p.text}" [{p.citation.source_id}]. '
-        f"Read offline from this sentence ({cov:.0%} of what the question asks about: "
-        f"{', '.join(terms[:6])}); finqa judged its wording, not figures."
+        f"Read offline from this sentence, which covers what the question asks about "
+        f"({', '.join(terms[:6])}); finqa judged its wording, not figures."
     )
-    return _answer(text, p, cov, strategy, "assertion", polarity=polarity)
+    # the coverage score goes to the answer's details (audit), not its text: the judge cannot
+    # verify a number finqa computed about its own reading
+    return _answer(text, p, cov, strategy, "assertion", polarity=polarity, subject=terms[:6])
 
 
 def figure_answer(question: str, evidence: Evidence, strategy: str) -> Answer | None:
     """The one amount a covering sentence states, quoted; None when no sentence states exactly
     one amount or the question asks for a total or difference of several figures."""
-    if asks_total(question):
+    if asks_total(question) or intent.asks_choice(question):
         return None
     found = _covering(question, evidence)
     if found is None:
@@ -191,7 +209,6 @@ def figure_answer(question: str, evidence: Evidence, strategy: str) -> Answer | 
     amount = amounts[0].text
     text = (
         f'{amount}. The filing states: "{p.text}" [{p.citation.source_id}]. Read offline from '
-        f"this sentence ({cov:.0%} of what the question asks about); the figure is as stated, "
-        "not computed."
+        "this sentence; the figure is as stated, not computed."
     )
     return _answer(text, p, cov, strategy, "stated_figure", figure=amount)
