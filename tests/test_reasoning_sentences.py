@@ -108,6 +108,20 @@ class TestAssertion:
         a = ask("Is Adobe's business subject to cyclicality?", FILLER)
         assert a.abstained
 
+    def test_question_paraphrase_absent_from_evidence_does_not_count(self) -> None:
+        """A word of the question no evidence sentence uses ('battles') does not keep the
+        sentence that holds the rest of the subject from answering."""
+        q = "Has Adobe reported any materially important legal battles in FY2022?"
+        a = ask(q, FILLER, LITIGATION_NO)
+        assert a.text.startswith("No.") and not a.abstained
+
+    def test_subject_mostly_absent_from_evidence_abstains(self) -> None:
+        """When the evidence holds less than half of the subject ('cyclicality' nowhere), a
+        sentence holding the rest ('subject to') is no answer."""
+        tariffs = "Certain aircraft parts and components that Adobe procures are subject to these tariffs."  # fmt: skip
+        rules = "Our sales to governments are subject to extensive procurement regulations."
+        assert assertion_answer("Is Adobe's business subject to cyclicality?", evidence(FILLER, tariffs, rules), "standard") is None  # fmt: skip
+
     def test_movement_is_not_read_from_wording(self) -> None:
         """'Did X's segment grow?' asks for figures: a sentence naming the segment is no answer."""
         text = "Segment results. North American segment net revenue was $1,200 million in 2022."
@@ -126,6 +140,11 @@ class TestStatedFigure:
         """A sentence stating two amounts does not say which one is asked: no answer."""
         q = "What is the amount of the gain on the separation of Adobe's Consumer Health business?"
         assert figure_answer(q, evidence(FILLER, TWO_AMOUNTS), "standard") is None
+
+    def test_choice_is_not_one_stated_figure(self) -> None:
+        """'Which segment ...' asks for a name: the amount a covering sentence states is no answer."""
+        q = "Which business segment of Adobe was separated, with a gain on the separation?"
+        assert figure_answer(q, evidence(FILLER, GAIN), "standard") is None
 
     def test_total_is_not_one_stated_figure(self) -> None:
         """A question asking for a total of several figures is not answered by one sentence."""
