@@ -22,6 +22,7 @@ __all__ = [
     "is_descriptive",
     "asks_direct",
     "asks_choice",
+    "asks_comparison",
     "asks_compute",
     "asks_high_growth",
     "asks_consistency",
@@ -71,6 +72,8 @@ _DIRECT = re.compile(
 _CHOICE = re.compile(
     r"^\s*(?:which|who|whom)\b|^\s*(?:among|in|for|of|if)\b[^?]*?\b(?:which|who)\b", re.I
 )
+# two periods' figures set side by side ('How does X in FY2022 compare to FY2021?')
+_COMPARISON = re.compile(r"\bcompar(?:e|es|ed|ing|ison)\b|\bversus\b|\bvs\.?(?=\s)", re.I)
 _COMPUTE = re.compile(r"\b(?:what (?:is|was|were|are)|how much|how many|calculate|compute)\b", re.I)
 _HIGH_GROWTH = re.compile(
     r"\b(?:high|fast|rapid|hyper)[- ]?grow(?:th|ing)\b|\bgrowth (?:company|stock|firm)\b", re.I
@@ -196,6 +199,11 @@ def asks_direct(question: str) -> bool:
 def asks_choice(question: str) -> bool:
     """A choice among named things is asked ('Which segment ...', 'Who ...'), not an amount."""
     return bool(_CHOICE.search(question))
+
+
+def asks_comparison(question: str) -> bool:
+    """Figures are set side by side ('How does X compare to ...', 'FY2022 vs FY2021')."""
+    return bool(_COMPARISON.search(question))
 
 
 def asks_compute(question: str) -> bool:

@@ -23,10 +23,22 @@ __all__ = [
     "line_items",
     "get_line_item",
     "item_for_metric",
+    "caption_sign",
 ]
 
 SUPPORT_PATH = DATA_DIR / "label_support.json"
+# an expense shown in parentheses beside its benefit ('Income tax (expense)/benefit',
+# '(Provision) benefit for income taxes'): the figures as filed are benefits, expenses negative
+_EXPENSE_IN_PARENS = re.compile(r"\((?:expenses?|provisions?(?: for)?|charges?)\)", re.I)
 _NOTE_REF = re.compile(r"\((?:note|notes|see)[^)]*\)|\([a-z0-9]\)", re.I)  # (Note 5), (a), (1)
+
+
+def caption_sign(caption: str) -> int:
+    """-1 when the caption shows the expense in parentheses and the benefit as positive ('Income
+    tax (expense)/benefit', '(Provision) benefit for income taxes'): a figure as filed is then
+    the negative of the expense. +1 otherwise ('Provision for (benefit from) income taxes',
+    'Income tax expense (benefit)', 'Provision for income taxes')."""
+    return -1 if _EXPENSE_IN_PARENS.search(caption) else 1
 
 
 def label_key(text: str) -> str:
@@ -46,6 +58,9 @@ class LineItem:
     prefixes: tuple[str, ...] = ()  # captions that start like this item
     exclude: tuple[str, ...] = ()  # substrings that disqualify a caption
     magnitude: bool = False  # report |value| (outflows shown negative)
+    # an expense read signed (positive: expense, negative: benefit); a caption showing the
+    # expense in parentheses ('Income tax (expense)/benefit') is read negated (`caption_sign`)
+    signed_expense: bool = False
     metrics: tuple[str, ...] = ()  # the metric ids (metrics.yaml) this line item is
 
     def keys(self) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
@@ -66,6 +81,7 @@ def _item(item_id: str, d: dict[str, Any]) -> LineItem:
         prefixes=tuple(str(x) for x in d.get("prefixes") or ()),
         exclude=tuple(str(x) for x in d.get("exclude") or ()),
         magnitude=bool(d.get("magnitude", False)),
+        signed_expense=bool(d.get("signed_expense", False)),
         metrics=tuple(str(x) for x in d.get("metrics") or ()),
     )
 

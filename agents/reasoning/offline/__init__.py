@@ -84,7 +84,9 @@ class OfflineBackend:
                 "is asked."
             )
             return self._abstained(text, strategy, [unknown])
-        metric_q = spec.recipe is not None and not intent.is_descriptive(question)
+        # 'How does X in FY2022 compare to FY2021?' sets two years' figures side by side
+        compared = spec.aggregate == "trend" and intent.asks_comparison(question)
+        metric_q = spec.recipe is not None and (compared or not intent.is_descriptive(question))
         if metric_q and spec.is_yes_no:
             recipe = get_recipe(spec.recipe)
             metric_q = (
@@ -94,7 +96,9 @@ class OfflineBackend:
             )
         if metric_q and spec.sub_annual and not spec.periods:
             return self._abstain_period(spec, strategy)
-        if metric_q and (spec.is_yes_no or intent.asks_compute(question)):
+        if metric_q and (
+            spec.is_yes_no or intent.asks_compute(question) or spec.aggregate == "trend"
+        ):
             sol = solve(spec, book)
             if sol is not None and sol.unit == "USD" and asks_per_share(question):
                 # an amount for the whole company is no answer to a per-share question
@@ -159,6 +163,12 @@ class OfflineBackend:
             )
             text += (
                 f" Computed by finqa as {sol.calculation.expression} from {operands}{unit_note}."
+            )
+        if "avg(" in sol.calculation.expression:
+            # the balance basis is a convention: say which one the figure rests on
+            text += (
+                " Balances are averaged over the opening and closing year ends (the catalogue's "
+                "definition; a year-end basis gives a different figure)."
             )
         if strategy == "detailed" and len(sol.per_year) > 1:
             text += (

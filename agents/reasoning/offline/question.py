@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from finqa.lexicon import intent
 from finqa.lexicon.asked_period import AskedPeriod, asked_periods
 from finqa.lexicon.conventions import Conventions, stated_conventions
 from finqa.lexicon.numbers import question_scale
@@ -124,14 +125,12 @@ def parse_question(question: str) -> QuestionSpec:
     elif recipe == "revenue_growth" and target:
         aggregate = "growth"
         agg_years = (target - 1, target)
-    elif (
-        re.match(r"\s*(?:is|are|has|have|did|does|was|were)\b", q, re.I)
-        and target
-        and re.search(
-            r"\b(?:improv\w*|increas\w*|declin\w*|decreas\w*|grow\w*|expand\w*|deteriorat\w*)\b",
-            head,
-            re.I,
+    elif target and (
+        (
+            re.match(r"\s*(?:is|are|has|have|did|does|was|were)\b", q, re.I)
+            and any(intent.asked_direction(head))
         )
+        or (intent.asks_comparison(head) and len(set(years)) >= 2)
     ):
         aggregate = "trend"
         agg_years = (min(years), target) if len(set(years)) >= 2 else (target - 1, target)

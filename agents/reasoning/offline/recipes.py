@@ -2,7 +2,10 @@
 
 `item[y]` is the line item in year y, `item[y-1]` the prior year-end balance. Items read as
 magnitudes (capex, dividends paid, D&A, COGS, interest expense) are wrapped in abs() in the
-expression, so the Calculation re-executes on the values as written. Alternatives are tried in
+expression, so the Calculation re-executes on the values as written. Income tax is read signed
+(an expense positive, a benefit negative: the effective tax rate of a loss year with a tax
+benefit is positive); a caption showing the expense in parentheses is negated in the expression
+(`lexicon.line_items.caption_sign`). Alternatives are tried in
 order; the first one whose operands are all in the evidence is used.
 """
 
@@ -12,9 +15,7 @@ from dataclasses import dataclass
 
 __all__ = ["Recipe", "RECIPES", "MAGNITUDE_ITEMS"]
 
-MAGNITUDE_ITEMS = frozenset(
-    {"capex", "dividends", "da", "cogs", "interest_expense", "sga", "rd", "income_tax"}
-)
+MAGNITUDE_ITEMS = frozenset({"capex", "dividends", "da", "cogs", "interest_expense", "sga", "rd"})
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from finqa.agents.reasoning.offline.tables import Row
 from finqa.agents.types import Calculation, Citation, Operand
 from finqa.lexicon.arith import ArithmeticError_, evaluate
 from finqa.lexicon.conventions import apply_conventions
+from finqa.lexicon.line_items import caption_sign
 from finqa.lexicon.metrics import display_value
 
 __all__ = ["Solution", "solve", "format_value", "missing_operands", "get_recipe", "fact_citations"]
@@ -52,7 +53,12 @@ def _expand(
                 return name
             facts[name] = fact
             rows.setdefault(item_id, fact.row)
-        return f"abs({name})" if item_id in MAGNITUDE_ITEMS else name
+        if item_id in MAGNITUDE_ITEMS:
+            return f"abs({name})"
+        fact = facts[name]
+        if fact.item.signed_expense and caption_sign(fact.row.label) < 0:
+            return f"(-{name})"  # 'Income tax (expense)/benefit': the expense is the negative
+        return name
 
     expr = _TOKEN.sub(sub, formula)
     return None if missing else expr
