@@ -21,7 +21,6 @@ __all__ = [
     "asks_change_amount",
     "is_descriptive",
     "asks_direct",
-    "asks_choice",
     "asks_comparison",
     "asks_compute",
     "asks_high_growth",
@@ -66,11 +65,6 @@ _DIRECT = re.compile(
     r"what (?:is|was|were|are) the (?:total|amount|value|number|ratio|percentage)|"
     r"(?:among|in|for|of|if)\b[^?]*?\b(?:which|who)\b)",
     re.I,
-)
-# a choice among named things ('Which segment ...', 'Who ...', 'Among X, which ...'): a name
-# answers it, not an amount
-_CHOICE = re.compile(
-    r"^\s*(?:which|who|whom)\b|^\s*(?:among|in|for|of|if)\b[^?]*?\b(?:which|who)\b", re.I
 )
 # two periods' figures set side by side ('How does X in FY2022 compare to FY2021?')
 _COMPARISON = re.compile(r"\bcompar(?:e|es|ed|ing|ison)\b|\bversus\b|\bvs\.?(?=\s)", re.I)
@@ -194,11 +188,6 @@ def is_descriptive(question: str) -> bool:
 def asks_direct(question: str) -> bool:
     """A choice or a figure is asked ('Which ...', 'How much ...', 'What is the amount ...')."""
     return bool(_DIRECT.search(question))
-
-
-def asks_choice(question: str) -> bool:
-    """A choice among named things is asked ('Which segment ...', 'Who ...'), not an amount."""
-    return bool(_CHOICE.search(question))
 
 
 def asks_comparison(question: str) -> bool:
