@@ -19,6 +19,8 @@ __all__ = [
     "company_folds",
     "summary",
     "by_source",
+    "distinct_pairs",
+    "answer_key",
     "fit_threshold",
     "fold_fit",
     "run_llm_set",
@@ -163,6 +165,72 @@ def by_source(rows: Sequence[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def answer_key(text: str) -> str:
+    """An answer's identity for counting distinct answers: its text, whitespace collapsed."""
+    return hashlib.sha256(" ".join(text.split()).encode()).hexdigest()[:16]
+
+
+def _pair_rate(pairs: Sequence[dict[str, Any]]) -> str:
+    if not pairs:
+        return "      -"
+    acc = sum(float(p["share"]) for p in pairs)
+    shown = f"{acc:g}" if acc.is_integer() else f"{acc:.1f}"
+    return f"{shown:>4}/{len(pairs):<3} {100.0 * acc / len(pairs):5.1f}%"
+
+
+def _pairs(rows: Sequence[dict[str, Any]], *extra: str) -> list[dict[str, Any]]:
+    """One record per distinct (question, answer[, extra fields]) of the labelled rows: its label
+    (the grader's, the same for identical text), how many attempts gave it, and the share of
+    them the judge accepted (identical text judged on different evidence may differ)."""
+    groups: dict[tuple[str, ...], list[dict[str, Any]]] = defaultdict(list)
+    for r in rows:
+        if r.get("should_accept") is None:
+            continue
+        key = (str(r["qid"]), str(r.get("answer_key") or r.get("answer")))
+        groups[key + tuple(str(r.get(e)) for e in extra)].append(r)
+    out = []
+    for items in groups.values():
+        first = items[0]
+        out.append(
+            {
+                **{k: first.get(k) for k in ("qid", "question_type", "label", *extra)},
+                "should_accept": first.get("should_accept"),
+                "n": len(items),
+                "share": sum(bool(r["accepted"]) for r in items) / len(items),
+            }
+        )
+    return out
+
+
+def distinct_pairs(rows: Sequence[dict[str, Any]], title: str) -> str:
+    """The acceptance figures counted over distinct (question, answer) pairs: repeated identical
+    attempts are one answer (a pair judged differently on different evidence counts the share of
+    its attempts accepted), overall, per question type and per backend."""
+    pairs = _pairs(rows)
+    good = [p for p in pairs if p["should_accept"] is True]
+    bad = [p for p in pairs if p["should_accept"] is False]
+    mixed = sum(1 for p in pairs if 0.0 < p["share"] < 1.0)
+    repeated = sum(p["n"] for p in pairs) - len(pairs)
+    lines = [
+        f"\n{title}, counted over DISTINCT (question, answer) pairs ({len(pairs)} pairs from "
+        f"{len(pairs) + repeated} items; {mixed} pair(s) judged differently on different "
+        f"evidence count their accepted share): correct answers accepted {_pair_rate(good)}, "
+        f"wrong answers accepted {_pair_rate(bad)}",
+        f"  {'question type':<22} {'correct accepted':>18} {'wrong accepted':>18}",
+    ]
+    for t in sorted({str(p.get("question_type")) for p in pairs}):
+        g = [p for p in good if str(p.get("question_type")) == t]
+        b = [p for p in bad if str(p.get("question_type")) == t]
+        lines.append(f"  {t:<22} {_pair_rate(g):>18} {_pair_rate(b):>18}")
+    lines.append(f"  {'by backend (pairs)':<22} {'correct accepted':>18} {'wrong accepted':>18}")
+    per_backend = _pairs(rows, "backend")
+    for name in sorted({str(p.get("backend")) for p in per_backend}):
+        g = [p for p in per_backend if p["should_accept"] is True and str(p["backend"]) == name]
+        b = [p for p in per_backend if p["should_accept"] is False and str(p["backend"]) == name]
+        lines.append(f"  {name:<22} {_pair_rate(g):>18} {_pair_rate(b):>18}")
+    return "\n".join(lines)
+
+
 def _label(rec: dict[str, Any]) -> str:
     """The grader's label, marking a correct verdict that gives no basis (not to be accepted)."""
     label = str(rec.get("label"))
@@ -226,6 +294,8 @@ def run_llm_set(
                 "utility": verdict.utility,
                 "scores": [verdict.grounding, verdict.completeness, verdict.numeric],
                 "answer": answer.text[:160],
+                "answer_key": answer_key(answer.text),
+                "backend": answer.backend or "-",
                 "problems": [p["code"] for p in verdict.details.get("answer_problems", [])],
                 "unsupported": list(verdict.unsupported_numbers),
             }

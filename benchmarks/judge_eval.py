@@ -33,7 +33,13 @@ from typing import Any
 from finqa.agents.config import load_settings
 from finqa.agents.judge import JudgeAgent
 from finqa.benchmarks._judge_cases import CATEGORIES, build_cases, load_questions
-from finqa.benchmarks._judge_summary import by_source, company_fold, company_folds, summary
+from finqa.benchmarks._judge_summary import (
+    by_source,
+    company_fold,
+    company_folds,
+    distinct_pairs,
+    summary,
+)
 from finqa.benchmarks.judge_labels import default_set
 
 __all__ = ["main", "run"]
@@ -206,8 +212,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             ablation=args.ablation,
             index=args.index,
         )
-        print(summary(llm_rows, f"real-LLM answers ({args.llm_set.name})", by="label"))
+        print(summary(llm_rows, f"real-LLM answers ({args.llm_set.name}), every item", by="label"))
         print(by_source(llm_rows))
+        print(distinct_pairs(llm_rows, f"real-LLM answers ({args.llm_set.name})"))
         if args.folds:
             from finqa.benchmarks._judge_summary import fold_fit
 

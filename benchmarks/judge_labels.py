@@ -22,6 +22,9 @@ it is never kept in the repository: it lives at `$FINQA_JUDGE_LLM_SET`, else
 hybrid backends) to the set: the answer as the judge saw it, the evidence ids it was judged
 against (source id, filing, pages, chunk ids) and the grader's label against the gold (see
 `finqa.benchmarks._judge_runs`); re-running it replaces the items of the same run and attempt.
+With `--supersede`, items already in the set that give the same answer (whitespace aside) to the
+same question as an added item are dropped, and their number printed: the newer run's item, with
+its own evidence, stands for that answer.
 
 Labels: the grader's `correct` / `wrong` / `abstained` / `ungraded`; `should_accept` is True for
 a correct answer that also answers the question (a bare "Yes"/"No" to a question that asks for a
@@ -50,6 +53,7 @@ __all__ = [
     "label_row",
     "export_rows",
     "merge_fixture",
+    "supersede",
     "default_set",
     "load_fixture",
 ]
@@ -246,6 +250,25 @@ def merge_fixture(path: Path, items: Sequence[Mapping[str, Any]]) -> list[dict[s
     return export_rows([*load_fixture(path), *items])
 
 
+def _same_answer(rec: Mapping[str, Any]) -> tuple[str, str]:
+    answer = rec.get("answer") or {}
+    text = str(answer.get("text") or "") if isinstance(answer, Mapping) else ""
+    return (str(rec.get("qid")), " ".join(text.split()))
+
+
+def supersede(
+    old: Sequence[Mapping[str, Any]], new: Sequence[Mapping[str, Any]]
+) -> tuple[list[Mapping[str, Any]], int]:
+    """`old` without the items that give the same answer to the same question as an item of
+    `new` (other than that very item, same run and attempt), and how many were dropped."""
+    from finqa.benchmarks._judge_runs import item_key
+
+    answers = {_same_answer(r) for r in new}
+    keys = {item_key(r) for r in new}
+    kept = [r for r in old if _same_answer(r) not in answers or item_key(r) in keys]
+    return kept, len(old) - len(kept)
+
+
 def load_fixture(path: Path) -> list[dict[str, Any]]:
     """The labelled real-LLM answers at `path` (empty when absent)."""
     if not path.exists():
@@ -281,6 +304,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--out", "--fixture", dest="fixture", type=Path, default=None, help="the set to add to"
     )
     b.add_argument(
+        "--supersede",
+        action="store_true",
+        help="drop items of the set giving the same answer to the same question as an added item",
+    )
+    b.add_argument(
         "--prefix",
         default="",
         help="prepended to each item's source run name (keeps same-named runs of two sessions apart)",
@@ -289,7 +317,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.cmd in ("export", "from-bench") and args.fixture is None:
         args.fixture = default_set()
     if args.cmd == "from-bench":
-        return _from_bench(args.runs, args.fixture, args.prefix)
+        return _from_bench(args.runs, args.fixture, args.prefix, supersede_old=args.supersede)
     if args.cmd == "run":
         if not args.questions.exists():
             print(f"judge_labels: questions file not found: {args.questions}", file=sys.stderr)
@@ -315,7 +343,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _from_bench(runs: Sequence[Path], fixture: Path, prefix: str = "") -> int:
+def _from_bench(
+    runs: Sequence[Path], fixture: Path, prefix: str = "", *, supersede_old: bool = False
+) -> int:
     from collections import Counter
 
     from finqa.benchmarks._judge_runs import items_from_run
@@ -332,7 +362,15 @@ def _from_bench(runs: Sequence[Path], fixture: Path, prefix: str = "") -> int:
         counts = Counter(str(x["label"]) for x in found)
         print(f"judge_labels: {run_dir}: {len(found)} judged attempts {dict(counts)}")
         items += found
-    kept = merge_fixture(fixture, items)
+    old = load_fixture(fixture)
+    if supersede_old:
+        old_kept, dropped = supersede(old, items)
+        print(
+            f"judge_labels: {dropped} item(s) of the set superseded by the same question and "
+            "answer in the added runs"
+        )
+        old = [dict(r) for r in old_kept]
+    kept = export_rows([*old, *items])
     fixture.parent.mkdir(parents=True, exist_ok=True)
     fixture.write_text("".join(json.dumps(x) + "\n" for x in kept), encoding="utf-8")
     print(f"judge_labels: {len(kept)} labelled answers -> {fixture}")

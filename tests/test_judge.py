@@ -461,6 +461,28 @@ class TestNonClaims:
         bad = _eval(judge, q, ok.replace("31.8%", "41.8%"), INCOME)
         assert bad.decision == "retry"
 
+    def test_share_of_the_question_not_checked(self, judge: JudgeAgent) -> None:
+        """'60% of what the question asks about' measures the answer, not the filing: it is not
+        a figure to find; a percentage of a line item still is."""
+        text = (
+            "Cash was $1,671 million [S1]. Read offline from this sentence (60% of what the "
+            "question asks about: cash)."
+        )
+        v = _eval(judge, Q_CASH, text, BALANCE)
+        assert [n["text"] for n in v.details["numbers"]] == ["$1,671 million"]
+        bad = _eval(judge, Q_CASH, "Cash was $1,671 million [S1], 60% of current assets.", BALANCE)
+        assert "60%" in bad.unsupported_numbers
+
+    def test_provenance_note_is_not_a_claim(self, judge: JudgeAgent) -> None:
+        """finqa's own note on how it read the answer is not grounded; the claims beside it are,
+        so a fluent wrong claim next to such a note is still unsupported."""
+        note = " finqa judged its wording, not figures."
+        ok = _eval(judge, Q_CASH, "Cash was $1,671 million [S1]." + note, BALANCE)
+        claims = ok.details["claims"]
+        assert claims[-1]["content"] is False and ok.grounding == 1.0
+        bad = _eval(judge, Q_CASH, "Cash rose on strong aircraft deliveries [S1]." + note, BALANCE)
+        assert bad.decision == "retry"
+
     def test_year_label_belongs_to_next_figure(self, judge: JudgeAgent) -> None:
         """In 'FY2021: 36.0%, FY2022: 31.8%' each figure is for the year labelling it."""
         q = "How did Corning's gross margin change from FY2021 to FY2022?"

@@ -9,7 +9,15 @@ from finqa.agents.judge import JudgeAgent
 from finqa.agents.judge._question import analysis_of
 from finqa.agents.judge.facets import decompose
 from finqa.agents.judge.kind import expected_kind
-from finqa.agents.types import Answer, Evidence, EvidenceItem, RetrievalPlan, Verdict
+from finqa.agents.types import (
+    Answer,
+    Calculation,
+    Evidence,
+    EvidenceItem,
+    Operand,
+    RetrievalPlan,
+    Verdict,
+)
 from finqa.lexicon import intent
 
 INCOME = """Consolidated Statements of Income
@@ -114,3 +122,28 @@ class TestChangeAnswered:
         v = _eval(judge, Q_SALES, "Net sales were $14,189 million in FY2022.")
         assert v.decision == "retry"
         assert any(p["code"] == "not_change" for p in v.details["answer_problems"])
+
+    def test_calculated_change_in_wrong_direction_rejected(self, judge: JudgeAgent) -> None:
+        """A recorded calculation verifies the size of the change, but a rise stated as a fall
+        is still unsupported against the statement model."""
+        ops = (
+            Operand(name="ns_2022", value=14189, scale=1e6, period="FY2022", source_id="S1"),
+            Operand(name="ns_2021", value=14082, scale=1e6, period="FY2021", source_id="S1"),
+        )
+        calc = Calculation(expression="ns_2022 - ns_2021", operands=ops, result=107, unit="USD")
+        evidence = _evidence(INCOME)
+        up = judge.evaluate(
+            Q_SALES,
+            Answer(text="Net sales rose by $107 million.", calculations=(calc,)),
+            evidence,
+            1,
+        )
+        down = judge.evaluate(
+            Q_SALES,
+            Answer(text="Net sales fell by $107 million.", calculations=(calc,)),
+            evidence,
+            1,
+        )
+        assert up.decision == "accept", up.feedback
+        assert down.decision == "retry"
+        assert down.details["numbers"][0]["status"] == "wrong_direction"

@@ -199,6 +199,23 @@ class TestFromBench:
             assert r["qid"] and r["label"] in ("correct", "wrong", "abstained", "ungraded")
             assert "question" not in r and "gold" not in r and isinstance(r["answer"], dict)
 
+    def test_supersede_drops_the_same_answer_to_the_same_question(self, tmp_path: Path) -> None:
+        """With --supersede, an older item giving the same answer (whitespace aside) to the same
+        question as an added item is dropped; other older items stay."""
+        out = tmp_path / "set.jsonl"
+        same = {"qid": "id_0", "source": "old", "attempt": 1, "label": "correct",
+                "answer": {"text": "$7,453  million [S1]"}, "should_accept": True}  # fmt: skip
+        other = {**same, "qid": "id_1"}
+        out.write_text(json.dumps(same) + "\n" + json.dumps(other) + "\n")
+        run = _bench_run(tmp_path)
+        assert main(["from-bench", str(run), "--out", str(out), "--supersede"]) == 0
+        rows = load_fixture(out)
+        assert sorted((r["qid"], r["source"]) for r in rows) == [
+            ("id_0", "bench-openai/self-improving"),
+            ("id_0", "bench-openai/self-improving"),
+            ("id_1", "old"),
+        ]
+
     def test_prefix_keeps_same_named_runs_apart(self, tmp_path: Path) -> None:
         """Two sessions' runs of the same name are kept apart by --prefix, not replaced."""
         out = tmp_path / "set.jsonl"
@@ -225,7 +242,8 @@ class TestFromBench:
         capsys.readouterr()
         assert judge_eval(["--questions", str(qfile), "--llm-set", str(out)]) == 0
         printed = capsys.readouterr().out
-        assert "real-LLM answers (set.jsonl): correct answers accepted   1/1" in printed
+        assert "real-LLM answers (set.jsonl), every item: correct answers accepted   1/1" in printed
+        assert "DISTINCT (question, answer) pairs (2 pairs from 2 items" in printed
         missing = tmp_path / "nope.jsonl"
         assert judge_eval(["--questions", str(qfile), "--llm-set", str(missing)]) == 2
         err = capsys.readouterr().err.strip()
@@ -281,3 +299,23 @@ class TestFoldFit:
         assert out.count("tau=0.55") == 5
         assert "held-out total (fit): correct accepted 15/15 100.0%, wrong accepted 0/15" in out
         assert "held-out total (default): correct accepted 15/15 100.0%, wrong accepted 5/15" in out
+
+
+class TestDistinctPairs:
+    def test_repeated_answers_count_once(self) -> None:
+        """Identical attempts are one pair; a pair judged both ways counts its accepted share."""
+        from finqa.benchmarks._judge_summary import distinct_pairs
+
+        def row(qid: str, text: str, ok: bool, accepted: bool) -> dict[str, Any]:
+            return {"qid": qid, "answer": text, "should_accept": ok, "accepted": accepted,
+                    "question_type": "t", "backend": "openai"}  # fmt: skip
+
+        rows = [row("q1", "8,978", True, False)] * 5 + [
+            row("q2", "$1 million", True, True),
+            row("q2", "$1 million", True, False),
+            row("q3", "no", False, False),
+        ]
+        out = distinct_pairs(rows, "set")
+        assert "(3 pairs from 8 items; 1 pair(s) judged differently" in out
+        assert "correct answers accepted  0.5/2    25.0%" in out
+        assert "wrong answers accepted    0/1     0.0%" in out

@@ -182,6 +182,14 @@ class JudgeAgent:
                     )
         if deterministic and any(nc.status in _REDERIVABLE for nc in numbers):
             self._per_period(ctx, numbers)
+        if deterministic and ctx.expect.change and any(nc.ok for nc in numbers):
+            # however a change was verified (a recorded calculation, a figure of the filing's
+            # text), the way the answer says it moved must be the statement model's
+            change = change_from_statements(ctx.expect.metric, ctx.evidence, ctx.asked)
+            for nc in numbers:
+                if change is not None and nc.ok:
+                    if match_statement_value(nc.quantity, change, cfg.rel_tolerance):
+                        _check_direction(nc, change, ctx.text)
         return numbers, skipped, calcs
 
     def _per_period(self, ctx: _Context, numbers: list[NumberCheck]) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 from finqa.agents.judge import _lex
 from finqa.agents.judge.evidence import EvidenceView, SourceView
 from finqa.agents.judge.numeric import NumberCheck
-from finqa.agents.judge.text import Claim, content_tokens
+from finqa.agents.judge.text import Claim, content_tokens, is_provenance_note
 
 __all__ = ["ClaimCheck", "check_claims", "grounding_score"]
 
@@ -98,6 +98,11 @@ def check_claims(
         tokens = content_tokens(claim.text)
         if _VERDICT_ONLY.match(claim.text) or (not tokens and not mine):
             check.content, check.supported, check.reason = False, True, "no content to ground"
+            out.append(check)
+            continue
+        if not mine and is_provenance_note(claim.text):
+            check.content, check.supported = False, True
+            check.reason = "a note on how the answer was made, not a claim about the filing"
             out.append(check)
             continue
         unknown = [s for s in claim.sources if view.get(s) is None]

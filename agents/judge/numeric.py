@@ -61,6 +61,9 @@ _AFTER_PERIOD = re.compile(
     re.I,
 )
 _CRITERION = ("threshold", "threshold of", "tolerance", "tolerance of", "cut-off of", "cutoff of")
+# a percentage of the question or the answer itself ('60% of what the question asks about'): a
+# measure of the answer, not a figure of the filing
+_OF_THE_ANSWER = re.compile(r"^\s*of\s+(?:what\s+)?(?:the|this)\s+(?:question|answer)\b", re.I)
 FAIL_CAP = 0.2  # an answer with any unverifiable number keeps at most this share of mu_n
 
 
@@ -124,6 +127,10 @@ def answer_numbers(answer: str, question: str) -> tuple[list[Any], list[dict[str
             # 'threshold 30%', 'a tolerance of 2 points': the rule applied, not a filing figure
             criteria.add((float(q.value), q.unit or ""))
             skipped.append({"text": q.text, "reason": "criterion"})
+        elif q.unit == "%" and _OF_THE_ANSWER.match(answer[q.end : q.end + 40]):
+            skipped.append(
+                {"text": q.text, "reason": "a share of the question, not a filing figure"}
+            )
         elif any(_lex.quantities_match(q, a, 0.0) for a in asked) or (
             not q.unit and any(float(q.value) == float(a.value) for a in asked)
         ):

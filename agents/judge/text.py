@@ -5,7 +5,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Claim", "content_tokens", "split_claims", "CITATION", "STOPWORDS"]
+__all__ = [
+    "Claim",
+    "content_tokens",
+    "split_claims",
+    "is_provenance_note",
+    "CITATION",
+    "STOPWORDS",
+]
 
 CITATION = re.compile(r"\[\s*(S\d+(?:\s*[,;]\s*S?\d+)*)\s*\]")
 _WORD = re.compile(r"[A-Za-z][A-Za-z&'\-]*[A-Za-z]|[A-Za-z]")
@@ -19,6 +26,21 @@ STOPWORDS = frozenset(
     roughly around nearly almost about total company company's fy fiscal year years quarter q
     answer here assumes while although though one two three amount""".split()  # noqa: SIM905
 )
+
+
+# finqa's own notes on how an answer was made ('Computed by finqa as ...', 'Read offline from this
+# sentence ...; finqa judged its wording, not figures', 'the figure is as stated, not computed'):
+# they say nothing about the filing, so there is nothing in them to ground (figures in them are
+# still checked as figures)
+_PROVENANCE = re.compile(
+    r"\bfinqa\b|^\W*read offline\b|^\W*the figure is as stated\b",
+    re.I,
+)
+
+
+def is_provenance_note(text: str) -> bool:
+    """A note of finqa's own on how the answer was made, not a claim about the filing."""
+    return bool(_PROVENANCE.search(text))
 
 
 @dataclass(frozen=True)
