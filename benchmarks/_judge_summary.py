@@ -173,7 +173,7 @@ def answer_key(text: str) -> str:
 def _pair_rate(pairs: Sequence[dict[str, Any]]) -> str:
     if not pairs:
         return "      -"
-    acc = sum(float(p["share"]) for p in pairs)
+    acc = float(sum(float(p["share"]) for p in pairs))
     shown = f"{acc:g}" if acc.is_integer() else f"{acc:.1f}"
     return f"{shown:>4}/{len(pairs):<3} {100.0 * acc / len(pairs):5.1f}%"
 

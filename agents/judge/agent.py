@@ -187,9 +187,12 @@ class JudgeAgent:
             # text), the way the answer says it moved must be the statement model's
             change = change_from_statements(ctx.expect.metric, ctx.evidence, ctx.asked)
             for nc in numbers:
-                if change is not None and nc.ok:
-                    if match_statement_value(nc.quantity, change, cfg.rel_tolerance):
-                        _check_direction(nc, change, ctx.text)
+                if (
+                    change is not None
+                    and nc.ok
+                    and match_statement_value(nc.quantity, change, cfg.rel_tolerance)
+                ):
+                    _check_direction(nc, change, ctx.text)
         return numbers, skipped, calcs
 
     def _per_period(self, ctx: _Context, numbers: list[NumberCheck]) -> None:
