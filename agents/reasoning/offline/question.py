@@ -2,31 +2,15 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
-from finqa.lexicon import intent
+from finqa.lexicon import answer_form, intent
 from finqa.lexicon.asked_period import AskedPeriod, asked_periods
 from finqa.lexicon.conventions import Conventions, stated_conventions
 from finqa.lexicon.numbers import question_scale
 from finqa.lexicon.periods import find_periods
 
 __all__ = ["QuestionSpec", "parse_question"]
-
-_RANGE = re.compile(
-    r"\bFY\s?(\d{4})\s*(?:-|–|to|through)\s*FY\s?(\d{4})\b|\bfrom\s+FY\s?(\d{4})\s+to\s+FY\s?(\d{4})\b",
-    re.I,
-)
-_DEFINITION = re.compile(
-    r"\b(?:is|are) defined as\b|\bdefined as\b|\bdefine [\w\s&()-]{0,60} as\b|\bcalculate [\w\s&()-]{0,60} using\b",
-    re.I,
-)
-_PCT_OF_REV = re.compile(
-    r"as an? (?:%|percent(?:age)?) of (?:total |net )*(?:revenues?|sales)|\W%\s*margin\b|\bmargin\b|"
-    r"(?:%|percent(?:age)?) of (?:total |net )*(?:revenues?|sales)",
-    re.I,
-)
-_DECIMALS = {"one": 1, "two": 2, "three": 3, "zero": 0, "no": 0, "1": 1, "2": 2, "3": 3, "0": 0}
 
 
 @dataclass(frozen=True)
@@ -76,7 +60,7 @@ def _years(question: str) -> list[int]:
 
 def parse_question(question: str) -> QuestionSpec:
     q = " ".join(question.split())
-    head = _DEFINITION.split(q, maxsplit=1)[0]  # the ask, without "X is defined as: ..."
+    head = answer_form.ask_head(q)  # the ask, without "X is defined as: ..."
     from finqa.agents.reasoning.offline.lexicon_bridge import lexicon_match
 
     # the metric the question asks for, from the lexicon's catalogue (the ask before any
@@ -86,7 +70,12 @@ def parse_question(question: str) -> QuestionSpec:
     from finqa.agents.reasoning.offline.lexicon_bridge import PCT_OF_REVENUE, get_recipe
 
     base = get_recipe(recipe)
-    if base is not None and base.unit == "USD" and recipe != "revenue" and _PCT_OF_REV.search(head):
+    if (
+        base is not None
+        and base.unit == "USD"
+        and recipe != "revenue"
+        and answer_form.asks_share_of_revenue(head)
+    ):
         recipe = PCT_OF_REVENUE + str(recipe)  # 'D&A as a % of revenue', 'capex % margin'
     years = _years(q)
     head_years = _years(head)
@@ -95,63 +84,31 @@ def parse_question(question: str) -> QuestionSpec:
         years = head_years
     aggregate = "single"
     agg_years: tuple[int, ...] = (target,) if target else ()
-    rng = _RANGE.search(q)
-    if re.search(
-        r"\b(?:3|three)[- ]year average\b|\baverage .{0,60}\b(?:3|three) years?\b", q, re.I
-    ):
+    forms = answer_form.asked_aggregates(head, q)
+    several = len(set(years)) >= 2
+    if "avg3" in forms:
         aggregate = "avg3"
-        end = target
-        if rng:
-            end = max(int(g) for g in rng.groups() if g)
+        rng = answer_form.year_range(q)
+        end = rng[1] if rng else target
         agg_years = tuple(range(end - 2, end + 1)) if end else ()
-    elif re.search(r"\bcagr\b|compound annual growth", head, re.I) and len(set(years)) >= 2:
-        aggregate = "cagr"
-        agg_years = (min(years), max(years))
-    elif (
-        re.search(r"\bchange in\b|\bchanged?\b|\bdifference\b", head, re.I) and len(set(years)) >= 2
-    ):
-        aggregate = "change"
-        agg_years = (min(years), max(years))
-    elif (
-        re.search(
-            r"\bgrowth\b|\bgrow\b|\b(?:%|percent(?:age)?) (?:change|increase|decrease)\b",
-            head,
-            re.I,
-        )
-        and len(set(years)) >= 2
-    ):
-        aggregate = "growth"
+    elif several and (form := next((f for f in forms if f != "avg3"), None)) is not None:
+        aggregate = form  # cagr, change or growth between the first and last year named
         agg_years = (min(years), max(years))
     elif recipe == "revenue_growth" and target:
         aggregate = "growth"
         agg_years = (target - 1, target)
     elif target and (
-        (
-            re.match(r"\s*(?:is|are|has|have|did|does|was|were)\b", q, re.I)
-            and any(intent.asked_direction(head))
-        )
-        or (intent.asks_comparison(head) and len(set(years)) >= 2)
+        (answer_form.is_yes_no_of_fact(q) and any(intent.asked_direction(head)))
+        or (intent.asks_comparison(head) and several)
     ):
         aggregate = "trend"
-        agg_years = (min(years), target) if len(set(years)) >= 2 else (target - 1, target)
+        agg_years = (min(years), target) if several else (target - 1, target)
     scale = question_scale(q)
-    percent = bool(re.search(r"\bpercent|\b%|as a %|in units of percents?", q, re.I))
-    dm = re.search(
-        r"round(?:ed)?(?: your)?(?: answer)?(?: to)?(?: the nearest)? (\w+) decimal", q, re.I
-    )
-    decimals = _DECIMALS.get(dm.group(1).lower()) if dm else None
-    if decimals is None and re.search(
-        r"round(?:ed)? to (?:the )?nearest (?:whole|integer)", q, re.I
-    ):
-        decimals = 0
+    percent = answer_form.asks_percent(q)
     final = get_recipe(recipe)
     if aggregate == "change" and percent and final is not None and final.unit == "USD":
         aggregate = "growth"  # 'year-over-year change in operating income (in units of percents)'
     sub_annual, periods = _sub_annual(head)
-    is_yes_no = bool(
-        re.match(r"\s*(?:does|do|did|is|are|was|were|has|have|had|can|will|should)\b", q, re.I)
-    )
-    wants_positive = bool(re.search(r"\bpositive\b", q, re.I))
     return QuestionSpec(
         recipe=recipe,
         years=tuple(sorted(set(years))),
@@ -160,9 +117,9 @@ def parse_question(question: str) -> QuestionSpec:
         agg_years=agg_years,
         scale=scale,
         percent=percent,
-        decimals=decimals,
-        is_yes_no=is_yes_no,
-        wants_positive=wants_positive,
+        decimals=answer_form.asked_decimals(q),
+        is_yes_no=answer_form.is_yes_no(q),
+        wants_positive=answer_form.asks_positive(q),
         conventions=stated_conventions(q),
         sub_annual=sub_annual,
         periods=periods,

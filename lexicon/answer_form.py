@@ -1,0 +1,120 @@
+"""The form of the answer a question asks for, read from its words: an aggregation over years
+(three-year average, CAGR, change, growth, a direction), a stated year range, the rounding
+('round to two decimal places'), percent units, a 'positive' test, the share-of-revenue form
+('X as a % of revenue') and the question's own definition clause ('X is defined as ...').
+
+One place for this language: the offline reasoner's question reading (`QuestionSpec`) calls
+these functions instead of compiling its own patterns."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+__all__ = [
+    "Aggregate",
+    "asked_aggregates",
+    "year_range",
+    "asked_decimals",
+    "asks_percent",
+    "asks_positive",
+    "asks_share_of_revenue",
+    "ask_head",
+    "is_yes_no",
+    "is_yes_no_of_fact",
+]
+
+Aggregate = Literal["avg3", "cagr", "change", "growth"]
+
+_RANGE = re.compile(
+    r"\bFY\s?(\d{4})\s*(?:-|–|to|through)\s*FY\s?(\d{4})\b|\bfrom\s+FY\s?(\d{4})\s+to\s+FY\s?(\d{4})\b",
+    re.I,
+)
+_DEFINITION = re.compile(
+    r"\b(?:is|are) defined as\b|\bdefined as\b|\bdefine [\w\s&()-]{0,60} as\b|\bcalculate [\w\s&()-]{0,60} using\b",
+    re.I,
+)
+_PCT_OF_REV = re.compile(
+    r"as an? (?:%|percent(?:age)?) of (?:total |net )*(?:revenues?|sales)|\W%\s*margin\b|\bmargin\b|"
+    r"(?:%|percent(?:age)?) of (?:total |net )*(?:revenues?|sales)",
+    re.I,
+)
+_AVG3 = re.compile(r"\b(?:3|three)[- ]year average\b|\baverage .{0,60}\b(?:3|three) years?\b", re.I)
+_CAGR = re.compile(r"\bcagr\b|compound annual growth", re.I)
+_CHANGE = re.compile(r"\bchange in\b|\bchanged?\b|\bdifference\b", re.I)
+_GROWTH = re.compile(
+    r"\bgrowth\b|\bgrow\b|\b(?:%|percent(?:age)?) (?:change|increase|decrease)\b", re.I
+)
+_PERCENT = re.compile(r"\bpercent|\b%|as a %|in units of percents?", re.I)
+_DECIMALS_RX = re.compile(
+    r"round(?:ed)?(?: your)?(?: answer)?(?: to)?(?: the nearest)? (\w+) decimal", re.I
+)
+_WHOLE = re.compile(r"round(?:ed)? to (?:the )?nearest (?:whole|integer)", re.I)
+_DECIMALS = {"one": 1, "two": 2, "three": 3, "zero": 0, "no": 0, "1": 1, "2": 2, "3": 3, "0": 0}
+_POSITIVE = re.compile(r"\bpositive\b", re.I)
+_OF_FACT = re.compile(r"\s*(?:is|are|has|have|did|does|was|were)\b", re.I)
+_YES_NO = re.compile(r"\s*(?:does|do|did|is|are|was|were|has|have|had|can|will|should)\b", re.I)
+
+
+def ask_head(question: str) -> str:
+    """The ask without the question's own definition clause ('X is defined as: ...')."""
+    return _DEFINITION.split(question, maxsplit=1)[0]
+
+
+def asked_aggregates(head: str, whole: str | None = None) -> tuple[Aggregate, ...]:
+    """The aggregations over years the ask names, in order of precedence: a three-year average
+    (read over the whole question), a CAGR, a change, a growth; () for a single year's figure.
+    The caller takes the first one the years named allow."""
+    found: list[Aggregate] = []
+    if _AVG3.search(whole if whole is not None else head):
+        found.append("avg3")
+    for form, rx in (("cagr", _CAGR), ("change", _CHANGE), ("growth", _GROWTH)):
+        if rx.search(head):
+            found.append(form)  # type: ignore[arg-type]
+    return tuple(found)
+
+
+def year_range(question: str) -> tuple[int, int] | None:
+    """'FY2019 - FY2021', 'from FY2019 to FY2021' -> (2019, 2021); None without a range."""
+    m = _RANGE.search(question)
+    if m is None:
+        return None
+    years = [int(g) for g in m.groups() if g]
+    return (min(years), max(years))
+
+
+def asked_decimals(question: str) -> int | None:
+    """The decimals the question asks to round to ('round to two decimal places' -> 2, 'the
+    nearest whole number' -> 0), None when it does not say."""
+    m = _DECIMALS_RX.search(question)
+    if m is not None:
+        found = _DECIMALS.get(m.group(1).lower())
+        if found is not None:
+            return found
+    return 0 if _WHOLE.search(question) else None
+
+
+def asks_percent(question: str) -> bool:
+    """The answer is asked in percent ('as a %', 'in units of percents', 'percentage')."""
+    return bool(_PERCENT.search(question))
+
+
+def asks_positive(question: str) -> bool:
+    """The question tests a figure's sign ('positive working capital?')."""
+    return bool(_POSITIVE.search(question))
+
+
+def asks_share_of_revenue(head: str) -> bool:
+    """An amount is asked as a share of revenue ('D&A as a % of revenue', 'capex % margin')."""
+    return bool(_PCT_OF_REV.search(head))
+
+
+def is_yes_no(question: str) -> bool:
+    """An auxiliary verb opens the question ('Does ...', 'Is ...', 'Has ...')."""
+    return bool(_YES_NO.match(question))
+
+
+def is_yes_no_of_fact(question: str) -> bool:
+    """A yes/no question about what is or was ('Did ...', 'Has ...', 'Is ...'), not about what
+    will, can or should be: figures already filed can answer it."""
+    return bool(_OF_FACT.match(question))

@@ -1,0 +1,63 @@
+"""The form of the answer a question asks for: aggregation, year range, rounding, percent."""
+
+from __future__ import annotations
+
+import pytest
+from finqa.lexicon import answer_form
+
+
+class TestAggregates:
+    @pytest.mark.parametrize(
+        ("question", "forms"),
+        [
+            ("What is the FY2019 - FY2021 3 year average of capex as a % of revenue?", ("avg3",)),
+            ("What is the 2-year CAGR of revenue from FY2020 to FY2022?", ("cagr",)),
+            ("What is the change in operating income between FY2021 and FY2022?", ("change",)),
+            ("What is the revenue growth from FY2021 to FY2022?", ("growth",)),
+            ("What is revenue in FY2022?", ()),
+        ],
+    )
+    def test_aggregation_named(self, question: str, forms: tuple[str, ...]) -> None:
+        """The aggregation the ask names is read in order of precedence; a plain figure has none."""
+        assert answer_form.asked_aggregates(question) == forms
+
+    def test_definition_clause_is_not_the_ask(self) -> None:
+        """Words after 'X is defined as' are the question's definition, not its ask."""
+        q = "What is Acme's FY2022 margin? Margin is defined as the change in income over sales."
+        assert answer_form.ask_head(q).strip().endswith("margin? Margin")
+        assert answer_form.asked_aggregates(answer_form.ask_head(q)) == ()
+
+
+class TestRoundingAndUnits:
+    @pytest.mark.parametrize(
+        ("question", "decimals"),
+        [
+            ("Round your answer to two decimal places.", 2),
+            ("Answer rounded to one decimal place.", 1),
+            ("Round to the nearest whole number.", 0),
+            ("What is revenue?", None),
+        ],
+    )
+    def test_decimals(self, question: str, decimals: int | None) -> None:
+        """The rounding asked is read as a number of decimals, None when not stated."""
+        assert answer_form.asked_decimals(question) == decimals
+
+    def test_year_range(self) -> None:
+        """'FY2019 - FY2021' and 'from FY2019 to FY2021' are the range (2019, 2021)."""
+        assert answer_form.year_range("the FY2019 - FY2021 average") == (2019, 2021)
+        assert answer_form.year_range("from FY2019 to FY2021") == (2019, 2021)
+        assert answer_form.year_range("in FY2021") is None
+
+    def test_percent_positive_share_of_revenue(self) -> None:
+        """Percent units, a sign test and 'as a % of revenue' are recognised, and only they."""
+        assert answer_form.asks_percent("in units of percents")
+        assert not answer_form.asks_percent("in USD millions")
+        assert answer_form.asks_positive("Does Acme have positive working capital?")
+        assert answer_form.asks_share_of_revenue("D&A as a % of revenue")
+        assert not answer_form.asks_share_of_revenue("What is D&A in FY2022?")
+
+    def test_yes_no_of_fact(self) -> None:
+        """'Did/Has/Is' ask about filed facts; 'Will' is a yes/no question about the future."""
+        assert answer_form.is_yes_no("Will capex increase in FY2023?")
+        assert not answer_form.is_yes_no_of_fact("Will capex increase in FY2023?")
+        assert answer_form.is_yes_no_of_fact("Did capex increase in FY2023?")
