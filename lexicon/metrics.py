@@ -11,6 +11,7 @@ import math
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from finqa.errors import FinqaError
 from finqa.lexicon._data import data_cache, read_yaml
@@ -20,6 +21,7 @@ __all__ = [
     "DEFAULT_DECIMALS",
     "Metric",
     "MetricMatch",
+    "PerYear",
     "METRICS",
     "UnknownMetricError",
     "get_metric",
@@ -28,6 +30,19 @@ __all__ = [
 ]
 
 _HELPERS = {"avg", "prev", "change"}
+
+
+@dataclass(frozen=True, slots=True)
+class PerYear:
+    """How the offline reasoner computes a metric for one fiscal year `y` (metrics.yaml
+    `offline:`): formulas over line-item ids (lexicon/data/line_items.yaml), `item[y]` the
+    year's figure and `item[y-1]` the prior year's, tried in order (the first whose operands
+    the statements hold is used); `id` and `name` are how answers and audit records name it."""
+
+    id: str
+    name: str
+    unit: str
+    formulas: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +59,7 @@ class Metric:
     formula: str | None = None
     convention: str = "ending"
     unit: str = "USD"
+    per_year: PerYear | None = None
 
     @property
     def inputs(self) -> tuple[str, ...]:
@@ -92,8 +108,21 @@ def _load() -> dict[str, Metric]:
             formula=spec.get("formula") or None,
             convention=_convention(spec),
             unit=str(spec.get("unit", "USD")),
+            per_year=_per_year(mid, spec),
         )
     return out
+
+
+def _per_year(mid: str, spec: Mapping[str, Any]) -> PerYear | None:
+    off = spec.get("offline")
+    if not off:
+        return None
+    return PerYear(
+        id=str(off.get("id") or mid),
+        name=str(off.get("name") or spec["name"]),
+        unit=str(off.get("unit") or spec.get("unit", "USD")),
+        formulas=tuple(str(f) for f in off["per_year"]),
+    )
 
 
 class _Metrics(Mapping[str, Metric]):

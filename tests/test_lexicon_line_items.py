@@ -78,3 +78,32 @@ class TestLabelSupport:
         assert [m.canonical for m in find_metrics("What was 3M's AR in FY2022?")] == [
             "accounts_receivable"
         ]
+
+
+class TestPerYearFormulas:
+    def test_formulas_read_catalogue_line_items(self) -> None:
+        """Every per-year formula of metrics.yaml reads only line items of line_items.yaml."""
+        import re
+
+        from finqa.lexicon import METRICS
+
+        known = set(line_items())
+        for metric in METRICS.values():
+            if metric.per_year is None:
+                continue
+            for formula in metric.per_year.formulas:
+                items = set(re.findall(r"([a-z_]+)\[y(?:-\d)?\]", formula))
+                assert items and items <= known, (metric.id, formula, items - known)
+
+    def test_offline_recipes_come_from_the_catalogue(self) -> None:
+        """The offline reasoner's recipe for a metric is the catalogue's per-year formula, under
+        the id answers use ('effective_tax_rate' is computed as 'tax_rate')."""
+        from finqa.agents.reasoning.offline.lexicon_bridge import get_recipe
+        from finqa.lexicon import METRICS
+
+        etr = METRICS["effective_tax_rate"].per_year
+        assert etr is not None and etr.id == "tax_rate"
+        recipe = get_recipe("effective_tax_rate")
+        assert recipe is not None and recipe.id == "tax_rate"
+        assert recipe.formulas == etr.formulas and recipe.unit == "%"
+        assert get_recipe("inventory") is not None  # every line item is a recipe of its own

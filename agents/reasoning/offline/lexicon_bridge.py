@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 from functools import lru_cache
 
-from finqa.agents.reasoning.offline.recipes import RECIPES, Recipe
+from finqa.agents.reasoning.offline.recipes import RECIPES, Recipe, recipe_aliases
 from finqa.lexicon.line_items import LineItem, item_for_metric
 
 PCT_OF_REVENUE = "pctrev:"  # recipe id prefix: a line item as a percent of revenue
@@ -24,23 +24,23 @@ __all__ = [
     "lexicon_recipe",
     "lexicon_items",
     "lexicon_match",
+    "lex_to_recipe",
     "recipe_from_question",
 ]
 
-# lexicon metric id -> offline recipe id (same metric, tuned recipe)
-LEX_TO_RECIPE: dict[str, str] = {
-    "dividend_payout_ratio": "payout",
-    "retention_ratio": "retention",
-    "operating_cash_flow_ratio": "ocf_ratio",
-    "effective_tax_rate": "tax_rate",
-    "capex_ratio": "capex_pct",
-    "rnd_ratio": "rd_margin",
-    "sga_ratio": "sga_margin",
+# lexicon metric ids read from a line item the offline reasoner names otherwise
+_ITEM_ALIASES: dict[str, str] = {
     "cfo": "cfo",
     "depreciation_amortization": "da",
     "depreciation": "da",
-    "net_income_attributable": "net_income_attr",
 }
+
+
+def lex_to_recipe() -> dict[str, str]:
+    """Lexicon metric id -> offline recipe id (the catalogue's `offline: id:`, and line items)."""
+    return {**_ITEM_ALIASES, **recipe_aliases()}
+
+
 _SUMMED = frozenset(
     {
         "total_debt",
@@ -142,8 +142,9 @@ def _formula_of(metric_id: str) -> str | None:
 @lru_cache(maxsize=256)
 def lexicon_recipe(metric_id: str) -> Recipe | None:
     """An offline recipe for a lexicon metric id, or None."""
-    if metric_id in LEX_TO_RECIPE:
-        return RECIPES[LEX_TO_RECIPE[metric_id]]
+    aliases = lex_to_recipe()
+    if metric_id in aliases:
+        return RECIPES[aliases[metric_id]]
     if metric_id in RECIPES:
         return RECIPES[metric_id]
     lex = _lexicon()
@@ -194,7 +195,8 @@ def _inputs(metric_id: str) -> frozenset[str]:
     for inp in metric.inputs:
         if inp != metric_id:
             out |= {inp} | _inputs(inp)
-    out |= {LEX_TO_RECIPE[i] for i in out if i in LEX_TO_RECIPE}
+    aliases = lex_to_recipe()
+    out |= {aliases[i] for i in out if i in aliases}
     return frozenset(out)
 
 

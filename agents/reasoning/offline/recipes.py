@@ -1,20 +1,26 @@
-"""Metric recipes: formulas over statement line items, per fiscal year `y`.
+"""Metric recipes: the catalogue's per-year formulas over statement line items, as the offline
+reasoner computes them.
 
-`item[y]` is the line item in year y, `item[y-1]` the prior year-end balance. Items read as
-magnitudes (capex, dividends paid, D&A, COGS, interest expense) are wrapped in abs() in the
-expression, so the Calculation re-executes on the values as written. Income tax is read signed
-(an expense positive, a benefit negative: the effective tax rate of a loss year with a tax
-benefit is positive); a caption showing the expense in parentheses is negated in the expression
-(`lexicon.line_items.caption_sign`). Alternatives are tried in
-order; the first one whose operands are all in the evidence is used.
+The formulas live in the one catalogue, `lexicon/data/metrics.yaml` (each metric's `offline:`
+block: `item[y]` is the line item in fiscal year y, `item[y-1]` the prior year-end balance,
+alternatives tried in order, the first whose operands are all in the evidence used); every line
+item of `lexicon/data/line_items.yaml` is also a recipe of its own (`item[y]`). Items read as
+magnitudes (capex, dividends paid, D&A, COGS, interest expense, SG&A, R&D) are wrapped in abs()
+in the expression, so the Calculation re-executes on the values as written. Income tax is read
+signed (an expense positive, a benefit negative: the effective tax rate of a loss year with a
+tax benefit is positive); a caption showing the expense in parentheses is negated in the
+expression (`lexicon.line_items.caption_sign`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from functools import cache
 
-__all__ = ["Recipe", "RECIPES", "MAGNITUDE_ITEMS"]
+__all__ = ["Recipe", "RECIPES", "MAGNITUDE_ITEMS", "recipe_aliases"]
 
+# line items whose outflows filings print in parentheses: read as magnitudes in a formula
 MAGNITUDE_ITEMS = frozenset({"capex", "dividends", "da", "cogs", "interest_expense", "sga", "rd"})
 
 
@@ -26,147 +32,45 @@ class Recipe:
     unit: str  # USD | % | ratio | times | days
 
 
-def _r(rid: str, name: str, unit: str, *formulas: str) -> Recipe:
-    return Recipe(rid, name, formulas, unit)
+@cache
+def _recipes() -> dict[str, Recipe]:
+    from finqa.lexicon import METRICS
+    from finqa.lexicon.line_items import line_items
+
+    out: dict[str, Recipe] = {}
+    for metric in METRICS.values():
+        p = metric.per_year
+        if p is not None:
+            out[p.id] = Recipe(p.id, p.name, p.formulas, p.unit)
+    for item in line_items().values():
+        out.setdefault(item.id, Recipe(item.id, item.name, (f"{item.id}[y]",), "USD"))
+    return out
 
 
-_AVG_TA = "avg(total_assets[y], total_assets[y-1])"
-_DIO = "365 * avg(inventory[y], inventory[y-1]) / cogs[y]"
-_DSO = "365 * avg(receivables[y], receivables[y-1]) / revenue[y]"
-_DPO = "365 * avg(payables[y], payables[y-1]) / (cogs[y] + inventory[y] - inventory[y-1])"
+@cache
+def recipe_aliases() -> dict[str, str]:
+    """Catalogue metric id -> recipe id, where the offline reasoner names the metric otherwise
+    ('effective_tax_rate' -> 'tax_rate')."""
+    from finqa.lexicon import METRICS
 
-RECIPES: dict[str, Recipe] = {
-    r.id: r
-    for r in (
-        _r(
-            "net_margin",
-            "net profit margin",
-            "%",
-            "net_income[y] / revenue[y] * 100",
-            "net_income_attr[y] / revenue[y] * 100",
-        ),
-        _r("operating_margin", "operating margin", "%", "operating_income[y] / revenue[y] * 100"),
-        _r(
-            "gross_margin",
-            "gross margin",
-            "%",
-            "gross_profit[y] / revenue[y] * 100",
-            "(revenue[y] - cogs[y]) / revenue[y] * 100",
-        ),
-        _r("cogs_margin", "COGS as % of revenue", "%", "cogs[y] / revenue[y] * 100"),
-        _r("da_margin", "D&A % margin", "%", "da[y] / revenue[y] * 100"),
-        _r("capex_pct", "capex as % of revenue", "%", "capex[y] / revenue[y] * 100"),
-        _r(
-            "ebitda_margin",
-            "unadjusted EBITDA margin",
-            "%",
-            "(operating_income[y] + da[y]) / revenue[y] * 100",
-        ),
-        _r("ebitda", "unadjusted EBITDA", "USD", "operating_income[y] + da[y]"),
-        _r(
-            "ebitda_less_capex",
-            "unadjusted EBITDA less capex",
-            "USD",
-            "operating_income[y] + da[y] - capex[y]",
-        ),
-        _r("fcf", "free cash flow", "USD", "cfo[y] - capex[y]"),
-        _r(
-            "working_capital",
-            "working capital",
-            "USD",
-            "current_assets[y] - current_liabilities[y]",
-        ),
-        _r(
-            "roa",
-            "return on assets",
-            "ratio",
-            f"net_income[y] / {_AVG_TA}",
-            f"net_income_attr[y] / {_AVG_TA}",
-        ),
-        _r("roe", "return on equity", "ratio", "net_income[y] / avg(equity[y], equity[y-1])"),
-        _r("asset_turnover", "asset turnover ratio", "ratio", f"revenue[y] / {_AVG_TA}"),
-        _r(
-            "fixed_asset_turnover",
-            "fixed asset turnover ratio",
-            "ratio",
-            "revenue[y] / avg(ppe[y], ppe[y-1])",
-        ),
-        _r(
-            "inventory_turnover",
-            "inventory turnover ratio",
-            "times",
-            "cogs[y] / avg(inventory[y], inventory[y-1])",
-        ),
-        _r("dpo", "days payable outstanding", "days", _DPO),
-        _r("dio", "days inventory outstanding", "days", _DIO),
-        _r("dso", "days sales outstanding", "days", _DSO),
-        _r("ccc", "cash conversion cycle", "days", f"{_DIO} + {_DSO} - {_DPO}"),
-        _r("ocf_ratio", "operating cash flow ratio", "ratio", "cfo[y] / current_liabilities[y]"),
-        _r(
-            "payout",
-            "dividend payout ratio",
-            "ratio",
-            "dividends[y] / net_income_attr[y]",
-            "dividends[y] / net_income[y]",
-        ),
-        _r(
-            "retention",
-            "retention ratio",
-            "ratio",
-            "1 - dividends[y] / net_income_attr[y]",
-            "1 - dividends[y] / net_income[y]",
-        ),
-        _r(
-            "quick_ratio",
-            "quick ratio",
-            "ratio",
-            "(cash[y] + short_term_investments[y] + receivables[y]) / current_liabilities[y]",
-            "(cash[y] + receivables[y]) / current_liabilities[y]",
-        ),
-        _r("current_ratio", "current ratio", "ratio", "current_assets[y] / current_liabilities[y]"),
-        _r(
-            "interest_coverage",
-            "interest coverage ratio",
-            "times",
-            "operating_income[y] / interest_expense[y]",
-        ),
-        _r("tax_rate", "effective tax rate", "%", "income_tax[y] / pretax_income[y] * 100"),
-        _r("revenue_growth", "revenue", "USD", "revenue[y]"),
-        _r("sga_margin", "SG&A as % of revenue", "%", "sga[y] / revenue[y] * 100"),
-        _r("rd_margin", "R&D as % of revenue", "%", "rd[y] / revenue[y] * 100"),
-    )
-}
+    return {
+        m.id: m.per_year.id
+        for m in METRICS.values()
+        if m.per_year is not None and m.per_year.id != m.id
+    }
 
-for _item, _name in (
-    ("revenue", "revenue"),
-    ("cogs", "cost of goods sold"),
-    ("gross_profit", "gross profit"),
-    ("operating_income", "operating income"),
-    ("net_income", "net income"),
-    ("net_income_attr", "net income attributable to shareholders"),
-    ("da", "depreciation and amortization"),
-    ("cfo", "cash from operations"),
-    ("capex", "capital expenditure"),
-    ("dividends", "cash dividends paid"),
-    ("total_assets", "total assets"),
-    ("current_assets", "total current assets"),
-    ("current_liabilities", "total current liabilities"),
-    ("total_liabilities", "total liabilities"),
-    ("inventory", "inventories"),
-    ("receivables", "accounts receivable"),
-    ("payables", "accounts payable"),
-    ("ppe", "net PP&E"),
-    ("pretax_income", "income before income taxes"),
-    ("interest_expense", "interest expense"),
-    ("sga", "SG&A expense"),
-    ("rd", "R&D expense"),
-    ("equity", "total shareholders' equity"),
-):
-    RECIPES[_item] = _r(_item, _name, "USD", f"{_item}[y]")
-RECIPES["net_income_attr"] = _r(
-    "net_income_attr",
-    "net income attributable to shareholders",
-    "USD",
-    "net_income_attr[y]",
-    "net_income[y]",
-)
+
+class _Recipes(Mapping[str, Recipe]):
+    """Read-only mapping recipe id -> Recipe, built from the catalogue on first use."""
+
+    def __getitem__(self, key: str) -> Recipe:
+        return _recipes()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_recipes())
+
+    def __len__(self) -> int:
+        return len(_recipes())
+
+
+RECIPES: Mapping[str, Recipe] = _Recipes()
