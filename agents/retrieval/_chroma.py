@@ -92,9 +92,10 @@ def chroma_meta(chunk: Chunk, header: str | None = None) -> dict[str, Any]:
 def hnsw_search(
     collection: Any, vector: Sequence[float], n: int, doc_ids: Sequence[str] | None
 ) -> list[tuple[str, float]]:
-    """Top-n (chunk_id, cosine) by Chroma's HNSW, restricted to `doc_ids` when given."""
-    if collection.count() == 0:
-        return []
+    """Top-n (chunk_id, cosine) by Chroma's HNSW, restricted to `doc_ids` when given.
+
+    An empty collection answers an empty list (chromadb 1.x); its size is not asked first,
+    because `count()` scans the collection (~50 ms at 200k vectors, per query)."""
     where: dict[str, Any] | None = None
     if doc_ids is not None:
         if not doc_ids:
@@ -103,6 +104,8 @@ def hnsw_search(
     result = collection.query(
         query_embeddings=[list(vector)], n_results=n, where=where, include=["distances"]
     )
+    if not result["ids"]:
+        return []
     ids = result["ids"][0]
     distances = result["distances"][0]
     return [(i, 1.0 - float(d)) for i, d in zip(ids, distances, strict=True)]

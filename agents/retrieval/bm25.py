@@ -21,10 +21,13 @@ from typing import Any
 
 import numpy as np
 from finqa.agents.logs import get_logger
+from finqa.agents.retrieval._bm25_union import PartitionUnion
 
 __all__ = ["tokenize", "token_set", "BM25Partition", "BM25Store"]
 
 _log = get_logger("finqa.bm25")
+
+UNION_FROM = 16  # a scope of this many partitions or more is scored as one union
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:[.,][0-9]+)*")
 STOPWORDS = frozenset(
@@ -261,6 +264,9 @@ class BM25Store:
         self._rebuild = rebuild
         self._current = current
         self.rebuilt: list[tuple[str, str]] = []  # (doc_id, why) this process rebuilt
+        # broad scopes scored as one union, keyed by the partitions' identities (a rewritten
+        # or reloaded partition is another object, so a stale union is never used)
+        self._unions: OrderedDict[tuple[int, ...], PartitionUnion] = OrderedDict()
 
     def _file(self, doc_id: str) -> Path:
         safe = re.sub(r"[^A-Za-z0-9._-]", "_", doc_id)
@@ -327,6 +333,21 @@ class BM25Store:
             return None, f"unreadable partition ({type(exc).__name__})"
         return partition, ""
 
+    def _union(self, loaded: list[BM25Partition]) -> PartitionUnion:
+        """The union of these loaded partitions (a few kept, least recently used dropped)."""
+        key = tuple(id(p) for p in loaded)
+        with self._lock:
+            union = self._unions.get(key)
+            if union is not None:
+                self._unions.move_to_end(key)
+                return union
+        union = PartitionUnion(loaded)
+        with self._lock:
+            self._unions[key] = union
+            while len(self._unions) > 4:
+                self._unions.popitem(last=False)
+        return union
+
     def score_ids(
         self, query_tokens: Sequence[str], doc_id: str, chunk_ids: set[str]
     ) -> dict[str, float]:
@@ -349,21 +370,22 @@ class BM25Store:
         one filing the scores are rank-bm25's own.
         """
         loaded = [p for p in (self.get(d) for d in doc_ids) if p is not None and len(p)]
+        if not loaded or n <= 0:
+            return []
+        union = self._union(loaded) if len(loaded) >= UNION_FROM else None
+        df_of = union.df if union is not None else (lambda t: sum(p.df(t) for p in loaded))
         idf: dict[str, float] | None = None
         if len(loaded) > 1:
             total = sum(len(p) for p in loaded)
             idf = {}
             for term in set(query_tokens):
-                df = sum(p.df(term) for p in loaded)
+                df = df_of(term)
                 idf[term] = math.log(1.0 + (total - df + 0.5) / (df + 0.5)) if df else 0.0
-        ids: list[str] = []
-        parts: list[np.ndarray] = []
-        for partition in loaded:
-            ids.extend(partition.chunk_ids)
-            parts.append(partition.scores(query_tokens, idf))
-        if not parts or n <= 0:
-            return []
-        scores = np.concatenate(parts)
+        if union is not None:
+            ids, scores = union.ids, union.scores(query_tokens, idf)
+        else:
+            ids = [cid for p in loaded for cid in p.chunk_ids]
+            scores = np.concatenate([p.scores(query_tokens, idf) for p in loaded])
         n = min(n, len(scores))
         top = np.argpartition(-scores, n - 1)[:n]
         top = top[np.argsort(-scores[top], kind="stable")]

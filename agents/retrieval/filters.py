@@ -72,12 +72,40 @@ def _company_keys(name: str) -> tuple[set[str], set[str]]:
     return keys, tickers
 
 
+class _CatalogKeys:
+    """A catalogue's company keys and tickers -> filings, worked out once per catalogue (a
+    query then costs a few dict lookups, not a scan of every filing of the store)."""
+
+    def __init__(self, catalog: Mapping[str, DocRecord]) -> None:
+        self.catalog = catalog  # kept so its id is never reused while cached
+        self.by_key: dict[str, list[str]] = {}
+        self.by_ticker: dict[str, list[str]] = {}
+        for doc_id, rec in catalog.items():
+            for key in doc_keys(rec):
+                self.by_key.setdefault(key, []).append(doc_id)
+            if rec.meta.get("ticker"):
+                self.by_ticker.setdefault(str(rec.meta["ticker"]).upper(), []).append(doc_id)
+        self.longest_first = sorted(self.by_key, key=len, reverse=True)
+
+
+_CATALOGS: dict[int, _CatalogKeys] = {}
+
+
+def _catalog_keys(catalog: Mapping[str, DocRecord]) -> _CatalogKeys:
+    hit = _CATALOGS.get(id(catalog))
+    if hit is not None and hit.catalog is catalog and len(hit.catalog) == len(catalog):
+        return hit
+    if len(_CATALOGS) > 16:
+        _CATALOGS.clear()
+    built = _CATALOGS[id(catalog)] = _CatalogKeys(catalog)
+    return built
+
+
 def companies_in_text(text: str, catalog: Mapping[str, DocRecord]) -> list[str]:
     """Company keys of the catalogue that the text names (longest first, whole words)."""
     hay = f" {name_key(text)} "
     found: list[str] = []
-    all_keys = sorted({k for r in catalog.values() for k in doc_keys(r)}, key=len, reverse=True)
-    for key in all_keys:
+    for key in _catalog_keys(catalog).longest_first:
         if len(key) >= 2 and f" {key} " in hay and not any(key in f for f in found):
             found.append(key)
     return found
@@ -85,12 +113,10 @@ def companies_in_text(text: str, catalog: Mapping[str, DocRecord]) -> list[str]:
 
 def _docs_for_company(name: str, catalog: Mapping[str, DocRecord]) -> list[str]:
     keys, tickers = _company_keys(name)
-    return [
-        doc_id
-        for doc_id, rec in catalog.items()
-        if doc_keys(rec) & keys
-        or (rec.meta.get("ticker") and str(rec.meta["ticker"]).upper() in tickers)
-    ]
+    index = _catalog_keys(catalog)
+    hits = {d for k in keys for d in index.by_key.get(k, ())}
+    hits.update(d for t in tickers for d in index.by_ticker.get(t, ()))
+    return [doc_id for doc_id in catalog if doc_id in hits]
 
 
 def resolve_filters(
@@ -126,7 +152,8 @@ def resolve_filters(
     else:
         keys = companies_in_text(analysis.question, catalog)
         if keys:
-            selected = sorted(d for d, r in catalog.items() if doc_keys(r) & set(keys))
+            index = _catalog_keys(catalog)
+            selected = sorted({d for k in keys for d in index.by_key.get(k, ())})
             applied["company"] = keys
     if selected is None:
         return FilterResult(None, applied, "no company named: whole index")
