@@ -13,12 +13,9 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
-
-if TYPE_CHECKING:
-    from finqa.agents.retrieval.bm25 import BM25Partition
 
 __all__ = ["PartitionUnion"]
 
@@ -27,9 +24,10 @@ _Postings = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
 class PartitionUnion:
-    """Concatenated chunk ids and per-term postings of a fixed list of partitions."""
+    """Concatenated chunk ids and per-term postings of a fixed list of partitions
+    (`bm25.BM25Partition`s: their compiled `_terms`, `_idx`, `_w` and `_tf` arrays)."""
 
-    def __init__(self, parts: Sequence[BM25Partition], *, max_postings: int = 4_000_000) -> None:
+    def __init__(self, parts: Sequence[Any], *, max_postings: int = 4_000_000) -> None:
         self.parts = list(parts)
         self.ids: list[str] = []
         self.offsets: list[int] = []
