@@ -1,6 +1,7 @@
 """Chroma server mode against the local PersistentClient, side by side, same pages and queries.
 
-    python -m finqa.benchmarks.server_mode --pages FILE.jsonl --out DIR [--real-embedder] [--repeat N]
+    python -m finqa.benchmarks.server_mode --pages FILE.jsonl --out DIR [--real-embedder]
+        [--repeat N] [--rounds N]
 
 Starts `chroma run` on loopback (shipped with chromadb), ingests the same pages into a local
 index and into the server, then runs the same questions (attempt 1, each against its own
@@ -9,7 +10,9 @@ the first (cold) query of a process with an empty local folder in server mode, w
 its BM25 partition and chunk text from the server. By default a hashing embedder (384-d, no
 model) isolates the storage cost; `--real-embedder` uses the configured model (loaded before
 either ingest is timed). `--repeat N` asks the questions N times, each round with a new agent
-(no query vector cached from the round before).
+(no query vector cached from the round before). `--rounds N` (default 2) repeats the whole
+comparison on new folders and a new server collection, alternating which store goes first;
+the summary gives each store's median ingest rate and its query percentiles over all rounds.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import argparse
 import hashlib
 import json
 import math
+import os
 import re
 import shutil
 import socket
@@ -29,7 +33,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["ChromaServer", "HashEmbedder", "main"]
+__all__ = ["ChromaServer", "HashEmbedder", "run_rounds", "main"]
 
 
 class HashEmbedder:
@@ -109,6 +113,8 @@ def _pct(values: list[float], q: float) -> float:
 def _measure(
     settings: Any, pages: Path, embedder: Any, questions: Sequence[Any], repeat: int = 1
 ) -> dict[str, Any]:
+    """Ingest `pages` into the store `settings` names, then ask the questions of its filings
+    (attempt 1, each against its own filing) from a reader (server mode: an empty folder)."""
     from finqa.agents.retrieval.agent import RetrievalAgent
     from finqa.agents.retrieval.ingest import ingest_paths
 
@@ -130,6 +136,7 @@ def _measure(
             agent.retrieve(q.question, 1, doc_ids=[q.doc_name])
             lat.append((time.perf_counter() - t0) * 1000)
     return {
+        "filings": len(docs),
         "pages": report.pages,
         "chunks": report.chunks,
         "ingest_s": round(report.seconds, 2),
@@ -139,11 +146,79 @@ def _measure(
         "query_ms_p50": round(_pct(lat, 50), 1) if lat else 0.0,
         "query_ms_p95": round(_pct(lat, 95), 1) if lat else 0.0,
         "query_ms_mean": round(statistics.fmean(lat), 1) if lat else 0.0,
+        "latencies_ms": [round(v, 2) for v in lat],
+    }
+
+
+def _summary(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """One store over all rounds: median ingest rate, pooled query percentiles."""
+    lat = [v for r in runs for v in r["latencies_ms"]]
+    return {
+        "rounds": len(runs),
+        "ingest_pages_per_s_median": round(
+            statistics.median(r["ingest_pages_per_s"] for r in runs), 2
+        ),
+        "ingest_pages_per_s_each": [r["ingest_pages_per_s"] for r in runs],
+        "first_query_ms_median": round(statistics.median(r["first_query_ms"] for r in runs), 1),
+        "queries": len(lat),
+        "query_ms_p50": round(_pct(lat, 50), 1) if lat else 0.0,
+        "query_ms_p95": round(_pct(lat, 95), 1) if lat else 0.0,
+    }
+
+
+def run_rounds(
+    out: Path,
+    pages: Path,
+    embedder: Any,
+    name: str,
+    questions: Sequence[Any],
+    *,
+    rounds: int = 2,
+    repeat: int = 1,
+) -> dict[str, Any]:
+    """`rounds` rounds, each ingesting the same pages into a new local index and a new server
+    collection; even rounds run the local store first, odd rounds the server first (so the
+    order, and a machine load that drifts, weigh on both sides alike). One server serves all
+    rounds and is stopped whatever happens."""
+    from finqa.agents.config import load_settings
+
+    base = {"index.embedder": name, "index.torch_threads": 1}
+    runs: dict[str, list[dict[str, Any]]] = {"local": [], "server": []}
+    order: list[str] = []
+    server = ChromaServer(out / "work" / "chroma-data")
+    server.start()
+    try:
+        for n in range(rounds):
+            stores = {
+                "local": load_settings(
+                    overrides={**base, "index.path": str(out / "work" / f"local-{n}")}
+                ),
+                "server": load_settings(
+                    overrides={
+                        **base,
+                        "index.path": str(out / "work" / f"server-cache-{n}"),
+                        "index.chroma_url": server.url,
+                        "index.collection": f"bench{n}",
+                    }
+                ),
+            }
+            for kind in ("local", "server") if n % 2 == 0 else ("server", "local"):
+                order.append(kind)
+                got = _measure(stores[kind], pages, embedder, questions, repeat)
+                got["round"], got["load"] = n, round(os.getloadavg()[0], 2)
+                runs[kind].append(got)
+    finally:
+        server.stop()
+    return {
+        "embedder": name,
+        "order": order,
+        "local": _summary(runs["local"]),
+        "server": _summary(runs["server"]),
+        "runs": runs,
     }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from finqa.agents.config import load_settings
     from finqa.benchmarks.questions import load_questions
 
     p = argparse.ArgumentParser(prog="python -m finqa.benchmarks.server_mode")
@@ -152,7 +227,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--out", required=True)
     p.add_argument("--real-embedder", action="store_true")
     p.add_argument("--repeat", type=int, default=1, help="ask the questions this many times")
+    p.add_argument(
+        "--rounds", type=int, default=2, help="rounds, alternating which store goes first"
+    )
     args = p.parse_args(argv)
+    if args.rounds < 1 or args.repeat < 1:
+        p.error("--rounds and --repeat must be at least 1")
     out = Path(args.out)
     shutil.rmtree(out / "work", ignore_errors=True)
     (out / "work").mkdir(parents=True)
@@ -164,26 +244,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         name = "all-MiniLM-L6-v2"
     else:
         embedder, name = HashEmbedder(), HashEmbedder.name
-    base = {"index.embedder": name, "index.torch_threads": 1}
-    local = load_settings(overrides={**base, "index.path": str(out / "work" / "local")})
-    result: dict[str, Any] = {"embedder": name}
-    result["local"] = _measure(local, Path(args.pages), embedder, questions, args.repeat)
-    server = ChromaServer(out / "work" / "chroma-data")
-    server.start()
-    try:
-        remote = load_settings(
-            overrides={
-                **base,
-                "index.path": str(out / "work" / "server-cache"),
-                "index.chroma_url": server.url,
-                "index.collection": "bench",
-            }
-        )
-        result["server"] = _measure(remote, Path(args.pages), embedder, questions, args.repeat)
-    finally:
-        server.stop()
+    result = run_rounds(
+        out, Path(args.pages), embedder, name, questions, rounds=args.rounds, repeat=args.repeat
+    )
     (out / "server_mode.json").write_text(json.dumps(result, indent=1), encoding="utf-8")
-    print(json.dumps(result, indent=1))
+    print(json.dumps({k: v for k, v in result.items() if k != "runs"}, indent=1))
     return 0
 
 
