@@ -97,7 +97,8 @@ class DocVectors:
                 mats.append(got[1])
         if not mats or n <= 0:
             return []
-        scores = np.concatenate(mats) @ np.asarray(vector, dtype=np.float32)
+        q = np.asarray(vector, dtype=np.float32)
+        scores = np.concatenate([m @ q for m in mats])  # no copy of the filings' matrices
         n = min(n, len(scores))
         top = np.argpartition(-scores, n - 1)[:n]
         top = top[np.argsort(-scores[top], kind="stable")]

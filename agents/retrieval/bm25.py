@@ -356,9 +356,8 @@ class BM25Store:
         if partition is None or not chunk_ids:
             return {}
         scores = partition.scores(query_tokens)
-        return {
-            cid: float(scores[i]) for i, cid in enumerate(partition.chunk_ids) if cid in chunk_ids
-        }
+        rows = sorted(r for r in (partition.row(c) for c in chunk_ids) if r is not None)
+        return {partition.chunk_ids[i]: float(scores[i]) for i in rows}
 
     def search(
         self, query_tokens: Sequence[str], doc_ids: Sequence[str], n: int
