@@ -483,6 +483,30 @@ class TestNonClaims:
         bad = _eval(judge, Q_CASH, "Cash rose on strong aircraft deliveries [S1]." + note, BALANCE)
         assert bad.decision == "retry"
 
+    def test_constant_leading_a_formula_not_checked(self, judge: JudgeAgent) -> None:
+        """'- 365 * avg(...)' inside a written formula is a constant, not a figure of -365."""
+        text = (
+            "Gross margin was 31.8% [S1], computed as gross_margin / net_sales * 100 - 365 * 0 "
+            "+ 365 * 0."
+        )
+        v = _eval(judge, Q_MARGIN, text, INCOME, calculations=(_margin_calc(),))
+        assert "-365" not in {n["text"].replace(" ", "") for n in v.details["numbers"]}
+        assert "- 365" not in v.unsupported_numbers
+
+    def test_units_alone_are_no_words_to_ground(self, judge: JudgeAgent) -> None:
+        """'Answer: $1,671 million.' restates a verified figure: its only words are the figure's
+        own, so the claim is supported by the figure."""
+        v = _eval(judge, Q_CASH, "Cash was $1,671 million [S1]. Answer: $1,671 million.", BALANCE)
+        assert all(c["supported"] for c in v.details["claims"]), v.details["claims"]
+
+    def test_semicolon_inside_an_aside_does_not_split(self) -> None:
+        """A ';' inside parentheses does not end the claim; one outside does."""
+        claims = split_claims(
+            "Averaged balances (the catalogue's definition; year-end differs). Yes; no."
+        )
+        assert [c.text for c in claims][0].endswith("year-end differs).")
+        assert len(claims) == 3
+
     def test_year_label_belongs_to_next_figure(self, judge: JudgeAgent) -> None:
         """In 'FY2021: 36.0%, FY2022: 31.8%' each figure is for the year labelling it."""
         q = "How did Corning's gross margin change from FY2021 to FY2022?"

@@ -147,3 +147,13 @@ class TestChangeAnswered:
         assert up.decision == "accept", up.feedback
         assert down.decision == "retry"
         assert down.details["numbers"][0]["status"] == "wrong_direction"
+
+    def test_points_change_of_a_percentage(self, judge: JudgeAgent) -> None:
+        """A margin's change is in points: both years' levels support it, and the direction
+        stated must be the evidence's (36.0% -> 31.8% is a fall)."""
+        q = "By how much did Corning's gross margin change from FY2021 to FY2022?"
+        fell = _eval(judge, q, "It fell by 4.2 percentage points, from 36.0% to 31.8%.")
+        rose = _eval(judge, q, "It rose by 4.2 percentage points, from 36.0% to 31.8%.")
+        assert fell.decision == "accept", fell.feedback
+        assert {n["status"] for n in fell.details["numbers"]} == {"rederived"}
+        assert rose.decision == "retry"

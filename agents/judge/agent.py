@@ -209,10 +209,14 @@ class JudgeAgent:
                 continue
             own = claimed_year(ctx.text, nc.quantity)
             # the figure's own period; the asked one only when one year is asked (a figure for a
-            # span, 'the FY2018-FY2020 average', is not any single year's value); a change asked
-            # between two years is the later year's
-            one = len(ctx.asked) == 1 or (ctx.expect.change and ctx.asked)
-            years = (own,) if own else ((max(ctx.asked),) if one else ())
+            # span, 'the FY2018-FY2020 average', is not any single year's value); where a change
+            # between years is asked, the change is the later year's and the levels are either's
+            if own:
+                years: tuple[int, ...] = (own,)
+            elif ctx.expect.change:
+                years = tuple(sorted(ctx.asked, reverse=True))
+            else:
+                years = ctx.asked if len(ctx.asked) == 1 else ()
             if not years:
                 continue
             named, ratios = named_metrics(sentence_at(ctx.text, nc.start))

@@ -96,6 +96,8 @@ def check_claims(
         check.numbers = [n.text for n in mine]
         check.failed_numbers = [n.text for n in mine if not n.ok]
         tokens = content_tokens(claim.text)
+        # 'Answer: -3.70 days.': a claim whose only words are its figures' units is the figures
+        words = tokens if not mine else content_tokens(_without(claim, mine))
         if _VERDICT_ONLY.match(claim.text) or (not tokens and not mine):
             check.content, check.supported, check.reason = False, True, "no content to ground"
             out.append(check)
@@ -131,7 +133,7 @@ def check_claims(
             check.reason = "unverified number(s): " + ", ".join(check.failed_numbers)
         elif foreign:
             check.reason = f"names {foreign}, which neither the question nor the source mentions"
-        elif best < need and not (mine and not tokens):
+        elif best < need and not (mine and not words):
             check.reason = (
                 f"only {best:.0%} of its words are in {'the cited' if cited else 'any'} source"
             )
@@ -140,6 +142,14 @@ def check_claims(
             check.reason = "supported"
         out.append(check)
     return out
+
+
+def _without(claim: Claim, numbers: Sequence[NumberCheck]) -> str:
+    """The claim's text with its figures (and their units) blanked out."""
+    text = claim.text
+    for n in numbers:
+        text = text.replace(n.text, " ")
+    return text
 
 
 def _support(tokens: Sequence[str], source: frozenset[str], question: set[str]) -> float:

@@ -121,7 +121,10 @@ def answer_numbers(answer: str, question: str) -> tuple[list[Any], list[dict[str
             skipped.append({"text": q.text, "reason": "list marker"})
         elif not q.unit and q.decimals == 0 and _DURATION.match(answer[q.end : q.end + 20]):
             skipped.append({"text": q.text, "reason": "duration"})
-        elif abs(q.value) in _CONSTANTS and before[-1:] in ("*", "/", "x"):
+        elif abs(q.value) in _CONSTANTS and (
+            before[-1:] in ("*", "/", "x") or answer[q.end : q.end + 3].lstrip()[:1] in ("*", "/")
+        ):
+            # '* 100', '/ 365' and '365 * avg(...)' (also '- 365 * ...' inside a formula)
             skipped.append({"text": q.text, "reason": "formula constant"})
         elif before.endswith(_CRITERION) or (float(q.value), q.unit or "") in criteria:
             # 'threshold 30%', 'a tolerance of 2 points': the rule applied, not a filing figure

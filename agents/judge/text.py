@@ -29,11 +29,12 @@ STOPWORDS = frozenset(
 
 
 # finqa's own notes on how an answer was made ('Computed by finqa as ...', 'Read offline from this
-# sentence ...; finqa judged its wording, not figures', 'the figure is as stated, not computed'):
+# sentence ...; finqa judged its wording, not figures', 'the figure is as stated, not computed',
+# '(the catalogue's definition; ...)'):
 # they say nothing about the filing, so there is nothing in them to ground (figures in them are
 # still checked as figures)
 _PROVENANCE = re.compile(
-    r"\bfinqa\b|^\W*read offline\b|^\W*the figure is as stated\b",
+    r"\bfinqa\b|^\W*read offline\b|^\W*the figure is as stated\b|\bthe catalogue'?s definition\b",
     re.I,
 )
 
@@ -91,6 +92,8 @@ def split_claims(text: str) -> list[Claim]:
         head = text[start : m.start()]
         if _ABBREV.search(head.rstrip()):
             continue
+        if m.group(0).strip() == "" and head.count("(") > head.count(")") and head.endswith(";"):
+            continue  # '(the catalogue's definition; a year-end basis ...)': one aside
         pieces.append((start, m.start()))
         start = m.end()
     pieces.append((start, len(text)))
