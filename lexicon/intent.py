@@ -29,7 +29,6 @@ __all__ = [
     "asks_capital_intensity",
     "asks_liquidity_health",
     "asks_total_debt",
-    "asks_cash_flow_activities",
     "asks_dividends_paid",
     "asks_restructuring_costs",
     "share_of_revenue_numerator",
@@ -86,7 +85,6 @@ _DEBT_OTHER = re.compile(
     r"interest|securit|covenant|\bper\b|%|percent",
     re.I,
 )
-_CF_ACTIVITIES = re.compile(r"operat\w*,? investing,? (?:and|&) financing", re.I)
 _DIVIDENDS_PAID = re.compile(
     r"\bpa(?:y|id|ying)\b.{0,30}\bdividends?\b|\bdividends?\b.{0,20}\bpaid\b", re.I
 )
@@ -228,11 +226,6 @@ def asks_liquidity_health(question: str) -> bool:
 def asks_total_debt(question: str) -> bool:
     """The company's debt is asked about, not a debt ratio, net debt, interest or a rating."""
     return bool(_DEBT.search(question)) and not _DEBT_OTHER.search(question)
-
-
-def asks_cash_flow_activities(question: str) -> bool:
-    """'operating, investing and financing (activities)' are named together."""
-    return bool(_CF_ACTIVITIES.search(question))
 
 
 def asks_dividends_paid(question: str) -> bool:

@@ -16,7 +16,6 @@ import re
 
 from finqa.agents.reasoning.offline.book import Book
 from finqa.agents.reasoning.offline.question import QuestionSpec
-from finqa.agents.reasoning.offline.tables import Row
 from finqa.agents.reasoning.offline.verdict_kit import (
     Reader,
     abstain,
@@ -27,16 +26,11 @@ from finqa.agents.reasoning.offline.verdict_kit import (
 from finqa.agents.types import Answer, Citation
 
 __all__ = [
-    "largest_cash_flow",
     "dividends_paid",
     "restructuring",
     "tax_rate_change",
 ]
 
-_CF_TOTAL = re.compile(
-    r"^(?:net|total)?cash(?:flows?)?(?:provided|used|generated|from|by|in|for|inflows?|outflows?)*"
-    r"(operat|invest|financ)(?:ingactivities|ions|ing)$"
-)
 _DIV_SKIP = (
     "noncontrolling",
     "minority",
@@ -52,44 +46,6 @@ _DIV_SKIP = (
 )
 _RESTRUCTURING_ROW = re.compile(r"^(?:total)?restructuring")
 _ETR_ROW = re.compile(r"^effective(?:income)?taxrate(?:percent)?$")
-_CF_NAMES = {"operat": "operating", "invest": "investing", "financ": "financing"}
-
-
-def largest_cash_flow(spec: QuestionSpec, book: Book, strategy: str) -> Answer | None:
-    y = spec.target_year
-    if y is None:
-        return None
-    best: dict[str, Row] = {}
-    for r in statement_rows(book, "cash_flow"):
-        m = _CF_TOTAL.match(r.key)
-        if not m or r.value_for(y) is None:
-            continue
-        kind = _CF_NAMES[m.group(1)]
-        cur = best.get(kind)
-        if cur is None or (r.primary and not cur.primary):
-            best[kind] = r
-    if len(best) != 3 or len({r.scale for r in best.values()}) != 1:
-        return None
-    reader = Reader()
-    names = {
-        k: reader.add(f"{k}_cash_flow_fy{y}", best[k], y)
-        for k in ("operating", "investing", "financing")
-    }
-    calc = reader.calc(
-        f"max({', '.join(names.values())})", "USD", f"largest of the three cash-flow totals, FY{y}"
-    )
-    if calc is None or reader.scale_unknown:
-        return None
-    vals = {k: reader.values[n] for k, n in names.items()}
-    winner = max(vals, key=lambda k: vals[k])
-    others = "; ".join(f"{k}: {money(v, reader.scale)}" for k, v in vals.items() if k != winner)
-    verb = "brought in the most cash" if vals[winner] > 0 else "lost the least cash"
-    text = (
-        f"{winner.capitalize()} activities. In FY{y}, cash flow from {winner} activities "
-        f"{verb}: {money(vals[winner], reader.scale)} ({others}) {reader.refs()}. "
-        f"Computed by finqa as {calc.expression}."
-    )
-    return verdict(text, reader, [calc], strategy, "verdict")
 
 
 def dividends_paid(spec: QuestionSpec, book: Book, strategy: str) -> Answer | None:
@@ -124,7 +80,9 @@ def _no_dividends(y: int, book: Book, strategy: str) -> Answer | None:
     rows = [
         r for r in statement_rows(book, "cash_flow") if r.primary and r.value_for(y) is not None
     ]
-    financing = next((r for r in rows if (m := _CF_TOTAL.match(r.key)) and m.group(1) == "financ"), None)  # fmt: skip
+    # the financing total, read through the catalogue's line item for it
+    fact = book.find("cff", y)
+    financing = fact.row if fact is not None and fact.row in rows else None
     if financing is None or len(rows) < 8:
         return None
     if any("dividend" in r.key for r in book.rows if r.doc_id == financing.doc_id):

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 
 from finqa.agents.reasoning.offline.book import Book
+from finqa.agents.reasoning.offline.choices import line_item_choice
 from finqa.agents.reasoning.offline.families import (
     applicability,
     consistency,
@@ -32,7 +33,6 @@ from finqa.agents.reasoning.offline.segments import segment_comparison
 from finqa.agents.reasoning.offline.tables import Row
 from finqa.agents.reasoning.offline.verdict_flows import (
     dividends_paid,
-    largest_cash_flow,
     restructuring,
     tax_rate_change,
 )
@@ -83,8 +83,11 @@ def verdict_answer(
     debt_q = intent.asks_total_debt(q)
     if spec.is_yes_no and debt_q and any(intent.asked_direction(q)):
         return _debt_change(q, spec, book, strategy)
-    if intent.asks_cash_flow_activities(q) and spec.target_year:
-        return largest_cash_flow(spec, book, strategy)
+    if intent.asks_choice(q) and spec.target_year:
+        # 'Among A, B and C, which was the largest ...': the listed line items' figures
+        chosen = line_item_choice(q, spec, book, strategy)
+        if chosen is not None:
+            return chosen
     if (
         spec.is_yes_no
         and intent.asks_dividends_paid(q)
