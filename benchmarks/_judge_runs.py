@@ -64,8 +64,8 @@ def items_from_run(
     """One labelled item per judged attempt of every finished question of the run; `label_row`
     (question, gold, answer) -> {label, kind, should_accept} is the benchmark grader's label
     (`judge_labels.label_row`)."""
-    results = run_dir / "results.jsonl"
-    rows = [json.loads(x) for x in results.read_text(encoding="utf-8").splitlines() if x.strip()]
+    # a run still being written may end in a torn line: the rows before it are read, it is not
+    rows = _audit_records(run_dir / "results.jsonl")
     audits: dict[Path, list[dict[str, Any]]] = {}
     items: list[dict[str, Any]] = []
     for row in rows:

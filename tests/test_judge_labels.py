@@ -174,6 +174,17 @@ class TestFromBench:
         assert items[1]["answer"]["backend"] == "openai"
         assert all("question" not in x and "gold" not in x for x in items)
 
+    def test_run_still_being_written_is_read(self, tmp_path: Path) -> None:
+        """A torn last line of a run's results.jsonl (the run is still going) is left out; the
+        finished questions before it are labelled."""
+        from finqa.benchmarks._judge_runs import items_from_run
+
+        run = _bench_run(tmp_path)
+        with (run / "results.jsonl").open("a") as fh:
+            fh.write('{"id": "id_1", "mode": "self-impr')
+        items = items_from_run(run, label_row)
+        assert [(x["qid"], x["attempt"]) for x in items] == [("id_0", 1), ("id_0", 2)]
+
     def test_from_bench_merges_into_fixture(self, tmp_path: Path) -> None:
         """Re-adding the same run replaces its items; older items of the fixture are kept."""
         fixture = tmp_path / "fixture.jsonl"
