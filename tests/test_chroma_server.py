@@ -260,3 +260,33 @@ class TestServerBadInput:
             assert index.collection.count() == sum(r.n_chunks for r in index.catalog().values())
         finally:
             srv.stop()
+
+
+class TestServerReads:
+    """A process that holds a filing reads its chunks without asking the server again."""
+
+    def test_held_filing_served_locally(self, server: _Server, tmp_path: Path) -> None:
+        """After a filing was read whole, its chunks come from memory: no per-query row request, same chunks."""
+        from finqa.agents.retrieval.ingest import ingest_paths
+
+        settings = _settings(
+            tmp_path / "w", server.url, "held_reads", **{"index.embedder": "fake-hash"}
+        )
+        ingest_paths(
+            [SAMPLES / "3M_2018_10K.jsonl"], settings, embedder=FakeEmbedder(), progress=False
+        )
+        reader = _settings(
+            tmp_path / "r", server.url, "held_reads", **{"index.embedder": "fake-hash"}
+        )
+        index = open_index(reader, create=False)
+        ids = ["3M_2018_10K#0", "3M_2018_10K#3", "OTHER_2020_10K#1"]
+        first = index.get_chunks(ids)  # nothing held yet: asked of the server
+        assert index.server is not None
+        index.neighbours("3M_2018_10K", 0, 1)  # reads the filing whole (RSE, BM25 rebuild)
+        asked: list[list[str]] = []
+        real_rows = index.server.rows
+        index.server.rows = lambda chunk_ids: asked.append(list(chunk_ids)) or real_rows(chunk_ids)  # type: ignore[method-assign]
+        again = index.get_chunks(ids)
+        assert asked == [["OTHER_2020_10K#1"]]
+        assert sorted(again) == sorted(first) == ["3M_2018_10K#0", "3M_2018_10K#3"]
+        assert again["3M_2018_10K#3"] == first["3M_2018_10K#3"]

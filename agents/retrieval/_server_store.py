@@ -198,6 +198,11 @@ class ServerChunks:
             )
         return out
 
+    def cached_filing(self, doc_id: str, content_hash: str) -> list[ChunkRow] | None:
+        """The filing's rows if this process already holds that version (no request)."""
+        with self._lock:
+            return self._files.get((doc_id, content_hash))
+
     def filing(self, doc_id: str, content_hash: str) -> list[ChunkRow]:
         """Every chunk of one committed filing, in order (cached per process by content hash)."""
         key = (doc_id, content_hash)

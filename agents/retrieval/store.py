@@ -326,8 +326,21 @@ class ChunkIndex:
         out: dict[str, Chunk] = {}
         if self.server is not None:  # only committed filings are visible
             catalog = self.catalog()
-            rows = self.server.rows(ids)
-            return {r[0]: self._chunk(r) for r in rows if r[1] in catalog}
+            rest: list[str] = []
+            by_doc: dict[str, set[str]] = {}
+            for cid in ids:
+                by_doc.setdefault(cid.rsplit("#", 1)[0], set()).add(cid)
+            for doc_id, members in by_doc.items():  # filings this process holds: no request
+                rec = catalog.get(doc_id)
+                held = self.server.cached_filing(doc_id, rec.content_hash) if rec else None
+                if held is None:
+                    rest.extend(members)
+                    continue
+                out.update((r[0], self._chunk(r)) for r in held if r[0] in members)
+            if rest:
+                rows = self.server.rows(rest)
+                out.update((r[0], self._chunk(r)) for r in rows if r[1] in catalog)
+            return out
         for start in range(0, len(ids), 500):
             part = ids[start : start + 500]
             marks = ",".join("?" * len(part))
