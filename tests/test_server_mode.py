@@ -42,6 +42,7 @@ def fake_rounds(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
             "ingest_pages_per_s": float(n),
             "first_query_ms": 10.0 * n,
             "latencies_ms": [float(n), float(n) + 1.0],
+            "per_pass": 1,
         }
 
     monkeypatch.setattr(server_mode, "ChromaServer", FakeServer)
@@ -78,6 +79,12 @@ class TestRounds:
         assert result["server"]["queries"] == 4
         assert result["server"]["query_ms_p50"] == 3.0  # of 2, 3, 3, 4
         assert [r["round"] for r in result["runs"]["server"]] == [0, 1]
+        assert result["server"]["first_pass_ms_p50_p95"] == pytest.approx(
+            [2.5, 2.95], abs=0.051
+        )  # of 2, 3
+        assert result["server"]["later_passes_ms_p50_p95"] == pytest.approx(
+            [3.5, 3.95], abs=0.051
+        )  # of 3, 4
 
     def test_server_stopped_when_a_run_fails(
         self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake_rounds: list
