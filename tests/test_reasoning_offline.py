@@ -334,7 +334,8 @@ class TestRobustness:
             "What is the FY2021 - FY2022 change in unadjusted operating income % margin for Acme? Answer in units of percents and round to one decimal place.",
             INCOME,
         )
-        assert f"{(11512 / 86392 - 11162 / 79474) * 100:.1f}%" in d.text
+        # the change of a margin is a difference of percentages: percentage points
+        assert f"{(11512 / 86392 - 11162 / 79474) * 100:.1f} percentage points" in d.text
 
     def test_trend_yes_no(self) -> None:
         """'Does X have an improving operating margin?' is answered from the two latest years."""

@@ -203,7 +203,11 @@ def format_value(sol: Solution, spec: QuestionSpec) -> str:
         sign = "-" if value < 0 else ""
         word = _SCALE_WORD.get(target, "")
         return f"{sign}${abs(value):,.{digits}f} {word}".rstrip()
-    return display_value(sol.value, sol.unit, d)
+    shown = display_value(sol.value, sol.unit, d)
+    if sol.unit == "%" and spec.aggregate in ("change", "trend") and shown.endswith("%"):
+        # the difference of two percentages is in percentage points, not a percent change
+        return shown[:-1] + " percentage points"
+    return shown
 
 
 def citations_for(sol: Solution) -> list[Citation]:
