@@ -235,7 +235,7 @@ def _label(rec: dict[str, Any]) -> str:
     """The grader's label, marking a correct verdict that gives no basis (not to be accepted)."""
     label = str(rec.get("label"))
     if label == "correct" and rec.get("should_accept") is False:
-        return "correct but a bare yes/no"
+        return "correct but no basis (bare yes/no)"
     return label
 
 

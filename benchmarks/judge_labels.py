@@ -28,7 +28,8 @@ its own evidence, stands for that answer.
 
 Labels: the grader's `correct` / `wrong` / `abstained` / `ungraded`; `should_accept` is True for
 a correct answer that also answers the question (a bare "Yes"/"No" to a question that asks for a
-judgement with its basis is graded correct by the grader but is incomplete), False for wrong and
+judgement with its basis, or a verdict followed only by the words of finqa's reply form, is graded
+correct by the grader but is incomplete), False for wrong and
 abstained, None for ungraded (left out of the acceptance figures).
 """
 
@@ -38,6 +39,7 @@ import argparse
 import hashlib
 import json
 import os
+import re
 import sys
 import time
 from collections import defaultdict
@@ -109,16 +111,23 @@ def stratified_order(rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any
     return out
 
 
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9#]+", text.lower())
+
+
 def _is_bare_yes_no(text: str) -> bool:
+    """A verdict with no basis: "Yes"/"No" alone, or followed only by words of finqa's own reply
+    form (a model echoing "<Yes or No, then the reason with the figures and [S#] citations>")."""
+    from finqa.agents.reasoning.prompts import reply_form_text
     from finqa.lexicon import extract_quantities
 
-    words = [w for w in text.replace(".", " ").replace(",", " ").split() if w]
-    return (
-        bool(words)
-        and words[0].lower() in ("yes", "no")
-        and len(words) <= 2
-        and not any(q.kind == "number" for q in extract_quantities(text))
-    )
+    words = _words(text)
+    if not words or words[0] not in ("yes", "no"):
+        return False
+    if any(q.kind == "number" for q in extract_quantities(text)):
+        return False
+    rest = words[1:]
+    return len(rest) <= 1 or set(rest) <= set(_words(reply_form_text()))
 
 
 def label_row(question: str, gold: str, answer: Mapping[str, Any]) -> dict[str, Any]:

@@ -52,6 +52,15 @@ class TestLabels:
         full = label_row(q, gold, {"text": "Yes, current assets of $7,453 million are larger."})
         assert full["label"] == "correct" and full["should_accept"] is True
 
+    def test_echoed_reply_form_is_not_to_be_accepted(self) -> None:
+        """A verdict followed only by the prompt's reply-form words has no basis; a real reason does."""
+        q = "Does Corning have positive working capital?"
+        gold = "Yes. Current assets of $7,453 million exceed current liabilities."
+        echo = "Yes, then the reason with the figures and [S#] citations>"
+        assert label_row(q, gold, {"text": echo})["should_accept"] is False
+        reason = "Yes, the reason: current assets exceed current liabilities [S2]."
+        assert label_row(q, gold, {"text": reason})["should_accept"] is True
+
     def test_wrong_answer_labelled(self) -> None:
         """A wrong figure is labelled wrong and should not be accepted."""
         out = label_row(

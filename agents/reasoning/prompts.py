@@ -33,6 +33,7 @@ __all__ = [
     "render_evidence",
     "render_feedback",
     "render_messages",
+    "reply_form_text",
     "STRATEGIES",
 ]
 
@@ -194,6 +195,12 @@ def render_task(
             "<Yes or No, then the reason with the figures and [S#] citations>",
         )
     return f"\n{lead}Reply with: {form}{extra}\n"
+
+
+def reply_form_text() -> str:
+    """The instruction text of every reply form a prompt shows (an answer that only restates it says nothing)."""
+    yes_no = "<Yes or No, then the reason with the figures and [S#] citations>"
+    return " ".join((_ANSWER_FORM, _PLAN_FORM, _CALC_FORM, yes_no))
 
 
 def render_messages(
