@@ -3,7 +3,7 @@
     python -m finqa.benchmarks.llm_path subset --questions ../shared/financebench/questions.jsonl \\
         --out /work/var/llm-bench/subset.jsonl            # 30 questions, 10 per question type
     finqa bench financebench --questions SUBSET --index IDX --out RUN_DIR \\
-        --mode single-pass,self-improving --config configs/local-llm.yaml   # (+ FINQA_LLM__BACKEND=hybrid)
+        --mode single-pass,self-improving --config configs/local-llm.yaml   # hybrid (FINQA_LLM__BACKEND=openai: the model alone)
     python -m finqa.benchmarks.llm_path table RUN_DIR... [--out table.md]
 
 The subset is chosen without looking at answers: per question type, questions ordered by a hash of
