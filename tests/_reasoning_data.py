@@ -122,12 +122,13 @@ def evidence(
     doc: str = "ACME_2022_10K",
     question: str = "q",
     sections: tuple[str | None, ...] = (),
+    first_page: int = 40,
 ) -> Evidence:
     items = tuple(
         EvidenceItem(
             source_id=f"S{i + 1}",
             doc_id=doc,
-            pages=(40 + i,),
+            pages=(first_page + i,),
             chunk_ids=(f"{doc}-c{i}",),
             text=t,
             section=sections[i] if i < len(sections) else None,

@@ -4,6 +4,7 @@ growth rate, and the direction the answer states must be the one the evidence gi
 from __future__ import annotations
 
 import pytest
+from _reasoning_data import evidence
 from finqa.agents.config import Settings
 from finqa.agents.judge import JudgeAgent
 from finqa.agents.judge._question import analysis_of
@@ -13,9 +14,7 @@ from finqa.agents.types import (
     Answer,
     Calculation,
     Evidence,
-    EvidenceItem,
     Operand,
-    RetrievalPlan,
     Verdict,
 )
 from finqa.lexicon import intent
@@ -48,11 +47,7 @@ Q_INCOME = "By how much did Corning's net income decrease in FY2022?"
 
 
 def _evidence(text: str) -> Evidence:
-    item = EvidenceItem(
-        source_id="S1", doc_id="CORNING_2022_10K", pages=(60,), chunk_ids=(), text=text
-    )
-    plan = RetrievalPlan(attempt=1, route="hybrid", reason="test", k=1, candidates=1, rse=False)
-    return Evidence(question="q", items=(item,), plan=plan)
+    return evidence(text, doc="CORNING_2022_10K", first_page=60)
 
 
 @pytest.fixture(scope="module")

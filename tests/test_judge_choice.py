@@ -4,10 +4,11 @@ choice facet (lexicon.intent.asks_choice / choice_options)."""
 from __future__ import annotations
 
 import pytest
+from _reasoning_data import evidence
 from finqa.agents.config import Settings
 from finqa.agents.judge import JudgeAgent
 from finqa.agents.judge.facets import decompose
-from finqa.agents.types import Answer, Evidence, EvidenceItem, RetrievalPlan, Verdict
+from finqa.agents.types import Answer, Evidence, Verdict
 from finqa.lexicon import intent
 
 SEGMENTS = """Segment results
@@ -59,11 +60,7 @@ Q_YEAR = "In which year between 2020 and 2022 were Acme's net sales highest?"
 
 
 def _evidence(text: str) -> Evidence:
-    item = EvidenceItem(
-        source_id="S1", doc_id="ACME_2022_10K", pages=(40,), chunk_ids=(), text=text
-    )
-    plan = RetrievalPlan(attempt=1, route="hybrid", reason="test", k=1, candidates=1, rse=False)
-    return Evidence(question="q", items=(item,), plan=plan)
+    return evidence(text)
 
 
 @pytest.fixture(scope="module")

@@ -4,10 +4,11 @@ operands, a percentage for an amount)."""
 
 from __future__ import annotations
 
+from _reasoning_data import evidence
 from finqa.agents.config import Settings
 from finqa.agents.judge import JudgeAgent
 from finqa.agents.judge.definition import check_definitions, operand_metric
-from finqa.agents.types import Answer, Calculation, Evidence, EvidenceItem, Operand, RetrievalPlan
+from finqa.agents.types import Answer, Calculation, Evidence, Operand
 
 CASH_FLOW = """Consolidated Statements of Cash Flows
 (in millions)
@@ -52,11 +53,7 @@ CAPEX = ("capex", 460.8, "Purchases of land, buildings, and equipment (460.8) (5
 
 
 def _evidence(text: str) -> Evidence:
-    item = EvidenceItem(
-        source_id="S1", doc_id="ACME_2022_10K", pages=(51,), chunk_ids=(), text=text
-    )
-    plan = RetrievalPlan(attempt=1, route="test", reason="test", k=1, candidates=1, rse=False)
-    return Evidence(question="q", items=(item,), plan=plan)
+    return evidence(text, first_page=51)
 
 
 def _calc(expression: str, *ops: tuple[str, float, str], period: str = "FY2020") -> Calculation:

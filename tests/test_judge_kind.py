@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from _reasoning_data import evidence
 from finqa.agents.config import Settings
 from finqa.agents.judge import JudgeAgent
 from finqa.agents.judge.kind import expected_kind, not_english
-from finqa.agents.types import Answer, Calculation, Evidence, EvidenceItem, Operand, RetrievalPlan
+from finqa.agents.types import Answer, Calculation, Evidence, Operand
 from finqa.lexicon import analyze
 
 BALANCE = """Consolidated Balance Sheets
@@ -71,14 +72,7 @@ Q_YESNO = "Does Corning have positive working capital based on FY2022 data?"
 
 
 def _evidence(*texts: str) -> Evidence:
-    items = tuple(
-        EvidenceItem(
-            source_id=f"S{i + 1}", doc_id="CORNING_2022_10K", pages=(59 + i,), chunk_ids=(), text=t
-        )
-        for i, t in enumerate(texts)
-    )
-    plan = RetrievalPlan(attempt=1, route="test", reason="test", k=1, candidates=1, rse=False)
-    return Evidence(question="q", items=items, plan=plan)
+    return evidence(*texts, doc="CORNING_2022_10K", first_page=59)
 
 
 @pytest.fixture(scope="module")
