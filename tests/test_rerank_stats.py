@@ -137,6 +137,38 @@ class TestStoredStats:
         query = tokenize(CAPEX_Q)
         assert new.scores(query).tolist() == old.scores(query).tolist()
 
+    def test_latency_command_reports_timings_and_recall(
+        self, tmp_path: Path, index_dir: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """shared_dense --latency times attempt 1 of each question whose filing is in the store and scores its pages against the gold; a question of a filing not in the store is left out."""
+        import json
+
+        import finqa.agents.retrieval.agent as agent_module
+        from finqa.benchmarks.shared_dense import main
+
+        class _Agent(RetrievalAgent):  # the fixture index was built with the fake embedder
+            def __init__(self, settings: Settings, **kw: object) -> None:
+                kw.setdefault("embedder", FakeEmbedder())
+                super().__init__(settings, **kw)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(agent_module, "RetrievalAgent", _Agent)
+        rows = [
+            {"financebench_id": "q1", "question": CAPEX_Q, "answer": "-", "doc_name": "ACME_2022_10K",
+             "evidence": [{"doc_name": "ACME_2022_10K", "evidence_page_num": 2}]},
+            {"financebench_id": "q2", "question": CAPEX_Q, "answer": "-", "doc_name": "NOPE_2022_10K",
+             "evidence": [{"doc_name": "NOPE_2022_10K", "evidence_page_num": 1}]},
+        ]  # fmt: skip
+        questions = tmp_path / "q.jsonl"
+        questions.write_text("".join(json.dumps(r) + "\n" for r in rows))
+        out = tmp_path / "out"
+        argv = ["--out", str(out), "--index", str(index_dir), "--questions", str(questions)]
+        assert main([*argv, "--latency", "5", "--warm", "--set", "index.embed_min_words=0"]) == 0
+        result = json.loads((out / "latency.json").read_text())
+        assert result["questions"] == 1 and result["warm"] is True
+        assert result["filings_in_store"] >= 1 and result["chunks_in_store"] > 0
+        assert 0 < result["p50_ms"] <= result["p95_ms"]
+        assert result["recall@10"] == 1.0 and result["hit@10"] == 1.0 and result["mrr"] > 0
+
     def test_rebuilt_partition_keeps_stats_through_pickle(self, tmp_path: Path) -> None:
         """A partition written and read back keeps its statistics; an old pickle reads as None."""
         part = BM25Partition(["a"], [["x"]], density=[0.25], titled=[True])
