@@ -117,6 +117,31 @@ INJECTION = (
 )
 
 
+# Corning FY2020-2022 income statement lines (the judge tests).
+CORNING_INCOME = """Consolidated Statements of Income
+(in millions)
+2022
+2021
+2020
+Net sales
+14,189
+14,082
+11,303
+Cost of sales
+9,683
+9,019
+7,772
+Gross margin
+4,506
+5,063
+3,531
+Net income
+1,316
+1,906
+512
+"""
+
+
 def evidence(
     *texts: str,
     doc: str = "ACME_2022_10K",

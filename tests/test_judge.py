@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from _reasoning_data import CORNING_INCOME as INCOME
 from finqa.agents.config import Settings
 from finqa.agents.judge import JudgeAgent
 from finqa.agents.judge.calc import CalcError, safe_eval
@@ -49,28 +50,6 @@ Total current liabilities
 4,806
 """
 
-INCOME = """Consolidated Statements of Income
-(in millions)
-2022
-2021
-2020
-Net sales
-14,189
-14,082
-11,303
-Cost of sales
-9,683
-9,019
-7,772
-Gross margin
-4,506
-5,063
-3,531
-Net income
-1,316
-1,906
-512
-"""
 
 Q_CASH = "What were Corning's cash and cash equivalents at the end of FY2022?"
 Q_WC = "What was Corning's working capital at the end of FY2022? Answer in USD millions."

@@ -4,6 +4,7 @@ growth rate, and the direction the answer states must be the one the evidence gi
 from __future__ import annotations
 
 import pytest
+from _reasoning_data import CORNING_INCOME as INCOME
 from _reasoning_data import evidence
 from finqa.agents.config import Settings
 from finqa.agents.judge import JudgeAgent
@@ -18,29 +19,6 @@ from finqa.agents.types import (
     Verdict,
 )
 from finqa.lexicon import intent
-
-INCOME = """Consolidated Statements of Income
-(in millions)
-2022
-2021
-2020
-Net sales
-14,189
-14,082
-11,303
-Cost of sales
-9,683
-9,019
-7,772
-Gross margin
-4,506
-5,063
-3,531
-Net income
-1,316
-1,906
-512
-"""
 
 Q_SALES = "By how much did Corning's net sales change from FY2021 to FY2022?"
 Q_INCOME = "By how much did Corning's net income decrease in FY2022?"
