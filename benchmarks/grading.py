@@ -14,8 +14,17 @@ detail saying why. The rules, in order:
   unit- and scale-aware (the question's "Answer in USD millions" sets the scale of bare
   amounts; percent vs ratio; "x"/"times"), within `rel_tol` relative or within the rounding of the
   gold's written precision; wrong otherwise.
+- a choice among options the question lists itself ("Among operations, investing and financing
+  activities, which ..."): when the gold names exactly one of them, the prediction's first
+  sentence must name that one and no other (`lexicon.intent.choice_options`).
 - other text: correct only on a clear match (every key number of the gold, or every content word
-  of a short entity answer such as "Data Center"); otherwise `ungraded` (reported separately).
+  of a short entity answer such as "Data Center"). Wrong when the answer clearly misses the gold:
+  it states none of the gold's key numbers and fewer than half of the gold's own content words,
+  or (a gold without key numbers, of at least `MIN_GOLD_WORDS` content words) at most
+  `MAX_MISS_RECALL` of them. Content words are the gold's words that the question does not
+  already use, without stop words and without a grader's note about the answer itself ("The
+  answer here assumes ..."). Otherwise `ungraded` (reported separately). These rules only ever
+  grade an answer wrong on missing content; a text answer is never made correct by word overlap.
 
 Numbers are parsed with the lexicon (`lexicon.extract_quantities`), never compared as strings.
 """
@@ -29,11 +38,22 @@ from dataclasses import dataclass
 from typing import Literal
 
 from finqa.agents.types import Frozen
-from finqa.lexicon import Quantity, extract_quantities
+from finqa.lexicon import Quantity, extract_quantities, intent
 from finqa.lexicon.numbers import SCALE_WORDS, question_scale
+from finqa.lexicon.polarity import stem
 from finqa.lexicon.refusal import is_refusal
 
-__all__ = ["Grade", "GradeLabel", "GradeKind", "grade", "is_abstention", "question_scale"]
+__all__ = [
+    "Grade",
+    "GradeLabel",
+    "GradeKind",
+    "grade",
+    "is_abstention",
+    "question_scale",
+    "content_recall",
+    "MIN_GOLD_WORDS",
+    "MAX_MISS_RECALL",
+]
 
 GradeLabel = Literal["correct", "wrong", "abstained", "ungraded"]
 GradeKind = Literal["numeric", "yes_no", "text"]
@@ -65,6 +85,23 @@ _STOPWORDS = frozenset(
 )
 _MAX_WORDS_AROUND_NUMBER = 8  # "AES has converted inventory 9.5 times in FY 2022" is numeric
 _MAX_NUMBERS_FOR_KEY_MATCH = 12  # more numbers than this (a quoted table) prove nothing
+# a text answer is graded wrong on missing content only when the gold has enough words of its own
+# to miss (a 2-word gold is too short to say an answer misses it) and the answer holds at most
+# one in five of them (measurement rules, fixed before reading the answers they grade)
+MIN_GOLD_WORDS = 4
+MAX_MISS_RECALL = 0.2
+# a gold sentence about the answer itself is a note to graders, not part of the answer
+_GRADER_NOTE = re.compile(r"\b(?:the|this) answer\b", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_CONTENT_STOP = frozenset(
+    re.findall(
+        r"\w+",
+        "also because but not than then there these those has have had been being can could "
+        "will would should may might into over under about while such more most less per its "
+        "did does was were is are company fiscal year years",
+    )
+)
+_FIRST_SENTENCE = re.compile(r"^(.+?[.!?])(?:\s|$)", re.DOTALL)
 _MONEY = frozenset({"USD", "USD/share"})
 _PCT = frozenset({"%", "bps"})
 _DIMLESS = frozenset({"ratio", "times", "days"})
@@ -85,6 +122,7 @@ def grade(
 ) -> Grade:
     """Grade `predicted` against `gold` for `question` (see the module docstring for the rules)."""
     scale = question_scale(question)
+    gold = _without_notes(gold)
     keys = _key_numbers(gold, question)
     kind = _kind(gold, keys)
     key_texts = tuple(k.text for k in keys)
@@ -101,8 +139,13 @@ def grade(
         heads = _headline(pred_numbers, len(pred_numbers) > _MAX_NUMBERS_FOR_KEY_MATCH)
         matched, missing = _match_keys(keys, heads, gold, predicted, scale, rel_tol)
     found = _Found(keys, pred_numbers, heads, matched, missing)
-    judge = {"yes_no": _grade_yes_no, "numeric": _grade_numeric}.get(kind, _grade_text)
-    label, detail = judge(gold, predicted, found)
+    if kind == "text":
+        label, detail = _grade_choice(question, gold, predicted) or _grade_text(
+            gold, predicted, found, content_recall(question, gold, predicted)
+        )
+    else:
+        judge = {"yes_no": _grade_yes_no, "numeric": _grade_numeric}[kind]
+        label, detail = judge(gold, predicted, found)
     return Grade(
         label=label,
         kind=kind,
@@ -152,7 +195,10 @@ def _grade_numeric(gold: str, predicted: str, f: _Found) -> tuple[GradeLabel, st
     return "wrong", f"gold {_join(f.keys)} is not the answer's {_join(f.heads)}"
 
 
-def _grade_text(gold: str, predicted: str, f: _Found) -> tuple[GradeLabel, str]:
+def _grade_text(
+    gold: str, predicted: str, f: _Found, recall: tuple[int, float]
+) -> tuple[GradeLabel, str]:
+    words, share = recall
     if f.keys and f.too_many:
         return "ungraded", f"text answer with {len(f.numbers)} numbers, too many to judge"
     if f.keys and not f.missing:
@@ -161,7 +207,67 @@ def _grade_text(gold: str, predicted: str, f: _Found) -> tuple[GradeLabel, str]:
         return "ungraded", f"text answer; key numbers partly matched, missing {_join(f.missing)}"
     if not f.keys and _entity_match(gold, predicted):
         return "correct", "short text answer: every content word of the gold is present"
+    if f.keys and share < 0.5:
+        return "wrong", (
+            f"text answer states none of the gold's key numbers ({_join(f.keys)}) and "
+            f"{share:.0%} of its {words} content words"
+        )
+    if not f.keys and words >= MIN_GOLD_WORDS and share <= MAX_MISS_RECALL:
+        return "wrong", f"text answer holds {share:.0%} of the gold's {words} content words"
     return "ungraded", "text answer without a clear key number or entity match"
+
+
+def _grade_choice(question: str, gold: str, predicted: str) -> tuple[GradeLabel, str] | None:
+    """A pick among the options the question lists: the gold names one, the prediction's first
+    sentence must name it and no other; None when this rule does not apply."""
+    if not intent.asks_choice(question):
+        return None
+    options = intent.choice_options(question)
+    if not options:
+        return None
+    want = _named_options(options, gold)
+    if len(want) != 1:
+        return None
+    m = _FIRST_SENTENCE.match(predicted.strip())
+    got = _named_options(options, m.group(1) if m else predicted)
+    if len(got) != 1:
+        return None
+    if got == want:
+        return "correct", f"names the option the gold names ({want[0]!r})"
+    return "wrong", f"names {got[0]!r}; the gold names {want[0]!r}"
+
+
+def _without_notes(gold: str) -> str:
+    """The gold without its sentences about the answer itself ('The answer here assumes FY2023
+    refers to ...'): a note to graders, not part of the answer."""
+    kept = [x for x in _SENTENCE_END.split(gold.strip()) if not _GRADER_NOTE.search(x)]
+    return " ".join(kept) if kept else gold
+
+
+def _named_options(options: Sequence[str], text: str) -> list[str]:
+    bag = _stems(text)
+    return [o for o in options if _stems(o) and _stems(o) <= bag]
+
+
+def _stems(text: str) -> set[str]:
+    """Content words, stemmed; a final 'e' dropped so 'airline' and 'airlines' meet."""
+    words = re.findall(r"[a-z][a-z0-9&]+", text.lower())
+    out = set()
+    for w in words:
+        if len(w) <= 2 or w in _STOPWORDS or w in _CONTENT_STOP:
+            continue
+        s = stem(w)
+        out.add(s[:-1] if s.endswith("e") and len(s) > 4 else s)
+    return out
+
+
+def content_recall(question: str, gold: str, predicted: str) -> tuple[int, float]:
+    """(number of the gold's own content words, share of them the prediction uses): the gold's
+    words the question does not already use, stemmed, without a grader's note about the answer."""
+    own = _stems(_without_notes(gold)) - _stems(question)
+    if not own:
+        return 0, 0.0
+    return len(own), len(own & _stems(predicted)) / len(own)
 
 
 def _headline(numbers: Sequence[Quantity], dump: bool) -> list[Quantity]:

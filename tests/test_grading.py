@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from finqa.benchmarks.grading import Grade, grade, is_abstention, question_scale
+from finqa.benchmarks.grading import Grade, content_recall, grade, is_abstention, question_scale
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -152,6 +152,71 @@ class TestTextGold:
         gold = "The business is cyclical because airline demand follows the economic cycle."
         g = grade(PLAIN_Q, gold, "Demand for its products depends on airlines' profits.")
         assert (g.label, g.kind) == ("ungraded", "text")
+
+
+class TestChoiceGold:
+    """A pick among options the question lists is graded by the option the answer leads with."""
+
+    Q = (
+        "Among operations, investing, and financing activities, which brought in the most cash "
+        "flow for the company in FY2023?"
+    )
+    GOLD = "Among the three, cash flow from operations was the highest in FY2023."
+
+    def test_same_option(self) -> None:
+        """An answer whose first sentence names the gold's option is correct."""
+        ans = "Operations. Cash from operations was $5,841 million (investing: $564 million)."
+        assert grade(self.Q, self.GOLD, ans).label == "correct"
+
+    def test_other_option(self) -> None:
+        """An answer whose first sentence names another option is wrong."""
+        ans = "Financing activities. They brought in $7,447 million."
+        assert grade(self.Q, self.GOLD, ans).label == "wrong"
+
+    def test_several_options_in_the_lead(self) -> None:
+        """A first sentence naming several options is not a pick and is not graded by this rule."""
+        ans = "Operations, investing and financing activities all moved."
+        assert grade(self.Q, self.GOLD, ans).label == "ungraded"
+
+
+class TestMissedTextGold:
+    """A text answer that clearly misses the gold's content is wrong; overlap never makes it right."""
+
+    GOLD = "Higher sales of server processors, higher semi-custom product sales and embedded sales."
+
+    def test_missing_content_is_wrong(self) -> None:
+        """An answer holding none of a long gold's own words is wrong."""
+        ans = 'According to the filings: "References in this report to the Company mean us."'
+        g = grade("What drove revenue change for AMD?", self.GOLD, ans)
+        assert (g.label, g.kind) == ("wrong", "text")
+
+    def test_overlap_does_not_make_correct(self) -> None:
+        """An answer holding most of the gold's words is still ungraded, never correct."""
+        ans = "Revenue rose on higher server processors sales and semi-custom product sales."
+        assert grade("What drove revenue change for AMD?", self.GOLD, ans).label == "ungraded"
+
+    def test_short_gold_is_not_missed(self) -> None:
+        """A gold of fewer than MIN_GOLD_WORDS own words is too short to call an answer wrong."""
+        assert grade(PLAIN_Q, "A strong start to the year.", "Guidance was raised.").label == (
+            "ungraded"
+        )
+
+    def test_missing_key_numbers_is_wrong(self) -> None:
+        """A text answer stating none of the gold's figures and few of its words is wrong."""
+        gold = "US sales increased 3.0% vs international sales decline of 0.6%."
+        ans = "Growth was partially offset by Oral Care in the international markets."
+        q = "How did US sales growth compare to international sales growth?"
+        assert grade(q, gold, ans).label == "wrong"
+
+    def test_grader_note_is_not_gold(self) -> None:
+        """A gold sentence about the answer itself neither adds key numbers nor content words."""
+        gold = (
+            "Lower marketing expenses and leverage of incentive compensation. The answer here "
+            "assumes FY2023 refers to the 12 months ended on January 28, 2023."
+        )
+        ans = "SG&A fell primarily due to lower marketing expenses and leverage of incentive compensation."
+        assert grade("What drove SG&A lower?", gold, ans).key_numbers == ()
+        assert content_recall("What drove SG&A lower?", gold, ans) == (5, 1.0)
 
 
 class TestAbstention:
