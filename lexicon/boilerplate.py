@@ -45,6 +45,31 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     (
+        # the safe-harbour disclaimer ('This report contains forward-looking statements within
+        # the meaning of ...', 'Forward-looking statements are subject to risks and
+        # uncertainties'): it says what statements are, never what happened
+        "forward-looking statement disclaimer",
+        re.compile(
+            r"\bforward[- ]looking statements?\b.{0,200}\b(?:within the meaning|safe harbou?r|"
+            r"risks? and uncertaint|subject to (?:a number of |certain |various )?(?:risks|factors)|"
+            r"differ materially|undue reliance|speak only as of)|"
+            r"\b(?:safe harbou?r|undue reliance|differ materially)\b.{0,200}\bforward[- ]looking\b",
+            re.I,
+        ),
+    ),
+    (
+        # the definitions a report opens with ('References in this Annual Report on Form 10-K to
+        # "AMD", "we", "us" ... mean Advanced Micro Devices, Inc.'): names, not facts
+        "report definitions",
+        re.compile(
+            r"\breferences? (?:in|throughout) this (?:annual |quarterly )?report\b.{0,200}\b"
+            r"(?:mean|means|refer to|refers to|include)\b|"
+            r"^\W*unless (?:the context )?otherwise (?:requires|indicates|noted)\b.{0,120}\b"
+            r"(?:we|us|our|the company)\b",
+            re.I,
+        ),
+    ),
+    (
         "page header",
         re.compile(
             r"^\W*(?:[\w&.,' -]{2,60}\s+)?(?:form\s+10-?[kq]|annual report)\W*(?:\d{1,3}|page \d+)?\W*$|"
@@ -65,5 +90,6 @@ def boilerplate_kind(text: str) -> str | None:
 
 
 def is_boilerplate(text: str) -> bool:
-    """True when the text is a signature block, certification, table of contents or page header."""
+    """True when the text is a signature block, certification, table of contents, forward-looking
+    statement disclaimer, the report's definitions of its names, or a page header."""
     return boilerplate_kind(text) is not None

@@ -21,6 +21,21 @@ class TestBoilerplate:
             ("Acme Corp | 2022 Form 10-K | 45", "page header"),
             ("Page 12 of 140", "page header"),
             (
+                "This report contains forward-looking statements within the meaning of the "
+                "Private Securities Litigation Reform Act of 1995.",
+                "forward-looking statement disclaimer",
+            ),
+            (
+                "Actual results could differ materially from those expressed in any "
+                "forward-looking statements we make.",
+                "forward-looking statement disclaimer",
+            ),
+            (
+                "References in this Annual Report on Form 10-K to AMD, we, us, management, our or "
+                "the Company mean Advanced Micro Devices, Inc. and our consolidated subsidiaries.",
+                "report definitions",
+            ),
+            (
                 "Acme Inc. 330 West 34th Street New York, New York 10001 Dear Dick, In concert with",
                 "letter heading",
             ),  # fmt: skip
@@ -42,6 +57,7 @@ class TestBoilerplate:
             "We expect to pay $1.2 billion of pension benefits in 2024.",
             "Dear Shareholders, 2022 was a year of record revenue for our company.",
             "We opened 330 stores on Main Street locations in 2022 across 10001 square miles.",
+            "We expect revenue to grow 5% next year, driven by new products in every segment.",
         ],
     )
     def test_prose_is_not_boilerplate(self, text: str) -> None:

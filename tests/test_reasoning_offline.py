@@ -162,15 +162,25 @@ class TestAbstention:
         a = ask("¿Cuál fue el flujo de caja libre de Acme en 2022?", CASH_FLOW)
         assert a.abstained or a.citations
 
-    def test_descriptive_question_is_extractive_and_low_confidence(self) -> None:
-        """A 'what drove' question returns a cited evidence sentence with lower confidence."""
+    def test_descriptive_question_quotes_the_cause(self) -> None:
+        """A 'what drove' question returns the cited sentence stating the cause."""
         text = (
             "Management discussion. Gross margin decreased in 2022 primarily due to higher commodity "
             "costs and supply chain disruptions across our North American segment."
         )
         a = ask("What drove gross margin change as of FY2022 for Acme?", text)
         assert not a.abstained and "commodity" in a.text and a.citations
-        assert a.confidence["score"] < 0.6 and a.confidence["mode"] == "extractive"
+        assert a.confidence["mode"] == "cause"
+
+    def test_description_without_a_family_shows_passages(self) -> None:
+        """A description no sentence family answers abstains and shows the nearest passages."""
+        text = (
+            "Our business. Acme primarily operates in the packaging industry, selling to food, "
+            "beverage, pharmaceutical and medical customers in over forty countries."
+        )
+        a = ask("What industry does Acme primarily operate in?", text)
+        assert a.abstained and "cannot determine from the filings" in a.text
+        assert a.citations and a.confidence["mode"] == "passages"
 
     @pytest.mark.parametrize(
         "question",
@@ -204,7 +214,7 @@ class TestWhatWereFigures:
         """A question about drivers keeps the extractive path."""
         text = "Revenue grew in 2022 primarily due to higher volumes in the Industrial segment."
         a = ask("What were the main drivers of Acme's revenue growth in FY2022?", text)
-        assert a.confidence["mode"] in ("extractive", "abstain")
+        assert a.confidence["mode"] in ("cause", "abstain")
 
     def test_major_items_asked_is_a_list_not_a_figure(self) -> None:
         """'What are major acquisitions ...' is not answered with the cash-flow line's figure."""

@@ -13,6 +13,7 @@ import re
 
 from finqa.agents.reasoning.confidence import confidence_signals
 from finqa.agents.reasoning.offline.book import Book
+from finqa.agents.reasoning.offline.causes import cause_answer
 from finqa.agents.reasoning.offline.extractive import best_passages, content_words
 from finqa.agents.reasoning.offline.question import QuestionSpec, parse_question
 from finqa.agents.reasoning.offline.sentences import (
@@ -32,6 +33,7 @@ from finqa.agents.reasoning.offline.verdict_kit import source_order
 from finqa.agents.reasoning.offline.verdicts import metric_lead, verdict_answer
 from finqa.agents.types import Answer, Evidence, StatementStore
 from finqa.lexicon import intent
+from finqa.lexicon.causes import asks_cause
 from finqa.lexicon.conventions import asks_per_share
 
 __all__ = ["OfflineBackend", "OFFLINE_TEMPLATE_ID", "CANNOT", "is_descriptive"]
@@ -245,6 +247,9 @@ class OfflineBackend:
     def _extractive(
         self, question: str, evidence: Evidence, strategy: str, spec: QuestionSpec
     ) -> Answer:
+        if asks_cause(question):
+            # 'what drove / why did X change': the filing's own explanation, or an abstention
+            return cause_answer(question, evidence, strategy)
         if spec.recipe is None:
             # what the filing states: a yes/no from the covering sentence's polarity, or the
             # one amount a covering sentence states (sentences.py)
@@ -260,23 +265,26 @@ class OfflineBackend:
         if not passages or passages[0].score < 1.0:
             return self._abstain(spec, strategy, None, question)
         parts = [f'"{p.text}" [{p.citation.source_id}]' for p in passages]
-        direct = spec.is_yes_no or intent.asks_direct(question)
-        if direct:
-            # a verdict, a choice or a figure is asked: quoting passages would be a guess
-            kind = "a yes/no verdict" if spec.is_yes_no else "a specific choice or figure"
-            text = (
-                f"I {CANNOT} offline: the question asks for {kind} that finqa cannot derive "
-                "from the evidence without an LLM. Most relevant passages: " + " ".join(parts)
-            )
+        # a verdict, a choice, a figure or a description that none of the sentence families
+        # above (a cause, a stated fact, a stated figure) found a sentence for: quoting the
+        # nearest passages as the answer would be a guess (crossval: such answers were right 1
+        # time in 17 and every training fold withheld them), so they are shown, not answered
+        if spec.is_yes_no:
+            kind = "a yes/no verdict"
+        elif intent.asks_direct(question):
+            kind = "a specific choice or figure"
         else:
-            text = "According to the filings: " + " ".join(parts)
-        # how much of what the question asks the best sentence covers: the gate crossval tunes
+            kind = "a description that no single evidence sentence was found to state"
+        text = (
+            f"I {CANNOT} offline: the question asks for {kind}, which finqa cannot derive "
+            "from the evidence without an LLM. Most relevant passages: " + " ".join(parts)
+        )
         conf = confidence_signals(text, cited=True, base=0.1 + 0.5 * passages[0].coverage)
-        conf["mode"] = "passages" if direct else "extractive"
+        conf["mode"] = "passages"
         conf["coverage"] = passages[0].coverage
         return Answer(
             text=text,
-            abstained=direct,
+            abstained=True,
             citations=tuple(p.citation for p in passages),
             strategy=strategy,
             template_id=OFFLINE_TEMPLATE_ID,

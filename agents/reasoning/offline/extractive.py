@@ -11,7 +11,7 @@ from finqa.agents.types import Citation, Evidence
 from finqa.lexicon.boilerplate import is_boilerplate
 from finqa.lexicon.polarity import stem as _stem
 
-__all__ = ["Passage", "best_passages", "content_words"]
+__all__ = ["Passage", "best_passages", "content_words", "prose_sentences"]
 
 _STOP = frozenset(
     [
@@ -145,6 +145,11 @@ def _sentences(text: str) -> list[str]:
             continue  # a table fragment, not a sentence
         out.append(s)
     return out
+
+
+def prose_sentences(text: str) -> list[str]:
+    """The prose sentences of an evidence text, in order (no table fragments, no boilerplate)."""
+    return _sentences(text)
 
 
 def best_passages(question: str, evidence: Evidence, k: int = 2) -> list[Passage]:

@@ -1,0 +1,54 @@
+"""The language of causes, from data/causes.yaml: whether a question asks what caused a movement
+('What drove ...', 'Why did ...'), the cause marker a filing sentence holds ('due to', 'driven
+by', 'offset by'), whether a sentence opens on a movement it goes on to explain ('The increase
+was primarily due to ...'), and whether a section heading is the management's discussion. One
+place for this language: the offline reasoner's cause answers read filings through it."""
+
+from __future__ import annotations
+
+import re
+
+from finqa.lexicon._data import data_cache, read_yaml
+
+__all__ = ["asks_cause", "cause_marker", "opens_on_movement", "is_discussion_section"]
+
+
+def _alt(words: list[str]) -> str:
+    return "|".join(
+        re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=len, reverse=True)
+    )
+
+
+@data_cache()
+def _patterns() -> dict[str, re.Pattern[str]]:
+    v = read_yaml("causes.yaml") or {}
+    return {
+        "marker": re.compile(rf"\b(?:{_alt(v['markers'])})\b", re.I),
+        "question": re.compile(rf"\b(?:{_alt(v['questions'])})\b", re.I),
+        # 'The increase ...', 'This decline ...', 'These increases were ...'
+        "opens": re.compile(
+            rf"^\W*(?:the|this|these|that|such)\s+(?:\w+\s+)?(?:{_alt(v['movements'])})\b", re.I
+        ),
+        "section": re.compile(rf"{_alt(v['sections'])}", re.I),
+    }
+
+
+def asks_cause(question: str) -> bool:
+    """The question asks what caused a movement ('What drove ...', 'Why did ...', 'reasons for')."""
+    return bool(_patterns()["question"].search(question))
+
+
+def cause_marker(sentence: str) -> str | None:
+    """The first cause marker the sentence holds ('due to', 'driven by', 'offset by'), or None."""
+    m = _patterns()["marker"].search(sentence)
+    return " ".join(m.group(0).lower().split()) if m else None
+
+
+def opens_on_movement(sentence: str) -> bool:
+    """The sentence opens on a movement named before it ('The increase was ...', 'This decline')."""
+    return bool(_patterns()["opens"].match(sentence))
+
+
+def is_discussion_section(section: str | None) -> bool:
+    """The heading is the management's discussion of results (MD&A, 'Results of Operations')."""
+    return bool(section) and bool(_patterns()["section"].search(section or ""))

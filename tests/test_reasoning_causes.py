@@ -1,0 +1,140 @@
+"""'What drove / why did X change' answered from the filing's own explanation, or an abstention."""
+
+from __future__ import annotations
+
+from _reasoning_data import evidence
+from finqa.agents.config import Settings
+from finqa.agents.reasoning import build_reasoner
+from finqa.agents.reasoning.offline.causes import cause_answer, cause_target
+from finqa.lexicon.causes import (
+    asks_cause,
+    cause_marker,
+    is_discussion_section,
+    opens_on_movement,
+)
+
+MDA = (
+    "Item 7. Management's Discussion and Analysis of Financial Condition and Results of Operations"
+)
+FILLER = (
+    "We design, manufacture and sell products to customers around the world. "
+    "Our results depend on economic conditions in the markets we serve."
+)
+MARGIN_CAUSE = (
+    "Gross margin decreased to 45% in 2022 from 48% in 2021, primarily due to amortization of "
+    "intangible assets associated with the acquisition."
+)
+REVENUE_THEN_CAUSE = (
+    "Net revenue for 2022 was $23.6 billion, an increase of 44% compared to 2021. "
+    "The increase was driven by higher sales of server processors and semi-custom products."
+)
+QUARTER_CAUSE = (
+    "In the fourth quarter of 2022, gross margin decreased to 44% primarily due to higher "
+    "freight costs and unfavorable product mix."
+)
+NO_CAUSE = "Gross margin was 45% in 2022 and 48% in 2021, as shown in the table below."
+RISK = (
+    "Our gross margin may decline due to competition, pricing pressure and other factors "
+    "described in these risk factors."
+)
+
+
+def ask(question: str, *texts: str, sections: tuple[str | None, ...] = ()):  # type: ignore[no-untyped-def]
+    ev = evidence(*texts, question=question, sections=sections)
+    return build_reasoner(Settings()).generate(question, ev, 1)
+
+
+class TestCauseLanguage:
+    def test_cause_questions(self) -> None:
+        """'What drove', 'why did' and 'reasons for' ask for a cause; 'what was' does not."""
+        assert asks_cause("What drove gross margin change in FY2022?")
+        assert asks_cause("Why did the company raise its full year guidance?")
+        assert asks_cause("What were the main reasons for the decline in revenue?")
+        assert not asks_cause("What was the gross margin in FY2022?")
+
+    def test_markers(self) -> None:
+        """A sentence's cause marker is read from the one vocabulary; a plain statement has none."""
+        assert cause_marker(MARGIN_CAUSE) == "due to"
+        assert cause_marker("Sales rose, partially offset by lower volumes.") == "offset by"
+        assert cause_marker(NO_CAUSE) is None
+
+    def test_movement_opening_and_section(self) -> None:
+        """'The increase was ...' opens on a movement; the MD&A heading is the discussion."""
+        assert opens_on_movement("The increase was driven by higher sales.")
+        assert not opens_on_movement("Higher sales drove the increase.")
+        assert is_discussion_section(MDA)
+        assert not is_discussion_section("Item 1A. Risk Factors")
+
+
+class TestCauseTarget:
+    def test_catalogue_names_the_figure(self) -> None:
+        """An operating-margin question is named by the operating income line too."""
+        t = cause_target("What drove operating margin change as of FY2022 for Acme?")
+        assert t.named_in({"operat", "incom", "decreas"})
+        assert not t.named_in({"gros", "margin", "decreas"})
+
+
+class TestCauseAnswer:
+    def test_quotes_the_explaining_sentence(self) -> None:
+        """The sentence naming the figure with a cause leads the answer, cited."""
+        a = ask("What drove gross margin change in FY2022 for Acme?", FILLER, MARGIN_CAUSE)
+        assert not a.abstained
+        assert f'"{MARGIN_CAUSE}" [S2]' in a.text
+        assert a.confidence["mode"] == "cause"
+        assert [c.source_id for c in a.citations] == ["S2"]
+
+    def test_sentence_before_names_the_figure(self) -> None:
+        """'The increase was driven by ...' is quoted with the sentence naming revenue before it."""
+        a = ask("What drove revenue change as of FY2022 for Acme?", FILLER, REVENUE_THEN_CAUSE)
+        assert "Net revenue for 2022 was $23.6 billion" in a.text
+        assert "higher sales of server processors" in a.text
+
+    def test_no_cause_abstains(self) -> None:
+        """Without a sentence giving a cause the answer abstains and says what it looked for."""
+        a = ask("What drove gross margin change in FY2022 for Acme?", FILLER, NO_CAUSE)
+        assert a.abstained
+        assert "gross margin" in a.text and "'due to'" in a.text
+
+    def test_other_figure_is_no_answer(self) -> None:
+        """A cause of another figure's movement does not answer (operating margin asked)."""
+        a = ask("What drove operating margin change in FY2022 for Acme?", FILLER, MARGIN_CAUSE)
+        assert a.abstained
+
+    def test_year_before_quarter(self) -> None:
+        """A question about the year prefers the year's explanation to a quarter's."""
+        a = cause_answer(
+            "What drove gross margin change in FY2022?",
+            evidence(QUARTER_CAUSE, MARGIN_CAUSE),
+            "standard",
+        )
+        assert a.text.index(MARGIN_CAUSE) < a.text.find("[S")
+
+    def test_discussion_before_risk_factors(self) -> None:
+        """The management's discussion ranks before a risk factor naming the same figure."""
+        a = cause_answer(
+            "What drove gross margin change in FY2022?",
+            evidence(RISK, MARGIN_CAUSE, sections=("Item 1A. Risk Factors", MDA)),
+            "standard",
+        )
+        assert a.text.index(MARGIN_CAUSE) < a.text.find("[S")
+
+
+class TestJudgeChecksCauses:
+    def test_judge_accepts_a_cited_explanation(self) -> None:
+        """The judge checks a cause answer like any other and accepts a grounded, cited one."""
+        from finqa.agents.judge.agent import JudgeAgent
+
+        q = "What drove gross margin change in FY2022 for Acme?"
+        ev = evidence(FILLER, MARGIN_CAUSE, question=q)
+        a = build_reasoner(Settings()).generate(q, ev, 1)
+        v = JudgeAgent(Settings()).evaluate(q, a, ev, 1)
+        assert v.decision == "accept" and v.grounding == 1.0
+
+    def test_judge_rejects_the_abstention(self) -> None:
+        """An abstention saying what was looked for is not accepted as an answer."""
+        from finqa.agents.judge.agent import JudgeAgent
+
+        q = "What drove gross margin change in FY2022 for Acme?"
+        ev = evidence(FILLER, NO_CAUSE, question=q)
+        a = build_reasoner(Settings()).generate(q, ev, 1)
+        assert JudgeAgent(Settings()).evaluate(q, a, ev, 1).decision == "retry"
