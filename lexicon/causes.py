@@ -10,7 +10,15 @@ import re
 
 from finqa.lexicon._data import data_cache, read_yaml
 
-__all__ = ["asks_cause", "cause_marker", "opens_on_movement", "is_discussion_section"]
+__all__ = [
+    "asks_cause",
+    "cause_marker",
+    "split_at_cause",
+    "opens_on_movement",
+    "names_movement",
+    "is_hypothetical",
+    "is_discussion_section",
+]
 
 
 def _alt(words: list[str]) -> str:
@@ -25,11 +33,14 @@ def _patterns() -> dict[str, re.Pattern[str]]:
     return {
         "marker": re.compile(rf"\b(?:{_alt(v['markers'])})\b", re.I),
         "question": re.compile(rf"\b(?:{_alt(v['questions'])})\b", re.I),
-        # 'The increase ...', 'This decline ...', 'These increases were ...'
+        # 'The increase ...', 'This decline ...', 'The $104.2 million increase was ...'
         "opens": re.compile(
-            rf"^\W*(?:the|this|these|that|such)\s+(?:\w+\s+)?(?:{_alt(v['movements'])})\b", re.I
+            rf"^\W*(?:the|this|these|that|such)\s+(?:\S+\s+){{0,3}}?(?:{_alt(v['openers'])})\b",
+            re.I,
         ),
         "section": re.compile(rf"{_alt(v['sections'])}", re.I),
+        "movement": re.compile(rf"\b(?:{_alt(v['movements'])})\b", re.I),
+        "hypothetical": re.compile(rf"\b(?:{_alt(v['hypothetical'])})\b", re.I),
     }
 
 
@@ -42,6 +53,27 @@ def cause_marker(sentence: str) -> str | None:
     """The first cause marker the sentence holds ('due to', 'driven by', 'offset by'), or None."""
     m = _patterns()["marker"].search(sentence)
     return " ".join(m.group(0).lower().split()) if m else None
+
+
+def split_at_cause(sentence: str) -> tuple[str, str, str] | None:
+    """(what moved, the marker, the cause): the sentence split at its first cause marker, or
+    None without one ('Gross margin decreased' | 'due to' | 'higher costs.')."""
+    m = _patterns()["marker"].search(sentence)
+    if m is None:
+        return None
+    marker = " ".join(m.group(0).lower().split())
+    return sentence[: m.start()], marker, sentence[m.end() :]
+
+
+def names_movement(text: str) -> bool:
+    """The text names a movement of a figure ('increased', 'decline', 'higher', 'grew')."""
+    return bool(_patterns()["movement"].search(text))
+
+
+def is_hypothetical(text: str) -> bool:
+    """A possibility, expectation or condition ('may', 'could', 'we expect', 'if'), not what
+    happened."""
+    return bool(_patterns()["hypothetical"].search(text))
 
 
 def opens_on_movement(sentence: str) -> bool:

@@ -10,7 +10,10 @@ from finqa.lexicon.causes import (
     asks_cause,
     cause_marker,
     is_discussion_section,
+    is_hypothetical,
+    names_movement,
     opens_on_movement,
+    split_at_cause,
 )
 
 MDA = (
@@ -61,6 +64,9 @@ class TestCauseLanguage:
     def test_movement_opening_and_section(self) -> None:
         """'The increase was ...' opens on a movement; the MD&A heading is the discussion."""
         assert opens_on_movement("The increase was driven by higher sales.")
+        assert is_hypothetical(RISK) and not is_hypothetical(MARGIN_CAUSE)
+        assert split_at_cause(MARGIN_CAUSE) is not None
+        assert names_movement("Gross margin decreased") and not names_movement("Gross margin was")
         assert not opens_on_movement("Higher sales drove the increase.")
         assert is_discussion_section(MDA)
         assert not is_discussion_section("Item 1A. Risk Factors")
@@ -98,6 +104,18 @@ class TestCauseAnswer:
     def test_other_figure_is_no_answer(self) -> None:
         """A cause of another figure's movement does not answer (operating margin asked)."""
         a = ask("What drove operating margin change in FY2022 for Acme?", FILLER, MARGIN_CAUSE)
+        assert a.abstained
+
+    def test_risk_factor_is_no_explanation(self) -> None:
+        """'May decline due to ...' is a possibility, not the cause of a movement: it abstains."""
+        a = ask("What drove gross margin change in FY2022 for Acme?", FILLER, RISK)
+        assert a.abstained
+
+    def test_figure_named_after_the_marker_is_no_explanation(self) -> None:
+        """A sentence whose cause mentions the figure ('impairment due to lower revenue growth')
+        does not explain the figure's own movement."""
+        s = "Goodwill impairment increased primarily due to lower revenue growth in the unit."
+        a = ask("What drove revenue change in FY2022 for Acme?", FILLER, s)
         assert a.abstained
 
     def test_year_before_quarter(self) -> None:

@@ -255,7 +255,7 @@ class OfflineBackend:
             # one amount a covering sentence states (sentences.py)
             if is_yes_no_question(question):
                 stated = assertion_answer(question, evidence, strategy)
-            elif intent.asks_direct(question):
+            elif intent.asks_direct(question) or intent.asks_choice(question):
                 stated = figure_answer(question, evidence, strategy)
             else:
                 stated = None
@@ -271,7 +271,7 @@ class OfflineBackend:
         # time in 17 and every training fold withheld them), so they are shown, not answered
         if spec.is_yes_no:
             kind = "a yes/no verdict"
-        elif intent.asks_direct(question):
+        elif intent.asks_direct(question) or intent.asks_choice(question):
             kind = "a specific choice or figure"
         else:
             kind = "a description that no single evidence sentence was found to state"

@@ -8,7 +8,9 @@ margin decreased primarily due to ...', 'The increase was driven by ..., partial
   ratio, the line item on top of it (an operating margin moves with operating income). A
   question naming no catalogue figure names X by its own content words (at least half of them).
 - A cause sentence holds a cause marker of `lexicon.causes` ('due to', 'driven by', 'offset
-  by', ...). It names X itself, or opens on the movement of X the sentence before it names ('Net
+  by', ...) and states what happened (no 'may', 'could', 'we expect', 'if': risk factors and
+  outlooks use the same markers). Before its marker it names X and a movement ('Gross margin
+  decreased ... due to'), or it opens on the movement of X the sentence before it names ('Net
   revenue was $23.6 billion, up 44%. The increase was primarily driven by ...'): both are quoted.
 - Ranked by how much of the question's subject they cover, the management's discussion first
   (`lexicon.causes.is_discussion_section`), a quarter's sentence after the year's when the
@@ -28,7 +30,13 @@ from finqa.agents.reasoning.offline.extractive import content_words, prose_sente
 from finqa.agents.reasoning.offline.sentences import subject_terms
 from finqa.agents.types import Answer, Citation, Evidence, EvidenceItem
 from finqa.lexicon import find_metrics, find_periods, get_metric
-from finqa.lexicon.causes import cause_marker, is_discussion_section, opens_on_movement
+from finqa.lexicon.causes import (
+    is_discussion_section,
+    is_hypothetical,
+    names_movement,
+    opens_on_movement,
+    split_at_cause,
+)
 from finqa.lexicon.line_items import get_line_item, item_for_metric
 from finqa.lexicon.polarity import stem
 
@@ -192,13 +200,17 @@ def _units(target: CauseTarget, evidence: Evidence) -> list[_Unit]:
         sents = prose_sentences(item.text)
         bags = [_stems(s) for s in sents]
         for j, s in enumerate(sents):
-            marker = cause_marker(s)
-            if marker is None:
+            split = split_at_cause(s)
+            if split is None or is_hypothetical(s):
                 continue
+            moved, marker, _cause = split
             if j > 0 and opens_on_movement(s) and target.named_in(bags[j - 1]):
                 # 'The increase was ...': the movement of the figure the sentence before names
+                if is_hypothetical(sents[j - 1]):
+                    continue
                 context, bag = sents[j - 1], bags[j - 1] | bags[j]
-            elif target.named_in(bags[j]):
+            elif names_movement(moved) and target.named_in(_stems(moved)):
+                # 'X decreased ... due to ...': X and its movement come before the cause
                 context, bag = "", bags[j]
             else:
                 continue
