@@ -95,6 +95,16 @@ class TestCauseAnswer:
         assert "Net revenue for 2022 was $23.6 billion" in a.text
         assert "higher sales of server processors" in a.text
 
+    def test_opener_naming_another_figure(self) -> None:
+        """'The decrease in gross margin was due to ...' after a revenue sentence explains gross
+        margin, not revenue."""
+        text = (
+            "Gross margin as a percentage of net revenue was 45% in 2022. "
+            "The decrease in gross margin was primarily due to amortization of intangible assets."
+        )
+        a = ask("What drove revenue change as of FY2022 for Acme?", FILLER, text)
+        assert a.abstained
+
     def test_no_cause_abstains(self) -> None:
         """Without a sentence giving a cause the answer abstains and says what it looked for."""
         a = ask("What drove gross margin change in FY2022 for Acme?", FILLER, NO_CAUSE)
@@ -126,6 +136,17 @@ class TestCauseAnswer:
             "standard",
         )
         assert a.text.index(MARGIN_CAUSE) < a.text.find("[S")
+
+    def test_second_explanation_of_another_year_is_left_out(self) -> None:
+        """The year before's explanation does not follow the asked year's."""
+        prior = (
+            "Gross margin decreased to 48% in 2021 from 50% in 2020, primarily due to higher "
+            "freight costs."
+        )
+        a = cause_answer(
+            "What drove gross margin change in FY2022?", evidence(MARGIN_CAUSE, prior), "standard"
+        )
+        assert "freight" not in a.text and MARGIN_CAUSE in a.text
 
     def test_discussion_before_risk_factors(self) -> None:
         """The management's discussion ranks before a risk factor naming the same figure."""

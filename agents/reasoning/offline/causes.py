@@ -15,7 +15,7 @@ margin decreased primarily due to ...', 'The increase was driven by ..., partial
 - Ranked by how much of the question's subject they cover, the management's discussion first
   (`lexicon.causes.is_discussion_section`), a quarter's sentence after the year's when the
   question asks no quarter, then retrieval rank. The best one leads; a second, from another
-  place, follows when it ranks close to it.
+  place and about no other year, follows when it ranks close to it.
 - No such sentence: the answer abstains and says what it looked for.
 """
 
@@ -199,17 +199,29 @@ def _units(target: CauseTarget, evidence: Evidence) -> list[_Unit]:
     for idx, item in enumerate(evidence.items):
         sents = prose_sentences(item.text)
         bags = [_stems(s) for s in sents]
+        # what each sentence is about: the part before its cause marker, if it has one
+        topics = [
+            _stems(sp[0]) if (sp := split_at_cause(s)) else b
+            for s, b in zip(sents, bags, strict=True)
+        ]
         for j, s in enumerate(sents):
             split = split_at_cause(s)
             if split is None or is_hypothetical(s):
                 continue
             moved, marker, _cause = split
-            if j > 0 and opens_on_movement(s) and target.named_in(bags[j - 1]):
+            own = _stems(moved)
+            if (
+                j > 0
+                and opens_on_movement(s)
+                and target.named_in(topics[j - 1])
+                and (target.named_in(own) or not find_metrics(moved))
+            ):
                 # 'The increase was ...': the movement of the figure the sentence before names
+                # (not 'The decrease in gross margin ...', which names its own figure)
                 if is_hypothetical(sents[j - 1]):
                     continue
                 context, bag = sents[j - 1], bags[j - 1] | bags[j]
-            elif names_movement(moved) and target.named_in(_stems(moved)):
+            elif names_movement(moved) and target.named_in(own):
                 # 'X decreased ... due to ...': X and its movement come before the cause
                 context, bag = "", bags[j]
             else:
@@ -224,6 +236,11 @@ def _units(target: CauseTarget, evidence: Evidence) -> list[_Unit]:
             out.append(_Unit(s, context, marker, score, round(cov, 3), item))
     out.sort(key=lambda u: -u.score)
     return out
+
+
+def _years(text: str) -> set[int]:
+    """The fiscal years a text names (a second explanation must be about the same ones)."""
+    return {p.fiscal_year for p in find_periods(text) if p.fiscal_year is not None}
 
 
 def _words(text: str) -> int:
@@ -262,7 +279,11 @@ def cause_answer(question: str, evidence: Evidence, strategy: str) -> Answer:
     best = units[0]
     quotes = [(best.fitted(_MAX_WORDS), best)]
     seen = _stems(best.text)
-    second = next((u for u in units[1:] if not _same(_stems(u.text), seen)), None)
+    years = _years(best.text)
+    second = next(
+        (u for u in units[1:] if not _same(_stems(u.text), seen) and _years(u.text) <= years),
+        None,
+    )
     if second is not None and second.score >= SECOND_WITHIN * best.score:
         room = _MAX_WORDS - _words(quotes[0][0])
         if _words(second.fitted(room)) <= room:
