@@ -28,7 +28,6 @@ __all__ = [
     "allows_not_relevant",
     "asks_capital_intensity",
     "asks_liquidity_health",
-    "asks_total_debt",
     "asks_dividends_paid",
     "asks_restructuring_costs",
     "share_of_revenue_numerator",
@@ -78,13 +77,6 @@ _NOT_RELEVANT = re.compile(
     r"\bnot (?:a |an )?(?:\w+ )?(?:relevant|useful|meaningful|applicable)\b", re.I
 )
 _CAPITAL_INTENSIVE = re.compile(r"capital[- ]intensive", re.I)
-_DEBT = re.compile(r"\bdebt\b", re.I)
-# a ratio or another debt measure is asked, not total debt
-_DEBT_OTHER = re.compile(
-    r"debt[- ](?:to|/)|debt ratio|net debt|leverage|coverage|rating|\bcost of debt|"
-    r"interest|securit|covenant|\bper\b|%|percent",
-    re.I,
-)
 _DIVIDENDS_PAID = re.compile(
     r"\bpa(?:y|id|ying)\b.{0,30}\bdividends?\b|\bdividends?\b.{0,20}\bpaid\b", re.I
 )
@@ -221,11 +213,6 @@ def asks_capital_intensity(question: str) -> bool:
 def asks_liquidity_health(question: str) -> bool:
     """'healthy', 'liquid', 'adequate', 'sufficient', 'strong' (a liquidity judgement)."""
     return bool(_LIQUIDITY_HEALTH.search(question))
-
-
-def asks_total_debt(question: str) -> bool:
-    """The company's debt is asked about, not a debt ratio, net debt, interest or a rating."""
-    return bool(_DEBT.search(question)) and not _DEBT_OTHER.search(question)
 
 
 def asks_dividends_paid(question: str) -> bool:

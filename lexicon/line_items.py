@@ -57,11 +57,17 @@ class LineItem:
     labels: tuple[str, ...]  # captions that are this item (best first)
     prefixes: tuple[str, ...] = ()  # captions that start like this item
     exclude: tuple[str, ...] = ()  # substrings that disqualify a caption
-    magnitude: bool = False  # report |value| (outflows shown negative)
+    # read as |value| in a formula: filings print this outflow or expense with either sign
+    # ('(10,069)' and '10,069' both mean a cost of 10,069), so the sign as printed says nothing
+    magnitude: bool = False
     # an expense read signed (positive: expense, negative: benefit); a caption showing the
     # expense in parentheses ('Income tax (expense)/benefit') is read negated (`caption_sign`)
     signed_expense: bool = False
     metrics: tuple[str, ...] = ()  # the metric ids (metrics.yaml) this line item is
+    # the item is the sum of every line of one statement that carries one of its captions
+    # (short-term debt: 'Commercial paper' + 'Current portion of long-term debt')
+    summed: bool = False
+    unit: str = "USD"  # USD (an amount as filed, with the statement's scale) | % (a stated rate)
 
     def keys(self) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
         """label_keys of (labels, prefixes, exclude)."""
@@ -83,6 +89,8 @@ def _item(item_id: str, d: dict[str, Any]) -> LineItem:
         magnitude=bool(d.get("magnitude", False)),
         signed_expense=bool(d.get("signed_expense", False)),
         metrics=tuple(str(x) for x in d.get("metrics") or ()),
+        summed=bool(d.get("summed", False)),
+        unit=str(d.get("unit", "USD")),
     )
 
 

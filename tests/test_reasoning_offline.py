@@ -478,6 +478,33 @@ class TestVerdicts:
         assert "$40,000 million" in a.text and "$43,000 million" in a.text
         assert not any("lease" in o.name for o in a.calculations[0].operands)
 
+    def test_debt_decrease_is_no(self) -> None:
+        """The same direction question over lower year-end debt comes out 'No.', with both totals."""
+        text = DEBT_BALANCE.replace("Long-term debt 40,000 38,000", "Long-term debt 34,000 38,000")
+        q = "Has Acme increased its debt on balance sheet between FY2023 and the FY2022 period?"
+        a = ask(q, text, doc="ACME_2023_10K")
+        assert a.text.startswith("No.") and recompute(a) == pytest.approx(-3000.0)
+        assert "decreased from $40,000 million" in a.text
+
+    def test_debt_names_the_lines_it_adds_up(self) -> None:
+        """Short-term debt read from two balance-sheet lines says which lines were added."""
+        q = "Has Acme increased its debt on balance sheet between FY2023 and the FY2022 period?"
+        a = ask(q, DEBT_BALANCE, doc="ACME_2023_10K")
+        assert (
+            "sum of the lines 'Commercial paper' and 'Current portion of long-term debt'" in a.text
+        )
+
+    def test_debt_total_row_is_used_alone(self) -> None:
+        """A 'Total debt' line printed by the filer is the total: its lines are not added again."""
+        text = DEBT_BALANCE.replace(
+            "Long-term debt 40,000 38,000\n",
+            "Long-term debt 40,000 38,000\nTotal debt 43,000 40,000\n",
+        )
+        q = "Has Acme's debt decreased between FY2022 and FY2023?"
+        a = ask(q, text, doc="ACME_2023_10K")
+        assert a.text.startswith("No.") and recompute(a) == pytest.approx(3000.0)
+        assert len(a.calculations[0].operands) == 2
+
     def test_debt_without_long_term_row_is_not_answered(self) -> None:
         """Without debt rows for both years there is no debt verdict."""
         q = "Has Acme increased its debt on balance sheet between FY2022 and the FY2021 period?"

@@ -140,14 +140,16 @@ class OfflineBackend:
         lead = ""
         if spec.is_yes_no and spec.wants_positive:
             lead = "Yes. " if sol.value > 0 else "No. "
-        elif spec.aggregate == "trend" and len(sol.per_year) == 2:
+        elif spec.aggregate in ("trend", "change") and len(sol.per_year) == 2:
+            # the direction family: X at both period ends, the movement, and a verdict when
+            # a yes/no question names a direction ('Has X increased ...?': either way)
             up, down = intent.asked_direction(question)
-            change = sol.value
+            (y0, v0), (y1, v1) = sol.per_year.items()
+            change = v1 - v0
             if up != down and spec.is_yes_no:
                 lead = "Yes. " if (change > 0) == up else "No. "
-            (y0, v0), (y1, v1) = sol.per_year.items()
             moved = "increased" if change > 0 else "decreased" if change < 0 else "was unchanged"
-            lead += f"The {sol.recipe.name} {moved} from {_fmt_unit(v0, sol.unit)} in FY{y0} to {_fmt_unit(v1, sol.unit)} in FY{y1}. "
+            lead += f"The {sol.recipe.name} {moved} from {_fmt_unit(v0, sol.unit, sol.scale)} in FY{y0} to {_fmt_unit(v1, sol.unit, sol.scale)} in FY{y1}. "
         if not lead:
             lead = metric_lead(question, spec, sol.recipe.id, sol.value)
         text = f"{lead}{what[:1].upper()}{what[1:]}: {value} {refs}."
@@ -166,6 +168,7 @@ class OfflineBackend:
             text += (
                 f" Computed by finqa as {sol.calculation.expression} from {operands}{unit_note}."
             )
+        text += _summed_lines(sol)
         if "avg(" in sol.calculation.expression:
             # the balance basis is a convention: say which one the figure rests on
             text += (
@@ -356,12 +359,32 @@ def _asked_terms(question: str) -> list[str]:
 _NOT_ASKED = frozenset({"usd", "dollars", "thousands", "millions", "billions", "much", "many", "round", "decimal", "places"})  # fmt: skip
 
 
-def _fmt_unit(v: float, unit: str) -> str:
+def _fmt_unit(v: float, unit: str, scale: float = 1.0) -> str:
     if unit == "%":
         return f"{v:.1f}%"
     if unit == "USD":
-        return f"{v:,.0f}"
+        word = {1e3: " thousand", 1e6: " million", 1e9: " billion"}.get(scale, "")
+        return f"{'-' if v < 0 else ''}${abs(v):,.0f}{word}"
     return f"{v:.2f}"
+
+
+def _summed_lines(sol: Solution) -> str:
+    """' Short-term debt is the sum of the lines 'A' and 'B'.' for each summed line item read
+    from more than one line (the answer says which lines it added up)."""
+    lines: dict[str, list[str]] = {}
+    for fact in sol.facts:
+        if fact.item.summed:
+            shown = lines.setdefault(fact.item.name, [])
+            label = fact.row.label.strip()[:60]
+            if label not in shown:
+                shown.append(label)
+    return "".join(
+        f" {name[:1].upper()}{name[1:]} is the sum of the lines "
+        + ", ".join(repr(x) for x in shown[:-1])
+        + f" and {shown[-1]!r}."
+        for name, shown in lines.items()
+        if len(shown) > 1
+    )
 
 
 def _num(v: float) -> str:

@@ -273,6 +273,44 @@ class Book:
             found = self._top_line(li, year)
         return found
 
+    def find_summed(self, item_id: str, year: int) -> list[Fact]:
+        """Every line of one statement that is the item, for an item the catalogue sums
+        (`LineItem.summed`: 'Commercial paper' + 'Current portion of long-term debt'); the best
+        row alone for any other item, or when the best row is not in its primary statement.
+
+        The lines are those of the best row's filing and statement, on its page or the next
+        (a statement over two pages), from the same reader (statement model or evidence text,
+        never both: one line is counted once), each caption once; a 'Total ...' line of the
+        item, when printed, is the sum itself and is used alone. [] when no row is the item."""
+        best = self.find(item_id, year)
+        if best is None:
+            return []
+        li, top = best.item, best.row
+        if not li.summed or not (top.primary and top.statement == li.statement):
+            return [best]
+        exact, prefixes, excludes = li.keys()
+        out, keys = [best], {top.key}
+        for row in self.rows:
+            v = row.value_for(year)
+            if (
+                v is None
+                or row.key in keys
+                or row.doc_id != top.doc_id
+                or row.statement != top.statement
+                or not row.primary
+                or row.exhibit
+                or row.model != top.model
+                or abs(row.page - top.page) > 1
+            ):
+                continue
+            fits = _row_score(row, li.statement, exact, prefixes, excludes) is not None
+            if not (fits or (row.item is not None and row.item in (li.id, *li.metrics))):
+                continue
+            out.append(Fact(li, year, row, float(v)))
+            keys.add(row.key)
+        totals = [f for f in out if f.row.key.startswith("total")]
+        return totals[:1] if totals else out
+
     def _top_line(self, li: LineItem, year: int) -> Fact | None:
         """Revenue is the income statement's top line: in the filing's main income statement
         (statement model), the first line whose caption names sales or revenue and none of the

@@ -4,8 +4,9 @@ The offline backend's own recipes (recipes.py) are tuned on statement layouts an
 lexicon metric (`lexicon.METRICS`, found in the question by `lexicon.find_metrics`) the lexicon
 formula is translated into a per-year recipe — `avg(x)` -> `avg(x[y], x[y-1])`, `change(x)` ->
 `x[y] - x[y-1]`, `prev(x)` -> `x[y-1]` — and its line items come from `Metric.line_items`.
-Metrics whose line items must be summed from several rows (total debt, short-term debt) are left
-out: one row would be a wrong answer, and the backend abstains instead.
+Total and short-term debt are the catalogue's summed line items (`LineItem.summed`) and its
+`total_debt` recipe; metrics built on them by a lexicon formula (net debt, debt ratios, ROIC)
+are left out until their conventions are in the catalogue: the backend abstains instead.
 """
 
 from __future__ import annotations
@@ -43,8 +44,6 @@ def lex_to_recipe() -> dict[str, str]:
 
 _SUMMED = frozenset(
     {
-        "total_debt",
-        "short_term_debt",
         "net_debt",
         "debt_to_assets",
         "debt_to_equity",

@@ -4,9 +4,11 @@ reasoner computes them.
 The formulas live in the one catalogue, `lexicon/data/metrics.yaml` (each metric's `offline:`
 block: `item[y]` is the line item in fiscal year y, `item[y-1]` the prior year-end balance,
 alternatives tried in order, the first whose operands are all in the evidence used); every line
-item of `lexicon/data/line_items.yaml` is also a recipe of its own (`item[y]`). Items read as
-magnitudes (capex, dividends paid, D&A, COGS, interest expense, SG&A, R&D) are wrapped in abs()
-in the expression, so the Calculation re-executes on the values as written. Income tax is read
+item of `lexicon/data/line_items.yaml` is also a recipe of its own (`item[y]`). Items the
+catalogue reads as magnitudes (`magnitude: true`: capex, dividends paid, D&A, COGS, interest
+expense, SG&A, R&D) are wrapped in abs() in the expression, so the Calculation re-executes on
+the values as written; an item the catalogue sums (`summed: true`, e.g. short-term debt) is the
+sum of its lines. Income tax is read
 signed (an expense positive, a benefit negative: the effective tax rate of a loss year with a
 tax benefit is positive); a caption showing the expense in parentheses is negated in the
 expression (`lexicon.line_items.caption_sign`).
@@ -18,10 +20,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 
-__all__ = ["Recipe", "RECIPES", "MAGNITUDE_ITEMS", "recipe_aliases"]
-
-# line items whose outflows filings print in parentheses: read as magnitudes in a formula
-MAGNITUDE_ITEMS = frozenset({"capex", "dividends", "da", "cogs", "interest_expense", "sga", "rd"})
+__all__ = ["Recipe", "RECIPES", "recipe_aliases"]
 
 
 @dataclass(frozen=True)
@@ -43,7 +42,7 @@ def _recipes() -> dict[str, Recipe]:
         if p is not None:
             out[p.id] = Recipe(p.id, p.name, p.formulas, p.unit)
     for item in line_items().values():
-        out.setdefault(item.id, Recipe(item.id, item.name, (f"{item.id}[y]",), "USD"))
+        out.setdefault(item.id, Recipe(item.id, item.name, (f"{item.id}[y]",), item.unit))
     return out
 
 

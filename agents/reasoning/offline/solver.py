@@ -9,12 +9,12 @@ from dataclasses import dataclass, field
 from finqa.agents.reasoning.offline.book import Book, Fact
 from finqa.agents.reasoning.offline.lexicon_bridge import get_recipe
 from finqa.agents.reasoning.offline.question import QuestionSpec
-from finqa.agents.reasoning.offline.recipes import MAGNITUDE_ITEMS, Recipe
+from finqa.agents.reasoning.offline.recipes import Recipe
 from finqa.agents.reasoning.offline.tables import Row
 from finqa.agents.types import Calculation, Citation, Operand
 from finqa.lexicon.arith import ArithmeticError_, evaluate
 from finqa.lexicon.conventions import apply_conventions
-from finqa.lexicon.line_items import caption_sign
+from finqa.lexicon.line_items import caption_sign, line_items
 from finqa.lexicon.metrics import display_value
 
 __all__ = ["Solution", "solve", "format_value", "missing_operands", "get_recipe", "fact_citations"]
@@ -36,10 +36,18 @@ class Solution:
 
 
 def _expand(
-    formula: str, year: int, book: Book, facts: dict[str, Fact], rows: dict[str, Row]
+    formula: str,
+    year: int,
+    book: Book,
+    facts: dict[str, Fact],
+    rows: dict[str, Row],
+    summed: dict[str, list[str]] | None = None,
 ) -> str | None:
-    """Formula for one year with operand names; None when an operand is missing."""
+    """Formula for one year with operand names; None when an operand is missing. A summed
+    line item (`LineItem.summed`) is the sum of its lines: one operand each (`summed`: the
+    item's first operand name -> every operand name)."""
     missing = False
+    summed = {} if summed is None else summed
 
     def sub(m: re.Match[str]) -> str:
         nonlocal missing
@@ -47,15 +55,27 @@ def _expand(
         y = year - back
         name = f"{item_id}_fy{y}"
         if name not in facts:
-            fact = book.find(item_id, y, prefer=rows.get(item_id))
-            if fact is None:
-                missing = True
-                return name
-            facts[name] = fact
-            rows.setdefault(item_id, fact.row)
-        if item_id in MAGNITUDE_ITEMS:
-            return f"abs({name})"
+            li = line_items().get(item_id)
+            if li is not None and li.summed:
+                found = book.find_summed(item_id, y)
+                if not found:
+                    missing = True
+                    return name
+                names = [name, *(f"{item_id}_{n}_fy{y}" for n in range(2, len(found) + 1))]
+                facts.update(zip(names, found, strict=True))
+                summed[name] = names
+            else:
+                fact = book.find(item_id, y, prefer=rows.get(item_id))
+                if fact is None or (fact.item.unit == "%" and not abs(fact.value) < 100):
+                    missing = True  # no row; or a stated rate that is no percentage
+                    return name
+                facts[name] = fact
+                rows.setdefault(item_id, fact.row)
+        if name in summed:
+            return "(" + " + ".join(summed[name]) + ")" if len(summed[name]) > 1 else name
         fact = facts[name]
+        if fact.item.magnitude:
+            return f"abs({name})"
         if fact.item.signed_expense and caption_sign(fact.row.label) < 0:
             return f"(-{name})"  # 'Income tax (expense)/benefit': the expense is the negative
         return name
@@ -95,9 +115,10 @@ def solve(spec: QuestionSpec, book: Book) -> Solution | None:
         formula = apply_conventions(filed, spec.conventions)  # what the question states
         facts: dict[str, Fact] = {}
         rows: dict[str, Row] = {}
+        summed: dict[str, list[str]] = {}
         parts: list[str] = []
         for y in years:
-            expr = _expand(formula, y, book, facts, rows)
+            expr = _expand(formula, y, book, facts, rows, summed)
             if expr is None:
                 break
             parts.append(expr)
@@ -146,7 +167,7 @@ def _build(
     if unit == "ratio" and spec.percent:  # 'ROA (as a %)': the ratio expressed in percent
         expression, unit = f"({expression}) * 100", "%"
     # common scale: every USD operand expressed in the scale of the first one
-    scales = [f.row.scale for f in facts.values() if f.row.scale]
+    scales = [f.row.scale for f in facts.values() if f.row.scale and f.item.unit == "USD"]
     base = scales[0] if scales else None
     scale_known = base is not None
     if base is None:
@@ -156,14 +177,15 @@ def _build(
     values: dict[str, float] = {}
     for name, fact in facts.items():
         row_scale = fact.row.scale or base
-        value = fact.value if row_scale == base else fact.value * row_scale / base
+        usd = fact.item.unit == "USD"
+        value = fact.value if row_scale == base or not usd else fact.value * row_scale / base
         values[name] = value
         operands.append(
             Operand(
                 name=name,
                 value=value,
-                unit="USD",
-                scale=base,
+                unit=fact.item.unit,
+                scale=base if usd else 1.0,
                 period=f"FY{fact.year}",
                 source_id=fact.row.source_id,
                 text=fact.row.line[:300],

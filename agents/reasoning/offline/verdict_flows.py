@@ -7,7 +7,6 @@
   restructuring ...' line); '0, not outlined' when the statement model holds the whole income
   statement for the year and none of its lines is restructuring; else an abstention naming
   the missing line;
-- change in effective tax rate: the stated rates when the statements do not give both operands.
 """
 
 from __future__ import annotations
@@ -28,7 +27,6 @@ from finqa.agents.types import Answer, Citation
 __all__ = [
     "dividends_paid",
     "restructuring",
-    "tax_rate_change",
 ]
 
 _DIV_SKIP = (
@@ -45,7 +43,6 @@ _DIV_SKIP = (
     "affiliate",
 )
 _RESTRUCTURING_ROW = re.compile(r"^(?:total)?restructuring")
-_ETR_ROW = re.compile(r"^effective(?:income)?taxrate(?:percent)?$")
 
 
 def dividends_paid(spec: QuestionSpec, book: Book, strategy: str) -> Answer | None:
@@ -159,31 +156,3 @@ def _not_outlined(book: Book, y: int, what: str, strategy: str) -> Answer | None
         f"has no line for {what}: none are outlined in it."
     )
     return verdict(text, reader, [], strategy, "verdict")
-
-
-def tax_rate_change(spec: QuestionSpec, book: Book, strategy: str) -> Answer | None:
-    from finqa.agents.reasoning.offline.solver import solve
-
-    if solve(spec, book) is not None:
-        return None  # computed from the statements by the metric path
-    y0, y1 = spec.agg_years
-    for r in book.rows:
-        v0, v1 = r.value_for(y0), r.value_for(y1)
-        if r.exhibit or not _ETR_ROW.match(r.key) or v0 is None or v1 is None:
-            continue
-        if not (0 < abs(v0) < 100 and 0 < abs(v1) < 100):
-            continue
-        reader = Reader()
-        n0 = reader.add(f"effective_tax_rate_fy{y0}", r, y0, unit="%")
-        n1 = reader.add(f"effective_tax_rate_fy{y1}", r, y1, unit="%")
-        calc = reader.calc(f"{n1} - {n0}", "%", f"change in effective tax rate, FY{y0} to FY{y1}")
-        if calc is None:
-            return None
-        moved = "decreased" if calc.result < 0 else "increased" if calc.result > 0 else "held"
-        text = (
-            f"The effective tax rate {moved} by {abs(calc.result):.1f} percentage points, from "
-            f"{v0:.1f}% in FY{y0} to {v1:.1f}% in FY{y1} (change {calc.result:+.1f} pp), as stated "
-            f"in the filing {reader.refs()}."
-        )
-        return verdict(text, reader, [calc], strategy, "verdict")
-    return None

@@ -8,12 +8,11 @@ abstains on yes/no questions it cannot derive).
 
 General families (applicability of a metric, consistency over years) come first: families.py.
 Rules (documented in the answer text too):
-- debt change: current + long-term debt rows (or a 'Total debt' row) at both year ends;
 - quick-ratio liquidity and capital intensity: the catalogue's judgements
   (`lexicon/data/judgements.yaml`: a healthy quick ratio is at least 1.0; a business is
   capital-intensive when net PP&E is at least 30% of total assets or capex at least 8% of
   revenue), read by `ratio_judgement` over any judgement of ratios of line items;
-- cash flows, dividends, restructuring, tax-rate change: see verdict_flows.py.
+- cash flows, dividends, restructuring: see verdict_flows.py.
 """
 
 from __future__ import annotations
@@ -30,36 +29,20 @@ from finqa.agents.reasoning.offline.families import (
 )
 from finqa.agents.reasoning.offline.question import QuestionSpec, parse_question
 from finqa.agents.reasoning.offline.segments import segment_comparison
-from finqa.agents.reasoning.offline.tables import Row
 from finqa.agents.reasoning.offline.verdict_flows import (
     dividends_paid,
     restructuring,
-    tax_rate_change,
 )
 from finqa.agents.reasoning.offline.verdict_kit import (
     Reader,
-    money,
-    statement_rows,
     verdict,
 )
 from finqa.agents.types import Answer, Evidence
 from finqa.lexicon import intent
-from finqa.lexicon.arith import evaluate
 from finqa.lexicon.judgements import Judgement, judgement
 from finqa.lexicon.query import named_statements
 
 __all__ = ["verdict_answer", "metric_lead", "ratio_judgement"]
-
-# balance-sheet debt rows (normalised labels)
-_LT_DEBT = re.compile(r"^(?:total)?longterm(?:debt|borrowings)")
-_LT_NET = ("netofcurrent", "lesscurrent", "excludingcurrent", "noncurrent", "lessportion")
-_ST_DEBT = re.compile(
-    r"^(?:currentportionof(?:longterm)?(?:debt|borrowings)|currentmaturitiesof(?:longterm)?debt|"
-    r"shortterm(?:debt|borrowings)|commercialpaper|debtmaturingwithinoneyear|"
-    r"longterm(?:debt|borrowings)(?:due|maturing)withinoneyear|debtcurrent|"
-    r"currentdebt|notespayable)"
-)
-_DEBT_SKIP = ("lease", "issuance", "interest", "unamortized", "relatedpart", "less")
 
 
 def verdict_answer(
@@ -80,9 +63,6 @@ def verdict_answer(
         ans = ratio_judgement(judgement("capital_intensive"), spec, book, strategy)
         if ans is not None:
             return ans
-    debt_q = intent.asks_total_debt(q)
-    if spec.is_yes_no and debt_q and any(intent.asked_direction(q)):
-        return _debt_change(q, spec, book, strategy)
     if intent.asks_choice(q) and spec.target_year:
         # 'Among A, B and C, which was the largest ...': the listed line items' figures
         chosen = line_item_choice(q, spec, book, strategy)
@@ -97,12 +77,6 @@ def verdict_answer(
         return dividends_paid(spec, book, strategy)
     if intent.asks_restructuring_costs(q) and "income" in named_statements(q) and spec.target_year:
         return restructuring(spec, book, strategy)
-    if (
-        spec.recipe == "effective_tax_rate"
-        and spec.aggregate == "change"
-        and len(spec.agg_years) == 2
-    ):
-        return tax_rate_change(spec, book, strategy)
     return None
 
 
@@ -117,77 +91,6 @@ def metric_lead(question: str, spec: QuestionSpec, recipe_id: str, value: float)
             "cash, short-term investments and receivables cover current liabilities. "
         )
     return ""
-
-
-# ------------------------------------------------------------------ rules
-def _debt_rows(book: Book, y0: int, y1: int) -> list[Row] | None:
-    rows = [r for r in statement_rows(book, "balance") if r.primary]
-    chosen: dict[str, Row] = {}
-    has_lt = False
-    for r in rows:
-        k = r.key
-        if r.value_for(y0) is None and r.value_for(y1) is None:
-            continue
-        if k in chosen or any(s in k for s in _DEBT_SKIP if not k.startswith("longtermdebtless")):
-            continue
-        if k == "totaldebt":
-            return [r]
-        is_lt = (
-            bool(_LT_DEBT.match(k))
-            and ("current" not in k or any(n in k for n in _LT_NET))
-            and "within" not in k
-            and "due" not in k
-        )
-        if is_lt or _ST_DEBT.match(k):
-            if r.value_for(y0) is None or r.value_for(y1) is None:
-                return None  # one year's figure missing: no verdict
-            chosen[k] = r
-            has_lt = has_lt or is_lt
-    if has_lt:
-        return list(chosen.values())
-    # no balance sheet: a 'Total debt' row from a debt table
-    for r in book.rows:
-        if (
-            r.key == "totaldebt"
-            and not r.exhibit
-            and r.value_for(y0) is not None
-            and r.value_for(y1) is not None
-        ):
-            return [r]
-    return None
-
-
-def _debt_change(q: str, spec: QuestionSpec, book: Book, strategy: str) -> Answer | None:
-    if len(spec.years) < 2:
-        return None
-    y0, y1 = min(spec.years), max(spec.years)
-    rows = _debt_rows(book, y0, y1)
-    if not rows:
-        return None
-    reader = Reader()
-    totals = []
-    for y in (y0, y1):
-        names = [reader.add(f"{r.key[:40]}_fy{y}", r, y) for r in rows]
-        totals.append(" + ".join(f"abs({n})" for n in names))
-    calc = reader.calc(
-        f"({totals[1]}) - ({totals[0]})", "USD", f"change in total debt, FY{y0} to FY{y1}"
-    )
-    if calc is None or reader.scale_unknown:
-        return None
-    t0, t1 = evaluate(totals[0], reader.values), evaluate(totals[1], reader.values)
-    change = calc.result
-    up = change > 0
-    up_asked, down_asked = intent.asked_direction(q)
-    asks_up = not (down_asked and not up_asked)
-    yes_no = "Yes" if up == asks_up and change != 0 else "No"
-    moved = "increased" if up else "decreased" if change < 0 else "was unchanged"
-    labels = " + ".join(sorted({r.label.strip()[:60] for r in rows}))
-    text = (
-        f"{yes_no}. Total debt ({labels}) {moved} from {money(t0, reader.scale)} at the end of "
-        f"FY{y0} to {money(t1, reader.scale)} at the end of FY{y1}, a change of "
-        f"{money(change, reader.scale)} {reader.refs()}. Computed by finqa as {calc.expression}."
-    )
-    return verdict(text, reader, [calc], strategy, "verdict")
 
 
 def ratio_judgement(j: Judgement, spec: QuestionSpec, book: Book, strategy: str) -> Answer | None:
