@@ -2,7 +2,8 @@
 "decline"), an extreme ("highest", "lowest"), a year or period to pick, a description rather
 than a figure, a direct choice or figure, a computation, a judgement named by a general
 financial concept (capital intensity, liquidity health, high growth, consistency) or the
-"if it is not relevant, say so" clause.
+"if it is not relevant, say so" clause, whether a line item is reported at all and the
+"if it is not outlined, state 0" clause.
 
 One place for this language: the offline reasoner's families read a question through these
 functions instead of compiling their own patterns."""
@@ -28,8 +29,8 @@ __all__ = [
     "allows_not_relevant",
     "asks_capital_intensity",
     "asks_liquidity_health",
-    "asks_dividends_paid",
-    "asks_restructuring_costs",
+    "asks_existence",
+    "zero_if_absent",
     "share_of_revenue_numerator",
 ]
 
@@ -77,10 +78,19 @@ _NOT_RELEVANT = re.compile(
     r"\bnot (?:a |an )?(?:\w+ )?(?:relevant|useful|meaningful|applicable)\b", re.I
 )
 _CAPITAL_INTENSIVE = re.compile(r"capital[- ]intensive", re.I)
-_DIVIDENDS_PAID = re.compile(
-    r"\bpa(?:y|id|ying)\b.{0,30}\bdividends?\b|\bdividends?\b.{0,20}\bpaid\b", re.I
+# 'Did / Has / Does X pay / have / incur / record / report <item> ...?': whether the filing
+# reports the line item at all (yes/no), not its movement
+_EXISTENCE = re.compile(
+    r"^\s*(?:did|does|do|has|have|had)\b[^?]*?\b(?:pa(?:y|ys|id|ying)|ha(?:ve|s|d)|incur\w*|"
+    r"record\w*|report\w*|recogni[sz]\w*|declar\w*|disclos\w*|outlin\w*|book\w*)\b",
+    re.I,
 )
-_RESTRUCTURING = re.compile(r"restructuring (?:costs?|charges?|expenses?)", re.I)
+# '... if X is not (explicitly) outlined / reported, state 0': an absent line is a zero
+_ZERO_IF_ABSENT = re.compile(
+    r"\bif\b[^.?]*\b(?:not|no|none)\b[^.?]*\b(?:state|answer|say|write|put|return|report)\s+"
+    r"(?:0|zero|\$0|nil)\b",
+    re.I,
+)
 # '<numerator> as a percent of (net) sales / revenue'
 _SHARE_OF_REVENUE = re.compile(
     r"(?P<num>(?:[\w&'.-]+\s+){1,5}?)(?:as an? )?(?:%|percent(?:age)?) of "
@@ -215,14 +225,15 @@ def asks_liquidity_health(question: str) -> bool:
     return bool(_LIQUIDITY_HEALTH.search(question))
 
 
-def asks_dividends_paid(question: str) -> bool:
-    """'paid dividends', 'pay ... dividends', 'dividends ... paid'."""
-    return bool(_DIVIDENDS_PAID.search(question))
+def asks_existence(question: str) -> bool:
+    """'Did X pay dividends?', 'Has X recorded restructuring charges?', 'Does X have goodwill?':
+    whether a line item is reported, asked with a possession or incurrence verb."""
+    return bool(_EXISTENCE.search(question))
 
 
-def asks_restructuring_costs(question: str) -> bool:
-    """'restructuring costs / charges / expenses'."""
-    return bool(_RESTRUCTURING.search(question))
+def zero_if_absent(question: str) -> bool:
+    """'If restructuring costs are not explicitly outlined then state 0': an absent line is 0."""
+    return bool(_ZERO_IF_ABSENT.search(question))
 
 
 def share_of_revenue_numerator(question: str) -> str | None:

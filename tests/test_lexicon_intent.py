@@ -74,8 +74,14 @@ class TestJudgements:
 
 
 class TestNamedTopics:
-    def test_dividends_restructuring(self) -> None:
-        """Paid dividends and restructuring costs are each recognised."""
-        assert intent.asks_dividends_paid("Has Acme paid dividends to common shareholders in FY2022?")  # fmt: skip
-        assert not intent.asks_dividends_paid("What is Acme's dividend payout ratio?")
-        assert intent.asks_restructuring_costs("What restructuring costs are outlined in FY2022?")
+    def test_existence_asked(self) -> None:
+        """'Has X paid dividends' asks whether a line is reported; 'has X increased' does not."""
+        assert intent.asks_existence("Has Acme paid dividends to common shareholders in FY2022?")
+        assert intent.asks_existence("Did Acme record restructuring charges in FY2022?")
+        assert not intent.asks_existence("Has Acme increased its debt in FY2023?")
+        assert not intent.asks_existence("What is Acme's dividend payout ratio?")
+
+    def test_zero_if_absent_clause(self) -> None:
+        """'If X is not outlined, state 0' makes an absent line a zero; a plain ask does not."""
+        assert intent.zero_if_absent("If restructuring costs are not explicitly outlined then state 0.")  # fmt: skip
+        assert not intent.zero_if_absent("What restructuring costs are outlined in FY2022?")

@@ -562,7 +562,7 @@ class TestVerdicts:
         """No restructuring line in the income statement: abstain, naming what is missing."""
         q = "What is the quantity of restructuring costs directly outlined in Acme's income statements for FY2022?"
         a = ask(q, INCOME)
-        assert a.abstained and a.confidence["missing"] == ["restructuring costs FY2022"]
+        assert a.abstained and a.confidence["missing"] == ["restructuring FY2022"]
 
     def test_effective_tax_rate_change_from_stated_rate(self) -> None:
         """The stated effective tax rates give the change in percentage points."""
@@ -589,15 +589,11 @@ class TestVerdicts:
         a = ask("Is Acme a capital-intensive business based on FY2022 data?", BALANCE)
         assert not a.text.startswith(("Yes", "No"))
 
-    def test_dividends_no_when_statement_read_without_dividend_line(self) -> None:
-        """A cash flow statement read through its financing total with no dividend line gives 'No.'."""
-        text = CASH_FLOW.replace("Dividends paid (6,172) (5,815) (5,509)\n", "").replace(
-            "Financing Activities\n",
-            "Financing Activities\nRepayments of debt (1,000) (900) (800)\n"
-            "Net Cash Used for Financing Activities (1,000) (900) (800)\n",
-        )
+    def test_dividends_without_the_statement_model_give_no_no(self) -> None:
+        """Without the statement model, a cash flow chunk lacking a dividend line proves no absence."""
+        text = CASH_FLOW.replace("Dividends paid (6,172) (5,815) (5,509)\n", "")
         a = ask("Has Acme paid dividends to common shareholders in FY2022?", text)
-        assert a.text.startswith("No.") and a.citations
+        assert not a.text.startswith("No.")
 
 
 class TestBadInput:

@@ -214,6 +214,33 @@ class TestModelHelpsTheVerdicts:
         assert ans.text.startswith("0.") and not ans.abstained
         assert ans.citations[0].page == 50
 
+    def test_dividends_no_when_the_model_has_no_dividend_line(self) -> None:
+        """The whole cash flow statement in the model and no dividend line in it: 'No.', cited."""
+        text = CASH_FLOW.replace("Dividends paid (6,172) (5,815) (5,509)\n", "Repayments of debt (1,000) (900) (800)\n")  # fmt: skip
+        q = "Has Acme paid dividends to common shareholders in FY2022?"
+        ans = build_reasoner(Settings(), statements=store_of((52, text))).generate(
+            q, evidence(PROSE), 1
+        )
+        assert ans.text.startswith("No.") and ans.citations[0].page == 52
+
+    def test_dividends_yes_from_the_model(self) -> None:
+        """The same question over a statement with a dividends line is 'Yes.' with the amount."""
+        q = "Has Acme paid dividends to common shareholders in FY2022?"
+        ans = build_reasoner(Settings(), statements=store_of((52, CASH_FLOW))).generate(
+            q, evidence(PROSE), 1
+        )
+        assert ans.text.startswith("Yes.") and "$6,172 million" in ans.text
+        assert ans.calculations[0].result == 6172
+
+    def test_dividends_line_at_zero_is_no(self) -> None:
+        """A dividends line printed as a dash for the year is 'No.', citing the line."""
+        text = CASH_FLOW.replace("Dividends paid (6,172) (5,815) (5,509)", "Dividends paid — (5,815) (5,509)")  # fmt: skip
+        q = "Has Acme paid dividends to common shareholders in FY2022?"
+        ans = build_reasoner(Settings(), statements=store_of((52, text))).generate(
+            q, evidence(PROSE), 1
+        )
+        assert ans.text.startswith("No.") and "Dividends paid" in ans.text
+
     def test_restructuring_without_the_statement_abstains(self) -> None:
         """Without the whole statement, absence of the line proves nothing: the reasoner abstains."""
         q = "What is the quantity of restructuring costs directly outlined in Acme's income statements for FY2022?"  # fmt: skip

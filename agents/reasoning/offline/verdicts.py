@@ -12,15 +12,14 @@ Rules (documented in the answer text too):
   (`lexicon/data/judgements.yaml`: a healthy quick ratio is at least 1.0; a business is
   capital-intensive when net PP&E is at least 30% of total assets or capex at least 8% of
   revenue), read by `ratio_judgement` over any judgement of ratios of line items;
-- cash flows, dividends, restructuring: see verdict_flows.py.
+- whether a line item is reported (dividends paid, restructuring costs, ...): existence.py.
 """
 
 from __future__ import annotations
 
-import re
-
 from finqa.agents.reasoning.offline.book import Book
 from finqa.agents.reasoning.offline.choices import line_item_choice
+from finqa.agents.reasoning.offline.existence import existence
 from finqa.agents.reasoning.offline.families import (
     applicability,
     consistency,
@@ -29,10 +28,6 @@ from finqa.agents.reasoning.offline.families import (
 )
 from finqa.agents.reasoning.offline.question import QuestionSpec, parse_question
 from finqa.agents.reasoning.offline.segments import segment_comparison
-from finqa.agents.reasoning.offline.verdict_flows import (
-    dividends_paid,
-    restructuring,
-)
 from finqa.agents.reasoning.offline.verdict_kit import (
     Reader,
     verdict,
@@ -40,7 +35,6 @@ from finqa.agents.reasoning.offline.verdict_kit import (
 from finqa.agents.types import Answer, Evidence
 from finqa.lexicon import intent
 from finqa.lexicon.judgements import Judgement, judgement
-from finqa.lexicon.query import named_statements
 
 __all__ = ["verdict_answer", "metric_lead", "ratio_judgement"]
 
@@ -54,7 +48,15 @@ def verdict_answer(
     has one); read from the evidence text when not given."""
     q = " ".join(question.split())
     book = book if book is not None else Book(evidence)
-    for family in (applicability, consistency, period_extreme, growth_profile, segment_comparison):
+    families = (
+        applicability,
+        consistency,
+        period_extreme,
+        growth_profile,
+        segment_comparison,
+        existence,
+    )
+    for family in families:
         ans = family(q, evidence, strategy, book)
         if ans is not None:
             return ans
@@ -68,15 +70,6 @@ def verdict_answer(
         chosen = line_item_choice(q, spec, book, strategy)
         if chosen is not None:
             return chosen
-    if (
-        spec.is_yes_no
-        and intent.asks_dividends_paid(q)
-        and spec.target_year
-        and not (any(intent.asked_direction(q)) or re.search(r"per share|payout|ratio", q, re.I))
-    ):
-        return dividends_paid(spec, book, strategy)
-    if intent.asks_restructuring_costs(q) and "income" in named_statements(q) and spec.target_year:
-        return restructuring(spec, book, strategy)
     return None
 
 
