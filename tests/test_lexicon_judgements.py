@@ -7,15 +7,13 @@ from finqa.lexicon.judgements import judgement, judgements
 
 
 class TestJudgements:
-    def test_capital_intensity_reads_two_ratios_of_line_items(self) -> None:
-        """Capital intensity is net PP&E / total assets or capex / revenue against thresholds."""
+    def test_capital_intensity_is_capex_over_revenue(self) -> None:
+        """Capital intensity has one definition, the catalogue's capex / revenue, with its threshold."""
         j = judgement("capital_intensive")
-        assert j.rule == "any"
         assert [(t.numerator, t.denominator, t.threshold) for t in j.tests] == [
-            ("ppe", "total_assets", 30.0),
-            ("capex", "revenue", 8.0),
+            ("capex", "revenue", 8.0)
         ]
-        assert "capital-intensive" in j.definition
+        assert "capital expenditure over revenue" in j.definition
 
     def test_thresholds_compare_as_stated(self) -> None:
         """'at least' includes the threshold, 'above' does not."""

@@ -42,6 +42,11 @@ Consolidated Balance Sheets
 Inventories 1,000 500
 Total current assets 4,000 3,000
 """
+# the same filing's balance sheet with the FY2022 column only (no prior year-end balance)
+INVENTORY_FY22_ONLY = INVENTORY.replace(
+    "2022 2021\nInventories 1,000 500\nTotal current assets 4,000 3,000",
+    "2022\nInventories 1,000\nTotal current assets 4,000",
+)
 
 
 def ask(question: str, *texts: str):  # type: ignore[no-untyped-def]
@@ -117,7 +122,16 @@ class TestBalanceBasis:
         """An inventory turnover over average balances says the figure rests on averages."""
         a = ask("What is Acme's FY2022 inventory turnover ratio?", INVENTORY)
         assert recompute(a) == pytest.approx(6000 / 750)
-        assert "averaged over the opening and closing year ends" in a.text
+        assert "Inventory is the average of the FY2021 and FY2022 year-end balances" in a.text
+
+    def test_one_balance_is_year_end_with_lower_confidence(self) -> None:
+        """With only the FY2022 balance, the turnover uses it, says so and is less confident."""
+        both = ask("What is Acme's FY2022 inventory turnover ratio?", INVENTORY)
+        one = INVENTORY_FY22_ONLY
+        a = ask("What is Acme's FY2022 inventory turnover ratio?", one)
+        assert recompute(a) == pytest.approx(6.0)
+        assert "year-end figures only" in a.text and "average" in a.text
+        assert a.confidence["score"] < both.confidence["score"]
 
     def test_stated_ending_basis_is_not_called_average(self) -> None:
         """A question asking for year-end balances gets them and no averaging note."""

@@ -168,19 +168,15 @@ class OfflineBackend:
             text += (
                 f" Computed by finqa as {sol.calculation.expression} from {operands}{unit_note}."
             )
-        text += _summed_lines(sol)
-        if "avg(" in sol.calculation.expression:
-            # the balance basis is a convention: say which one the figure rests on
-            text += (
-                " Balances are averaged over the opening and closing year ends (the catalogue's "
-                "definition; a year-end basis gives a different figure)."
-            )
+        text += _summed_lines(sol) + _basis(sol) + _alternative(sol)
         if strategy == "detailed" and len(sol.per_year) > 1:
             text += (
                 " Per year: " + ", ".join(f"FY{y}: {v:,.2f}" for y, v in sol.per_year.items()) + "."
             )
         text += f" Answer: {value}."
         base = 0.8 if sol.scale_known and not any(f.row.header_inferred for f in sol.facts) else 0.6
+        if sol.basis == "year_end":
+            base -= 0.2  # the catalogue's average could not be taken: a weaker figure
         conf = confidence_signals(text, cited=bool(cites), base=base)
         conf["mode"] = "metric"
         conf["recipe"] = sol.recipe.id
@@ -366,6 +362,56 @@ def _fmt_unit(v: float, unit: str, scale: float = 1.0) -> str:
         word = {1e3: " thousand", 1e6: " million", 1e9: " billion"}.get(scale, "")
         return f"{'-' if v < 0 else ''}${abs(v):,.0f}{word}"
     return f"{v:.2f}"
+
+
+_AVG = re.compile(r"avg\(([a-z_]+?)_fy(\d{4}), [a-z_]+?_fy(\d{4})\)")
+
+
+def _basis(sol: Solution) -> str:
+    """The balance basis the figure rests on: the catalogue's average of the two year-end
+    balances, named, or the year-end balance when the prior one was not in the evidence."""
+    if sol.basis == "year_end":
+        recipe = get_recipe(sol.recipe.id)
+        defined = recipe.formulas[0] if recipe is not None else ""
+        return (
+            " Balances are the year-end figures only: the prior year-end balance needed for the "
+            f"catalogue's definition ({defined}, the average of the opening and closing balances) "
+            "is not in the evidence, so this figure is less certain."
+        )
+    named = dict.fromkeys(
+        f"{item.replace('_', ' ')} is the average of the FY{min(a, b)} and FY{max(a, b)} "
+        "year-end balances"
+        for item, a, b in ((m.group(1), int(m.group(2)), int(m.group(3))) for m in _AVG.finditer(sol.calculation.expression))
+    )  # fmt: skip
+    if not named:
+        return ""
+    text = "; ".join(named)
+    return (
+        f" {text[:1].upper()}{text[1:]} (the catalogue's definition; a year-end basis gives a "
+        "different figure)."
+    )
+
+
+def _alternative(sol: Solution) -> str:
+    """When the catalogue's first formula could not be read, which one was used and why."""
+    recipe = get_recipe(sol.recipe.id)
+    if recipe is None or len(recipe.formulas) < 2 or sol.basis != "defined":
+        return ""
+    used = {f.item.id for f in sol.facts}
+    first = recipe.formulas[0]
+    if _items_of(first) <= used:
+        return ""
+    lacking = sorted(_items_of(first) - used)
+    names = " or ".join(x.replace("_", " ") for x in lacking)
+    shown = re.sub(r"\[y(?:-\d)?\]", "", first)
+    return (
+        f" The catalogue defines the {recipe.name} as {shown}; no {names} line was read from "
+        "the evidence, so it is computed from the lines shown."
+    )
+
+
+def _items_of(formula: str) -> set[str]:
+    return set(re.findall(r"([a-z_]+)\[y", formula))
 
 
 def _summed_lines(sol: Solution) -> str:

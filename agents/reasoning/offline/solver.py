@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from finqa.agents.reasoning.offline.book import Book, Fact
 from finqa.agents.reasoning.offline.lexicon_bridge import get_recipe
@@ -33,6 +33,9 @@ class Solution:
     calculation: Calculation
     facts: list[Fact] = field(default_factory=list)
     per_year: dict[int, float] = field(default_factory=dict)
+    # 'defined': the catalogue's formula; 'year_end': its averages taken at the year-end balance
+    # because a prior year-end balance was not in the evidence (stated, with lower confidence)
+    basis: str = "defined"
 
 
 def _expand(
@@ -105,7 +108,26 @@ def missing_operands(spec: QuestionSpec, book: Book) -> list[str]:
 
 
 def solve(spec: QuestionSpec, book: Book) -> Solution | None:
-    """The metric the question asks for, computed from the evidence, or None."""
+    """The metric the question asks for, computed from the evidence, or None.
+
+    A metric the catalogue defines on average balances whose prior year-end balance is not in
+    the evidence is computed on the year-end balance instead (`Solution.basis` 'year_end'),
+    unless the question states its balance basis: the answer then says so."""
+    sol = _solve(spec, book)
+    if sol is not None or spec.conventions.balance is not None:
+        return sol
+    recipe = get_recipe(spec.recipe)
+    if recipe is None or not any("avg(" in f for f in recipe.formulas):
+        return None
+    ending = replace(spec, conventions=replace(spec.conventions, balance="ending"))
+    sol = _solve(ending, book, described=False)
+    if sol is None:
+        return None
+    sol.basis = "year_end"
+    return sol
+
+
+def _solve(spec: QuestionSpec, book: Book, described: bool = True) -> Solution | None:
     recipe = get_recipe(spec.recipe)
     if recipe is None or not spec.agg_years:
         return None
@@ -123,7 +145,7 @@ def solve(spec: QuestionSpec, book: Book) -> Solution | None:
                 break
             parts.append(expr)
         else:
-            sol = _build(spec, recipe, formula, years, parts, facts)
+            sol = _build(spec, recipe, formula, years, parts, facts, described)
             if sol is not None:
                 weak = sum(1 for f in facts.values() if not f.row.primary)
                 guessed = sum(1 for f in facts.values() if f.row.header_inferred)
@@ -139,6 +161,7 @@ def _build(
     years: tuple[int, ...],
     parts: list[str],
     facts: dict[str, Fact],
+    described: bool = True,
 ) -> Solution | None:
     if spec.aggregate == "avg3" and len(parts) == 3:
         expression = "avg(" + ", ".join(f"({p})" for p in parts) + ")"
@@ -161,7 +184,7 @@ def _build(
         how = f"FY{years[0]} {recipe.name}"
     else:
         return None
-    if formula not in recipe.formulas:  # a stated convention changed it
+    if described and formula not in recipe.formulas:  # a stated convention changed it
         how += f" ({spec.conventions.describe()}, as the question states)"
     unit = "%" if spec.aggregate in ("growth", "cagr") else recipe.unit
     if unit == "ratio" and spec.percent:  # 'ROA (as a %)': the ratio expressed in percent

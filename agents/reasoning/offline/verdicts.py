@@ -10,8 +10,8 @@ General families (applicability of a metric, consistency over years) come first:
 Rules (documented in the answer text too):
 - quick-ratio liquidity and capital intensity: the catalogue's judgements
   (`lexicon/data/judgements.yaml`: a healthy quick ratio is at least 1.0; a business is
-  capital-intensive when net PP&E is at least 30% of total assets or capex at least 8% of
-  revenue), read by `ratio_judgement` over any judgement of ratios of line items;
+  capital-intensive when its capital expenditure is at least 8% of revenue), read by
+  `ratio_judgement` over any judgement of ratios of line items;
 - whether a line item is reported (dividends paid, restructuring costs, ...): existence.py.
 """
 
