@@ -232,6 +232,15 @@ class TestModelHelpsTheVerdicts:
         assert ans.text.startswith("Yes.") and "$6,172 million" in ans.text
         assert ans.calculations[0].result == 6172
 
+    def test_singular_dividend_caption_is_no_proof_of_absence(self) -> None:
+        """A cash flow line 'Cash dividend distributions' (no catalogue caption) blocks a 'No.'."""
+        text = CASH_FLOW.replace("Dividends paid (6,172)", "Cash dividend distributions (6,172)")
+        q = "Has Acme paid dividends to common shareholders in FY2022?"
+        ans = build_reasoner(Settings(), statements=store_of((52, text))).generate(
+            q, evidence(PROSE), 1
+        )
+        assert not ans.text.startswith("No.")
+
     def test_dividends_line_at_zero_is_no(self) -> None:
         """A dividends line printed as a dash for the year is 'No.', citing the line."""
         text = CASH_FLOW.replace("Dividends paid (6,172) (5,815) (5,509)", "Dividends paid — (5,815) (5,509)")  # fmt: skip

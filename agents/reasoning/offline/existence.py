@@ -10,7 +10,7 @@ files it under, for the year asked.
 - The line is printed with a zero (or a dash): 'No.' / '0', citing it.
 - No line of the statement is the item: 'No.' / '0' only when the statement model holds that
   statement for the year (at least `MIN_STATEMENT_ROWS` lines, read from whole pages) and none of
-  its lines, in any year, mentions the item's shortest caption (a 'Dividends' line captioned
+  its lines, in any year, mentions the stem of the item's shortest caption (a dividend line captioned
   otherwise is then still no proof of absence). Otherwise no verdict (the caller's usual path
   answers or abstains, saying what it looked for).
 """
@@ -99,6 +99,7 @@ def _absent(li: LineItem, book: Book, y: int, yes_no: bool, strategy: str) -> An
         return None  # only part of the statement was read: absence proves nothing
     docs = {r.doc_id for r in rows}
     root = min((label_key(x) for x in li.labels), key=len, default="")
+    root = root[:-1] if root.endswith("s") else root  # 'dividends' -> 'dividend' (a stem)
     if not root or any(
         root in r.key
         for r in book.model_rows
