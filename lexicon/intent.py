@@ -28,7 +28,7 @@ __all__ = [
     "asks_consistency",
     "allows_not_relevant",
     "asks_capital_intensity",
-    "asks_liquidity_health",
+    "asks_evaluation",
     "asks_existence",
     "zero_if_absent",
     "share_of_revenue_numerator",
@@ -97,7 +97,10 @@ _SHARE_OF_REVENUE = re.compile(
     r"(?:total |net |consolidated )*(?:revenues?|sales)\b",
     re.I,
 )
-_LIQUIDITY_HEALTH = re.compile(r"\b(?:health\w*|liquid\w*|adequate|sufficient|strong)\b", re.I)
+# an evaluation of a figure: the catalogue's judgement of that metric answers it
+_EVALUATION = re.compile(
+    r"\b(?:health\w*|liquid\w*|adequate\w*|sufficient\w*|strong|solid|sound|weak)\b", re.I
+)
 
 
 def asked_direction(question: str) -> tuple[bool, bool]:
@@ -220,9 +223,10 @@ def asks_capital_intensity(question: str) -> bool:
     return bool(_CAPITAL_INTENSIVE.search(question))
 
 
-def asks_liquidity_health(question: str) -> bool:
-    """'healthy', 'liquid', 'adequate', 'sufficient', 'strong' (a liquidity judgement)."""
-    return bool(_LIQUIDITY_HEALTH.search(question))
+def asks_evaluation(question: str) -> bool:
+    """'healthy', 'liquid', 'adequate', 'sufficient', 'strong', 'solid', 'sound', 'weak': the
+    question asks for a judgement of a figure, not the figure alone."""
+    return bool(_EVALUATION.search(question))
 
 
 def asks_existence(question: str) -> bool:

@@ -528,6 +528,24 @@ class TestVerdicts:
         assert a.text.startswith("Yes.") and "1.33" in a.text
         assert recompute(a) == pytest.approx(8000 / 6000)
 
+    def test_quick_ratio_below_one_is_not_healthy(self) -> None:
+        """The same question over larger current liabilities is 'No.', with the threshold and the rule."""
+        q = (
+            "Does Acme have a reasonably healthy liquidity profile based on its quick ratio for "
+            "FY2022? If the quick ratio is not relevant to measure liquidity, please state that."
+        )
+        text = QUICK_BALANCE.replace(
+            "Total current liabilities 6,000", "Total current liabilities 10,000"
+        )
+        a = ask(q, text)
+        assert a.text.startswith("No.") and "0.80 is below 1" in a.text
+        assert "healthy liquidity" in a.text
+
+    def test_figure_without_evaluation_has_no_verdict(self) -> None:
+        """A yes/no question that asks for no evaluation gets no judgement of the ratio."""
+        a = ask("Did Acme report a quick ratio for FY2022?", QUICK_BALANCE)
+        assert "at or above" not in a.text and "is below" not in a.text
+
     def test_largest_cash_flow_activity(self) -> None:
         """The largest of the operating, investing and financing totals is named (as the question
         lists it) with its amount."""

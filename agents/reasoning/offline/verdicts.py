@@ -26,6 +26,7 @@ from finqa.agents.reasoning.offline.families import (
     growth_profile,
     period_extreme,
 )
+from finqa.agents.reasoning.offline.lexicon_bridge import lex_to_recipe
 from finqa.agents.reasoning.offline.question import QuestionSpec, parse_question
 from finqa.agents.reasoning.offline.segments import segment_comparison
 from finqa.agents.reasoning.offline.verdict_kit import (
@@ -34,7 +35,7 @@ from finqa.agents.reasoning.offline.verdict_kit import (
 )
 from finqa.agents.types import Answer, Evidence
 from finqa.lexicon import intent
-from finqa.lexicon.judgements import Judgement, judgement
+from finqa.lexicon.judgements import Judgement, judgement, judgements
 
 __all__ = ["verdict_answer", "metric_lead", "ratio_judgement"]
 
@@ -74,15 +75,24 @@ def verdict_answer(
 
 
 def metric_lead(question: str, spec: QuestionSpec, recipe_id: str, value: float) -> str:
-    """A leading verdict for a computed metric ('Yes. ' / 'No. '), or '' when none applies."""
-    if spec.is_yes_no and recipe_id == "quick_ratio" and intent.asks_liquidity_health(question):
-        test = judgement("healthy_quick_ratio").tests[0]
-        ok = test.passes(value)
-        return (
-            f"{'Yes' if ok else 'No'}. A quick ratio of {value:.2f} is "
-            f"{'at or above' if ok else 'below'} {test.threshold:.1f}, the level at which "
-            "cash, short-term investments and receivables cover current liabilities. "
-        )
+    """A leading verdict for a computed metric ('Yes. ' / 'No. '), or '' when none applies: a
+    yes/no question asking for an evaluation ('healthy', 'strong', 'adequate') of a metric the
+    catalogue judges (`lexicon/data/judgements.yaml`, a test on that metric) gets the verdict
+    of that test, with the threshold and the judgement's definition."""
+    if not (spec.is_yes_no and intent.asks_evaluation(question)):
+        return ""
+    aliases = lex_to_recipe()
+    for j in judgements().values():
+        for test in j.tests:
+            if test.metric is None or recipe_id not in (test.metric, aliases.get(test.metric)):
+                continue
+            ok = test.passes(value)
+            unit = "%" if test.percent else ""
+            return (
+                f"{'Yes' if ok else 'No'}. A {test.name} of {value:.2f}{unit} is "
+                f"{'at or above' if ok else 'below'} {test.threshold:g}{unit} (rule, "
+                f"{j.name}: {j.definition}). "
+            )
     return ""
 
 
