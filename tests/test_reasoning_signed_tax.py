@@ -122,7 +122,7 @@ class TestBalanceBasis:
         """An inventory turnover over average balances says the figure rests on averages."""
         a = ask("What is Acme's FY2022 inventory turnover ratio?", INVENTORY)
         assert recompute(a) == pytest.approx(6000 / 750)
-        assert "Inventory is the average of the FY2021 and FY2022 year-end balances" in a.text
+        assert "Inventories: the average of the FY2021 and FY2022 year-end balances" in a.text
 
     def test_one_balance_is_year_end_with_lower_confidence(self) -> None:
         """With only the FY2022 balance, the turnover uses it, says so and is less confident."""

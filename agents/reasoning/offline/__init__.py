@@ -25,6 +25,7 @@ from finqa.agents.reasoning.offline.solver import (
     Solution,
     citations_for,
     format_value,
+    formula_items,
     get_recipe,
     missing_operands,
     solve,
@@ -32,7 +33,7 @@ from finqa.agents.reasoning.offline.solver import (
 from finqa.agents.reasoning.offline.verdict_kit import source_order
 from finqa.agents.reasoning.offline.verdicts import metric_lead, verdict_answer
 from finqa.agents.types import Answer, Evidence, StatementStore
-from finqa.lexicon import intent
+from finqa.lexicon import METRICS, intent
 from finqa.lexicon.causes import asks_cause
 from finqa.lexicon.conventions import asks_per_share
 
@@ -364,25 +365,23 @@ def _fmt_unit(v: float, unit: str, scale: float = 1.0) -> str:
     return f"{v:.2f}"
 
 
-_AVG = re.compile(r"avg\(([a-z_]+?)_fy(\d{4}), [a-z_]+?_fy(\d{4})\)")
-
-
 def _basis(sol: Solution) -> str:
     """The balance basis the figure rests on: the catalogue's average of the two year-end
     balances, named, or the year-end balance when the prior one was not in the evidence."""
     if sol.basis == "year_end":
         recipe = get_recipe(sol.recipe.id)
-        defined = recipe.formulas[0] if recipe is not None else ""
+        defined = _definition(sol.recipe.id, recipe.formulas[0] if recipe is not None else "")
         return (
             " Balances are the year-end figures only: the prior year-end balance needed for the "
             f"catalogue's definition ({defined}, the average of the opening and closing balances) "
             "is not in the evidence, so this figure is less certain."
         )
+    expression = sol.calculation.expression
     named = dict.fromkeys(
-        f"{item.replace('_', ' ')} is the average of the FY{min(a, b)} and FY{max(a, b)} "
-        "year-end balances"
-        for item, a, b in ((m.group(1), int(m.group(2)), int(m.group(3))) for m in _AVG.finditer(sol.calculation.expression))
-    )  # fmt: skip
+        f"{f.item.name}: the average of the FY{f.year - 1} and FY{f.year} year-end balances"
+        for f in sol.facts
+        if f"avg({f.item.id}_fy{f.year}, {f.item.id}_fy{f.year - 1})" in expression
+    )
     if not named:
         return ""
     text = "; ".join(named)
@@ -399,19 +398,24 @@ def _alternative(sol: Solution) -> str:
         return ""
     used = {f.item.id for f in sol.facts}
     first = recipe.formulas[0]
-    if _items_of(first) <= used:
+    wanted = set(formula_items(first))
+    if wanted <= used:
         return ""
-    lacking = sorted(_items_of(first) - used)
-    names = " or ".join(x.replace("_", " ") for x in lacking)
-    shown = re.sub(r"\[y(?:-\d)?\]", "", first)
+    names = " or ".join(x.replace("_", " ") for x in sorted(wanted - used))
+    shown = _definition(sol.recipe.id, first)
     return (
         f" The catalogue defines the {recipe.name} as {shown}; no {names} line was read from "
         "the evidence, so it is computed from the lines shown."
     )
 
 
-def _items_of(formula: str) -> set[str]:
-    return set(re.findall(r"([a-z_]+)\[y", formula))
+def _definition(recipe_id: str, fallback: str) -> str:
+    """The catalogue metric's formula over metric ids (metrics.yaml), else the recipe's."""
+    metric = next(
+        (m for m in METRICS.values() if m.per_year is not None and m.per_year.id == recipe_id),
+        None,
+    )
+    return metric.formula if metric is not None and metric.formula else fallback
 
 
 def _summed_lines(sol: Solution) -> str:

@@ -17,7 +17,15 @@ from finqa.lexicon.conventions import apply_conventions
 from finqa.lexicon.line_items import caption_sign, line_items
 from finqa.lexicon.metrics import display_value
 
-__all__ = ["Solution", "solve", "format_value", "missing_operands", "get_recipe", "fact_citations"]
+__all__ = [
+    "Solution",
+    "solve",
+    "format_value",
+    "missing_operands",
+    "get_recipe",
+    "fact_citations",
+    "formula_items",
+]
 
 _TOKEN = re.compile(r"([a-z_]+)\[y(?:-(\d))?\]")
 _SCALE_WORD = {1e3: "thousand", 1e6: "million", 1e9: "billion"}
