@@ -1,7 +1,8 @@
 """What a question asks for, read from its words: the direction of a movement ("increase",
 "decline"), an extreme ("highest", "lowest"), a year or period to pick, a description rather
 than a figure, a direct choice or figure, a computation, a judgement named by a general
-financial concept (capital intensity, liquidity health, high growth, consistency) or the
+financial concept (an evaluation such as liquidity health, high growth, consistency; the
+catalogue's judgements are named by their own phrases, lexicon/data/judgements.yaml) or the
 "if it is not relevant, say so" clause, whether a line item is reported at all and the
 "if it is not outlined, state 0" clause.
 
@@ -27,7 +28,6 @@ __all__ = [
     "asks_high_growth",
     "asks_consistency",
     "allows_not_relevant",
-    "asks_capital_intensity",
     "asks_evaluation",
     "asks_existence",
     "zero_if_absent",
@@ -77,7 +77,6 @@ _CONSISTENT = re.compile(
 _NOT_RELEVANT = re.compile(
     r"\bnot (?:a |an )?(?:\w+ )?(?:relevant|useful|meaningful|applicable)\b", re.I
 )
-_CAPITAL_INTENSIVE = re.compile(r"capital[- ]intensive", re.I)
 # 'Did / Has / Does X pay / have / incur / record / report <item> ...?': whether the filing
 # reports the line item at all (yes/no), not its movement
 _EXISTENCE = re.compile(
@@ -216,11 +215,6 @@ def asks_consistency(question: str) -> bool:
 def allows_not_relevant(question: str) -> bool:
     """'... if X is not a relevant / useful metric, say so'."""
     return bool(_NOT_RELEVANT.search(question))
-
-
-def asks_capital_intensity(question: str) -> bool:
-    """'capital-intensive'."""
-    return bool(_CAPITAL_INTENSIVE.search(question))
 
 
 def asks_evaluation(question: str) -> bool:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from finqa.lexicon._data import data_cache, read_yaml
 
-__all__ = ["Judgement", "RatioTest", "judgement", "judgements"]
+__all__ = ["Judgement", "RatioTest", "judgement", "judgements", "asked_judgements"]
 
 
 @dataclass(frozen=True)
@@ -41,6 +41,7 @@ class Judgement:
     rule: str  # "any" | "all"
     tests: tuple[RatioTest, ...]
     definition: str
+    phrases: tuple[str, ...] = ()  # how a question names the judgement ('capital-intensive')
 
 
 def _test(raw: dict[str, object]) -> RatioTest:
@@ -71,6 +72,7 @@ def judgements() -> dict[str, Judgement]:
             rule=rule,
             tests=tuple(_test(t) for t in raw["ratios"]),
             definition=" ".join(str(raw["definition"]).split()),
+            phrases=tuple(_words(str(p)) for p in raw.get("phrases") or ()),
         )
     return out
 
@@ -81,3 +83,15 @@ def judgement(jid: str) -> Judgement:
     if jid not in found:
         raise KeyError(f"no judgement {jid!r} in lexicon/data/judgements.yaml ({', '.join(found)})")
     return found[jid]
+
+
+def _words(text: str) -> str:
+    """Lower case, hyphens and punctuation as spaces, single-spaced: 'Capital-intensive?' ->
+    'capital intensive'."""
+    return " ".join("".join(c if c.isalnum() else " " for c in text.lower()).split())
+
+
+def asked_judgements(question: str) -> list[Judgement]:
+    """The catalogue's judgements a question names by one of their phrases (whole words)."""
+    words = f" {_words(question)} "
+    return [j for j in judgements().values() if any(f" {p} " in words for p in j.phrases if p)]

@@ -62,7 +62,6 @@ class TestJudgements:
         q_liq = "Does Acme have a reasonably healthy liquidity profile based on its quick ratio?"
         q_growth = "Are Acme's FY2022 financials that of a high growth company?"
         q_cons = "Are Acme's gross margins historically consistent?"
-        assert intent.asks_capital_intensity(q_cap) and not intent.asks_capital_intensity(q_liq)
         assert intent.asks_evaluation(q_liq) and not intent.asks_evaluation(q_cap)
         assert intent.asks_high_growth(q_growth) and not intent.asks_high_growth(q_cons)
         assert intent.asks_consistency(q_cons) and not intent.asks_consistency(q_growth)

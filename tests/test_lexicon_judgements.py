@@ -15,6 +15,16 @@ class TestJudgements:
         ]
         assert "capital expenditure over revenue" in j.definition
 
+    def test_a_question_names_a_judgement_by_its_phrase(self) -> None:
+        """'capital-intensive' and 'Capital Intensive' name the judgement; 'capital expenditure' does not."""
+        from finqa.lexicon.judgements import asked_judgements
+
+        assert [j.id for j in asked_judgements("Is Acme a capital-intensive business?")] == ["capital_intensive"]  # fmt: skip
+        assert [j.id for j in asked_judgements("Is Acme Capital Intensive?")] == [
+            "capital_intensive"
+        ]
+        assert asked_judgements("What was Acme's capital expenditure in FY2022?") == []
+
     def test_thresholds_compare_as_stated(self) -> None:
         """'at least' includes the threshold, 'above' does not."""
         quick = judgement("healthy_quick_ratio").tests[0]

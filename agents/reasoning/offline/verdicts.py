@@ -8,7 +8,8 @@ abstains on yes/no questions it cannot derive).
 
 General families (applicability of a metric, consistency over years) come first: families.py.
 Rules (documented in the answer text too):
-- quick-ratio liquidity and capital intensity: the catalogue's judgements
+- quick-ratio liquidity and capital intensity: the catalogue's judgements, named by their
+  phrases (a judgement of ratios of line items) or asked as an evaluation of a metric
   (`lexicon/data/judgements.yaml`: a healthy quick ratio is at least 1.0; a business is
   capital-intensive when its capital expenditure is at least 8% of revenue), read by
   `ratio_judgement` over any judgement of ratios of line items;
@@ -35,7 +36,7 @@ from finqa.agents.reasoning.offline.verdict_kit import (
 )
 from finqa.agents.types import Answer, Evidence
 from finqa.lexicon import intent
-from finqa.lexicon.judgements import Judgement, judgement, judgements
+from finqa.lexicon.judgements import Judgement, asked_judgements, judgements
 
 __all__ = ["verdict_answer", "metric_lead", "ratio_judgement"]
 
@@ -62,10 +63,11 @@ def verdict_answer(
         if ans is not None:
             return ans
     spec = parse_question(q)
-    if spec.is_yes_no and intent.asks_capital_intensity(q) and spec.target_year:
-        ans = ratio_judgement(judgement("capital_intensive"), spec, book, strategy)
-        if ans is not None:
-            return ans
+    for j in asked_judgements(q) if spec.is_yes_no and spec.target_year else ():
+        if all(t.numerator and t.denominator for t in j.tests):
+            ans = ratio_judgement(j, spec, book, strategy)
+            if ans is not None:
+                return ans
     if intent.asks_choice(q) and spec.target_year:
         # 'Among A, B and C, which was the largest ...': the listed line items' figures
         chosen = line_item_choice(q, spec, book, strategy)
