@@ -29,6 +29,9 @@ __all__ = [
     "asks_consistency",
     "allows_not_relevant",
     "asks_evaluation",
+    "asks_about_parts",
+    "asks_share_over",
+    "asks_which",
     "asks_existence",
     "zero_if_absent",
     "share_of_revenue_numerator",
@@ -96,6 +99,19 @@ _SHARE_OF_REVENUE = re.compile(
     r"(?:total |net |consolidated )*(?:revenues?|sales)\b",
     re.I,
 )
+# the parts a filing breaks a line into: segments, regions, product lines, ...
+_PARTS = re.compile(
+    r"\b(?:segments?|business(?:es| units?| lines?)?|divisions?|regions?|geograph\w*|"
+    r"categor\w*|product\s*(?:lines?|categor\w*|groups?)?|markets?)\b",
+    re.I,
+)
+# 'represent / account for / make up more than N%'
+_SHARE_OVER = re.compile(
+    r"\b(?:represent\w*|account\w* for|make up|comprise\w*|more than|over|exceed\w*|at least)\b"
+    r"[^?]*%",
+    re.I,
+)
+_WHICH = re.compile(r"\b(?:which|what)\b", re.I)
 # an evaluation of a figure: the catalogue's judgement of that metric answers it
 _EVALUATION = re.compile(
     r"\b(?:health\w*|liquid\w*|adequate\w*|sufficient\w*|strong|solid|sound|weak)\b", re.I
@@ -272,3 +288,19 @@ _LEAD_WORDS = frozenset(
         "much",
     ]
 )
+
+
+def asks_about_parts(question: str) -> bool:
+    """'segments', 'regions', 'business units', 'product categories', 'markets': the question is
+    about the parts a line item is broken into."""
+    return bool(_PARTS.search(question))
+
+
+def asks_share_over(question: str) -> bool:
+    """'represent / account for / make up more than N%': a share of a whole against a level."""
+    return bool(_SHARE_OVER.search(question))
+
+
+def asks_which(question: str) -> bool:
+    """'which' or 'what': one of several is to be named."""
+    return bool(_WHICH.search(question))

@@ -60,6 +60,8 @@ class Metric:
     convention: str = "ending"
     unit: str = "USD"
     per_year: PerYear | None = None
+    # a segment metric: the consolidated metric its parts add up to ('segment_revenue' -> revenue)
+    parts_of: str | None = None
 
     @property
     def inputs(self) -> tuple[str, ...]:
@@ -109,6 +111,7 @@ def _load() -> dict[str, Metric]:
             convention=_convention(spec),
             unit=str(spec.get("unit", "USD")),
             per_year=_per_year(mid, spec),
+            parts_of=str(spec["parts_of"]) if spec.get("parts_of") else None,
         )
     return out
 

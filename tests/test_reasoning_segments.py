@@ -75,6 +75,11 @@ class TestSegmentQuestions:
         a = ask("Which segment had the lowest operating income for Acme in FY2022?", (90, SEGMENTS))
         assert a.text.startswith("Foodservice.") and "$2,512 million" in a.text
 
+    def test_segment_profit_names_the_consolidated_line(self) -> None:
+        """'segment profit' (a catalogue segment metric) is the breakdown of operating income."""
+        a = ask("Which reporting segment had the highest segment profit for Acme in FY2022?", (90, SEGMENTS))  # fmt: skip
+        assert a.text.startswith("Beverages.") and "$5,000 million" in a.text
+
     def test_without_a_breakdown_no_segment_is_named(self) -> None:
         """When no table adds up to revenue the question is not answered from a guess."""
         a = ask("Which segment had the highest revenue for Acme in FY2022?", (90, OFF_BY_ONE))

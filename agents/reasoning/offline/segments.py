@@ -2,8 +2,8 @@
 
 A breakdown is found, not assumed: in a table of the filing's statement model, a run of
 consecutive lines whose figures for the year add up to a 'total' line equal (within
-`TOTAL_TOLERANCE`) to the consolidated line item the question asks about (revenue by default;
-operating income when asked) is that item's breakdown by segment, region or product line.
+`TOTAL_TOLERANCE`) to the consolidated line item the question asks about (the catalogue line
+item it names, revenue by default) is that item's breakdown by segment, region or product line.
 Families over it:
 
 - share threshold: "are there any segments / product categories that represent more than N%
@@ -17,27 +17,24 @@ but are never named as a segment. Without such a breakdown the family returns No
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from finqa.agents.reasoning.offline.book import Book
+from finqa.agents.reasoning.offline.lexicon_bridge import get_recipe
 from finqa.agents.reasoning.offline.question import parse_question
+from finqa.agents.reasoning.offline.solver import formula_items
 from finqa.agents.reasoning.offline.tables import Row
 from finqa.agents.reasoning.offline.verdict_kit import Reader, money, verdict
 from finqa.agents.types import Answer, Evidence
-from finqa.lexicon import extract_quantities, intent
+from finqa.lexicon import METRICS, extract_quantities, find_metrics, intent
+from finqa.lexicon.line_items import item_for_metric, line_items
 
 __all__ = ["segment_comparison", "breakdown", "Breakdown", "TOTAL_TOLERANCE"]
 
 TOTAL_TOLERANCE = 0.005  # parts add up to the consolidated figure within half a percent
 _MAX_PARTS = 15
-_PARTS = r"(?:segments?|business(?:es| units?| lines?)?|divisions?|regions?|geograph\w*|categor\w*|product\s*(?:lines?|categor\w*|groups?)?|markets?)"  # fmt: skip
-_SEGMENT_Q = re.compile(rf"\b{_PARTS}\b", re.I)
-_SHARE_Q = re.compile(r"\b(?:represent\w*|account\w* for|make up|comprise\w*|more than|over|exceed\w*|at least)\b[^?]*%", re.I)  # fmt: skip
-_WHICH = re.compile(r"\b(?:which|what)\b", re.I)
 _NOT_A_PART = ("elimination", "unallocated", "corporate", "intersegment", "reconcil", "adjustment", "total", "other")  # fmt: skip
-_ITEMS = (("operating_income", re.compile(r"operating (?:income|profit|loss)|income from operations", re.I)),)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -94,6 +91,20 @@ def _is_part(r: Row) -> bool:
     return not any(w in r.key for w in _NOT_A_PART)
 
 
+def _asked_item(question: str, recipe_id: str | None) -> str:
+    """The catalogue line item the question names (a plain amount: operating income, net
+    income, ...; a segment metric, the consolidated line its parts add up to), else revenue,
+    the line a breakdown is most often asked of."""
+    recipe = get_recipe(recipe_id)
+    if recipe is not None and recipe.unit == "USD" and len(recipe.formulas) == 1:
+        items = formula_items(recipe.formulas[0])
+        if len(items) == 1 and recipe.formulas[0] == f"{items[0]}[y]":
+            return items[0]
+    totals = [METRICS[m.canonical].parts_of for m in find_metrics(question)]
+    named = [item for t in totals if t and (item := item_for_metric(t)) is not None]
+    return next((i for i in named if i != "revenue"), "revenue")
+
+
 def _threshold(question: str) -> float | None:
     for q in extract_quantities(question):
         if q.unit == "%" and q.kind != "year":
@@ -106,15 +117,15 @@ def segment_comparison(
 ) -> Answer | None:
     """A share-threshold or extreme question over the breakdown of a line item, or None."""
     q = " ".join(question.split())
-    if not _SEGMENT_Q.search(q):
+    if not intent.asks_about_parts(q):
         return None
-    share = _SHARE_Q.search(q) is not None and _threshold(q) is not None
+    share = intent.asks_share_over(q) and _threshold(q) is not None
     extreme = intent.asked_extreme(q)
-    if not share and not (extreme and _WHICH.search(q)):
+    if not share and not (extreme and intent.asks_which(q)):
         return None
     book = book if book is not None else Book(evidence)
     spec = parse_question(q)
-    item = next((i for i, rx in _ITEMS if rx.search(q)), "revenue")
+    item = _asked_item(q, spec.recipe)
     years = [spec.target_year] if spec.target_year else sorted({y for r in book.model_rows if r.primary for y in r.years}, reverse=True)[:1]  # fmt: skip
     if not years or years[0] is None:
         return None
@@ -128,7 +139,8 @@ def segment_comparison(
     if reader.scale_unknown:
         return None
     parts = [p for p in found.parts if _is_part(p)]
-    what = "revenue" if item == "revenue" else "operating income"
+    li = line_items().get(item)
+    what = li.name if li is not None else item.replace("_", " ")
     if share:
         limit = _threshold(q) or 0.0
         shares = {p: 100 * reader.values[names[p]] / reader.values[total_name] for p in parts}
