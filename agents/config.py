@@ -99,11 +99,11 @@ class RetrievalConfig(_Section):
     page_text: Literal["full", "matched"] = (
         "full"  # page items carry the whole page or matched chunks
     )
-    # rerank every route / attempt 1 = 60 candidates with RSE: the out-of-fold winner of
+    # rerank every route / attempt 1 = 120 candidates with RSE: the out-of-fold winner of
     # `python -m finqa.benchmarks.fit_reranker` (see agents/retrieval/reranker_model.json)
     rerank_routes: Literal["numeric", "all"] = "all"
     escalation: tuple[EscalationStep, ...] = (
-        EscalationStep(k=10, candidates_factor=6, rse=True),
+        EscalationStep(k=10, candidates_factor=12, rse=True),
         EscalationStep(k=20, candidates_factor=4, rse=False),
         EscalationStep(k=30, candidates_factor=6, rse=True),
     )

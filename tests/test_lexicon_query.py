@@ -57,6 +57,15 @@ class TestAnalyze:
         assert not qa.is_comparison
         assert analyze("Did Best Buy's margin improve between FY2022 and FY2023?").is_comparison
 
+    def test_customer_qualifiers_the_filings_print(self) -> None:
+        """'key', 'primary' and 'principal' customers (as filings word them) read as customer
+        concentration, whose expansion carries the captions BM25 needs; 'customers' alone does not."""
+        for qualifier in ("key", "primary", "principal"):
+            qa = analyze(f"Who are the {qualifier} customers of Acme in FY2022?")
+            assert qa.metrics == ("customer_concentration",), qualifier
+            assert "major customers" in qa.expanded_query
+        assert analyze("How many customers did Acme serve in FY2022?").metrics == ()
+
     def test_plain_question(self) -> None:
         """A question with nothing financial yields empty fields, not errors."""
         qa = analyze("Hello there")
