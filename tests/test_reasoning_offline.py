@@ -506,6 +506,13 @@ class TestVerdicts:
         assert a.text.startswith("Yes.") and recompute(a) == pytest.approx(-3000.0)
         assert "no long term debt or short term debt line was read" in a.text
 
+    def test_debt_to_equity_reads_the_summed_debt(self) -> None:
+        """Debt to equity divides short- plus long-term debt (leases excluded) by equity."""
+        text = DEBT_BALANCE.replace("Total liabilities 80,000 75,000\n", "Total liabilities 80,000 75,000\nTotal equity 40,000 35,000\n")  # fmt: skip
+        a = ask("What was Acme's FY2023 debt-to-equity ratio?", text, doc="ACME_2023_10K")
+        assert recompute(a) == pytest.approx(43000 / 40000)
+        assert not any("lease" in o.text.lower() for o in a.calculations[0].operands)
+
     def test_debt_without_long_term_row_is_not_answered(self) -> None:
         """Without debt rows for both years there is no debt verdict."""
         q = "Has Acme increased its debt on balance sheet between FY2022 and the FY2021 period?"

@@ -4,9 +4,10 @@ The offline backend's own recipes (recipes.py) are tuned on statement layouts an
 lexicon metric (`lexicon.METRICS`, found in the question by `lexicon.find_metrics`) the lexicon
 formula is translated into a per-year recipe — `avg(x)` -> `avg(x[y], x[y-1])`, `change(x)` ->
 `x[y] - x[y-1]`, `prev(x)` -> `x[y-1]` — and its line items come from `Metric.line_items`.
-Total and short-term debt are the catalogue's summed line items (`LineItem.summed`) and its
-`total_debt` recipe; metrics built on them by a lexicon formula (net debt, debt ratios, ROIC)
-are left out until their conventions are in the catalogue: the backend abstains instead.
+Short- and long-term debt are the catalogue's summed line items (`LineItem.summed`): total debt,
+net debt and the debt ratios read them through their lexicon formulas. ROIC (an average of debt
+plus equity over a tax-adjusted operating income) and operating expenses (a sum the filers
+define differently) are left out: the backend abstains instead.
 """
 
 from __future__ import annotations
@@ -44,10 +45,6 @@ def lex_to_recipe() -> dict[str, str]:
 
 _SUMMED = frozenset(
     {
-        "net_debt",
-        "debt_to_assets",
-        "debt_to_equity",
-        "net_debt_to_ebitda",
         "roic",
         "operating_expenses",
     }
