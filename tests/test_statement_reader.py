@@ -94,6 +94,19 @@ class TestTextReader:
         assert eps.unit == "USD/share" and eps.value == -0.45 and eps.negative
         assert read.tables[0].statement == "income" and read.tables[0].page == 10
 
+    def test_cash_flows_statements_title(self) -> None:
+        """A page titled 'CASH FLOWS STATEMENTS' after a balance sheet page is a cash flow statement."""
+        balance = (
+            "BALANCE SHEETS\n(In millions)\nJune 30, 2023 2022\nTotal assets 411,976 364,840\n"
+        )
+        flows = (
+            "CASH FLOWS STATEMENTS\n(In millions)\nYear Ended June 30, 2023 2022 2021\n"
+            "Net income 72,361 72,738 61,271\nNet cash from operations 87,582 89,035 76,740\n"
+        )
+        read = read_pages("ACME_2023_10K", [(59, balance), (60, flows)])
+        kinds = {t.page: t.statement for t in read.tables}
+        assert kinds == {59: "balance", 60: "cashflow"}
+
     def test_basic_reads_with_its_heading(self) -> None:
         """'Basic' under EPS is a per-share figure; under weighted-average shares a share count."""
         read = read_pages("ACME_2022_10K", [(10, INCOME_THOUSANDS)])

@@ -1,7 +1,8 @@
 """Which statement a table is: titles as filed -> income|balance|cashflow|equity|segment|quarterly.
 
 A primary statement is recognised by its title ('CONSOLIDATED BALANCE SHEETS',
-'NIKE, Inc. Consolidated Statements of Income', 'Statements of Consolidated Cash Flows');
+'NIKE, Inc. Consolidated Statements of Income', 'Statements of Consolidated Cash Flows',
+Microsoft's 'INCOME STATEMENTS' and 'CASH FLOWS STATEMENTS');
 comprehensive income counts as income. Segment and quarterly tables are recognised
 by their headings ('Segment information', 'Quarterly Financial Data (Unaudited)').
 """
@@ -15,7 +16,13 @@ from finqa.lexicon.model import StatementKind
 __all__ = ["classify_statement", "title_kind", "heading_kind", "statement_of_page"]
 
 _KINDS: tuple[tuple[StatementKind, re.Pattern[str]], ...] = (
-    ("cashflow", re.compile(r"statements?\s*of\s*(?:consolidated\s*)?cash\s*flows?", re.I)),
+    (
+        "cashflow",
+        re.compile(
+            r"statements?\s*of\s*(?:consolidated\s*)?cash\s*flows?|cash\s*flows?\s*statements?",
+            re.I,
+        ),
+    ),
     (
         "balance",
         re.compile(
@@ -43,7 +50,7 @@ _TITLE = re.compile(
     r"^(?:the)?(?:condensed)?(?:consolidated)?(?:andcombined)?(?:condensed)?"
     r"(?:statements?of(?:consolidated)?(?:cashflows?|operations|income|earnings|comprehensive(?:income|loss|earnings)"
     r"|financialposition|financialcondition|(?:changesin)?(?:share|stock)?(?:holders|owners)?s?equity)"
-    r"(?:andcomprehensive(?:income|loss))?|balancesheets?|incomestatements?)"
+    r"(?:andcomprehensive(?:income|loss))?|balancesheets?|incomestatements?|cashflows?statements?)"
     r"(?:continued|unaudited|inmillions|inthousands)*"
 )
 _TITLE_REST = re.compile(
