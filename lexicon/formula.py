@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 from finqa.errors import FinqaError
 
-__all__ = ["FormulaError", "evaluate", "evaluate_metric"]
+__all__ = ["FormulaError", "evaluate", "evaluate_metric", "numerator"]
 
 
 class FormulaError(FinqaError):
@@ -30,6 +30,21 @@ def evaluate(
     except SyntaxError as exc:
         raise FormulaError(f"bad formula {formula!r}: {exc.msg}") from None
     return _eval(tree.body, current, previous or {}, formula)
+
+
+def numerator(formula: str) -> str | None:
+    """The metric id on top of a ratio formula ('operating_income / revenue * 100' ->
+    'operating_income'), or None when the formula is no ratio of one id to something."""
+    try:
+        node = ast.parse(formula, mode="eval").body
+    except SyntaxError:
+        return None
+    while isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+        node = node.left  # '... * 100'
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+        top = node.left
+        return top.id if isinstance(top, ast.Name) else None
+    return None
 
 
 def evaluate_metric(

@@ -22,7 +22,6 @@ margin decreased primarily due to ...', 'The increase was driven by ..., partial
 from __future__ import annotations
 
 import hashlib
-import re
 from dataclasses import dataclass
 
 from finqa.agents.reasoning.confidence import confidence_signals
@@ -37,6 +36,7 @@ from finqa.lexicon.causes import (
     opens_on_movement,
     split_at_cause,
 )
+from finqa.lexicon.formula import numerator
 from finqa.lexicon.line_items import get_line_item, item_for_metric
 from finqa.lexicon.polarity import stem
 
@@ -139,11 +139,6 @@ def _norm(s: str) -> str:
     return s[:-1] if s.endswith("e") and len(s) > 4 else s
 
 
-_RATIO_TOP = re.compile(r"^\s*([a-z_]+)\s*/")
-_IDENT = re.compile(r"[a-z_]+")
-_FUNCTIONS = frozenset({"avg", "prev", "change", "abs", "min", "max"})
-
-
 def cause_target(question: str) -> CauseTarget:
     """X read from the question through the catalogue (see the module docstring)."""
     phrases: list[str] = []
@@ -155,10 +150,10 @@ def cause_target(question: str) -> CauseTarget:
         labels.append(m.matched)
         phrases += [m.matched, metric.name, *metric.synonyms, *metric.line_items[:1]]
         items = [item_for_metric(metric.id)]
-        top = _RATIO_TOP.match(metric.formula or "")
-        operands = set(_IDENT.findall(metric.formula or "")) - _FUNCTIONS
+        top = numerator(metric.formula or "")
+        operands = set(metric.inputs)
         if top:  # a ratio moves with the line item on top of it
-            items.append(item_for_metric(top.group(1)))
+            items.append(item_for_metric(top))
         elif len(operands) == 1:  # a growth rate or change of one line item
             items.append(item_for_metric(operands.pop()))
         for item_id in items:
