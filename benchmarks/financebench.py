@@ -130,9 +130,13 @@ def finqa_factory(settings: Settings, audit_dir: Path) -> SystemFactory:
         if "retriever" not in shared:
             from finqa.agents.reasoning import build_reasoner
             from finqa.agents.retrieval import RetrievalAgent
+            from finqa.lexicon.statements import shared_store
 
             shared["retriever"] = RetrievalAgent(settings)
-            shared["reasoner"] = build_reasoner(settings)
+            # the reasoner as FinQA.open builds it: reading the index's statement model
+            shared["reasoner"] = build_reasoner(
+                settings, statements=shared_store(settings.index.path)
+            )
             _warm_up(shared["retriever"])
         from finqa.agents.judge import JudgeAgent
 

@@ -192,6 +192,21 @@ class TestRunner:
             parse_modes(["turbo"])
 
 
+class TestFactory:
+    def test_reasoner_reads_the_statement_model(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """The benchmark's system reasons as the product does: over the index's statement model."""
+        import finqa.agents.retrieval as retrieval
+        from finqa.agents.config import Settings
+        from finqa.benchmarks.financebench import finqa_factory
+
+        monkeypatch.setattr(retrieval, "RetrievalAgent", lambda settings: object())
+        settings = Settings().with_overrides({"index.path": str(tmp_path / "index")})
+        system = finqa_factory(settings, tmp_path / "audit")("single-pass", {})
+        assert system._reasoner.statements is not None  # type: ignore[attr-defined]
+
+
 class TestResume:
     """A run killed half way and resumed produces the same results file as an uninterrupted one."""
 
