@@ -17,6 +17,12 @@ out of fold.
    refitted on all questions is written to `agents/retrieval/reranker_model.json` (`--write`)
    with the out-of-fold figures it printed.
 
+`--shared-index DIR` adds the same questions asked of a whole shared store (each over the
+filings its metadata filters select, with the index's own dense lists): their candidates join
+the training folds of their companies, the model is fitted on both stores, and the default
+configuration's out-of-fold figures on that store are printed beside those of a model fitted
+on the single store alone (the filing-level `doc_*` features only vary there).
+
 On a BM25-only index (`index.dense: none`) the dense features come from embedding each
 question's candidate chunks (header + text, as ingest embeds them) on the fly, cached in
 `--vector-cache`; there is then no dense candidate list (`dense_rr` stays 0), so the `none`
@@ -36,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from finqa.benchmarks._fit_shared import shared_data, shared_meta
 
 __all__ = ["fit_linear", "company_folds", "Config", "main"]
 
@@ -199,7 +206,12 @@ def _collect(
     pool: int,
     progress: bool,
     source: _CandidateVectors | None = None,
+    *,
+    shared: bool = False,
 ) -> list[_Q]:
+    """Candidate features per question: of its own filing (single store), or of the filings the
+    question's metadata filters select in the whole store (`shared`; a question naming a company
+    the store lacks has no candidates and is left out)."""
     from finqa.agents.retrieval.analysis import analyze_question
     from finqa.agents.retrieval.filters import resolve_filters
     from finqa.agents.retrieval.rerank import FEATURES, features
@@ -208,7 +220,12 @@ def _collect(
     out: list[_Q] = []
     for n, q in enumerate(questions, 1):
         analysis = analyze_question(q.question)
-        filt = resolve_filters(analysis, agent.index.catalog(), doc_ids=[q.doc_name])
+        if shared:
+            filt = resolve_filters(analysis, agent.index.catalog())
+            if filt.unknown_company or filt.doc_ids == []:
+                continue
+        else:
+            filt = resolve_filters(analysis, agent.index.catalog(), doc_ids=[q.doc_name])
         r = Route("pool", "fit", agent.index.dense, True, True, True, False, DEPTH, pool)
         fused, chunks, vector = agent.candidates(q.question, analysis, r, filt.doc_ids)
         gold = set(q.evidence_pages)
@@ -299,9 +316,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     data = _collect(agent, questions, max(pools), progress=True, source=source)
     if source is not None:
         source.save()
-    folds = company_folds(
-        [q.question.company or q.question.doc_name or "" for q in data], args.folds
-    )
+    companies = [q.question.company or q.question.doc_name or "" for q in data]
+    folds = company_folds(companies, args.folds)
+    shared = shared_data(args, settings, max(pools), dict(zip(companies, folds, strict=True)))
     hand = LinearModel(HAND_WEIGHTS, name="hand")
     configs = (
         grid(pools)
@@ -321,21 +338,32 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     )
     per_config: dict[Config, list[dict[str, float]]] = {c: [] for c in configs}
     fold_models: list[dict[str, Any]] = []
+    shared_rows: dict[str, list[dict[str, float]]] = {"single": [], "both": []}
     for f in range(args.folds):
         train = [(d.x, d.y) for d, g in zip(data, folds, strict=True) if g != f]
-        weights, bias = fit_linear(train, FEATURES, loss=args.loss, lam=args.lam)
+        both = train + [(d.x, d.y) for d, g in shared.items if g != f] if shared else train
+        weights, bias = fit_linear(both, FEATURES, loss=args.loss, lam=args.lam)
         fitted = LinearModel(weights, bias, name=f"fold{f}")
         fold_models.append({"fold": f, "weights": weights})
         held = [d for d, g in zip(data, folds, strict=True) if g == f]
         for cfg in configs:
             model = hand if cfg.reranker == "hand" else fitted
             per_config[cfg].extend(_evaluate(agent, d, cfg, model) for d in held)
+        if shared:  # the default configuration on the whole store, fitted with and without it
+            single = LinearModel(*fit_linear(train, FEATURES, loss=args.loss, lam=args.lam))
+            for key, m in (("single", single), ("both", fitted)):
+                shared_rows[key].extend(
+                    _evaluate(shared.agent, d, default, m) for d, g in shared.items if g == f
+                )
         print(
             f"fit_reranker: fold {f + 1}/{args.folds} done ({len(held)} held out)", file=sys.stderr
         )
     table = {c.name: _summary(rows) for c, rows in per_config.items()}
     best = max(configs, key=lambda c: (table[c.name]["recall@10"], table[c.name]["mrr"], -c.pool))
-    weights, bias = fit_linear([(d.x, d.y) for d in data], FEATURES, loss=args.loss, lam=args.lam)
+    every_xy = [(d.x, d.y) for d in data] + (
+        [(d.x, d.y) for d, _ in shared.items] if shared else []
+    )
+    weights, bias = fit_linear(every_xy, FEATURES, loss=args.loss, lam=args.lam)
     model = LinearModel(
         weights,
         bias,
@@ -350,6 +378,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "folds": args.folds,
             "pool": max(pools),
             "dense": "index" if source is None else "candidates embedded (BM25-only index)",
+            "shared_store": shared_meta(shared, shared_rows),
             "best_config_out_of_fold": best.name,
             "out_of_fold": {best.name: table[best.name]},
             "out_of_fold_all": table,
@@ -373,6 +402,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "best": best.name,
         "default": default.name,
         "fold_models": fold_models,
+        "shared": shared_meta(shared, shared_rows),
         "model": model.to_json(),
     }
     print(markdown(result))
@@ -400,6 +430,15 @@ def markdown(result: Mapping[str, Any]) -> str:
         mark = " **(best)**" if name == result["best"] else ""
         mark += " (default config)" if name == result.get("default") else ""
         lines.append("| " + " | ".join([name + mark] + [f"{m[h]:.3f}" for h in head[1:]]) + " |")
+    shared = result.get("shared")
+    if shared:
+        lines.append(
+            f"\nout of fold, shared store {shared['index']} ({shared['questions']} questions, "
+            f"each over the filings its filters select; default config): model fitted on"
+        )
+        lines += ["| " + " | ".join(["fitted on", *head[1:]]) + " |", "|" + "---|" * len(head)]
+        for name, m in shared["configs"].items():
+            lines.append("| " + " | ".join([name] + [f"{m[h]:.3f}" for h in head[1:]]) + " |")
     return "\n".join(lines)
 
 
@@ -421,6 +460,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--vector-cache", help="BM25-only index: .npz cache of candidate vectors")
     p.add_argument(
         "--embed-backend", default="torch", help="BM25-only index: backend embedding candidates"
+    )
+    p.add_argument(
+        "--shared-index",
+        help="also fit on (and report out of fold) the questions asked of this whole store "
+        "(dense vectors in the index), folds grouped by the same companies",
     )
     p.add_argument("--out", help="write DIR/fit_reranker.json")
     p.add_argument(

@@ -18,6 +18,7 @@ from finqa.agents.retrieval.rerank import (  # noqa: E402
     FinanceReranker,
     LinearModel,
     build_reranker,
+    doc_fit,
     features,
 )
 from finqa.agents.types import Chunk, QueryAnalysis  # noqa: E402
@@ -64,6 +65,45 @@ class TestFeatures:
         )
         assert got[0]["dense_text"] == 0.4 and got[0]["dense"] == 0.0
         assert got[0]["table_text"] > 0 and got[0]["table"] == 0.0
+
+
+class TestDocFit:
+    """The filing's form and period granularity against what the question asks."""
+
+    def test_quarter_asked_fits_that_quarters_filings(self) -> None:
+        """A quarter asked fits that quarter's 10-Q and release, not the annual report or another quarter."""
+        a = QueryAnalysis(question="Q2 2023 revenue", fiscal_years=(2023,), quarters=(2,))
+        assert doc_fit(a, {"doc_type": "10q", "period": "2023Q2"})["doc_period"] == 1.0
+        assert doc_fit(a, {"doc_type": "earnings", "period": "2023Q2"})["doc_period"] == 1.0
+        assert doc_fit(a, {"doc_type": "10q", "period": "2023Q1"})["doc_period"] == 0.0
+        assert doc_fit(a, {"doc_type": "10k", "period": "FY2023"})["doc_period"] == 0.0
+
+    def test_year_asked_fits_the_annual_report(self) -> None:
+        """Only a fiscal year asked fits the 10-K; a release is marked as one; no period asked fits nothing."""
+        a = QueryAnalysis(question="FY2022 revenue", fiscal_years=(2022,))
+        assert doc_fit(a, {"doc_type": "10k", "period": "FY2022"}) == {
+            "doc_form": 0.0,
+            "doc_period": 1.0,
+            "doc_release": 0.0,
+        }
+        release = doc_fit(a, {"doc_type": "earnings", "period": "2022Q4"})
+        assert release["doc_period"] == 0.0 and release["doc_release"] == 1.0
+        assert doc_fit(QueryAnalysis(question="x"), {"doc_type": "10k"})["doc_period"] == 0.0
+
+    def test_named_form_and_feature_row(self) -> None:
+        """A form the question names fits filings of that form, and `features` carries the doc_* values per candidate."""
+        a = QueryAnalysis(question="In the 10-Q ...", doc_types=("10q",))
+        assert doc_fit(a, {"doc_type": "10q"})["doc_form"] == 1.0
+        assert doc_fit(a, {})["doc_form"] == 0.0
+        got = features(
+            a,
+            a.question,
+            [_chunk(0, "a"), _chunk(1, "b")],
+            [1.0, 0.5],
+            filings=[{"doc_type": "10q"}, {"doc_type": "8k"}],
+        )
+        assert got[0]["doc_form"] == 1.0 and got[1]["doc_form"] == 0.0
+        assert got[1]["doc_release"] == 1.0
 
 
 class TestModel:

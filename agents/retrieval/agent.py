@@ -299,6 +299,7 @@ class RetrievalAgent:
             "page_frac": [frac(c) for c in texts],
             "coverage": coverage,
             "density": density,
+            "filings": [catalog[c.doc_id].meta if c.doc_id in catalog else {} for c in texts],
         }
 
     def _chunk_stats(

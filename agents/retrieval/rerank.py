@@ -3,9 +3,11 @@
 No cross-encoder ships as a package, so the default (`retrieval.reranker: finance`) scores
 each fused candidate with finance knowledge: the metric's line items (lexicon), the title of
 the statement that reports the metric, the asked years appearing as column headers, table
-density, query-term coverage, page position, and the dense/BM25 scores and ranks it came
-with. The weights are a logistic regression fitted on the development questions' gold pages
-with company-grouped cross-validation (`python -m finqa.benchmarks.fit_reranker`), shipped
+density, query-term coverage, page position, the dense/BM25 scores and ranks it came
+with, and how its filing's form and period fit the question (an annual report for a year
+asked, that quarter's 10-Q or release for a quarter). The weights are a logistic regression
+fitted on the development questions' gold pages, asked of a single-filing store and of a
+shared store, with company-grouped cross-validation (`python -m finqa.benchmarks.fit_reranker`), shipped
 in `reranker_model.json` with its out-of-fold figures; no scikit-learn at run time. A
 cross-encoder directory (sentence-transformers `CrossEncoder`, or FlagEmbedding
 `FlagReranker`, e.g. bge-reranker-large) replaces it when configured.
@@ -36,6 +38,7 @@ __all__ = [
     "CrossEncoderReranker",
     "LinearModel",
     "build_reranker",
+    "doc_fit",
     "features",
     "query_terms",
 ]
@@ -109,7 +112,13 @@ FEATURES = (
     "table_text",  # number density, questions without figures
     "coverage",  # share of query terms in section + text
     "page_pos",  # page / pages of the filing (front matter, statements, exhibits)
+    "doc_form",  # the filing is of a form the question names (10-K, 10-Q, earnings release, 8-K)
+    "doc_period",  # the filing's period granularity is the question's (a year: annual report;
+    # a quarter: that quarter's 10-Q or release)
+    "doc_release",  # the filing is an earnings release or other 8-K (not a periodic report)
 )
+ANNUAL_FORMS = frozenset(["10k", "10k_annualreport"])
+RELEASE_FORMS = frozenset(["earnings", "8k"])
 MODEL_FILE = Path(__file__).with_name("reranker_model.json")
 
 
@@ -170,13 +179,16 @@ def features(
     page_frac: Sequence[float] | None = None,
     coverage: Sequence[float] | None = None,
     density: Sequence[float] | None = None,
+    filings: Sequence[Mapping[str, Any]] | None = None,
 ) -> list[dict[str, float]]:
     """The FEATURES of each candidate chunk. `fused`: incoming fused score (higher = better);
     `titled[i]`: chunk i's page itself prints its section's statement title; `signals[i]`: the
     candidate's per-list scores and ranks (`bm25`, `bm25_rank`, `dense_rank`, `statement`, `rrf`);
     `page_frac[i]`: page / pages of its filing; `coverage[i]`: share of `query_terms` in what
     the chunk was indexed with, and `density[i]`: its `number_density` (both read from the
-    index when it has them, else computed here from section + text)."""
+    index when it has them, else computed here from section + text); `filings[i]`: its filing's
+    catalogue metadata (`doc_type`, `period`), which the `doc_*` features compare with the form
+    and period granularity the question asks about."""
     numeric = analysis.is_computation or analysis.is_comparison or bool(analysis.metrics)
     tabular = analysis.is_computation or bool(analysis.metrics)
     phrases, metric_statements = metric_terms(analysis.metrics)
@@ -219,7 +231,29 @@ def features(
             c_tokens = token_set(f"{chunk.section or ''} {text}")
             feats["coverage"] = len(q_tokens & c_tokens) / len(q_tokens)
         feats["page_pos"] = min(max(page_frac[i], 0.0), 1.0) if page_frac is not None else 0.0
+        if filings is not None:
+            feats.update(doc_fit(analysis, filings[i]))
         out.append(feats)
+    return out
+
+
+def doc_fit(analysis: QueryAnalysis, filing: Mapping[str, Any]) -> dict[str, float]:
+    """How the filing's form and period fit what the question asks (the lexicon's reading of the
+    question: named forms, quarters, fiscal years): `doc_form` the form is one the question
+    names; `doc_period` a quarter asked and the filing is that quarter's (10-Q or release), or
+    only years asked and the filing is an annual report; `doc_release` an earnings release/8-K."""
+    kind = str(filing.get("doc_type") or "")
+    period = str(filing.get("period") or "")
+    out = {"doc_form": float(bool(kind) and kind in analysis.doc_types), "doc_period": 0.0}
+    out["doc_release"] = float(kind in RELEASE_FORMS)
+    if analysis.quarters:
+        years = analysis.fiscal_years or ("",)
+        asked = {f"{y}Q{q}" for y in years for q in analysis.quarters}
+        out["doc_period"] = float(
+            kind not in ANNUAL_FORMS and any(period.endswith(q) for q in asked)
+        )
+    elif analysis.fiscal_years:
+        out["doc_period"] = float(kind in ANNUAL_FORMS)
     return out
 
 
@@ -261,6 +295,7 @@ class FinanceReranker:
         page_frac: Sequence[float] | None = None,
         coverage: Sequence[float] | None = None,
         density: Sequence[float] | None = None,
+        filings: Sequence[Mapping[str, Any]] | None = None,
     ) -> list[tuple[float, dict[str, float]]]:
         """(score, features) per chunk; see `features` for the arguments."""
         feats = features(
@@ -274,6 +309,7 @@ class FinanceReranker:
             page_frac=page_frac,
             coverage=coverage,
             density=density,
+            filings=filings,
         )
         if not feats:
             return []
