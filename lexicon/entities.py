@@ -25,7 +25,9 @@ __all__ = [
     "lookup_company",
     "company_for_doc",
     "find_companies",
+    "name_forms",
     "normalize_name",
+    "tickers_in_text",
 ]
 
 
@@ -156,6 +158,31 @@ def _variants(alias: str) -> set[str]:
         if len(core) > 1 and len(merged) >= 6:
             out.add(merged)
     return out
+
+
+def name_forms(name: str) -> tuple[str, ...]:
+    """The keys (`normalize_name` form) a registrant name is written under, from the name alone
+    (no gazetteer): as printed, without a leading 'The' and trailing legal designators ('THE
+    BOEING COMPANY' -> 'boeing'), and with its words run together; a form that is a single
+    ordinary English word (ambiguous_words.txt: 'Target Corporation' -> not 'target') is left out."""
+    words = read_words("ambiguous_words.txt")
+    return tuple(sorted(k for k in _variants(name) if " " in k or k not in words))
+
+
+_TICKERISH = re.compile(r"\b[A-Za-z]*[A-Z][A-Za-z]*[A-Z][A-Za-z]*\b")
+
+
+def tickers_in_text(text: str, tickers: frozenset[str] | set[str]) -> list[str]:
+    """Tickers of `tickers` (upper case) the text writes as a word with two or more capitals
+    ('JPM's', 'JnJ' for JNJ), in order; a ticker that is an ordinary English word ('ALL',
+    'LOW') is never read from text alone."""
+    words = read_words("ambiguous_words.txt")
+    found: list[str] = []
+    for m in _TICKERISH.finditer(text):
+        t = m.group(0).upper()
+        if 2 <= len(t) <= 5 and t in tickers and t.lower() not in words and t not in found:
+            found.append(t)
+    return found
 
 
 @dataclass(frozen=True, slots=True)

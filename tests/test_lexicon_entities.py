@@ -17,6 +17,7 @@ from finqa.lexicon import (
     parse_doc_name,
 )
 from finqa.lexicon._data import read_words
+from finqa.lexicon.entities import name_forms, tickers_in_text
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -424,3 +425,19 @@ class TestEntityProperties:
         seed.shuffle(tokens)
         text = " ".join(tokens) + "."
         assert find_companies(text) == [], text
+
+
+class TestStoreNames:
+    """Short forms of a registrant name and tickers read from text, without the gazetteer."""
+
+    def test_name_forms(self) -> None:
+        """A leading 'The' and trailing legal designators drop; a bare ordinary word is no form."""
+        assert "boeing" in name_forms("THE BOEING COMPANY")
+        assert "johnson and johnson" in name_forms("JOHNSON & JOHNSON")
+        assert "target" not in name_forms("Target Corporation")
+
+    def test_tickers_in_text(self) -> None:
+        """Tickers need two capitals ('JPM's', 'JnJ'); an ordinary-word ticker is never read."""
+        tickers = {"JPM", "JNJ", "ALL"}
+        assert tickers_in_text("Did JPM's and JnJ's margins fall?", tickers) == ["JPM", "JNJ"]
+        assert tickers_in_text("jpm and ALL of them", tickers) == []

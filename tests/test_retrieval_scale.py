@@ -136,3 +136,37 @@ class TestHnswSearch:
         assert hnsw_search(Collection([]), [1.0, 0.0], 5, None) == []
         assert hnsw_search(Collection(["a#0"]), [1.0, 0.0], 5, None) == [("a#0", 0.75)]
         assert hnsw_search(Collection(["a#0"]), [1.0, 0.0], 5, []) == []
+
+
+class TestStoreIdentity:
+    """A company the gazetteer does not know is recognised from the store's own metadata."""
+
+    catalog = {
+        "ZYX_2022_10K": DocRecord(
+            "ZYX_2022_10K",
+            "h",
+            1,
+            1,
+            {"company": "ZYX", "registrant": "THE QUORBLE WIDGET COMPANY", "ticker": "QWZ"},
+        ),
+        "OTHER_2022_10K": DocRecord(
+            "OTHER_2022_10K", "h", 1, 1, {"company": "Other", "registrant": "Other Inc."}
+        ),
+    }
+
+    def test_registrant_short_form(self) -> None:
+        """'Quorble Widget' (the cover page's 'THE QUORBLE WIDGET COMPANY' without 'the' and 'company') scopes to its filing."""
+        res = resolve_filters(
+            QueryAnalysis(question="What did Quorble Widget earn in 2022?"), self.catalog
+        )
+        assert res.doc_ids == ["ZYX_2022_10K"]
+
+    def test_ticker_written_in_the_question(self) -> None:
+        """A catalogue ticker written with capitals ('QWZ's', 'QwZ') scopes to its filing; in lower case it does not."""
+        for text in ("What was QWZ's revenue?", "What was QwZ revenue?"):
+            res = resolve_filters(QueryAnalysis(question=text), self.catalog)
+            assert res.doc_ids == ["ZYX_2022_10K"], text
+        assert (
+            resolve_filters(QueryAnalysis(question="what was qwz revenue"), self.catalog).doc_ids
+            is None
+        )

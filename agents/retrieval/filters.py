@@ -18,7 +18,7 @@ from finqa.agents.retrieval.metadata import name_key
 from finqa.agents.retrieval.store import DocRecord
 from finqa.agents.types import QueryAnalysis
 
-__all__ = ["FilterResult", "resolve_filters", "doc_keys", "companies_in_text"]
+__all__ = ["FilterResult", "resolve_filters", "doc_keys", "companies_in_text", "tickers_named"]
 
 
 @dataclass(frozen=True)
@@ -45,11 +45,34 @@ def doc_keys(record: DocRecord) -> frozenset[str]:
     for name in (meta.get("company"), meta.get("company_alias")):
         if name:
             keys.add(name_key(str(name)))
+    registrants = [meta.get("registrant"), *(meta.get("registrants") or ())]
+    for name in dict.fromkeys(str(r) for r in registrants if r):
+        keys.update(name_key(form) for form in _name_forms(name))
     keys.discard("")
     if len(_KEYS) > 100_000:
         _KEYS.clear()
     _KEYS[id(record)] = (record, frozenset(keys))
     return _KEYS[id(record)][1]
+
+
+def _name_forms(name: str) -> tuple[str, ...]:
+    """The short forms of a registrant name (lexicon), or the name alone without the lexicon."""
+    try:
+        from finqa.lexicon.entities import name_forms
+    except ImportError:
+        return (name,)
+    forms: tuple[str, ...] = name_forms(name)
+    return forms
+
+
+def tickers_named(text: str, catalog: Mapping[str, DocRecord]) -> list[str]:
+    """Tickers of the catalogue's filings that the text writes ('JPM's', 'JnJ')."""
+    try:
+        from finqa.lexicon.entities import tickers_in_text
+    except ImportError:
+        return []
+    found: list[str] = tickers_in_text(text, set(_catalog_keys(catalog).by_ticker))
+    return found
 
 
 def _company_keys(name: str) -> tuple[set[str], set[str]]:
@@ -151,10 +174,13 @@ def resolve_filters(
             )
     else:
         keys = companies_in_text(analysis.question, catalog)
-        if keys:
+        tickers = tickers_named(analysis.question, catalog)
+        if keys or tickers:
             index = _catalog_keys(catalog)
-            selected = sorted({d for k in keys for d in index.by_key.get(k, ())})
-            applied["company"] = keys
+            hits = {d for k in keys for d in index.by_key.get(k, ())}
+            hits.update(d for t in tickers for d in index.by_ticker.get(t, ()))
+            selected = sorted(hits)
+            applied["company"] = keys + tickers
     if selected is None:
         return FilterResult(None, applied, "no company named: whole index")
     reason = [f"company {applied['company']} -> {len(selected)} filing(s)"]
