@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,20 +24,24 @@ class SharedData:
 
 
 def shared_data(
-    args: argparse.Namespace, settings: Any, pool: int, fold_of: Mapping[str, int]
+    args: argparse.Namespace,
+    settings: Any,
+    pool: int,
+    fold_of: Mapping[str, int],
+    collect: Callable[..., list[Any]],
 ) -> SharedData | None:
-    """Candidates of the questions asked of the whole shared store, each in its company's fold."""
+    """Candidates of the questions asked of the whole shared store (`collect`: fit_reranker's
+    feature collection, with `shared=True`), each in its company's fold."""
     if not args.shared_index:
         return None
     from finqa.agents.retrieval.agent import RetrievalAgent
-    from finqa.benchmarks.fit_reranker import _collect
     from finqa.benchmarks.questions import load_questions
 
     agent = RetrievalAgent(settings.with_overrides({"index.path": args.shared_index}))
     catalog = agent.index.catalog()
     every = [q for q in load_questions(args.questions, limit=args.limit) if q.evidence_pages]
     asked = [q for q in every if q.doc_name in catalog]
-    data = _collect(agent, asked, pool, progress=False, shared=True)
+    data = collect(agent, asked, pool, progress=False, shared=True)
     items = [(d, fold_of.get(d.question.company or d.question.doc_name or "", -1)) for d in data]
     print(
         f"fit_reranker: {len(items)} of {len(every)} questions asked of {args.shared_index}",
@@ -47,17 +51,18 @@ def shared_data(
 
 
 def shared_meta(
-    shared: SharedData | None, rows: Mapping[str, list[dict[str, float]]]
+    shared: SharedData | None,
+    rows: Mapping[str, list[dict[str, float]]],
+    summary: Callable[[list[dict[str, float]]], dict[str, float]],
 ) -> dict[str, Any] | None:
-    from finqa.benchmarks.fit_reranker import _summary
-
+    """The out-of-fold figures on the shared store, of the model fitted without and with it."""
     if not shared:
         return None
     return {
         "index": shared.index,
         "questions": len(shared.items),
         "configs": {
-            "single store only": _summary(rows["single"]),
-            "single + shared store": _summary(rows["both"]),
+            "single store only": summary(rows["single"]),
+            "single + shared store": summary(rows["both"]),
         },
     }

@@ -318,7 +318,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         source.save()
     companies = [q.question.company or q.question.doc_name or "" for q in data]
     folds = company_folds(companies, args.folds)
-    shared = shared_data(args, settings, max(pools), dict(zip(companies, folds, strict=True)))
+    fold_of = dict(zip(companies, folds, strict=True))
+    shared = shared_data(args, settings, max(pools), fold_of, _collect)
     hand = LinearModel(HAND_WEIGHTS, name="hand")
     configs = (
         grid(pools)
@@ -378,7 +379,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "folds": args.folds,
             "pool": max(pools),
             "dense": "index" if source is None else "candidates embedded (BM25-only index)",
-            "shared_store": shared_meta(shared, shared_rows),
+            "shared_store": shared_meta(shared, shared_rows, _summary),
             "best_config_out_of_fold": best.name,
             "out_of_fold": {best.name: table[best.name]},
             "out_of_fold_all": table,
@@ -402,7 +403,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "best": best.name,
         "default": default.name,
         "fold_models": fold_models,
-        "shared": shared_meta(shared, shared_rows),
+        "shared": shared_meta(shared, shared_rows, _summary),
         "model": model.to_json(),
     }
     print(markdown(result))

@@ -181,6 +181,50 @@ class TestStoredStats:
         assert old.density is None and old.titled is None and old.row("a") == 0
 
 
+class TestFitShared:
+    """fit_reranker's shared-store data: each question over the filings its filters select."""
+
+    def test_questions_scoped_by_filters_in_company_folds(
+        self, tmp_path: Path, index_dir: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """A question naming Acme gets candidates of Acme's filing only, in Acme's fold; a company the store lacks is left out."""
+        import argparse
+        import json
+
+        import finqa.agents.retrieval.agent as agent_module
+        from finqa.benchmarks import fit_reranker
+        from finqa.benchmarks._fit_shared import shared_data, shared_meta
+
+        class _Agent(RetrievalAgent):  # the fixture index was built with the fake embedder
+            def __init__(self, settings: Settings, **kw: object) -> None:
+                kw.setdefault("embedder", FakeEmbedder())
+                super().__init__(settings, **kw)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(agent_module, "RetrievalAgent", _Agent)
+        rows = [
+            {"financebench_id": "q1", "question": CAPEX_Q, "answer": "-", "doc_name": "ACME_2022_10K",
+             "company": "Acme", "evidence": [{"doc_name": "ACME_2022_10K", "evidence_page_num": 2}]},
+            {"financebench_id": "q2", "question": "What was Boeing's revenue in FY2022?", "answer": "-",
+             "doc_name": "ACME_2022_10K", "company": "Boeing",
+             "evidence": [{"doc_name": "ACME_2022_10K", "evidence_page_num": 1}]},
+        ]  # fmt: skip
+        questions = tmp_path / "q.jsonl"
+        questions.write_text("".join(json.dumps(r) + "\n" for r in rows))
+        args = argparse.Namespace(shared_index=str(index_dir), questions=str(questions), limit=None)
+        got = shared_data(args, _settings(index_dir), 20, {"Acme": 1}, fit_reranker._collect)
+        assert got is not None and [(d.question.id, f) for d, f in got.items] == [("q1", 1)]
+        ((data, _),) = got.items
+        assert data.filt.doc_ids == ["ACME_2022_10K"] and data.x.shape[0] == len(data.y) > 0
+        assert data.y.sum() > 0  # the gold page is among the candidates
+        row = {"recall@5": 1.0, "recall@10": 1.0, "recall@20": 1.0, "recall@30": 1.0}
+        one = [{**row, "hit@10": 1.0, "rr": 1.0}]
+        meta = shared_meta(got, {"single": one, "both": one}, fit_reranker._summary)
+        assert meta is not None and meta["questions"] == 1
+        assert meta["configs"]["single store only"]["recall@10"] == 1.0
+        args.shared_index = None
+        assert shared_data(args, _settings(index_dir), 20, {}, fit_reranker._collect) is None
+
+
 class TestQueryCaches:
     """A retry of the same question does not embed it again."""
 
