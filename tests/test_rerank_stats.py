@@ -99,6 +99,17 @@ class TestStoredStats:
         ]
         assert page_titles(rows).tolist() == [True, True, False, False]
 
+    def test_candidates_carry_their_filings_metadata(self, index_dir: Path) -> None:
+        """The reranker inputs give each candidate its filing's catalogue metadata (form, period), which the doc_* features read."""
+        agent = RetrievalAgent(_settings(index_dir), embedder=FakeEmbedder())
+        ids, inputs = _inputs(agent, CAPEX_Q)
+        filings = inputs["filings"]
+        assert isinstance(filings, list) and len(filings) == len(ids)
+        catalog = agent.index.catalog()
+        for cid, meta in zip(ids, filings, strict=True):
+            assert meta == catalog[agent.index.get_chunks([cid])[cid].doc_id].meta
+        assert {m.get("doc_type") for m in filings} >= {"10k"}
+
     def test_partitions_without_stats_rank_the_same(self, index_dir: Path) -> None:
         """An index whose partitions predate the stored statistics gives the reranker the same inputs."""
         agent = RetrievalAgent(_settings(index_dir), embedder=FakeEmbedder())
