@@ -105,6 +105,18 @@ class TestCauseAnswer:
         a = ask("What drove revenue change as of FY2022 for Acme?", FILLER, text)
         assert a.abstained
 
+    def test_a_segments_figure_is_not_the_companys(self) -> None:
+        """'Data Center operating income ... driven by' does not explain the company's operating
+        income; it does when the question names Data Center."""
+        text = (
+            "Data Center operating income was $1.8 billion in 2022, compared to $991 million in "
+            "2021. The increase in operating income was primarily driven by higher revenue."
+        )
+        company = ask("What drove operating income change in FY2022 for Acme?", FILLER, text)
+        segment = ask("What drove Data Center operating income change in FY2022?", FILLER, text)
+        assert company.abstained
+        assert not segment.abstained and "higher revenue" in segment.text
+
     def test_no_cause_abstains(self) -> None:
         """Without a sentence giving a cause the answer abstains and says what it looked for."""
         a = ask("What drove gross margin change in FY2022 for Acme?", FILLER, NO_CAUSE)

@@ -12,6 +12,8 @@ margin decreased primarily due to ...', 'The increase was driven by ..., partial
   outlooks use the same markers). Before its marker it names X and a movement ('Gross margin
   decreased ... due to'), or it opens on the movement of X the sentence before it names ('Net
   revenue was $23.6 billion, up 44%. The increase was primarily driven by ...'): both are quoted.
+- A sentence about a part's figure ('Data Center operating income was ...') does not explain
+  the company's figure: a capitalised name before X that the question does not use rules it out.
 - Ranked by how much of the question's subject they cover, the management's discussion first
   (`lexicon.causes.is_discussion_section`), a quarter's sentence after the year's when the
   question asks no quarter, then retrieval rank. The best one leads; a second, from another
@@ -54,6 +56,9 @@ _DISCUSSION_BONUS = (
 _OTHER_PERIOD = 0.5  # a quarter's explanation when the year's is asked
 # words quoted at most: an answer, not a page (the judge takes 120 words of evidence for a copy)
 _MAX_WORDS = 100
+# capitalised words before a figure's name that do not make it a part's figure
+_GENERIC = frozenset({"the", "total", "net", "consolidated", "our", "its", "company", "fiscal", "gaap", "reported", "as", "in", "for"})  # fmt: skip
+_PUNCT = ".,;:()'\"\u2019"
 _SUB_ANNUAL = frozenset({"quarter", "half", "ytd"})
 # words of the question's frame around X ('what drove the change in X'), never X itself
 _FRAME = frozenset(
@@ -119,6 +124,25 @@ class CauseTarget:
     phrases: tuple[frozenset[str], ...]
     subject: frozenset[str]
     quarter_asked: bool
+    asked: frozenset[str] = frozenset()  # the question's own words, lower case
+
+    def qualifier(self, topic: str) -> list[str]:
+        """The capitalised name right before X in `topic` that the question does not use
+        ('Data Center operating income' when the company's operating income is asked): the
+        sentence explains a part's figure (a segment, a product line), not the company's."""
+        words = topic.split()
+        first = {w for p in self.phrases for w in p}
+        for i, w in enumerate(words):
+            if _norm(stem(w.lower().strip(_PUNCT))) not in first:
+                continue
+            names: list[str] = []
+            for prev in reversed(words[max(0, i - 3) : i]):
+                bare = prev.strip(_PUNCT)
+                if not bare[:1].isupper() or bare.lower() in _GENERIC:
+                    break
+                names.insert(0, bare)
+            return [n for n in names if n.lower() not in self.asked]
+        return []
 
     def named_in(self, bag: set[str]) -> bool:
         """The sentence (its stems) names X: a whole phrase of X, or at least half of the
@@ -166,8 +190,9 @@ def cause_target(question: str) -> CauseTarget:
     label = ", ".join(dict.fromkeys(labels)) or " ".join(
         w for w in subject_terms(question) if w not in _FRAME
     )
+    asked = frozenset(w.lower().strip(_PUNCT) for w in question.replace("'s", " ").split())
     return CauseTarget(
-        label or "the figure asked about", tuple(stemmed), frozenset(subject), quarter
+        label or "the figure asked about", tuple(stemmed), frozenset(subject), quarter, asked
     )
 
 
@@ -216,11 +241,14 @@ def _units(target: CauseTarget, evidence: Evidence) -> list[_Unit]:
                 if is_hypothetical(sents[j - 1]):
                     continue
                 context, bag = sents[j - 1], bags[j - 1] | bags[j]
+                topic = (split_at_cause(context) or (context, "", ""))[0]
             elif names_movement(moved) and target.named_in(own):
                 # 'X decreased ... due to ...': X and its movement come before the cause
-                context, bag = "", bags[j]
+                context, bag, topic = "", bags[j], moved
             else:
                 continue
+            if target.qualifier(topic):
+                continue  # a segment's or product line's figure, not the one asked about
             cov = len(target.subject & bag) / len(target.subject) if target.subject else 1.0
             score = (1.0 + cov) / (1 + 0.05 * idx)
             if is_discussion_section(item.section):
