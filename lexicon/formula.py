@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 from finqa.errors import FinqaError
 
-__all__ = ["FormulaError", "evaluate", "evaluate_metric", "numerator"]
+__all__ = ["FormulaError", "evaluate", "evaluate_metric", "numerator", "numerator_inputs"]
 
 
 class FormulaError(FinqaError):
@@ -35,6 +35,28 @@ def evaluate(
 def numerator(formula: str) -> str | None:
     """The metric id on top of a ratio formula ('operating_income / revenue * 100' ->
     'operating_income'), or None when the formula is no ratio of one id to something."""
+    ratio = _ratio(formula)
+    if ratio is None:
+        return None
+    return ratio.left.id if isinstance(ratio.left, ast.Name) else None
+
+
+def numerator_inputs(formula: str) -> tuple[str, ...]:
+    """The metric ids a ratio's numerator moves with, those of its denominator left out
+    ('(revenue - cogs) / revenue * 100' -> ('cogs',): a gross margin moves with the cost of
+    sales); empty for a formula that is no ratio."""
+    ratio = _ratio(formula)
+    if ratio is None:
+        return ()
+    below = {n.id for n in ast.walk(ratio.right) if isinstance(n, ast.Name)}
+    top = [n.id for n in ast.walk(ratio.left) if isinstance(n, ast.Name)]
+    return tuple(dict.fromkeys(x for x in top if x not in below and x not in _FUNCS))
+
+
+_FUNCS = frozenset({"avg", "prev", "change", "abs"})
+
+
+def _ratio(formula: str) -> ast.BinOp | None:
     try:
         node = ast.parse(formula, mode="eval").body
     except SyntaxError:
@@ -42,8 +64,7 @@ def numerator(formula: str) -> str | None:
     while isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
         node = node.left  # '... * 100'
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
-        top = node.left
-        return top.id if isinstance(top, ast.Name) else None
+        return node
     return None
 
 

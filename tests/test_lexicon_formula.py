@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from finqa.lexicon.formula import numerator
+from finqa.lexicon.formula import numerator, numerator_inputs
 
 
 class TestNumerator:
@@ -15,3 +15,14 @@ class TestNumerator:
         assert numerator("(revenue - cogs) / revenue * 100") is None
         assert numerator("cfo - capex") is None
         assert numerator("not a formula (") is None
+
+
+class TestNumeratorInputs:
+    def test_gross_margin_moves_with_cost_of_sales(self) -> None:
+        """'(revenue - cogs) / revenue' moves with cogs; revenue, the denominator, is left out."""
+        assert numerator_inputs("(revenue - cogs) / revenue * 100") == ("cogs",)
+
+    def test_plain_ratio_and_no_ratio(self) -> None:
+        """A plain ratio gives its numerator; a difference is no ratio."""
+        assert numerator_inputs("operating_income / avg(total_assets)") == ("operating_income",)
+        assert numerator_inputs("cfo - capex") == ()

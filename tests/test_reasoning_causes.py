@@ -117,6 +117,30 @@ class TestCauseAnswer:
         assert company.abstained
         assert not segment.abstained and "higher revenue" in segment.text
 
+    def test_listed_causes_and_cost_of_sales(self) -> None:
+        """'Cost of products sold increased ... driven by:' and its list of causes, one a line,
+        explain a gross margin change (a gross margin moves with the cost of sales)."""
+        text = (
+            "Cost of products sold increased as a percent to sales driven by:\n\n"
+            "One-time manufacturing exit related costs\n\n"
+            "Currency impacts in the Pharmaceutical segment\n"
+            "partially offset by\n\n"
+            "Supply chain benefits in the Consumer segment\n"
+            "The intangible asset amortization expense included in cost of products sold was $4.3 "
+            "billion and $4.7 billion for the fiscal years 2022 and 2021, respectively, as shown "
+            "in the table of amortization by segment below.\n"
+        )
+        a = ask("What drove gross margin change as of FY2022 for Acme?", FILLER, text)
+        assert not a.abstained
+        assert "Currency impacts in the Pharmaceutical segment" in a.text
+        assert "Supply chain benefits" in a.text and "amortization expense" not in a.text
+
+    def test_colon_without_a_list_is_no_cause(self) -> None:
+        """'... driven by:' with no list after it names no cause and abstains."""
+        text = "Cost of products sold increased as a percent to sales driven by:"
+        a = ask("What drove gross margin change as of FY2022 for Acme?", FILLER, text)
+        assert a.abstained
+
     def test_no_cause_abstains(self) -> None:
         """Without a sentence giving a cause the answer abstains and says what it looked for."""
         a = ask("What drove gross margin change in FY2022 for Acme?", FILLER, NO_CAUSE)

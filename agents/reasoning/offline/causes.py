@@ -5,7 +5,8 @@ margin decreased primarily due to ...', 'The increase was driven by ..., partial
 
 - X, the figure asked about, is read through the catalogue: the metric or line item the
   question names (`lexicon.find_metrics`) with its synonyms, its main line item and, for a
-  ratio, the line item on top of it (an operating margin moves with operating income). A
+  ratio, the line items on top of it (an operating margin moves with operating income, a gross
+  margin with the cost of sales). A
   question naming no catalogue figure names X by its own content words (at least half of them).
 - A cause sentence holds a cause marker of `lexicon.causes` ('due to', 'driven by', 'offset
   by', ...) and states what happened (no 'may', 'could', 'we expect', 'if': risk factors and
@@ -14,6 +15,7 @@ margin decreased primarily due to ...', 'The increase was driven by ..., partial
   revenue was $23.6 billion, up 44%. The increase was primarily driven by ...'): both are quoted.
 - A sentence about a part's figure ('Data Center operating income was ...') does not explain
   the company's figure: a capitalised name before X that the question does not use rules it out.
+- A sentence ending '... driven by:' is followed by its list of causes, one a line, in the filing.
 - Ranked by how much of the question's subject they cover, the management's discussion first
   (`lexicon.causes.is_discussion_section`), a quarter's sentence after the year's when the
   question asks no quarter, then retrieval rank. The best one leads; a second, from another
@@ -27,7 +29,7 @@ import hashlib
 from dataclasses import dataclass
 
 from finqa.agents.reasoning.confidence import confidence_signals
-from finqa.agents.reasoning.offline.extractive import content_words, prose_sentences
+from finqa.agents.reasoning.offline.extractive import content_words, listed_after, prose_sentences
 from finqa.agents.reasoning.offline.sentences import subject_terms
 from finqa.agents.types import Answer, Citation, Evidence, EvidenceItem
 from finqa.lexicon import find_metrics, find_periods, get_metric
@@ -38,7 +40,7 @@ from finqa.lexicon.causes import (
     opens_on_movement,
     split_at_cause,
 )
-from finqa.lexicon.formula import numerator
+from finqa.lexicon.formula import numerator_inputs
 from finqa.lexicon.line_items import get_line_item, item_for_metric
 from finqa.lexicon.polarity import stem
 
@@ -174,10 +176,12 @@ def cause_target(question: str) -> CauseTarget:
         labels.append(m.matched)
         phrases += [m.matched, metric.name, *metric.synonyms, *metric.line_items[:1]]
         items = [item_for_metric(metric.id)]
-        top = numerator(metric.formula or "")
+        top = numerator_inputs(metric.formula or "")
         operands = set(metric.inputs)
-        if top:  # a ratio moves with the line item on top of it
-            items.append(item_for_metric(top))
+        if (
+            top
+        ):  # a ratio moves with the line items on top of it (a gross margin with cost of sales)
+            items += [item_for_metric(x) for x in top]
         elif len(operands) == 1:  # a growth rate or change of one line item
             items.append(item_for_metric(operands.pop()))
         for item_id in items:
@@ -256,7 +260,11 @@ def _units(target: CauseTarget, evidence: Evidence) -> list[_Unit]:
             text = f"{context} {s}" if context else s
             if not target.quarter_asked and any(p.kind in _SUB_ANNUAL for p in find_periods(text)):
                 score *= _OTHER_PERIOD
-            out.append(_Unit(s, context, marker, score, round(cov, 3), item))
+            listed = listed_after(item.text, s) if not _cause.strip(" :") else []
+            if not _cause.strip(" :") and not listed:
+                continue  # '... driven by:' with nothing after it names no cause
+            cause = f"{s} {'; '.join(listed)}" if listed else s
+            out.append(_Unit(cause, context, marker, score, round(cov, 3), item))
     out.sort(key=lambda u: -u.score)
     return out
 

@@ -11,7 +11,7 @@ from finqa.agents.types import Citation, Evidence
 from finqa.lexicon.boilerplate import is_boilerplate
 from finqa.lexicon.polarity import stem as _stem
 
-__all__ = ["Passage", "best_passages", "content_words", "prose_sentences"]
+__all__ = ["Passage", "best_passages", "content_words", "prose_sentences", "listed_after"]
 
 _STOP = frozenset(
     [
@@ -150,6 +150,32 @@ def _sentences(text: str) -> list[str]:
 def prose_sentences(text: str) -> list[str]:
     """The prose sentences of an evidence text, in order (no table fragments, no boilerplate)."""
     return _sentences(text)
+
+
+_LIST_ITEMS = 8  # list lines read at most after a sentence ending in a colon
+_LIST_LINE = 160  # a longer line is prose again, not a list item
+
+
+def listed_after(text: str, sentence: str) -> list[str]:
+    """The short lines listed right after `sentence` in `text` when it ends with a colon
+    ('... driven by:' then one cause a line), up to the first prose line; empty otherwise."""
+    if not sentence.rstrip().endswith(":"):
+        return []
+    tail = " ".join(sentence.split())[-30:]
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if not " ".join(line.split()).endswith(tail):
+            continue
+        items: list[str] = []
+        for nxt in lines[i + 1 :]:
+            flat = " ".join(nxt.split())
+            if not flat:
+                continue
+            if len(flat) > _LIST_LINE or len(items) >= _LIST_ITEMS or is_boilerplate(flat):
+                break
+            items.append(flat)
+        return items
+    return []
 
 
 def best_passages(question: str, evidence: Evidence, k: int = 2) -> list[Passage]:
