@@ -16,6 +16,7 @@ __all__ = [
     "split_at_cause",
     "opens_on_movement",
     "names_movement",
+    "movement_noun",
     "is_hypothetical",
     "is_discussion_section",
 ]
@@ -39,6 +40,7 @@ def _patterns() -> dict[str, re.Pattern[str]]:
             re.I,
         ),
         "section": re.compile(rf"{_alt(v['sections'])}", re.I),
+        "opener_word": re.compile(rf"\b(?:{_alt(v['openers'])})\b", re.I),
         "movement": re.compile(rf"\b(?:{_alt(v['movements'])})\b", re.I),
         "hypothetical": re.compile(rf"\b(?:{_alt(v['hypothetical'])})\b", re.I),
     }
@@ -68,6 +70,12 @@ def split_at_cause(sentence: str) -> tuple[str, str, str] | None:
 def names_movement(text: str) -> bool:
     """The text names a movement of a figure ('increased', 'decline', 'higher', 'grew')."""
     return bool(_patterns()["movement"].search(text))
+
+
+def movement_noun(text: str) -> str | None:
+    """The first noun of a movement the text uses ('increase', 'reduction', 'change'), or None."""
+    m = _patterns()["opener_word"].search(text)
+    return m.group(0).lower() if m else None
 
 
 def is_hypothetical(text: str) -> bool:

@@ -89,6 +89,11 @@ class TestCauseAnswer:
         assert a.confidence["mode"] == "cause"
         assert [c.source_id for c in a.citations] == ["S2"]
 
+    def test_lead_restates_what_is_explained(self) -> None:
+        """The answer leads with the movement and the figure it explains, as the question asks."""
+        a = ask("What drove the decrease in gross margin in FY2022 for Acme?", FILLER, MARGIN_CAUSE)
+        assert a.text.startswith("What drove the decrease in gross margin, in the filing's words:")
+
     def test_sentence_before_names_the_figure(self) -> None:
         """'The increase was driven by ...' is quoted with the sentence naming revenue before it."""
         a = ask("What drove revenue change as of FY2022 for Acme?", FILLER, REVENUE_THEN_CAUSE)

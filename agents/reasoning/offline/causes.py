@@ -32,10 +32,11 @@ from finqa.agents.reasoning.confidence import confidence_signals
 from finqa.agents.reasoning.offline.extractive import content_words, listed_after, prose_sentences
 from finqa.agents.reasoning.offline.sentences import subject_terms
 from finqa.agents.types import Answer, Citation, Evidence, EvidenceItem
-from finqa.lexicon import find_metrics, find_periods, get_metric
+from finqa.lexicon import find_companies, find_metrics, find_periods, get_metric
 from finqa.lexicon.causes import (
     is_discussion_section,
     is_hypothetical,
+    movement_noun,
     names_movement,
     opens_on_movement,
     split_at_cause,
@@ -319,7 +320,7 @@ def cause_answer(question: str, evidence: Evidence, strategy: str) -> Answer:
         room = _MAX_WORDS - _words(quotes[0][0])
         if _words(second.fitted(room)) <= room:
             quotes.append((second.fitted(room), second))
-    text = f"The filing explains the {target.label}: " + " ".join(
+    text = f"What drove {_subject(question, target)}, in the filing's words: " + " ".join(
         f'"{q}" [{u.item.source_id}]' for q, u in quotes
     )
     conf = confidence_signals(text, cited=True, base=0.1 + 0.5 * best.coverage)
@@ -330,6 +331,17 @@ def cause_answer(question: str, evidence: Evidence, strategy: str) -> Answer:
         discussion=is_discussion_section(best.item.section),
     )
     return _make(text, tuple(_citation(u) for _q, u in quotes), strategy, conf)
+
+
+def _subject(question: str, target: CauseTarget) -> str:
+    """'AMD's operating margin change': the company the question names, the figure and its
+    movement, as the question puts them (the answer's lead restates what it explains)."""
+    names = [c.matched for c in find_companies(question)]
+    owner = f"{names[0]}'s " if names else ""
+    if names_movement(target.label):  # 'revenue change'
+        return f"{owner or 'the '}{target.label}"
+    noun = movement_noun(question) or "change"
+    return f"the {noun} in {owner}{target.label}"
 
 
 def _make(
