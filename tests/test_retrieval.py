@@ -190,6 +190,27 @@ class TestFilters:
         )
         assert res.doc_ids == ["GLOBEX_2022_10K"] and "dropped" in res.reason
 
+    def test_no_company_named_period_filters_every_company(self) -> None:
+        """A year but no company selects that year's filings of every company in the index."""
+        res = resolve_filters(
+            QueryAnalysis(question="Revenue in FY2022?", fiscal_years=(2022,)), self.catalog
+        )
+        assert res.doc_ids == ["ACME_2022_10K", "GLOBEX_2022_10K"]
+        assert "no company named" in res.reason and res.applied["fiscal_year"] == [2022]
+
+    def test_no_company_no_period_is_whole_index(self) -> None:
+        """Neither a company nor a period, or a period no filing is near, searches the whole index."""
+        plain = resolve_filters(QueryAnalysis(question="Who audits?"), self.catalog)
+        assert plain.doc_ids is None and "whole index" in plain.reason
+        far = resolve_filters(QueryAnalysis(question="x 2005", fiscal_years=(2005,)), self.catalog)
+        assert far.doc_ids is None and "fiscal_year" not in far.applied
+        relaxed = resolve_filters(
+            QueryAnalysis(question="Revenue FY2022", fiscal_years=(2022,)),
+            self.catalog,
+            use_periods=False,
+        )
+        assert relaxed.doc_ids is None
+
 
 class TestRouter:
     """The route follows DESIGN's rules and says why."""

@@ -182,7 +182,7 @@ def resolve_filters(
             selected = sorted(hits)
             applied["company"] = keys + tickers
     if selected is None:
-        return FilterResult(None, applied, "no company named: whole index")
+        return _periods_only(analysis, catalog, applied, use_periods)
     reason = [f"company {applied['company']} -> {len(selected)} filing(s)"]
     if analysis.doc_types:
         typed = [d for d in selected if catalog[d].meta.get("doc_type") in analysis.doc_types]
@@ -200,6 +200,25 @@ def resolve_filters(
 
 
 _ANNUAL = ("10k", "10k_annualreport")
+
+
+def _periods_only(
+    analysis: QueryAnalysis,
+    catalog: Mapping[str, DocRecord],
+    applied: dict[str, Any],
+    use_periods: bool,
+) -> FilterResult:
+    """No company named: the filings of the period the question names, of every company (the
+    same period rules as for one company); the whole index when it names none or none match."""
+    if not (use_periods and analysis.fiscal_years) or not catalog:
+        return FilterResult(None, applied, "no company named: whole index")
+    every = sorted(catalog)
+    selected, note = _by_period(every, analysis, catalog, applied)
+    if len(selected) == len(every):
+        applied.pop("fiscal_year", None)
+        applied.pop("period", None)
+        return FilterResult(None, applied, "no company named: whole index")
+    return FilterResult(selected, applied, f"no company named; {note}")
 
 
 def _fy(catalog: Mapping[str, DocRecord], doc_id: str) -> int | None:
