@@ -317,7 +317,16 @@ def _is_period(q: Quantity, text: str) -> bool:
         return False
     if 1900 <= q.value <= 2100:
         return True
+    if _is_name_part(q, text):
+        return True
     return bool(_PERIOD_PREFIX.search(text[max(0, q.start - 12) : q.start]))
+
+
+def _is_name_part(q: Quantity, text: str) -> bool:
+    """A number written into a name ('COVID-19', 'A-10'), not a figure: a bare number joined by
+    a hyphen to the word before it."""
+    before = text[max(0, q.start - 2) : q.start]
+    return len(before) == 2 and before[1] == "-" and before[0].isalpha()
 
 
 def _same_number(a: Quantity, b: Quantity) -> bool:

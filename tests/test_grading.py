@@ -208,6 +208,12 @@ class TestMissedTextGold:
         q = "How did US sales growth compare to international sales growth?"
         assert grade(q, gold, ans).label == "wrong"
 
+    def test_number_in_a_name_is_not_a_key_number(self) -> None:
+        """'COVID-19' names a thing: its 19 is no figure the answer must state or may match."""
+        gold = "Gross margin fell due to one-time COVID-19 vaccine manufacturing exit costs."
+        g = grade("What drove gross margin change?", gold, "It fell 19 points.")
+        assert g.key_numbers == () and g.label != "correct"
+
     def test_grader_note_is_not_gold(self) -> None:
         """A gold sentence about the answer itself neither adds key numbers nor content words."""
         gold = (
