@@ -32,6 +32,7 @@ __all__ = [
     "asks_about_parts",
     "asks_share_over",
     "asks_which",
+    "ratio_follows",
     "asks_existence",
     "zero_if_absent",
     "share_of_revenue_numerator",
@@ -112,6 +113,15 @@ _SHARE_OVER = re.compile(
     re.I,
 )
 _WHICH = re.compile(r"\b(?:which|what)\b", re.I)
+# right after an amount: '<amount> to <another line>' / '<amount>/<line>' names a ratio
+# ('debt to total capital'): the connector, then within three words a financial line's noun
+# (a period 'to FY2022', a recipient 'to shareholders' or a verb 'to pay' is no ratio)
+_RATIO_FOLLOWS = re.compile(
+    r"^\s*(?:-?\s*to\s*-?|/|divided\s+by)\s*(?:[a-z&'-]+\s+){0,2}?"
+    r"(?:capital\w*|equity|assets?|liabilit\w*|revenues?|sales|income|earnings|ebitda|ebit|"
+    r"debt|cash|expenses?|costs?|profits?|book\s+value)\b",
+    re.I,
+)
 # an evaluation of a figure: the catalogue's judgement of that metric answers it
 _EVALUATION = re.compile(
     r"\b(?:health\w*|liquid\w*|adequate\w*|sufficient\w*|strong|solid|sound|weak)\b", re.I
@@ -304,3 +314,9 @@ def asks_share_over(question: str) -> bool:
 def asks_which(question: str) -> bool:
     """'which' or 'what': one of several is to be named."""
     return bool(_WHICH.search(question))
+
+
+def ratio_follows(rest: str) -> bool:
+    """The words after an amount the question names make it the numerator of a ratio
+    ('... debt to total capital', '... cash / current liabilities'), not the amount asked."""
+    return bool(_RATIO_FOLLOWS.match(rest))

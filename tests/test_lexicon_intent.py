@@ -80,6 +80,15 @@ class TestNamedTopics:
         assert not intent.asks_existence("Has Acme increased its debt in FY2023?")
         assert not intent.asks_existence("What is Acme's dividend payout ratio?")
 
+    def test_ratio_follows_an_amount(self) -> None:
+        """'to total capital' after an amount names a ratio; 'to FY2022' a period, 'to shareholders' a recipient."""
+        assert intent.ratio_follows(" to total capital?")
+        assert intent.ratio_follows(" / current liabilities")
+        assert not intent.ratio_follows(" to FY2022?")
+        assert not intent.ratio_follows(" to 2023")
+        assert not intent.ratio_follows(" in FY2022")
+        assert not intent.ratio_follows(" to common shareholders in FY2022?")
+
     def test_zero_if_absent_clause(self) -> None:
         """'If X is not outlined, state 0' makes an absent line a zero; a plain ask does not."""
         assert intent.zero_if_absent("If restructuring costs are not explicitly outlined then state 0.")  # fmt: skip

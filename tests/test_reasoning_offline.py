@@ -626,6 +626,11 @@ class TestVerdicts:
 class TestBadInput:
     """Questions and statements the offline backend cannot read abstain, saying what they looked for."""
 
+    def test_amount_to_another_line_is_no_amount_answer(self) -> None:
+        """'debt to total capital' is a ratio the catalogue lacks: the answer abstains, never the debt amount."""
+        a = ask("What was Acme's FY2023 debt to total capital?", DEBT_BALANCE, doc="ACME_2023_10K")
+        assert a.abstained and "43,000" not in a.text and "total capital" in a.text
+
     def test_unknown_line_item_abstains_naming_it(self) -> None:
         """A line item the catalogue does not know abstains and names what it looked for."""
         a = ask("What was Acme's FY2022 widget royalty income? Answer in USD millions.", INCOME)

@@ -65,11 +65,17 @@ def parse_question(question: str) -> QuestionSpec:
 
     # the metric the question asks for, from the lexicon's catalogue (the ask before any
     # "X is defined as ..." first)
-    lex = lexicon_match(head) or lexicon_match(q)
+    matched = lexicon_match(head)
+    text = head if matched else q
+    lex = matched or lexicon_match(q)
     recipe = lex[0] if lex else None
     from finqa.agents.reasoning.offline.lexicon_bridge import PCT_OF_REVENUE, get_recipe
 
     base = get_recipe(recipe)
+    if lex and base is not None and base.unit == "USD" and intent.ratio_follows(text[lex[2] :]):
+        # 'debt to total capital': a ratio of the amount to a line the catalogue does not
+        # pair it with; the amount alone would answer another question
+        recipe, base = None, None
     if (
         base is not None
         and base.unit == "USD"
