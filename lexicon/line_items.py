@@ -68,6 +68,7 @@ class LineItem:
     # (short-term debt: 'Commercial paper' + 'Current portion of long-term debt')
     summed: bool = False
     unit: str = "USD"  # USD (an amount as filed, with the statement's scale) | % (a stated rate)
+    note: str = ""  # what the item covers when filers differ ('excluding lease liabilities')
 
     def keys(self) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
         """label_keys of (labels, prefixes, exclude)."""
@@ -91,6 +92,7 @@ def _item(item_id: str, d: dict[str, Any]) -> LineItem:
         metrics=tuple(str(x) for x in d.get("metrics") or ()),
         summed=bool(d.get("summed", False)),
         unit=str(d.get("unit", "USD")),
+        note=" ".join(str(d.get("note", "")).split()),
     )
 
 

@@ -493,6 +493,7 @@ class TestVerdicts:
         assert (
             "sum of the lines 'Commercial paper' and 'Current portion of long-term debt'" in a.text
         )
+        assert "excluding lease liabilities (the catalogue's definition)" in a.text
 
     def test_debt_total_row_when_no_debt_lines(self) -> None:
         """A 'Total debt' line is read when no short- or long-term debt line is, and the answer says so."""

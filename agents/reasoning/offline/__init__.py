@@ -420,7 +420,8 @@ def _definition(recipe_id: str, fallback: str) -> str:
 
 def _summed_lines(sol: Solution) -> str:
     """' Short-term debt is the sum of the lines 'A' and 'B'.' for each summed line item read
-    from more than one line (the answer says which lines it added up)."""
+    from more than one line (the answer says which lines it added up), and what an item read
+    covers where filers differ (its catalogue note: 'excluding lease liabilities')."""
     lines: dict[str, list[str]] = {}
     for fact in sol.facts:
         if fact.item.summed:
@@ -428,13 +429,19 @@ def _summed_lines(sol: Solution) -> str:
             label = fact.row.label.strip()[:60]
             if label not in shown:
                 shown.append(label)
-    return "".join(
+    summed = "".join(
         f" {name[:1].upper()}{name[1:]} is the sum of the lines "
         + ", ".join(repr(x) for x in shown[:-1])
         + f" and {shown[-1]!r}."
         for name, shown in lines.items()
         if len(shown) > 1
     )
+    notes = dict.fromkeys(
+        f" {f.item.name[:1].upper()}{f.item.name[1:]}: {f.item.note} (the catalogue's definition)."
+        for f in sol.facts
+        if f.item.note
+    )
+    return summed + "".join(notes)
 
 
 def _num(v: float) -> str:
