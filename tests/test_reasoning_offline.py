@@ -514,6 +514,17 @@ class TestVerdicts:
         assert recompute(a) == pytest.approx(43000 / 40000)
         assert not any("lease" in o.text.lower() for o in a.calculations[0].operands)
 
+    def test_debt_to_equity_without_short_term_debt(self) -> None:
+        """A balance sheet with long-term debt only gives debt to equity over it, saying so."""
+        text = (
+            "Consolidated Balance Sheets\n(in millions)\n2023 2022\nTotal current assets 50,000 48,000\n"
+            "Total assets 120,000 110,000\nTotal current liabilities 30,000 28,000\n"
+            "Long-term debt 36,000 38,000\nTotal liabilities 80,000 75,000\nTotal equity 40,000 35,000\n"
+        )
+        a = ask("What was Acme's FY2023 debt-to-equity ratio?", text, doc="ACME_2023_10K")
+        assert recompute(a) == pytest.approx(0.9)
+        assert "total_debt / shareholders_equity" in a.text and "no short term debt" in a.text
+
     def test_debt_without_long_term_row_is_not_answered(self) -> None:
         """Without debt rows for both years there is no debt verdict."""
         q = "Has Acme increased its debt on balance sheet between FY2022 and the FY2021 period?"

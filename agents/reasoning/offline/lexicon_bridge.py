@@ -13,6 +13,7 @@ define differently) are left out: the backend abstains instead.
 from __future__ import annotations
 
 import ast
+import itertools
 from functools import lru_cache
 
 from finqa.agents.reasoning.offline.recipes import RECIPES, Recipe, recipe_aliases
@@ -85,29 +86,31 @@ def lexicon_items() -> dict[str, LineItem]:
     return out
 
 
-def _render(node: ast.AST, back: int) -> str | None:
+def _render(node: ast.AST, back: int, over: dict[str, str] | None = None) -> str | None:
     """Formula text with [y-k] year indices, or None when a metric cannot be read."""
     if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
         return repr(node.value)
     if isinstance(node, ast.Name):
+        if over and node.id in over and back == 0:
+            return f"({over[node.id]})"  # one of the metric's own per-year alternatives
         item = _item_for(node.id)
         if item is not None:
             return f"{item}[y]" if back == 0 else f"{item}[y-{back}]"
         sub = _formula_of(node.id)
-        return None if sub is None else _render_text(sub, back)
+        return None if sub is None else _render_text(sub, back, over)
     if isinstance(node, ast.BinOp):
         ops = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
         op = ops.get(type(node.op))
-        left, right = _render(node.left, back), _render(node.right, back)
+        left, right = _render(node.left, back, over), _render(node.right, back, over)
         if op is None or left is None or right is None:
             return None
         return f"({left} {op} {right})"
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        inner = _render(node.operand, back)
+        inner = _render(node.operand, back, over)
         return None if inner is None else f"(-{inner})"
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1:
         arg = node.args[0]
-        now, before = _render(arg, back), _render(arg, back + 1)
+        now, before = _render(arg, back, over), _render(arg, back + 1, over)
         if now is None or before is None:
             return None
         if node.func.id == "avg":
@@ -119,12 +122,38 @@ def _render(node: ast.AST, back: int) -> str | None:
     return None
 
 
-def _render_text(formula: str, back: int = 0) -> str | None:
+def _render_text(formula: str, back: int = 0, over: dict[str, str] | None = None) -> str | None:
     try:
         tree = ast.parse(formula, mode="eval")
     except SyntaxError:
         return None
-    return _render(tree.body, back)
+    return _render(tree.body, back, over)
+
+
+def _alternatives(formula: str) -> tuple[str, ...]:
+    """A lexicon formula rendered once per combination of the per-year alternatives of the
+    metrics it names ('total_debt / shareholders_equity' with total debt as short- plus
+    long-term debt, as the filer's 'Total debt' line, or as long-term debt alone), the
+    catalogue's first alternative first; () when it cannot be read."""
+    from finqa.lexicon import METRICS
+
+    first = _render_text(formula)
+    if first is None:
+        return ()
+    names = [
+        n
+        for n in dict.fromkeys(x.id for x in ast.walk(ast.parse(formula, mode="eval")) if isinstance(x, ast.Name))
+        if n in METRICS and (p := METRICS[n].per_year) is not None and len(p.formulas) > 1
+        and "[y-" not in " ".join(p.formulas) and _item_for(n) is None
+    ]  # fmt: skip
+    if not names:
+        return (first,)
+    out: list[str] = []
+    for combo in itertools.product(*(METRICS[n].per_year.formulas for n in names)):  # type: ignore[union-attr]
+        text = _render_text(formula, 0, dict(zip(names, combo, strict=True)))
+        if text is not None and text not in out:
+            out.append(text)
+    return tuple(out) or (first,)
 
 
 def _formula_of(metric_id: str) -> str | None:
@@ -148,14 +177,14 @@ def lexicon_recipe(metric_id: str) -> Recipe | None:
         return None
     metric = lex.METRICS[metric_id]  # type: ignore[attr-defined]
     if metric.formula:
-        formula = _render_text(metric.formula)
+        formulas = _alternatives(metric.formula)
     else:
         item = _item_for(metric_id)
-        formula = f"{item}[y]" if item else None
-    if formula is None:
+        formulas = (f"{item}[y]",) if item else ()
+    if not formulas:
         return None
     unit = metric.unit if metric.unit in ("USD", "%", "ratio", "times", "days") else "ratio"
-    return Recipe(metric_id, metric.name.lower(), (formula,), unit)
+    return Recipe(metric_id, metric.name.lower(), formulas, unit)
 
 
 def lexicon_match(text: str) -> tuple[str, int, int] | None:
