@@ -1,19 +1,21 @@
-"""Verdicts for recurring analyst questions, read from statement line items.
+"""Verdicts: the question families over statement line items, tried in order.
 
-Each rule recognises one question template, reads the rows it needs from the evidence (`Book`),
-and answers with a leading verdict ('Yes.' / 'No.' / the choice), the figures behind it, the
-cited pages and a re-executable Calculation. A rule returns None when the question is not its
-template or the rows are not all there (the caller then falls back to its usual path, which
-abstains on yes/no questions it cannot derive).
+Each family maps a question to catalogue line items and metrics (`lexicon/data`), reads the
+rows it needs from the evidence (`Book`) and answers with a leading verdict ('Yes.' / 'No.' /
+the choice / the amount), the figures behind it, the cited pages and a re-executable
+Calculation; it returns None when the question is not of its form or the rows are not all
+there (the caller then falls back to its usual path, which abstains on yes/no questions it
+cannot derive, saying what it looked for).
 
-General families (applicability of a metric, consistency over years) come first: families.py.
-Rules (documented in the answer text too):
-- quick-ratio liquidity and capital intensity: the catalogue's judgements, named by their
-  phrases (a judgement of ratios of line items) or asked as an evaluation of a metric
-  (`lexicon/data/judgements.yaml`: a healthy quick ratio is at least 1.0; a business is
-  capital-intensive when its capital expenditure is at least 8% of revenue), read by
-  `ratio_judgement` over any judgement of ratios of line items;
-- whether a line item is reported (dividends paid, restructuring costs, ...): existence.py.
+- applicability, consistency, period extreme, growth profile: families.py;
+- comparison across segments: segments.py;
+- whether a line item is reported for a year (dividends paid, restructuring costs, ...):
+  existence.py;
+- a catalogue judgement of ratios of line items, named by its phrases (`judgements.yaml`:
+  capital-intensive = capital expenditure at least 8% of revenue): `ratio_judgement`;
+- an evaluation of a computed metric ('healthy quick ratio'): the catalogue's judgement of
+  that metric, as the metric answer's lead (`metric_lead`);
+- a choice among line items the question lists: choices.py.
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ __all__ = ["verdict_answer", "metric_lead", "ratio_judgement"]
 def verdict_answer(
     question: str, evidence: Evidence, strategy: str, book: Book | None = None
 ) -> Answer | None:
-    """A verdict answer for a recognised template, or None (not the template / rows missing).
+    """A family's verdict answer, or None (no family applies, or its rows are missing).
 
     `book`: the rows already read for this evidence (with the statement model when the backend
     has one); read from the evidence text when not given."""
