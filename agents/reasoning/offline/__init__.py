@@ -14,6 +14,7 @@ import re
 from finqa.agents.reasoning.confidence import confidence_signals
 from finqa.agents.reasoning.offline.book import Book
 from finqa.agents.reasoning.offline.causes import cause_answer
+from finqa.agents.reasoning.offline.explain import explain, fmt_unit
 from finqa.agents.reasoning.offline.extractive import best_passages, content_words
 from finqa.agents.reasoning.offline.question import QuestionSpec, parse_question
 from finqa.agents.reasoning.offline.sentences import (
@@ -25,7 +26,6 @@ from finqa.agents.reasoning.offline.solver import (
     Solution,
     citations_for,
     format_value,
-    formula_items,
     get_recipe,
     missing_operands,
     solve,
@@ -33,7 +33,7 @@ from finqa.agents.reasoning.offline.solver import (
 from finqa.agents.reasoning.offline.verdict_kit import source_order
 from finqa.agents.reasoning.offline.verdicts import metric_lead, verdict_answer
 from finqa.agents.types import Answer, Evidence, StatementStore
-from finqa.lexicon import METRICS, intent
+from finqa.lexicon import intent
 from finqa.lexicon.causes import asks_cause
 from finqa.lexicon.conventions import asks_per_share
 
@@ -150,7 +150,7 @@ class OfflineBackend:
             if up != down and spec.is_yes_no:
                 lead = "Yes. " if (change > 0) == up else "No. "
             moved = "increased" if change > 0 else "decreased" if change < 0 else "was unchanged"
-            lead += f"The {sol.recipe.name} {moved} from {_fmt_unit(v0, sol.unit, sol.scale)} in FY{y0} to {_fmt_unit(v1, sol.unit, sol.scale)} in FY{y1}. "
+            lead += f"The {sol.recipe.name} {moved} from {fmt_unit(v0, sol.unit, sol.scale)} in FY{y0} to {fmt_unit(v1, sol.unit, sol.scale)} in FY{y1}. "
         if not lead:
             lead = metric_lead(question, spec, sol.recipe.id, sol.value)
         text = f"{lead}{what[:1].upper()}{what[1:]}: {value} {refs}."
@@ -169,7 +169,7 @@ class OfflineBackend:
             text += (
                 f" Computed by finqa as {sol.calculation.expression} from {operands}{unit_note}."
             )
-        text += _summed_lines(sol) + _basis(sol) + _alternative(sol)
+        text += explain(sol)
         if strategy == "detailed" and len(sol.per_year) > 1:
             text += (
                 " Per year: " + ", ".join(f"FY{y}: {v:,.2f}" for y, v in sol.per_year.items()) + "."
@@ -354,94 +354,6 @@ def _asked_terms(question: str) -> list[str]:
 
 
 _NOT_ASKED = frozenset({"usd", "dollars", "thousands", "millions", "billions", "much", "many", "round", "decimal", "places"})  # fmt: skip
-
-
-def _fmt_unit(v: float, unit: str, scale: float = 1.0) -> str:
-    if unit == "%":
-        return f"{v:.1f}%"
-    if unit == "USD":
-        word = {1e3: " thousand", 1e6: " million", 1e9: " billion"}.get(scale, "")
-        return f"{'-' if v < 0 else ''}${abs(v):,.0f}{word}"
-    return f"{v:.2f}"
-
-
-def _basis(sol: Solution) -> str:
-    """The balance basis the figure rests on: the catalogue's average of the two year-end
-    balances, named, or the year-end balance when the prior one was not in the evidence."""
-    if sol.basis == "year_end":
-        recipe = get_recipe(sol.recipe.id)
-        defined = _definition(sol.recipe.id, recipe.formulas[0] if recipe is not None else "")
-        return (
-            " Balances are the year-end figures only: the prior year-end balance needed for the "
-            f"catalogue's definition ({defined}, the average of the opening and closing balances) "
-            "is not in the evidence, so this figure is less certain."
-        )
-    expression = sol.calculation.expression
-    named = dict.fromkeys(
-        f"{f.item.name}: the average of the FY{f.year - 1} and FY{f.year} year-end balances"
-        for f in sol.facts
-        if f"avg({f.item.id}_fy{f.year}, {f.item.id}_fy{f.year - 1})" in expression
-    )
-    if not named:
-        return ""
-    text = "; ".join(named)
-    return (
-        f" {text[:1].upper()}{text[1:]} (the catalogue's definition; a year-end basis gives a "
-        "different figure)."
-    )
-
-
-def _alternative(sol: Solution) -> str:
-    """When the catalogue's first formula could not be read, which one was used and why."""
-    recipe = get_recipe(sol.recipe.id)
-    if recipe is None or len(recipe.formulas) < 2 or sol.basis != "defined":
-        return ""
-    used = {f.item.id for f in sol.facts}
-    first = recipe.formulas[0]
-    wanted = set(formula_items(first))
-    if wanted <= used:
-        return ""
-    names = " or ".join(x.replace("_", " ") for x in sorted(wanted - used))
-    shown = _definition(sol.recipe.id, first)
-    return (
-        f" The catalogue defines the {recipe.name} as {shown}; no {names} line was read from "
-        "the evidence, so it is computed from the lines shown."
-    )
-
-
-def _definition(recipe_id: str, fallback: str) -> str:
-    """The catalogue metric's formula over metric ids (metrics.yaml), else the recipe's."""
-    metric = next(
-        (m for m in METRICS.values() if m.per_year is not None and m.per_year.id == recipe_id),
-        METRICS.get(recipe_id),
-    )
-    return metric.formula if metric is not None and metric.formula else fallback
-
-
-def _summed_lines(sol: Solution) -> str:
-    """' Short-term debt is the sum of the lines 'A' and 'B'.' for each summed line item read
-    from more than one line (the answer says which lines it added up), and what an item read
-    covers where filers differ (its catalogue note: 'excluding lease liabilities')."""
-    lines: dict[str, list[str]] = {}
-    for fact in sol.facts:
-        if fact.item.summed:
-            shown = lines.setdefault(fact.item.name, [])
-            label = fact.row.label.strip()[:60]
-            if label not in shown:
-                shown.append(label)
-    summed = "".join(
-        f" {name[:1].upper()}{name[1:]} is the sum of the lines "
-        + ", ".join(repr(x) for x in shown[:-1])
-        + f" and {shown[-1]!r}."
-        for name, shown in lines.items()
-        if len(shown) > 1
-    )
-    notes = dict.fromkeys(
-        f" {f.item.name[:1].upper()}{f.item.name[1:]}: {f.item.note} (the catalogue's definition)."
-        for f in sol.facts
-        if f.item.note
-    )
-    return summed + "".join(notes)
 
 
 def _num(v: float) -> str:
