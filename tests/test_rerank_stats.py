@@ -29,6 +29,19 @@ def _settings(index: Path) -> Settings:
     return Settings().with_overrides({"index.path": str(index), "index.embed_min_words": 0})
 
 
+@pytest.fixture
+def fake_embedder_agents(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Retrieval agents a benchmark builds embed with the fake embedder the fixture index was built with."""
+    import finqa.agents.retrieval.agent as agent_module
+
+    class _Agent(RetrievalAgent):
+        def __init__(self, settings: Settings, **kw: object) -> None:
+            kw.setdefault("embedder", FakeEmbedder())
+            super().__init__(settings, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(agent_module, "RetrievalAgent", _Agent)
+
+
 @pytest.fixture(scope="module")
 def index_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     corpus = tmp_path_factory.mktemp("corpus")
@@ -149,20 +162,13 @@ class TestStoredStats:
         assert new.scores(query).tolist() == old.scores(query).tolist()
 
     def test_latency_command_reports_timings_and_recall(
-        self, tmp_path: Path, index_dir: Path, monkeypatch: pytest.MonkeyPatch
+        self, tmp_path: Path, index_dir: Path, fake_embedder_agents: None
     ) -> None:
         """shared_dense --latency times attempt 1 of each question whose filing is in the store and scores its pages against the gold; a question of a filing not in the store is left out."""
         import json
 
-        import finqa.agents.retrieval.agent as agent_module
         from finqa.benchmarks.shared_dense import main
 
-        class _Agent(RetrievalAgent):  # the fixture index was built with the fake embedder
-            def __init__(self, settings: Settings, **kw: object) -> None:
-                kw.setdefault("embedder", FakeEmbedder())
-                super().__init__(settings, **kw)  # type: ignore[arg-type]
-
-        monkeypatch.setattr(agent_module, "RetrievalAgent", _Agent)
         rows = [
             {"financebench_id": "q1", "question": CAPEX_Q, "answer": "-", "doc_name": "ACME_2022_10K",
              "evidence": [{"doc_name": "ACME_2022_10K", "evidence_page_num": 2}]},
@@ -196,22 +202,15 @@ class TestFitShared:
     """fit_reranker's shared-store data: each question over the filings its filters select."""
 
     def test_questions_scoped_by_filters_in_company_folds(
-        self, tmp_path: Path, index_dir: Path, monkeypatch: pytest.MonkeyPatch
+        self, tmp_path: Path, index_dir: Path, fake_embedder_agents: None
     ) -> None:
         """A question naming Acme gets candidates of Acme's filing only, in Acme's fold; a company the store lacks is left out."""
         import argparse
         import json
 
-        import finqa.agents.retrieval.agent as agent_module
         from finqa.benchmarks import fit_reranker
         from finqa.benchmarks._fit_shared import shared_data, shared_meta
 
-        class _Agent(RetrievalAgent):  # the fixture index was built with the fake embedder
-            def __init__(self, settings: Settings, **kw: object) -> None:
-                kw.setdefault("embedder", FakeEmbedder())
-                super().__init__(settings, **kw)  # type: ignore[arg-type]
-
-        monkeypatch.setattr(agent_module, "RetrievalAgent", _Agent)
         rows = [
             {"financebench_id": "q1", "question": CAPEX_Q, "answer": "-", "doc_name": "ACME_2022_10K",
              "company": "Acme", "evidence": [{"doc_name": "ACME_2022_10K", "evidence_page_num": 2}]},

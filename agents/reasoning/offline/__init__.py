@@ -8,7 +8,6 @@ Other questions: the best evidence sentence(s), cited, marked with lower confide
 
 from __future__ import annotations
 
-import hashlib
 import re
 
 from finqa.agents.reasoning.confidence import confidence_signals
@@ -30,7 +29,7 @@ from finqa.agents.reasoning.offline.solver import (
     missing_operands,
     solve,
 )
-from finqa.agents.reasoning.offline.verdict_kit import source_order
+from finqa.agents.reasoning.offline.verdict_kit import TEMPLATE_ID, offline_answer, source_order
 from finqa.agents.reasoning.offline.verdicts import metric_lead, verdict_answer
 from finqa.agents.types import Answer, Evidence, StatementStore
 from finqa.lexicon import intent
@@ -39,8 +38,7 @@ from finqa.lexicon.conventions import asks_per_share
 
 __all__ = ["OfflineBackend", "OFFLINE_TEMPLATE_ID", "CANNOT", "is_descriptive"]
 
-OFFLINE_TEMPLATE_ID = "offline.v1"
-_OFFLINE_HASH = hashlib.sha256(OFFLINE_TEMPLATE_ID.encode()).hexdigest()
+OFFLINE_TEMPLATE_ID = TEMPLATE_ID
 CANNOT = "cannot determine from the filings"
 
 
@@ -181,15 +179,8 @@ class OfflineBackend:
         conf = confidence_signals(text, cited=bool(cites), base=base)
         conf["mode"] = "metric"
         conf["recipe"] = sol.recipe.id
-        return Answer(
-            text=text,
-            citations=tuple(cites),
-            calculations=(sol.calculation,),
-            strategy=strategy,
-            template_id=OFFLINE_TEMPLATE_ID,
-            template_hash=_OFFLINE_HASH,
-            backend=self.name,
-            confidence=conf,
+        return offline_answer(
+            text, strategy, conf, citations=tuple(cites), calculations=(sol.calculation,)
         )
 
     def _abstain(
@@ -221,15 +212,7 @@ class OfflineBackend:
         conf = confidence_signals(text, cited=False)
         conf["mode"] = "abstain"
         conf["missing"] = missing
-        return Answer(
-            text=text,
-            abstained=True,
-            strategy=strategy,
-            template_id=OFFLINE_TEMPLATE_ID,
-            template_hash=_OFFLINE_HASH,
-            backend=self.name,
-            confidence=conf,
-        )
+        return offline_answer(text, strategy, conf, abstained=True)
 
     def _abstain_period(self, spec: QuestionSpec, strategy: str) -> Answer:
         """Two different periods asked in one fiscal year ('Q1 2025 vs Q2 2025'): the offline
@@ -282,15 +265,8 @@ class OfflineBackend:
         conf = confidence_signals(text, cited=True, base=0.1 + 0.5 * passages[0].coverage)
         conf["mode"] = "passages"
         conf["coverage"] = passages[0].coverage
-        return Answer(
-            text=text,
-            abstained=True,
-            citations=tuple(p.citation for p in passages),
-            strategy=strategy,
-            template_id=OFFLINE_TEMPLATE_ID,
-            template_hash=_OFFLINE_HASH,
-            backend=self.name,
-            confidence=conf,
+        return offline_answer(
+            text, strategy, conf, abstained=True, citations=tuple(p.citation for p in passages)
         )
 
 

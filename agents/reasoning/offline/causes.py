@@ -25,12 +25,12 @@ margin decreased primarily due to ...', 'The increase was driven by ..., partial
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 
 from finqa.agents.reasoning.confidence import confidence_signals
 from finqa.agents.reasoning.offline.extractive import content_words, listed_after, prose_sentences
 from finqa.agents.reasoning.offline.sentences import subject_terms
+from finqa.agents.reasoning.offline.verdict_kit import offline_answer
 from finqa.agents.types import Answer, Citation, Evidence, EvidenceItem
 from finqa.lexicon import find_companies, find_metrics, find_periods, get_metric
 from finqa.lexicon.causes import (
@@ -47,8 +47,6 @@ from finqa.lexicon.polarity import stem
 
 __all__ = ["cause_answer", "cause_target", "CauseTarget", "SECOND_WITHIN"]
 
-TEMPLATE_ID = "offline.v1"
-_HASH = hashlib.sha256(TEMPLATE_ID.encode()).hexdigest()
 CANNOT = "cannot determine from the filings"
 # a second cause sentence is quoted when it ranks within this share of the best (product rule:
 # a close second often carries the offsetting factor; crossval's per-mode gate may withhold more)
@@ -307,7 +305,7 @@ def cause_answer(question: str, evidence: Evidence, strategy: str) -> Answer:
         )
         conf = confidence_signals(text, cited=False)
         conf.update(mode="abstain", missing=[f"the cause of the change in {target.label}"])
-        return _make(text, (), strategy, conf, abstained=True)
+        return offline_answer(text, strategy, conf, abstained=True)
     best = units[0]
     quotes = [(best.fitted(_MAX_WORDS), best)]
     seen = _stems(best.text)
@@ -330,7 +328,7 @@ def cause_answer(question: str, evidence: Evidence, strategy: str) -> Answer:
         marker=best.marker,
         discussion=is_discussion_section(best.item.section),
     )
-    return _make(text, tuple(_citation(u) for _q, u in quotes), strategy, conf)
+    return offline_answer(text, strategy, conf, citations=tuple(_citation(u) for _q, u in quotes))
 
 
 def _subject(question: str, target: CauseTarget) -> str:
@@ -342,23 +340,3 @@ def _subject(question: str, target: CauseTarget) -> str:
         return f"{owner or 'the '}{target.label}"
     noun = movement_noun(question) or "change"
     return f"the {noun} in {owner}{target.label}"
-
-
-def _make(
-    text: str,
-    citations: tuple[Citation, ...],
-    strategy: str,
-    conf: dict[str, object],
-    *,
-    abstained: bool = False,
-) -> Answer:
-    return Answer(
-        text=text,
-        abstained=abstained,
-        citations=citations,
-        strategy=strategy,
-        template_id=TEMPLATE_ID,
-        template_hash=_HASH,
-        backend="offline",
-        confidence=conf,
-    )

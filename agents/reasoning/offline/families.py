@@ -33,9 +33,8 @@ from finqa.agents.reasoning.offline.question import QuestionSpec, parse_question
 from finqa.agents.reasoning.offline.solver import Solution, formula_items, solve
 from finqa.agents.reasoning.offline.tables import Row
 from finqa.agents.reasoning.offline.verdict_kit import (
-    TEMPLATE_HASH,
-    TEMPLATE_ID,
     Reader,
+    offline_answer,
     statement_rows,
     verdict,
 )
@@ -113,15 +112,7 @@ def applicability(
     conf = confidence_signals(text, cited=True, base=0.7)
     conf["mode"] = "not_relevant"
     conf["missing"] = [li.name for li in blocking]
-    return Answer(
-        text=text,
-        citations=(cite,),
-        strategy=strategy,
-        template_id=TEMPLATE_ID,
-        template_hash=TEMPLATE_HASH,
-        backend="offline",
-        confidence=conf,
-    )
+    return offline_answer(text, strategy, conf, citations=(cite,))
 
 
 def _mentions(key: str, li: LineItem) -> bool:

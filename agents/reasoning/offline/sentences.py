@@ -22,10 +22,9 @@ answer them. Without a covering sentence the functions return None (the caller a
 
 from __future__ import annotations
 
-import hashlib
-
 from finqa.agents.reasoning.confidence import confidence_signals
 from finqa.agents.reasoning.offline.extractive import Passage, best_passages, content_words
+from finqa.agents.reasoning.offline.verdict_kit import offline_answer
 from finqa.agents.types import Answer, Evidence
 from finqa.lexicon import (
     extract_quantities,
@@ -52,8 +51,6 @@ __all__ = [
     "MIN_COVERAGE",
 ]
 
-TEMPLATE_ID = "offline.v1"
-_HASH = hashlib.sha256(TEMPLATE_ID.encode()).hexdigest()
 # at least half of what the question asks about must be in the sentence (product rule, not
 # fitted; crossval's per-mode gate may withhold more)
 MIN_COVERAGE = 0.5
@@ -161,15 +158,7 @@ def _answer(text: str, p: Passage, cov: float, strategy: str, mode: str, **extra
     conf["mode"] = mode
     conf["coverage"] = round(cov, 3)
     conf.update(extra)
-    return Answer(
-        text=text,
-        citations=(p.citation,),
-        strategy=strategy,
-        template_id=TEMPLATE_ID,
-        template_hash=_HASH,
-        backend="offline",
-        confidence=conf,
-    )
+    return offline_answer(text, strategy, conf, citations=(p.citation,))
 
 
 def assertion_answer(question: str, evidence: Evidence, strategy: str) -> Answer | None:

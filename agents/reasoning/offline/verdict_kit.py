@@ -20,10 +20,35 @@ __all__ = [
     "source_order",
     "TEMPLATE_ID",
     "TEMPLATE_HASH",
+    "offline_answer",
 ]
 
 TEMPLATE_ID = "offline.v1"
 TEMPLATE_HASH = hashlib.sha256(TEMPLATE_ID.encode()).hexdigest()
+
+
+def offline_answer(
+    text: str,
+    strategy: str,
+    conf: dict[str, object],
+    *,
+    citations: tuple[Citation, ...] = (),
+    calculations: tuple[Calculation, ...] = (),
+    abstained: bool = False,
+) -> Answer:
+    """An answer of the offline backend: its text, sources, calculations and confidence signals,
+    stamped with the one offline template id and hash every family shares."""
+    return Answer(
+        text=text,
+        abstained=abstained,
+        citations=citations,
+        calculations=calculations,
+        strategy=strategy,
+        template_id=TEMPLATE_ID,
+        template_hash=TEMPLATE_HASH,
+        backend="offline",
+        confidence=conf,
+    )
 
 
 class Reader:
@@ -104,15 +129,8 @@ def verdict(
 ) -> Answer:
     conf = confidence_signals(text, cited=bool(reader.cites), base=0.8)
     conf["mode"] = mode
-    return Answer(
-        text=text,
-        citations=tuple(reader.cites),
-        calculations=tuple(calcs),
-        strategy=strategy,
-        template_id=TEMPLATE_ID,
-        template_hash=TEMPLATE_HASH,
-        backend="offline",
-        confidence=conf,
+    return offline_answer(
+        text, strategy, conf, citations=tuple(reader.cites), calculations=tuple(calcs)
     )
 
 
@@ -132,12 +150,4 @@ def abstain(what: str, missing: list[str], strategy: str) -> Answer:
     conf = confidence_signals(text, cited=False)
     conf["mode"] = "abstain"
     conf["missing"] = missing
-    return Answer(
-        text=text,
-        abstained=True,
-        strategy=strategy,
-        template_id=TEMPLATE_ID,
-        template_hash=TEMPLATE_HASH,
-        backend="offline",
-        confidence=conf,
-    )
+    return offline_answer(text, strategy, conf, abstained=True)
