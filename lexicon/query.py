@@ -7,6 +7,7 @@ import re
 from typing import TYPE_CHECKING
 
 from finqa.lexicon._data import data_cache
+from finqa.lexicon.abbreviations import expand_abbreviations
 from finqa.lexicon.asked_period import asked_periods
 from finqa.lexicon.entities import CompanyMatch, find_companies, lookup_company_by_name
 from finqa.lexicon.metrics import MetricMatch, find_metrics, get_metric
@@ -120,6 +121,9 @@ def _analyze(question: str) -> QueryAnalysis:
     asked = asked_periods(question, company.name if company else None) or ()
     shorter = tuple(a.label() for a in asked) if any(not a.annual for a in asked) else ()
     notes, expansion = _expansion(companies, periods, metrics, statements)
+    for short, long in expand_abbreviations(plain):
+        notes.append(f"abbreviation {short!r} -> {long!r}")
+        expansion.append(long)
     extra = [e for e in _unique(expansion) if e.lower() not in question.lower()]
     expanded = question if not extra else question + " | " + " ; ".join(extra)
     return QueryAnalysis(

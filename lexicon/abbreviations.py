@@ -1,0 +1,27 @@
+"""Abbreviations that filings define ('Chief Executive Officer ("CEO")'), read from
+data/abbreviations.csv (mined by `python -m finqa.benchmarks.abbreviation_mining --write`), and
+their long forms in a question, for the search's query expansion."""
+
+from __future__ import annotations
+
+import re
+
+from finqa.lexicon._data import DATA_DIR, data_cache, read_csv
+
+__all__ = ["ABBREVIATIONS_PATH", "abbreviations", "expand_abbreviations"]
+
+ABBREVIATIONS_PATH = DATA_DIR / "abbreviations.csv"
+_TOKEN = re.compile(r"(?<![A-Za-z&])([A-Z][A-Z&]{1,6})(?:s|'s|’s)?(?![A-Za-z&])")
+
+
+@data_cache()
+def abbreviations() -> dict[str, str]:
+    """abbreviation (as filings write it) -> its long form, lower case."""
+    return {row["abbreviation"]: row["long_form"] for row in read_csv(ABBREVIATIONS_PATH.name)}
+
+
+def expand_abbreviations(text: str) -> tuple[tuple[str, str], ...]:
+    """(abbreviation, long form) for each abbreviation of the table that `text` uses, in order."""
+    table = abbreviations()
+    found = [m.group(1) for m in _TOKEN.finditer(text)]
+    return tuple(dict.fromkeys((a, table[a]) for a in found if a in table))

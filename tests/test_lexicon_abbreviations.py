@@ -1,0 +1,99 @@
+"""Abbreviations filings define: mining them from pages and expanding them in questions."""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+from finqa.benchmarks import abbreviation_mining as am
+from finqa.lexicon import analyze
+from finqa.lexicon.abbreviations import ABBREVIATIONS_PATH, abbreviations, expand_abbreviations
+
+
+def _page(doc: str, text: str) -> dict[str, object]:
+    return {"doc_name": doc, "page_num": 1, "text": text}
+
+
+class TestLongForm:
+    @pytest.mark.parametrize(
+        ("words", "abbreviation", "expected"),
+        [
+            ("our President and Chief Executive Officer", "CEO", "chief executive officer"),
+            ("Selling, General and Administrative", "SG&A", "selling general and administrative"),
+            ("the Food and Drug Administration", "FDA", "food and drug administration"),
+            ("operating lease right-of-use", "ROU", "right-of-use"),
+            ("Property, Plant and Equipment", "PP&E", "property plant and equipment"),
+        ],
+    )
+    def test_initials_spell_the_abbreviation(
+        self, words: str, abbreviation: str, expected: str
+    ) -> None:
+        """The shortest run of words before the parenthesis whose initials spell it."""
+        assert am.long_form(words.replace(",", " ").split(), abbreviation) == expected
+
+    def test_no_run_spells_it(self) -> None:
+        assert am.long_form(["net", "sales", "for", "the", "year"], "CEO") is None
+
+
+class TestMining:
+    def test_kept_when_several_companies_define_one_long_form(self) -> None:
+        pages = [
+            _page("ACME_2022_10K", 'Jane Roe, our Chief Executive Officer ("CEO"), said.'),
+            _page("GLOBEX_2023_10K", "John Doe, Chief Executive Officer (CEO) since 2019."),
+            _page("GLOBEX_2023_10K", "the Widget Incentive Programme (WIP) of Globex."),
+            _page("ACME_2022_10K", "Work In Process (WIP) inventories."),
+            _page("ACME_2022_10K", "the Quarterly Bonus Plan (QBP) of Acme."),
+        ]
+        rows = am.table(am.mine_abbreviations(pages, {}), min_companies=2)
+        by = {r["abbreviation"]: r for r in rows}
+        assert by["CEO"]["long_form"] == "chief executive officer"
+        assert by["CEO"]["companies"] == "2"
+        assert "QBP" not in by  # one company's programme
+        assert "WIP" not in by  # two long forms, neither holds most definitions
+
+    def test_cli_reads_pages_and_reports_missing_input(
+        self, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        pages = tmp_path / "pages.jsonl.gz"
+        with gzip.open(pages, "wt", encoding="utf-8") as fh:
+            for doc in ("A_2022_10K", "B_2022_10K"):
+                fh.write(json.dumps(_page(doc, "Earnings Per Share (EPS) rose.")) + "\n")
+            fh.write("{not json\n")
+        assert am.main(["--pages", str(pages), "--documents", str(tmp_path / "none")]) == 0
+        out = capsys.readouterr()
+        assert "EPS" in out.out and "earnings per share" in out.out
+        assert "not JSON" in out.err
+        assert am.main(["--pages", str(tmp_path / "missing.gz")]) == 2
+        assert "not found" in capsys.readouterr().err
+
+
+class TestTable:
+    def test_shipped_table_is_the_mined_one(self) -> None:
+        """Every row is backed by at least two companies; CEO and SG&A are there."""
+        with ABBREVIATIONS_PATH.open(encoding="utf-8") as fh:
+            rows = list(csv.DictReader(fh))
+        assert len(rows) >= 100
+        assert all(int(r["companies"]) >= 2 for r in rows)
+        table = abbreviations()
+        assert table["CEO"] == "chief executive officer"
+        assert table["SG&A"] == "selling general and administrative"
+
+
+class TestExpansion:
+    def test_question_abbreviation_expands_search(self) -> None:
+        qa = analyze("Does Foot Locker's new CEO have previous CEO experience?")
+        assert "chief executive officer" in qa.expanded_query
+        assert any("abbreviation 'CEO'" in n for n in qa.notes)
+
+    def test_lower_case_and_unknown_words_do_not_expand(self) -> None:
+        assert expand_abbreviations("the ceo and the XQZ team") == ()
+        assert expand_abbreviations("CEOs and the CFO's pay") == (
+            ("CEO", "chief executive officer"),
+            ("CFO", "chief financial officer"),
+        )
+
+    def test_inside_a_longer_word_is_not_an_abbreviation(self) -> None:
+        assert expand_abbreviations("SECURITIES and NYSEARCA") == ()
