@@ -8,9 +8,10 @@ import re
 
 from finqa.lexicon._data import DATA_DIR, data_cache, read_csv
 
-__all__ = ["ABBREVIATIONS_PATH", "abbreviations", "expand_abbreviations"]
+__all__ = ["ABBREVIATIONS_PATH", "abbreviations", "abbreviate", "expand_abbreviations"]
 
 ABBREVIATIONS_PATH = DATA_DIR / "abbreviations.csv"
+_SPACE = re.compile(r"[^a-z0-9&]+")
 _TOKEN = re.compile(r"(?<![A-Za-z&])([A-Z][A-Z&]{1,6})(?:s|'s|’s)?(?![A-Za-z&])")
 
 
@@ -25,3 +26,24 @@ def expand_abbreviations(text: str) -> tuple[tuple[str, str], ...]:
     table = abbreviations()
     found = [m.group(1) for m in _TOKEN.finditer(text)]
     return tuple(dict.fromkeys((a, table[a]) for a in found if a in table))
+
+
+def _words(text: str) -> str:
+    return " " + _SPACE.sub(" ", text.lower()).strip() + " "
+
+
+@data_cache()
+def _long_forms() -> tuple[tuple[str, str], ...]:
+    return tuple((a, _words(long)) for a, long in abbreviations().items())
+
+
+def abbreviate(text: str) -> tuple[tuple[str, str], ...]:
+    """(abbreviation, long form) for each long form of the table that `text` spells out and
+    whose abbreviation it does not use ('research and development' -> 'R&D')."""
+    words = _words(text)
+    table = abbreviations()
+    return tuple(
+        (a, table[a])
+        for a, long in _long_forms()
+        if long in words and not re.search(rf"(?<![A-Za-z&]){re.escape(a)}(?![A-Za-z&])", text)
+    )

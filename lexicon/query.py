@@ -7,7 +7,7 @@ import re
 from typing import TYPE_CHECKING
 
 from finqa.lexicon._data import data_cache
-from finqa.lexicon.abbreviations import expand_abbreviations
+from finqa.lexicon.abbreviations import abbreviate, expand_abbreviations
 from finqa.lexicon.asked_period import asked_periods
 from finqa.lexicon.entities import CompanyMatch, find_companies, lookup_company_by_name
 from finqa.lexicon.metrics import MetricMatch, find_metrics, get_metric
@@ -124,6 +124,9 @@ def _analyze(question: str) -> QueryAnalysis:
     for short, long in expand_abbreviations(plain):
         notes.append(f"abbreviation {short!r} -> {long!r}")
         expansion.append(long)
+    for short, long in abbreviate(plain):
+        notes.append(f"abbreviation {long!r} -> {short!r}")
+        expansion.append(short)
     extra = [e for e in _unique(expansion) if e.lower() not in question.lower()]
     expanded = question if not extra else question + " | " + " ; ".join(extra)
     return QueryAnalysis(

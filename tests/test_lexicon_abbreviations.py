@@ -10,7 +10,12 @@ from pathlib import Path
 import pytest
 from finqa.benchmarks import abbreviation_mining as am
 from finqa.lexicon import analyze
-from finqa.lexicon.abbreviations import ABBREVIATIONS_PATH, abbreviations, expand_abbreviations
+from finqa.lexicon.abbreviations import (
+    ABBREVIATIONS_PATH,
+    abbreviate,
+    abbreviations,
+    expand_abbreviations,
+)
 
 
 def _page(doc: str, text: str) -> dict[str, object]:
@@ -97,3 +102,17 @@ class TestExpansion:
 
     def test_inside_a_longer_word_is_not_an_abbreviation(self) -> None:
         assert expand_abbreviations("SECURITIES and NYSEARCA") == ()
+
+    def test_spelled_out_long_form_adds_its_abbreviation(self) -> None:
+        """Pages that only write 'R&D' or 'CEO' are found from the long form too."""
+        assert abbreviate("What did the Chief Executive Officer say?") == (
+            ("CEO", "chief executive officer"),
+        )
+        assert abbreviate("operating lease right-of-use assets") == (("ROU", "right-of-use"),)
+        qa = analyze("How much did 3M spend on research and development in FY2019?")
+        assert qa.expanded_query.endswith("R&D") or "; R&D" in qa.expanded_query
+        assert any("'research and development' -> 'R&D'" in n for n in qa.notes)
+
+    def test_long_form_already_abbreviated_or_partial_is_left(self) -> None:
+        assert abbreviate("the Chief Executive Officer (CEO)") == ()
+        assert abbreviate("chief executive") == ()
