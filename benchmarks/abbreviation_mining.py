@@ -24,10 +24,10 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from pathlib import Path
 
-from finqa.benchmarks.label_mining import DEFAULT_DOCS, DEFAULT_PAGES, _companies, _pages
+from finqa.benchmarks.label_mining import DEFAULT_DOCS, DEFAULT_PAGES, company_of_filing, iter_pages
 from finqa.lexicon.abbreviations import ABBREVIATIONS_PATH
 
-__all__ = ["mine_abbreviations", "main"]
+__all__ = ["long_form", "mine_abbreviations", "table", "main"]
 
 _SMALL = frozenset({"and", "of", "&", "for", "the", "in", "on", "to", "or", "a"})
 _ABBREVIATION = re.compile(r"\(\s*(?:the\s+|an?\s+)?[\"“”'‘’]?([A-Z][A-Z&]{1,6})s?[\"“”'‘’]?\s*\)")
@@ -111,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     if not pages.exists():
         print(f"error: {pages} not found", file=sys.stderr)
         return 2
-    found = mine_abbreviations(_pages(pages), _companies(Path(args.documents)))
+    found = mine_abbreviations(iter_pages(pages), company_of_filing(Path(args.documents)))
     rows = table(found, args.min_companies)
     if args.write:
         with ABBREVIATIONS_PATH.open("w", encoding="utf-8", newline="") as fh:

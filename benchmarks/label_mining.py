@@ -29,7 +29,14 @@ from pathlib import Path
 from finqa.benchmarks.reasoning_eval import DEFAULT_QUESTIONS
 from finqa.lexicon.line_items import SUPPORT_PATH, label_key, line_items
 
-__all__ = ["mine_labels", "catalogue_support", "main", "LabelStats"]
+__all__ = [
+    "mine_labels",
+    "catalogue_support",
+    "company_of_filing",
+    "iter_pages",
+    "main",
+    "LabelStats",
+]
 
 DEFAULT_PAGES = DEFAULT_QUESTIONS.with_name("pages.jsonl.gz")
 DEFAULT_DOCS = DEFAULT_PAGES.with_name("documents.jsonl")
@@ -81,7 +88,8 @@ def _captions(text: str) -> Iterator[str]:
             yield line.rstrip(" $:")
 
 
-def _pages(path: Path) -> Iterator[dict[str, object]]:
+def iter_pages(path: Path) -> Iterator[dict[str, object]]:
+    """The pages of a pages.jsonl.gz, one dict each; a line that is not JSON is reported and skipped."""
     with gzip.open(path, "rt", encoding="utf-8") as fh:
         for n, line in enumerate(fh, start=1):
             try:
@@ -90,7 +98,8 @@ def _pages(path: Path) -> Iterator[dict[str, object]]:
                 print(f"warning: {path}:{n} is not JSON, skipped", file=sys.stderr)
 
 
-def _companies(path: Path) -> dict[str, str]:
+def company_of_filing(path: Path) -> dict[str, str]:
+    """doc_name -> company from a documents.jsonl ({} when the file is missing)."""
     if not path.exists():
         return {}
     out: dict[str, str] = {}
@@ -158,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.pages.exists():
         print(f"error: pages file not found: {args.pages}", file=sys.stderr)
         return 2
-    stats = mine_labels(_pages(args.pages), _companies(args.documents))
+    stats = mine_labels(iter_pages(args.pages), company_of_filing(args.documents))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     mined = {
         k: {"label": s.label, "filings": len(s.filings), "companies": len(s.companies)}
