@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 from finqa.lexicon.statements import read_pages
+from finqa.lexicon.statements.classify import title_kind
 from finqa.lexicon.statements.text import join_split_numbers, split_row
 
 INCOME_THOUSANDS = """ACME CORP
@@ -203,6 +204,36 @@ class TestTextReader:
         index = "Index to Financial Statements\nConsolidated Statements of Income 58\nConsolidated Balance Sheets 60\n"
         read = read_pages("ACME_2022_10K", [(0, "Item 1. Business\nWe make widgets."), (1, index)])
         assert read.statement_pages == [] and read.tables == []
+
+    def test_index_running_head_over_a_statement(self) -> None:
+        """A statement page headed by the 'Index to Consolidated Financial Statements' link is read."""
+        index = (
+            "Index to Consolidated Financial Statements\nPage\n"
+            "Consolidated Statements of Operations for the years ended December 31, 2022 and 2021\n"
+            "106\nConsolidated Balance Sheets at December 31, 2022 and 2021\n107\n"
+        )
+        sheet = (
+            "Index to Consolidated Financial Statements\nConsolidated Balance Sheets\n"
+            "At December 31,\nIn millions\n2022\n2021\nCash and cash equivalents\n$\n12,945 $\n"
+            "9,408\nTotal current assets\n65,682\n60,008\nTotal assets\n$\n228,275 $\n232,999\n"
+        )
+        read = read_pages("ACME_2022_10K", [(105, index), (106, sheet)])
+        assert read.statement_pages == [106] and read.page_kinds[106] == "balance"
+        facts = {f.label: f.value for f in read.tables[0].facts if f.period.fiscal_year == 2022}
+        assert facts["Total current assets"] == 65_682e6
+
+
+class TestTitles:
+    def test_parenthetical_in_a_title(self) -> None:
+        """A parenthetical inside a statement title ('STOCKHOLDERS' (DEFICIT) EQUITY') keeps its kind."""
+        assert (
+            title_kind("CONSOLIDATED STATEMENTS OF STOCKHOLDERS\u2019 (DEFICIT) EQUITY") == "equity"
+        )
+        assert title_kind("CONSOLIDATED STATEMENTS OF COMPREHENSIVE (LOSS) INCOME") == "income"
+
+    def test_prose_is_no_title(self) -> None:
+        """A sentence that mentions a statement is not a title."""
+        assert title_kind("See the consolidated balance sheets for the amounts.") is None
 
 
 class TestSplitRow:

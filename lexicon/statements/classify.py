@@ -104,7 +104,8 @@ def title_kind(line: str) -> StatementKind | None:
             m = _TITLE.match(key)
     if m is None or not _TITLE_REST.search(key[m.end() :]):
         return None
-    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", line)
+    # a parenthetical is no part of the name ("STOCKHOLDERS' (DEFICIT) EQUITY")
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", re.sub(r"\(.*?\)", " ", line))
     return classify_statement(spaced) or classify_statement(" ".join(_WORDS.findall(key)))
 
 
@@ -126,10 +127,16 @@ _INDEX = re.compile(r"\bindex\s+to\s+(?:the\s+)?(?:consolidated\s+)?financial\s+
 
 
 def _is_index(lines: list[str]) -> bool:
-    """An index / table of contents listing the statements (titles followed by page numbers)."""
+    """An index / table of contents listing the statements (titles followed by page numbers).
+
+    An 'Index to Consolidated Financial Statements' heading makes an index only when the page
+    goes on to name more than one statement: filers print it as a running head (a link back
+    to the index) at the top of every statement page, over that page's one title.
+    """
     top = [ln.strip() for ln in lines if ln.strip()][:40]
     if any(_INDEX.search(ln) for ln in top[:12]):
-        return True
+        named = {classify_statement(ln) for ln in top if not _INDEX.search(ln)}
+        return len(named - {None}) >= 2
     titles = sum(1 for ln in top if title_kind(ln) is not None)
     return titles >= 3
 
