@@ -57,6 +57,10 @@ class LineItem:
     labels: tuple[str, ...]  # captions that are this item (best first)
     prefixes: tuple[str, ...] = ()  # captions that start like this item
     exclude: tuple[str, ...] = ()  # substrings that disqualify a caption
+    # substrings that disqualify a caption anywhere but the item's own primary statement:
+    # 'Long-Term Debt Obligations' is the balance sheet's debt line, while 'Long-term debt
+    # obligations' in a contractual-obligations schedule are payments due, not a balance
+    off_statement: tuple[str, ...] = ()
     # read as |value| in a formula: filings print this outflow or expense with either sign
     # ('(10,069)' and '10,069' both mean a cost of 10,069), so the sign as printed says nothing
     magnitude: bool = False
@@ -78,6 +82,10 @@ class LineItem:
             tuple(label_key(x) for x in self.exclude),
         )
 
+    def off_statement_keys(self) -> tuple[str, ...]:
+        """label_keys of `off_statement`."""
+        return tuple(label_key(x) for x in self.off_statement)
+
 
 def _item(item_id: str, d: dict[str, Any]) -> LineItem:
     return LineItem(
@@ -87,6 +95,7 @@ def _item(item_id: str, d: dict[str, Any]) -> LineItem:
         labels=tuple(str(x) for x in d.get("labels") or ()),
         prefixes=tuple(str(x) for x in d.get("prefixes") or ()),
         exclude=tuple(str(x) for x in d.get("exclude") or ()),
+        off_statement=tuple(str(x) for x in d.get("off_statement") or ()),
         magnitude=bool(d.get("magnitude", False)),
         signed_expense=bool(d.get("signed_expense", False)),
         metrics=tuple(str(x) for x in d.get("metrics") or ()),

@@ -525,6 +525,26 @@ class TestVerdicts:
         assert recompute(a) == pytest.approx(0.9)
         assert "total_debt / shareholders_equity" in a.text and "no short term debt" in a.text
 
+    def test_debt_obligations_on_the_balance_sheet(self) -> None:
+        """'Short-term' and 'Long-Term Debt Obligations' on a balance sheet are the debt lines."""
+        text = (
+            "Consolidated Balance Sheet\n(in millions)\n2023 2022\nTotal Current Assets 50,000 48,000\n"
+            "Total Assets 120,000 110,000\nShort-term debt obligations 4,000 3,000\n"
+            "Total Current Liabilities 30,000 28,000\nLong-Term Debt Obligations 36,000 38,000\n"
+            "Total Liabilities 80,000 75,000\nTotal Equity 40,000 35,000\n"
+        )
+        a = ask("What was Acme's FY2023 debt-to-equity ratio?", text, doc="ACME_2023_10K")
+        assert recompute(a) == pytest.approx(40000 / 40000)
+
+    def test_contractual_obligations_are_not_debt(self) -> None:
+        """'Long-term debt obligations' in a contractual-obligations schedule is not long-term debt."""
+        text = (
+            "Contractual Obligations\n(in millions)\n2023 2022\n"
+            "Long-term debt obligations 41,000 43,000\nOperating leases 2,000 2,100\n"
+        )
+        a = ask("What was Acme's long-term debt at the end of FY2023?", text, doc="ACME_2023_10K")
+        assert a.abstained and "41,000" not in a.text
+
     def test_debt_without_long_term_row_is_not_answered(self) -> None:
         """Without debt rows for both years there is no debt verdict."""
         q = "Has Acme increased its debt on balance sheet between FY2022 and the FY2021 period?"

@@ -289,6 +289,7 @@ class Book:
         if not li.summed or not (top.primary and top.statement == li.statement):
             return [best]
         exact, prefixes, excludes = li.keys()
+        off = li.off_statement_keys()
         out, keys = [best], {top.key}
         for row in self.rows:
             v = row.value_for(year)
@@ -303,7 +304,7 @@ class Book:
                 or abs(row.page - top.page) > 1
             ):
                 continue
-            fits = _row_score(row, li.statement, exact, prefixes, excludes) is not None
+            fits = _row_score(row, li.statement, exact, prefixes, excludes, off) is not None
             if not (fits or (row.item is not None and row.item in (li.id, *li.metrics))):
                 continue
             out.append(Fact(li, year, row, float(v)))
@@ -329,6 +330,7 @@ class Book:
     @staticmethod
     def _best(li: LineItem, year: int, pool: Sequence[Row]) -> Fact | None:
         exact, prefixes, excludes = li.keys()
+        off = li.off_statement_keys()
         best: tuple[float, Row] | None = None
         for row in pool:
             if (
@@ -339,7 +341,7 @@ class Book:
                 continue  # other entities' tables; guessed columns outside a statement
             if row.per_share and li.id not in _PER_SHARE_OK:
                 continue
-            score = _row_score(row, li.statement, exact, prefixes, excludes)
+            score = _row_score(row, li.statement, exact, prefixes, excludes, off)
             if (
                 score is None
                 and exact
@@ -347,7 +349,7 @@ class Book:
                 and row.item in (li.id, *li.metrics)
             ):
                 score = _row_score(
-                    replace(row, key=exact[0]), li.statement, exact, prefixes, excludes
+                    replace(row, key=exact[0]), li.statement, exact, prefixes, excludes, off
                 )
                 score = None if score is None else score + TAG_PREFERENCE
             if score is not None and row.model:
@@ -374,10 +376,15 @@ def _row_score(
     exact: Sequence[str],
     prefixes: Sequence[str],
     excludes: Sequence[str],
+    off_statement: Sequence[str] = (),
 ) -> float | None:
-    """How well a row's label and statement fit a line item; None when it cannot be the item."""
+    """How well a row's label and statement fit a line item; None when it cannot be the item
+    (`off_statement`: words that disqualify a caption off the item's own primary statement)."""
     key = row.key
     if not key or any(x and x in key for x in excludes):
+        return None
+    on_statement = row.primary and row.statement == statement
+    if not on_statement and any(x and x in key for x in off_statement):
         return None
     if key in exact:
         strength = 100 - list(exact).index(key)
