@@ -236,6 +236,45 @@ class TestTitles:
         assert title_kind("See the consolidated balance sheets for the amounts.") is None
 
 
+EQUITY_SECTION = """CONSOLIDATED BALANCE SHEETS
+(In millions, except per share amounts)
+December 31, 2022 2021
+Total assets 30,775 28,898
+Corning Incorporated shareholders' equity:
+Common stock \u2013 Par value $0.50 per share; Shares authorized 3.8 billion;
+Shares issued: 1,726 million and 1,718 million 863 859
+Retained earnings 16,120 16,408
+Total equity 13,448 12,899
+"""
+
+
+class TestRowUnits:
+    def test_balance_sheet_rows_are_amounts(self) -> None:
+        """Under a 'Par value $0.50 per share; Shares issued' caption, balance-sheet rows stay amounts."""
+        read = read_pages("ACME_2022_10K", [(60, EQUITY_SECTION)])
+        facts = {f.label: f for f in read.tables[0].facts if f.column == 0}
+        assert facts["Total equity"].unit == "USD" and facts["Total equity"].value == 13_448e6
+        assert facts["Retained earnings"].value == 16_120e6
+        assert all(f.unit == "USD" for f in facts.values())
+
+    def test_dividends_with_their_rate_are_amounts(self) -> None:
+        """'Cash dividends declared ($1.96 per share)' is an amount; 'Dividends per share' is not."""
+        text = (
+            "Consolidated Statements of Shareholders' Equity\n(in millions, except per share data)\n"
+            "2022 2021\nCash dividends declared ($1.96 and $1.92 per share) (1,195.8) (1,180.0)\n"
+            "Dividends per share 1.96 1.92\n"
+        )
+        read = read_pages("ACME_2022_10K", [(61, text)])
+        facts = {f.label: f for f in read.tables[0].facts if f.column == 0}
+        declared = facts["Cash dividends declared ($1.96 and $1.92 per share)"]
+        assert declared.unit == "USD" and declared.value == -1_195.8e6
+        assert facts["Dividends per share"].unit == "USD/share"
+
+    def test_stockholders_equity_statements_title(self) -> None:
+        """Microsoft's 'STOCKHOLDERS' EQUITY STATEMENTS' page is an equity statement."""
+        assert title_kind("STOCKHOLDERS\u2019 EQUITY STATEMENTS") == "equity"
+
+
 class TestSplitRow:
     def test_label_keeps_its_own_numbers(self) -> None:
         """Numbers inside a label ('net of $40 and $42') stay label when cells follow."""

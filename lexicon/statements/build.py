@@ -12,6 +12,7 @@ import re
 
 from finqa.lexicon.model import (
     StatementFact,
+    StatementKind,
     StatementPeriod,
     StatementTable,
     StatementUnit,
@@ -29,17 +30,34 @@ _PER_SHARE = re.compile(
 )
 _SHARES = re.compile(r"\bshares\b|\bshare\s+count\b", re.I)
 _MONEY = re.compile(r"\$|amount|value|cost|equity|capital|dividend", re.I)
+# words of a caption that describe the stock, not a per-share figure: 'Common stock, $1 par
+# value per share', 'Cash dividends declared ($1.96, $1.96 and $1.96 per share)'
+_NOT_PER_SHARE = re.compile(
+    r"\b(?:par|stated)\s+value\b[^;:]{0,40}?\bper\s+share\b|\([^)]*\$\s*\d[^)]*\)", re.I
+)
+# statements of amounts: a balance sheet's or cash-flow statement's figures are money unless the
+# row's own caption is per share; the share counts and headings there are words of a caption
+# ('Common stock, $0.50 par value per share; Shares issued: 1,726 million' 863)
+_AMOUNTS_ONLY = frozenset({"balance", "cashflow"})
 _UNAUDITED = re.compile(r"\bunaudited\b", re.I)
 _FOOTNOTE = re.compile(r"^\(\d\)$")
 
 
 def row_unit(
-    label: str, heading: str, cell_unit: str, amounts_scale: float
+    label: str,
+    heading: str,
+    cell_unit: str,
+    amounts_scale: float,
+    kind: StatementKind | None = None,
 ) -> tuple[StatementUnit, float]:
     """Unit and scale of one row: per-share rows are never scaled, share counts take the
-    table's scale ('in millions, except per share'), percent cells are percent."""
+    table's scale ('in millions, except per share'), percent cells are percent; every row of
+    a balance sheet or cash-flow statement (`kind`) is an amount."""
     if cell_unit == "%":
         return "%", 1.0
+    label, heading = _NOT_PER_SHARE.sub(" ", label), _NOT_PER_SHARE.sub(" ", heading)
+    if kind in _AMOUNTS_ONLY:  # only a caption that says so is per share there
+        return ("USD/share", 1.0) if _PER_SHARE.search(label) else ("USD", amounts_scale)
     if _PER_SHARE.search(label) or (_PER_SHARE.search(heading) and not _SHARES.search(label)):
         return "USD/share", 1.0
     if _SHARES.search(label) and not _MONEY.search(label):
@@ -90,14 +108,14 @@ def build_table(
                 notes.append(f"row {label[:40]!r}: {len(cells)} cells for {ncols} columns, skipped")
             continue
         heading = raw.headings[r] if r < len(raw.headings) else ""
-        item = _item(label, row_unit(label, heading, "", scale)[0])
+        item = _item(label, row_unit(label, heading, "", scale, raw.kind)[0])
         side = balance_side(label)  # an opening / closing balance is an instant
         row_periods = [(balance_period(p, side) if side else None) or p for p in periods]
         for c, (cell, parsed) in enumerate(zip(cells, values, strict=True)):
             if parsed is None:  # a blank grid cell: no figure for this period
                 continue
             value, negative, cell_unit = parsed
-            unit, row_scale = row_unit(label, heading, cell_unit, scale)
+            unit, row_scale = row_unit(label, heading, cell_unit, scale, raw.kind)
             facts.append(
                 StatementFact(
                     doc_id=doc_id,

@@ -2,7 +2,7 @@
 
 A primary statement is recognised by its title ('CONSOLIDATED BALANCE SHEETS',
 'NIKE, Inc. Consolidated Statements of Income', 'Statements of Consolidated Cash Flows',
-Microsoft's 'INCOME STATEMENTS' and 'CASH FLOWS STATEMENTS');
+Microsoft's 'INCOME STATEMENTS', 'CASH FLOWS STATEMENTS' and 'STOCKHOLDERS' EQUITY STATEMENTS');
 comprehensive income counts as income. Segment and quarterly tables are recognised
 by their headings ('Segment information', 'Quarterly Financial Data (Unaudited)').
 """
@@ -33,7 +33,8 @@ _KINDS: tuple[tuple[StatementKind, re.Pattern[str]], ...] = (
     (
         "equity",
         re.compile(
-            r"statements?\s*of\s*(?:consolidated\s*)?(?:changes\s*in\s*)?(?:stock|share)?(?:holders|owners)?['\u2019]?\s*(?:s\s*)?equity",
+            r"statements?\s*of\s*(?:consolidated\s*)?(?:changes\s*in\s*)?(?:stock|share)?(?:holders|owners)?['\u2019]?\s*(?:s\s*)?equity"
+            r"|(?:stock|share)holders['\u2019]?\s*equity\s*statements?",
             re.I,
         ),
     ),
@@ -50,7 +51,8 @@ _TITLE = re.compile(
     r"^(?:the)?(?:condensed)?(?:consolidated)?(?:andcombined)?(?:condensed)?"
     r"(?:statements?of(?:consolidated)?(?:cashflows?|operations|income|earnings|comprehensive(?:income|loss|earnings)"
     r"|financialposition|financialcondition|(?:changesin)?(?:share|stock)?(?:holders|owners)?s?equity)"
-    r"(?:andcomprehensive(?:income|loss))?|balancesheets?|incomestatements?|cashflows?statements?)"
+    r"(?:andcomprehensive(?:income|loss))?|balancesheets?|incomestatements?|cashflows?statements?"
+    r"|(?:stock|share)holdersequitystatements?)"
     r"(?:continued|unaudited|inmillions|inthousands)*"
 )
 _TITLE_REST = re.compile(
