@@ -12,7 +12,9 @@ Figures:
   and scale: each line item the justification names ('... line item named: X'), for each
   fiscal year the question names (ranges expanded), must be a fact of the question's
   filing whose label is that line item, whose period is that fiscal year, and whose value
-  is a number printed on a gold evidence page times the scale that page declares.
+  is a number printed on a gold evidence page times the scale that page declares;
+- annual and quarterly reports with each primary statement (income, balance sheet, cash
+  flow) typed, naming the reports without one (`primary_statements`).
 Per-filing results are cached in OUT (resumable); the summary is OUT/summary.json.
 """
 
@@ -115,7 +117,7 @@ def _jsonl_docs(fb: Path, wanted: set[str]) -> Iterator[tuple[str, list[tuple[in
         yield doc_id, sorted(p)
 
 
-def _summary_of(read: StatementRead) -> dict[str, Any]:
+def _summary_of(read: StatementRead, pages: int | None = None) -> dict[str, Any]:
     return {
         "doc_id": read.doc_id,
         "method": read.method,
@@ -123,10 +125,40 @@ def _summary_of(read: StatementRead) -> dict[str, Any]:
         "statement_pages": read.statement_pages,
         "typed_pages": read.typed_pages,
         "page_kinds": {str(k): v for k, v in read.page_kinds.items()},
+        "pages": pages,
         "tables": len(read.tables),
         "tables_from_grid": sum(1 for t in read.tables if t.source == "pdf"),
         "facts": sum(len(t.facts) for t in read.tables),
         "failures": [(f.page, f.kind, f.reason) for f in read.failures],
+    }
+
+
+_PRIMARY = ("income", "balance", "cashflow")
+
+
+def primary_statements(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """Annual and quarterly reports (10-K, 10-Q) with each primary statement typed: a statement
+    page the reader never found is in no page count, so a report without a balance sheet
+    shows here only. `missing` names each such report, its statements and its page count (a
+    filing held as its evidence pages only has no full statements to read)."""
+    from finqa.lexicon.identity import identify
+
+    reports = [r for r in results if identify(file_name=r["doc_id"]).doc_type in ("10k", "10q")]
+    have: dict[str, int] = dict.fromkeys(_PRIMARY, 0)
+    missing: dict[str, dict[str, Any]] = {}
+    for r in reports:
+        typed = set(r["typed_pages"])
+        kinds = {k for p, k in r.get("page_kinds", {}).items() if int(p) in typed}
+        for kind in _PRIMARY:
+            have[kind] += int(kind in kinds)
+        lost = [k for k in _PRIMARY if k not in kinds]
+        if lost:
+            missing[r["doc_id"]] = {"statements": lost, "pages": r.get("pages")}
+    return {
+        "reports": len(reports),
+        "with_all_three": len(reports) - len(missing),
+        "by_statement": {k: f"{have[k]}/{len(reports)}" for k in _PRIMARY},
+        "missing": missing,
     }
 
 
@@ -211,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
             return
         read = read_pages(doc_id, pages)
         write_model(model_dir, read, content_hash=f"bench:{len(pages)}")
-        summary = _summary_of(read)
+        summary = _summary_of(read, len(pages))
         cache.write_text(json.dumps(summary))
         text_results.append(summary)
         print(f"text {doc_id}: {len(read.typed_pages)}/{len(read.statement_pages)} pages, "
@@ -266,6 +298,7 @@ def main(argv: list[str] | None = None) -> int:
     same = {r["doc_id"] for r in pdf_results}
     summary = {
         "text": share(text_results),
+        "primary_statements": primary_statements(text_results),
         "text_on_pdf_subset": share([r for r in text_results if r["doc_id"] in same]),
         "pdf_find_tables": share(pdf_results),
         "gold_figures": {

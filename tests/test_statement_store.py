@@ -165,6 +165,22 @@ class TestGoldFigures:
         }
 
 
+class TestPrimaryStatements:
+    def test_report_without_a_balance_sheet_is_named(self) -> None:
+        """The coverage benchmark names a 10-K whose balance sheet was never typed; 8-Ks are not counted."""
+        from finqa.benchmarks.statement_coverage import primary_statements
+
+        full = {"doc_id": "ACME_2022_10K", "typed_pages": [60, 61, 62], "pages": 120,
+                "page_kinds": {"60": "income", "61": "balance", "62": "cashflow"}}  # fmt: skip
+        partial = {"doc_id": "ACME_2021_10K", "typed_pages": [58, 60], "pages": 118,
+                   "page_kinds": {"58": "income", "59": "balance", "60": "cashflow"}}  # fmt: skip
+        release = {"doc_id": "ACME_2022_8K", "typed_pages": [], "page_kinds": {}}
+        got = primary_statements([full, partial, release])
+        assert got["reports"] == 2 and got["with_all_three"] == 1
+        assert got["by_statement"]["balance"] == "1/2"
+        assert got["missing"] == {"ACME_2021_10K": {"statements": ["balance"], "pages": 118}}
+
+
 class TestIngestNeverLosesData:
     def test_reader_failure_is_a_warning(
         self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
