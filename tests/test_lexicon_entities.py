@@ -345,6 +345,7 @@ class TestMetrics:
             ("quick ratio", "quick_ratio"),
             ("gross margins", "gross_margin"),
             ("effective tax rate", "effective_tax_rate"),
+            ("How much did it pay in cash dividends?", "dividends_paid"),
         ],
     )
     def test_synonyms(self, text: str, metric: str) -> None:

@@ -536,6 +536,16 @@ class TestVerdicts:
         a = ask("What was Acme's FY2023 debt-to-equity ratio?", text, doc="ACME_2023_10K")
         assert recompute(a) == pytest.approx(40000 / 40000)
 
+    def test_common_stock_cash_dividends_paid(self) -> None:
+        """'Common stock cash dividends paid' in a cash-flow statement answers a cash dividends question."""
+        text = (
+            "CASH FLOWS STATEMENTS\n(In millions)\nYear Ended June 30, 2023 2022\n"
+            "Net cash from operations 87,582 89,035\nCommon stock repurchased (22,245) (32,696)\n"
+            "Common stock cash dividends paid (19,800) (18,135)\n"
+        )
+        a = ask("How much did Acme pay in cash dividends in FY2023?", text, doc="ACME_2023_10K")
+        assert not a.abstained and "19,800" in a.text
+
     def test_contractual_obligations_are_not_debt(self) -> None:
         """'Long-term debt obligations' in a contractual-obligations schedule is not long-term debt."""
         text = (
