@@ -59,6 +59,21 @@ class TestMining:
         assert "QBP" not in by  # one company's programme
         assert "WIP" not in by  # two long forms, neither holds most definitions
 
+    def test_one_industrys_jargon_is_left_out(self) -> None:
+        """An abbreviation that companies of one sector alone define is not general language."""
+        pages = [
+            _page("PHARMA_A_2022_10K", "risk of Pulmonary Embolism (PE) in patients"),
+            _page("PHARMA_B_2022_10K", "cases of pulmonary embolism (PE) were reported"),
+            _page("PHARMA_A_2022_10K", "our Chief Executive Officer (CEO)"),
+            _page("RETAIL_C_2022_10K", "the Chief Executive Officer (CEO) of the Company"),
+        ]
+        company = {d: d.rsplit("_", 2)[0] for d in ("PHARMA_A_2022_10K", "PHARMA_B_2022_10K", "RETAIL_C_2022_10K")}  # fmt: skip
+        sector = {"PHARMA_A": "Health Care", "PHARMA_B": "Health Care", "RETAIL_C": "Retail"}
+        found = am.mine_abbreviations(pages, company, sector)
+        by = {r["abbreviation"]: r for r in am.table(found, min_companies=2, min_sectors=2)}
+        assert set(by) == {"CEO"} and by["CEO"]["sectors"] == "2"
+        assert "PE" in {r["abbreviation"] for r in am.table(found, min_sectors=1)}
+
     def test_cli_reads_pages_and_reports_missing_input(
         self, tmp_path: Path, capsys: pytest.CaptureFixture[str]
     ) -> None:
@@ -77,14 +92,15 @@ class TestMining:
 
 class TestTable:
     def test_shipped_table_is_the_mined_one(self) -> None:
-        """Every row is backed by at least two companies; CEO and SG&A are there."""
+        """Every row is backed by two companies of two sectors; CEO and SG&A are there, PE is not."""
         with ABBREVIATIONS_PATH.open(encoding="utf-8") as fh:
             rows = list(csv.DictReader(fh))
         assert len(rows) >= 100
-        assert all(int(r["companies"]) >= 2 for r in rows)
+        assert all(int(r["companies"]) >= 2 and int(r["sectors"]) >= 2 for r in rows)
         table = abbreviations()
         assert table["CEO"] == "chief executive officer"
         assert table["SG&A"] == "selling general and administrative"
+        assert "PE" not in table  # pulmonary embolism: two drug makers' word, not P/E
 
 
 class TestExpansion:
