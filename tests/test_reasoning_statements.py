@@ -146,6 +146,14 @@ class TestModelColumns:
         assert {r.page for r in rows if r.primary} == {51}
         assert any(r.page == 120 and not r.primary for r in rows)
 
+    def test_earlier_summary_is_not_the_main_statement(self) -> None:
+        """A short 'Balance Sheet' summary printed before the balance sheet itself is read as a note."""
+        summary = "Balance Sheet\n(in millions)\n2022 2021\nCurrent assets 5,000 4,000\nOther assets 9,000 8,000\n"
+        store = store_of((40, summary), (51, BALANCE))
+        rows = model_rows(store, evidence(PROSE))
+        assert {r.page for r in rows if r.primary} == {51}
+        assert any(r.page == 40 and not r.primary for r in rows)
+
 
 class TestIdentity:
     def test_metadata_wins_over_the_name(self) -> None:

@@ -275,6 +275,35 @@ class TestRowUnits:
         assert title_kind("STOCKHOLDERS\u2019 EQUITY STATEMENTS") == "equity"
 
 
+UNCAPTIONED_TOTALS = (
+    "CONSOLIDATED BALANCE SHEETS\n(In thousands)\nDecember 31,\n2022\n2021\n"
+    "Total current assets\n8,154,692\n6,416,182\nProperty and equipment, net\n5,223,928\n"
+    "14,435,493\nTotal other assets\n32,313,586\n20,047,441\n$\n45,692,206\n$\n40,899,116\n"
+    "LIABILITIES AND STOCKHOLDERS' EQUITY\nTotal current liabilities\n4,515,892\n3,442,264\n"
+    "Total stockholders' equity\n5,210,123\n10,976,766\n$\n45,692,206\n$\n40,899,116\n"
+)
+
+
+class TestGrandTotals:
+    def test_uncaptioned_totals_by_the_identity(self) -> None:
+        """Bare figures under a balance sheet's last subtotals are total assets and total liabilities and equity."""
+        read = read_pages("ACME_2022_10K", [(58, UNCAPTIONED_TOTALS)])
+        facts = {f.label: f for f in read.tables[0].facts if f.column == 0}
+        assert facts["Total assets"].value == 45_692_206e3
+        assert facts["Total assets"].item == "total_assets"
+        assert facts["Total other assets"].value == 32_313_586e3
+        assert facts["Total stockholders' equity"].value == 5_210_123e3
+        assert facts["Total liabilities and equity"].value == 45_692_206e3
+
+    def test_unequal_totals_are_not_named(self) -> None:
+        """When the two bare totals differ the rows stay unread rather than guessed."""
+        at = UNCAPTIONED_TOTALS.rindex("45,692,206")
+        text = UNCAPTIONED_TOTALS[:at] + "45,692,207" + UNCAPTIONED_TOTALS[at + 10 :]
+        read = read_pages("ACME_2022_10K", [(58, text)])
+        labels = {f.label for f in read.tables[0].facts}
+        assert "Total assets" not in labels and "Total other assets" not in labels
+
+
 class TestSplitRow:
     def test_label_keeps_its_own_numbers(self) -> None:
         """Numbers inside a label ('net of $40 and $42') stay label when cells follow."""

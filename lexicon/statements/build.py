@@ -22,6 +22,7 @@ from finqa.lexicon.statements.balances import balance_period, balance_side
 from finqa.lexicon.statements.catalogue import item_for_label
 from finqa.lexicon.statements.header import read_header
 from finqa.lexicon.statements.raw import DASHES, BuildFailure, RawTable, read_cell
+from finqa.lexicon.statements.totals import split_grand_totals
 
 __all__ = ["RawTable", "BuildFailure", "build_table", "read_cell", "row_unit", "DASHES"]
 
@@ -95,7 +96,12 @@ def build_table(
     labels: list[str] = []
     notes = list(raw.notes)
     skipped = 0
-    for r, (label, cells) in enumerate(raw.rows):
+    rows, headings = raw.rows, raw.headings
+    if raw.kind == "balance":
+        rows, headings, split = split_grand_totals(rows, headings, ncols)
+        if split:
+            notes.append(split)
+    for r, (label, cells) in enumerate(rows):
         labels.append(label)
         if not cells:
             continue
@@ -107,7 +113,7 @@ def build_table(
             if len(notes) < 20:
                 notes.append(f"row {label[:40]!r}: {len(cells)} cells for {ncols} columns, skipped")
             continue
-        heading = raw.headings[r] if r < len(raw.headings) else ""
+        heading = headings[r] if r < len(headings) else ""
         item = _item(label, row_unit(label, heading, "", scale, raw.kind)[0])
         side = balance_side(label)  # an opening / closing balance is an instant
         row_periods = [(balance_period(p, side) if side else None) or p for p in periods]
@@ -141,7 +147,7 @@ def build_table(
             raw.page, raw.kind, raw.title, f"no row matched the {ncols} period columns"
         )
     if skipped:
-        notes.append(f"{skipped} of {len(raw.rows)} rows skipped (cells did not match columns)")
+        notes.append(f"{skipped} of {len(rows)} rows skipped (cells did not match columns)")
     return StatementTable(
         table_id=table_id,
         doc_id=doc_id,

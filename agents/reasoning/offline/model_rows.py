@@ -9,9 +9,10 @@ year, the column that is the period asked for that year (the quarter, the year t
 balance at the period's end: `AskedPeriod.fits`). When a table has the same year twice (a
 restated column beside the original), the restated figure is used.
 
-Only the first printing of each primary statement (its first page and the next) counts as
-the primary statement; a later table of the same kind (condensed consolidating, parent-only,
-guarantor statements) is read as a note.
+Only the main printing of each primary statement (the page with the most line items of its
+kind, and the pages either side of it: a statement over two pages) counts as the primary
+statement; any other table of the same kind (selected financial data, an MD&A summary,
+condensed consolidating, parent-only, guarantor statements) is read as a note.
 
 A row cites the evidence source that holds the fact's page when there is one; a fact on a
 page the retrieval did not return is cited as `M<n>` (the statement model, with the fact's
@@ -114,12 +115,17 @@ class _Cites:
 
 
 def _main_pages(tables: Sequence[StatementTable]) -> dict[str, int]:
-    """Per primary statement kind, the first page it is printed on (text and PDF tables)."""
-    first: dict[str, int] = {}
+    """Per primary statement kind, the page of its main printing (text and PDF tables): the
+    page with the most line items of that kind, the first such page on a tie. A summary
+    printed earlier (selected financial data, an MD&A 'Balance Sheet' of a few lines) is
+    shorter than the statement itself."""
+    lines: dict[str, Counter[int]] = defaultdict(Counter)
     for t in tables:
         if t.source != "xbrl" and t.statement in PRIMARY_STATEMENTS and t.pages:
-            first[t.statement] = min(first.get(t.statement, t.page), t.page)
-    return first
+            lines[t.statement][t.page] += len({f.row for f in t.facts})
+    return {
+        kind: min(count, key=lambda page: (-count[page], page)) for kind, count in lines.items()
+    }
 
 
 def _agreed_scale(tables: Sequence[StatementTable]) -> float | None:
@@ -148,13 +154,13 @@ def _table_rows(
     slot: Slot = fiscal_year_of,
 ) -> list[Row]:
     statement = _statement(table)
-    # the filing's own statements come first in the financial statements section; a later table
-    # of the same kind (condensed consolidating, parent-only, guarantor) is not the main one
+    # the main printing (`_main_pages`) and the pages either side; any other table
+    # of the same kind (summaries, condensed consolidating, guarantor) is not the main one
     start = main.get(table.statement)
     primary = (
         table.statement in PRIMARY_STATEMENTS
         and statement != "comprehensive"
-        and (table.source == "xbrl" or start is None or table.page <= start + 1)
+        and (table.source == "xbrl" or start is None or abs(table.page - start) <= 1)
     )
     by_row: dict[int, list[StatementFact]] = defaultdict(list)
     for fact in table.facts:
