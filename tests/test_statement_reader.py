@@ -295,6 +295,19 @@ class TestGrandTotals:
         assert facts["Total stockholders' equity"].value == 5_210_123e3
         assert facts["Total liabilities and equity"].value == 45_692_206e3
 
+    def test_caption_wrapped_before_a_date(self) -> None:
+        """A caption cut after 'and' whose next line is a date continues; it starts no new table."""
+        text = (
+            "Consolidated Balance Sheets\n(MILLIONS)\nAs of December 31,\n2021\n2020\n"
+            "Total liabilities\n104,013\n90,756\nPreferred stock, no par value; no shares issued or "
+            "outstanding at December 31, 2021 and\nDecember 31, 2020\n\u2014\n\u2014\n"
+            "Retained earnings\n103,394\n90,392\nTotal equity\n77,462\n63,473\n"
+        )
+        read = read_pages("ACME_2021_10K", [(58, text)])
+        assert len(read.tables) == 1
+        facts = {f.label: f.value for f in read.tables[0].facts if f.column == 1}
+        assert facts["Total equity"] == 63_473e6 and facts["Retained earnings"] == 90_392e6
+
     def test_unequal_totals_are_not_named(self) -> None:
         """When the two bare totals differ the rows stay unread rather than guessed."""
         at = UNCAPTIONED_TOTALS.rindex("45,692,206")

@@ -25,6 +25,10 @@ _SPLIT_NUMBER = re.compile(r"(?:^|[\s$(])\d{1,3}(?:,\d{3})*,$")
 _NEXT_DIGITS = re.compile(r"^\d{3}(?:[,.)\s]|$)")
 _TAIL_JUNK = " $\u00a0*"
 _MAX_LABEL = 160
+# a caption that stops on a connector continues on the next line, even one that reads as a date
+_UNFINISHED = re.compile(
+    r"(?:\b(?:and|or|at|of|to|through|from|ended|ending|between|as\s+of)|[,;:\u2013\u2014-])$", re.I
+)
 
 
 def join_split_numbers(lines: list[str]) -> list[str]:
@@ -138,7 +142,13 @@ class _PageScan:
         self.heading = ""
 
     def header(self, line: str) -> None:
-        """A column header line: the first starts the table; a later one after figures starts another."""
+        """A column header line: the first starts the table; a later one after figures starts
+        another, unless it ends a caption cut after a connector ('... outstanding at December
+        31, 2021 and' / 'December 31, 2020')."""
+        unfinished = self.label_parts and _UNFINISHED.search(self.label_parts[-1])
+        if self.current.header_lines and unfinished and not self.cells:
+            self.label_parts.append(line)
+            return
         if not self.current.header_lines:  # rows above the first header are page furniture
             self.current.rows.clear()
             self.current.headings.clear()
