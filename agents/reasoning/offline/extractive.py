@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from finqa.agents.types import Citation, Evidence
 from finqa.lexicon.boilerplate import is_boilerplate
 from finqa.lexicon.polarity import stem as _stem
+from finqa.lexicon.prose import split_sentences
 
 __all__ = ["Passage", "best_passages", "content_words", "prose_sentences", "listed_after"]
 
@@ -105,7 +106,6 @@ _STOP = frozenset(
         "shown",
     ]
 )
-_SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'])|\n{2,}")
 _WORD = re.compile(r"[a-z][a-z0-9&'-]+")
 
 
@@ -132,7 +132,7 @@ def _sentences(text: str) -> list[str]:
     # so they do not glue themselves to the sentence that follows
     flat = "\n".join(x for x in lines if not (len(x) <= 80 and is_boilerplate(x)))
     out: list[str] = []
-    for block in _SENT.split(flat):
+    for block in split_sentences(flat):
         s = " ".join(block.split())
         if is_boilerplate(s):
             continue
