@@ -16,6 +16,7 @@ import re
 __all__ = ["split_sentences"]
 
 _BOUNDARY = re.compile(r"(?<=[.!?])[\"”’')]?\s+(?=[A-Z(\"'“])|\n\s*\n")
+_NEXT_WORD = re.compile(r"[(\"'“]*([A-Za-z]+)")
 _LAST_WORD = re.compile(r"(\S+)\.[\"”’')]?$")
 _INITIALS = re.compile(r"^\(?(?:[A-Za-z]\.)*[A-Za-z]$")  # 'U.S' of 'U.S.', 'N' of 'Mary N. Dillon'
 # written before a name or a number, never last in a sentence
@@ -112,8 +113,8 @@ def _continues(before: str, after: str) -> bool:
     if word in _NEVER_LAST:
         return True
     if word in _MAY_BE_LAST or _INITIALS.match(m.group(1)):
-        nxt = re.match(r"[(\"'“]*([A-Za-z]+)", after)
-        return bool(nxt) and nxt.group(1).lower() not in _OPENERS
+        nxt = _NEXT_WORD.match(after)
+        return nxt is not None and nxt.group(1).lower() not in _OPENERS
     return False
 
 
