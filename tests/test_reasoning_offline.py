@@ -546,6 +546,16 @@ class TestVerdicts:
         a = ask("How much did Acme pay in cash dividends in FY2023?", text, doc="ACME_2023_10K")
         assert not a.abstained and "19,800" in a.text
 
+    def test_ppe_net_of_stated_depreciation(self) -> None:
+        """'PP&E, net of accumulated depreciation - $14,147 and $13,969' is net PP&E."""
+        text = (
+            "Consolidated Balance Sheets\n(in millions)\n2022 2021\nTotal current assets 7,000 8,000\n"
+            "Property, plant and equipment, net of accumulated depreciation - $14,147 and $13,969 "
+            "(Note 8) 15,371 15,804\nTotal assets 29,499 30,154\n"
+        )
+        a = ask("What was Acme's net PP&E at the end of FY2022?", text)
+        assert not a.abstained and "15,371" in a.text
+
     def test_contractual_obligations_are_not_debt(self) -> None:
         """'Long-term debt obligations' in a contractual-obligations schedule is not long-term debt."""
         text = (
