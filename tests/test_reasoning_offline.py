@@ -556,6 +556,17 @@ class TestVerdicts:
         a = ask("What was Acme's net PP&E at the end of FY2022?", text)
         assert not a.abstained and "15,371" in a.text
 
+    def test_loans_and_notes_payable_are_short_term_debt(self) -> None:
+        """'Loans and notes payable' is summed with current maturities into short-term debt."""
+        text = (
+            "Consolidated Balance Sheets\n(in millions)\n2017 2016\nTotal current assets 36,545 34,010\n"
+            "Total assets 87,896 87,270\nLoans and notes payable 13,205 12,498\n"
+            "Current maturities of long-term debt 3,298 3,527\nTotal current liabilities 27,194 26,532\n"
+            "Long-term debt 31,182 29,684\nTotal equity 18,977 23,062\n"
+        )
+        a = ask("What is Acme's total debt at the end of FY2017?", text, doc="ACME_2017_10K")
+        assert recompute(a) == pytest.approx(13_205 + 3_298 + 31_182)
+
     def test_contractual_obligations_are_not_debt(self) -> None:
         """'Long-term debt obligations' in a contractual-obligations schedule is not long-term debt."""
         text = (
