@@ -567,6 +567,15 @@ class TestVerdicts:
         a = ask("What is Acme's total debt at the end of FY2017?", text, doc="ACME_2017_10K")
         assert recompute(a) == pytest.approx(13_205 + 3_298 + 31_182)
 
+    def test_common_shareholders_equity_of_a_utility(self) -> None:
+        """A utility's 'Total common shareholders' equity' (no 'Total equity' line) is its equity."""
+        text = (
+            "Consolidated Balance Sheets\n(In millions)\n2022 2021\nTotal assets 30,298 29,099\n"
+            "Total common shareholders' equity 7,693 7,298\nLong-term debt 10,926 10,341\n"
+        )
+        a = ask("What was Acme's total shareholders' equity at the end of FY2022?", text)
+        assert not a.abstained and "7,693" in a.text
+
     def test_contractual_obligations_are_not_debt(self) -> None:
         """'Long-term debt obligations' in a contractual-obligations schedule is not long-term debt."""
         text = (
