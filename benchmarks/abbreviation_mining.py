@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import json
 import re
 import sys
 from collections import Counter, defaultdict
@@ -28,7 +27,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from finqa.benchmarks.label_mining import DEFAULT_DOCS, DEFAULT_PAGES, company_of_filing, iter_pages
+from finqa.benchmarks.label_mining import (
+    DEFAULT_DOCS,
+    DEFAULT_PAGES,
+    company_of_filing,
+    documents,
+    iter_pages,
+)
 from finqa.lexicon.abbreviations import ABBREVIATIONS_PATH
 
 __all__ = [
@@ -131,15 +136,8 @@ def table(
 
 def sector_of_company(path: Path) -> dict[str, str]:
     """company -> GICS sector from a documents.jsonl ({} when the file is missing)."""
-    if not path.exists():
-        return {}
-    out: dict[str, str] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            row = json.loads(line)
-            if row.get("company") and row.get("gics_sector"):
-                out[str(row["company"])] = str(row["gics_sector"])
-    return out
+    rows = documents(path)
+    return {str(r["company"]): str(r["gics_sector"]) for r in rows if r.get("company") and r.get("gics_sector")}  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -33,6 +33,7 @@ __all__ = [
     "mine_labels",
     "catalogue_support",
     "company_of_filing",
+    "documents",
     "iter_pages",
     "main",
     "LabelStats",
@@ -98,16 +99,17 @@ def iter_pages(path: Path) -> Iterator[dict[str, object]]:
                 print(f"warning: {path}:{n} is not JSON, skipped", file=sys.stderr)
 
 
+def documents(path: Path) -> list[dict[str, object]]:
+    """The rows of a documents.jsonl (doc_name, company, gics_sector, ...); [] when it is missing."""
+    if not path.exists():
+        return []
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
+
+
 def company_of_filing(path: Path) -> dict[str, str]:
     """doc_name -> company from a documents.jsonl ({} when the file is missing)."""
-    if not path.exists():
-        return {}
-    out: dict[str, str] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            row = json.loads(line)
-            out[str(row["doc_name"])] = str(row.get("company") or row["doc_name"])
-    return out
+    return {str(r["doc_name"]): str(r.get("company") or r["doc_name"]) for r in documents(path)}
 
 
 def mine_labels(pages: Iterable[dict[str, object]], company_of: dict[str, str]) -> dict[str, LabelStats]:  # fmt: skip

@@ -123,11 +123,11 @@ def split_sentences(text: str) -> list[str]:
     out: list[str] = []
     start = 0
     for m in _BOUNDARY.finditer(text):
-        if "\n\n" not in re.sub(r"[ \t]", "", m.group(0)) and _continues(
-            text[start : m.start() + len(m.group(0).rstrip())].rstrip(), text[m.end() :]
-        ):
+        end = m.start() + len(m.group(0).rstrip())  # the closing quote stays with its sentence
+        paragraph = m.group(0).count("\n") >= 2
+        if not paragraph and _continues(text[start:end], text[m.end() :]):
             continue
-        out.append(text[start : m.start() + len(m.group(0).rstrip())])
+        out.append(text[start:end])
         start = m.end()
     out.append(text[start:])
     return [s for s in out if s.strip()]
