@@ -155,9 +155,12 @@ def main(argv: list[str] | None = None) -> int:
     docs = Path(args.documents)
     found = mine_abbreviations(iter_pages(pages), company_of_filing(docs), sector_of_company(docs))
     rows = table(found, args.min_companies, args.min_sectors)
+    if args.write and not rows:
+        print(f"error: no abbreviation in {pages} passes; {ABBREVIATIONS_PATH.name} kept", file=sys.stderr)  # fmt: skip
+        return 2
     if args.write:
         with ABBREVIATIONS_PATH.open("w", encoding="utf-8", newline="") as fh:
-            w = csv.DictWriter(fh, fieldnames=list(rows[0]) if rows else ["abbreviation"])
+            w = csv.DictWriter(fh, fieldnames=list(rows[0]))
             w.writeheader()
             w.writerows(rows)
         print(f"wrote {len(rows)} abbreviations to {ABBREVIATIONS_PATH}")

@@ -89,6 +89,18 @@ class TestMining:
         assert am.main(["--pages", str(tmp_path / "missing.gz")]) == 2
         assert "not found" in capsys.readouterr().err
 
+    def test_write_refuses_an_empty_table(
+        self, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """Pages that define nothing never overwrite the shipped table with an empty one."""
+        pages = tmp_path / "pages.jsonl.gz"
+        with gzip.open(pages, "wt", encoding="utf-8") as fh:
+            fh.write(json.dumps(_page("A_2022_10K", "No definitions here.")) + "\n")
+        before = ABBREVIATIONS_PATH.read_bytes()
+        assert am.main(["--pages", str(pages), "--documents", str(tmp_path / "x"), "--write"]) == 2
+        assert "kept" in capsys.readouterr().err
+        assert ABBREVIATIONS_PATH.read_bytes() == before
+
 
 class TestTable:
     def test_shipped_table_is_the_mined_one(self) -> None:
