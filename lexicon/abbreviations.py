@@ -21,11 +21,15 @@ def abbreviations() -> dict[str, str]:
     return {row["abbreviation"]: row["long_form"] for row in read_csv(ABBREVIATIONS_PATH.name)}
 
 
+def _used(text: str) -> list[str]:
+    """The abbreviations `text` writes (upper case, not inside a longer word), in order."""
+    return [m.group(1) for m in _TOKEN.finditer(text)]
+
+
 def expand_abbreviations(text: str) -> tuple[tuple[str, str], ...]:
     """(abbreviation, long form) for each abbreviation of the table that `text` uses, in order."""
     table = abbreviations()
-    found = [m.group(1) for m in _TOKEN.finditer(text)]
-    return tuple(dict.fromkeys((a, table[a]) for a in found if a in table))
+    return tuple(dict.fromkeys((a, table[a]) for a in _used(text) if a in table))
 
 
 def _words(text: str) -> str:
@@ -40,10 +44,5 @@ def _long_forms() -> tuple[tuple[str, str], ...]:
 def abbreviate(text: str) -> tuple[tuple[str, str], ...]:
     """(abbreviation, long form) for each long form of the table that `text` spells out and
     whose abbreviation it does not use ('research and development' -> 'R&D')."""
-    words = _words(text)
-    table = abbreviations()
-    return tuple(
-        (a, table[a])
-        for a, long in _long_forms()
-        if long in words and not re.search(rf"(?<![A-Za-z&]){re.escape(a)}(?![A-Za-z&])", text)
-    )
+    words, used, table = _words(text), set(_used(text)), abbreviations()
+    return tuple((a, table[a]) for a, long in _long_forms() if long in words and a not in used)
