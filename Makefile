@@ -6,14 +6,25 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export ANONYMIZED_TELEMETRY := False
 
-.PHONY: demo test test-llm lint install clean
+.PHONY: demo test test-llm lint install lock clean
 
-$(STAMP): pyproject.toml
+# Installs from requirements.lock (every dependency, transitive ones included, pinned with
+# hashes); torch is pinned on its own first, so pip takes the CPU build our machines keep on disk.
+$(STAMP): pyproject.toml requirements.lock
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet pip==26.3
 	$(BIN)/python -m pip install --quiet torch==2.13.0
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements.lock
+	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
+
+# Refresh requirements.lock after changing pyproject.toml's dependencies (pip-tools, in a venv
+# of its own; torch stays outside the lock, see above). `make test` fails while they disagree.
+lock:
+	test -x .venv-lock/bin/pip-compile || ($(PY) -m venv .venv-lock && .venv-lock/bin/pip install --quiet pip-tools==7.6.2)
+	.venv-lock/bin/pip-compile --quiet --extra test --generate-hashes --strip-extras \
+	  --unsafe-package torch --unsafe-package setuptools --unsafe-package pip \
+	  --no-emit-find-links --no-emit-index-url -o requirements.lock pyproject.toml
 
 install: $(STAMP)
 
@@ -36,4 +47,4 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 clean:
-	rm -rf $(VENV) .finqa
+	rm -rf $(VENV) .venv-lock .finqa

@@ -1,4 +1,6 @@
-"""Shared fixtures. Tests needing ../shared/financebench skip cleanly when it is absent."""
+"""Shared fixtures. Tests needing ../shared data (financebench, edgar) skip cleanly when it is
+absent, and fail instead when FINQA_REQUIRE_SHARED=1 (as `.ci/run` sets), so a green CI run
+means they ran."""
 
 from __future__ import annotations
 
@@ -18,11 +20,27 @@ REPO = Path(__file__).resolve().parent.parent
 # so a test that imports a top-level `agents` or `lexicon` fails here as it would for a user.
 sys.path[:] = [p for p in sys.path if p not in ("", ".") and Path(p).resolve() != REPO]
 FINANCEBENCH = Path(os.environ.get("FINQA_FINANCEBENCH", REPO.parent / "shared" / "financebench"))
+EDGAR = Path(os.environ.get("FINQA_EDGAR", REPO.parent / "shared" / "edgar"))
+
+
+def shared_or_skip(path: Path, what: str) -> Path:
+    """`path` when it exists; else skip, or fail when FINQA_REQUIRE_SHARED=1."""
+    if path.exists():
+        return path
+    if os.environ.get("FINQA_REQUIRE_SHARED") == "1":
+        pytest.fail(f"{what} not available at {path} (FINQA_REQUIRE_SHARED=1)")
+    pytest.skip(f"{what} not available")
 
 
 @pytest.fixture(scope="session")
 def financebench_dir() -> Path:
     """The shared FinanceBench folder, or skip."""
-    if not (FINANCEBENCH / "questions.jsonl").exists():
-        pytest.skip("../shared/financebench not available")
+    shared_or_skip(FINANCEBENCH / "questions.jsonl", "../shared/financebench")
     return FINANCEBENCH
+
+
+@pytest.fixture(scope="session")
+def edgar_dir() -> Path:
+    """The shared EDGAR inline-XBRL filings, or skip."""
+    shared_or_skip(EDGAR / "ko-10-q-2025-07-24.html", "../shared/edgar")
+    return EDGAR

@@ -358,3 +358,17 @@ class TestRebuildKeepsTags:
         assert report.built == ["annual-report"]
         found = IndexStatementStore(tmp_path / "idx").lookup("annual-report", "revenue", "FY2024")
         assert found and found[0].source == "xbrl" and found[0].value == 21_505_000_000
+
+
+class TestSharedEdgarFiling:
+    """A real EDGAR inline-XBRL filing from ../shared/edgar loads with its tags and pages."""
+
+    def test_coca_cola_10q_tags(self, edgar_dir: Path) -> None:
+        """Coca-Cola's 10-Q: printed page labels, dei cover facts and hundreds of numeric facts."""
+        doc = next(load_path(edgar_dir / "ko-10-q-2025-07-24.html"))
+        assert isinstance(doc, LoadedDoc), doc
+        assert doc.dei.get("DocumentType") == "10-Q"
+        assert "coca" in doc.dei.get("EntityRegistrantName", "").lower()
+        assert len(doc.facts) > 300 and len(doc.pages) > 20
+        revenue = [f for f in doc.facts if f.concept.endswith("Revenues") and not f.dimensions]
+        assert revenue and all(f.value > 0 for f in revenue)

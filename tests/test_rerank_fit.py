@@ -201,4 +201,4 @@ class TestEmbedderBackends:
         int8_v = np.asarray(SentenceEmbedder(backend="onnx-int8").embed(texts))
         assert (onnx_v * torch_v).sum(1).min() > 0.999
         assert (int8_v * torch_v).sum(1).min() > 0.98
-        assert list((tmp_path / "finqa" / "models").glob("*/onnx/model_qint8_*.onnx"))
+        assert list((tmp_path / "finqa" / "models").glob("*/onnx/model_finqa_int8_*.onnx"))

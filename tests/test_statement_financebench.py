@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import shared_or_skip
 from finqa.lexicon.statements import MemoryStatementStore, primary_fact, read_pages
 
 pytestmark = pytest.mark.financebench
@@ -22,8 +23,7 @@ class TestRealFilings:
     def test_corning_balance_sheet(self, financebench_dir: Path) -> None:
         """Corning's FY2022 balance sheet reads total current assets $7,453 million on page 59."""
         pdf = financebench_dir / "pdfs" / "CORNING_2022_10K.pdf"
-        if not pdf.exists():
-            pytest.skip("CORNING_2022_10K.pdf not available")
+        shared_or_skip(pdf, "CORNING_2022_10K.pdf")
         read = read_pages("CORNING_2022_10K", _pdf_pages(pdf))
         store = MemoryStatementStore(read.tables)
         fact = primary_fact(store.lookup("CORNING_2022_10K", "Total current assets", 2022))
@@ -37,8 +37,7 @@ class TestRealFilings:
     def test_ten_q_quarter_columns(self, financebench_dir: Path) -> None:
         """Best Buy's Q2 FY2024 10-Q: revenue of the quarter and the six months, in millions."""
         pdf = financebench_dir / "pdfs" / "BESTBUY_2024Q2_10Q.pdf"
-        if not pdf.exists():
-            pytest.skip("BESTBUY_2024Q2_10Q.pdf not available")
+        shared_or_skip(pdf, "BESTBUY_2024Q2_10Q.pdf")
         store = MemoryStatementStore(read_pages("BESTBUY_2024Q2_10Q", _pdf_pages(pdf)).tables)
         quarter = primary_fact(store.lookup("BESTBUY_2024Q2_10Q", "revenue", "2024Q2"))
         half = primary_fact(store.lookup("BESTBUY_2024Q2_10Q", "revenue", "2024M6"))

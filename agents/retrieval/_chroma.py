@@ -10,7 +10,7 @@ pass `query_embeddings`.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,9 @@ __all__ = [
     "hnsw_search",
     "wanted_info",
     "check_info",
+    "IDENTITY_KEYS",
+    "identity_clash",
+    "describe_identity",
 ]
 
 INDEX_VERSION = 1
@@ -150,3 +153,27 @@ def check_info(folder: Path, settings: Settings, count_docs: Callable[[], int]) 
         info.update(embedder=wanted_pair[0], embed_backend=wanted_pair[1])
         info_file.write_text(json.dumps(info, indent=1), encoding="utf-8")
     return info
+
+
+# What made an index's vectors (`SentenceEmbedder.identity`): backend, weights file, int8 config.
+IDENTITY_KEYS = ("embed_backend", "embed_file", "embed_quant")
+
+
+def identity_clash(recorded: Mapping[str, Any], identity: Mapping[str, Any]) -> list[str]:
+    """The identity keys the index records with another value than this process's embedder
+    (a key the index does not record yet, as in an index from before it was recorded, is no
+    clash); empty when its vectors and this embedder's share one vector space."""
+    return [
+        k
+        for k in IDENTITY_KEYS
+        if k in identity and k in recorded and str(recorded[k]) != str(identity[k])
+    ]
+
+
+def describe_identity(info: Mapping[str, Any]) -> str:
+    """'onnx-int8 (onnx/model_finqa_int8_avx2.onnx, int8 config avx2)' for messages."""
+    parts = [str(info[k]) for k in ("embed_file",) if info.get(k)]
+    if info.get("embed_quant"):
+        parts.append(f"int8 config {info['embed_quant']}")
+    extra = f" ({', '.join(parts)})" if parts else ""
+    return f"{info.get('embed_backend', '?')}{extra}"

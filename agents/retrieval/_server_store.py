@@ -102,6 +102,19 @@ class ServerChunks:
                 "settings or another index.collection - vectors of different embedders never mix"
             )
 
+    def built_info(self) -> dict[str, Any]:
+        """The build record on the server ({} before the first filing is committed)."""
+        got = self.call(self.docs.get, ids=[INFO_ID], include=["metadatas"])
+        return dict(got["metadatas"][0] or {}) if got["ids"] else {}
+
+    def record_info(self, values: Mapping[str, Any]) -> None:
+        """Add to the build record (the embedder's identity); written with the first commit,
+        or now when the record is already on the server."""
+        self.info.update({k: v for k, v in values.items() if v is not None})
+        if self._info_written:
+            info = {k: str(v) for k, v in {**self.built_info(), **self.info}.items()}
+            self.call(self.docs.upsert, ids=[INFO_ID], embeddings=[[0.0]], metadatas=[info])
+
     # ------------------------------------------------------------------ manifest
     def call(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
         """One server request; connection failures are retried briefly, then a one-line error."""

@@ -67,16 +67,9 @@ class RetrievalAgent:
     @property
     def embedder(self) -> Embedder:
         if self._embedder is None:
-            from finqa.agents.retrieval.embedder import get_embedder
+            from finqa.agents.retrieval.embedder import index_embedder
 
-            cfg = self.settings.index
-            self._embedder = get_embedder(
-                self.index.info.get("embedder", cfg.embedder),
-                batch_size=cfg.embed_batch_size,
-                threads=cfg.torch_threads,
-                backend=cfg.backend_for(self.index.info.get("embed_backend")),
-                device=cfg.device,
-            )
+            self._embedder = index_embedder(self.index, self.settings)
         return self._embedder
 
     # ------------------------------------------------------------------ public API

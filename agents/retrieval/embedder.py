@@ -18,9 +18,10 @@ import contextlib
 import hashlib
 import os
 import shutil
+import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,13 +33,25 @@ __all__ = [
     "TokenCounter",
     "LazyEmbedder",
     "get_embedder",
+    "index_embedder",
+    "int8_config",
+    "int8_file",
+    "cpu_kind",
     "reset_embedders",
     "PACKAGED_MINILM",
 ]
 
 PACKAGED_MINILM = "all-MiniLM-L6-v2"
 BACKENDS = ("torch", "onnx", "onnx-int8", "openvino")
-_CACHE: dict[tuple[str, int, str, str], SentenceEmbedder] = {}
+_CACHE: dict[tuple[str, int, str, str, str | None], SentenceEmbedder] = {}
+# An optional speed-up never takes the default path down: a backend that cannot export or load
+# here falls back to the next (int8 -> fp32 ONNX -> torch), saying so in one line.
+_FALLBACKS: dict[str, tuple[str, ...]] = {
+    "onnx-int8": ("onnx-int8", "onnx", "torch"),
+    "onnx": ("onnx", "torch"),
+    "openvino": ("openvino", "torch"),
+    "torch": ("torch",),
+}
 _LOCK = threading.Lock()
 
 
@@ -68,6 +81,7 @@ class SentenceEmbedder:
         threads: int = 0,
         backend: str = DEFAULT_EMBED_BACKEND,
         device: str = "cpu",
+        quant: str | None = None,
     ) -> None:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -78,14 +92,27 @@ class SentenceEmbedder:
 
             torch.set_num_threads(threads)
         self.device = _device(device)
-        try:
-            self._model: Any = _load(_model_path(name), backend, self.device)
-        except IndexError_:
-            raise
-        except Exception as exc:  # noqa: BLE001 - any load failure (missing files, torch, config) becomes one clear IndexError_
-            raise IndexError_(
-                f"cannot load embedder {name!r} ({backend}) offline: {str(exc).splitlines()[0][:160]}"
-            ) from None
+        self.requested_backend = backend
+        self.fallback: str | None = None  # why the requested backend was not used, if it was not
+        path = _model_path(name)
+        chain = _FALLBACKS[backend]
+        self._model: Any = None
+        self.file = ""
+        self.quant: str | None = None
+        for step in chain:
+            try:
+                self._model, self.file, self.quant = _load(path, step, self.device, quant)
+                backend = step
+                break
+            except Exception as exc:  # noqa: BLE001 - any load failure (missing files, torch, config, export) becomes one clear IndexError_, or the next backend
+                reason = str(exc).splitlines()[0][:160] if str(exc) else type(exc).__name__
+                if step == chain[-1]:
+                    raise IndexError_(
+                        f"cannot load embedder {name!r} ({step}) offline: {reason}"
+                    ) from None
+                nxt = chain[chain.index(step) + 1]
+                self.fallback = f"{step} failed ({reason}); embedding with {nxt}"
+                print(f"finqa: embedder {self.fallback}", file=sys.stderr, flush=True)
         self.name = name
         self.backend = backend
         self.batch_size = batch_size
@@ -98,6 +125,12 @@ class SentenceEmbedder:
         self._tokenizer = self._model.tokenizer
         self.forward_seconds = 0.0
         self.embedded = 0
+
+    @property
+    def identity(self) -> dict[str, str | None]:
+        """What made the vectors: backend, weights file (relative to the model folder) and
+        int8 quantisation config. An index records it; vectors of two identities never mix."""
+        return {"embed_backend": self.backend, "embed_file": self.file, "embed_quant": self.quant}
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         if not texts:
@@ -220,12 +253,23 @@ def _export_dir(path: str, backend: str) -> Path:
     return target
 
 
-def _load(path: str, backend: str, device: str) -> Any:
-    """The SentenceTransformer for a backend; ONNX/OpenVINO files are exported once, locally."""
+def int8_file(config: str) -> str:
+    """The int8 file finqa exports for a quantisation config, relative to the model folder.
+
+    finqa names it (sentence-transformers' own name follows the config's weight type, QUInt8
+    for avx2 and QInt8 for the others, so a hand-built name breaks on some CPUs)."""
+    return f"onnx/model_finqa_int8_{config}.onnx"
+
+
+def _load(
+    path: str, backend: str, device: str, quant: str | None = None
+) -> tuple[Any, str, str | None]:
+    """(SentenceTransformer, weights file, quantisation config) for a backend; ONNX/OpenVINO
+    files are exported once, locally. `quant` (onnx-int8): the config to export, else the CPU's."""
     from sentence_transformers import SentenceTransformer
 
     if backend == "torch":
-        return SentenceTransformer(path, device=device)
+        return SentenceTransformer(path, device=device), _torch_file(path), None
     st_backend = "onnx" if backend.startswith("onnx") else "openvino"
     try:
         if st_backend == "onnx":
@@ -241,23 +285,63 @@ def _load(path: str, backend: str, device: str) -> Any:
         ) from None
     local = _export_dir(path, backend)
     if backend == "onnx-int8":
-        from sentence_transformers import export_dynamic_quantized_onnx_model
-
-        config = _int8_config()
-        quant = local / "onnx" / f"model_qint8_{config}.onnx"
-        if not quant.exists():
-            fp32 = SentenceTransformer(str(local), device=device, backend="onnx")
-            _save_onnx(fp32, local)
-            export_dynamic_quantized_onnx_model(fp32, config, str(local))
-        return SentenceTransformer(
-            str(local),
-            device=device,
-            backend="onnx",
-            model_kwargs={"file_name": f"onnx/model_qint8_{config}.onnx"},
+        config = quant or int8_config()
+        name = int8_file(config)
+        if not (local / name).exists():
+            with _quiet_export():
+                fp32 = SentenceTransformer(str(local), device=device, backend="onnx")
+                _save_onnx(fp32, local)
+                _export_int8(fp32, config, local)
+        return (
+            SentenceTransformer(
+                str(local), device=device, backend="onnx", model_kwargs={"file_name": name}
+            ),
+            name,
+            config,
         )
-    model = SentenceTransformer(str(local), device=device, backend=st_backend)
-    _save_onnx(model, local) if st_backend == "onnx" else None
-    return model
+    with _quiet_export():
+        model = SentenceTransformer(str(local), device=device, backend=st_backend)
+    if st_backend == "onnx":
+        _save_onnx(model, local)
+        return model, "onnx/model.onnx", None
+    return model, "openvino/openvino_model.xml", None
+
+
+def _export_int8(fp32: Any, config: str, local: Path) -> None:
+    """Quantise the fp32 ONNX model to `int8_file(config)`; the file is checked, not assumed."""
+    from sentence_transformers import export_dynamic_quantized_onnx_model
+
+    suffix = Path(int8_file(config)).stem.removeprefix("model_")
+    export_dynamic_quantized_onnx_model(fp32, config, str(local), file_suffix=suffix)
+    if not (local / int8_file(config)).exists():
+        raise IndexError_(f"the int8 export wrote no {int8_file(config)} in {local}")
+
+
+@contextlib.contextmanager
+def _quiet_export() -> Iterator[None]:
+    """sentence-transformers' export chatter ("No 'model.onnx' found ...", tracer warnings)
+    stays out of the user's terminal: finqa says in one line what it does instead."""
+    import logging
+    import warnings
+
+    loggers = [logging.getLogger(n) for n in ("sentence_transformers", "transformers", "optimum")]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.ERROR)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            yield
+    finally:
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.setLevel(level)
+
+
+def _torch_file(path: str) -> str:
+    for name in ("model.safetensors", "pytorch_model.bin"):
+        if (Path(path) / name).exists():
+            return name
+    return "model.safetensors"
 
 
 def _save_onnx(model: Any, local: Path) -> None:
@@ -266,16 +350,40 @@ def _save_onnx(model: Any, local: Path) -> None:
         model.save_pretrained(str(local))
 
 
-def _int8_config() -> str:
-    """The quantisation config for this CPU: avx512_vnni, avx512 or avx2 (sentence-transformers')."""
-    flags = ""
-    with contextlib.suppress(OSError):
-        flags = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
-    if "avx512_vnni" in flags:
+def cpu_kind(cpuinfo: str | None = None, machine: str | None = None) -> str:
+    """The CPU's kind for int8 kernels: arm64, avx512_vnni, avx512, avx2 or 'x86' (none).
+
+    Read from `platform.machine()` and the `flags` line of /proc/cpuinfo (whole words: a
+    flag named in another line or as part of another flag does not count)."""
+    import platform
+
+    arch = (machine or platform.machine()).lower()
+    if arch in ("aarch64", "arm64", "armv8l"):
+        return "arm64"
+    if cpuinfo is None:
+        cpuinfo = ""
+        with contextlib.suppress(OSError):
+            cpuinfo = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
+    flags: set[str] = set()
+    for line in cpuinfo.splitlines():
+        key, _, value = line.partition(":")
+        if key.strip() == "flags":
+            flags = set(value.split())
+            break
+    if "avx512_vnni" in flags or "avx512vnni" in flags:
         return "avx512_vnni"
     if "avx512f" in flags:
         return "avx512"
-    return "avx2"
+    if "avx2" in flags:
+        return "avx2"
+    return "x86"
+
+
+def int8_config(kind: str | None = None) -> str:
+    """optimum's dynamic-quantisation config for the CPU kind: arm64 on ARM, the AVX-512 ones
+    where the CPU has them, else avx2 (its kernels also run on an x86 CPU without AVX2)."""
+    kind = kind or cpu_kind()
+    return kind if kind in ("arm64", "avx512_vnni", "avx512") else "avx2"
 
 
 def get_embedder(
@@ -285,16 +393,42 @@ def get_embedder(
     threads: int = 0,
     backend: str = DEFAULT_EMBED_BACKEND,
     device: str = "cpu",
+    quant: str | None = None,
 ) -> SentenceEmbedder:
-    """One embedder per (model, batch size, backend, device) per process; `threads` > 0 sets
-    torch's CPU threads."""
+    """One embedder per (model, batch size, backend, device, int8 config) per process;
+    `threads` > 0 sets torch's CPU threads; `quant` None: the CPU's int8 config."""
     with _LOCK:
-        key = (name, batch_size, backend, device)
+        key = (name, batch_size, backend, device, quant)
         if key not in _CACHE:
             _CACHE[key] = SentenceEmbedder(
-                name, batch_size=batch_size, threads=threads, backend=backend, device=device
+                name,
+                batch_size=batch_size,
+                threads=threads,
+                backend=backend,
+                device=device,
+                quant=quant,
             )
         return _CACHE[key]
+
+
+def index_embedder(index: Any, settings: Any) -> SentenceEmbedder:
+    """The embedder for an index's vectors: the model, backend and int8 config it records
+    (the config's where it names them; a new index: the defaults), bound to the index, which
+    refuses it when its vectors would not share the index's vector space."""
+    cfg = settings.index
+    recorded = index.embed_record()
+    backend = cfg.backend_for(recorded.get("embed_backend"))
+    quant = recorded.get("embed_quant") if recorded.get("embed_backend") == backend else None
+    embedder = get_embedder(
+        str(recorded.get("embedder", cfg.embedder)),
+        batch_size=cfg.embed_batch_size,
+        threads=cfg.torch_threads,
+        backend=backend,
+        device=cfg.device,
+        quant=str(quant) if quant else None,
+    )
+    index.bind_embedder(getattr(embedder, "identity", None), getattr(embedder, "fallback", None))
+    return embedder
 
 
 def reset_embedders() -> None:

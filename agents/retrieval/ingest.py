@@ -295,19 +295,11 @@ def ingest_paths(
         report.seconds = time.perf_counter() - started
         return report
     if embedder is None:
-        from finqa.agents.retrieval.embedder import LazyEmbedder, TokenCounter, get_embedder
+        from finqa.agents.retrieval.embedder import LazyEmbedder, TokenCounter, index_embedder
 
         cfg = settings.index
         if idx.dense:  # the embedder the index records (checked against the config on open)
-            embedder = LazyEmbedder(
-                lambda: get_embedder(
-                    str(idx.info.get("embedder", cfg.embedder)),
-                    batch_size=cfg.embed_batch_size,
-                    threads=cfg.torch_threads,
-                    backend=cfg.backend_for(idx.info.get("embed_backend")),
-                    device=cfg.device,
-                )
-            )
+            embedder = LazyEmbedder(lambda: index_embedder(idx, settings))
         else:  # BM25-only index: the tokenizer sizes chunks, the model is never run
             embedder = LazyEmbedder(lambda: TokenCounter(cfg.embedder))
     forward_before = float(getattr(embedder, "forward_seconds", 0.0))

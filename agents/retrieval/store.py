@@ -32,7 +32,9 @@ from finqa.agents.retrieval._chroma import (
     check_info,
     chroma_client,
     chroma_meta,
+    describe_identity,
     hnsw_search,
+    identity_clash,
     open_collection,
     wanted_info,
 )
@@ -107,6 +109,37 @@ class ChunkIndex:
         )
         cache = settings.index.bm25_cache_docs
         self.vectors = DocVectors(None if self.server else path / "vectors", cache_size=cache)
+
+    def embed_record(self) -> dict[str, Any]:
+        """How the index's vectors were made, as recorded (server mode: on the server)."""
+        if self.server is not None:
+            return {**self.info, **self.server.built_info()}
+        return dict(self.info)
+
+    def bind_embedder(self, identity: Mapping[str, Any], why: str | None = None) -> None:
+        """Record the embedder that makes (or queries) this index's vectors, or refuse one
+        whose vectors would not share their space: an index holding filings embedded by
+        another backend, file or int8 config gets a one-line IndexError_ (an empty one adopts
+        the new embedder). `why`: the embedder's fallback note, named in the error."""
+        if not self.dense or not identity:
+            return
+        recorded = self.embed_record()
+        clash = identity_clash(recorded, identity)
+        if clash and self.count_docs():
+            because = f" ({why})" if why else ""
+            raise IndexError_(
+                f"index {self.path} was embedded with {describe_identity(recorded)}; this "
+                f"process embeds with {describe_identity(identity)}{because}. Vectors of two "
+                "embedders never mix: set index.embed_backend to the index's, or ingest into "
+                "a new --index folder"
+            )
+        if not clash and all(k in recorded for k in identity):
+            return
+        self.info.update({k: v for k, v in identity.items()})
+        if self.server is not None:
+            self.server.record_info(identity)
+        else:
+            (self.path / "index.json").write_text(json.dumps(self.info, indent=1), encoding="utf-8")
 
     # ------------------------------------------------------------------ plumbing
     def _db(self) -> sqlite3.Connection:
