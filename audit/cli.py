@@ -11,6 +11,7 @@ import sys
 from typing import Any
 
 from finqa.agents.errors import AuditError
+from finqa.audit.redact import redact, redact_text
 
 __all__ = ["register"]
 
@@ -83,9 +84,9 @@ def _verify(args: argparse.Namespace) -> int:
         print(f"finqa: error: {exc}", file=sys.stderr)
         return CANNOT_VERIFY
     label = _LABELS.get(result.status, str(result.status))
-    print(f"{label}: {args.log}: {result.message}")
+    print(f"{label}: {args.log}: {redact_text(result.message)}")
     if result.excerpt:
-        print(f"  first bad line {result.first_bad_line}: {result.excerpt}")
+        print(f"  first bad line {result.first_bad_line}: {redact_text(result.excerpt)}")
     return result.status
 
 
@@ -107,8 +108,9 @@ def _show(args: argparse.Namespace) -> int:
 
     result = verify_log(args.log)
     label = "" if result.ok else f"{_LABELS.get(result.status, '?')} — "
-    print(f"{args.log}: {label}{result.message}")
-    records = load_records(args.log, run_id=args.run_id, agent=args.agent, event=args.event)
+    print(f"{args.log}: {label}{redact_text(result.message)}")
+    found = load_records(args.log, run_id=args.run_id, agent=args.agent, event=args.event)
+    records = [redact(rec) for rec in found]  # the log may predate a redaction rule
     if args.question_id:
         print(render_question(records, args.question_id))
     elif args.agent or args.event:
