@@ -15,6 +15,7 @@ from types import TracebackType
 
 from finqa.agents.errors import FinqaError
 from finqa.agents.redact import redact_text
+from finqa.agents.terminal import printable
 from finqa.orchestrator.flags import add_global_flags
 
 __all__ = ["main", "build_parser"]
@@ -66,7 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except FinqaError as exc:
         if debug:
             raise
-        print(f"finqa: error: {redact_text(str(exc))}", file=sys.stderr)
+        print(f"finqa: error: {printable(redact_text(str(exc)))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("finqa: interrupted", file=sys.stderr)
@@ -78,7 +79,7 @@ def _redacted_traceback(
 ) -> None:
     """Print an uncaught exception's traceback as Python would, secrets redacted."""
     text = "".join(traceback.format_exception(kind, exc, tb))
-    sys.stderr.write(redact_text(text))
+    sys.stderr.write(printable(redact_text(text)))
 
 
 if __name__ == "__main__":  # pragma: no cover
