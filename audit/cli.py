@@ -1,7 +1,8 @@
 """`finqa audit verify|checkpoint|show|export|recover|report|review`.
 
 verify exits 0 (ok), 1 (tampered), 2 (truncated or torn), or 3 when it could not check at all
-(log or checkpoint missing, FINQA_AUDIT_HMAC_KEY unset).
+(log or checkpoint missing, FINQA_AUDIT_HMAC_KEY unset). report writes its page whatever the
+log's state and exits with verify's status (0, 1 or 2).
 """
 
 from __future__ import annotations
@@ -53,7 +54,10 @@ def register(sub: Any) -> None:
     p.add_argument("--run-id")
     p.set_defaults(func=_export)
 
-    p = asub.add_parser("report", help="a self-contained HTML review page, verified now")
+    p = asub.add_parser(
+        "report",
+        help="a self-contained HTML review page, verified now (exit 0 ok, 1 tampered, 2 truncated/torn)",
+    )
     p.add_argument("log")
     p.add_argument("--out", required=True, help="the HTML file to write (e.g. review.html)")
     p.add_argument("--run", dest="run_id", help="only this run")
@@ -162,7 +166,7 @@ def _report(args: argparse.Namespace) -> int:
     _say(f"report {target}: {len(data['questions'])} question(s), {target.stat().st_size} bytes")
     if args.pdf:
         _say(f"pdf {target.with_suffix('.pdf')}")
-    return 0
+    return int(v["status"])  # as `audit verify`: 1 tampered, 2 truncated/torn (page written)
 
 
 def _review(args: argparse.Namespace) -> int:
