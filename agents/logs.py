@@ -11,6 +11,7 @@ import sys
 from typing import Any, TextIO, cast
 
 import structlog
+from finqa.agents.redact import redact
 
 __all__ = ["configure_logging", "get_logger", "bind", "unbind"]
 
@@ -49,12 +50,18 @@ def configure_logging(level: str = "info", *, stream: Any = None) -> None:
             structlog.processors.add_log_level,
             structlog.processors.TimeStamper(fmt="iso", utc=True),
             structlog.processors.format_exc_info,
+            _redacted,
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(_LEVELS.get(level, logging.INFO)),
         logger_factory=structlog.PrintLoggerFactory(file=cast(TextIO, out)),
         cache_logger_on_first_use=False,
     )
+
+
+def _redacted(_logger: Any, _method: str, event: Any) -> Any:
+    """A structlog processor: the event with secrets redacted (`finqa.agents.redact`)."""
+    return redact(event)
 
 
 def get_logger(name: str | None = None) -> Any:

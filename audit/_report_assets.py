@@ -186,7 +186,7 @@ JS = r"""
     box.appendChild(el("h3", null, "Sign-off"));
     if (!q.reviews.length) { box.appendChild(el("div", "muted", "Not reviewed")); return box; }
     q.reviews.slice().reverse().forEach(function (r, n) {
-      box.appendChild(el("div", "review", [pill(txt(r.verdict), "s-" + r.verdict), " by " + txt(r.reviewer) + " at " + txt(r.ts) + " (seq " + txt(r.seq) + ")" + (n === 0 ? " — current" : " — superseded") + (r.verified ? "" : " — NOT verified") + (r.note ? ": " + r.note : "")]));
+      box.appendChild(el("div", "review", [pill(txt(r.verdict), "s-" + r.verdict), " by " + txt(r.reviewer) + " at " + txt(r.ts) + " (seq " + txt(r.seq) + ")" + (n === 0 ? " — current" : " — superseded") + (r.verified ? "" : " — NOT verified") + (r.hash_ok === false ? " — its hash does not verify: not counted" : "") + (r.note ? ": " + r.note : "")]));
     });
     return box;
   }

@@ -14,6 +14,8 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
+from finqa.audit.canonical import record_hash
+
 __all__ = ["KNOWN_EVENTS", "REVIEW_EVENT", "REVIEW_AGENT", "VERDICTS", "build_question", "raw_json"]
 
 REVIEW_EVENT = "review"
@@ -230,7 +232,19 @@ def _review(rec: Mapping[str, Any], verified: bool) -> dict[str, Any]:
         "note": data.get("note"),
         "question_head_seq": p.get("question_head_seq"),
         "verified": verified,
+        "hash_ok": rec.get("hash") == record_hash(rec),
     }
+
+
+def _review_state(reviews: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """The question's review state: the latest review, unless its own hash does not verify (an
+    edited verdict): then "unverified", never its verdict nor an earlier one it may supersede."""
+    if not reviews:
+        return None
+    latest = dict(reviews[-1])
+    if not latest["hash_ok"]:
+        latest.update(verdict="unverified", reviewer=None, note=None)
+    return latest
 
 
 def build_question(
@@ -300,7 +314,7 @@ def build_question(
         "filings": filings,
         "citations": citations,
         "reviews": reviews,
-        "review": reviews[-1] if reviews else None,
+        "review": _review_state(reviews),
         "flags": flags,
         "verified": verified,
         "seqs": [min(seqs), max(seqs)] if seqs else [],

@@ -1,7 +1,8 @@
 """`finqa audit verify|checkpoint|show|export|recover|report|review`.
 
 verify exits 0 (ok), 1 (tampered), 2 (truncated or torn), or 3 when it could not check at all
-(log or checkpoint missing, FINQA_AUDIT_HMAC_KEY unset).
+(log or checkpoint missing, FINQA_AUDIT_HMAC_KEY unset). report writes its page whatever the
+log's state and exits with verify's status (0, 1 or 2).
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import sys
 from typing import Any
 
 from finqa.agents.errors import AuditError
+from finqa.agents.terminal import printable
+from finqa.audit.redact import redact, redact_text
 
 __all__ = ["register"]
 
@@ -51,7 +54,10 @@ def register(sub: Any) -> None:
     p.add_argument("--run-id")
     p.set_defaults(func=_export)
 
-    p = asub.add_parser("report", help="a self-contained HTML review page, verified now")
+    p = asub.add_parser(
+        "report",
+        help="a self-contained HTML review page, verified now (exit 0 ok, 1 tampered, 2 truncated/torn)",
+    )
     p.add_argument("log")
     p.add_argument("--out", required=True, help="the HTML file to write (e.g. review.html)")
     p.add_argument("--run", dest="run_id", help="only this run")
@@ -74,18 +80,23 @@ def register(sub: Any) -> None:
     p.set_defaults(func=_recover)
 
 
+def _say(text: str, *, file: Any = None) -> None:
+    """Print one or more lines for a terminal: secrets redacted, control characters escaped."""
+    print(printable(redact_text(text)), file=file)
+
+
 def _verify(args: argparse.Namespace) -> int:
     from finqa.audit.verify import verify_log
 
     try:
         result = verify_log(args.log, args.checkpoint)
     except AuditError as exc:
-        print(f"finqa: error: {exc}", file=sys.stderr)
+        _say(f"finqa: error: {exc}", file=sys.stderr)
         return CANNOT_VERIFY
     label = _LABELS.get(result.status, str(result.status))
-    print(f"{label}: {args.log}: {result.message}")
+    _say(f"{label}: {args.log}: {result.message}")
     if result.excerpt:
-        print(f"  first bad line {result.first_bad_line}: {result.excerpt}")
+        _say(f"  first bad line {result.first_bad_line}: {result.excerpt}")
     return result.status
 
 
@@ -94,7 +105,7 @@ def _checkpoint(args: argparse.Namespace) -> int:
 
     target = write_checkpoint(args.log, args.out)
     cp, _ = read_checkpoint(target)
-    print(
+    _say(
         f"checkpoint {target}: seq {cp['seq']}, {cp['lines']} lines, {cp['bytes']} bytes, hash {cp['hash'][:16]}…"
     )
     return 0
@@ -107,15 +118,16 @@ def _show(args: argparse.Namespace) -> int:
 
     result = verify_log(args.log)
     label = "" if result.ok else f"{_LABELS.get(result.status, '?')} — "
-    print(f"{args.log}: {label}{result.message}")
-    records = load_records(args.log, run_id=args.run_id, agent=args.agent, event=args.event)
+    _say(f"{args.log}: {label}{result.message}")
+    found = load_records(args.log, run_id=args.run_id, agent=args.agent, event=args.event)
+    records = [redact(rec) for rec in found]  # the log may predate a redaction rule
     if args.question_id:
-        print(render_question(records, args.question_id))
+        _say(render_question(records, args.question_id))
     elif args.agent or args.event:
         for rec in records:
-            print("\n".join(render_record(rec)))
+            _say("\n".join(render_record(rec)))
     else:
-        print(render_summary(records))
+        _say(render_summary(records))
     return 0
 
 
@@ -123,7 +135,7 @@ def _export(args: argparse.Namespace) -> int:
     from finqa.audit.review import export
 
     target = export(args.log, args.out, question_id=args.question_id, run_id=args.run_id)
-    print(f"exported {args.log} to {target}")
+    _say(f"exported {args.log} to {target}")
     return 0
 
 
@@ -132,9 +144,9 @@ def _recover(args: argparse.Namespace) -> int:
 
     record = AuditLog(args.log, run_id="recover").recover()
     if record is None:
-        print(f"{args.log}: no torn tail, nothing to recover")
+        _say(f"{args.log}: no torn tail, nothing to recover")
     else:
-        print(f"{args.log}: seq {record['seq']}: {record['reason']}")
+        _say(f"{args.log}: seq {record['seq']}: {record['reason']}")
     return 0
 
 
@@ -150,11 +162,11 @@ def _report(args: argparse.Namespace) -> int:
         pdf=args.pdf,
     )
     v = data["verify"]
-    print(f"{v['label']}: {args.log}: {v['message']}")
-    print(f"report {target}: {len(data['questions'])} question(s), {target.stat().st_size} bytes")
+    _say(f"{v['label']}: {args.log}: {v['message']}")
+    _say(f"report {target}: {len(data['questions'])} question(s), {target.stat().st_size} bytes")
     if args.pdf:
-        print(f"pdf {target.with_suffix('.pdf')}")
-    return 0
+        _say(f"pdf {target.with_suffix('.pdf')}")
+    return int(v["status"])  # as `audit verify`: 1 tampered, 2 truncated/torn (page written)
 
 
 def _review(args: argparse.Namespace) -> int:
@@ -168,13 +180,13 @@ def _review(args: argparse.Namespace) -> int:
         note=args.note,
         run_id=args.run_id,
     )
-    print(
+    _say(
         f"{args.log}: seq {rec['seq']}: question {args.question_id} {args.verdict} by "
         f"{rec['params']['reviewer']} (run {rec['run_id']})"
     )
     if rec["params"]["log_status"] != 0:
         label = _LABELS.get(rec["params"]["log_status"], "?")
-        print(
+        _say(
             f"finqa: warning: the log did not verify when reviewed ({label}: "
             f"{rec['data']['log_verification']}); the review records that",
             file=sys.stderr,

@@ -13,7 +13,8 @@ records, and returns one JSON-safe dict that `finqa.audit.report_html` embeds in
   ``unparsed`` lines (torn or damaged), so nothing in the log is left out.
 
 Records the chain does not vouch for (at or after the first bad line) are marked unverified.
-The values of secret environment variables are scrubbed from everything before it is returned.
+The values of secret environment variables and URL credentials are scrubbed from everything
+before it is returned.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from typing import Any
 from finqa.agents.errors import AuditError
 from finqa.audit._fileio import iter_lines, parse_object, snapshot_size
 from finqa.audit._report_life import build_question, raw_json
-from finqa.audit.redact import redact, secret_values
+from finqa.audit.redact import has_secret, redact, secret_values
 from finqa.audit.verify import VerifyResult, verify_log
 from finqa.audit.writer import RUN_START_EVENT, format_ts
 
@@ -301,15 +302,14 @@ def build_report_data(
 
 
 def _scrubbed(data: dict[str, Any]) -> dict[str, Any]:
-    """`data` with secret env values redacted (walked only when one occurs in its JSON)."""
+    """`data` with secret env values and URL credentials redacted (walked only when its JSON
+    holds one: a log written before a redaction rule existed still shows none)."""
     import json
 
     secrets = secret_values()
-    if not secrets:
-        return data
     text = json.dumps(data, ensure_ascii=False)
     escaped = [json.dumps(s, ensure_ascii=False)[1:-1] for s in secrets]
-    if not any(s in text or e in text for s, e in zip(secrets, escaped, strict=True)):
+    if not has_secret(text, secrets) and not any(e in text for e in escaped):
         return data
     scrubbed: dict[str, Any] = redact(data, secrets)
     return scrubbed

@@ -1,7 +1,9 @@
 """Review an audit log: records filtered, a pandas DataFrame, CSV/Parquet export.
 
-Lines that are not records (torn fragments named by a recovery record) are skipped. Loading does
-not verify: run ``verify_log`` (``finqa audit verify``) to know the records can be trusted.
+Lines that are not records (torn fragments named by a recovery record) are skipped. The frame and
+the exports are redacted (a log may predate a redaction rule); `load_records` gives the records as
+written (their hashes verify). Loading does not verify: run ``verify_log`` (``finqa audit verify``)
+to know the records can be trusted.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from finqa.agents.errors import AuditError
 from finqa.audit._fileio import iter_lines, parse_object, snapshot_size
 from finqa.audit.canonical import RECORD_FIELDS, canonical_bytes
+from finqa.audit.redact import redact
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -50,10 +53,10 @@ def load_records(
 def load_frame(path: str | os.PathLike[str], **filters: Any) -> pd.DataFrame:
     """A DataFrame, one row per record: the record columns (params/scores/data as dicts,
     ``ts`` as UTC datetimes, ``attempt`` as nullable Int64) plus one ``scores.<name>``
-    column per scalar score."""
+    column per scalar score; secrets redacted (`finqa.audit.redact`), as in every output."""
     import pandas as pd
 
-    records = load_records(path, **filters)
+    records = [redact(r) for r in load_records(path, **filters)]
     frame = pd.DataFrame.from_records(records, columns=list(RECORD_FIELDS))
     frame["ts"] = pd.to_datetime(frame["ts"], utc=True, format="ISO8601")
     frame["seq"] = frame["seq"].astype("int64")

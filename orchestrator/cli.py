@@ -9,9 +9,13 @@ import argparse
 import importlib
 import os
 import sys
+import traceback
 from collections.abc import Sequence
+from types import TracebackType
 
 from finqa.agents.errors import FinqaError
+from finqa.agents.redact import redact_text
+from finqa.agents.terminal import printable
 from finqa.orchestrator.flags import add_global_flags
 
 __all__ = ["main", "build_parser"]
@@ -57,16 +61,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     debug = bool(args.debug or os.environ.get("FINQA_DEBUG"))
+    sys.excepthook = _redacted_traceback  # a traceback (--debug, or a crash) may quote a URL
     try:
         return int(args.func(args) or 0)
     except FinqaError as exc:
         if debug:
             raise
-        print(f"finqa: error: {exc}", file=sys.stderr)
+        print(f"finqa: error: {printable(redact_text(str(exc)))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("finqa: interrupted", file=sys.stderr)
         return 130
+
+
+def _redacted_traceback(
+    kind: type[BaseException], exc: BaseException, tb: TracebackType | None
+) -> None:
+    """Print an uncaught exception's traceback as Python would, secrets redacted."""
+    text = "".join(traceback.format_exception(kind, exc, tb))
+    sys.stderr.write(printable(redact_text(text)))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -11,6 +11,7 @@ import sys
 from typing import Any
 
 from finqa.agents.errors import FinqaError
+from finqa.agents.terminal import json_printable, printable
 from finqa.orchestrator.flags import add_llm_flags, llm_overrides
 from finqa.orchestrator.render import render_result
 
@@ -92,7 +93,7 @@ def _ask(args: argparse.Namespace) -> int:
             args.question, company=args.company, doc_ids=args.doc_ids, question_id=args.question_id
         )
     if args.json:
-        print(json.dumps(result.to_json_dict(), ensure_ascii=False, indent=2))
+        print(json_printable(json.dumps(result.to_json_dict(), ensure_ascii=False, indent=2)))
     else:
         render_result(result, sys.stdout)
     return 1 if result.status == "failed" else 0
@@ -108,7 +109,8 @@ def _ask_file(args: argparse.Namespace, settings: Any) -> int:
 
     qfile = read_questions(args.questions)
     for bad in qfile.bad:
-        print(f"finqa: {args.questions}:{bad.line}: skipped: {bad.reason}", file=sys.stderr)
+        skipped = f"finqa: {args.questions}:{bad.line}: skipped: {bad.reason}"
+        print(printable(skipped), file=sys.stderr)
     if not qfile.items:
         raise FinqaError(f"{args.questions} has no questions to answer")
     out_path = Path(args.out) if args.out else None
@@ -125,7 +127,8 @@ def _ask_file(args: argparse.Namespace, settings: Any) -> int:
             ) as bar,
         ):
             for result in fq.ask_stream(todo, workers=args.workers):
-                sink.write(json.dumps(result.to_json_dict(), ensure_ascii=False) + "\n")
+                line = json.dumps(result.to_json_dict(), ensure_ascii=False)
+                sink.write(json_printable(line) + "\n")
                 sink.flush()
                 counts[result.status] = counts.get(result.status, 0) + 1
                 bar.update(1)

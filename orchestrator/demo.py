@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from finqa.agents.terminal import printable
 from finqa.orchestrator.result import QAResult
 
 __all__ = [
@@ -135,7 +136,7 @@ def run_demo(
         w,
         f"3. the audit trail of one question ({shown.question_id}, `finqa audit show --question-id`)",
     )
-    w.write(render_question(records, shown.question_id) + "\n")
+    w.write(printable(render_question(records, shown.question_id)) + "\n")
 
     _title(w, "4. verify the audit log (`finqa audit verify`)")
     verdict = verify_log(log)

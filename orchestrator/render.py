@@ -4,40 +4,46 @@ from __future__ import annotations
 
 from typing import TextIO
 
+from finqa.agents.terminal import printable
 from finqa.orchestrator.result import QAResult
 
 __all__ = ["render_result"]
 
 
 def render_result(result: QAResult, out: TextIO, *, verbose: bool = True) -> None:
-    """A human-readable answer: status, answer, citations (doc, page), calculations, attempts."""
+    """A human-readable answer: status, answer, citations (doc, page), calculations, attempts.
+
+    Control characters in the question, the answer or a quote are written as escapes
+    (`finqa.agents.terminal.printable`): filing text cannot drive the terminal."""
+
+    def say(line: str) -> None:
+        out.write(printable(line))
+
     best = f", best attempt {result.best_attempt}" if result.best_attempt else ""
-    out.write(f"Q: {result.question}\n")
-    out.write(f"A: {result.answer}\n")
-    out.write(
+    say(f"Q: {result.question}\n")
+    say(f"A: {result.answer}\n")
+    say(
         f"   status: {result.status} (utility {result.utility:.2f}, {len(result.attempts)} attempt(s){best})\n"
     )
     if result.reason:
-        out.write(f"   why: {result.reason}\n")
+        say(f"   why: {result.reason}\n")
     for c in result.citations:
         quote = " ".join(c.quote.split())
         quote = f' "{quote[:100]}{"..." if len(quote) > 100 else ""}"' if quote else ""
-        out.write(f"   cite [{c.source_id}] {c.doc_id} page {c.page} (0-based){quote}\n")
+        say(f"   cite [{c.source_id}] {c.doc_id} page {c.page} (0-based){quote}\n")
     for calc in result.calculations:
         ops = ", ".join(f"{o.name}={o.value:g}" for o in calc.operands)
-        out.write(
+        say(
             f"   calc {calc.description or calc.expression}: {calc.expression} with {ops} = {calc.result:g} {calc.unit}\n"
         )
     if verbose:
         for a in result.attempts:
-            out.write(
+            say(
                 f"   attempt {a.attempt}: k={a.k} rse={'on' if a.rse else 'off'} strategy={a.strategy} "
                 f"U={a.utility:.2f} tau={a.threshold:.2f} -> {a.decision}"
                 + (f" (diagnosis: {a.diagnosis})" if a.diagnosis else "")
                 + "\n"
             )
     if result.error:
-        out.write(f"   error: {result.error}\n")
-    out.write(
-        f"   audit: {result.audit_log} (run {result.run_id}, question {result.question_id})\n"
-    )
+        say(f"   error: {result.error}\n")
+    say(f"   audit: {result.audit_log} (run {result.run_id}, question {result.question_id})\n")

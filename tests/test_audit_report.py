@@ -355,3 +355,63 @@ class TestCli:
         assert "<title>finqa audit review — VERIFIED</title>" in render_html(
             build_report_data(fake_log)
         )
+
+
+class TestReportStatus:
+    """`finqa audit report` exits as `audit verify` does and counts only reviews whose hash verifies."""
+
+    @pytest.mark.parametrize(("damage", "code"), [("tamper", 1), ("tear", 2), ("truncate", 2)])
+    def test_bad_log_exits_nonzero_and_writes_the_page(
+        self,
+        fake_log: Path,
+        tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str],
+        damage: str,
+        code: int,
+    ) -> None:
+        """A tampered log exits 1, a torn or truncated one 2 (verify's codes); the page is written."""
+        from finqa.audit.checkpoint import write_checkpoint
+
+        monkeypatch.setenv("FINQA_AUDIT_HMAC_KEY", "report-exit-key")
+        checkpoint = ["--checkpoint", str(write_checkpoint(fake_log, tmp_path / "cp.json"))]
+        lines = fake_log.read_bytes().splitlines(keepends=True)
+        if damage == "tamper":
+            lines[3] = lines[3].replace(b'"attempt":1', b'"attempt":7')
+        elif damage == "tear":
+            lines.append(b'{"seq": 999, "event": "jud')
+        else:
+            lines = lines[:-2]  # whole records cut off: only the checkpoint can tell
+        fake_log.write_bytes(b"".join(lines))
+        out = tmp_path / "review.html"
+        assert main(["audit", "report", str(fake_log), "--out", str(out), *checkpoint]) == code
+        assert main(["audit", "verify", str(fake_log), *checkpoint]) == code
+        assert _data_block(out.read_text())["verify"]["status"] == code  # type: ignore[index]
+        assert "review.html" in capsys.readouterr().out
+
+    def test_edited_review_is_not_the_review_state(self, fake_log: Path, tmp_path: Path) -> None:
+        """A review whose verdict was edited shows "unverified" in the Review column, not its
+        verdict nor the earlier review's, and is still listed."""
+        review_question(fake_log, "q00001", "approved", "Ann")
+        review_question(fake_log, "q00001", "rejected", "Bob", note="wrong figure")
+        lines = fake_log.read_bytes().splitlines(keepends=True)
+        assert b'"decision":"rejected"' in lines[-1]
+        lines[-1] = lines[-1].replace(b'"decision":"rejected"', b'"decision":"approved"')
+        fake_log.write_bytes(b"".join(lines))
+        out = tmp_path / "review.html"
+        assert main(["audit", "report", str(fake_log), "--out", str(out)]) == 1
+        summary = _data_block(out.read_text())
+        q = next(q for q in summary["questions"] if q["qid"] == "q00001")  # type: ignore[union-attr]
+        assert q["review"]["verdict"] == "unverified" and q["review"]["reviewer"] is None
+        data = build_report_data(fake_log)
+        full = next(q for q in data["questions"] if q["qid"] == "q00001")
+        assert [(r["verdict"], r["hash_ok"]) for r in full["reviews"]] == [
+            ("approved", True),
+            ("approved", False),
+        ]
+
+    def test_intact_review_is_the_review_state(self, fake_log: Path) -> None:
+        """An untouched latest review is the question's review state, its hash verified."""
+        review_question(fake_log, "q00001", "rejected", "Bob")
+        q = next(q for q in build_report_data(fake_log)["questions"] if q["qid"] == "q00001")
+        assert (q["review"]["verdict"], q["review"]["hash_ok"]) == ("rejected", True)

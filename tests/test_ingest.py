@@ -339,3 +339,42 @@ class TestCli:
         )
         out = capsys.readouterr().out
         assert code == 0 and "1 documents" in out
+
+
+class TestTextEncoding:
+    """A text file that is not UTF-8 is decoded with a reported fallback, never silently replaced."""
+
+    def test_cp1252_text_is_read_and_noted(self, tmp_path: Path) -> None:
+        """Windows-1252 bytes (curly quotes, euro sign) come back as those characters, with a note."""
+        path = tmp_path / "acme_2023_10k.txt"
+        path.write_bytes("Revenue was \u20ac5 million \u2014 \u201cup\u201d 3%.".encode("cp1252"))
+        (doc,) = list(load_path(path))
+        assert isinstance(doc, LoadedDoc)
+        assert (
+            "\u20ac5 million \u2014 \u201cup\u201d" in doc.pages[0][1]
+            and "\ufffd" not in doc.pages[0][1]
+        )
+        assert doc.note == "not UTF-8 (byte 12): read as cp1252" and doc.warning is None
+
+    def test_utf8_text_has_no_note(self, tmp_path: Path) -> None:
+        """A UTF-8 file (with or without a BOM) is read as is, with no note."""
+        path = tmp_path / "acme.txt"
+        path.write_bytes("\ufeffRevenue was \u20ac5 million.".encode())
+        (doc,) = list(load_path(path))
+        assert isinstance(doc, LoadedDoc) and doc.note is None
+        assert doc.pages[0][1].startswith("Revenue was \u20ac5")
+
+    def test_ingest_reports_the_encoding(
+        self, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """`ingest` prints one line naming the file and the encoding used, and indexes the text."""
+        path = tmp_path / "acme.txt"
+        path.write_bytes("Net sales were \u20ac5 million in fiscal 2023.".encode("cp1252"))
+        settings = Settings().with_overrides(
+            {"index.path": str(tmp_path / "idx"), "index.dense": "none"}
+        )
+        report = ingest_paths([path], settings, progress=False)
+        err = capsys.readouterr().err
+        assert report.documents == 1
+        notes = [line for line in err.splitlines() if "read as" in line]
+        assert notes == ["finqa ingest: note acme.txt: not UTF-8 (byte 15): read as cp1252"]

@@ -335,6 +335,8 @@ def ingest_paths(
                     if item.warning:
                         report.warnings.append((item.source, item.warning))
                         _say(f"warning {Path(item.source).name}: {item.warning}")
+                    if item.note:
+                        _say(f"note {Path(item.source).name}: {item.note}")
                     if idx.committed_hash(item.doc_id) == item.content_hash:
                         report.unchanged += 1
                         _statement_model(idx.path, item, report)  # built once, if missing

@@ -33,6 +33,8 @@ __all__ = [
     "normalize_text",
     "doc_id_for",
     "html_tree",
+    "decode_text",
+    "FALLBACK_ENCODINGS",
 ]
 
 SUPPORTED_SUFFIXES = (".pdf", ".html", ".htm", ".txt", ".md", ".jsonl", ".jsonl.gz")
@@ -55,6 +57,7 @@ class LoadedDoc:
     page_labels: tuple[str | None, ...] = ()  # printed page number of each page, when found
     tables: tuple[HtmlTable, ...] = ()  # HTML tables as cells, with their page
     facts: tuple[XbrlFact, ...] = ()  # inline XBRL numeric facts, with their page
+    note: str | None = None  # reported at ingest, not a defect (e.g. "not UTF-8: read as cp1252")
 
     @property
     def n_pages(self) -> int:
@@ -147,13 +150,35 @@ def load_path(path: Path) -> Iterator[LoadedDoc | Skipped]:
         elif suffix == ".txt" and _is_full_submission(path):
             yield from _load_submission(path)
         elif suffix in (".txt", ".md"):
-            yield _single(path, "text", path.read_text(encoding="utf-8", errors="replace"))
+            text, note = decode_text(path.read_bytes())
+            item = _single(path, "text", text)
+            yield replace(item, note=note) if isinstance(item, LoadedDoc) and note else item
         elif suffix in (".jsonl", ".jsonl.gz"):
             yield from _load_jsonl(path)
         else:
             yield Skipped(str(path), "unsupported file type")
     except OSError as exc:
         yield Skipped(str(path), f"cannot read file: {exc.strerror or exc}")
+
+
+# Tried in order after UTF-8; latin-1 decodes any byte, so the last never fails.
+FALLBACK_ENCODINGS = ("cp1252", "latin-1")
+
+
+def decode_text(data: bytes) -> tuple[str, str | None]:
+    """A text file's content: UTF-8 (a BOM dropped), else the first fallback encoding that reads
+    every byte, with a note naming it (None for UTF-8) — never silently replaced characters."""
+    try:
+        return data.decode("utf-8-sig"), None
+    except UnicodeDecodeError as exc:
+        where = exc.start
+    for encoding in FALLBACK_ENCODINGS[:-1]:
+        try:
+            return data.decode(encoding), f"not UTF-8 (byte {where}): read as {encoding}"
+        except UnicodeDecodeError:
+            continue
+    last = FALLBACK_ENCODINGS[-1]
+    return data.decode(last), f"not UTF-8 (byte {where}): read as {last}"
 
 
 def _single(path: Path, kind: str, raw: str) -> LoadedDoc | Skipped:
