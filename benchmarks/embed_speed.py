@@ -173,8 +173,12 @@ def _run_choice(
         rows.append(score_items(ev.items, gold, {d for d, _ in gold}))
         dense.append(dense_recall(agent.index, embedder, q.question, q.doc_name, gold))
     chunks = agent.index.count_chunks()
+    from finqa.agents.retrieval.embedder import cpu_kind
+
     return {
         "choice": name,
+        "cpu_kind": cpu_kind(),  # the int8 gain depends on it (AVX2 vs AVX-512 VNNI)
+        "embedder": getattr(embedder, "identity", {}),  # what actually embedded (after a fallback)
         "pages": report.pages,
         "chunks": chunks,
         "seconds": round(report.seconds, 2),

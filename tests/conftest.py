@@ -19,17 +19,7 @@ REPO = Path(__file__).resolve().parent.parent
 # finqa is imported as installed (`finqa.agents`, ...): drop the working directory from the path,
 # so a test that imports a top-level `agents` or `lexicon` fails here as it would for a user.
 sys.path[:] = [p for p in sys.path if p not in ("", ".") and Path(p).resolve() != REPO]
-FINANCEBENCH = Path(os.environ.get("FINQA_FINANCEBENCH", REPO.parent / "shared" / "financebench"))
-EDGAR = Path(os.environ.get("FINQA_EDGAR", REPO.parent / "shared" / "edgar"))
-
-
-def shared_or_skip(path: Path, what: str) -> Path:
-    """`path` when it exists; else skip, or fail when FINQA_REQUIRE_SHARED=1."""
-    if path.exists():
-        return path
-    if os.environ.get("FINQA_REQUIRE_SHARED") == "1":
-        pytest.fail(f"{what} not available at {path} (FINQA_REQUIRE_SHARED=1)")
-    pytest.skip(f"{what} not available")
+from shared_data import EDGAR, FINANCEBENCH, shared_or_skip  # noqa: E402
 
 
 @pytest.fixture(scope="session")

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import shared_or_skip
 from finqa.lexicon.statements import MemoryStatementStore, primary_fact, read_pages
+from shared_data import shared_or_skip
 
 pytestmark = pytest.mark.financebench
 
