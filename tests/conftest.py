@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -34,3 +35,23 @@ def edgar_dir() -> Path:
     """The shared EDGAR inline-XBRL filings, or skip."""
     shared_or_skip(EDGAR / "ko-10-q-2025-07-24.html", "../shared/edgar")
     return EDGAR
+
+
+@pytest.fixture
+def reset_structlog() -> Iterator[None]:
+    """The CLI configures structlog on the captured stderr; reset it so later tests do not log there."""
+    import structlog
+
+    yield
+    structlog.reset_defaults()
+
+
+@pytest.fixture
+def fake_factories(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The real factory with fake agents (the audit log stays real)."""
+    from finqa.orchestrator import _factory as factory
+    from finqa.testing import FakeReasoner, FakeRetriever, ScriptedJudge
+
+    monkeypatch.setattr(factory, "build_retriever", lambda s: FakeRetriever(s))
+    monkeypatch.setattr(factory, "build_reasoner", lambda s, llm=None: FakeReasoner(("a1", "a2")))
+    monkeypatch.setattr(factory, "build_judge", lambda s, llm=None: ScriptedJudge(s, (0.3, 0.45)))

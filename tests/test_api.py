@@ -28,21 +28,7 @@ def _fq(
     )
 
 
-@pytest.fixture(autouse=True)
-def _reset_logging() -> Any:
-    """The CLI configures structlog on the captured stderr; reset it so later tests do not log there."""
-    import structlog
-
-    yield
-    structlog.reset_defaults()
-
-
-@pytest.fixture
-def fake_factories(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The real factory with fake agents (the audit log stays real)."""
-    monkeypatch.setattr(factory, "build_retriever", lambda s: FakeRetriever(s))
-    monkeypatch.setattr(factory, "build_reasoner", lambda s, llm=None: FakeReasoner(("a1", "a2")))
-    monkeypatch.setattr(factory, "build_judge", lambda s, llm=None: ScriptedJudge(s, (0.3, 0.45)))
+pytestmark = pytest.mark.usefixtures("reset_structlog")
 
 
 class TestAsk:

@@ -15,27 +15,12 @@ from finqa.audit import REDACTED, redact
 from finqa.audit.redact import has_secret, redact_text
 from finqa.orchestrator import _factory as factory
 from finqa.orchestrator.cli import main as finqa_main
-from finqa.testing import FakeReasoner, FakeRetriever, ScriptedJudge
 
 SECRETS = ("uSeR7", "pAsS7", "SeCrEt7")
 URL = "http://uSeR7:pAsS7@llm.example/v1?api-key=SeCrEt7"
 
 
-@pytest.fixture(autouse=True)
-def _reset_logging() -> Any:
-    """The CLI configures structlog on the captured stderr; reset it so later tests do not log there."""
-    import structlog
-
-    yield
-    structlog.reset_defaults()
-
-
-@pytest.fixture
-def fake_agents(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The real factory and audit log with fake agents."""
-    monkeypatch.setattr(factory, "build_retriever", lambda s: FakeRetriever(s))
-    monkeypatch.setattr(factory, "build_reasoner", lambda s, llm=None: FakeReasoner(("a1", "a2")))
-    monkeypatch.setattr(factory, "build_judge", lambda s, llm=None: ScriptedJudge(s, (0.3, 0.45)))
+pytestmark = pytest.mark.usefixtures("reset_structlog")
 
 
 @pytest.fixture
@@ -103,7 +88,7 @@ class TestEveryOutput:
     def test_log_report_export_show(
         self,
         workdir: Path,
-        fake_agents: None,
+        fake_factories: None,
         capsys: pytest.CaptureFixture[str],
     ) -> None:
         """The audit log, report HTML, CSV export, `audit show` and ask's output hold no credential."""

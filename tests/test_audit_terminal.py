@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 from finqa.agents.terminal import json_printable, printable
@@ -21,13 +20,7 @@ CSI_C1 = "\x9b2J"  # clears the screen (the 8-bit CSI)
 CONTROLS = ("\x1b", "\x07", "\x9b", "\r")
 
 
-@pytest.fixture(autouse=True)
-def _reset_logging() -> Any:
-    """The CLI configures structlog on the captured stderr; reset it so later tests do not log there."""
-    import structlog
-
-    yield
-    structlog.reset_defaults()
+pytestmark = pytest.mark.usefixtures("reset_structlog")
 
 
 @pytest.fixture
