@@ -46,4 +46,5 @@ def render_result(result: QAResult, out: TextIO, *, verbose: bool = True) -> Non
             )
     if result.error:
         say(f"   error: {result.error}\n")
-    say(f"   audit: {result.audit_log} (run {result.run_id}, question {result.question_id})\n")
+    say(f"   audit: {result.audit_log}\n")  # where this answer's trail was written
+    say(f"   run {result.run_id}, question {result.question_id}\n")

@@ -273,6 +273,63 @@ class TestAskCommand:
         out = capsys.readouterr().out
         assert "A: a2" in out and "3M_2018_10K page 40" in out and "audit:" in out
 
+    def test_text_output_names_the_audit_log(
+        self,
+        tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str],
+        fake_factories: None,
+    ) -> None:
+        """The text output has one line `audit: PATH` naming the index's own log."""
+        monkeypatch.chdir(tmp_path)
+        (tmp_path / "idx").mkdir()
+        assert finqa_main(["ask", "Net sales 2018?", "--index", "idx"]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        log = (tmp_path / "idx" / "audit.jsonl").resolve()
+        assert f"   audit: {log}" in lines and log.is_file()
+
+
+class TestAuditLocation:
+    """Where `finqa ask` writes its audit log."""
+
+    def test_runs_from_two_folders_share_the_index_log(
+        self,
+        tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str],
+        fake_factories: None,
+    ) -> None:
+        """Two runs against one index from different working directories append to one log."""
+        index = tmp_path / "idx"
+        index.mkdir()
+        for folder in ("a", "b"):
+            (tmp_path / folder).mkdir()
+            monkeypatch.chdir(tmp_path / folder)
+            assert finqa_main(["ask", "Net sales 2018?", "--index", str(index), "--json"]) == 0
+            out = json.loads(capsys.readouterr().out)
+            assert out["audit_log"] == str((index / "audit.jsonl").resolve())
+        assert not (tmp_path / "a" / ".finqa").exists() and not (tmp_path / "b" / ".finqa").exists()
+        from finqa.audit import load_records
+
+        runs = {r["run_id"] for r in load_records(str(index / "audit.jsonl"))}
+        assert len(runs) == 2
+
+    def test_explicit_audit_path_wins(
+        self,
+        tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str],
+        fake_factories: None,
+    ) -> None:
+        """FINQA_AUDIT__PATH (audit.path) sends the log there, not beside the index."""
+        monkeypatch.chdir(tmp_path)
+        (tmp_path / "idx").mkdir()
+        monkeypatch.setenv("FINQA_AUDIT__PATH", str(tmp_path / "elsewhere.jsonl"))
+        assert finqa_main(["ask", "Net sales 2018?", "--index", "idx", "--json"]) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert out["audit_log"] == str((tmp_path / "elsewhere.jsonl").resolve())
+        assert not (tmp_path / "idx" / "audit.jsonl").exists()
+
     def test_missing_index_exit_code(
         self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
     ) -> None:

@@ -98,6 +98,11 @@ def _hidden(relative: Path) -> bool:
     return any(part.startswith(".") for part in relative.parts)
 
 
+def _index_audit_log(path: Path) -> bool:
+    """An index's own audit log (`<index>/audit.jsonl`, beside its `index.json`): not a filing."""
+    return path.name == "audit.jsonl" and (path.parent / "index.json").is_file()
+
+
 def discover(paths: list[Path]) -> tuple[list[Path], list[Skipped]]:
     """Expand files and folders (recursively) into supported files, in sorted order."""
     files: list[Path] = []
@@ -107,7 +112,10 @@ def discover(paths: list[Path]) -> tuple[list[Path], list[Skipped]]:
             found = sorted(
                 p
                 for p in path.rglob("*")
-                if p.is_file() and _suffix(p) and not _hidden(p.relative_to(path))
+                if p.is_file()
+                and _suffix(p)
+                and not _hidden(p.relative_to(path))
+                and not _index_audit_log(p)
             )
             if not found:
                 skipped.append(
