@@ -100,13 +100,13 @@ class TestResultReadsLikeAnAnswer:
     """str(result) and result.sources, for notebook users."""
 
     def test_str_shows_answer_status_and_sources(self) -> None:
-        """str(result) gives the answer, the status with utility, and sources as DOC p.N."""
+        """str(result) gives the answer, the status with utility, and sources as DOC p. N."""
         result = _fq(Settings()).ask("What were 3M's net sales in 2018?")
         text = str(result)
         lines = text.splitlines()
         assert lines[0] == "a2"
         assert lines[1].startswith("status: accepted (utility 0.45, 2 attempts)")
-        cited = {f"{c.doc_id} p.{c.page}" for c in result.citations}
+        cited = {f"{c.doc_id} p. {c.printed_page}" for c in result.citations}
         assert lines[2].startswith("sources: ") and all(c in lines[2] for c in cited)
 
     def test_sources_are_unique_pages_with_quotes(self) -> None:
@@ -129,7 +129,7 @@ class TestResultReadsLikeAnAnswer:
         )
         assert [(s.doc_id, s.page) for s in result.sources] == [("D", 3), ("E", 1)]
         assert "net sales 100" in result.sources[0].quote and "cost 40" in result.sources[0].quote
-        assert "sources: D p.3, E p.1" in str(result)
+        assert "sources: D p. 4, E p. 2" in str(result)  # no printed label: position from 1
 
 
 class TestBatch:
@@ -256,7 +256,11 @@ class TestAskCommand:
         assert out["status"] == "accepted" and out["answer"] == "a2"
         assert [a["k"] for a in out["attempts"]] == [10, 20]
         assert set(out["attempts"][0]) >= {"k", "strategy", "scores", "threshold", "decision"}
-        assert set(out["citations"][0]) == {"doc_id", "page", "chunk_id", "quote"}
+        assert set(out["citations"][0]) == {
+            "source_id", "doc_id", "page", "page_index", "page_label_source", "chunk_id", "quote"
+        }  # fmt: skip
+        first = out["citations"][0]
+        assert first["page_label_source"] == "position" and first["page"] == first["page_index"] + 1
         assert Path(out["audit_log"]).exists()
 
     def test_text_output(
@@ -271,7 +275,9 @@ class TestAskCommand:
         (tmp_path / "idx").mkdir()
         assert finqa_main(["ask", "Net sales 2018?", "--index", "idx"]) == 0
         out = capsys.readouterr().out
-        assert "A: a2" in out and "3M_2018_10K page 40" in out and "audit:" in out
+        assert (
+            "A: a2" in out and "3M_2018_10K p. 41 (position; index 40)" in out and "audit:" in out
+        )
 
     def test_text_output_names_the_audit_log(
         self,
@@ -422,7 +428,7 @@ class TestIngestAndRetrieve:
         assert 2 in items[0].pages and "Purchases of property" in items[0].text
         assert items[0].scores
         result = fq.ask("What were Acme's purchases of property, plant and equipment in FY2022?")
-        assert "ACME_2022_10K p.2" in str(result)
+        assert "ACME_2022_10K p. 3" in str(result)  # index 2, no printed label known
         fq.close()
 
 

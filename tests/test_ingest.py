@@ -378,3 +378,31 @@ class TestTextEncoding:
         assert report.documents == 1
         notes = [line for line in err.splitlines() if "read as" in line]
         assert notes == ["finqa ingest: note acme.txt: not UTF-8 (byte 15): read as cp1252"]
+
+
+class TestPdfPageLabels:
+    def test_pdf_page_labels_are_kept(self, tmp_path: Path) -> None:
+        """A PDF's own page labels ('F-1', 'F-2') are read as the pages' printed numbers."""
+        import pymupdf
+        from finqa.agents.retrieval.loaders import LoadedDoc, load_path
+
+        path = tmp_path / "labelled.pdf"
+        pdf = pymupdf.open()
+        for n in range(2):
+            pdf.new_page().insert_text((72, 72), f"Consolidated balance sheet page {n}")
+        pdf.set_page_labels([{"startpage": 0, "prefix": "F-", "style": "D", "firstpagenum": 1}])
+        pdf.save(path)
+        doc = next(load_path(path))
+        assert isinstance(doc, LoadedDoc) and doc.page_labels == ("F-1", "F-2")
+
+    def test_pdf_without_labels_has_none(self, tmp_path: Path) -> None:
+        """A PDF with no page labels records none (answers then cite the page's position)."""
+        import pymupdf
+        from finqa.agents.retrieval.loaders import LoadedDoc, load_path
+
+        path = tmp_path / "plain.pdf"
+        pdf = pymupdf.open()
+        pdf.new_page().insert_text((72, 72), "Consolidated balance sheet")
+        pdf.save(path)
+        doc = next(load_path(path))
+        assert isinstance(doc, LoadedDoc) and doc.page_labels == ()

@@ -301,12 +301,17 @@ def _load_pdf(path: Path) -> LoadedDoc | Skipped:
     with doc:
         repaired = bool(getattr(doc, "is_repaired", False))
         pages: list[tuple[int, str]] = []
+        labels: list[str | None] = []  # the PDF's own page labels (/PageLabels), by page index
         failed = 0
         for number in range(doc.page_count):
             try:
                 pages.append((number, normalize_text(doc[number].get_text())))
             except Exception:  # noqa: BLE001 - a damaged page is counted and skipped; the rest is read
                 failed += 1
+            try:
+                labels.append(str(doc[number].get_label() or "").strip() or None)
+            except Exception:  # noqa: BLE001 - a label that cannot be read is not known
+                labels.append(None)
         notes = pymupdf.TOOLS.mupdf_warnings().splitlines()
     if repaired or failed:
         first = notes[0] if notes else "broken structure"
@@ -319,7 +324,15 @@ def _load_pdf(path: Path) -> LoadedDoc | Skipped:
             "PDF has no extractable text (scanned or empty)" + (f"; {warning}" if warning else ""),
         )
     frozen = tuple(pages)
-    return LoadedDoc(doc_id_for(path), str(path), "pdf", frozen, _hash_pages(frozen), warning)
+    return LoadedDoc(
+        doc_id_for(path),
+        str(path),
+        "pdf",
+        frozen,
+        _hash_pages(frozen),
+        warning,
+        page_labels=tuple(labels) if any(labels) else (),
+    )
 
 
 def _load_jsonl(path: Path) -> Iterator[LoadedDoc | Skipped]:
