@@ -406,3 +406,16 @@ class TestPdfPageLabels:
         pdf.save(path)
         doc = next(load_path(path))
         assert isinstance(doc, LoadedDoc) and doc.page_labels == ()
+
+
+class TestIndexAuditLogIsNotAFiling:
+    def test_audit_log_beside_an_index_is_skipped(self, tmp_path: Path) -> None:
+        """Ingesting a folder that holds an index skips the index's audit.jsonl, not other JSONL."""
+        from finqa.agents.retrieval.loaders import discover
+
+        (tmp_path / "idx").mkdir()
+        (tmp_path / "idx" / "index.json").write_text("{}")
+        (tmp_path / "idx" / "audit.jsonl").write_text('{"seq": 1}\n')
+        (tmp_path / "audit.jsonl").write_text('{"doc_id": "A", "page": 0, "text": "x"}\n')
+        files, _ = discover([tmp_path])
+        assert files == [tmp_path / "audit.jsonl"]
