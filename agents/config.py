@@ -162,7 +162,9 @@ class OrchestratorConfig(_Section):
 
 
 class AuditConfig(_Section):
-    path: str = ".finqa/audit.jsonl"
+    # None: `<index.path>/audit.jsonl`, beside the index it answers from (Settings.audit_path),
+    # so runs from any working directory keep one trail; set it to log elsewhere
+    path: str | None = None
     fsync: bool = True
 
 
@@ -179,6 +181,13 @@ class Settings(BaseModel):
     orchestrator: OrchestratorConfig = Field(default_factory=OrchestratorConfig)
     audit: AuditConfig = Field(default_factory=AuditConfig)
     log_level: Literal["debug", "info", "warning", "error"] = "info"
+
+    @property
+    def audit_path(self) -> str:
+        """Where the audit log goes: `audit.path` when set, else `<index.path>/audit.jsonl`."""
+        if self.audit.path:
+            return self.audit.path
+        return str(Path(self.index.path) / "audit.jsonl")
 
     def with_overrides(self, overrides: Mapping[str, Any]) -> Settings:
         """A copy with dotted-key overrides applied (`{"index.path": "x"}`), re-validated."""

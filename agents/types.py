@@ -36,6 +36,7 @@ __all__ = [
     "Verdict",
     "Diagnosis",
     "Retriever",
+    "PageLabeller",
     "Reasoner",
     "Judge",
     "LLMClient",
@@ -125,11 +126,26 @@ class Evidence(Frozen):
 
 
 class Citation(Frozen):
+    """A source of an answer: (doc, page, chunk, quote). `page` is the 0-based page index (as in
+    the source PDF and the audit log); `page_label` the printed page number when the index knows
+    it (EDGAR HTML page footers), filled in by the orchestrator."""
+
     source_id: str
     doc_id: str
     page: int
     chunk_id: str | None = None
     quote: str = ""
+    page_label: str | None = None
+
+    @property
+    def printed_page(self) -> str:
+        """The page an analyst cites: the printed label, else the page's position (index + 1)."""
+        return self.page_label or str(self.page + 1)
+
+    @property
+    def page_label_source(self) -> str:
+        """'printed' when `printed_page` is the filing's own page number, else 'position'."""
+        return "printed" if self.page_label else "position"
 
 
 class Operand(Frozen):
@@ -222,6 +238,13 @@ class Retriever(Protocol):
         doc_ids: Sequence[str] | None = None,
         feedback: Verdict | None = None,
     ) -> Evidence: ...
+
+
+@runtime_checkable
+class PageLabeller(Protocol):
+    """A retriever that knows the printed page numbers of the filings it indexed (optional)."""
+
+    def page_label(self, doc_id: str, page: int) -> str | None: ...
 
 
 @runtime_checkable

@@ -245,7 +245,7 @@ def run(
             build_reasoner(settings, OpenAIChatClient(settings) if server else llm), "generate"
         )
         judge = _Timed(JudgeAgent(settings), "evaluate")
-        audit = _Timed(AuditLog(settings.audit.path, fsync=settings.audit.fsync), "append")
+        audit = _Timed(AuditLog(settings.audit_path, fsync=settings.audit.fsync), "append")
         audit.start_run(settings, index_version="benchmark", models={"llm": llm.model})
         orch = Orchestrator(settings, retriever, reasoner, judge, audit)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from finqa.lexicon.asked_period import AskedPeriod, asked_periods
 from finqa.lexicon.compare import find_in_text, quantities_match
+from finqa.lexicon.display import format_amount
 from finqa.lexicon.docnames import DocMeta, parse_doc_name
 from finqa.lexicon.entities import (
     Company,
@@ -24,6 +25,7 @@ from finqa.lexicon.query import analyze, primary_fiscal_year
 
 __all__ = [
     "analyze",
+    "format_amount",
     "find_companies",
     "lookup_company",
     "company_for_doc",

@@ -7,7 +7,6 @@ equipment'); the longest spelling wins ('fixed asset turnover' over 'asset turno
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -15,9 +14,11 @@ from typing import Any
 
 from finqa.errors import FinqaError
 from finqa.lexicon._data import data_cache, read_yaml
+from finqa.lexicon.display import UNIT_DECIMALS, format_amount
 
 __all__ = [
     "display_value",
+    "is_diluted",
     "DEFAULT_DECIMALS",
     "Metric",
     "MetricMatch",
@@ -62,6 +63,8 @@ class Metric:
     per_year: PerYear | None = None
     # a segment metric: the consolidated metric its parts add up to ('segment_revenue' -> revenue)
     parts_of: str | None = None
+    # display precision in answers when it differs from the unit's (finqa.lexicon.display)
+    decimals: int | None = None
 
     @property
     def inputs(self) -> tuple[str, ...]:
@@ -112,6 +115,7 @@ def _load() -> dict[str, Metric]:
             unit=str(spec.get("unit", "USD")),
             per_year=_per_year(mid, spec),
             parts_of=str(spec["parts_of"]) if spec.get("parts_of") else None,
+            decimals=int(spec["decimals"]) if spec.get("decimals") is not None else None,
         )
     return out
 
@@ -256,20 +260,23 @@ def find_metrics(text: str) -> list[MetricMatch]:
     return out
 
 
-DEFAULT_DECIMALS = {"%": 2, "ratio": 2, "times": 2, "days": 2, "USD/share": 2}
+DEFAULT_DECIMALS = UNIT_DECIMALS  # each unit's display precision (finqa.lexicon.display)
 
 
-def display_value(value: float, unit: str, decimals: int | None = None) -> str:
-    """A metric value as shown to a user, at its unit's display precision ('16.50%', '0.83',
-    '45.20 days'). A small ratio is never rounded away: -0.0128 at two decimals would read '-0.01',
-    so it keeps two significant digits and, for a ratio, shows its percent form ('-0.013 (-1.3%)')."""
-    d = DEFAULT_DECIMALS.get(unit, 2) if decimals is None else decimals
-    if unit == "%":
-        return f"{value:.{d}f}%"
-    if unit == "days":
-        return f"{value:.{d}f} days"
-    if unit in ("ratio", "times") and value and abs(value) < 10 ** (1 - d):
-        sig = max(d, -math.floor(math.log10(abs(value))) + 1)
-        pct = f" ({value * 100:.1f}%)" if unit == "ratio" else ""  # '0.01 times' has no percent
-        return f"{value:.{sig}f}{pct}"
-    return f"{value:.{d}f}"
+def display_value(
+    value: float, unit: str, decimals: int | None = None, *, metric: str | None = None
+) -> str:
+    """A metric value as shown to a user, at its display precision ('16.5%', '0.83', '45.2 days',
+    '$13.89 per diluted share'): `decimals` when asked, else the metric's own `decimals:` in
+    metrics.yaml, else its unit's. A small ratio is never rounded away: -0.0128 at two decimals
+    would read '-0.01', so it keeps two significant digits and, for a ratio, shows its percent
+    form ('-0.013 (-1.3%)')."""
+    m = METRICS.get(metric) if metric else None
+    if decimals is None and m is not None:
+        decimals = m.decimals
+    return format_amount(value, unit, decimals=decimals, diluted=is_diluted(metric))
+
+
+def is_diluted(metric: str | None) -> bool:
+    """A per-share metric on the diluted basis (its id says so: 'eps_diluted')."""
+    return bool(metric) and "diluted" in str(metric)

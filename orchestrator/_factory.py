@@ -83,12 +83,12 @@ def build_judge(settings: Settings, llm: LLMClient | None = None) -> Judge:
 
 
 def open_audit(settings: Settings, *, retriever: Any = None, path: str | None = None) -> AuditSink:
-    """An `audit.AuditLog` at settings.audit.path (or `path`), with its run-start record written."""
+    """An `audit.AuditLog` at settings.audit_path (`audit.path`, else beside the index; or `path`), with its run-start record written."""
     try:
         from finqa.audit import AuditLog
     except ImportError as exc:
         raise _missing("the audit log", exc) from None
-    log_path = Path(path or settings.audit.path).resolve()  # results carry an absolute path
+    log_path = Path(path or settings.audit_path).resolve()  # results carry an absolute path
     log_path.parent.mkdir(parents=True, exist_ok=True)
     log = AuditLog(str(log_path), fsync=settings.audit.fsync)
     log.start_run(

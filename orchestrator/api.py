@@ -243,7 +243,7 @@ class FinQA:
         (verdict approved / flagged / rejected); see `finqa.audit.signoff.review_question`."""
         from finqa.audit.signoff import review_question
 
-        path = getattr(self._audit, "path", None) or self.settings.audit.path
+        path = getattr(self._audit, "path", None) or self.settings.audit_path
         return review_question(
             path, question_id, verdict, reviewer, note=note, run_id=run_id, clock=self._clock
         )

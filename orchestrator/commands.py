@@ -66,7 +66,9 @@ def register(sub: Any) -> None:
     )
     demo.add_argument("--index", metavar="DIR", help="index directory (default: OUT/index)")
     demo.add_argument(
-        "--out", metavar="DIR", help="where the index and audit log go (default: .finqa/demo)"
+        "--out",
+        metavar="DIR",
+        help="where the index (and its audit log, DIR/index/audit.jsonl) go (default: .finqa/demo)",
     )
     demo.add_argument(
         "--config", metavar="FILE", help="YAML config (the demo forces the offline backend)"

@@ -4,7 +4,7 @@ Steps, each printed: (1) ingest `orchestrator/samples/filings` into an index (OU
 default; re-ingesting unchanged files is a no-op); (2) answer `samples/questions.json` with the
 offline backend, printing answers with citations (doc, page); (3) show one question's audit
 trail; (4) verify the audit log's hash chain; (5) check that every decision of every attempt is in
-the log (records per attempt against the attempts the results report); (6) print the log path.
+the log (records per attempt against the attempts the results report); (6) print the log path (the index's own, `<index>/audit.jsonl`).
 """
 
 from __future__ import annotations
@@ -102,12 +102,10 @@ def run_demo(
     w = stream or sys.stdout
     out_dir = Path(out) if out else DEFAULT_OUT
     index_dir = Path(index) if index else out_dir / "index"
-    audit_path = out_dir / "audit.jsonl"
-    settings = load_settings(
+    settings = load_settings(  # the audit log is the index's own (<index>/audit.jsonl)
         config,
         overrides={
             "index.path": str(index_dir),
-            "audit.path": str(audit_path),
             "llm.backend": "offline",
             "judge.llm_judge": False,
         },

@@ -22,14 +22,18 @@ from finqa.agents.logs import get_logger
 from finqa.agents.types import (
     Answer,
     AuditSink,
+    Calculation,
+    Citation,
     Clock,
     Evidence,
     Judge,
+    PageLabeller,
     Reasoner,
     Retriever,
     Verdict,
 )
 from finqa.orchestrator import _records as rec
+from finqa.orchestrator.citing import label_pages, renumber
 from finqa.orchestrator.policy import AttemptPlan, first_plan, next_plan, should_stop
 from finqa.orchestrator.result import AttemptRecord, QAResult, Status
 
@@ -318,6 +322,15 @@ class Orchestrator:
         else:
             answer = best.answer.text
         utility = best.verdict.utility if best else 0.0
+        citations: tuple[Citation, ...] = ()
+        calculations: tuple[Calculation, ...] = ()
+        if best is not None:
+            # the listed sources are S1..Sn in the order the answer cites them, with printed pages
+            answer, citations, calculations = renumber(
+                answer, best.answer.citations, best.answer.calculations, best.evidence
+            )
+            labeller = self.retriever if isinstance(self.retriever, PageLabeller) else None
+            citations = label_pages(citations, labeller.page_label if labeller else None)
         result = QAResult(
             question=question,
             question_id=qid,
@@ -326,8 +339,8 @@ class Orchestrator:
             utility=utility,
             attempts=attempts,
             best_attempt=best.record.attempt if best else None,
-            citations=best.answer.citations if best else (),
-            calculations=best.answer.calculations if best else (),
+            citations=citations,
+            calculations=calculations,
             run_id=self.run_id,
             audit_log=self.audit_path,
             reason=reason,

@@ -30,7 +30,8 @@ def render_result(result: QAResult, out: TextIO, *, verbose: bool = True) -> Non
     for c in result.citations:
         quote = " ".join(c.quote.split())
         quote = f' "{quote[:100]}{"..." if len(quote) > 100 else ""}"' if quote else ""
-        say(f"   cite [{c.source_id}] {c.doc_id} page {c.page} (0-based){quote}\n")
+        where = f"p. {c.printed_page} ({c.page_label_source}; index {c.page})"
+        say(f"   cite [{c.source_id}] {c.doc_id} {where}{quote}\n")
     for calc in result.calculations:
         ops = ", ".join(f"{o.name}={o.value:g}" for o in calc.operands)
         say(
@@ -46,4 +47,5 @@ def render_result(result: QAResult, out: TextIO, *, verbose: bool = True) -> Non
             )
     if result.error:
         say(f"   error: {result.error}\n")
-    say(f"   audit: {result.audit_log} (run {result.run_id}, question {result.question_id})\n")
+    say(f"   audit: {result.audit_log}\n")  # where this answer's trail was written
+    say(f"   run {result.run_id}, question {result.question_id}\n")

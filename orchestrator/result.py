@@ -8,9 +8,25 @@ from typing import Any, Literal
 from finqa.agents.types import Calculation, Citation, Frozen
 from pydantic import Field
 
-__all__ = ["AttemptRecord", "QAResult", "Status"]
+__all__ = ["AttemptRecord", "QAResult", "Status", "citation_json"]
 
 Status = Literal["accepted", "best_effort", "abstained", "failed"]
+
+
+def citation_json(c: Citation) -> dict[str, Any]:
+    """A citation in `finqa ask --json`: `page` is the page an analyst cites (the printed page
+    number, an int, or a label such as 'F-3'; else the position from 1), `page_label_source` says
+    which ('printed' | 'position'), `page_index` is the 0-based page (the audit log's `page`)."""
+    page: int | str = int(c.printed_page) if c.printed_page.isdigit() else c.printed_page
+    return {
+        "source_id": c.source_id,
+        "doc_id": c.doc_id,
+        "page": page,
+        "page_index": c.page,
+        "page_label_source": c.page_label_source,
+        "chunk_id": c.chunk_id,
+        "quote": c.quote,
+    }
 
 
 class AttemptRecord(Frozen):
@@ -72,11 +88,14 @@ class QAResult(Frozen):
         return tuple(seen.values())
 
     def __str__(self) -> str:
-        """Reads like an answer: the answer, its status, and its sources as `DOC p.N` (0-based pages)."""
+        """Reads like an answer: the answer, its status, and its sources as `DOC p. N` (printed
+        page numbers, else the page's position from 1)."""
         attempts = f", {len(self.attempts)} attempt{'s' if len(self.attempts) != 1 else ''}"
         lines = [self.answer, f"status: {self.status} (utility {self.utility:.2f}{attempts})"]
         if self.sources:
-            lines.append("sources: " + ", ".join(f"{s.doc_id} p.{s.page}" for s in self.sources))
+            lines.append(
+                "sources: " + ", ".join(f"{s.doc_id} p. {s.printed_page}" for s in self.sources)
+            )
         if self.reason and self.status != "accepted":
             lines.append(f"why: {self.reason}")
         return "\n".join(lines)
@@ -104,10 +123,7 @@ class QAResult(Frozen):
                 }
                 for a in self.attempts
             ],
-            "citations": [
-                {"doc_id": c.doc_id, "page": c.page, "chunk_id": c.chunk_id, "quote": c.quote}
-                for c in self.citations
-            ],
+            "citations": [citation_json(c) for c in self.citations],
             "calculations": [c.model_dump(mode="json") for c in self.calculations],
             "run_id": self.run_id,
             "audit_log": self.audit_log,

@@ -86,13 +86,13 @@ class TestResultReadsLikeAnAnswer:
     """str(result) and result.sources, for notebook users."""
 
     def test_str_shows_answer_status_and_sources(self) -> None:
-        """str(result) gives the answer, the status with utility, and sources as DOC p.N."""
+        """str(result) gives the answer, the status with utility, and sources as DOC p. N."""
         result = _fq(Settings()).ask("What were 3M's net sales in 2018?")
         text = str(result)
         lines = text.splitlines()
         assert lines[0] == "a2"
         assert lines[1].startswith("status: accepted (utility 0.45, 2 attempts)")
-        cited = {f"{c.doc_id} p.{c.page}" for c in result.citations}
+        cited = {f"{c.doc_id} p. {c.printed_page}" for c in result.citations}
         assert lines[2].startswith("sources: ") and all(c in lines[2] for c in cited)
 
     def test_sources_are_unique_pages_with_quotes(self) -> None:
@@ -115,7 +115,7 @@ class TestResultReadsLikeAnAnswer:
         )
         assert [(s.doc_id, s.page) for s in result.sources] == [("D", 3), ("E", 1)]
         assert "net sales 100" in result.sources[0].quote and "cost 40" in result.sources[0].quote
-        assert "sources: D p.3, E p.1" in str(result)
+        assert "sources: D p. 4, E p. 2" in str(result)  # no printed label: position from 1
 
 
 class TestBatch:
@@ -242,7 +242,11 @@ class TestAskCommand:
         assert out["status"] == "accepted" and out["answer"] == "a2"
         assert [a["k"] for a in out["attempts"]] == [10, 20]
         assert set(out["attempts"][0]) >= {"k", "strategy", "scores", "threshold", "decision"}
-        assert set(out["citations"][0]) == {"doc_id", "page", "chunk_id", "quote"}
+        assert set(out["citations"][0]) == {
+            "source_id", "doc_id", "page", "page_index", "page_label_source", "chunk_id", "quote"
+        }  # fmt: skip
+        first = out["citations"][0]
+        assert first["page_label_source"] == "position" and first["page"] == first["page_index"] + 1
         assert Path(out["audit_log"]).exists()
 
     def test_text_output(
@@ -257,7 +261,66 @@ class TestAskCommand:
         (tmp_path / "idx").mkdir()
         assert finqa_main(["ask", "Net sales 2018?", "--index", "idx"]) == 0
         out = capsys.readouterr().out
-        assert "A: a2" in out and "3M_2018_10K page 40" in out and "audit:" in out
+        assert (
+            "A: a2" in out and "3M_2018_10K p. 41 (position; index 40)" in out and "audit:" in out
+        )
+
+    def test_text_output_names_the_audit_log(
+        self,
+        tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str],
+        fake_factories: None,
+    ) -> None:
+        """The text output has one line `audit: PATH` naming the index's own log."""
+        monkeypatch.chdir(tmp_path)
+        (tmp_path / "idx").mkdir()
+        assert finqa_main(["ask", "Net sales 2018?", "--index", "idx"]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        log = (tmp_path / "idx" / "audit.jsonl").resolve()
+        assert f"   audit: {log}" in lines and log.is_file()
+
+
+class TestAuditLocation:
+    """Where `finqa ask` writes its audit log."""
+
+    def test_runs_from_two_folders_share_the_index_log(
+        self,
+        tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str],
+        fake_factories: None,
+    ) -> None:
+        """Two runs against one index from different working directories append to one log."""
+        index = tmp_path / "idx"
+        index.mkdir()
+        for folder in ("a", "b"):
+            (tmp_path / folder).mkdir()
+            monkeypatch.chdir(tmp_path / folder)
+            assert finqa_main(["ask", "Net sales 2018?", "--index", str(index), "--json"]) == 0
+            out = json.loads(capsys.readouterr().out)
+            assert out["audit_log"] == str((index / "audit.jsonl").resolve())
+        assert not (tmp_path / "a" / ".finqa").exists() and not (tmp_path / "b" / ".finqa").exists()
+        from finqa.audit import load_records
+
+        runs = {r["run_id"] for r in load_records(str(index / "audit.jsonl"))}
+        assert len(runs) == 2
+
+    def test_explicit_audit_path_wins(
+        self,
+        tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str],
+        fake_factories: None,
+    ) -> None:
+        """FINQA_AUDIT__PATH (audit.path) sends the log there, not beside the index."""
+        monkeypatch.chdir(tmp_path)
+        (tmp_path / "idx").mkdir()
+        monkeypatch.setenv("FINQA_AUDIT__PATH", str(tmp_path / "elsewhere.jsonl"))
+        assert finqa_main(["ask", "Net sales 2018?", "--index", "idx", "--json"]) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert out["audit_log"] == str((tmp_path / "elsewhere.jsonl").resolve())
+        assert not (tmp_path / "idx" / "audit.jsonl").exists()
 
     def test_missing_index_exit_code(
         self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
@@ -351,7 +414,7 @@ class TestIngestAndRetrieve:
         assert 2 in items[0].pages and "Purchases of property" in items[0].text
         assert items[0].scores
         result = fq.ask("What were Acme's purchases of property, plant and equipment in FY2022?")
-        assert "ACME_2022_10K p.2" in str(result)
+        assert "ACME_2022_10K p. 3" in str(result)  # index 2, no printed label known
         fq.close()
 
 

@@ -37,3 +37,18 @@ class TestSettings:
         """FINQA_AUDIT_HMAC_KEY is not a config key and does not break loading."""
         s = load_settings(environ={"FINQA_AUDIT_HMAC_KEY": "s3cr3t-value"})
         assert "s3cr3t-value" not in s.model_dump_json()
+
+
+class TestAuditPath:
+    def test_default_log_lives_with_the_index(self) -> None:
+        """Without audit.path the log is `<index.path>/audit.jsonl`, not the working directory's."""
+        settings = load_settings(environ={}, overrides={"index.path": "/data/idx"})
+        assert settings.audit.path is None
+        assert settings.audit_path == str(Path("/data/idx") / "audit.jsonl")
+
+    def test_explicit_audit_path_is_kept(self) -> None:
+        """An audit.path set in the config or the environment is used as given."""
+        settings = load_settings(
+            environ={}, overrides={"index.path": "/data/idx", "audit.path": "/logs/a.jsonl"}
+        )
+        assert settings.audit_path == "/logs/a.jsonl"

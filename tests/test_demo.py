@@ -100,4 +100,6 @@ class TestDemoRun:
         assert "OK (status 0)" in text
         assert "INCOMPLETE" not in text and text.count("-> complete") == len(sample_questions())
         assert "demo-7: abstained" in text
-        assert str((tmp_path / "demo" / "audit.jsonl").resolve()) in text
+        log = (tmp_path / "demo" / "index" / "audit.jsonl").resolve()
+        assert f"   audit: {log}\n" in text  # each answer says where its trail went
+        assert log.is_file()

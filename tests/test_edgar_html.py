@@ -335,6 +335,30 @@ class TestStoredWithIndex:
         assert seg and all(f.item is None and f.dimensions for f in seg)
 
 
+class TestPrintedPageLabels:
+    """The printed page numbers read at ingest are what answers cite."""
+
+    def test_retriever_knows_the_printed_page(self, tmp_path: Path) -> None:
+        """After ingest, the retriever maps a 0-based page to its printed number (56), else None."""
+        import sys
+
+        sys.path.insert(0, str(Path(__file__).resolve().parent / "fixtures" / "retrieval"))
+        from finqa.agents.config import Settings
+        from finqa.agents.retrieval import RetrievalAgent
+        from finqa.agents.retrieval.ingest import ingest_paths
+        from retrieval_support import FakeEmbedder  # type: ignore[import-not-found]
+
+        corpus = tmp_path / "corpus"
+        corpus.mkdir()
+        (corpus / "annual-report.htm").write_text(mini_ixbrl(), encoding="utf-8")
+        settings = Settings().with_overrides({"index.path": str(tmp_path / "idx")})
+        ingest_paths([corpus], settings, embedder=FakeEmbedder(), progress=False)
+        agent = RetrievalAgent(settings, embedder=FakeEmbedder())
+        assert agent.page_label("annual-report", 1) == "56"
+        assert agent.page_label("annual-report", 0) is None
+        assert agent.page_label("no-such-filing", 1) is None
+
+
 class TestRebuildKeepsTags:
     """`finqa statements --build` rebuilds a filing's model with its tags and its table cells."""
 

@@ -378,3 +378,44 @@ class TestTextEncoding:
         assert report.documents == 1
         notes = [line for line in err.splitlines() if "read as" in line]
         assert notes == ["finqa ingest: note acme.txt: not UTF-8 (byte 15): read as cp1252"]
+
+
+class TestPdfPageLabels:
+    def test_pdf_page_labels_are_kept(self, tmp_path: Path) -> None:
+        """A PDF's own page labels ('F-1', 'F-2') are read as the pages' printed numbers."""
+        import pymupdf
+        from finqa.agents.retrieval.loaders import LoadedDoc, load_path
+
+        path = tmp_path / "labelled.pdf"
+        pdf = pymupdf.open()
+        for n in range(2):
+            pdf.new_page().insert_text((72, 72), f"Consolidated balance sheet page {n}")
+        pdf.set_page_labels([{"startpage": 0, "prefix": "F-", "style": "D", "firstpagenum": 1}])
+        pdf.save(path)
+        doc = next(load_path(path))
+        assert isinstance(doc, LoadedDoc) and doc.page_labels == ("F-1", "F-2")
+
+    def test_pdf_without_labels_has_none(self, tmp_path: Path) -> None:
+        """A PDF with no page labels records none (answers then cite the page's position)."""
+        import pymupdf
+        from finqa.agents.retrieval.loaders import LoadedDoc, load_path
+
+        path = tmp_path / "plain.pdf"
+        pdf = pymupdf.open()
+        pdf.new_page().insert_text((72, 72), "Consolidated balance sheet")
+        pdf.save(path)
+        doc = next(load_path(path))
+        assert isinstance(doc, LoadedDoc) and doc.page_labels == ()
+
+
+class TestIndexAuditLogIsNotAFiling:
+    def test_audit_log_beside_an_index_is_skipped(self, tmp_path: Path) -> None:
+        """Ingesting a folder that holds an index skips the index's audit.jsonl, not other JSONL."""
+        from finqa.agents.retrieval.loaders import discover
+
+        (tmp_path / "idx").mkdir()
+        (tmp_path / "idx" / "index.json").write_text("{}")
+        (tmp_path / "idx" / "audit.jsonl").write_text('{"seq": 1}\n')
+        (tmp_path / "audit.jsonl").write_text('{"doc_id": "A", "page": 0, "text": "x"}\n')
+        files, _ = discover([tmp_path])
+        assert files == [tmp_path / "audit.jsonl"]

@@ -40,12 +40,12 @@ class TestDisplayPrecision:
         assert display_value(-0.0128, "ratio", 2) == "-0.013 (-1.3%)"
 
     def test_ordinary_values_use_unit_precision(self) -> None:
-        """Percentages, ratios and days show two decimals by default."""
+        """Percentages and days show one decimal, ratios two, as a memo writes them."""
         from finqa.lexicon.metrics import display_value
 
-        assert display_value(16.5, "%") == "16.50%"
+        assert display_value(16.5, "%") == "16.5%"
         assert display_value(0.83, "ratio") == "0.83"
-        assert display_value(45.2, "days") == "45.20 days"
+        assert display_value(45.2, "days") == "45.2 days"
 
     def test_small_ratio_grades_against_percent_gold(self) -> None:
         """The grader reads '-0.013 (-1.3%)' as the gold '-1.3%'."""

@@ -30,7 +30,7 @@ class TestBadStatementsThroughTheModel:
     def test_thousands_except_per_share(self) -> None:
         """'In thousands, except per share data': amounts scale to millions, EPS stays per share."""
         sales = ask("What were Acme's FY2022 net sales in USD millions?", "ACME_2022_10K", (9, INCOME_THOUSANDS))  # fmt: skip
-        assert "$1,200.50 million" in sales.text
+        assert "$1,200.5 million" in sales.text
         eps = ask("What was Acme's FY2022 basic EPS?", "ACME_2022_10K", (9, INCOME_THOUSANDS))
         assert not eps.abstained and "1.23" in eps.text and "million" not in eps.text.split("Answer:")[-1]  # fmt: skip
 
@@ -47,15 +47,15 @@ class TestBadStatementsThroughTheModel:
     def test_53_week_year_and_restated_column(self) -> None:
         """Both columns of a 53/52-week statement with a restated column are read for their years."""
         ans = ask("What were Acme's net sales in FY2017 in USD millions?", "ACME_2017_10K", (40, WEEKS_RESTATED))  # fmt: skip
-        assert "$6,500.00 million" in ans.text
+        assert "$6,500 million" in ans.text
         ans = ask("What were Acme's net sales in FY2018 in USD millions?", "ACME_2017_10K", (40, WEEKS_RESTATED))  # fmt: skip
-        assert "$7,000.00 million" in ans.text
+        assert "$7,000 million" in ans.text
 
     def test_numbers_split_across_lines(self) -> None:
         """A cell broken over two lines ('394,' / '328') is read as one figure."""
         text = "CONSOLIDATED BALANCE SHEETS\n(in millions)\n2022\n2021\nTotal assets\n394,\n328\n365,817\n"
         ans = ask("What were Acme's total assets at the end of FY2022 in USD millions?", "ACME_2022_10K", (4, text))  # fmt: skip
-        assert "$394,328.00 million" in ans.text
+        assert "$394,328 million" in ans.text
 
     def test_half_table_half_prose(self) -> None:
         """The table half of a page answers; the prose half's numbers are never read as cells."""

@@ -146,7 +146,7 @@ class TestPlanThenCompute:
         calc = ans.calculations[0]
         assert calc.result == 5604 and calc.expression == "a - b"
         assert {o.value for o in calc.operands} == {10811, 5207}
-        assert "$5,604.00 million" in ans.text and "[S1]" in ans.text
+        assert "$5,604 million" in ans.text and "[S1]" in ans.text
         assert ans.citations and all(c.source_id == "S1" for c in ans.citations)
 
     def test_plan_percentage(self) -> None:
@@ -165,7 +165,7 @@ class TestPlanThenCompute:
         out = execute_plan(plan, evidence(INCOME))
         assert out.calculation is not None
         assert round(out.calculation.result, 2) == round(45816 / 86392 * 100, 2)
-        assert "53.03%" in out.text
+        assert "53.0%" in out.text
 
     def test_percent_of_a_fraction(self) -> None:
         """A plan asking for a percentage but writing a fraction is expressed in percent."""
@@ -181,7 +181,7 @@ class TestPlanThenCompute:
         )
         out = execute_plan(plan, evidence(INCOME))
         assert out.calculation is not None and out.calculation.expression == "(g / r) * 100"
-        assert f"{42399 / 79474 * 100:.2f}%" in out.text
+        assert f"{42399 / 79474 * 100:.1f}%" in out.text
 
     def test_items_as_a_small_model_writes_them(self) -> None:
         """Items written with a period suffix, a source note, or as the listed value resolve."""
@@ -260,7 +260,7 @@ class TestPlanReadsTheStatementModel:
     def test_plan_computed_from_the_model(self) -> None:
         """With only prose retrieved, the plan's figures come from the model and cite its page."""
         parsed = parse_reply(FCF_PLAN, evidence(PROSE), statements=_store((52, CASH_FLOW)))
-        assert not parsed.abstained and "$5,604.00 million" in parsed.text
+        assert not parsed.abstained and "$5,604 million" in parsed.text
         (calc,) = parsed.calculations
         assert calc.result == 5604 and {o.value for o in calc.operands} == {10811, 5207}
         assert {(c.doc_id, c.page) for c in parsed.citations} == {("ACME_2022_10K", 52)}

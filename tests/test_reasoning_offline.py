@@ -74,7 +74,7 @@ class TestMetrics:
             CASH_FLOW,
         )
         assert not a.abstained
-        assert "$5,604.00 million" in a.text
+        assert "$5,604 million" in a.text
         assert recompute(a) == pytest.approx(5604)
         assert {c.source_id for c in a.citations} == {"S1"} and a.citations[0].page == 40
 
@@ -126,7 +126,7 @@ class TestMetrics:
             CASH_FLOW,
             BALANCE,
         )
-        assert "$1,559.30 million" in a.text
+        assert "$1,559.3 million" in a.text
 
     def test_dividend_payout_uses_attributable_income(self) -> None:
         """Payout ratio = dividends paid / net income attributable to shareholders."""
@@ -287,7 +287,7 @@ class TestRobustness:
         assert a.abstained
         scaled = evidence(INCOME, chunk, sections=(None, "Consolidated Statement of Cash Flows"))
         b = build_reasoner(Settings()).generate(q, scaled, 1)
-        assert "$6,991.00 million" in b.text
+        assert "$6,991 million" in b.text
 
     def test_several_rows_on_one_line(self) -> None:
         """'... (3.4) Dividends paid (1,244.5) ...' is split into rows."""
@@ -304,7 +304,7 @@ class TestRobustness:
     def test_statement_preferred_over_mdna_table(self) -> None:
         """The income statement wins over an MD&A table with percent columns."""
         a = ask("What is the FY2021 COGS for Acme? Answer in USD millions.", MDNA, INCOME)
-        assert "$37,075.00 million" in a.text
+        assert "$37,075 million" in a.text
 
     def test_exhibit_of_another_entity_is_ignored(self) -> None:
         """An affiliate's balance sheet filed as an exhibit is not the filer's."""
@@ -414,14 +414,14 @@ class TestScale:
             + CASH_FLOW.split("(in millions)\n2022 2021 2020\n", 1)[1]
         )
         a = ask("What is Acme's FY2022 free cash flow? Answer in USD millions.", text)
-        assert "$5,604.00 million" in a.text
+        assert "$5,604 million" in a.text
 
     def test_scale_borrowed_from_other_statement(self) -> None:
         """A cash flow table without a scale note uses the scale every titled statement of the filing shares."""
         text = CASH_FLOW.replace("(in millions)\n", "")
         assert ask("What is Acme's FY2022 free cash flow? Answer in USD millions.", text).abstained
         a = ask("What is Acme's FY2022 free cash flow? Answer in USD millions.", text, INCOME)
-        assert "$5,604.00 million" in a.text
+        assert "$5,604 million" in a.text
 
 
 _GM_Q = (

@@ -24,34 +24,34 @@ class TestQuarterQuestions:
     def test_quarter_reads_the_three_month_column(self) -> None:
         """'the quarter ended June 30, 2023' reads 500 (three months), not 990 (six months), and names it."""
         ans = ask("In the quarter ended June 30, 2023, what were Acme's revenues in USD millions?")
-        assert not ans.abstained and "$500.00 million" in ans.text
+        assert not ans.abstained and "$500 million" in ans.text
         assert "Quarter ended June 30, 2023 revenue" in ans.text and "FY2023" not in ans.text
         assert any(c.page == 3 and c.doc_id == DOC for c in ans.citations)
 
     def test_quarter_by_number(self) -> None:
         """'Q2 2022' reads the prior year's quarter column (450)."""
         ans = ask("What were Acme's revenues in Q2 2022, in USD millions?")
-        assert not ans.abstained and "$450.00 million" in ans.text and "Q2 FY2022" in ans.text
+        assert not ans.abstained and "$450 million" in ans.text and "Q2 FY2022" in ans.text
 
     def test_year_to_date(self) -> None:
         """'six months ended June 30, 2023' reads the six-month column (990)."""
         ans = ask("What were Acme's revenues for the six months ended June 30, 2023, in USD millions?")  # fmt: skip
-        assert not ans.abstained and "$990.00 million" in ans.text
+        assert not ans.abstained and "$990 million" in ans.text
         half = ask("What was Acme's net income in the first half of 2022, in USD millions?")
-        assert not half.abstained and "$70.00 million" in half.text
+        assert not half.abstained and "$70 million" in half.text
 
     def test_change_between_quarters(self) -> None:
         """A change from Q2 2022 to Q2 2023 is computed from the two quarter columns (500 - 450)."""
         ans = ask(
             "By how much did Acme's revenues change from Q2 2022 to Q2 2023, in USD millions?"
         )
-        assert not ans.abstained and "$50.00 million" in ans.text
+        assert not ans.abstained and "$50 million" in ans.text
         assert ans.calculations and {o.period for o in ans.calculations[0].operands} == {"Q2 FY2022", "Q2 FY2023"}  # fmt: skip
 
     def test_balance_at_the_quarter_end(self) -> None:
         """Total assets as of June 30, 2023 is the quarter-end balance (2,000), not the year end's."""
         ans = ask("What were Acme's total assets as of June 30, 2023, in USD millions?")
-        assert not ans.abstained and "$2,000.00 million" in ans.text and "1,900" not in ans.text
+        assert not ans.abstained and "$2,000 million" in ans.text and "1,900" not in ans.text
 
 
 class TestPeriodNotInTheFiling:

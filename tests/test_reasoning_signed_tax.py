@@ -108,7 +108,7 @@ class TestComparison:
         assert not a.abstained
         assert "14.8% in FY2021" in a.text and "-0.6% in FY2022" in a.text
         assert "decreased" in a.text
-        assert "-15.38 percentage points" in a.text  # a difference of rates, not a percent change
+        assert "-15.4 percentage points" in a.text  # a difference of rates, not a percent change
 
     def test_drop_between_periods_is_a_direction_question(self) -> None:
         """'Was there any drop in X between FY2021 and FY2022?' is answered Yes/No from figures."""

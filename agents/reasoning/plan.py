@@ -23,7 +23,9 @@ from finqa.agents.reasoning.schema import ReplyPlan
 from finqa.agents.types import Calculation, Citation, Evidence, Operand, StatementStore
 from finqa.lexicon import find_periods
 from finqa.lexicon.arith import ArithmeticError_, evaluate, safe_name, variables
+from finqa.lexicon.display import format_amount
 from finqa.lexicon.line_items import LineItem, item_for_metric, label_key, line_items
+from finqa.lexicon.metrics import is_diluted
 
 __all__ = ["PlanOutcome", "execute_plan", "statement_view", "resolve_item", "known_items"]
 
@@ -190,7 +192,11 @@ def execute_plan(
     )
     note = f" (amounts in USD {_SCALE_WORD[scale]})" if scale in _SCALE_WORD else ""
     what = (plan.description or "Result").strip().rstrip(".:")
-    value = _format(result, unit, scale)
+    diluted = (
+        any(is_diluted(f.item.id) for f in facts.values())
+        or "diluted" in (plan.description or "").lower()
+    )
+    value = _format(result, unit, scale, diluted=diluted)
     text = (
         f"{what[:1].upper()}{what[1:]}: {value} {refs}. Computed by finqa as {expression} "
         f"from {shown}{note}. Answer: {value}."
@@ -312,25 +318,23 @@ def _unit_clash(expression: str, units: dict[str, str]) -> str:
     return clash
 
 
+_PER_SHARE_UNITS = frozenset({"usd/share", "$/share", "per share", "usd per share", "dollars per share", "eps"})  # fmt: skip
+
+
 def _unit(unit: str) -> str:
     low = unit.strip().lower()
     if low in ("%", "percent", "percentage", "pct"):
         return "%"
     if low in ("usd", "$", "dollars", "usd millions", "usd thousands"):
         return "USD"
-    return low if low in ("ratio", "times", "days", "usd/share") else (low or "ratio")
+    if low in _PER_SHARE_UNITS:
+        return "USD/share"  # a per-share amount is money, never a 'ratio'
+    return low if low in ("ratio", "times", "days") else (low or "ratio")
 
 
-def _format(value: float, unit: str, scale: float) -> str:
-    if unit == "%":
-        return f"{value:.2f}%"
-    if unit == "USD":
-        word = {1e3: " thousand", 1e6: " million", 1e9: " billion"}.get(scale, "")
-        sign = "-" if value < 0 else ""
-        return f"{sign}${abs(value):,.2f}{word}"
-    if unit == "days":
-        return f"{value:.2f} days"
-    return f"{value:.2f}"
+def _format(value: float, unit: str, scale: float, *, diluted: bool = False) -> str:
+    """The plan's result as a memo prints it (finqa.lexicon.display)."""
+    return format_amount(value, unit, scale if unit == "USD" else 1.0, diluted=diluted)
 
 
 def _num(v: float) -> str:

@@ -73,6 +73,15 @@ class RetrievalAgent:
         return self._embedder
 
     # ------------------------------------------------------------------ public API
+    def page_label(self, doc_id: str, page: int) -> str | None:
+        """The printed page number of a filing's 0-based page, when ingest read one (EDGAR
+        page footers, PDF page labels); None otherwise (`PageLabeller`)."""
+        rec = self.index.catalog().get(doc_id)
+        labels = rec.meta.get("page_labels") if rec is not None else None
+        if isinstance(labels, list) and 0 <= page < len(labels) and labels[page]:
+            return str(labels[page])
+        return None
+
     def retrieve(
         self,
         question: str,

@@ -98,6 +98,11 @@ def _hidden(relative: Path) -> bool:
     return any(part.startswith(".") for part in relative.parts)
 
 
+def _index_audit_log(path: Path) -> bool:
+    """An index's own audit log (`<index>/audit.jsonl`, beside its `index.json`): not a filing."""
+    return path.name == "audit.jsonl" and (path.parent / "index.json").is_file()
+
+
 def discover(paths: list[Path]) -> tuple[list[Path], list[Skipped]]:
     """Expand files and folders (recursively) into supported files, in sorted order."""
     files: list[Path] = []
@@ -107,7 +112,10 @@ def discover(paths: list[Path]) -> tuple[list[Path], list[Skipped]]:
             found = sorted(
                 p
                 for p in path.rglob("*")
-                if p.is_file() and _suffix(p) and not _hidden(p.relative_to(path))
+                if p.is_file()
+                and _suffix(p)
+                and not _hidden(p.relative_to(path))
+                and not _index_audit_log(p)
             )
             if not found:
                 skipped.append(
@@ -293,12 +301,17 @@ def _load_pdf(path: Path) -> LoadedDoc | Skipped:
     with doc:
         repaired = bool(getattr(doc, "is_repaired", False))
         pages: list[tuple[int, str]] = []
+        labels: list[str | None] = []  # the PDF's own page labels (/PageLabels), by page index
         failed = 0
         for number in range(doc.page_count):
             try:
                 pages.append((number, normalize_text(doc[number].get_text())))
             except Exception:  # noqa: BLE001 - a damaged page is counted and skipped; the rest is read
                 failed += 1
+            try:
+                labels.append(str(doc[number].get_label() or "").strip() or None)
+            except Exception:  # noqa: BLE001 - a label that cannot be read is not known
+                labels.append(None)
         notes = pymupdf.TOOLS.mupdf_warnings().splitlines()
     if repaired or failed:
         first = notes[0] if notes else "broken structure"
@@ -311,7 +324,15 @@ def _load_pdf(path: Path) -> LoadedDoc | Skipped:
             "PDF has no extractable text (scanned or empty)" + (f"; {warning}" if warning else ""),
         )
     frozen = tuple(pages)
-    return LoadedDoc(doc_id_for(path), str(path), "pdf", frozen, _hash_pages(frozen), warning)
+    return LoadedDoc(
+        doc_id_for(path),
+        str(path),
+        "pdf",
+        frozen,
+        _hash_pages(frozen),
+        warning,
+        page_labels=tuple(labels) if any(labels) else (),
+    )
 
 
 def _load_jsonl(path: Path) -> Iterator[LoadedDoc | Skipped]:

@@ -170,7 +170,11 @@ class OfflineBackend:
         text += explain(sol)
         if strategy == "detailed" and len(sol.per_year) > 1:
             text += (
-                " Per year: " + ", ".join(f"FY{y}: {v:,.2f}" for y, v in sol.per_year.items()) + "."
+                " Per year: "
+                + ", ".join(
+                    f"FY{y}: {fmt_unit(v, sol.unit, sol.scale)}" for y, v in sol.per_year.items()
+                )
+                + "."
             )
         text += f" Answer: {value}."
         base = 0.8 if sol.scale_known and not any(f.row.header_inferred for f in sol.facts) else 0.6

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from finqa.agents.reasoning.offline.solver import Solution, formula_items, get_recipe
 from finqa.lexicon import METRICS
+from finqa.lexicon.display import format_amount
 
 __all__ = ["explain", "fmt_unit"]
 
@@ -17,12 +18,8 @@ def explain(sol: Solution) -> str:
 
 
 def fmt_unit(v: float, unit: str, scale: float = 1.0) -> str:
-    if unit == "%":
-        return f"{v:.1f}%"
-    if unit == "USD":
-        word = {1e3: " thousand", 1e6: " million", 1e9: " billion"}.get(scale, "")
-        return f"{'-' if v < 0 else ''}${abs(v):,.0f}{word}"
-    return f"{v:.2f}"
+    """A figure of the answer's lead sentence ('$51,217 million', '12.3%')."""
+    return format_amount(v, unit, scale)
 
 
 def _basis(sol: Solution) -> str:

@@ -40,6 +40,7 @@ from finqa.agents.reasoning.offline.verdict_kit import (
 )
 from finqa.agents.types import Answer, Citation, Evidence
 from finqa.lexicon import extract_quantities, intent
+from finqa.lexicon.display import format_number
 from finqa.lexicon.judgements import judgement
 from finqa.lexicon.line_items import LineItem, label_key, line_items
 from finqa.lexicon.metrics import display_value
@@ -171,11 +172,11 @@ def consistency(
     ok = biggest <= tol
     reader = _reader_of(sols.values())
     unit = "%" if pct else ""
-    shown = ", ".join(f"FY{y}: {per_year[y]:,.2f}{unit}" for y in ys)
+    shown = ", ".join(f"FY{y}: {format_number(per_year[y])}{unit}" for y in ys)
     diff = " points" if pct else ""
     text = (
         f"{'Yes' if ok else 'No'}. {recipe.name[:1].upper()}{recipe.name[1:]} was {shown} "
-        f"{reader.refs()}; the largest year-over-year change is {biggest:,.2f}{diff}, "
+        f"{reader.refs()}; the largest year-over-year change is {format_number(biggest)}{diff}, "
         f"{'within' if ok else 'more than'} {rule}."
     )
     exprs = [f"({sols[y].calculation.expression})" for y in ys]
@@ -257,7 +258,7 @@ def period_extreme(
     )
     if calc is None:
         return None
-    shown = "; ".join(f"FY{y}: {display_value(sols[y].value, recipe.unit) if recipe.unit != 'USD' else f'{sols[y].value:,.0f}'}" for y in ys)  # fmt: skip
+    shown = "; ".join(f"FY{y}: {display_value(sols[y].value, recipe.unit, metric=recipe.id) if recipe.unit != 'USD' else format_number(sols[y].value, 0)}" for y in ys)  # fmt: skip
     text = (
         f"FY{best}. {recipe.name[:1].upper()}{recipe.name[1:]} was {word} in FY{best} "
         f"({shown}) {reader.refs()}."

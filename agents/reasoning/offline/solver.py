@@ -14,6 +14,7 @@ from finqa.agents.reasoning.offline.tables import Row
 from finqa.agents.types import Calculation, Citation, Operand
 from finqa.lexicon.arith import ArithmeticError_, evaluate
 from finqa.lexicon.conventions import apply_conventions
+from finqa.lexicon.display import format_amount
 from finqa.lexicon.line_items import caption_sign, line_items
 from finqa.lexicon.metrics import display_value
 
@@ -247,16 +248,13 @@ def _build(
 
 
 def format_value(sol: Solution, spec: QuestionSpec) -> str:
-    """The result in the question's unit and rounding ('$5,818.00 million', '16.5%', '0.83')."""
+    """The result in the question's unit and rounding, as a memo prints it ('$5,818 million',
+    '16.5%', '0.83', '$13.89 per diluted share'; finqa.lexicon.display)."""
     d = spec.decimals
     if sol.unit == "USD":
         target = spec.scale or (sol.scale if sol.scale >= 1e6 else 1e6)
-        value = sol.value * sol.scale / target
-        digits = 2 if d is None else d
-        sign = "-" if value < 0 else ""
-        word = _SCALE_WORD.get(target, "")
-        return f"{sign}${abs(value):,.{digits}f} {word}".rstrip()
-    shown = display_value(sol.value, sol.unit, d)
+        return format_amount(sol.value * sol.scale / target, "USD", target, d)
+    shown = display_value(sol.value, sol.unit, d, metric=sol.recipe.id)
     if sol.unit == "%" and spec.aggregate in ("change", "trend") and shown.endswith("%"):
         # the difference of two percentages is in percentage points, not a percent change
         return shown[:-1] + " percentage points"

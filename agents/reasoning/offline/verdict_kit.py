@@ -10,6 +10,7 @@ from finqa.agents.reasoning.offline.book import Book
 from finqa.agents.reasoning.offline.tables import Row
 from finqa.agents.types import Answer, Calculation, Citation, Operand
 from finqa.lexicon.arith import ArithmeticError_, evaluate
+from finqa.lexicon.display import format_amount
 
 __all__ = [
     "Reader",
@@ -135,9 +136,8 @@ def verdict(
 
 
 def money(v: float, scale: float | None) -> str:
-    word = {1e3: " thousand", 1e6: " million", 1e9: " billion"}.get(scale or 1.0, "")
-    sign = "-" if v < 0 else ""
-    return f"{sign}${abs(v):,.0f}{word}"
+    """An amount as the filing prints it ('$51,217 million'; finqa.lexicon.display)."""
+    return format_amount(v, "USD", scale or 1.0)
 
 
 def statement_rows(book: Book, statement: str) -> list[Row]:

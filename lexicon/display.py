@@ -1,0 +1,80 @@
+"""How a figure is printed in an answer: the way the filing and an analyst's memo write it.
+
+One place for every answer figure ('$51,217 million', '$4.5 million', '$13.89 per diluted share',
+'12.3%', '0.83', '45.2 days'). Amounts keep decimals only when the value has them (up to two,
+trailing zeros dropped) or a precision is asked for; each unit's display precision is
+`UNIT_DECIMALS`; a metric may set its own in `lexicon/data/metrics.yaml` (`decimals:`). The value,
+unit and scale recorded in JSON and the audit log are not affected: this is text only.
+"""
+
+from __future__ import annotations
+
+import math
+
+__all__ = ["UNIT_DECIMALS", "SCALE_WORDS", "format_amount", "format_number", "per_share_suffix"]
+
+# Display precision by unit. For 'USD' and 'shares' it is the most decimals shown (trailing
+# zeros dropped: '$51,217 million', '$4.5 million'); for the others it is fixed ('$5.00 per
+# share', '53.0%', '0.80', '45.2 days').
+UNIT_DECIMALS: dict[str, int] = {
+    "USD": 2,
+    "USD/share": 2,
+    "%": 1,
+    "ratio": 2,
+    "times": 2,
+    "days": 1,
+    "shares": 0,
+}
+SCALE_WORDS: dict[float, str] = {1e3: "thousand", 1e6: "million", 1e9: "billion"}
+_FIXED = frozenset({"USD/share", "%", "ratio", "times", "days"})
+
+
+def format_number(value: float, decimals: int = 2, *, fixed: bool = False) -> str:
+    """'51,217' for 51217.0, '4.5' for 4.5, '1,234.57' for 1234.567 (at most `decimals`);
+    with `fixed`, exactly `decimals` ('5.00'). Never '-0'."""
+    text = f"{value:,.{max(decimals, 0)}f}"
+    if not fixed and "." in text:
+        text = text.rstrip("0").rstrip(".")
+    if text.lstrip("-").strip("0.,") == "":
+        text = text.lstrip("-")
+    return text
+
+
+def per_share_suffix(diluted: bool | None) -> str:
+    """' per diluted share' for a diluted per-share figure, else ' per share'."""
+    return " per diluted share" if diluted else " per share"
+
+
+def format_amount(
+    value: float,
+    unit: str,
+    scale: float = 1.0,
+    decimals: int | None = None,
+    *,
+    diluted: bool | None = None,
+) -> str:
+    """A figure as an answer prints it. `scale` is the money scale of a USD value (1e6: the value
+    is in millions, printed '$51,217 million'); `decimals` a precision asked for (fixed), else the
+    unit's display precision; `diluted` names a per-share figure's basis."""
+    asked = decimals is not None
+    d = UNIT_DECIMALS.get(unit, 2) if decimals is None else decimals
+    sign = "-" if value < 0 and format_number(abs(value), d, fixed=asked) != "0" else ""
+    if unit == "USD":
+        word = SCALE_WORDS.get(scale, "")
+        shown = format_number(abs(value), d, fixed=asked)
+        return f"{sign}${shown}{' ' + word if word else ''}"
+    if unit in ("USD/share", "usd/share"):
+        return f"{sign}${format_number(abs(value), d, fixed=True)}{per_share_suffix(diluted)}"
+    if unit == "%":
+        return f"{format_number(value, d, fixed=True)}%"
+    if unit == "days":
+        return f"{format_number(value, d, fixed=True)} days"
+    if unit == "shares":
+        word = SCALE_WORDS.get(scale, "")
+        return f"{format_number(value, d, fixed=asked)}{' ' + word if word else ''} shares"
+    if unit in ("ratio", "times") and value and abs(value) < 10 ** (1 - d):
+        # a small ratio is never rounded away: -0.0128 at two decimals would read '-0.01'
+        sig = max(d, -math.floor(math.log10(abs(value))) + 1)
+        pct = f" ({value * 100:.1f}%)" if unit == "ratio" else ""  # '0.01 times' has no percent
+        return f"{value:.{sig}f}{pct}"
+    return format_number(value, d, fixed=asked or unit in _FIXED)
