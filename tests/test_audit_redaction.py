@@ -95,7 +95,7 @@ class TestEveryOutput:
         question = "What were 3M's net sales in 2018?"
         assert finqa_main(["ask", question, "--index", "idx", "--base-url", URL]) == 0
         assert finqa_main(["ask", question, "--index", "idx", "--base-url", URL, "--json"]) == 0
-        log = workdir / ".finqa" / "audit.jsonl"
+        log = workdir / "idx" / "audit.jsonl"  # the audit trail lives with the index
         text = log.read_text(encoding="utf-8")
         assert "llm.example" in text  # the endpoint is recorded, its credentials are not
         assert finqa_main(["audit", "verify", str(log)]) == 0

@@ -95,7 +95,7 @@ class TestAskOutput:
         assert finqa_main(["ask", question, "--index", "idx", "--json"]) == 0
         shown = capsys.readouterr().out
         assert json.loads(shown)["question"] == question and _raw_controls(shown) == []
-        log = tmp_path / ".finqa" / "audit.jsonl"
+        log = tmp_path / "idx" / "audit.jsonl"  # the audit trail lives with the index
         records = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
         asked = [r["data"].get("question") for r in records if r["event"] == "question_start"]
         assert asked == [question, question]  # the log keeps what was asked
