@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from finqa.agents.config import Settings
 from finqa.agents.retrieval._html import merge_cells, parse_html
 from finqa.agents.retrieval.loaders import LoadedDoc, load_path
 from finqa.agents.retrieval.metadata import doc_metadata
@@ -306,24 +307,30 @@ class TestStatementModel:
         assert store.lookup("a", "revenue", "FY2023")[0].value == 19_409_000_000
 
 
+def _ingest_mini(tmp_path: Path) -> Settings:
+    """Ingest `mini_ixbrl()` as annual-report.htm into tmp_path/idx (fake embedder); its settings."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent / "fixtures" / "retrieval"))
+    from finqa.agents.retrieval.ingest import ingest_paths
+    from retrieval_support import FakeEmbedder  # type: ignore[import-not-found]
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "annual-report.htm").write_text(mini_ixbrl(), encoding="utf-8")
+    settings = Settings().with_overrides({"index.path": str(tmp_path / "idx")})
+    ingest_paths([corpus], settings, embedder=FakeEmbedder(), progress=False)
+    return settings
+
+
 class TestStoredWithIndex:
     """Ingest stores the tagged facts in the index's statement model."""
 
     def test_ingest_stores_xbrl_facts(self, tmp_path: Path) -> None:
         """After ingest, the index's store answers revenue FY2024 from the tag, with its page."""
-        import sys
-
-        sys.path.insert(0, str(Path(__file__).resolve().parent / "fixtures" / "retrieval"))
-        from finqa.agents.config import Settings
-        from finqa.agents.retrieval.ingest import ingest_paths
         from finqa.lexicon.statements import IndexStatementStore
-        from retrieval_support import FakeEmbedder  # type: ignore[import-not-found]
 
-        corpus = tmp_path / "corpus"
-        corpus.mkdir()
-        (corpus / "annual-report.htm").write_text(mini_ixbrl(), encoding="utf-8")
-        settings = Settings().with_overrides({"index.path": str(tmp_path / "idx")})
-        ingest_paths([corpus], settings, embedder=FakeEmbedder(), progress=False)
+        _ingest_mini(tmp_path)
         store = IndexStatementStore(tmp_path / "idx")
         tagged = [
             f for f in store.lookup("annual-report", "revenue", "FY2024") if f.source == "xbrl"
@@ -340,19 +347,10 @@ class TestPrintedPageLabels:
 
     def test_retriever_knows_the_printed_page(self, tmp_path: Path) -> None:
         """After ingest, the retriever maps a 0-based page to its printed number (56), else None."""
-        import sys
-
-        sys.path.insert(0, str(Path(__file__).resolve().parent / "fixtures" / "retrieval"))
-        from finqa.agents.config import Settings
         from finqa.agents.retrieval import RetrievalAgent
-        from finqa.agents.retrieval.ingest import ingest_paths
         from retrieval_support import FakeEmbedder  # type: ignore[import-not-found]
 
-        corpus = tmp_path / "corpus"
-        corpus.mkdir()
-        (corpus / "annual-report.htm").write_text(mini_ixbrl(), encoding="utf-8")
-        settings = Settings().with_overrides({"index.path": str(tmp_path / "idx")})
-        ingest_paths([corpus], settings, embedder=FakeEmbedder(), progress=False)
+        settings = _ingest_mini(tmp_path)
         agent = RetrievalAgent(settings, embedder=FakeEmbedder())
         assert agent.page_label("annual-report", 1) == "56"
         assert agent.page_label("annual-report", 0) is None
