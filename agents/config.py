@@ -159,6 +159,9 @@ class OrchestratorConfig(_Section):
     retrieval_escalation: bool = True
     stop_on_no_improvement: bool = True
     workers: int = 1
+    # a question naming two companies, or one company over three or more fiscal years, is split
+    # into legs answered one by one and combined (finqa.orchestrator.legs)
+    cross_filing: bool = True
 
 
 class AuditConfig(_Section):
