@@ -414,6 +414,11 @@ def add_parser(bench_sub: Any) -> None:
     p.add_argument("--out", default=None, help="output folder (default: ./bench-xbrl-MODE)")
     p.add_argument("--limit", type=int, default=None, help="only the first N questions")
     p.add_argument("--config", default=None, help="configuration YAML")
+    p.add_argument(
+        "--cross-filing",
+        action="store_true",
+        help="questions across filings (peers, trends; benchmarks/xbrl_cross.py)",
+    )
     p.set_defaults(func=_cmd)
 
 
@@ -422,6 +427,18 @@ def _cmd(args: argparse.Namespace) -> int:
     if not folder.is_dir():
         raise FinqaError(f"--filings {folder} is not a folder")
     out = Path(args.out or f"bench-xbrl-{args.mode}")
+    if args.cross_filing:
+        from finqa.benchmarks.xbrl_cross import run_cross
+
+        summary = run_cross(folder, args.mode, out, limit=args.limit, config=args.config)
+        print(
+            f"bench xbrl --cross-filing ({args.mode}): {summary['questions']} questions from "
+            f"{summary['filings']} filings: correct {summary['correct']:.1%}, wrong "
+            f"{summary['wrong']:.1%}, abstained {summary['abstained']:.1%} ({summary['counts']}); "
+            f"wrong accepted {summary['wrong_accepted']}; by kind {summary['by_kind']}; "
+            f"{summary['seconds_per_leg']} s per leg"
+        )
+        return 0
     summary = run(folder, args.mode, out, limit=args.limit, config=args.config)
     c = summary["counts"]
     print(

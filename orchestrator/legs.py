@@ -160,7 +160,7 @@ def _sentence(plan: LegPlan, metric: str, legs: Sequence[LegResult], calc: Calcu
         pick = max if plan.combine != "lower" else min
         best = pick(mine, key=lambda leg: float(leg.value or 0.0))
         word = "lower" if plan.combine == "lower" else "higher"
-        return f"{listed}. {best.company} had the {word} {name}."
+        return f"{best.company} had the {word} {name}. {listed}."  # the pick first, then figures
     if plan.combine == "difference":
         diff = LegResult.model_construct(value=calc.result, unit=mine[0].unit)
         return f"{listed}. Difference ({mine[0].company} less {mine[-1].company}): {diff.shown}."

@@ -180,3 +180,24 @@ class TestAcrossFilings:
                 "Which had the higher revenue in fiscal 2024, Adobe or Netflix?", company="Adobe"
             )
         assert result.legs == ()
+
+
+class TestCrossFilingBench:
+    """The cross-filing benchmark's questions come from the filings' own tags."""
+
+    def test_questions_from_the_edgar_tags(self, edgar_dir: Path) -> None:
+        """Peers share a fiscal year; golds are the tags' higher, difference and CAGR."""
+        from finqa.benchmarks.xbrl import _filings
+        from finqa.benchmarks.xbrl_cross import cross_questions
+
+        qs = {q.qid: q for q in cross_questions(_filings(edgar_dir))}
+        kinds = {q.kind for q in qs.values()}
+        assert kinds == {"higher", "difference", "cagr"}
+        assert not any("10-q" in q.filing for q in qs.values())  # annual figures only
+        # AbbVie's tagged net revenues: $58,054 million (2022), $56,334 million (2024)
+        abbv = qs["abbv-10-k-2025-02-14-revenue-cagr"]
+        assert abbv.value == pytest.approx(((56_334 / 58_054) ** 0.5 - 1) * 100, abs=0.01)
+        for q in qs.values():
+            if q.kind == "higher":
+                a, b = q.question.split(", ")[-1].rstrip("?").split(" or ")
+                assert q.answer in (a, b)
