@@ -10,7 +10,11 @@ general kinds, worded by templates (never by one filing):
 - peers, difference: "What was the difference between <A>'s and <B>'s <item> in fiscal <FY>, in
   USD millions?" — gold: A's tag less B's;
 - trend, CAGR: "What was <A>'s <item> CAGR from fiscal <FY-2> to fiscal <FY>?" — gold from the
-  10-K's own tags of the three years.
+  10-K's own tags of the three years;
+- stitched: "What was <A>'s <item> in the second half (fourth quarter) of fiscal <FY>, in USD
+  millions?" — gold: the 10-K's tagged year less the year-to-date a 10-Q of the same company
+  tags for that fiscal year's first six (nine) months (its comparative column, when the 10-Q is
+  of the next year).
 
 Peers are companies whose filings share the dei fiscal year focus, paired in name order (each
 with the next), so the pairing is fixed by the corpus, not chosen by looking at answers. The
@@ -35,12 +39,32 @@ __all__ = ["cross_questions", "run_cross"]
 # duration items asked across filings (a 10-K's income and cash-flow totals); per-share items
 # and balances stay with the single-filing bench
 _ITEMS = ("revenue", "operating_income", "net_income", "cfo")
-_KINDS = ("higher", "difference", "cagr")
+_KINDS = ("higher", "difference", "cagr", "stitched")
+_PART = {6: "second half", 9: "fourth quarter"}  # year-to-date months -> the part left
+
+
+def _ytd_facts(path: Path) -> tuple[str, dict[tuple[str, date, int], float]] | None:
+    """(company, {(item, start, months): value}) of a 10-Q's tagged 6- and 9-month totals."""
+    from finqa.agents.retrieval.loaders import LoadedDoc, load_path
+    from finqa.agents.retrieval.metadata import doc_metadata
+
+    doc = next((d for d in load_path(path) if isinstance(d, LoadedDoc)), None)
+    if doc is None or not doc.facts:
+        return None
+    meta = doc_metadata(doc.doc_id, dei=doc.dei)
+    if not meta.get("company") or not str(meta.get("fiscal_period") or "").startswith("Q"):
+        return None
+    values: dict[tuple[str, date, int], set[float]] = {}
+    for f in doc.facts:
+        if f.item in _ITEMS and f.is_total and f.unit == "USD" and f.start and f.months in _PART:
+            values.setdefault((f.item, f.start, f.months), set()).add(round(f.value, 6))
+    return str(meta["company"]), {k: next(iter(v)) for k, v in values.items() if len(v) == 1}
 
 
 def _annual_facts(path: Path) -> tuple[str, int, dict[tuple[str, int], float]] | None:
     """(company, dei fiscal year, {(item, fiscal year): value}) of a 10-K's tagged annual
-    totals; None for a 10-Q or a filing without tags."""
+    totals, with the fiscal year's first day as an ordinal under ('start', 0); None for a 10-Q
+    or a filing without tags."""
     from finqa.agents.retrieval.loaders import LoadedDoc, load_path
     from finqa.agents.retrieval.metadata import doc_metadata
     from finqa.benchmarks.xbrl import _fye_month
@@ -61,6 +85,8 @@ def _annual_facts(path: Path) -> tuple[str, int, dict[tuple[str, int], float]] |
         key = period_key(f, fye)
         if key.startswith("FY") and key[2:].isdigit():
             values.setdefault((f.item, int(key[2:])), set()).add(round(f.value, 6))
+            if int(key[2:]) == int(fy) and f.start is not None:
+                values.setdefault(("start", 0), {f.start.toordinal()})
     one = {k: next(iter(v)) for k, v in values.items() if len(v) == 1}  # tags that agree
     return str(company), int(fy), one
 
@@ -90,6 +116,7 @@ def cross_questions(files: Sequence[Path]) -> list[XbrlQuestion]:
                     f"{cagr:.2f}%", cagr, (),
                 )
             )  # fmt: skip
+    out += _stitched(files, by_year)
     for fy, peers in sorted(by_year.items()):
         peers.sort(key=lambda p: p[0])
         for (a, pa, va), (b, pb, vb) in zip(peers, peers[1:], strict=False):
@@ -115,6 +142,43 @@ def cross_questions(files: Sequence[Path]) -> list[XbrlQuestion]:
                         f"{diff:.2f}", diff, (),
                     )
                 )  # fmt: skip
+    return out
+
+
+def _stitched(
+    files: Sequence[Path],
+    by_year: Mapping[int, Sequence[tuple[str, Path, Mapping[tuple[str, int], float]]]],
+) -> list[XbrlQuestion]:
+    """The later part of a 10-K's fiscal year: the year less a 10-Q's year-to-date for it."""
+    from finqa.lexicon import get_metric
+
+    out: list[XbrlQuestion] = []
+    for path in files:
+        got = _ytd_facts(path)
+        if got is None:
+            continue
+        company, ytd = got
+        for fy, peers in sorted(by_year.items()):
+            for name, annual_path, values in peers:
+                first = values.get(("start", 0))
+                if name != company or first is None:
+                    continue
+                start = date.fromordinal(int(first))
+                for (item, begin, months), part in sorted(ytd.items()):
+                    year = values.get((item, fy))
+                    if year is None or abs((begin - start).days) > 7:
+                        continue
+                    rest = (year - part) / 1e6
+                    label = get_metric(item).name.lower()
+                    out.append(
+                        XbrlQuestion(
+                            f"{path.stem}-{item}-{_PART[months].replace(' ', '_')}-fy{fy}",
+                            f"{annual_path.name}+{path.name}", "stitched",
+                            f"What was {company}'s {label} in the {_PART[months]} of fiscal "
+                            f"{fy}, in USD millions?",
+                            f"{rest:.2f}", rest, (),
+                        )
+                    )  # fmt: skip
     return out
 
 

@@ -22,7 +22,9 @@ from finqa.lexicon.periods import find_periods
 
 __all__ = ["Leg", "LegPlan", "Combine", "plan_legs", "with_latest_years"]
 
-Combine = Literal["higher", "lower", "difference", "ratio", "compare", "growth", "cagr", "trend"]
+Combine = Literal[
+    "higher", "lower", "difference", "ratio", "compare", "growth", "cagr", "trend", "stitch"
+]
 
 _HIGHER = re.compile(
     r"\b(?:higher|larger|greater|bigger|more|highest|largest|greatest|biggest|most|better)\b", re.I
@@ -38,6 +40,7 @@ _LAST_N = re.compile(
     re.I,
 )
 _WORDS = {"two": 2, "three": 3, "four": 4, "five": 5}
+_SPANS = {6: "half", 9: "nine months"}  # the year-to-date a later part of a year is stitched from
 
 
 @dataclass(frozen=True)
@@ -50,10 +53,13 @@ class Leg:
     metric: str
     fiscal_year: int | None
     question: str
+    months: int | None = None  # a year-to-date leg: its first N months; None: the whole year
 
     @property
     def label(self) -> str:
         year = f"FY{self.fiscal_year}" if self.fiscal_year else "latest fiscal year"
+        if self.months:
+            year = f"first {_SPANS[self.months]} of {year}"
         return f"{self.company} {METRICS[self.metric].name.lower()} {year}"
 
 
@@ -61,7 +67,7 @@ class Leg:
 class LegPlan:
     """The legs of a question across filings and how their figures combine."""
 
-    kind: Literal["peers", "trend"]
+    kind: Literal["peers", "trend", "stitched"]
     combine: Combine
     metrics: tuple[str, ...]
     legs: tuple[Leg, ...]
@@ -115,11 +121,14 @@ def plan_legs(question: str) -> LegPlan | None:
     metrics = _metrics(q)
     if not companies or not metrics:
         return None
+    stitched = _stitched(q, companies, metrics)
+    if stitched is not None:
+        return stitched
     years = sorted({p.fiscal_year for p in find_periods(q) if p.fiscal_year})
     last = _LAST_N.search(q)
     last_n = (_WORDS.get(last.group("n").lower()) or int(last.group("n"))) if last else None
     if len(companies) >= 2:
-        kind: Literal["peers", "trend"] = "peers"
+        kind: Literal["peers", "trend", "stitched"] = "peers"
         wanted: list[int | None] = list(years) if years else [None]
     elif len(years) >= 3 or (len(years) == 2 and years[1] - years[0] >= 2):
         kind, wanted = "trend", list(range(years[0], years[-1] + 1))
@@ -137,6 +146,33 @@ def plan_legs(question: str) -> LegPlan | None:
     return LegPlan(
         kind, _combine(q, kind), metrics, tuple(legs), last_n if not years else None, companies[0]
     )
+
+
+def _stitched(q: str, companies: list[tuple[str, str]], metrics: tuple[str, ...]) -> LegPlan | None:
+    """The fourth quarter (or second half) of a fiscal year as the year less its first nine
+    months (first half): two legs, from the 10-K and a 10-Q. Only for an amount that flows
+    over the period (revenue, income, cash flows); a balance's fourth quarter is its year end."""
+    from finqa.lexicon.asked_period import asked_periods
+
+    asked = asked_periods(q) or ()
+    if len(companies) != 1 or len(metrics) != 1 or len(asked) != 1:
+        return None
+    period, metric = asked[0], METRICS[metrics[0]]
+    if period.quarter != 4 or period.months not in (3, 6) or not period.fiscal_year:
+        return None
+    if metric.unit != "USD" or metric.statement not in ("income", "cash_flow"):
+        return None
+    name, ticker = companies[0]
+    fy, ytd = period.fiscal_year, 12 - period.months
+    item = metric.name.lower()
+    legs = (
+        Leg(1, name, ticker, metric.id, fy, _question(name, metric.id, fy)),
+        Leg(
+            2, name, ticker, metric.id, fy,
+            f"What was {name}'s {item} in the first {_SPANS[ytd]} of fiscal {fy}?", ytd,
+        ),
+    )  # fmt: skip
+    return LegPlan("stitched", "stitch", (metric.id,), legs, None, companies[0])
 
 
 def with_latest_years(plan: LegPlan, latest: int) -> LegPlan:

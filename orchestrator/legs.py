@@ -80,6 +80,7 @@ def _leg_result(orch: Orchestrator, leg: Leg, result: QAResult) -> LegResult:
         company=leg.company,
         metric=leg.metric,
         fiscal_year=leg.fiscal_year,
+        months=leg.months,
         question=leg.question,
         question_id=result.question_id,
         status=result.status,
@@ -97,6 +98,8 @@ def _expression(plan: LegPlan, names: Sequence[str], unit: str) -> tuple[str, st
     """(expression over the operand names, unit of the result). A rate's move (a margin, a
     share) is its difference in percentage points, never a percent change of a percent."""
     a, b = names[0], names[-1]
+    if plan.combine == "stitch":
+        return f"{a} - {b}", ""  # the fiscal year less its year-to-date
     if unit == "%" and plan.combine in ("growth", "trend", "difference"):
         return f"{b} - {a}" if plan.combine != "difference" else f"{a} - {b}", "%"
     if plan.combine == "difference":
@@ -166,15 +169,24 @@ def _sentence(plan: LegPlan, metric: str, legs: Sequence[LegResult], calc: Calcu
         return f"{listed}. Difference ({mine[0].company} less {mine[-1].company}): {diff.shown}."
     if plan.combine == "ratio":
         return f"{listed}. Ratio: {calc.result:.2f}x."
+    if plan.combine == "stitch":
+        full, ytd = mine[0], mine[-1]
+        part = "fourth quarter" if ytd.months == 9 else "second half"
+        derived = LegResult.model_construct(value=calc.result, unit=full.unit)
+        return (
+            f"{full.company}'s {name} in the {part} of FY{full.fiscal_year}: {derived.shown} "
+            f"(derived: the fiscal year less its first {'nine months' if ytd.months == 9 else 'half'};"
+            f" {listed})."
+        )
     first, last = mine[0], mine[-1]
     if mine[0].unit == "%":
         return (
             f"{listed}. Change from FY{first.fiscal_year} to FY{last.fiscal_year}: "
-            f"{calc.result:+.1f} percentage points."
+            f"{calc.result:+.2f} percentage points."
         )
     what = "CAGR" if plan.combine == "cagr" else "Change"
     return (
-        f"{listed}. {what} from FY{first.fiscal_year} to FY{last.fiscal_year}: {calc.result:+.1f}%."
+        f"{listed}. {what} from FY{first.fiscal_year} to FY{last.fiscal_year}: {calc.result:+.2f}%."
     )
 
 

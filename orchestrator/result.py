@@ -63,6 +63,7 @@ class LegResult(Frozen):
     company: str = ""
     metric: str = ""
     fiscal_year: int | None = None
+    months: int | None = None  # a year-to-date leg (first N months); None: the whole year
     question: str = ""  # the leg as asked
     question_id: str = ""  # '<qid>/leg<N>' in the audit log
     status: Status = "abstained"

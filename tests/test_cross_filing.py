@@ -73,6 +73,21 @@ class TestPlanLegs:
         dated = with_latest_years(plan, 2024)
         assert [leg.fiscal_year for leg in dated.legs] == [2022, 2023, 2024]
 
+    def test_fourth_quarter_is_stitched(self) -> None:
+        """A fourth quarter is the fiscal year less its first nine months; a balance is not."""
+        plan = plan_legs("What was Adobe's revenue in the fourth quarter of fiscal 2024?")
+        assert plan is not None and (plan.kind, plan.combine) == ("stitched", "stitch")
+        assert [(leg.fiscal_year, leg.months) for leg in plan.legs] == [(2024, None), (2024, 9)]
+        assert plan.legs[1].question == (
+            "What was Adobe's revenue in the first nine months of fiscal 2024?"
+        )
+        half = plan_legs("What was Adobe's net income in the second half of fiscal 2024?")
+        assert half is not None and half.legs[1].months == 6
+        assert (
+            plan_legs("What were Adobe's total assets in the fourth quarter of fiscal 2024?")
+            is None
+        )
+
     def test_three_companies_two_metrics(self) -> None:
         """Three companies and two metrics: six legs, one per company and metric."""
         plan = plan_legs(
@@ -192,11 +207,14 @@ class TestCrossFilingBench:
 
         qs = {q.qid: q for q in cross_questions(_filings(edgar_dir))}
         kinds = {q.kind for q in qs.values()}
-        assert kinds == {"higher", "difference", "cagr"}
-        assert not any("10-q" in q.filing for q in qs.values())  # annual figures only
+        assert kinds == {"higher", "difference", "cagr", "stitched"}
+        assert not any("10-q" in q.filing for q in qs.values() if q.kind != "stitched")
         # AbbVie's tagged net revenues: $58,054 million (2022), $56,334 million (2024)
         abbv = qs["abbv-10-k-2025-02-14-revenue-cagr"]
         assert abbv.value == pytest.approx(((56_334 / 58_054) ** 0.5 - 1) * 100, abs=0.01)
+        # Coca-Cola's second half of 2024: the 10-K's year less the 2025 10-Q's 2024 comparative
+        ko = qs["ko-10-q-2025-07-24-revenue-second_half-fy2024"]
+        assert ko.value == pytest.approx(47_061 - 23_663)
         for q in qs.values():
             if q.kind == "higher":
                 a, b = q.question.split(", ")[-1].rstrip("?").split(" or ")
