@@ -186,6 +186,16 @@ class TestAcrossFilings:
             6741 / 21505 * 100 - 10418 / 39001 * 100, rel=1e-3
         )
 
+    def test_a_missing_year_to_date_column(self, peers: Settings) -> None:
+        """No 10-Q gives the first nine months: the fourth quarter is not derived or accepted."""
+        from finqa.orchestrator.api import FinQA
+
+        with FinQA.open(config=peers) as fq:
+            result = fq.ask("What was Adobe's revenue in the fourth quarter of fiscal 2024?")
+        assert result.status != "accepted" and not result.calculations
+        assert [leg.value for leg in result.legs] == [21_505e6, None]
+        assert "no figure found for Adobe revenue first nine months of FY2024" in result.answer
+
     def test_a_pinned_company_is_one_filing(self, peers: Settings) -> None:
         """A question scoped with a company is answered as one filing's question (no legs)."""
         from finqa.orchestrator.api import FinQA
