@@ -281,6 +281,7 @@ def fact_citations(facts: Iterable[Fact]) -> list[Citation]:
                 page=fact.row.page,
                 chunk_id=fact.row.chunk_id,
                 quote=fact.row.line[:200],
+                xbrl_concept=fact.row.concept,
             )
         )
     return out

@@ -66,6 +66,7 @@ class Row:
     model: bool = False  # read from the filing's statement model (StatementStore), not the text
     table_id: str | None = None  # the statement model's table (model rows only)
     item: str | None = None  # the catalogue metric the filing's own tag says this row is (XBRL)
+    concept: str | None = None  # that tag (e.g. us-gaap:Revenues); `line` is the printed row
 
     def value_for(self, year: int) -> float | None:
         if year in self.years:
