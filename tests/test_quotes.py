@@ -84,3 +84,31 @@ class TestAnswerCitation:
         assert tagged[0]["quote"] in _page_text(mini_index, tagged[0]["page_index"])
         assert tagged[0]["page"] == 56
         assert "us-gaap" not in result.answer
+
+
+class TestPeriodNames:
+    """Answers name a balance by its date and a non-December fiscal year by its end."""
+
+    def test_phrases(self) -> None:
+        """Instant, fiscal year ending in September, December year, unknown end."""
+        from datetime import date
+
+        from finqa.lexicon.display import period_phrase
+
+        assert period_phrase(2024, date(2024, 12, 31), instant=True) == "as of December 31, 2024"
+        assert period_phrase(2024, date(2024, 9, 28)) == "fiscal 2024 (ended Sep 28, 2024)"
+        assert period_phrase(2024, date(2024, 12, 31)) == "FY2024"
+        assert period_phrase(2024) == "FY2024"
+
+    def test_answer_names_fiscal_year_end(self, mini_index: Path, tmp_path: Path) -> None:
+        """Adobe's FY2024 (ended Nov 29, 2024) is named so in the answer; the JSON keeps FY2024."""
+        from finqa.orchestrator.api import FinQA
+
+        settings = Settings().with_overrides(
+            {"audit.path": str(tmp_path / "a.jsonl"), "audit.fsync": False}
+        )
+        with FinQA.open(mini_index, config=settings) as fq:
+            result = fq.ask("What was Adobe's total revenue in FY2024?")
+        assert result.answer.startswith("Fiscal 2024 (ended Nov 29, 2024) revenue: $21,505 million")
+        operand = result.to_json_dict()["calculations"][0]["operands"][0]
+        assert (operand["period"], operand["value"], operand["scale"]) == ("FY2024", 21505, 1e6)

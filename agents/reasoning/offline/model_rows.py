@@ -272,6 +272,12 @@ def _row(
         table_id=table.table_id,
         item=first.item if tagged else None,  # what the tag says it is
         concept=(first.concept or first.label) if tagged else None,
+        ends=tuple(
+            (chosen[y].period.end_date, chosen[y].period.instant)
+            if chosen[y].period.months in (0, 12) or chosen[y].period.instant
+            else (None, False)  # a quarter or year to date is named by the period asked
+            for y in years
+        ),
     )
 
 
