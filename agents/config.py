@@ -19,6 +19,10 @@ import yaml
 from finqa.agents.errors import ConfigError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+_YAML_LOADER = getattr(
+    yaml, "CSafeLoader", yaml.SafeLoader
+)  # libyaml's C parser when present (safe schema)
+
 __all__ = [
     "Settings",
     "IndexConfig",
@@ -219,7 +223,7 @@ def _env_overrides(environ: Mapping[str, str]) -> tuple[dict[str, Any], dict[str
             continue
         keys = name[len(ENV_PREFIX) :].lower().split("__")
         try:
-            value: Any = yaml.safe_load(raw) if raw.strip() else raw
+            value: Any = yaml.load(raw, Loader=_YAML_LOADER) if raw.strip() else raw
         except yaml.YAMLError:
             value = raw
         _set_dotted(out, keys, value)
@@ -290,7 +294,7 @@ def load_settings(
     data: dict[str, Any] = {}
     if cfg_path.exists():
         try:
-            loaded = yaml.safe_load(cfg_path.read_text(encoding="utf-8")) or {}
+            loaded = yaml.load(cfg_path.read_text(encoding="utf-8"), Loader=_YAML_LOADER) or {}
         except yaml.YAMLError as exc:
             raise ConfigError(f"config file {cfg_path} is not valid YAML: {exc}") from None
         if not isinstance(loaded, dict):

@@ -128,7 +128,9 @@ class Evidence(Frozen):
 class Citation(Frozen):
     """A source of an answer: (doc, page, chunk, quote). `page` is the 0-based page index (as in
     the source PDF and the audit log); `page_label` the printed page number when the index knows
-    it (EDGAR HTML page footers), filled in by the orchestrator."""
+    it (EDGAR HTML page footers), filled in by the orchestrator. `quote` is the filing's own
+    text at that place (for a tagged figure: its table row as printed, sign included), and
+    `xbrl_concept` the figure's inline XBRL tag, apart from the quote."""
 
     source_id: str
     doc_id: str
@@ -136,6 +138,7 @@ class Citation(Frozen):
     chunk_id: str | None = None
     quote: str = ""
     page_label: str | None = None
+    xbrl_concept: str | None = None  # the inline XBRL tag of a figure read from it (not quoted)
 
     @property
     def printed_page(self) -> str:

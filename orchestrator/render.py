@@ -34,7 +34,8 @@ def render_result(result: QAResult, out: TextIO, *, verbose: bool = True) -> Non
         quote = " ".join(c.quote.split())
         quote = f' "{quote[:100]}{"..." if len(quote) > 100 else ""}"' if quote else ""
         where = f"p. {c.printed_page} ({c.page_label_source}; index {c.page})"
-        say(f"   cite [{c.source_id}] {c.doc_id} {where}{quote}\n")
+        tag = f" (tag {c.xbrl_concept})" if c.xbrl_concept else ""
+        say(f"   cite [{c.source_id}] {c.doc_id} {where}{quote}{tag}\n")
     for calc in result.calculations:
         ops = ", ".join(f"{o.name}={o.value:g}" for o in calc.operands)
         say(

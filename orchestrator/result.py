@@ -26,6 +26,7 @@ def citation_json(c: Citation) -> dict[str, Any]:
         "page_label_source": c.page_label_source,
         "chunk_id": c.chunk_id,
         "quote": c.quote,
+        "xbrl_concept": c.xbrl_concept,
     }
 
 

@@ -55,3 +55,16 @@ def fake_factories(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(factory, "build_retriever", lambda s: FakeRetriever(s))
     monkeypatch.setattr(factory, "build_reasoner", lambda s, llm=None: FakeReasoner(("a1", "a2")))
     monkeypatch.setattr(factory, "build_judge", lambda s, llm=None: ScriptedJudge(s, (0.3, 0.45)))
+
+
+@pytest.fixture(scope="session")
+def sample_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A BM25-only index (no vectors) of the bundled sample filings, built once per session."""
+    from finqa.agents.config import Settings
+    from finqa.agents.retrieval.ingest import ingest_paths
+
+    index = tmp_path_factory.mktemp("sample-index") / "index"
+    settings = Settings().with_overrides({"index.path": str(index), "index.dense": "none"})
+    report = ingest_paths([REPO / "orchestrator" / "samples" / "filings"], settings, progress=False)
+    assert report.documents == 3, report.summary()
+    return index

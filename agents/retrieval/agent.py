@@ -67,9 +67,9 @@ class RetrievalAgent:
     @property
     def embedder(self) -> Embedder:
         if self._embedder is None:
-            from finqa.agents.retrieval.embedder import index_embedder
+            from finqa.agents.retrieval.embedder import query_embedder
 
-            self._embedder = index_embedder(self.index, self.settings)
+            self._embedder = query_embedder(self.index, self.settings)
         return self._embedder
 
     # ------------------------------------------------------------------ public API
