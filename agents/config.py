@@ -166,6 +166,14 @@ class AuditConfig(_Section):
     # so runs from any working directory keep one trail; set it to log elsewhere
     path: str | None = None
     fsync: bool = True
+    # a signed checkpoint of the log's head at the end of every run and batch (audit.checkpoints)
+    checkpoints: bool = True
+    # None: `<log>.checkpoints/` beside the log; else one sub-folder per log under this folder
+    checkpoint_dir: str | None = None
+    # the machine's Ed25519 key, outside the log's folder; None: $XDG_CONFIG_HOME/finqa/audit-checkpoint.key
+    checkpoint_key: str | None = None
+    # the public keys verify trusts (reviewers' and checkpoints'), JSON; see docs/audit-review.md
+    trusted_keys: str | None = None
 
 
 class Settings(BaseModel):
@@ -229,6 +237,7 @@ NON_SETTING_ENV = frozenset(
     {
         "FINQA_API_KEY",  # secret: the LLM key (like OPENAI_API_KEY)
         "FINQA_AUDIT_HMAC_KEY",  # secret: signs audit checkpoints
+        "FINQA_AUDIT_REVIEW_KEY",  # the reviewer's private key file for `audit review`
         "FINQA_DEBUG",  # tracebacks on errors
         "FINQA_CHROMIUM",  # the Chromium executable for `audit report --pdf`
         "FINQA_FINANCEBENCH",  # tests: where the FinanceBench data is
