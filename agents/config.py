@@ -61,6 +61,9 @@ class IndexConfig(_Section):
     bm25_cache_docs: int = 512  # BM25 partitions (one per filing) kept loaded per process
     dense_filter_docs: int = 16  # filtered to <= this many filings: exact dense search over them
     repair_pdfs: bool = True  # ingest what pymupdf recovers from a damaged PDF (with a warning)
+    # per-file size limits (MB): a larger file is skipped with a one-line reason, the run goes on
+    max_pdf_mb: float = Field(default=200.0, gt=0)
+    max_text_mb: float = Field(default=50.0, gt=0)  # HTML, .txt/.md, EDGAR submissions
     chunk_header: bool = True  # prefix "company doc_type period | section" to embedded/BM25 text
     header_section_tokens: int = 12  # word pieces reserved for the section title in that header
     torch_threads: int = (

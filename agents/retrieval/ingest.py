@@ -25,7 +25,7 @@ from finqa.agents.logs import get_logger
 from finqa.agents.retrieval._chunk_stats import number_density, page_titles
 from finqa.agents.retrieval.bm25 import BM25Partition, tokenize
 from finqa.agents.retrieval.chunker import chunk_pages
-from finqa.agents.retrieval.loaders import LoadedDoc, Skipped, discover, load_path
+from finqa.agents.retrieval.loaders import LoadedDoc, SizeLimits, Skipped, discover, load_path
 from finqa.agents.retrieval.metadata import doc_metadata, load_sidecar
 from finqa.agents.retrieval.store import ChunkIndex, DocRecord, indexed_text, open_index
 from finqa.agents.types import Chunk, Embedder
@@ -201,9 +201,9 @@ class Ingestor:
         return len(chunks)
 
 
-def _load_all(path: Path, repair: bool) -> list[LoadedDoc | Skipped]:
+def _load_all(path: Path, repair: bool, limits: SizeLimits) -> list[LoadedDoc | Skipped]:
     out: list[LoadedDoc | Skipped] = []
-    for item in load_path(path):
+    for item in load_path(path, limits):
         if isinstance(item, LoadedDoc) and item.warning and not repair:
             out.append(
                 Skipped(
@@ -215,16 +215,20 @@ def _load_all(path: Path, repair: bool) -> list[LoadedDoc | Skipped]:
     return out
 
 
-def _prefetch(files: list[Path], repair: bool) -> Iterator[tuple[Path, list[LoadedDoc | Skipped]]]:
+def _prefetch(
+    files: list[Path], repair: bool, limits: SizeLimits
+) -> Iterator[tuple[Path, list[LoadedDoc | Skipped]]]:
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="finqa-load") as pool:
         pending: list[tuple[Path, Future[list[LoadedDoc | Skipped]]]] = []
         for path in files[:2]:
-            pending.append((path, pool.submit(_load_all, path, repair)))
+            pending.append((path, pool.submit(_load_all, path, repair, limits)))
         next_i = len(pending)
         while pending:
             path, future = pending.pop(0)
             if next_i < len(files):
-                pending.append((files[next_i], pool.submit(_load_all, files[next_i], repair)))
+                pending.append(
+                    (files[next_i], pool.submit(_load_all, files[next_i], repair, limits))
+                )
                 next_i += 1
             yield path, future.result()
 
@@ -324,7 +328,11 @@ def ingest_paths(
             desc="ingest",
         )
         with bar:
-            for path, items in _prefetch(files, settings.index.repair_pdfs):
+            for path, items in _prefetch(
+                files,
+                settings.index.repair_pdfs,
+                SizeLimits.of_mb(settings.index.max_pdf_mb, settings.index.max_text_mb),
+            ):
                 report.files += 1
                 for item in items:
                     if isinstance(item, Skipped):

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 __all__ = [
     "LoadedDoc",
     "Skipped",
+    "SizeLimits",
     "SUPPORTED_SUFFIXES",
     "discover",
     "load_path",
@@ -144,12 +145,45 @@ def _hash_pages(pages: tuple[tuple[int, str], ...]) -> str:
     return digest.hexdigest()
 
 
-def load_path(path: Path) -> Iterator[LoadedDoc | Skipped]:
-    """Load one file; yields documents (JSONL may hold many) and skip records."""
+@dataclass(frozen=True)
+class SizeLimits:
+    """The largest file ingest reads, by kind (bytes); a larger one is skipped, not read."""
+
+    pdf: int = 200 << 20
+    text: int = 50 << 20  # HTML, plain text, EDGAR submissions
+
+    @classmethod
+    def of_mb(cls, pdf_mb: float, text_mb: float) -> SizeLimits:
+        return cls(pdf=int(pdf_mb * (1 << 20)), text=int(text_mb * (1 << 20)))
+
+    def over(self, suffix: str | None, size: int) -> str | None:
+        """The skip reason when a file of this suffix and size is over its limit, else None."""
+        if suffix == ".pdf":
+            limit, kind, key = self.pdf, "PDF", "index.max_pdf_mb"
+        elif suffix in (".html", ".htm", ".txt", ".md"):
+            limit, kind, key = self.text, "HTML/text", "index.max_text_mb"
+        else:
+            return None
+        if size <= limit:
+            return None
+        return (
+            f"file too large: {size / (1 << 20):.1f} MB, over the {limit / (1 << 20):g} MB limit "
+            f"for {kind} (raise {key} to ingest it)"
+        )
+
+
+def load_path(path: Path, limits: SizeLimits | None = None) -> Iterator[LoadedDoc | Skipped]:
+    """Load one file; yields documents (JSONL may hold many) and skip records. A file over its
+    size limit (default `SizeLimits()`) is skipped before it is read."""
     suffix = _suffix(path)
     try:
-        if path.stat().st_size == 0:
+        size = path.stat().st_size
+        if size == 0:
             yield Skipped(str(path), "empty file (0 bytes)")
+            return
+        too_big = (limits or SizeLimits()).over(suffix, size)
+        if too_big:
+            yield Skipped(str(path), too_big)
             return
         if suffix == ".pdf":
             yield _load_pdf(path)
