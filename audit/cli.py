@@ -55,6 +55,7 @@ def register(sub: Any) -> None:
     p.add_argument("--run-id", help="only records of this run")
     p.add_argument("--agent", help="only records of this agent")
     p.add_argument("--event", help="only records of this event")
+    _add_key_flags(p)
     p.set_defaults(func=_show)
 
     p = asub.add_parser("export", help="export records to CSV or Parquet")
@@ -182,7 +183,11 @@ def _show(args: argparse.Namespace) -> int:
     from finqa.audit.show import render_question, render_record, render_summary
     from finqa.audit.verify import verify_log
 
-    result = verify_log(args.log)
+    try:  # as `audit verify` would: the latest checkpoint and the trusted keys of the config
+        result = verify_log(args.log, **_verify_args(args))
+    except AuditError as exc:
+        result = verify_log(args.log)
+        _say(f"finqa: warning: checked the chain alone: {exc}", file=sys.stderr)
     label = "" if result.ok else f"{_LABELS.get(result.status, '?')} — "
     _say(f"{args.log}: {label}{result.message}")
     found = load_records(args.log, run_id=args.run_id, agent=args.agent, event=args.event)

@@ -75,7 +75,7 @@ def review_question(
             f"question {question_id!r} is not in {path}{where}: nothing to review, nothing written",
             path=str(path),
         )
-    checked = verify_log(path)
+    checked = _verified_now(path)
     sink = AuditLog(path, run_id=str(head.get("run_id")), clock=clock)
     params: dict[str, Any] = {
         "reviewer": who,
@@ -106,6 +106,21 @@ def review_question(
         reason=f"{verdict} by {who}",
         data={"note": text, "log_verification": checked.message},
     )
+
+
+def _verified_now(path: Path) -> Any:
+    """The log's verification for the record a review keeps: against its latest automatic
+    checkpoint when one can be checked here, else the chain alone (and the message says so)."""
+    from finqa.audit.checkpoints import latest_checkpoint, verify_keys
+
+    latest = latest_checkpoint(path)
+    if latest is not None:
+        try:
+            return verify_log(path, latest, keys=verify_keys(None, None))
+        except AuditError as exc:
+            chain = verify_log(path)
+            return chain.model_copy(update={"message": f"{chain.message} (checkpoint: {exc})"})
+    return verify_log(path)
 
 
 def latest_reviews(records: list[Mapping[str, Any]]) -> dict[tuple[str, str], Mapping[str, Any]]:

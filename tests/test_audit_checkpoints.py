@@ -194,3 +194,23 @@ class TestReportNeverSaysMore:
         page = out.read_text()
         assert '"verified":false' in page.replace(" ", "")
         assert '"verified":true' not in page.replace(" ", "")
+
+
+class TestOtherOutputsNeverSayMore:
+    def test_show_reports_a_rewrite_against_the_latest_checkpoint(
+        self, fake_log: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """`audit show` states TAMPERED for a re-chained log, as verify does, not "ok"."""
+        _rewrite(fake_log, _final_seq(fake_log, "q00001"), _set_answer)
+        capsys.readouterr()
+        assert main(["audit", "show", str(fake_log)]) == 0
+        first = capsys.readouterr().out.splitlines()[0]
+        assert "TAMPERED" in first and "ok:" not in first
+
+    def test_review_records_the_failed_checkpoint(self, fake_log: Path) -> None:
+        """A review of a re-chained log records status 1 (what the reviewer had), not 0."""
+        from finqa.audit import review_question
+
+        _rewrite(fake_log, _final_seq(fake_log, "q00001"), _set_answer)
+        rec = review_question(fake_log, "q00001", "approved", "Ann")
+        assert rec["params"]["log_status"] == 1
