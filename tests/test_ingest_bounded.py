@@ -97,3 +97,39 @@ class TestLongLines:
         before = chunk_pages(pages, count, budget=40, overlap=8)
         monkeypatch.setattr(chunker, "COUNT_BATCH", 2)
         assert chunk_pages(pages, count, budget=40, overlap=8) == before
+
+
+class TestHtmlEncoding:
+    BODY = "<html><head>{meta}</head><body><p>Revenue rose \u2019 to \u20ac5 million.</p></body></html>"
+
+    def test_declared_charset_used_with_a_note(self, tmp_path: Path) -> None:
+        """Invalid UTF-8 with a meta charset is read in that charset, and a note says so."""
+        page = self.BODY.format(meta='<meta charset="windows-1252">')
+        path = tmp_path / "X_2024_10K.html"
+        path.write_bytes(page.encode("cp1252"))
+        (doc,) = list(load_path(path))
+        assert (
+            isinstance(doc, LoadedDoc)
+            and "\u2019" in doc.pages[0][1]
+            and "\u20ac5" in doc.pages[0][1]
+        )
+        assert doc.note is not None and "windows-1252" in doc.note and "declared" in doc.note
+
+    def test_undeclared_falls_back_to_cp1252_with_a_note(self, tmp_path: Path) -> None:
+        """Invalid UTF-8 without a charset is read as cp1252, reported, never replaced silently."""
+        path = tmp_path / "X_2024_10K.html"
+        path.write_bytes(self.BODY.format(meta="").encode("cp1252"))
+        (doc,) = list(load_path(path))
+        assert (
+            isinstance(doc, LoadedDoc)
+            and "\u20ac5" in doc.pages[0][1]
+            and "\ufffd" not in doc.pages[0][1]
+        )
+        assert doc.note is not None and "cp1252" in doc.note
+
+    def test_utf8_html_has_no_note(self, tmp_path: Path) -> None:
+        """A UTF-8 page is read as before, without a note."""
+        path = tmp_path / "X_2024_10K.html"
+        path.write_bytes(self.BODY.format(meta='<meta charset="utf-8">').encode("utf-8"))
+        (doc,) = list(load_path(path))
+        assert isinstance(doc, LoadedDoc) and doc.note is None and "\u20ac5" in doc.pages[0][1]

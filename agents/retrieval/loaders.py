@@ -241,12 +241,13 @@ def _load_html(
     source: str | None = None,
     sgml: Mapping[str, Sequence[str]] | None = None,
 ) -> LoadedDoc | Skipped:
-    from finqa.agents.retrieval._html import parse_html
+    from finqa.agents.retrieval._html import html_encoding, parse_html
     from finqa.lexicon.xbrl import read_facts
 
     where = source or str(path)
+    encoding, note = html_encoding(data)
     try:
-        parsed = parse_html(data)
+        parsed = parse_html(data, encoding)
     except Exception as exc:  # noqa: BLE001 - lxml raises ParserError / XMLSyntaxError and others on hopeless input
         return Skipped(where, f"not readable HTML ({type(exc).__name__}: {str(exc)[:120]})")
     pages = tuple((i, normalize_text(t)) for i, t in enumerate(parsed.pages))
@@ -265,6 +266,7 @@ def _load_html(
         page_labels=parsed.labels,
         tables=parsed.tables,
         facts=tagged.facts,
+        note=note,
     )
 
 
@@ -290,7 +292,7 @@ def _load_submission(path: Path) -> Iterator[LoadedDoc | Skipped]:
     """An EDGAR full submission: the primary document and each exhibit, header fields on all."""
     from finqa.lexicon.identity import parse_sgml_header
 
-    raw = path.read_text(encoding="utf-8", errors="replace")
+    raw, note = decode_text(path.read_bytes())  # never silently replaced characters
     header = parse_sgml_header(raw)
     stem = doc_id_for(path)
     found = 0
@@ -312,6 +314,7 @@ def _load_submission(path: Path) -> Iterator[LoadedDoc | Skipped]:
                 item = replace(item, doc_id=doc_id, source=source, sgml=header)
         if isinstance(item, LoadedDoc):
             item = replace(item, extra={**item.extra, "sgml_type": kind, **tags})
+            item = replace(item, note=note) if note and not item.note else item
             found += 1
         yield item
     if not found:
