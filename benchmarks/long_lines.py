@@ -78,7 +78,7 @@ def measure(finqa: str, file: Path, index: Path, timeout: float) -> dict[str, ob
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     deadline = start + timeout
-    status = None
+    status: int | str | None = None
     while status is None:
         pid, raw, usage = os.wait4(proc.pid, os.WNOHANG)
         if pid:
@@ -129,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{r['chunks']:>7} {float(r['rss_mb']):>7.0f}MB  {r['status']}"  # type: ignore[arg-type]
             )
             if r["status"] != 0:
-                print(f"        {r['tail'][:200]}", file=sys.stderr)
+                print(f"        {str(r['tail'])[:200]}", file=sys.stderr)
     return 0
 
 
