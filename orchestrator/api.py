@@ -241,14 +241,23 @@ class FinQA:
         *,
         note: str | None = None,
         run_id: str | None = None,
+        key: str | os.PathLike[str] | None = None,
     ) -> dict[str, Any]:
         """Sign off a question of this audit log: append a hash-chained review record
-        (verdict approved / flagged / rejected); see `finqa.audit.signoff.review_question`."""
+        (verdict approved / flagged / rejected), signed with the reviewer's Ed25519 key file
+        `key` (unsigned without one: verify flags it); see `finqa.audit.signoff.review_question`."""
         from finqa.audit.signoff import review_question
 
         path = getattr(self._audit, "path", None) or self.settings.audit_path
         return review_question(
-            path, question_id, verdict, reviewer, note=note, run_id=run_id, clock=self._clock
+            path,
+            question_id,
+            verdict,
+            reviewer,
+            note=note,
+            run_id=run_id,
+            clock=self._clock,
+            key=key,
         )
 
     # ------------------------------------------------------------------ questions
