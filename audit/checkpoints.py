@@ -57,7 +57,10 @@ def checkpoint_dir(log: str | os.PathLike[str], configured: str | None = None) -
 
 def latest_checkpoint(log: str | os.PathLike[str], configured: str | None = None) -> Path | None:
     """The checkpoint of the highest seq in the log's checkpoint folder, or None."""
-    folder = checkpoint_dir(log, configured)
+    return _latest_in(checkpoint_dir(log, configured))
+
+
+def _latest_in(folder: Path) -> Path | None:
     try:
         names = [n for n in os.listdir(folder) if _NAME.match(n)]
     except (FileNotFoundError, NotADirectoryError):
@@ -112,15 +115,26 @@ def write_signed_checkpoint(
     folder: Path,
     clock: Clock | None = None,
 ) -> Path:
-    """Verify `log` and write its head as a signed checkpoint in `folder`; AuditError when the
-    log does not verify (nothing is written: a checkpoint never vouches for a damaged log)."""
+    """Verify `log` — against the latest checkpoint in `folder` when there is one — and write
+    its head as a signed checkpoint there; AuditError when it does not verify (nothing is
+    written: a checkpoint never vouches for a damaged or rewritten log, so a rewrite cannot be
+    laundered by the next run's checkpoint)."""
     from finqa.audit.verify import verify_log
     from finqa.audit.writer import format_ts
 
     path = Path(log)
-    result = verify_log(path)
+    previous = _latest_in(folder)
+    if previous is None:
+        result = verify_log(path)
+    else:  # the log must still be what the last checkpoint signed: a rewrite is never re-signed
+        own = CheckpointKeys(machine_public=key.public, machine_key_id=key.key_id)
+        result = verify_log(path, previous, keys=own)
     if not result.ok:
-        raise AuditError(f"not checkpointing {path}: {result.message}", path=str(path))
+        against = f" against {previous}" if previous is not None else ""
+        raise AuditError(
+            f"not checkpointing {path}: it does not verify{against}: {result.message}",
+            path=str(path),
+        )
     payload: dict[str, Any] = {
         "format": SIGNED_FORMAT,
         "log": path.name,

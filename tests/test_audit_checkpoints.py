@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from finqa.agents.config import Settings
+from finqa.agents.errors import AuditError
 from finqa.audit import load_records, verify_log
 from finqa.audit.canonical import canonical_bytes, record_hash
 from finqa.audit.checkpoints import (
@@ -105,6 +106,14 @@ class TestAutoCheckpoint:
         assert path.parent == checkpoint_dir(log, str(tmp_path / "cps"))
         assert latest_checkpoint(log, str(tmp_path / "cps")) == path
         assert latest_checkpoint(log) is None
+
+    def test_rewrite_is_not_laundered_by_the_next_checkpoint(self, fake_log: Path) -> None:
+        """After a re-chained rewrite, the next run's checkpoint is refused; verify still exits 1."""
+        _rewrite(fake_log, _final_seq(fake_log, "q00001"), _set_answer)
+        write_fake_log(fake_log, 1, run_id="later")  # an honest run appends afterwards
+        with pytest.raises(AuditError, match="does not verify against"):
+            auto_checkpoint(fake_log, key_path=None, folder=None)
+        assert main(["audit", "verify", str(fake_log)]) == 1
 
     def test_damaged_log_is_not_checkpointed(self, fake_log: Path) -> None:
         """A log that does not verify gets no checkpoint (one never vouches for a damaged log)."""
