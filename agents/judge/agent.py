@@ -22,6 +22,7 @@ from finqa.agents.judge._question import (
     sentence_at,
     stated_direction,
 )
+from finqa.agents.judge.company import check_companies
 from finqa.agents.judge.definition import DefinitionCheck, judge_definitions
 from finqa.agents.judge.diagnosis import diagnose, evidence_gaps, feedback_text
 from finqa.agents.judge.evidence import EvidenceView
@@ -87,7 +88,14 @@ class JudgeAgent:
             problems.append(KindProblem("injection", injection.reason))
         if injection is not None and injection.found:
             ctx.injection.append(injection)
-        return self._verdict(
+        company = (
+            None if ctx.abstained else check_companies(question, evidence, _rests_on(ctx, answer))
+        )
+        if company is not None and not company.ok:
+            # another company's filing is no evidence for this one: nothing supports the answer
+            g, c, n = 0.0, 0.0, 0.0
+            problems.append(KindProblem("wrong_company", "; ".join(company.problems)))
+        verdict = self._verdict(
             ctx,
             answer,
             attempt,
@@ -100,6 +108,13 @@ class JudgeAgent:
             facets,
             llm_info,
         )
+        if company is None or not company.filings:
+            return verdict
+        details = {**verdict.details, "company": company.to_dict()}
+        update: dict[str, Any] = {"details": details}
+        if not company.ok and verdict.decision == "retry":
+            update["diagnosis"] = "retrieval"  # the evidence lacks the asked company's filing
+        return verdict.model_copy(update=update)
 
     # ------------------------------------------------------------------ steps
 
