@@ -39,18 +39,16 @@ from finqa.agents.judge.numeric import (
     numeric_score,
     verify_calculations,
 )
-from finqa.agents.judge.rederive import (
-    Rederived,
+from finqa.agents.judge.plausible import implausible
+from finqa.agents.judge.routes import RouteCheck, Routes
+from finqa.agents.judge.statement_figures import (
+    StatementFigures,
     StatementValue,
-    change_from_statements,
-    from_statements,
-    match_rederived,
     match_statement_value,
-    rederive,
+    units_agree,
 )
-from finqa.agents.judge.statement_figures import StatementFigures
 from finqa.agents.judge.text import split_claims
-from finqa.agents.types import Answer, Evidence, LLMClient, Verdict
+from finqa.agents.types import Answer, Evidence, LLMClient, StatementStore, Verdict
 from finqa.lexicon.numbers import question_scale
 from finqa.lexicon.refusal import REFUSAL
 
@@ -62,10 +60,18 @@ _NO_CONTENT_GROUNDING = 0.5  # a bare 'Yes.' can be neither supported nor refute
 class JudgeAgent:
     """Deterministic judge (optionally assisted by an LLM entailment check); satisfies `Judge`."""
 
-    def __init__(self, settings: Settings, llm: LLMClient | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        llm: LLMClient | None = None,
+        *,
+        statements: StatementStore | None = None,
+    ) -> None:
         self.settings = settings
         self.config = settings.judge
         self.llm = llm
+        # the index's statement model (tags, tables, later filings): the second route's sources
+        self.statements = statements
 
     # ------------------------------------------------------------------ public
 
@@ -120,6 +126,8 @@ class JudgeAgent:
             cited=[c.source_id for c in answer.citations],
             checklist=checklist,
             expect=expected_kind(question, analysis, [f.kind for f in checklist]),
+            figures=(figures := StatementFigures(evidence)),
+            routes=Routes(evidence, self.statements, _LazyPages(figures)),
         )
 
     def _check_numbers(
@@ -155,37 +163,27 @@ class JudgeAgent:
                 judge_definitions(answer.calculations, numbers, ctx.expect, ctx.analysis)
             )
         if deterministic and any(nc.status in _REDERIVABLE for nc in numbers):
-            found = rederive(ctx.question, ctx.evidence, ctx.view, ctx.asked, cfg.rel_tolerance)
-            ctx.found.append(found)
-            model = (
-                change_from_statements(ctx.expect.metric, ctx.evidence, ctx.asked)
-                if ctx.expect.change
-                else from_statements(ctx.expect.metric, ctx.evidence, ctx.asked)
-            )
+            # the judge's own derivation: the catalogue formula over the statement model
+            model = _model_value(ctx)
             ctx.model.append(model)
             for nc in numbers:
-                if (
-                    nc.status in _REDERIVABLE
-                    and model is not None
-                    and match_statement_value(nc.quantity, model, cfg.rel_tolerance)
-                ):
+                if nc.status not in _REDERIVABLE or model is None:
+                    continue
+                if match_statement_value(nc.quantity, model, cfg.rel_tolerance):
                     nc.status, nc.detail = "rederived", f"statement model: {model.describe()}"
                     _check_direction(nc, model, ctx.text)
-                    continue
-                if nc.status not in _REDERIVABLE or found is None or not found.ok:
-                    continue
-                if match_rederived(nc.quantity, found, cfg.rel_tolerance, nc.expected):
-                    nc.status, nc.detail = "rederived", f"re-derived: {found.describe()}"
                 else:
                     nc.detail = (nc.detail + "; " if nc.detail else "") + (
-                        f"the evidence gives {found.describe()}"
+                        f"the evidence gives {model.describe()}"
                     )
         if deterministic and any(nc.status in _REDERIVABLE for nc in numbers):
             self._per_period(ctx, numbers)
+        if deterministic and len(parts) <= 1:
+            self._second_route(ctx, numbers)
         if deterministic and ctx.expect.change and any(nc.ok for nc in numbers):
             # however a change was verified (a recorded calculation, a figure of the filing's
             # text), the way the answer says it moved must be the statement model's
-            change = change_from_statements(ctx.expect.metric, ctx.evidence, ctx.asked)
+            change = _model_value(ctx)
             for nc in numbers:
                 if (
                     change is not None
@@ -195,12 +193,56 @@ class JudgeAgent:
                     _check_direction(nc, change, ctx.text)
         return numbers, skipped, calcs
 
+    def _second_route(self, ctx: _Context, numbers: list[NumberCheck]) -> None:
+        """Before a figure of the asked metric is accepted, the judge derives it by a route of
+        its own (routes.py); routes that disagree beyond rounding, or a filing that gives
+        another value, leave the figure unverified with both values and their pages. Then
+        the figure must be one the metric can take by its definition (plausible.py)."""
+        expect = ctx.expect
+        year = max(ctx.asked) if ctx.asked else None
+        if expect.metric is None or expect.kind not in FIGURE_KINDS or year is None:
+            return
+        unit = _metric_unit(expect.metric)
+        figures = [
+            nc
+            for nc in numbers
+            if nc.quantity is not None
+            and units_agree(str(nc.quantity.unit or ""), unit)
+            and claimed_year(ctx.text, nc.quantity) in (None, year)
+        ]
+        if not expect.change:
+            candidates = [nc for nc in figures if nc.ok]
+            results = [nc for nc in candidates if nc.status == "calculation"]
+            headline = results or (candidates if len(candidates) == 1 else [])
+            check = ctx.routes.check(
+                expect.metric, year, candidates, headline, self.config.rel_tolerance
+            )
+            ctx.route.append(check)
+            if check.rejects:
+                for nc in numbers:
+                    if nc.text == check.figure:
+                        nc.status, nc.detail = "route_conflict", check.detail
+                ctx.problems.append(KindProblem("route_conflict", check.detail, [check.figure]))
+        if not expect.change:
+            from finqa.lexicon.intent import asks_share
+
+            ctx.problems.extend(
+                implausible(
+                    expect.metric,
+                    unit,
+                    [nc for nc in figures if nc.status != "route_conflict"],
+                    share=asks_share(ctx.question),
+                    routes=ctx.routes,
+                    year=year,
+                )
+            )
+
     def _per_period(self, ctx: _Context, numbers: list[NumberCheck]) -> None:
         """Figures still unverified, read against the statement model for the period each is
         given for (its own, or the one asked year): the asked metrics and those the figure's own sentence names (their value,
         their change from the year before, a ratio of two named line items); then what simple
         arithmetic over the newly verified figures gives."""
-        figures = StatementFigures(ctx.evidence)
+        figures = ctx.figures
         asked = [ctx.expect.metric, *(getattr(ctx.analysis, "metrics", ()) or ())]
         tol = self.config.rel_tolerance
         hit = False
@@ -264,7 +306,8 @@ class JudgeAgent:
                     nc.status, nc.detail = "wrong_kind", p.message
         if expect.change and expect.kind in FIGURE_KINDS and numbers:
             problems += _level_not_change(ctx, expect, numbers)
-        flagged = [str(x) for x in answer.confidence.get("calc_problems") or () if x]
+        problems += ctx.problems  # the second route's and the definitions' (step 2)
+        flagged = [x for x in answer.calc_problems if x]
         if flagged:
             problems.append(
                 KindProblem(
@@ -280,7 +323,7 @@ class JudgeAgent:
             problems += [
                 KindProblem("other_metric", d.message) for d in ctx.definitions if d.failed
             ]
-        unknown = int(answer.confidence.get("invalid_citations") or 0)
+        unknown = answer.invalid_citations
         if unknown:
             problems.append(
                 KindProblem(
@@ -434,8 +477,8 @@ class JudgeAgent:
             "skipped_numbers": skipped,
             "calculations": [x.to_dict() for x in calcs],
             "definitions": [d.to_dict() for d in ctx.definitions],
-            "rederived": ctx.found[0].to_dict() if ctx.found and ctx.found[0] else None,
             "statement_model": ctx.model[0].describe() if ctx.model and ctx.model[0] else None,
+            "second_route": ctx.route[0].to_dict() if ctx.route else None,
             "facets": [f.to_dict() | {"counted": _counted(f)} for f in facets],
             "evidence_gaps": gaps,
             "faults": faults,
@@ -473,8 +516,11 @@ class _Context:
     checklist: list[Facet]
     expect: Expectation
     evidence: Evidence
-    found: list[Rederived | None] = field(default_factory=list)  # the judge's own derivation
+    figures: StatementFigures  # the judge's own reading of the evidence pages
+    routes: Routes  # the statement model's sources, for the second route
     model: list[StatementValue | None] = field(default_factory=list)  # from the statement model
+    route: list[RouteCheck] = field(default_factory=list)  # the second route's outcome
+    problems: list[KindProblem] = field(default_factory=list)  # found while checking figures
     # the stated calculations against the catalogue; instructions aimed at the model in evidence
     definitions: list[DefinitionCheck] = field(default_factory=list)
     injection: list[InjectionCheck] = field(default_factory=list)
@@ -492,6 +538,9 @@ _PROBLEM_FACETS: dict[str, tuple[str, ...]] = {
     "no_unit": ("figure",),
     "other_metric": ("figure",),
     "not_change": ("figure",),
+    "route_conflict": ("figure",),
+    "implausible": ("figure",),
+    "wrong_sign": ("figure",),
 }
 
 
@@ -528,6 +577,38 @@ def _check_direction(nc: NumberCheck, found: StatementValue, text: str) -> None:
         nc.detail = f"the answer states {said}; the evidence gives {real}: {found.describe()}"
 
 
+class _LazyPages:
+    """The judge's statement model of the evidence pages, read only when a route needs it."""
+
+    def __init__(self, figures: StatementFigures) -> None:
+        self._figures = figures
+
+    def lookup(self, doc_id: str, item: str, period: Any = None) -> list[Any]:
+        store = self._figures.store()
+        return [] if store is None else list(store.lookup(doc_id, item, period))
+
+
+def _model_value(ctx: _Context) -> StatementValue | None:
+    """The asked metric (its change from the year before, when a change is asked) for the
+    latest asked year, from the judge's statement model of the evidence pages."""
+    metric = ctx.expect.metric
+    if metric is None or not ctx.asked or not ctx.evidence.items:
+        return None
+    if ctx.expect.change:
+        found = ctx.figures.change(metric, max(ctx.asked))
+        return found[0] if found else None
+    return ctx.figures.value(metric, max(ctx.asked))
+
+
+def _metric_unit(metric_id: str) -> str:
+    try:
+        from finqa.lexicon import get_metric
+
+        return str(get_metric(metric_id).unit)
+    except Exception:  # noqa: BLE001 - an unknown metric: an amount
+        return "USD"
+
+
 def _rests_on(ctx: _Context, answer: Answer) -> list[str]:
     """The sources the answer cites, in its citations or its calculations' operands."""
     ops = [o.source_id for c in answer.calculations for o in c.operands if o.source_id]
@@ -536,10 +617,7 @@ def _rests_on(ctx: _Context, answer: Answer) -> list[str]:
 
 def _declared_gaps(answer: Answer, known: tuple[str, ...]) -> tuple[str, ...]:
     """Line items an abstaining reasoner said it could not find: the next retrieval looks for them."""
-    declared = answer.confidence.get("missing") or ()
-    if not isinstance(declared, list | tuple):
-        return ()
-    return tuple(str(m) for m in declared if m and str(m) not in known)
+    return tuple(m for m in answer.missing if m and m not in known)
 
 
 def _discount_coincidences(claims: list[Any], numbers: list[Any]) -> None:
