@@ -202,20 +202,34 @@ class JudgeAgent:
         year = max(ctx.asked) if ctx.asked else None
         if expect.metric is None or expect.kind not in FIGURE_KINDS or year is None:
             return
+        from finqa.lexicon.answer_form import ask_head, asked_aggregates, defines_metric
+
         unit = _metric_unit(expect.metric)
         figures = [
             nc
             for nc in numbers
             if nc.quantity is not None
-            and units_agree(str(nc.quantity.unit or ""), unit)
+            and _unit_fits(str(nc.quantity.unit or ""), unit)
             and claimed_year(ctx.text, nc.quantity) in (None, year)
         ]
+        # the catalogue formula for one year is what is asked: not a span, an average over
+        # years or the question's own definition (then a route may confirm, never contradict)
+        single = (
+            len(ctx.asked) == 1
+            and not asked_aggregates(ask_head(ctx.question), ctx.question)
+            and not defines_metric(ctx.question)
+        )
         if not expect.change:
             candidates = [nc for nc in figures if nc.ok]
             results = [nc for nc in candidates if nc.status == "calculation"]
             headline = results or (candidates if len(candidates) == 1 else [])
             check = ctx.routes.check(
-                expect.metric, year, candidates, headline, self.config.rel_tolerance
+                expect.metric,
+                year,
+                candidates,
+                headline,
+                self.config.rel_tolerance,
+                may_contradict=single,
             )
             ctx.route.append(check)
             if check.rejects:
@@ -226,12 +240,20 @@ class JudgeAgent:
         if not expect.change:
             from finqa.lexicon.intent import asks_share
 
+            share = asks_share(ctx.question)
+            judged = [
+                nc
+                for nc in numbers
+                if nc.quantity is not None
+                and nc.status != "route_conflict"
+                and (nc in figures or (share and nc.quantity.unit == "%"))
+            ]
             ctx.problems.extend(
                 implausible(
                     expect.metric,
                     unit,
-                    [nc for nc in figures if nc.status != "route_conflict"],
-                    share=asks_share(ctx.question),
+                    judged,
+                    share=share,
                     routes=ctx.routes,
                     year=year,
                 )
@@ -594,10 +616,44 @@ def _model_value(ctx: _Context) -> StatementValue | None:
     metric = ctx.expect.metric
     if metric is None or not ctx.asked or not ctx.evidence.items:
         return None
+    from finqa.lexicon.answer_form import ask_head, asked_aggregates, year_range
+
+    if "avg3" in asked_aggregates(ask_head(ctx.question), ctx.question):
+        first, last = year_range(ctx.question) or (min(ctx.asked), max(ctx.asked))
+        found = [ctx.figures.value(metric, y) for y in range(first, last + 1)]
+        values = [f for f in found if f is not None]
+        if len(values) != 3 or len(found) != 3:
+            return None
+        return StatementValue(
+            metric,
+            sum(v.value for v in values) / 3.0,
+            values[0].unit,
+            last,
+            tuple(f for v in values for f in v.facts),
+            f"3-year average FY{first}-FY{last} of {metric.replace('_', ' ')}",
+        )
     if ctx.expect.change:
         found = ctx.figures.change(metric, max(ctx.asked))
         return found[0] if found else None
     return ctx.figures.value(metric, max(ctx.asked))
+
+
+# the units an answer's figure may be written in for a metric of each catalogue unit
+_FITS: dict[str, frozenset[str]] = {
+    "USD": frozenset({"USD", ""}),
+    "USD/share": frozenset({"USD", "USD/share", ""}),
+    "%": frozenset({"%", "", "ratio"}),
+    "ratio": frozenset({"", "ratio", "times", "x", "%"}),
+    "times": frozenset({"", "ratio", "times", "x", "%"}),
+    "days": frozenset({"", "days"}),
+    "shares": frozenset({"", "shares"}),
+}
+
+
+def _unit_fits(written: str, unit: str) -> bool:
+    """Can a figure written in `written` be the metric (an amount is no percentage)?"""
+    fits = _FITS.get(unit)
+    return units_agree(written, unit) if fits is None else written in fits
 
 
 def _metric_unit(metric_id: str) -> str:

@@ -45,6 +45,9 @@ _PRIMARY = frozenset({"income", "balance", "cashflow"})
 _SAME = 0.005  # two readings within 0.5% are one figure read at two roundings
 _MAX_GROUPS = 3  # distinct values kept per line item
 _MAX_LATER = 2  # later filings of the company read for a comparative column
+# a figure contradicts the routes only beyond this multiple of the judge's rounding tolerance
+# (matching is 0.2x of it: within 1% of every route's value a figure is not called wrong)
+_LOOSE = 10.0
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,7 @@ class Reading:
     label: str
     raw: str = ""
     statement: str = ""
+    scale: float = 1.0  # as filed ('(in millions)': 1e6)
 
     @property
     def strong(self) -> bool:
@@ -215,7 +219,10 @@ class Routes:
         return self._readings[key]
 
     def _read(self, item: str, year: int) -> list[Reading]:
+        """Readings of `item`; a cell whose unit is not the item's (a share count for an amount,
+        a per-share figure for net income) is no reading of it."""
         found: list[Reading] = []
+        unit = _item_unit(item)
         own = self._docs()
         stores: list[tuple[Any, Sequence[str], bool]] = []
         if self.store is not None:
@@ -232,7 +239,7 @@ class Routes:
                     continue
                 for fact in facts:
                     reading = _reading(fact, item, year, later)
-                    if reading is None:
+                    if reading is None or (unit is not None and reading.unit != unit):
                         continue
                     mark = (reading.doc, reading.page, round(reading.value, 2))
                     if mark not in seen:
@@ -258,14 +265,20 @@ class Routes:
             if prior:
                 previous[i] = prior[0][0].value
         out: list[RouteValue] = []
+        averages = "avg(" in (_lex.metric_formula(metric_id) or "")
         for choice in itertools.islice(itertools.product(*groups), 27):
+            if len({g[0].scale for g in choice if g[0].unit == "USD"}) > 1:
+                continue  # lines read at different scales (a missed '(in millions)')
             signed = {i: g[0].value for i, g in zip(items, choice, strict=True)}
             readings = tuple(r for g in choice for r in _best(g))
             variants = [("signed", signed, previous)]
-            if any(_outflow(g[0]) for g in choice):
-                # a cash-flow statement prints outflows in parentheses, while the catalogue's
-                # formulas ('cfo - capex') take them as amounts: both readings are tried
+            if any(_printed_negative(g[0]) for g in choice):
+                # statements print outflows and expenses in parentheses, while the catalogue's
+                # formulas ('cfo - capex', 'cogs / avg(inventory)') take them as amounts
                 variants.append(("magnitude", _magnitudes(signed, choice), _abs(previous)))
+            if averages:
+                # 'average balance' by the catalogue; the year-end balance by another convention
+                variants += [(f"{v}, year-end", cur, cur) for v, cur, _p in list(variants)]
             for variant, current, earlier in variants:
                 try:
                     value = evaluate_metric(metric_id, current, earlier)
@@ -293,9 +306,13 @@ class Routes:
         candidates: Sequence[Any],
         headline: Sequence[Any],
         rel_tol: float,
+        *,
+        may_contradict: bool = True,
     ) -> RouteCheck:
         """The second route's outcome for the answer's figures: `candidates` are the figures
-        that may state the metric (NumberChecks), `headline` those that must (its result)."""
+        that may state the metric (NumberChecks), `headline` those that must (its result).
+        `may_contradict` is False when the question asks something the catalogue formula for
+        one year is not (its own definition, an average over years)."""
         values = self.values(metric_id, year)
         if not values:
             return RouteCheck(metric_id, year, "no_route", detail="no second route in the filing")
@@ -322,7 +339,17 @@ class Routes:
                 )
                 return RouteCheck(metric_id, year, "routes_disagree", nc.text, detail, values)
             return RouteCheck(metric_id, year, "corroborated", nc.text, hit.describe(), values)
-        if headline and strong and _one_value_each(strong):
+        loose = rel_tol * _LOOSE
+        near = [
+            (nc, v)
+            for nc in candidates
+            for v in values
+            if match_statement_value(nc.quantity, v.as_statement_value(), loose)
+        ]
+        if near:
+            nc, v = near[0]
+            return RouteCheck(metric_id, year, "corroborated", nc.text, v.describe(), values)
+        if may_contradict and headline and strong and _one_value_each(strong):
             nc = headline[0]
             detail = f"the answer gives {nc.text.strip()}; the filing gives " + "; ".join(
                 v.describe() for v in strong[:2]
@@ -365,16 +392,27 @@ def _reading(fact: StatementFact, item: str, year: int, later: bool) -> Reading 
         label=fact.label,
         raw=fact.raw,
         statement=str(fact.statement),
+        scale=float(fact.scale or 1.0),
     )
 
 
-def _outflow(r: Reading) -> bool:
-    return r.value < 0 and r.doc != "" and r.route != "xbrl" and r.statement == "cashflow"
+def _item_unit(item: str) -> str | None:
+    try:
+        from finqa.lexicon import get_metric
+
+        return str(get_metric(item).unit)
+    except Exception:  # noqa: BLE001 - a label, not a catalogue id: any unit
+        return None
+
+
+def _printed_negative(r: Reading) -> bool:
+    """A negative figure read from a printed table: its sign may be the layout's, not the item's."""
+    return r.value < 0 and r.route != "xbrl"
 
 
 def _magnitudes(signed: dict[str, float], choice: Sequence[Sequence[Reading]]) -> dict[str, float]:
     return {
-        item: abs(v) if _outflow(g[0]) else v
+        item: abs(v) if _printed_negative(g[0]) else v
         for (item, v), g in zip(signed.items(), choice, strict=True)
     }
 
