@@ -22,6 +22,7 @@ from finqa.agents.judge._question import (
     sentence_at,
     stated_direction,
 )
+from finqa.agents.judge.basis import BasisCheck, check_basis
 from finqa.agents.judge.definition import DefinitionCheck, judge_definitions
 from finqa.agents.judge.diagnosis import diagnose, evidence_gaps, feedback_text
 from finqa.agents.judge.evidence import EvidenceView
@@ -39,13 +40,12 @@ from finqa.agents.judge.numeric import (
     numeric_score,
     verify_calculations,
 )
-from finqa.agents.judge.plausible import implausible
 from finqa.agents.judge.routes import RouteCheck, Routes
+from finqa.agents.judge.second_route import LazyPages, second_route
 from finqa.agents.judge.statement_figures import (
     StatementFigures,
     StatementValue,
     match_statement_value,
-    units_agree,
 )
 from finqa.agents.judge.text import split_claims
 from finqa.agents.types import Answer, Evidence, LLMClient, StatementStore, Verdict
@@ -80,7 +80,7 @@ class JudgeAgent:
         ctx = self._context(question, answer, evidence)
         numbers, skipped, calcs = self._check_numbers(ctx, answer)
         problems = self._check_kind(ctx, answer, numbers, skipped)
-        claim_checks, facets = self._check_parts(ctx, numbers, skipped, problems)
+        claim_checks, facets = self._check_parts(ctx, answer, numbers, skipped, problems)
         g, c, n, llm_info = self._scores(ctx, claim_checks, facets, numbers)
         injection = (
             None
@@ -127,7 +127,7 @@ class JudgeAgent:
             checklist=checklist,
             expect=expected_kind(question, analysis, [f.kind for f in checklist]),
             figures=(figures := StatementFigures(evidence)),
-            routes=Routes(evidence, self.statements, _LazyPages(figures)),
+            routes=Routes(evidence, self.statements, LazyPages(figures)),
         )
 
     def _check_numbers(
@@ -195,69 +195,19 @@ class JudgeAgent:
 
     def _second_route(self, ctx: _Context, numbers: list[NumberCheck]) -> None:
         """Before a figure of the asked metric is accepted, the judge derives it by a route of
-        its own (routes.py); routes that disagree beyond rounding, or a filing that gives
-        another value, leave the figure unverified with both values and their pages. Then
-        the figure must be one the metric can take by its definition (plausible.py)."""
-        expect = ctx.expect
-        year = max(ctx.asked) if ctx.asked else None
-        if expect.metric is None or expect.kind not in FIGURE_KINDS or year is None:
-            return
-        from finqa.lexicon.answer_form import ask_head, asked_aggregates, defines_metric
-
-        unit = _metric_unit(expect.metric)
-        figures = [
-            nc
-            for nc in numbers
-            if nc.quantity is not None
-            and _unit_fits(str(nc.quantity.unit or ""), unit)
-            and claimed_year(ctx.text, nc.quantity) in (None, year)
-        ]
-        # the catalogue formula for one year is what is asked: not a span, an average over
-        # years or the question's own definition (then a route may confirm, never contradict)
-        single = (
-            len(ctx.asked) == 1
-            and not asked_aggregates(ask_head(ctx.question), ctx.question)
-            and not defines_metric(ctx.question)
+        its own, and the figure must be one the metric can take by its definition."""
+        check, problems = second_route(
+            ctx.question,
+            ctx.text,
+            ctx.expect,
+            ctx.asked,
+            numbers,
+            ctx.routes,
+            self.config.rel_tolerance,
         )
-        if not expect.change:
-            candidates = [nc for nc in figures if nc.ok]
-            results = [nc for nc in candidates if nc.status == "calculation"]
-            headline = results or (candidates if len(candidates) == 1 else [])
-            check = ctx.routes.check(
-                expect.metric,
-                year,
-                candidates,
-                headline,
-                self.config.rel_tolerance,
-                may_contradict=single,
-            )
+        if check is not None:
             ctx.route.append(check)
-            if check.rejects:
-                for nc in numbers:
-                    if nc.text == check.figure:
-                        nc.status, nc.detail = "route_conflict", check.detail
-                ctx.problems.append(KindProblem("route_conflict", check.detail, [check.figure]))
-        if not expect.change:
-            from finqa.lexicon.intent import asks_share
-
-            share = asks_share(ctx.question)
-            judged = [
-                nc
-                for nc in numbers
-                if nc.quantity is not None
-                and nc.status != "route_conflict"
-                and (nc in figures or (share and nc.quantity.unit == "%"))
-            ]
-            ctx.problems.extend(
-                implausible(
-                    expect.metric,
-                    unit,
-                    judged,
-                    share=share,
-                    routes=ctx.routes,
-                    year=year,
-                )
-            )
+        ctx.problems.extend(problems)
 
     def _per_period(self, ctx: _Context, numbers: list[NumberCheck]) -> None:
         """Figures still unverified, read against the statement model for the period each is
@@ -357,16 +307,31 @@ class JudgeAgent:
     def _check_parts(
         self,
         ctx: _Context,
+        answer: Answer,
         numbers: list[NumberCheck],
         skipped: list[dict[str, Any]],
-        problems: Sequence[KindProblem],
+        problems: list[KindProblem],
     ) -> tuple[list[Any], list[Facet]]:
         """Grounding of every claim, and the facet checklist (a kind problem leaves the part it
-        concerns unanswered)."""
+        concerns unanswered); a yes/no or descriptive answer resting on no figure needs a basis
+        sentence about the subject, stated as a fact of the asked period (basis.py)."""
         claims = split_claims(ctx.text)
         claim_checks = check_claims(
             claims, numbers, ctx.view, ctx.question, default_sources=ctx.cited
         )
+        kinds = {f.kind for f in ctx.checklist if f.kind != "conditional"}
+        if (
+            self.config.deterministic_verify
+            and not ctx.abstained
+            and kinds & {"verdict", "explanation", "answer"}
+            and not kinds & {"figure", "choice"}
+            and not any(nc.ok for nc in numbers)
+        ):
+            basis = check_basis(ctx.question, answer, claim_checks, ctx.evidence, ctx.asked)
+            if basis is not None:
+                ctx.basis.append(basis)
+                if not basis.ok:
+                    problems.append(KindProblem("basis", basis.reason))
         quoted = sum(1 for x in skipped if x["reason"] == "quoted from the question")
         spans = [(nc.start, nc.end) for nc in numbers] + [
             (int(x["start"]), int(x["end"]))
@@ -501,6 +466,7 @@ class JudgeAgent:
             "definitions": [d.to_dict() for d in ctx.definitions],
             "statement_model": ctx.model[0].describe() if ctx.model and ctx.model[0] else None,
             "second_route": ctx.route[0].to_dict() if ctx.route else None,
+            "basis": ctx.basis[0].to_dict() if ctx.basis else None,
             "facets": [f.to_dict() | {"counted": _counted(f)} for f in facets],
             "evidence_gaps": gaps,
             "faults": faults,
@@ -542,6 +508,7 @@ class _Context:
     routes: Routes  # the statement model's sources, for the second route
     model: list[StatementValue | None] = field(default_factory=list)  # from the statement model
     route: list[RouteCheck] = field(default_factory=list)  # the second route's outcome
+    basis: list[BasisCheck] = field(default_factory=list)  # a yes/no answer's basis sentence
     problems: list[KindProblem] = field(default_factory=list)  # found while checking figures
     # the stated calculations against the catalogue; instructions aimed at the model in evidence
     definitions: list[DefinitionCheck] = field(default_factory=list)
@@ -563,6 +530,7 @@ _PROBLEM_FACETS: dict[str, tuple[str, ...]] = {
     "route_conflict": ("figure",),
     "implausible": ("figure",),
     "wrong_sign": ("figure",),
+    "basis": ("verdict", "explanation", "answer"),
 }
 
 
@@ -599,17 +567,6 @@ def _check_direction(nc: NumberCheck, found: StatementValue, text: str) -> None:
         nc.detail = f"the answer states {said}; the evidence gives {real}: {found.describe()}"
 
 
-class _LazyPages:
-    """The judge's statement model of the evidence pages, read only when a route needs it."""
-
-    def __init__(self, figures: StatementFigures) -> None:
-        self._figures = figures
-
-    def lookup(self, doc_id: str, item: str, period: Any = None) -> list[Any]:
-        store = self._figures.store()
-        return [] if store is None else list(store.lookup(doc_id, item, period))
-
-
 def _model_value(ctx: _Context) -> StatementValue | None:
     """The asked metric (its change from the year before, when a change is asked) for the
     latest asked year, from the judge's statement model of the evidence pages."""
@@ -633,36 +590,9 @@ def _model_value(ctx: _Context) -> StatementValue | None:
             f"3-year average FY{first}-FY{last} of {metric.replace('_', ' ')}",
         )
     if ctx.expect.change:
-        found = ctx.figures.change(metric, max(ctx.asked))
-        return found[0] if found else None
+        moved = ctx.figures.change(metric, max(ctx.asked))
+        return moved[0] if moved else None
     return ctx.figures.value(metric, max(ctx.asked))
-
-
-# the units an answer's figure may be written in for a metric of each catalogue unit
-_FITS: dict[str, frozenset[str]] = {
-    "USD": frozenset({"USD", ""}),
-    "USD/share": frozenset({"USD", "USD/share", ""}),
-    "%": frozenset({"%", "", "ratio"}),
-    "ratio": frozenset({"", "ratio", "times", "x", "%"}),
-    "times": frozenset({"", "ratio", "times", "x", "%"}),
-    "days": frozenset({"", "days"}),
-    "shares": frozenset({"", "shares"}),
-}
-
-
-def _unit_fits(written: str, unit: str) -> bool:
-    """Can a figure written in `written` be the metric (an amount is no percentage)?"""
-    fits = _FITS.get(unit)
-    return units_agree(written, unit) if fits is None else written in fits
-
-
-def _metric_unit(metric_id: str) -> str:
-    try:
-        from finqa.lexicon import get_metric
-
-        return str(get_metric(metric_id).unit)
-    except Exception:  # noqa: BLE001 - an unknown metric: an amount
-        return "USD"
 
 
 def _rests_on(ctx: _Context, answer: Answer) -> list[str]:
