@@ -414,6 +414,13 @@ def add_parser(bench_sub: Any) -> None:
     p.add_argument("--out", default=None, help="output folder (default: ./bench-xbrl-MODE)")
     p.add_argument("--limit", type=int, default=None, help="only the first N questions")
     p.add_argument("--config", default=None, help="configuration YAML")
+    p.add_argument(
+        "--kinds",
+        choices=("totals", "segment"),
+        default="totals",
+        help="totals: the company's tagged totals; segment: segment, geography and product "
+        "questions from the dimensional tags (benchmarks/xbrl_segments.py)",
+    )
     p.set_defaults(func=_cmd)
 
 
@@ -422,6 +429,17 @@ def _cmd(args: argparse.Namespace) -> int:
     if not folder.is_dir():
         raise FinqaError(f"--filings {folder} is not a folder")
     out = Path(args.out or f"bench-xbrl-{args.mode}")
+    if getattr(args, "kinds", "totals") == "segment":
+        from finqa.benchmarks import xbrl_segments
+
+        summary = xbrl_segments.run(folder, args.mode, out, limit=args.limit, config=args.config)
+        print(
+            f"bench xbrl --kinds segment ({args.mode}): {summary['questions']} questions from "
+            f"{summary['filings']} filings: {summary['counts']}, wrong accepted "
+            f"{summary['wrong_accepted']}; by kind {summary['by_kind']}; filings with no part "
+            f"answered: {summary['unread_filings']}"
+        )
+        return 0
     summary = run(folder, args.mode, out, limit=args.limit, config=args.config)
     c = summary["counts"]
     print(
