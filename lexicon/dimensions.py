@@ -251,6 +251,25 @@ def _axis_word(question: str) -> tuple[str, int, int] | None:
     return best
 
 
+def _company_spans(question: str) -> list[tuple[int, int]]:
+    from finqa.lexicon.entities import find_companies
+
+    return [(c.start, c.end) for c in find_companies(question)]
+
+
+def _figure_near(question: str, start: int, end: int) -> bool:
+    """A catalogue line item is named near the kind word (within 60 characters, the kind
+    word's own match left out): the part qualifies a figure ('the X segment's operating
+    income'), not an event ('the separation of its X business segment')."""
+    from finqa.lexicon.metrics import find_metrics
+
+    return any(
+        not (start <= m.start and m.end <= end)
+        and min(abs(m.start - end), abs(start - m.end), 0 if m.start < end < m.end else 99) <= 60
+        for m in find_metrics(question)
+    )
+
+
 _PROPER = re.compile(r"^(?:[A-Z0-9][\w.&'’-]*|&|and|of|the|,)$")
 _QUESTION_WORDS = frozenset({"what", "which", "how", "in", "for", "the", "did", "was", "is", "its"})
 
@@ -262,14 +281,17 @@ def asked_dimension(question: str) -> AskedDimension | None:
     from finqa.lexicon.model import AskedDimension
 
     found = _axis_word(question)
-    if found is not None:
+    if found is not None and _figure_near(question, found[1], found[2]):
         kind, start, _ = found
         words = [t for t in _tokens(question[:start])]
+        companies = _company_spans(question)
         run: list[str] = []
         for s, e, text in reversed(words):
             raw = question[s : e + 2]
             if not _PROPER.match(text) or text.lower() in _QUESTION_WORDS:
                 break
+            if any(a <= s < b for a, b in companies):
+                break  # "Best Buy product category": the company is no part's name
             if raw[len(text) :].startswith(("'s", "’s")) and run:
                 break  # "Apple's Greater China": the company's possessive ends the name
             run.insert(0, text)
@@ -280,6 +302,9 @@ def asked_dimension(question: str) -> AskedDimension | None:
         phrase = " ".join(run)
         if phrase and not is_residual(phrase):
             return AskedDimension(kind=kind, phrase=phrase)
+    source = _source_named(question)
+    if source is not None:
+        return source
     toks = _tokens(question)
     for i in range(len(toks)):
         for j in range(min(len(toks), i + 4), i, -1):
@@ -296,6 +321,41 @@ def asked_dimension(question: str) -> AskedDimension | None:
                         label=names[0],
                     )
     return None
+
+
+# '<revenue | sales> from / in <Proper Name>': the part the revenue comes from
+_SOURCE = re.compile(
+    r"\b(?:revenues?|net revenues?|sales|net sales)\s+(?:from|in|of)\s+(?:the\s+|its\s+)?"
+    r"(?P<name>[A-Z][\w&.'’-]*(?:,?\s+(?:and\s+|of\s+|&\s+)?[A-Z][\w&.'’-]*)*)"
+)
+
+
+def _source_named(question: str) -> AskedDimension | None:
+    """A proper name a question says revenue comes from ('revenue from Oceania', 'sales in
+    Greater China'), companies and periods left out; a country is a geography member."""
+    from finqa.lexicon.entities import find_companies
+    from finqa.lexicon.model import AskedDimension
+    from finqa.lexicon.periods import find_periods
+
+    text = question
+    spans = [(c.start, c.end) for c in find_companies(question)]
+    spans += [(p.start, p.end) for p in find_periods(question)]
+    for a, b in sorted(spans, reverse=True):
+        text = text[:a] + "~" * (b - a) + text[b:]
+    m = _SOURCE.search(text)
+    if m is None:
+        return None
+    name = m.group("name").strip(" ,")
+    if not name or "~" in name or is_residual(name):
+        return None
+    key = _key(name)
+    for code, names in _countries().items():
+        if key in {_key(n) for n in names}:
+            geo = KIND_AXES["geography"]
+            return AskedDimension(
+                kind="geography", phrase=name, axis=geo, member=f"country:{code}", label=names[0]
+            )
+    return AskedDimension(kind="part", phrase=name)
 
 
 def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> AskedDimension | None:
