@@ -379,8 +379,10 @@ class StatementStore(Protocol):
     case-insensitively); `period` narrows to one column (see `StatementPeriod.matches`).
     Facts come back with the filing's own inline XBRL tags for the total first (`source="xbrl"`,
     no dimension: exact concept, period and scale), then in table order (primary statements
-    first); each fact says where it came from (`source`: xbrl, text, pdf). An unknown
-    document gives [].
+    first); each fact says where it came from (`source`: xbrl, text, pdf). A fact with
+    dimensions (a segment's, a region's or a product line's figure) is never returned by
+    `lookup`: it is read from `tables` by `finqa.lexicon.dimensions.dimensional_facts`. An
+    unknown document gives [].
     """
 
     def docs(self) -> list[str]: ...

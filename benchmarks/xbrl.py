@@ -419,6 +419,13 @@ def add_parser(bench_sub: Any) -> None:
         action="store_true",
         help="questions across filings (peers, trends; benchmarks/xbrl_cross.py)",
     )
+    p.add_argument(
+        "--kinds",
+        choices=("totals", "segment"),
+        default="totals",
+        help="totals: the company's tagged totals; segment: segment, geography and product "
+        "questions from the dimensional tags (benchmarks/xbrl_segments.py)",
+    )
     p.set_defaults(func=_cmd)
 
 
@@ -437,6 +444,17 @@ def _cmd(args: argparse.Namespace) -> int:
             f"{summary['wrong']:.1%}, abstained {summary['abstained']:.1%} ({summary['counts']}); "
             f"wrong accepted {summary['wrong_accepted']}; by kind {summary['by_kind']}; "
             f"{summary['seconds_per_leg']} s per leg"
+        )
+        return 0
+    if getattr(args, "kinds", "totals") == "segment":
+        from finqa.benchmarks import xbrl_segments
+
+        summary = xbrl_segments.run(folder, args.mode, out, limit=args.limit, config=args.config)
+        print(
+            f"bench xbrl --kinds segment ({args.mode}): {summary['questions']} questions from "
+            f"{summary['filings']} filings: {summary['counts']}, wrong accepted "
+            f"{summary['wrong_accepted']}; by kind {summary['by_kind']}; filings with no part "
+            f"answered: {summary['unread_filings']}"
         )
         return 0
     summary = run(folder, args.mode, out, limit=args.limit, config=args.config)

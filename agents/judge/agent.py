@@ -26,6 +26,7 @@ from finqa.agents.judge.basis import BasisCheck, check_basis
 from finqa.agents.judge.company import check_companies
 from finqa.agents.judge.definition import DefinitionCheck, judge_definitions
 from finqa.agents.judge.diagnosis import diagnose, evidence_gaps, feedback_text
+from finqa.agents.judge.dimension import check_dimension, index_store
 from finqa.agents.judge.evidence import EvidenceView
 from finqa.agents.judge.facets import Facet, check_facets, completeness_score, decompose
 from finqa.agents.judge.grounding import check_claims, grounding_score
@@ -80,7 +81,13 @@ class JudgeAgent:
         """Score `answer` against `evidence` for `question` at `attempt` (1-based)."""
         ctx = self._context(question, answer, evidence)
         numbers, skipped, calcs = self._check_numbers(ctx, answer)
+        part = check_dimension(
+            index_store(self.settings), question, answer, evidence, numbers,
+            abstained=ctx.abstained, rel_tol=self.config.rel_tolerance,
+        )  # fmt: skip
         problems = self._check_kind(ctx, answer, numbers, skipped)
+        if part is not None and part.failed:
+            problems.append(KindProblem("wrong_dimension", part.message))
         claim_checks, facets = self._check_parts(ctx, answer, numbers, skipped, problems)
         g, c, n, llm_info = self._scores(ctx, claim_checks, facets, numbers)
         injection = (
@@ -101,6 +108,8 @@ class JudgeAgent:
             # another company's filing is no evidence for this one: nothing supports the answer
             g, c, n = 0.0, 0.0, 0.0
             problems.append(KindProblem("wrong_company", "; ".join(company.problems)))
+        if part is not None and part.failed:
+            g, c, n = 0.0, 0.0, 0.0  # a segment's question answered with another figure
         verdict = self._verdict(
             ctx,
             answer,

@@ -29,13 +29,14 @@ __all__ = ["raw_tables_from_grid", "is_ratio_caption"]
 
 _RATIO_CAPTION = re.compile(
     r"^(?:%|percent(?:age)?)\s*(?:of|to)\s+(?:total\s+)?(?:net\s+)?"
-    r"(?:sales|revenues?|net\s+sales|total)\b.*$|^%\s*change$|^percent(?:age)?\s+change$",
+    r"(?:sales|revenues?|net\s+sales|total)\b.*$|^%\s*change\b.*$|^percent(?:age)?\s+change\b.*$",
     re.I,
 )
 
 
 def is_ratio_caption(cell: str) -> bool:
-    """'Percent to Sales', '% of revenue', '% change': a column of ratios, not a period."""
+    """'Percent to Sales', '% of revenue', '% change', '% Change 2024-2023': a column of
+    ratios, not a period."""
     return bool(_RATIO_CAPTION.match(cell.strip()))
 
 
@@ -91,7 +92,9 @@ class _GridScan:
             self.current, self.ratio_at, self.captions, self.heading = self._table(), [], 0, ""
         ratios = [i for i, c in enumerate(row) if is_ratio_caption(c)]
         if ratios:
-            self.ratio_at, self.captions = ratios, len(row)
+            # a first cell over the captions ('(dollars in millions)') is no value column
+            lead = 0 if is_header_line(row[0]) or is_ratio_caption(row[0]) else 1
+            self.ratio_at, self.captions = [i - lead for i in ratios], len(row) - lead
             row = [c for c in row if not is_ratio_caption(c)]
         self.current.header_lines.append(" ".join(row))
 

@@ -142,6 +142,11 @@ def read_pages(
     from finqa.lexicon.statements.sentences import read_sentences
 
     read.tables.extend(read_sentences(doc_id, page_list, company))
+    from finqa.lexicon.statements.parts import column_parts, part_tables
+
+    read.tables.extend(part_tables(read.tables, texts))  # a segment note's rows, by part
+    notes = [(p, g) for p, gs in sorted(by_page.items()) for g in gs]
+    read.tables.extend(column_parts(doc_id, notes, texts, company))  # ... or its columns
     read.seconds = time.perf_counter() - started
     return read
 
