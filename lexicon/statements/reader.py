@@ -22,6 +22,7 @@ from finqa.lexicon.statements.build import build_table
 from finqa.lexicon.statements.classify import statement_of_page
 from finqa.lexicon.statements.header import is_header_line
 from finqa.lexicon.statements.raw import BuildFailure, RawTable
+from finqa.lexicon.statements.signs import sign_tables
 from finqa.lexicon.statements.text import read_text_page, split_row
 
 __all__ = ["StatementRead", "notes_scale", "read_pages", "read_pdf", "statement_pages"]
@@ -142,6 +143,7 @@ def read_pages(
     from finqa.lexicon.statements.sentences import read_sentences
 
     read.tables.extend(read_sentences(doc_id, page_list, company))
+    read.tables = sign_tables(read.tables)
     read.seconds = time.perf_counter() - started
     return read
 
@@ -299,5 +301,6 @@ def read_pdf(doc_id: str, path: str | Path) -> StatementRead:
                 typed = _type(read, raws, doc_id, company, page)
             if typed:
                 read.typed_pages.append(page)
+    read.tables = sign_tables(read.tables)
     read.seconds = time.perf_counter() - started
     return read

@@ -1,0 +1,190 @@
+"""Economic signs: a statement fact's value follows its line item's nature, not parentheses alone."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _statement_read import values_of  # noqa: E402
+from finqa.lexicon.statements import read_pages  # noqa: E402
+from finqa.lexicon.statements.signs import item_nature  # noqa: E402
+
+CASH_FLOWS = """ACME CORP
+CONSOLIDATED STATEMENTS OF CASH FLOWS
+(in millions)
+Year Ended December 31,
+2024 2023
+Net income 900 800
+Depreciation and amortization 120 110
+Net cash provided by operating activities 1,100 950
+Purchases of property and equipment (183) (160)
+Net cash used in investing activities (500) (400)
+Dividends paid (90) (80)
+Repurchases of common stock (300) (250)
+Net cash used in financing activities (390) (330)
+"""
+
+EXPENSES_IN_PARENS = """ACME CORP
+CONSOLIDATED STATEMENTS OF OPERATIONS
+(in millions)
+Year Ended December 31,
+2024 2023
+Revenues 2,000 1,800
+Cost of revenue (700) (650)
+Selling, general and administrative (200) (190)
+Research and development (100) (90)
+Operating income 1,000 870
+Income before income taxes 1,000 870
+Provision for income taxes (150) 20
+Net income 850 890
+"""
+
+EXPENSES_PLAIN = """ACME CORP
+CONSOLIDATED STATEMENTS OF OPERATIONS
+(in millions)
+Year Ended December 31,
+2024 2023
+Revenues 2,000 1,800
+Cost of revenue 700 650
+Selling, general and administrative 200 190
+Operating income 1,100 960
+Other expense, net 30 (5)
+Income (loss) before income taxes 1,070 (40)
+Provision for (benefit from) income taxes 150 (20)
+Net income (loss) 920 (20)
+"""
+
+LOSSES = """ACME CORP
+CONSOLIDATED STATEMENTS OF OPERATIONS
+(in millions)
+Year Ended December 31,
+2024 2023
+Revenues 500 450
+Cost of revenue 400 380
+Operating loss (50) (60)
+Income tax benefit 10 12
+Net loss 40 48
+"""
+
+BALANCE = """ACME CORP
+CONSOLIDATED BALANCE SHEETS
+(in millions)
+December 31, 2024 December 31, 2023
+Cash and cash equivalents 300 250
+Total assets 5,000 4,600
+Total liabilities 3,000 2,900
+Accumulated deficit (500) (450)
+Treasury stock, at cost (1,200) (1,000)
+Total stockholders' equity 2,000 1,700
+Total liabilities and stockholders' equity 5,000 4,600
+"""
+
+
+def _read(text: str) -> object:
+    return read_pages("acme-10k-2024", [(3, text)])
+
+
+class TestNature:
+    """Each catalogue item's nature and period type come from its concepts' taxonomy facts."""
+
+    def test_capex_is_a_duration_outflow(self) -> None:
+        """Capex (PaymentsToAcquirePropertyPlantAndEquipment) is a credit-balance outflow over a period."""
+        n = item_nature("capex")
+        assert n is not None and (n.nature, n.balance, n.period_type) == (
+            "outflow",
+            "credit",
+            "duration",
+        )
+
+    def test_balances_are_instants_and_treasury_stock_is_contra(self) -> None:
+        """Total assets is an instant asset; treasury stock an equity item with a debit balance (contra)."""
+        assets, treasury = item_nature("total_assets"), item_nature("treasury_stock")
+        assert assets is not None and (assets.nature, assets.period_type) == ("asset", "instant")
+        assert treasury is not None and treasury.contra and not assets.contra
+
+    def test_unmapped_item_has_no_nature(self) -> None:
+        """An item with no mapped concept (or none at all) has no nature: its print is kept."""
+        assert item_nature(None) is None and item_nature("no_such_item") is None
+
+
+class TestCashFlowSigns:
+    """Cash outflows are positive amounts, as PaymentsFor... tags are; net flows keep their sign."""
+
+    def test_outflows_in_parentheses_are_positive_amounts(self) -> None:
+        """'(183)' under purchases of property and equipment is capex of +183 million."""
+        read = _read(CASH_FLOWS)
+        assert values_of(read, "Purchases of property and equipment")["FY2024"] == 183e6
+        assert values_of(read, "Dividends paid")["FY2023"] == 80e6
+        assert values_of(read, "Repurchases of common stock")["FY2024"] == 300e6
+
+    def test_net_cash_used_stays_negative(self) -> None:
+        """'Net cash used in investing activities (500)' is -500 million, as its tag is."""
+        read = _read(CASH_FLOWS)
+        assert values_of(read, "Net cash used in investing activities")["FY2024"] == -500e6
+        assert values_of(read, "Net cash provided by operating activities")["FY2024"] == 1100e6
+
+    def test_printed_sign_is_still_recorded(self) -> None:
+        """The fact still says it was printed in parentheses (negative, raw '(183)')."""
+        read = _read(CASH_FLOWS)
+        fact = next(
+            f
+            for t in read.tables  # type: ignore[attr-defined]
+            for f in t.facts
+            if f.label == "Purchases of property and equipment" and f.period.key == "FY2024"
+        )
+        assert fact.negative and fact.raw == "(183)" and fact.value == 183e6
+
+
+class TestIncomeSigns:
+    """Expenses are positive as expenses whether the statement prints them in parentheses or not."""
+
+    def test_expenses_printed_in_parentheses_are_positive(self) -> None:
+        """A statement printing every cost in parentheses gives cost of revenue +700, tax +150."""
+        read = _read(EXPENSES_IN_PARENS)
+        assert values_of(read, "Cost of revenue")["FY2024"] == 700e6
+        assert values_of(read, "Selling, general and administrative")["FY2023"] == 190e6
+        assert values_of(read, "Provision for income taxes")["FY2024"] == 150e6
+
+    def test_benefit_printed_plain_among_parenthesised_costs(self) -> None:
+        """In that layout a tax line printed '20' (no parentheses) is a benefit: -20."""
+        read = _read(EXPENSES_IN_PARENS)
+        assert values_of(read, "Provision for income taxes")["FY2023"] == -20e6
+
+    def test_benefit_in_parentheses_among_plain_costs(self) -> None:
+        """Where costs are printed plain, '(20)' on 'Provision for (benefit from)' is a -20 benefit."""
+        read = _read(EXPENSES_PLAIN)
+        assert values_of(read, "Provision for (benefit from) income taxes") == {
+            "FY2024": 150e6,
+            "FY2023": -20e6,
+        }
+        assert values_of(read, "Cost of revenue")["FY2024"] == 700e6
+        assert values_of(read, "Net income (loss)")["FY2023"] == -20e6
+
+    def test_other_expense_caption_is_negative_income(self) -> None:
+        """'Other expense, net 30' is other income of -30 (its tag's sign); '(5)' there is +5."""
+        read = _read(EXPENSES_PLAIN)
+        assert values_of(read, "Other expense, net") == {"FY2024": -30e6, "FY2023": 5e6}
+
+    def test_loss_captions_are_negative_whatever_the_print(self) -> None:
+        """'Net loss 40' and 'Operating loss (50)' are both losses; 'Income tax benefit 10' is -10."""
+        read = _read(LOSSES)
+        assert values_of(read, "Net loss")["FY2024"] == -40e6
+        assert values_of(read, "Operating loss")["FY2024"] == -50e6
+        assert values_of(read, "Income tax benefit")["FY2023"] == -12e6
+
+
+class TestBalanceSigns:
+    """Contra balances are positive amounts; a deficit is negative; other balances as printed."""
+
+    def test_treasury_stock_is_a_positive_amount(self) -> None:
+        """'Treasury stock, at cost (1,200)' is 1,200 million, as TreasuryStockValue is tagged."""
+        read = _read(BALANCE)
+        assert values_of(read, "Treasury stock, at cost")["FY2024@end"] == 1200e6
+
+    def test_deficit_and_equity(self) -> None:
+        """'Accumulated deficit (500)' stays -500; total equity and assets stay positive."""
+        read = _read(BALANCE)
+        assert values_of(read, "Accumulated deficit")["FY2024@end"] == -500e6
+        assert values_of(read, "Total stockholders' equity")["FY2024@end"] == 2000e6
+        assert values_of(read, "Total assets")["FY2023@end"] == 4600e6
