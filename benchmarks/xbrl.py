@@ -32,7 +32,14 @@ from typing import Any
 
 from finqa.agents.errors import FinqaError
 
-__all__ = ["XbrlQuestion", "calendar_fiscal_year", "generate_questions", "strip_tags", "add_parser", "run"]
+__all__ = [
+    "XbrlQuestion",
+    "calendar_fiscal_year",
+    "generate_questions",
+    "strip_tags",
+    "add_parser",
+    "run",
+]
 
 # line items asked about, in order; per-share items are answered in dollars
 _ITEMS = ("revenue", "net_income", "operating_income", "cfo", "total_assets", "eps_diluted")
@@ -273,15 +280,19 @@ def _fye_month(meta: dict[str, Any], period_end: date, quarter: int | None) -> i
     return month if quarter is None else (month + 3 * (4 - quarter) - 1) % 12 + 1
 
 
-_KEY_ITEMS = frozenset({"revenue", "net_income", "total_assets", "total_liabilities_and_equity", "cfo"})
+_KEY_ITEMS = frozenset(
+    {"revenue", "net_income", "total_assets", "total_liabilities_and_equity", "cfo"}
+)
 _PRIMARY = frozenset({"income", "balance", "cashflow"})
+_KEY_STATEMENT = {"revenue": "income", "net_income": "income", "total_assets": "balance",
+                  "cfo": "cashflow"}  # fmt: skip
 _COUNTS = ("tagged", "recovered", "recovered_signed", "on_statement_pages", "recovered_there",
            "recovered_there_signed", "in_tables", "recovered_in_tables")  # fmt: skip
 
 
 def _recover_one(plain: Any, tagged: Any, fye: int, read_pages: Any) -> dict[str, Any]:
-    """One filing's recovery counts, the tags missed (at most 12), and whether its primary
-    statements were found in the document at all (a filer that prints them in an exhibit)."""
+    """One filing's recovery counts, the tags missed (at most 12), and which primary statements
+    the document prints (by its tags) and the reader typed."""
     from finqa.lexicon.xbrl import period_key
 
     read = read_pages(plain.doc_id, plain.pages, [(t.page, t.rows) for t in plain.tables])
@@ -317,8 +328,17 @@ def _recover_one(plain: Any, tagged: Any, fye: int, read_pages: Any) -> dict[str
             counts["on_statement_pages"] += 1
             counts["recovered_there"] += hit
             counts["recovered_there_signed"] += signed
-    found_all = _PRIMARY <= kinds
-    return {**counts, "statements_found": sorted(kinds), "read": found_all, "misses": misses}
+    # the primary statements the document prints, by its own tags: a key total tagged in a table
+    printed = {_KEY_STATEMENT[f.item] for f in tagged.facts
+               if f.item in _KEY_STATEMENT and f.is_total and f.in_table}  # fmt: skip
+    return {
+        **counts,
+        "statements_in_document": sorted(printed),
+        "statements_read": sorted(kinds),
+        "statements_not_read": sorted(printed - kinds),
+        "read": bool(printed),
+        "misses": misses,
+    }
 
 
 def _share(a: int, b: int) -> float | None:
@@ -338,9 +358,11 @@ def _recovery(files: Sequence[Path], tagged_from: Sequence[Path]) -> dict[str, A
     `in_tables` only the tags shown in a table cell (a figure tagged inside a sentence, 'SBC
     expense was $22.8 billion', is not a table's to recover).
 
-    A filing whose income statement, balance sheet and cash-flow statement are not all found
-    in the document (a filer that prints them in an exhibit) is reported under `by_filing`
-    with `read: false` and left out of the totals, never counted as read.
+    Per filing (`by_filing`): the primary statements the document prints, by its own tags (a
+    key total tagged in a table cell: revenue or net income, total assets, operating cash
+    flow), those the reader typed, and those it missed. A filing that prints none of them (a
+    filer whose statements are in an exhibit) has `read: false` and is left out of the
+    totals (`not_read`), never counted as read.
     """
     import importlib
 
@@ -483,7 +505,10 @@ def _cmd(args: argparse.Namespace) -> int:
         totals = {k: v for k, v in rec.items() if k not in ("by_filing", "not_read")}
         print(f"statement model recovery of tagged facts: {totals}")
         for name, one in rec["by_filing"].items():
-            state = "" if one["read"] else " (statements not found in the document: not counted)"
+            missed = ", ".join(one["statements_not_read"])
+            state = f"; statements not read: {missed}" if missed else ""
+            if not one["read"]:
+                state = " (no primary statement printed in the document: not counted)"
             print(f"  {name}: {one['recovered']}/{one['tagged']} recovered, "
                   f"{one['recovered_signed']} with the sign{state}")  # fmt: skip
     elif rec:

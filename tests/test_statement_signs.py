@@ -188,3 +188,73 @@ class TestBalanceSigns:
         assert values_of(read, "Accumulated deficit")["FY2024@end"] == -500e6
         assert values_of(read, "Total stockholders' equity")["FY2024@end"] == 2000e6
         assert values_of(read, "Total assets")["FY2023@end"] == 4600e6
+
+
+STEPS = """ACME CORP
+CONSOLIDATED STATEMENTS OF INCOME
+(in millions)
+Year Ended December 31,
+2024 2023
+Revenues 24,250 24,119
+Compensation and benefits 4,899 4,818
+Operating income 9,713 9,082
+Income before income taxes 8,794 8,233
+Income taxes (2,047) (1,854)
+Net income 6,747 6,379
+"""
+
+NONCONTROLLING = """ACME CORP
+CONDENSED CONSOLIDATED STATEMENTS OF INCOME
+(in millions)
+Three Months Ended
+June 30, 2025 June 27, 2024
+Revenues 12,500 12,400
+Consolidated net income 3,801 2,400
+Less: Net income (loss) attributable to noncontrolling interests (7) 18
+Net income attributable to shareowners of Acme 3,808 2,382
+"""
+
+
+class TestStatementArithmetic:
+    """Where a line is the step between two results, the step's direction gives its sign."""
+
+    def test_taxes_printed_as_a_deduction(self) -> None:
+        """'Income taxes (2,047)' between pre-tax 8,794 and net 6,747 is a tax expense of +2,047."""
+        read = _read(STEPS)
+        assert values_of(read, "Income taxes") == {"FY2024": 2047e6, "FY2023": 1854e6}
+
+    def test_noncontrolling_share_signed_by_the_step(self) -> None:
+        """'Less: ... (7)' that raises the total is a loss of 7 to the minority; '18' is +18."""
+        read = _read(NONCONTROLLING)
+        got = values_of(read, "Less: Net income (loss) attributable to noncontrolling interests")
+        assert sorted(got.values()) == [-7e6, 18e6]
+
+
+UNMAPPED_CASH = """ACME CORP
+CONSOLIDATED STATEMENTS OF CASH FLOWS
+(in millions)
+Year Ended December 31,
+2024 2023
+Net cash provided by operating activities 1,100 950
+Additions to property, plant and equipment (430) (812)
+Payments for dividends and dividend equivalents (11,559) (11,430)
+Proceeds from (repayments of) commercial paper, net (300) 200
+Net cash used in financing activities (12,289) (12,042)
+"""
+
+
+class TestCaptionNature:
+    """A cash-flow line the catalogue does not map is signed by its caption's verb."""
+
+    def test_outflow_verbs_give_positive_amounts(self) -> None:
+        """'Additions to ... (430)' and 'Payments for dividends ... (11,559)' are +430 and +11,559."""
+        read = _read(UNMAPPED_CASH)
+        assert values_of(read, "Additions to property, plant and equipment")["FY2024"] == 430e6
+        got = values_of(read, "Payments for dividends and dividend equivalents")
+        assert got["FY2024"] == 11559e6
+
+    def test_a_caption_naming_both_ways_keeps_its_print(self) -> None:
+        """'Proceeds from (repayments of) commercial paper, net (300)' stays -300, as it is tagged."""
+        read = _read(UNMAPPED_CASH)
+        got = values_of(read, "Proceeds from (repayments of) commercial paper, net")
+        assert got == {"FY2024": -300e6, "FY2023": 200e6}

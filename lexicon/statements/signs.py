@@ -20,7 +20,11 @@ the nature of its catalogue item, taken from the taxonomy facts of the concepts 
   expense, net 30 (5)': 5 of other income); where its parentheses
   name the item's own direction ('Other (income) expense, net', 'Income tax (expense)/benefit',
   '(Provision) benefit for income taxes') a positive figure is the opposite: the print turned;
-- a 'Less:' row of an income or equity line is the amount subtracted, positive;
+- where the statement's own arithmetic decides (a line between a result and the next line,
+  'Income before income taxes / Income taxes / Net income'), the step it makes gives the sign;
+- a 'Less:' row of an income or cost line is otherwise the amount subtracted, positive;
+- revenue and interest income are amounts (a cost-layout statement prints interest income in
+  parentheses among its costs);
 - net flows, results, revenue, assets, liabilities and equity keep the printed sign.
 
 `StatementFact.negative` still says how the cell was printed; only `value` is signed here.
@@ -36,7 +40,7 @@ from functools import cache
 
 from finqa.lexicon.model import StatementFact, StatementTable
 
-__all__ = ["Nature", "item_nature", "sign_table", "sign_tables"]
+__all__ = ["Nature", "caption_nature", "item_nature", "sign_table", "sign_tables"]
 
 _OUTWARD = frozenset({"inflow", "outflow"})
 _COSTS = frozenset({"expense", "loss"})
@@ -85,6 +89,44 @@ def _natures() -> dict[str, Nature]:
     }
 
 
+# a cash-flow line's verb says which way the cash went, for lines the catalogue does not map
+# ('Payments for dividends and dividend equivalents', 'Purchases of stock for treasury',
+# 'Additions to property, plant and equipment', 'Proceeds from sale of investments'); a caption
+# naming both ways ('Proceeds from (repayments of) commercial paper, net') says neither
+_OUT_VERB = re.compile(
+    r"^(?:payments?|purchases?|repayments?|repurchases?|acquisitions?|additions?|"
+    r"capital\s+expenditures?|(?:cash\s+)?dividends?|redemptions?|retirements?|settlements?)\b",
+    re.I,
+)
+_IN_VERB = re.compile(
+    r"^(?:proceeds|issuances?|borrowings?|sales?\s+of|maturities|collections?)\b", re.I
+)
+_BOTH_WAYS = re.compile(
+    r"\b(?:proceeds|issuances?|borrowings?|sales?|maturities|collections?)\b.*"
+    r"\b(?:payments?|purchases?|repayments?|repurchases?|acquisitions?|redemptions?)\b|"
+    r"\b(?:payments?|purchases?|repayments?|repurchases?|acquisitions?|redemptions?)\b.*"
+    r"\b(?:proceeds|issuances?|borrowings?|sales?|maturities|collections?)\b|\bnet\s*$",
+    re.I,
+)
+_TREASURY = re.compile(r"^(?:less:?\s*)?(?:common\s+)?(?:stock\s+held\s+in\s+)?treasury\b", re.I)
+
+
+def caption_nature(label: str, statement: str) -> Nature | None:
+    """The nature a caption states for a line the catalogue does not map: a cash-flow line
+    that opens with its verb (an outflow: payments, purchases, repayments, dividends; an
+    inflow: proceeds, issuance, borrowings, sales of) or treasury stock on a balance sheet or
+    equity statement (a contra balance); None otherwise."""
+    text = label.strip()
+    if statement == "cashflow" and not _BOTH_WAYS.search(text):
+        if _OUT_VERB.match(text):
+            return Nature("", "outflow", "credit", "duration")
+        if _IN_VERB.match(text):
+            return Nature("", "inflow", "debit", "duration")
+    if statement in ("balance", "equity") and _TREASURY.match(text):
+        return Nature("", "equity", "debit", "instant")
+    return None
+
+
 def item_nature(item: str | None) -> Nature | None:
     """The nature of a catalogue item (None: unmapped, per-share, a count, or concepts that
     disagree)."""
@@ -95,7 +137,9 @@ def item_nature(item: str | None) -> Nature | None:
 def _magnitude_items() -> frozenset[str]:
     from finqa.lexicon.line_items import line_items
 
-    return frozenset(m for li in line_items().values() if li.magnitude for m in li.metrics)
+    return frozenset(
+        m for li in line_items().values() if li.magnitude for m in (li.id, *li.metrics)
+    )
 
 
 _PARENS = re.compile(r"/?\(([^)]*)\)")
@@ -139,13 +183,52 @@ def _costs_printed_negative(facts: Sequence[StatementFact]) -> bool:
     return len(rows) >= 2 and negative * 2 > total
 
 
+def _by_arithmetic(facts: Sequence[StatementFact]) -> dict[tuple[int, int], float]:
+    """Values the statement's own arithmetic proves, by (row, column): a cost or income line
+    right below a result line (pre-tax income, consolidated net income) whose printed figure is
+    the step from that result to the next line ('Income before income taxes 8,794 / Income
+    taxes (2,047) / Net income 6,747': taxes of +2,047; 'Consolidated net income 10,649 / Less:
+    Net income attributable to noncontrolling interests 18 / ... 10,631': +18, and '(7)' where
+    the step is +7: a loss of 7). The step's direction and the line's nature give the sign:
+    a cost, or a 'Less:' line, is what the step takes away."""
+    cells: dict[int, dict[int, StatementFact]] = {}
+    for f in facts:
+        if f.unit == "USD" and f.source != "xbrl":
+            cells.setdefault(f.row, {})[f.column] = f
+    rows = sorted(cells)
+    out: dict[tuple[int, int], float] = {}
+    for i in range(1, len(rows) - 1):
+        above, line, below = (cells[rows[i + d]] for d in (-1, 0, 1))
+        n, top = item_nature(next(iter(line.values())).item), next(iter(above.values())).item
+        result = item_nature(top)
+        if n is None or n.nature not in _COSTS | _INCOMES or result is None:
+            continue
+        if result.nature != "gain":
+            continue
+        taken = n.nature in _COSTS or bool(_LESS.match(next(iter(line.values())).label))
+        found: dict[int, float] = {}
+        for col, f in line.items():
+            a, b = above.get(col), below.get(col)
+            if a is None or b is None or not f.value:
+                continue
+            step = b.value - a.value
+            tol = 1.5 * (f.scale or 1.0)
+            if abs(abs(step) - abs(f.value)) > tol or not step:
+                found = {}
+                break
+            found[col] = abs(f.value) * (1 if step > 0 else -1) * (-1 if taken else 1)
+        for col, value in found.items():
+            out[(rows[i], col)] = value
+    return out
+
+
 def _signed(f: StatementFact, costs_negative: bool, statement: str, row_negative: bool) -> float:
-    n = item_nature(f.item)
+    n = item_nature(f.item) if f.item else caption_nature(f.label, statement)
     if n is None or f.source == "xbrl" or f.unit != "USD" or not f.value:
         return f.value
     amount = abs(f.value)
-    if (n.nature in _OUTWARD and n.balance) or n.contra:
-        return amount
+    if (n.nature in _OUTWARD and n.balance) or n.contra or n.nature == "revenue":
+        return amount  # an amount paid or received, a deduction, sales or interest earned
     caption = _caption(f.label, n)
     if caption == "opposite":  # 'Net loss (40) (48)' or 'Net loss 40 48': a loss either way;
         return -amount if row_negative else -f.value  # 'Other expense, net 30 (5)': +5 income
@@ -167,11 +250,15 @@ def sign_table(table: StatementTable) -> StatementTable:
     costs_negative = _costs_printed_negative(table.facts)
     signs: dict[int, set[bool]] = {}
     for f in table.facts:
-        signs.setdefault(f.row, set()).add(f.value < 0)
+        if f.value:  # a dash (zero) says nothing of how the row prints its figures
+            signs.setdefault(f.row, set()).add(f.value < 0)
+    proved = _by_arithmetic(table.facts)
     facts = []
     changed = False
     for f in table.facts:
-        value = _signed(f, costs_negative, table.statement, signs[f.row] == {True})
+        value = proved.get((f.row, f.column))
+        if value is None:
+            value = _signed(f, costs_negative, table.statement, signs.get(f.row) == {True})
         if value != f.value:
             changed = True
             f = f.model_copy(update={"value": value})
