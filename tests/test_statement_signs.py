@@ -258,3 +258,52 @@ class TestCaptionNature:
         read = _read(UNMAPPED_CASH)
         got = values_of(read, "Proceeds from (repayments of) commercial paper, net")
         assert got == {"FY2024": -300e6, "FY2023": 200e6}
+
+
+class TestPeriodTypeByNature:
+    """Under bare-year columns, a balance line is an instant at the year end; a flow stays a year."""
+
+    def test_liability_under_a_bare_year_is_the_year_end_balance(self) -> None:
+        """'Operating lease liabilities 2,094' under '2024' is keyed FY2024@end, not FY2024."""
+        from finqa.lexicon.model import StatementFact, StatementPeriod, StatementTable
+        from finqa.lexicon.statements.nature_periods import periods_by_nature
+
+        year = StatementPeriod(label="2024", fiscal_year=2024)
+        facts = tuple(
+            StatementFact(
+                doc_id="d",
+                statement="other",
+                label=label,
+                item=item,
+                period=year,
+                value=v,
+                page=40,
+                row=r,
+            )  # fmt: skip
+            for r, (label, item, v) in enumerate(
+                [
+                    ("Total operating lease liabilities", "operating_lease_liabilities", 2094e6),
+                    ("Research and development", "rnd", 410e6),
+                ]  # fmt: skip
+            )
+        )
+        table = StatementTable(table_id="t", doc_id="d", statement="other", periods=(year,),
+                               facts=facts)  # fmt: skip
+        got = {f.label: (f.item, f.period.key) for f in periods_by_nature(table).facts}
+        assert got["Total operating lease liabilities"] == (
+            "operating_lease_liabilities",
+            "FY2024@end",
+        )
+        assert got["Research and development"] == ("rnd", "FY2024")
+
+    def test_a_flow_in_an_instant_column_is_not_the_item(self) -> None:
+        """An expense line under 'December 31, 2024' (an accrual) is not read as the year's expense."""
+        from finqa.lexicon.model import StatementFact, StatementPeriod, StatementTable
+        from finqa.lexicon.statements.nature_periods import periods_by_nature
+
+        end = StatementPeriod(label="December 31, 2024", fiscal_year=2024, months=0, instant=True)
+        fact = StatementFact(doc_id="d", statement="other", label="Interest expense",
+                             item="interest_expense", period=end, value=5e6, page=3)  # fmt: skip
+        table = StatementTable(table_id="t", doc_id="d", statement="other", periods=(end,),
+                               facts=(fact,))  # fmt: skip
+        assert periods_by_nature(table).facts[0].item is None

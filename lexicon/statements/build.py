@@ -54,7 +54,7 @@ _UNAUDITED = re.compile(r"\bunaudited\b", re.I)
 # barrels', a count's unit)
 _OPENING_SCALE = re.compile(
     r"^[ \t]*(?P<word>thousands|millions|billions)\b(?![ \t]+of\b(?![ \t]+(?:U\.?S\.?[ \t]+)?dollars))"
-    r"(?=[ \t]*(?:,|$|\(|except\b|for\b))",
+    r"(?=[ \t]*(?:,|$|\(|except\b|for\b|(?:19|20)\d\d\b))",
     re.I | re.M,
 )
 _SCALES = {"thousands": 1e3, "millions": 1e6, "billions": 1e9}
