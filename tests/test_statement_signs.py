@@ -307,3 +307,22 @@ class TestPeriodTypeByNature:
         table = StatementTable(table_id="t", doc_id="d", statement="other", periods=(end,),
                                facts=(fact,))  # fmt: skip
         assert periods_by_nature(table).facts[0].item is None
+
+    def test_an_unmapped_balance_caption_is_an_instant(self) -> None:
+        """'Total operating lease liabilities' (no catalogue item) under '2024' is FY2024@end;
+        'Operating lease cost' there stays the year's flow."""
+        from finqa.lexicon.model import StatementFact, StatementPeriod, StatementTable
+        from finqa.lexicon.statements.nature_periods import periods_by_nature
+
+        year = StatementPeriod(label="2024", fiscal_year=2024)
+        facts = tuple(
+            StatementFact(doc_id="d", statement="other", label=label, period=year, value=v,
+                          page=40, row=r)  # fmt: skip
+            for r, (label, v) in enumerate(
+                [("Total operating lease liabilities", 2094e6), ("Operating lease cost", 410e6)]
+            )
+        )
+        table = StatementTable(table_id="t", doc_id="d", statement="other", periods=(year,),
+                               facts=facts)  # fmt: skip
+        keys = [f.period.key for f in periods_by_nature(table).facts]
+        assert keys == ["FY2024@end", "FY2024"]

@@ -7,12 +7,15 @@ asset, equity: the mapped concepts' `period_type`) stands at the column's fiscal
 2024); a line whose item is a flow (an expense, revenue, a cash flow) printed in a column
 that is an instant ('December 31, 2024') is not that item there (an accrual of the expense,
 not the year's expense) and loses its item. A column whose span the header states is never
-changed.
+changed. A line the catalogue does not map is a balance when its caption names one
+('Total operating lease liabilities') and no flow.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
+from typing import Any
 
 from finqa.lexicon.model import StatementFact, StatementTable
 from finqa.lexicon.statements.balances import balance_period
@@ -21,17 +24,44 @@ from finqa.lexicon.statements.signs import item_nature
 __all__ = ["periods_by_nature", "typed_by_nature"]
 
 
+# a caption the catalogue does not map that names a balance ('Total operating lease
+# liabilities', 'Total debt') and no flow ('Operating lease cost', 'Payments of debt')
+_BALANCE_WORDS = re.compile(
+    r"\b(?:liabilit(?:y|ies)|assets?|debt|borrowings|payables?|receivables?)\b", re.I
+)
+_FLOW_WORDS = re.compile(
+    r"\b(?:expenses?|costs?|payments?|proceeds|paid|amortization|depreciation|impairments?|"
+    r"income|revenues?|changes?|increases?|decreases?|cash\s+flows?|issuances?|repayments?|"
+    r"additions?|charges?|interest|gains?|losses?|provisions?)\b",
+    re.I,
+)
+
+
+def _caption_is_balance(label: str) -> bool:
+    return bool(_BALANCE_WORDS.search(label)) and not _FLOW_WORDS.search(label)
+
+
 def _fact(f: StatementFact) -> StatementFact:
-    n = item_nature(f.item)
-    if n is None or f.source == "xbrl" or f.unit not in ("USD", "shares"):
+    if f.source == "xbrl" or f.unit not in ("USD", "shares"):
         return f
+    n = item_nature(f.item)
     p = f.period
-    if n.period_type == "instant" and not p.instant and p.months is None and p.quarter is None:
+    if n is None:
+        if f.item is None and _caption_is_balance(f.label) and _bare_year(p):
+            closing = balance_period(p, "closing")
+            return f if closing is None else f.model_copy(update={"period": closing})
+        return f
+    if n.period_type == "instant" and _bare_year(p):
         closing = balance_period(p, "closing")
         return f if closing is None else f.model_copy(update={"period": closing})
     if n.period_type == "duration" and p.instant:
         return f.model_copy(update={"item": None})
     return f
+
+
+def _bare_year(p: Any) -> bool:
+    """A column headed by a year alone: no span and no date stated."""
+    return not p.instant and p.months is None and p.quarter is None
 
 
 def periods_by_nature(table: StatementTable) -> StatementTable:

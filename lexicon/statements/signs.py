@@ -95,7 +95,8 @@ def _natures() -> dict[str, Nature]:
 # naming both ways ('Proceeds from (repayments of) commercial paper, net') says neither
 _OUT_VERB = re.compile(
     r"^(?:payments?|purchases?|repayments?|repurchases?|acquisitions?|additions?|"
-    r"capital\s+expenditures?|(?:cash\s+)?dividends?|redemptions?|retirements?|settlements?)\b",
+    r"capital\s+expenditures?|(?:cash\s+)?dividends?|redemptions?|retirements?|settlements?|"
+    r"(?:share|stock|common\s+stock)\s+repurchases?|business\s+(?:combinations?|acquisitions?))\b",
     re.I,
 )
 _IN_VERB = re.compile(
