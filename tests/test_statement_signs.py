@@ -316,8 +316,9 @@ class TestPeriodTypeByNature:
 
         year = StatementPeriod(label="2024", fiscal_year=2024)
         facts = tuple(
-            StatementFact(doc_id="d", statement="other", label=label, period=year, value=v,
-                          page=40, row=r)  # fmt: skip
+            StatementFact(
+                doc_id="d", statement="other", label=label, period=year, value=v, page=40, row=r
+            )  # fmt: skip
             for r, (label, v) in enumerate(
                 [("Total operating lease liabilities", 2094e6), ("Operating lease cost", 410e6)]
             )
@@ -326,3 +327,24 @@ class TestPeriodTypeByNature:
                                facts=facts)  # fmt: skip
         keys = [f.period.key for f in periods_by_nature(table).facts]
         assert keys == ["FY2024@end", "FY2024"]
+
+
+class TestNetIncomeAttribution:
+    """Above a noncontrolling-interests line is the consolidated total; below, the company's share."""
+
+    def test_lines_told_apart_by_layout(self) -> None:
+        """'Consolidated net income' is net_income_consolidated; 'attributable to shareowners' is net_income."""
+        read = _read(NONCONTROLLING)
+        items = {
+            f.label: f.item
+            for t in read.tables  # type: ignore[attr-defined]
+            for f in t.facts
+        }
+        assert items["Consolidated net income"] == "net_income_consolidated"
+        assert items["Net income attributable to shareowners of Acme"] == "net_income"
+
+    def test_plain_net_income_without_minority_stays(self) -> None:
+        """A statement with no noncontrolling line keeps 'Net income' as net_income."""
+        read = _read(STEPS)
+        items = {f.label: f.item for t in read.tables for f in t.facts}  # type: ignore[attr-defined]
+        assert items["Net income"] == "net_income"

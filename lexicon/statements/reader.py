@@ -18,6 +18,7 @@ from typing import Any
 from finqa.lexicon.entities import company_for_doc
 from finqa.lexicon.model import StatementKind, StatementTable
 from finqa.lexicon.numbers import detect_scale
+from finqa.lexicon.statements.attribution import attributed
 from finqa.lexicon.statements.build import build_table, header_scale
 from finqa.lexicon.statements.classify import statement_of_page
 from finqa.lexicon.statements.header import is_header_line
@@ -144,7 +145,7 @@ def read_pages(
     from finqa.lexicon.statements.sentences import read_sentences
 
     read.tables.extend(read_sentences(doc_id, page_list, company))
-    read.tables = typed_by_nature(sign_tables(read.tables))
+    read.tables = attributed(typed_by_nature(sign_tables(read.tables)))
     read.seconds = time.perf_counter() - started
     return read
 
@@ -330,6 +331,6 @@ def read_pdf(doc_id: str, path: str | Path) -> StatementRead:
                 typed = _type(read, raws, doc_id, company, page)
             if typed:
                 read.typed_pages.append(page)
-    read.tables = typed_by_nature(sign_tables(read.tables))
+    read.tables = attributed(typed_by_nature(sign_tables(read.tables)))
     read.seconds = time.perf_counter() - started
     return read
