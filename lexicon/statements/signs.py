@@ -22,7 +22,8 @@ the nature of its catalogue item, taken from the taxonomy facts of the concepts 
   '(Provision) benefit for income taxes') a positive figure is the opposite: the print turned;
 - where the statement's own arithmetic decides (a line between a result and the next line,
   'Income before income taxes / Income taxes / Net income'), the step it makes gives the sign;
-- a 'Less:' row of an income or cost line is otherwise the amount subtracted, positive;
+- a 'Less:' row of an income or cost line, or of a line the catalogue does not map, is
+  otherwise the amount subtracted, positive;
 - revenue and interest income are amounts (a cost-layout statement prints interest income in
   parentheses among its costs);
 - net flows, results, revenue, assets, liabilities and equity keep the printed sign.
@@ -225,8 +226,10 @@ def _by_arithmetic(facts: Sequence[StatementFact]) -> dict[tuple[int, int], floa
 
 def _signed(f: StatementFact, costs_negative: bool, statement: str, row_negative: bool) -> float:
     n = item_nature(f.item) if f.item else caption_nature(f.label, statement)
-    if n is None or f.source == "xbrl" or f.unit != "USD" or not f.value:
+    if f.source == "xbrl" or f.unit != "USD" or not f.value:
         return f.value
+    if n is None:  # 'Less: Current portion (1,000)', 'Less: imputed interest (2,460)': deducted
+        return abs(f.value) if _LESS.match(f.label) and not f.item else f.value
     amount = abs(f.value)
     if (n.nature in _OUTWARD and n.balance) or n.contra or n.nature == "revenue":
         return amount  # an amount paid or received, a deduction, sales or interest earned
