@@ -348,3 +348,18 @@ class TestNetIncomeAttribution:
         read = _read(STEPS)
         items = {f.label: f.item for t in read.tables for f in t.facts}  # type: ignore[attr-defined]
         assert items["Net income"] == "net_income"
+
+
+def test_current_portion_caption_is_a_balance() -> None:
+    """'Less: Current portion of long-term notes (1,000)' under '2024' is +1,000 at FY2024@end."""
+    from finqa.lexicon.model import StatementFact, StatementPeriod, StatementTable
+    from finqa.lexicon.statements.nature_periods import periods_by_nature
+    from finqa.lexicon.statements.signs import sign_table
+
+    year = StatementPeriod(label="2024", fiscal_year=2024)
+    fact = StatementFact(doc_id="d", statement="other", label="Less: Current portion of long-term notes",
+                         period=year, value=-1000e6, negative=True, page=74)  # fmt: skip
+    table = StatementTable(table_id="t", doc_id="d", statement="other", periods=(year,),
+                           facts=(fact,))  # fmt: skip
+    got = periods_by_nature(sign_table(table)).facts[0]
+    assert (got.value, got.period.key) == (1000e6, "FY2024@end")

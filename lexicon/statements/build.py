@@ -50,11 +50,12 @@ _NOT_PER_SHARE = re.compile(
 _AMOUNTS_ONLY = frozenset({"balance", "cashflow"})
 _UNAUDITED = re.compile(r"\bunaudited\b", re.I)
 # a header line that opens with the scale word, as some filers print it above the periods:
-# 'Millions, Except Per Share Amounts, for the Years Ended December 31,' (never 'Millions of
+# 'Millions, Except Per Share Amounts, for the Years Ended December 31,', 'Millions 2024 2023',
+# 'Millions Common Shares Treasury Stock ... Total' over an equity matrix (never 'Millions of
 # barrels', a count's unit)
 _OPENING_SCALE = re.compile(
     r"^[ \t]*(?P<word>thousands|millions|billions)\b(?![ \t]+of\b(?![ \t]+(?:U\.?S\.?[ \t]+)?dollars))"
-    r"(?=[ \t]*(?:,|$|\(|except\b|for\b|(?:19|20)\d\d\b))",
+    r"(?=[ \t]*(?:,|$|\(|except\b|for\b|(?:19|20)\d\d\b|(?-i:[A-Z])))",
     re.I | re.M,
 )
 _SCALES = {"thousands": 1e3, "millions": 1e6, "billions": 1e9}

@@ -27,7 +27,9 @@ __all__ = ["periods_by_nature", "typed_by_nature"]
 # a caption the catalogue does not map that names a balance ('Total operating lease
 # liabilities', 'Total debt') and no flow ('Operating lease cost', 'Payments of debt')
 _BALANCE_WORDS = re.compile(
-    r"\b(?:liabilit(?:y|ies)|assets?|debt|borrowings|payables?|receivables?)\b", re.I
+    r"\b(?:liabilit(?:y|ies)|assets?|debt|borrowings|notes|current\s+portion|payables?|"
+    r"receivables?)\b",
+    re.I,
 )
 _FLOW_WORDS = re.compile(
     r"\b(?:expenses?|costs?|payments?|proceeds|paid|amortization|depreciation|impairments?|"
