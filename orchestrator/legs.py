@@ -11,7 +11,7 @@ One leg not accepted makes the whole not accepted, and the answer names the leg.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from finqa.agents.types import Calculation, Citation, Operand
 from finqa.lexicon.arith import evaluate
@@ -19,8 +19,21 @@ from finqa.lexicon.legs import Leg, LegPlan, with_latest_years
 from finqa.lexicon.metrics import METRICS
 from finqa.orchestrator.result import LegResult, QAResult, Status
 
-if TYPE_CHECKING:
-    from finqa.orchestrator.loop import Orchestrator
+
+class Orchestrator(Protocol):
+    """What the legs need of `finqa.orchestrator.loop.Orchestrator` (no import of it: the loop
+    imports this module)."""
+
+    retriever: Any
+    run_id: str
+    audit_path: str
+
+    def run(
+        self, question: str, *, question_id: str | None = None, company: str | None = None
+    ) -> QAResult: ...
+
+    def record(self, event: str, qid: str, **fields: Any) -> None: ...
+
 
 __all__ = ["run_legs", "leg_figure", "combine"]
 
@@ -196,8 +209,8 @@ def run_legs(orch: Orchestrator, question: str, qid: str, plan: LegPlan) -> QARe
         latest = _latest_year(orch, plan.company[0])
         if latest is not None:
             plan = with_latest_years(plan, latest)
-    orch._emit(
-        "question_start", qid, None, params={"legs": len(plan.legs), "plan": plan.kind},
+    orch.record(
+        "question_start", qid, params={"legs": len(plan.legs), "plan": plan.kind},
         data={"question": question, "plan": plan.describe()},
     )  # fmt: skip
     legs: list[LegResult] = []
@@ -240,14 +253,14 @@ def run_legs(orch: Orchestrator, question: str, qid: str, plan: LegPlan) -> QARe
     reason = "; ".join(why) or f"all {len(legs)} legs accepted; combined from their figures"
     citations = _citations(legs)
     utility = min((leg.utility for leg in legs), default=0.0)
-    orch._emit(
-        "decision", qid, None, agent="orchestrator", decision="combine", reason=reason,
+    orch.record(
+        "decision", qid, agent="orchestrator", decision="combine", reason=reason,
         scores={"utility": utility, "legs": len(legs)},
         data={"legs": [leg.model_dump(mode="json", exclude={"citations", "answer"}) for leg in legs],
               "calculations": [c.model_dump(mode="json") for c in calcs]},
     )  # fmt: skip
-    orch._emit(
-        "final", qid, None, decision=status, reason=reason,
+    orch.record(
+        "final", qid, decision=status, reason=reason,
         scores={"utility": utility, "attempts": 0, "legs": len(legs)},
         data={"answer": answer, "citations": [c.model_dump(mode="json") for c in citations],
               "calculations": [c.model_dump(mode="json") for c in calcs]},

@@ -286,6 +286,11 @@ class Orchestrator:
             "decision", qid, attempt, params=params, scores=scores, decision=decision, reason=reason
         )
 
+    def record(self, event: str, qid: str, **fields: Any) -> None:
+        """Append one audit record of this question outside an attempt (the legs' plan, their
+        combination and the final outcome of a question across filings)."""
+        self._emit(event, qid, None, **fields)
+
     def _emit(
         self,
         event: str,
