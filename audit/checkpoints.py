@@ -119,7 +119,7 @@ def write_signed_checkpoint(
     its head as a signed checkpoint there; AuditError when it does not verify (nothing is
     written: a checkpoint never vouches for a damaged or rewritten log, so a rewrite cannot be
     laundered by the next run's checkpoint)."""
-    from finqa.audit.verify import verify_log
+    from finqa.audit.verify import verify_log, verify_since
     from finqa.audit.writer import format_ts
 
     path = Path(log)
@@ -128,7 +128,7 @@ def write_signed_checkpoint(
         result = verify_log(path)
     else:  # the log must still be what the last checkpoint signed: a rewrite is never re-signed
         own = CheckpointKeys(machine_public=key.public, machine_key_id=key.key_id)
-        result = verify_log(path, previous, keys=own)
+        result = verify_since(path, previous, keys=own)  # only what was appended since
     if not result.ok:
         against = f" against {previous}" if previous is not None else ""
         raise AuditError(

@@ -41,6 +41,7 @@ __all__ = [
     "VerifyResult",
     "verify_log",
     "verify_bytes",
+    "verify_since",
     "LineObserver",
     "OK",
     "TAMPERED",
@@ -174,12 +175,14 @@ def _scan(
     checkpoint: Mapping[str, Any] | None,
     observe: LineObserver | None = None,
     reviews: _Reviews | None = None,
+    start: tuple[int, int, int, str] = (0, 0, 1, GENESIS_HASH),
 ) -> VerifyResult:
-    seq, prev, lineno, records, recovered, end = 1, GENESIS_HASH, 0, 0, 0, 0
+    begin, lineno, seq, prev = start  # (byte, lines before it, next seq, previous hash)
+    records, recovered, end = seq - 1, 0, begin
     cp_matched = 0
     pending: list[tuple[int, Fragment]] = []  # torn lines not yet named by a recovery record
     cp_lines = int(checkpoint["lines"]) if checkpoint else -1
-    for offset, content, has_nl in iter_lines(path, size):
+    for offset, content, has_nl in iter_lines(path, size, begin):
         lineno += 1
         end = offset + len(content) + (1 if has_nl else 0)
         obj = parse_object(content) if has_nl else None
@@ -269,6 +272,80 @@ def _scan(
         checkpoint_seq=int(checkpoint["seq"]) if checkpoint else None,
         checkpoint_lines=cp_matched,
     )
+
+
+def verify_since(
+    path: str | os.PathLike[str],
+    checkpoint: str | os.PathLike[str],
+    *,
+    keys: CheckpointKeys | None = None,
+) -> VerifyResult:
+    """Verify only what follows a checkpoint: its signature, that the checkpointed line is still
+    the record it names (seq, hash, content, at the same byte), then the chain from there on.
+    What lies before it was verified when the checkpoint was written; `verify_log` checks all.
+    Cost: the bytes appended since the checkpoint (the writer's end-of-run checkpoints)."""
+    cp, forged = _load_checkpoint(checkpoint, None, keys)
+    if forged is not None:
+        return forged
+    log = Path(path)
+    size = snapshot_size(log)
+    at, lines = int(cp["bytes"]), int(cp["lines"])
+    where = str(checkpoint)
+    if size < at:  # shorter than the checkpoint: cut or rewritten, the full pass tells which
+        return _run(log, size, cp, None, None, checkpoint)
+    content = _line_ending_at(log, at)
+    obj = parse_object(content) if content is not None else None
+    if (
+        obj is None
+        or obj.get("seq") != cp["seq"]
+        or obj.get("hash") != cp["hash"]
+        or canonical_bytes(obj) != content
+        or record_hash(obj) != cp["hash"]
+    ):
+        return VerifyResult(
+            ok=False,
+            status=TAMPERED,
+            first_bad_line=lines,
+            message=f"line {lines}: does not match the checkpointed head (seq {cp['seq']}, "
+            f"byte {at}): the log was rewritten",
+            bytes=size,
+            checkpoint_path=where,
+        )
+    try:
+        found = _scan(log, size, None, start=(at, lines, int(cp["seq"]) + 1, str(cp["hash"])))
+    except _Bad as bad:
+        return VerifyResult(
+            ok=False,
+            status=bad.status,
+            first_bad_line=bad.line,
+            message=bad.message,
+            excerpt=bad.excerpt,
+            bytes=size,
+            checkpoint_path=where,
+        )
+    return found.model_copy(
+        update={
+            "checkpoint_seq": int(cp["seq"]),
+            "checkpoint_lines": lines,
+            "checkpoint_path": where,
+            "message": found.message + f", extends checkpoint at seq {cp['seq']}",
+        }
+    )
+
+
+def _line_ending_at(path: Path, end: int) -> bytes | None:
+    """The line whose newline is the byte before `end` (without it), or None."""
+    if end <= 0 or read_at(path, end - 1, 1) != b"\n":
+        return None
+    start, step = end - 1, 64 * 1024
+    while start > 0:
+        lo = max(0, start - step)
+        found = read_at(path, lo, start - lo).rfind(b"\n")
+        if found >= 0:
+            start = lo + found + 1
+            break
+        start = lo
+    return read_at(path, start, end - 1 - start)
 
 
 def _line_bytes(path: Source, frag: Fragment) -> bytes:

@@ -324,6 +324,14 @@ class Orchestrator:
         if best is not None and best.answer.abstained and status != "failed":
             status = "abstained"
             reason = f"{reason}; the best answer abstains: the filings found do not determine it"
+        elif best is not None and status == "best_effort" and _other_company(best):
+            # the best answer rests on another company's filing: nothing supports an answer
+            status = "abstained"
+            reason = (
+                f"{_other_company(best)}: no filing of the company asked supports an answer; "
+                "abstaining"
+            )
+            best = None
         if best is None:
             answer = (
                 "Cannot answer: no evidence in the indexed filings supports an answer to this question."
@@ -399,3 +407,10 @@ def _call(agent: str, attempt: int, fn: Callable[[], T]) -> T:
         return fn()
     except Exception as exc:  # an agent's failure is recorded, never raised out of a batch
         raise _AgentFailure(agent, attempt, exc) from exc
+
+
+def _other_company(done: _Done) -> str:
+    """The judge's company mismatch of an answer ('' when it cites the company asked)."""
+    found = (done.verdict.details or {}).get("company")
+    problems = found.get("problems") if isinstance(found, dict) else None
+    return "; ".join(str(p) for p in problems) if problems else ""

@@ -223,3 +223,43 @@ class TestOtherOutputsNeverSayMore:
         _rewrite(fake_log, _final_seq(fake_log, "q00001"), _set_answer)
         rec = review_question(fake_log, "q00001", "approved", "Ann")
         assert rec["params"]["log_status"] == 1
+
+
+class TestVerifySince:
+    """What the writer checks before its next checkpoint: only what was appended since the last."""
+
+    def test_tail_verified_with_same_head_as_full_verify(self, fake_log: Path) -> None:
+        """After appends, verify_since gives the head, lines and bytes verify_log gives."""
+        from finqa.audit.verify import verify_since
+
+        write_fake_log(fake_log, 2, run_id="later")
+        cp = latest_checkpoint(fake_log)
+        assert cp is not None
+        since, full = verify_since(fake_log, cp, keys=verify_keys(None, None)), verify_log(fake_log)
+        assert since.ok and (since.head_seq, since.head_hash, since.lines, since.bytes) == (
+            full.head_seq,
+            full.head_hash,
+            full.lines,
+            full.bytes,
+        )
+
+    def test_edit_after_checkpoint_detected(self, fake_log: Path) -> None:
+        """An edited record among those appended since the checkpoint is TAMPERED."""
+        from finqa.audit.verify import verify_since
+
+        write_fake_log(fake_log, 1, run_id="later")
+        cp = latest_checkpoint(fake_log)
+        assert cp is not None
+        lines = fake_log.read_bytes().splitlines(keepends=True)
+        lines[-2] = lines[-2].replace(b'"later"', b'"LATER"', 1)
+        fake_log.write_bytes(b"".join(lines))
+        assert verify_since(fake_log, cp, keys=verify_keys(None, None)).status == 1
+
+    def test_checkpointed_line_rewritten_detected(self, fake_log: Path) -> None:
+        """A re-chained rewrite changes the checkpointed line: TAMPERED without reading the rest."""
+        from finqa.audit.verify import verify_since
+
+        cp = latest_checkpoint(fake_log)
+        assert cp is not None
+        _rewrite(fake_log, _final_seq(fake_log, "q00003"), _set_answer)
+        assert verify_since(fake_log, cp, keys=verify_keys(None, None)).status == 1
