@@ -70,3 +70,29 @@ class TestShareCountIsNotEps:
             "What was Acme's diluted EPS in FY2022?", evidence(MINORITY), 1
         )
         assert "4,320" not in ans.text and "4320" not in ans.text
+
+
+DASHED_EPS = """ACME CORP
+CONSOLIDATED STATEMENTS OF INCOME
+Millions, Except Per Share Amounts, for the Years Ended December 31,
+2024 2023
+Total operating revenues 24,250 24,119
+Net income 6,747 6,379
+Share and Per Share
+Earnings per share - basic $11.10 $10.47
+Earnings per share - diluted $11.09 $10.45
+Weighted average number of shares - basic 607.9 609.0
+Weighted average number of shares - diluted 608.6 610.2
+"""
+
+
+class TestDashedPerShareCaptions:
+    """'Earnings per share - diluted' is diluted EPS; the diluted share count is not."""
+
+    def test_diluted_eps_from_a_dashed_caption(self) -> None:
+        """Diluted EPS FY2024 is $11.09, never the 608.6 million diluted shares."""
+        store = MemoryStatementStore(read_pages("ACME_2024_10K", [(40, DASHED_EPS)]).tables)
+        ans = build_reasoner(Settings(), statements=store).generate(
+            "What was Acme's diluted EPS in FY2024?", evidence(PROSE, doc="ACME_2024_10K"), 1
+        )
+        assert not ans.abstained and "11.09" in ans.text and "608.6" not in ans.text
