@@ -96,3 +96,32 @@ class TestDashedPerShareCaptions:
             "What was Acme's diluted EPS in FY2024?", evidence(PROSE, doc="ACME_2024_10K"), 1
         )
         assert not ans.abstained and "11.09" in ans.text and "608.6" not in ans.text
+
+
+class TestOneFactCountedOnce:
+    """The tag and the text row of one balance-sheet line are one operand, never summed."""
+
+    def test_tagged_and_printed_long_term_debt_once(self) -> None:
+        """Long-term debt 5,000 tagged and printed on one page is 5,000, not 10,000."""
+        from finqa.lexicon.model import StatementFact, StatementPeriod, StatementTable
+
+        end = StatementPeriod(label="December 31, 2022", fiscal_year=2022, months=0, instant=True)
+
+        def table(tid: str, source: str, label: str, item: str | None) -> StatementTable:
+            fact = StatementFact(
+                doc_id=DOC, statement="balance", table_id=tid, label=label, item=item,
+                period=end, value=5000e6, scale=1e6, page=9, source=source,  # type: ignore[arg-type]
+            )  # fmt: skip
+            return StatementTable(
+                table_id=tid, doc_id=DOC, statement="balance", title="Balance Sheets",
+                pages=(9,), scale=1e6, periods=(end,), facts=(fact,), source=source,  # type: ignore[arg-type]
+            )  # fmt: skip
+
+        store = MemoryStatementStore(
+            [
+                table("xbrl-balance", "xbrl", "us-gaap:LongTermDebtNoncurrent", "long_term_debt"),
+                table("p9-t0", "text", "Long-term debt", "long_term_debt"),
+            ]
+        )
+        found = Book(evidence(PROSE), store).find_summed("long_term_debt", 2022)
+        assert [f.value for f in found] == [5000]
