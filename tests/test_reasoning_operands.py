@@ -125,3 +125,29 @@ class TestOneFactCountedOnce:
         )
         found = Book(evidence(PROSE), store).find_summed("long_term_debt", 2022)
         assert [f.value for f in found] == [5000]
+
+
+SPLIT_COSTS = """ACME CORP
+CONSOLIDATED STATEMENTS OF INCOME
+(in millions)
+Year Ended December 31,
+2022 2021
+Revenues 10,000 9,000
+Cost of products 4,000 3,600
+Cost of services 2,000 1,900
+Selling, general and administrative 1,500 1,400
+Operating income 2,500 2,100
+"""
+
+
+class TestSplitCostOfRevenue:
+    """A filer that splits cost of revenue into products and services: the operand is their sum."""
+
+    def test_gross_margin_over_both_cost_lines(self) -> None:
+        """Gross margin FY2022 is (10,000 - 4,000 - 2,000) / 10,000 = 40.0%, not 60% or 80%."""
+        store = MemoryStatementStore(read_pages(DOC, [(40, SPLIT_COSTS)]).tables)
+        ans = build_reasoner(Settings(), statements=store).generate(
+            "What was Acme's gross margin in FY2022?", evidence(PROSE), 1
+        )
+        assert not ans.abstained and "40.0%" in ans.text
+        assert "Cost of products" in ans.text and "Cost of services" in ans.text
