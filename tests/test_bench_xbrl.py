@@ -9,8 +9,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from finqa.agents.retrieval.loaders import LoadedDoc, load_path  # noqa: E402
+from finqa.benchmarks._xbrl_recovery import statement_recovery as _recovery  # noqa: E402
 from finqa.benchmarks.xbrl import (  # noqa: E402
-    _recovery,
     calendar_fiscal_year,
     generate_questions,
     run,

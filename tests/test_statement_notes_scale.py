@@ -66,7 +66,7 @@ class TestOpeningScaleWord:
     def test_millions_opening_a_header(self) -> None:
         """'Millions, Except Per Share Amounts, ...', 'Millions 2024 2023' and 'Millions Common
         Shares ...' are in millions; 'Millions of barrels' and prose are not money scales."""
-        from finqa.lexicon.statements.build import header_scale
+        from finqa.lexicon.statements.scale import header_scale
 
         assert header_scale("Union Pacific\nMillions, Except Per Share Amounts, for the") == 1e6
         assert header_scale("Millions 2024 2023 2022") == 1e6

@@ -15,9 +15,9 @@ from collections import Counter
 
 from finqa.lexicon.model import StatementFact, StatementPeriod, StatementTable
 from finqa.lexicon.periods import find_periods
-from finqa.lexicon.statements.build import header_scale
 from finqa.lexicon.statements.catalogue import item_for_label
 from finqa.lexicon.statements.raw import BuildFailure, RawTable, read_cell
+from finqa.lexicon.statements.scale import header_scale
 
 __all__ = ["build_equity"]
 

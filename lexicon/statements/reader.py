@@ -19,11 +19,12 @@ from finqa.lexicon.entities import company_for_doc
 from finqa.lexicon.model import StatementKind, StatementTable
 from finqa.lexicon.numbers import detect_scale
 from finqa.lexicon.statements.attribution import attributed
-from finqa.lexicon.statements.build import build_table, header_scale
+from finqa.lexicon.statements.build import build_table
 from finqa.lexicon.statements.classify import statement_of_page
 from finqa.lexicon.statements.header import is_header_line
 from finqa.lexicon.statements.nature_periods import typed_by_nature
 from finqa.lexicon.statements.raw import BuildFailure, RawTable
+from finqa.lexicon.statements.scale import header_scale
 from finqa.lexicon.statements.signs import sign_tables
 from finqa.lexicon.statements.text import read_text_page, split_row
 

@@ -18,10 +18,11 @@ from collections.abc import Sequence
 
 from finqa.lexicon.model import StatementFact, StatementPeriod, StatementTable
 from finqa.lexicon.periods import find_periods
-from finqa.lexicon.statements.build import header_scale, row_unit
+from finqa.lexicon.statements.build import row_unit
 from finqa.lexicon.statements.catalogue import item_for_label
 from finqa.lexicon.statements.header import read_header
 from finqa.lexicon.statements.raw import read_cell
+from finqa.lexicon.statements.scale import header_scale
 
 __all__ = ["build_rollforward"]
 

@@ -113,6 +113,11 @@ class Fact:
     value: float  # as written (signed)
 
 
+def _tagged(row: Row) -> bool:
+    """A row of the filing's inline XBRL facts (not the text's reading of the same line)."""
+    return (row.table_id or "").startswith("xbrl-")
+
+
 class Book:
     """Statement rows for an Evidence: the statement model's rows of the evidence's filings
     first (`statements`; None reads the evidence text only), then the rows parsed from the
@@ -336,6 +341,7 @@ class Book:
                 or not row.primary
                 or row.exhibit
                 or row.model != top.model
+                or _tagged(row) != _tagged(top)  # the tag and the text row of one line: once
                 or abs(row.page - top.page) > 1
             ):
                 continue

@@ -1,0 +1,151 @@
+"""`finqa bench xbrl`'s recovery count: the tagged facts the statement model reads from the
+tag-stripped filing, per filing (`statement_recovery`), and each filer's fiscal year end month."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+__all__ = ["fye_month_of", "statement_recovery"]
+
+
+def fye_month_of(meta: dict[str, Any], period_end: date, quarter: int | None) -> int:
+    from finqa.lexicon import lookup_company
+
+    company = lookup_company(str(meta.get("company") or ""))
+    if company is not None:
+        return company.fiscal_year_end_month
+    day = period_end if period_end.day > 7 else period_end.replace(day=1)
+    month = day.month if period_end.day > 7 else (day.month - 2) % 12 + 1
+    return month if quarter is None else (month + 3 * (4 - quarter) - 1) % 12 + 1
+
+
+_KEY_ITEMS = frozenset(
+    {"revenue", "net_income", "total_assets", "total_liabilities_and_equity", "cfo"}
+)
+_PRIMARY = frozenset({"income", "balance", "cashflow"})
+_KEY_STATEMENT = {"revenue": "income", "net_income": "income", "total_assets": "balance",
+                  "cfo": "cashflow"}  # fmt: skip
+_COUNTS = ("tagged", "recovered", "recovered_signed", "on_statement_pages", "recovered_there",
+           "recovered_there_signed", "in_tables", "recovered_in_tables")  # fmt: skip
+
+
+def _recover_one(plain: Any, tagged: Any, fye: int, read_pages: Any) -> dict[str, Any]:
+    """One filing's recovery counts, the tags missed (at most 12), and which primary statements
+    the document prints (by its tags) and the reader typed."""
+    from finqa.lexicon.xbrl import period_key
+
+    read = read_pages(plain.doc_id, plain.pages, [(t.page, t.rows) for t in plain.tables])
+    have: dict[str, list[float]] = {}
+    kinds: set[str] = set()
+    for table in read.tables:
+        for f in table.facts:
+            have.setdefault(f.period.key, []).append(float(f.value))
+            if f.item in _KEY_ITEMS and table.statement in _PRIMARY:
+                kinds.add(table.statement)
+    counts = dict.fromkeys(_COUNTS, 0)
+    misses: list[str] = []
+    # statement pages, by the tags themselves: where the key totals are tagged
+    pages = {f.page for f in tagged.facts if f.item in _KEY_ITEMS and f.is_total}
+    for fact in tagged.facts:
+        if fact.item is None or not fact.is_total or fact.unit != "USD":
+            continue
+        tol = max(1.0, 0.0005 * abs(fact.value))  # the table's rounding
+        key = period_key(fact, fye)
+        found = have.get(key, ())
+        hit = any(abs(abs(v) - abs(fact.value)) <= tol for v in found)
+        signed = any(abs(v - fact.value) <= tol for v in found)
+        counts["tagged"] += 1
+        counts["recovered"] += hit
+        counts["recovered_signed"] += signed
+        if not signed and len(misses) < 12:
+            why = "sign" if hit else "value"
+            misses.append(f"{fact.concept} {key} {fact.value:g} p.{fact.page} ({why})")
+        if fact.in_table:
+            counts["in_tables"] += 1
+            counts["recovered_in_tables"] += hit
+        if fact.page in pages:
+            counts["on_statement_pages"] += 1
+            counts["recovered_there"] += hit
+            counts["recovered_there_signed"] += signed
+    # the primary statements the document prints, by its own tags: a key total tagged in a table
+    printed = {_KEY_STATEMENT[f.item] for f in tagged.facts
+               if f.item in _KEY_STATEMENT and f.is_total and f.in_table}  # fmt: skip
+    return {
+        **counts,
+        "statements_in_document": sorted(printed),
+        "statements_read": sorted(kinds),
+        "statements_not_read": sorted(printed - kinds),
+        "read": bool(printed),
+        "misses": misses,
+    }
+
+
+def _share(a: int, b: int) -> float | None:
+    return round(a / b, 4) if b else None
+
+
+def statement_recovery(files: Sequence[Path], tagged_from: Sequence[Path]) -> dict[str, Any]:
+    """Share of tagged totals the statement reader finds with the right value, period, scale.
+
+    For every tag with no dimension, a catalogue item and unit USD, the statement model read
+    from the tag-stripped document (page text and its table cells, as ingest reads it) must
+    hold a fact with the same period key whose value is within the table's rounding (0.05%,
+    at least $1): `recovered` compares magnitudes, `recovered_signed` also the sign, which
+    follows the concept's convention (a cash-flow outflow printed '(183)' is tagged +183 for a
+    PaymentsTo... concept, and the reader gives the outflow +183 from its nature).
+    `on_statement_pages` counts only the tags on the pages where the key totals are tagged;
+    `in_tables` only the tags shown in a table cell (a figure tagged inside a sentence, 'SBC
+    expense was $22.8 billion', is not a table's to recover).
+
+    Per filing (`by_filing`): the primary statements the document prints, by its own tags (a
+    key total tagged in a table cell: revenue or net income, total assets, operating cash
+    flow), those the reader typed, and those it missed. A filing that prints none of them (a
+    filer whose statements are in an exhibit) has `read: false` and is left out of the
+    totals (`not_read`), never counted as read.
+    """
+    import importlib
+
+    try:  # the statement model's text reader (lexicon/statements), when installed
+        read_pages = importlib.import_module("finqa.lexicon.statements").read_pages
+    except (ImportError, AttributeError):
+        return {"measured": False, "reason": "no statement reader installed"}
+    from finqa.agents.retrieval.loaders import LoadedDoc, load_path
+    from finqa.agents.retrieval.metadata import doc_metadata
+
+    counts = dict.fromkeys(_COUNTS, 0)
+    by_filing: dict[str, dict[str, Any]] = {}
+    for text_path, tagged_path in zip(files, tagged_from, strict=True):
+        tagged = next((d for d in load_path(tagged_path) if isinstance(d, LoadedDoc)), None)
+        plain = next((d for d in load_path(text_path) if isinstance(d, LoadedDoc)), None)
+        if tagged is None or plain is None:
+            continue
+        meta = doc_metadata(tagged.doc_id, dei=tagged.dei)
+        end = meta.get("period_end")
+        if not end:
+            continue
+        fp = str(meta.get("fiscal_period") or "FY")
+        fye = fye_month_of(
+            meta, date.fromisoformat(end), int(fp[1]) if fp.startswith("Q") else None
+        )
+        one = _recover_one(plain, tagged, fye, read_pages)
+        one["share"] = _share(one["recovered"], one["tagged"])
+        one["share_signed"] = _share(one["recovered_signed"], one["tagged"])
+        by_filing[tagged_path.name] = one
+        if one["read"]:
+            for k in _COUNTS:
+                counts[k] += one[k]
+    t, s = counts["tagged"], counts["on_statement_pages"]
+    return {
+        "measured": True,
+        **counts,
+        "share": _share(counts["recovered"], t),
+        "share_signed": _share(counts["recovered_signed"], t),
+        "share_in_tables": _share(counts["recovered_in_tables"], counts["in_tables"]),
+        "share_on_statement_pages": _share(counts["recovered_there"], s),
+        "share_on_statement_pages_signed": _share(counts["recovered_there_signed"], s),
+        "not_read": sorted(name for name, one in by_filing.items() if not one["read"]),
+        "by_filing": by_filing,
+    }
