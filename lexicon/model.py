@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict
 __all__ = [
     "Frozen",
     "QueryAnalysis",
+    "AskedDimension",
     "StatementKind",
     "StatementUnit",
     "StatementPeriod",
@@ -27,6 +28,27 @@ class Frozen(BaseModel):
     """Base for data crossing a seam: immutable, no unknown fields."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class AskedDimension(Frozen):
+    """A part of the business a question names: a segment, region, country or product line.
+
+    `kind` is the kind of part (segment | geography | product, from the XBRL axes that name
+    them); `phrase` the question's own words for it. `axis` and `member` are the filing's tag
+    of the part (e.g. 'us-gaap:StatementBusinessSegmentsAxis', 'aapl:GreaterChinaSegmentMember'),
+    None while the question has not been read against a filing's members; `label` is how the
+    member reads ('Greater China').
+    """
+
+    kind: str
+    phrase: str
+    axis: str | None = None
+    member: str | None = None
+    label: str = ""
+
+    def describe(self) -> str:
+        """How an answer names the part: "segment 'Greater China'"."""
+        return f"{self.kind} '{self.label or self.phrase}'"
 
 
 class QueryAnalysis(Frozen):
@@ -45,6 +67,9 @@ class QueryAnalysis(Frozen):
     doc_types: tuple[str, ...] = ()
     is_computation: bool = False
     is_comparison: bool = False
+    # a segment, region or product line the question's words name (no filing read yet: the
+    # member is resolved against a filing's own members by `lexicon.dimensions`)
+    dimension: AskedDimension | None = None
     expanded_query: str = ""
     notes: tuple[str, ...] = ()  # what normalisation changed, for the audit log
 

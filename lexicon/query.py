@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from finqa.lexicon._data import data_cache
 from finqa.lexicon.abbreviations import abbreviate, expand_abbreviations
 from finqa.lexicon.asked_period import asked_periods
+from finqa.lexicon.dimensions import asked_dimension
 from finqa.lexicon.entities import CompanyMatch, find_companies, lookup_company_by_name
 from finqa.lexicon.metrics import MetricMatch, find_metrics, get_metric
 from finqa.lexicon.periods import PeriodMatch, find_periods
@@ -142,6 +143,7 @@ def _analyze(question: str) -> QueryAnalysis:
         is_computation=bool(_COMPUTE_RX.search(plain))
         or any(get_metric(m).is_derived for m in metric_ids),
         is_comparison=bool(_COMPARE_RX.search(plain)) or len(names) > 1 or len(years) > 1,
+        dimension=asked_dimension(question),
         expanded_query=expanded,
         notes=_unique(notes),
     )

@@ -8,7 +8,8 @@ dimensions) and `xbrli:unit` needs no taxonomy.
 
 Values follow the Inline XBRL 1.1 rules: the displayed number, transformed by `format`
 (zero dash, comma decimals), times 10**scale, negated when `sign="-"`. A fact with
-dimensions (a segment, a product line) is never a total: `is_total` is False. Concepts map
+dimensions (a segment, a product line) is never a total: `is_total` is False; it keeps its
+line item beside its dimensions, so a segment's revenue can be looked up as such. Concepts map
 to the catalogue's line items through data/xbrl_concepts.csv; a company's own concepts
 (`adbe:...`) and unmapped us-gaap ones are kept with `item=None`.
 """
@@ -25,8 +26,10 @@ from typing import Any
 from finqa.lexicon._data import read_csv
 
 __all__ = [
+    "ConceptInfo",
     "XbrlFact",
     "XbrlFacts",
+    "concept_infos",
     "read_facts",
     "concept_item",
     "period_key",
@@ -218,6 +221,37 @@ def _concept_items() -> dict[str, str]:
     return {r["concept"].strip(): r["item"].strip() for r in read_csv("xbrl_concepts.csv")}
 
 
+@dataclass(frozen=True, slots=True)
+class ConceptInfo:
+    """What the taxonomy says of a mapped concept: `balance` ('debit' | 'credit' | '' for
+    none: net flows, per-share figures, counts), `period_type` ('instant' | 'duration') and
+    the `nature` of what it reports (revenue, expense, gain, loss, asset, liability, equity,
+    inflow, outflow; '' for none). A positive tagged value is the concept's own direction:
+    PaymentsToAcquirePropertyPlantAndEquipment +183 is 183 paid, whatever the print."""
+
+    concept: str
+    item: str
+    balance: str
+    period_type: str
+    nature: str
+
+
+@cache
+def concept_infos() -> dict[str, ConceptInfo]:
+    """Every mapped concept's taxonomy facts (data/xbrl_concepts.csv), by concept name."""
+    out: dict[str, ConceptInfo] = {}
+    for r in read_csv("xbrl_concepts.csv"):
+        concept = r["concept"].strip()
+        out[concept] = ConceptInfo(
+            concept,
+            r["item"].strip(),
+            (r.get("balance") or "").strip(),
+            (r.get("period_type") or "").strip(),
+            (r.get("nature") or "").strip(),
+        )
+    return out
+
+
 def concept_item(concept: str) -> str | None:
     """The catalogue line item a tagged concept reports, or None (company extensions included)."""
     return _concept_items().get(concept)
@@ -355,7 +389,9 @@ def statement_tables(doc_id: str, facts: Iterable[XbrlFact], fye_month: int) -> 
     """The tagged facts as statement-model tables (`source="xbrl"`), one per statement kind.
 
     Totals of mapped concepts carry their catalogue item; a fact with dimensions goes to the
-    'segment' table with `item=None` (never a total); company extensions, unmapped concepts
+    'segment' table with its item and dimensions (never a total: the store's `lookup` of an
+    item leaves dimensional facts out, `lexicon.dimensions.dimensional_facts` reads them);
+    company extensions, unmapped concepts
     and totals that disagree with another tag of the same item and period go to 'other' with
     `item=None`. Facts in other currencies are left out.
     """
@@ -365,20 +401,24 @@ def statement_tables(doc_id: str, facts: Iterable[XbrlFact], fye_month: int) -> 
     facts = list(facts)
     # two tagged totals that map to one line item and period but disagree (a subtotal tagged
     # with a total's concept) say nothing certain about the item: neither is read as it
-    seen: dict[tuple[str, str, str | None], set[float]] = {}
+    # (a dimensional fact is checked the same way among the facts of its own dimensions)
+    seen: dict[tuple[str, str, str | None, tuple[tuple[str, str], ...]], set[float]] = {}
     for fact in facts:
-        if fact.item and not fact.dimensions:
-            key = (fact.item, period_key(fact, fye_month), fact.unit)
+        if fact.item:
+            key = (fact.item, period_key(fact, fye_month), fact.unit, fact.dimensions)
             seen.setdefault(key, set()).add(round(fact.value, 6))
     grouped: dict[str, list[Any]] = {}
     for n, fact in enumerate(facts):
         unit = _UNITS.get(fact.unit or "")
         if unit is None:
             continue
-        values = seen.get((fact.item or "", period_key(fact, fye_month), fact.unit), set())
+        key = (fact.item or "", period_key(fact, fye_month), fact.unit, fact.dimensions)
+        values = seen.get(key, set())
         metric = get_metric(fact.item) if fact.item and len(values) <= 1 else None
         if fact.dimensions:
-            kind, item = "segment", None
+            # a segment's, a region's or a product line's figure: its line item and its
+            # dimensions, never a total (`StatementStore.lookup` leaves it out)
+            kind, item = "segment", (fact.item if metric is not None else None)
         elif metric is not None:
             kind, item = _KINDS.get(metric.statement, "other"), fact.item
         else:

@@ -32,6 +32,7 @@ from finqa.agents.types import (
     Retriever,
     Verdict,
 )
+from finqa.lexicon.legs import plan_legs
 from finqa.orchestrator import _records as rec
 from finqa.orchestrator.citing import label_pages, renumber
 from finqa.orchestrator.policy import AttemptPlan, first_plan, next_plan, should_stop
@@ -102,7 +103,12 @@ class Orchestrator:
     ) -> QAResult:
         """Answer one question; never raises for an agent's failure (status `failed` instead)."""
         qid = question_id or rec.default_question_id(question, company, doc_ids)
+        plan = None if company or doc_ids else plan_legs(question)
         with structlog.contextvars.bound_contextvars(run_id=self.run_id, question_id=qid):
+            if plan is not None and self.settings.orchestrator.cross_filing:
+                from finqa.orchestrator.legs import run_legs
+
+                return run_legs(self, question, qid, plan)
             return self._run(question, qid, company, doc_ids)
 
     def _run(

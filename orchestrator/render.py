@@ -23,9 +23,12 @@ def render_result(result: QAResult, out: TextIO, *, verbose: bool = True) -> Non
     best = f", best attempt {result.best_attempt}" if result.best_attempt else ""
     say(f"Q: {result.question}\n")
     say(f"A: {result.answer}\n")
-    say(
-        f"   status: {result.status} (utility {result.utility:.2f}, {len(result.attempts)} attempt(s){best})\n"
+    count = (
+        f"{len(result.legs)} legs, lowest leg utility"
+        if result.legs
+        else f"{len(result.attempts)} attempt(s){best}"
     )
+    say(f"   status: {result.status} (utility {result.utility:.2f}, {count})\n")
     if result.reason:
         say(f"   why: {result.reason}\n")
     for c in result.citations:
@@ -36,6 +39,9 @@ def render_result(result: QAResult, out: TextIO, *, verbose: bool = True) -> Non
         say(f"   cite [{c.source_id}] {c.doc_id} {where}{quote}{tag}\n")
     for calc in result.calculations:
         say(f"   calc {_calc_line(calc)}\n")
+    for leg in result.legs:
+        where = ", ".join(f"{c.doc_id} p. {c.printed_page}" for c in leg.citations[:2])
+        say(f"   leg {leg.index} {leg.label}: {leg.shown} [{leg.status}] {where}\n")
     if verbose:
         for a in result.attempts:
             say(

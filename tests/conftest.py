@@ -23,6 +23,34 @@ sys.path[:] = [p for p in sys.path if p not in ("", ".") and Path(p).resolve() !
 from shared_data import EDGAR, FINANCEBENCH, shared_or_skip  # noqa: E402
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _private_config_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """XDG_CONFIG_HOME in a temporary folder: the audit checkpoint key that runs create on first
+    use (`finqa.audit.checkpoints`) never lands in the user's own ~/.config."""
+    with pytest.MonkeyPatch.context() as mp:
+        home = tmp_path_factory.mktemp("config-home")
+        mp.setenv("XDG_CONFIG_HOME", str(home))
+        yield home
+
+
+@pytest.fixture
+def reviewer_keys(tmp_path: Path) -> tuple[dict[str, object], object]:
+    """Ann's and Bob's Ed25519 reviewer keys, and the trusted keys that list them."""
+    from finqa.audit.keys import TrustedKey, TrustedKeys, generate_key
+
+    keys = {
+        name: generate_key(tmp_path / "reviewer-keys" / f"{name}.key") for name in ("Ann", "Bob")
+    }
+    trusted = TrustedKeys(
+        source="test",
+        keys=tuple(
+            TrustedKey(holder=n, role="reviewer", public_key=k.public_b64, key_id=k.key_id)
+            for n, k in keys.items()
+        ),
+    )
+    return dict(keys), trusted
+
+
 @pytest.fixture(scope="session")
 def financebench_dir() -> Path:
     """The shared FinanceBench folder, or skip."""

@@ -26,7 +26,7 @@ from finqa.agents.progress import write_line
 from finqa.agents.retrieval._chunk_stats import number_density, page_titles
 from finqa.agents.retrieval.bm25 import BM25Partition, tokenize
 from finqa.agents.retrieval.chunker import chunk_pages
-from finqa.agents.retrieval.loaders import LoadedDoc, Skipped, discover, load_path
+from finqa.agents.retrieval.loaders import LoadedDoc, SizeLimits, Skipped, discover, load_path
 from finqa.agents.retrieval.metadata import doc_metadata, load_sidecar
 from finqa.agents.retrieval.store import ChunkIndex, DocRecord, indexed_text, open_index
 from finqa.agents.types import Chunk, Embedder
@@ -204,9 +204,9 @@ class Ingestor:
         return len(chunks)
 
 
-def _load_all(path: Path, repair: bool) -> list[LoadedDoc | Skipped]:
+def _load_all(path: Path, repair: bool, limits: SizeLimits) -> list[LoadedDoc | Skipped]:
     out: list[LoadedDoc | Skipped] = []
-    for item in load_path(path):
+    for item in load_path(path, limits):
         if isinstance(item, LoadedDoc) and item.warning and not repair:
             out.append(
                 Skipped(
@@ -219,19 +219,21 @@ def _load_all(path: Path, repair: bool) -> list[LoadedDoc | Skipped]:
 
 
 def _prefetch(
-    files: list[Path], repair: bool
+    files: list[Path], repair: bool, limits: SizeLimits
 ) -> Iterator[tuple[Path, Callable[[], list[LoadedDoc | Skipped]]]]:
     """Each file with a call that returns its loaded documents; the next file loads meanwhile
     (the caller names the file it waits for before it waits)."""
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="finqa-load") as pool:
         pending: list[tuple[Path, Future[list[LoadedDoc | Skipped]]]] = []
         for path in files[:2]:
-            pending.append((path, pool.submit(_load_all, path, repair)))
+            pending.append((path, pool.submit(_load_all, path, repair, limits)))
         next_i = len(pending)
         while pending:
             path, future = pending.pop(0)
             if next_i < len(files):
-                pending.append((files[next_i], pool.submit(_load_all, files[next_i], repair)))
+                pending.append(
+                    (files[next_i], pool.submit(_load_all, files[next_i], repair, limits))
+                )
                 next_i += 1
             yield path, future.result
 
@@ -339,7 +341,11 @@ def ingest_paths(
             desc="ingest",
         )
         with bar:
-            for path, load in _prefetch(files, settings.index.repair_pdfs):
+            for path, load in _prefetch(
+                files,
+                settings.index.repair_pdfs,
+                SizeLimits.of_mb(settings.index.max_pdf_mb, settings.index.max_text_mb),
+            ):
                 bar.set_postfix_str(_bar_note(path, report), refresh=True)
                 items = load()
                 report.files += 1

@@ -70,6 +70,8 @@ class MemoryStatementStore:
         out: list[StatementFact] = []
         for table in self._tables.get(doc_id, []):
             for fact in table.facts:
+                if fact.dimensions:
+                    continue  # a segment's or a region's figure: `lexicon.dimensions` reads it
                 if fact.item != item and label_key(fact.label) != key:
                     continue
                 if period is not None and not fact.period.matches(period):

@@ -38,7 +38,7 @@ __all__ = [
     "MODEL_VERSION",
 ]
 
-MODEL_VERSION = 1
+MODEL_VERSION = 2  # 2: values carry the economic sign (statements.signs)
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
 

@@ -13,6 +13,7 @@ import re
 from finqa.agents.reasoning.confidence import confidence_signals
 from finqa.agents.reasoning.offline.book import Book
 from finqa.agents.reasoning.offline.causes import cause_answer
+from finqa.agents.reasoning.offline.dimension import dimension_answer
 from finqa.agents.reasoning.offline.explain import explain, fmt_unit
 from finqa.agents.reasoning.offline.extractive import best_passages, content_words
 from finqa.agents.reasoning.offline.question import QuestionSpec, parse_question
@@ -73,6 +74,9 @@ class OfflineBackend:
     def _answer(
         self, question: str, evidence: Evidence, strategy: str, spec: QuestionSpec
     ) -> Answer:
+        part = dimension_answer(question, evidence, self.statements, strategy)
+        if part is not None:
+            return part  # a segment's, a region's or a product line's figure, never the total
         book = self.book(evidence, spec)
         verdict = verdict_answer(question, evidence, strategy, book)
         if verdict is not None:
@@ -306,6 +310,7 @@ def _relabel(answer: Answer, spec: QuestionSpec) -> Answer:
             "text": text[:1].upper() + text[1:],
             "calculations": calcs,
             "confidence": confidence,
+            "missing": tuple(sub(m) for m in answer.missing),
         }
     )
 

@@ -89,8 +89,10 @@ def _expand(
         fact = facts[name]
         if fact.item.magnitude:
             return f"abs({name})"
-        if fact.item.signed_expense and caption_sign(fact.row.label) < 0:
-            return f"(-{name})"  # 'Income tax (expense)/benefit': the expense is the negative
+        if fact.item.signed_expense and not fact.row.model and caption_sign(fact.row.label) < 0:
+            # 'Income tax (expense)/benefit' in the text: the expense is the negative (the
+            # statement model's rows carry the expense's own sign already: statements.signs)
+            return f"(-{name})"
         return name
 
     expr = _TOKEN.sub(sub, formula)

@@ -1,0 +1,148 @@
+"""The judge's check of a question about one part of the business (segment, region, product).
+
+The question is read against the members of the evidence filings' own part axes
+(`lexicon.dimensions`); the answer's figures are then checked by the judge's own lookup in
+the index's statement model: the part's fact for the asked line item and period, and the
+consolidated figure beside it. A figure equal to the part's fact is verified (a second route:
+the filing's tag or its segment table, not the reasoner's reading); an answer whose figures
+equal the consolidated figure and not the part's, or that gives a figure where the statement
+model holds none for the part, or a figure that is not the part's, is not accepted. Nothing
+here imports the reasoner.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from finqa.agents.types import Answer, Evidence
+from finqa.lexicon.dimensions import (
+    asked_item,
+    dimensional_facts,
+    members_in,
+    period_spec,
+    resolve_dimension,
+)
+
+__all__ = ["DimensionCheck", "check_dimension", "index_store"]
+
+_LOSS = re.compile(r"\b(?:loss|losses|negative|deficit)\b|\(\s*\$?\d|-\s*\$?\d|−", re.I)
+
+
+@dataclass
+class DimensionCheck:
+    """What the judge found for a question about one part of the business."""
+
+    dimension: str  # "segment 'Greater China'"
+    item: str
+    part: tuple[float, ...]  # the part's figures in the statement model (base units)
+    consolidated: tuple[float, ...]
+    failed: bool = False
+    message: str = ""
+    verified: list[str] = field(default_factory=list)  # the answer's figures that are the part's
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "dimension": self.dimension,
+            "item": self.item,
+            "part": list(self.part),
+            "consolidated": list(self.consolidated),
+            "failed": self.failed,
+            "message": self.message,
+            "verified": self.verified,
+        }
+
+
+def index_store(settings: Any) -> Any | None:
+    """The index's statement model (one shared reader per index), None when it has none."""
+    path = Path(str(getattr(getattr(settings, "index", None), "path", "") or ""))
+    if not path or not (path / "statements" / "manifest.json").exists():
+        return None
+    from finqa.lexicon.statements import shared_store
+
+    return shared_store(path)
+
+
+def _amounts(nc: Any) -> list[float]:
+    """The figure in base units; for a figure written without a scale, as millions and
+    thousands too (the question's 'in USD millions' lets an answer leave it out)."""
+    q = nc.quantity
+    if q is None or q.kind != "number" or q.unit not in ("USD", "$", ""):
+        return []
+    if q.scale_source == "none":
+        return [q.value * s for s in (1.0, 1e3, 1e6, 1e9)]
+    return [q.absolute]
+
+
+def _equal(a: float, b: float, rel_tol: float) -> bool:
+    return abs(abs(a) - abs(b)) <= max(rel_tol * abs(b), 0.5)
+
+
+def check_dimension(
+    store: Any | None,
+    question: str,
+    answer: Answer,
+    evidence: Evidence,
+    numbers: Sequence[Any],
+    *,
+    abstained: bool,
+    rel_tol: float = 0.01,
+) -> DimensionCheck | None:
+    """The check of an answer to a question naming a part of the business; None when the
+    question names none, the answer abstains, or no statement model covers the evidence."""
+    if abstained or store is None:
+        return None
+    docs = [d for d in dict.fromkeys(i.doc_id for i in evidence.items) if d in store.docs()]
+    if not docs:
+        return None
+    asked = resolve_dimension(question, members_in(store, docs))
+    if asked is None:
+        return None
+    item = asked_item(question, asked) or "revenue"
+    period = period_spec(question)
+    part = dimensional_facts(store, docs, item, asked, period)
+    total = [f for d in docs for f in store.lookup(d, item, period) if not f.dimensions]
+    check = DimensionCheck(
+        asked.describe(),
+        item,
+        tuple(dict.fromkeys(f.value for f in part)),
+        tuple(dict.fromkeys(f.value for f in total)),
+    )
+    figures = [nc for nc in numbers if _amounts(nc)]
+    if not figures:
+        return check
+    for nc in figures:
+        hit = next((f for f in part for v in _amounts(nc) if _equal(v, f.value, rel_tol)), None)
+        if hit is None:
+            continue
+        near = answer.text[max(0, nc.start - 40) : nc.end + 12]
+        if hit.value < 0 and not _LOSS.search(near):
+            check.failed = True
+            check.message = (
+                f"the {item.replace('_', ' ')} of {asked.describe()} is a loss "
+                f"({hit.value:,.0f}); the answer states it as a positive figure"
+            )
+            return check
+        nc.status = "rederived"
+        nc.detail = (
+            f"the statement model's figure for {asked.describe()}: {hit.concept or hit.label} "
+            f"{hit.period.key} = {hit.value:,.0f} (p.{hit.page + 1})"
+        )
+        check.verified.append(nc.text)
+    if check.verified:
+        return check
+    what = f"{item.replace('_', ' ')} of {asked.describe()}"
+    consolidated = any(
+        _equal(v, t, rel_tol) for nc in figures for v in _amounts(nc) for t in check.consolidated
+    )
+    if consolidated:
+        check.message = f"the answer gives the consolidated figure, not the {what}"
+    elif not part:
+        check.message = f"the statement model holds no figure for the {what}"
+    else:
+        check.message = f"no figure of the answer is the {what} ({part[0].value:,.0f})"
+    check.failed = True
+    return check

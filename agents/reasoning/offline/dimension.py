@@ -1,0 +1,164 @@
+"""Questions about one part of the business: a segment, business unit, region or product line.
+
+A question that names a part (read by `lexicon.dimensions` against the members of the
+evidence filings' own segment, geography and product axes) is answered only from a fact of
+that part: the line item's figure tagged (or printed in the segment note's table) for the
+member, for the period asked, with its sign (a segment's operating loss is negative). The
+consolidated figure is never the answer: without the part's fact the answer abstains and says
+what was looked for. A derived metric of a part (a segment's margin) is not computed here.
+"""
+
+from __future__ import annotations
+
+from finqa.agents.reasoning.confidence import confidence_signals
+from finqa.agents.reasoning.offline.verdict_kit import offline_answer
+from finqa.agents.types import Answer, Citation, Evidence, StatementStore
+from finqa.lexicon import get_metric
+from finqa.lexicon.dimensions import (
+    asked_item,
+    dimensional_facts,
+    members_in,
+    period_spec,
+    resolve_dimension,
+)
+from finqa.lexicon.display import format_amount
+from finqa.lexicon.model import AskedDimension, StatementFact
+
+__all__ = ["dimension_answer"]
+
+CANNOT = "cannot determine from the filings"
+
+
+def _latest(facts: list[StatementFact]) -> list[StatementFact]:
+    """Without an asked period: the facts of the latest period, the longest duration first."""
+    if not facts:
+        return []
+    end = (
+        max(f.period.end_date for f in facts if f.period.end_date)
+        if any(f.period.end_date for f in facts)
+        else None
+    )
+    last = [f for f in facts if f.period.end_date == end]
+    longest = max(f.period.months or 0 for f in last)
+    return [f for f in last if (f.period.months or 0) == longest]
+
+
+def _cite(fact: StatementFact, evidence: Evidence) -> Citation:
+    item = next(
+        (i for i in evidence.items if i.doc_id == fact.doc_id and fact.page in i.pages), None
+    )
+    quote = f"{fact.label} {fact.period.label}: {fact.raw or fact.value}"
+    if item is not None:
+        chunk = item.chunk_ids[0] if item.chunk_ids else None
+        return Citation(
+            source_id=item.source_id, doc_id=fact.doc_id, page=fact.page, chunk_id=chunk,
+            quote=quote[:200],
+        )  # fmt: skip
+    return Citation(source_id="M1", doc_id=fact.doc_id, page=fact.page, quote=quote[:200])
+
+
+def _abstain(text: str, strategy: str, missing: str) -> Answer:
+    conf = confidence_signals(text, cited=False)
+    conf["mode"] = "abstain"
+    conf["missing"] = [missing]
+    return offline_answer(text, strategy, conf, abstained=True)
+
+
+def dimension_answer(
+    question: str, evidence: Evidence, store: StatementStore | None, strategy: str
+) -> Answer | None:
+    """The part's figure, or an abstention saying which part's figure was looked for; None
+    when the question names no part of the business."""
+    docs = [i.doc_id for i in evidence.items]
+    members = members_in(store, docs) if store is not None else ()
+    asked = resolve_dimension(question, members)
+    if asked is None:
+        return None
+    item = asked_item(question, asked) or "revenue"
+    metric = get_metric(item)
+    name = metric.name.lower() if metric is not None else item.replace("_", " ")
+    what = f"{name} for {asked.describe()}"
+    if metric is not None and metric.is_derived:
+        text = (
+            f"I {CANNOT}: the question asks for {what}, a metric computed from several lines; "
+            "finqa's offline reader answers a part of the business only from a line item "
+            "tagged or printed for that part, and the consolidated figure would answer "
+            "another question."
+        )
+        return _abstain(text, strategy, what)
+    if _not_one_figure(question):
+        text = (
+            f"I {CANNOT} offline: the question asks about {what} over more than one figure "
+            "(a change, a comparison or a verdict); finqa's offline reader answers a part of "
+            "the business with its figure for one period only, and the consolidated figures "
+            "would answer another question."
+        )
+        return _abstain(text, strategy, what)
+    period = period_spec(question)
+    facts = dimensional_facts(store, docs, item, asked, period) if store is not None else []
+    if period is None:
+        facts = _latest(facts)
+    if not facts:
+        when = f" ({_when(period)})" if period is not None else ""
+        text = (
+            f"I {CANNOT}: no figure for {asked.describe()} found: looked for its {name}"
+            f"{when} among the figures the filings report by segment, region and product "
+            "line; the consolidated figure is not the answer to a question about one part."
+        )
+        return _abstain(text, strategy, f"{name} of {asked.describe()}")
+    return _answer(facts[0], facts, asked, name, evidence, strategy)
+
+
+def _not_one_figure(question: str) -> bool:
+    """A change, a comparison, an extreme or a yes/no verdict: more than one part's figure."""
+    from finqa.agents.reasoning.offline.sentences import is_yes_no_question
+    from finqa.lexicon import intent
+
+    return bool(
+        intent.asks_change_amount(question)
+        or intent.asks_comparison(question)
+        or intent.asked_extreme(question)
+        or is_yes_no_question(question)
+    )
+
+
+def _when(period: str | int) -> str:
+    return f"FY{period}" if isinstance(period, int) else str(period).replace("@end", " end")
+
+
+def _answer(
+    fact: StatementFact,
+    facts: list[StatementFact],
+    asked: AskedDimension,
+    name: str,
+    evidence: Evidence,
+    strategy: str,
+) -> Answer:
+    scale = fact.scale if fact.unit in ("USD", "shares") and fact.scale > 1 else 1.0
+    amount = format_amount(fact.value / scale, fact.unit, scale)
+    cite = _cite(fact, evidence)
+    kind = {"geography": "region", "product": "product line"}.get(asked.kind, asked.kind)
+    label = asked.phrase or asked.label
+    how = (
+        f"tagged as {fact.concept} for {asked.member} ({fact.period.label})"
+        if fact.source == "xbrl"
+        else f"printed in the row {fact.label!r} of the segment table ({fact.period.label})"
+    )
+    loss = " (a loss)" if fact.value < 0 and "income" in name else ""
+    others = {round(f.value, 2) for f in facts if f.period.key == fact.period.key}
+    note = (
+        " Other figures the filing reports for this part and period differ (a different "
+        "measure of it); the tag of the part as a whole is used."
+        if len(others) > 1
+        else ""
+    )
+    text = (
+        f"The {name} of the {label} {kind} for {fact.period.key.removesuffix('@end')} was "
+        f"{amount}{loss} [{cite.source_id}]. Read from the filing's figure for that {kind}, "
+        f"{how}, p.{fact.page + 1}; this is the {kind}'s figure, not the consolidated one."
+        f"{note} Answer: {amount}."
+    )
+    conf = confidence_signals(text, cited=True, base=0.8)
+    conf["mode"] = "dimension"
+    conf["dimension"] = asked.model_dump()
+    return offline_answer(text, strategy, conf, citations=(cite,))

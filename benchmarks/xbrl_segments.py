@@ -1,0 +1,204 @@
+"""`finqa bench xbrl --kinds segment`: segment, geography and product-line questions generated
+from each filing's dimensional inline XBRL tags, graded by the tags.
+
+    finqa bench xbrl --filings ../shared/edgar --kinds segment --mode as-filed --out DIR
+
+For every filing, every tagged fact of one part of the business (a fact whose one dimension,
+besides `ConsolidationItemsAxis=OperatingSegmentsMember`, is a member of a segment, geography
+or product axis: `lexicon.dimensions.fact_dimension`) for revenue or operating income, for the
+filing's own period (the fiscal year of a 10-K, the quarter of a 10-Q), gives one question:
+
+- segment: "What was <company>'s <member> segment's <item> in <period>, in USD millions?"
+- geography and product: "What was <company>'s revenue from <member> in <period>, ...?"
+
+The member is named as its tag reads (`aapl:GreaterChinaSegmentMember` -> 'Greater China',
+`country:JP` -> 'Japan'). A part whose tags disagree for the period (two values), a residual
+member (other, corporate, eliminations) and a name two members share are skipped. The gold is
+the tag; an answer of the consolidated figure is wrong. Same modes and grading as `bench
+xbrl`; summary.json also counts the questions by kind and by filing, and names the filings
+whose parts the text-only model holds no figure for.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import asdict
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from finqa.benchmarks.xbrl import XbrlQuestion, _filings, _fye_month, _prepare, _when
+
+__all__ = ["generate_segment_questions", "run", "SEGMENT_ITEMS"]
+
+# line items asked per kind of part
+SEGMENT_ITEMS = {
+    "segment": ("revenue", "operating_income"),
+    "geography": ("revenue",),
+    "product": ("revenue",),
+}
+
+
+def generate_segment_questions(
+    filing: str, company: str, facts: Sequence[Any], fye_month: int, fiscal_year: int,
+    quarter: int | None, period_end: date,
+) -> list[XbrlQuestion]:  # fmt: skip
+    """One question per (part, line item) tagged for the filing's own period, gold = the tag."""
+    from finqa.lexicon import get_metric
+    from finqa.lexicon.dimensions import axis_kind, fact_dimension, is_residual, member_name
+    from finqa.lexicon.xbrl import period_key
+
+    want = f"FY{fiscal_year}" if quarter is None else f"{fiscal_year}Q{quarter}"
+    values: dict[tuple[str, str, str], set[float]] = {}
+    cites: dict[tuple[str, str, str], str] = {}
+    names: dict[str, set[tuple[str, str]]] = {}
+    for f in facts:
+        dim = fact_dimension(f)
+        if dim is None or f.unit != "USD":
+            continue
+        kind = axis_kind(dim[0]) or ""
+        name = member_name(dim[1])
+        if is_residual(name):
+            continue
+        names.setdefault(name.lower(), set()).add(dim)
+        if f.item not in SEGMENT_ITEMS.get(kind, ()) or period_key(f, fye_month) != want:
+            continue
+        key = (dim[0], dim[1], f.item)
+        values.setdefault(key, set()).add(round(f.value, 2))
+        cites.setdefault(key, f"{f.concept}@{f.context_id} p.{f.page}")
+    out: list[XbrlQuestion] = []
+    stem = Path(filing).stem
+    when = _when(fiscal_year, quarter, period_end)
+    for (axis, member, item), got in sorted(values.items()):
+        name = member_name(member)
+        if len(got) != 1 or len(names.get(name.lower(), ())) != 1:
+            continue
+        value = next(iter(got)) / 1e6
+        kind = axis_kind(axis)
+        metric = get_metric(item)
+        label = metric.name.lower() if metric else item.replace("_", " ")
+        place = (
+            f"the {name}" if member.startswith("country:") and name.startswith("United") else name
+        )
+        if kind == "segment":
+            text = f"What was {company}'s {name} segment's {label} in {when}, in USD millions?"
+        else:
+            text = f"What was {company}'s revenue from {place} in {when}, in USD millions?"
+        qid = f"{stem}-{kind}-{member.split(':')[-1]}-{item}"
+        out.append(
+            XbrlQuestion(
+                qid, filing, str(kind), text, f"{value:.2f}", value,
+                (cites[(axis, member, item)],),
+            )
+        )  # fmt: skip
+    return out
+
+
+def _questions(files: Sequence[Path]) -> list[XbrlQuestion]:
+    from finqa.agents.retrieval.loaders import LoadedDoc, load_path
+    from finqa.agents.retrieval.metadata import doc_metadata
+
+    questions: list[XbrlQuestion] = []
+    for path in files:
+        doc = next((d for d in load_path(path) if isinstance(d, LoadedDoc)), None)
+        if doc is None or not doc.facts:
+            continue
+        meta = doc_metadata(doc.doc_id, dei=doc.dei)
+        fy, end = meta.get("fiscal_year"), meta.get("period_end")
+        if not (fy and end and meta.get("company")):
+            continue
+        period_end = date.fromisoformat(end)
+        fp = str(meta.get("fiscal_period") or "FY")
+        quarter = int(fp[1]) if fp.startswith("Q") else None
+        fye = _fye_month(meta, period_end, quarter)
+        questions += generate_segment_questions(
+            path.name, str(meta["company"]), doc.facts, fye, int(fy), quarter, period_end
+        )
+    return questions
+
+
+def run(
+    filings: Path, mode: str, out: Path, *, limit: int | None = None, config: str | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """Generate, ask and grade the part questions; write questions.jsonl, results.jsonl and
+    summary.json to `out` (resumable: questions already in results.jsonl are not asked again)."""
+    from finqa.agents.config import load_settings
+    from finqa.agents.retrieval.ingest import ingest_paths
+    from finqa.benchmarks.grading import grade
+    from finqa.orchestrator import FinQA
+
+    files = _filings(filings)
+    out.mkdir(parents=True, exist_ok=True)
+    questions = _questions(files)[: limit or None]
+    with (out / "questions.jsonl").open("w", encoding="utf-8") as fh:
+        for q in questions:
+            fh.write(json.dumps(asdict(q)) + "\n")
+    prepared = _prepare(files, mode, out / "filings")
+    index = out / "index"
+    settings = load_settings(config, overrides={"index.path": str(index), "index.dense": "none"})
+    started = time.perf_counter()
+    report = ingest_paths(prepared, settings, progress=False)
+    ingest_s = time.perf_counter() - started
+    done: dict[str, dict[str, Any]] = {}
+    results = out / "results.jsonl"
+    if results.exists():
+        for line in results.read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            done[row["qid"]] = row
+    qa = FinQA.open(str(index), config=config, audit_path=str(out / "audit.jsonl"))
+    with results.open("a", encoding="utf-8") as fh:
+        for q in questions:
+            if q.qid in done:
+                continue
+            try:
+                res = qa.ask(q.question, question_id=q.qid)
+                answer, status = res.answer, res.status
+            except Exception as exc:  # noqa: BLE001 - a failing question is recorded, the run goes on
+                answer, status = f"failed: {type(exc).__name__}: {exc}", "failed"
+            g = grade(q.question, q.answer, answer, abstained=status == "abstained")
+            row = {"qid": q.qid, "kind": q.kind, "filing": q.filing, "status": status,
+                   "label": g.label, "answer": answer[:400], "gold": q.answer,
+                   "detail": g.detail}  # fmt: skip
+            done[q.qid] = row
+            fh.write(json.dumps(row) + "\n")
+            fh.flush()
+    rows = [done[q.qid] for q in questions if q.qid in done]
+    return _summary(rows, mode, len(files), ingest_s, report.summary(), out)
+
+
+def _summary(
+    rows: list[dict[str, Any]], mode: str, filings: int, ingest_s: float, ingest: Any, out: Path
+) -> dict[str, Any]:
+    labels = ("correct", "wrong", "abstained", "ungraded")
+    n = len(rows)
+
+    def count(sub: list[dict[str, Any]]) -> dict[str, int]:
+        return {k: sum(r["label"] == k for r in sub) for k in labels}
+
+    by_filing = {
+        f: count([r for r in rows if r.get("filing") == f])
+        for f in sorted({str(r.get("filing")) for r in rows})
+    }
+    total = count(rows)
+    summary: dict[str, Any] = {
+        "mode": mode,
+        "kinds": "segment",
+        "filings": filings,
+        "questions": n,
+        **{k: round(v / n, 4) if n else None for k, v in total.items()},
+        "counts": total,
+        "wrong_accepted": sum(r["label"] == "wrong" and r["status"] == "accepted" for r in rows),
+        "by_kind": {
+            kind: count([r for r in rows if r["kind"] == kind])
+            for kind in ("segment", "geography", "product")
+        },
+        "by_filing": by_filing,
+        # filings none of whose parts was answered: the reader cannot read how they print them
+        "unread_filings": [f for f, c in by_filing.items() if c["correct"] == 0],
+        "ingest_seconds": round(ingest_s, 1),
+        "ingest": ingest,
+    }
+    (out / "summary.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
+    return summary

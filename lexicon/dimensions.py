@@ -1,0 +1,457 @@
+"""Dimensions a question names: a segment, business unit, region, country or product line.
+
+A dimension is a part of the business a figure is about, as XBRL tags it: an axis (what
+kind of part: `us-gaap:StatementBusinessSegmentsAxis`, `srt:StatementGeographicalAxis`,
+`srt:ProductOrServiceAxis`, or a company's own axis named like one) and a member (which
+part: `aapl:GreaterChinaSegmentMember`, `country:JP`). The vocabulary is the filing's own:
+the members of its part axes, read from its dimensional facts (the tags, or the rows a
+segment note's table names), never a list of one company's segments. The general words a
+question uses for each kind of part ("segment", "region", "product line") come with the
+axes in `data/dimension_axes.csv`; country members are named by `data/country_codes.csv`.
+
+- `asked_dimension(question)`: what the question's own words say, without a filing ('the
+  Foo segment', 'revenue in Japan'): the kind and the phrase, no member yet;
+- `resolve_dimension(question, members)`: the member of the filing's vocabulary the question
+  names (longest name wins), or the unresolved phrase of `asked_dimension`;
+- `fact_dimension(fact)`: the one part a fact is about (its figure for that part as a whole),
+  None for a consolidated fact or one qualified by another axis (a segment's eliminations);
+- `dimensional_facts(store, docs, item, dimension, period)`: the lookup of a line item's
+  figure for one part, through the `StatementStore` seam.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from finqa.lexicon._data import data_cache, read_csv
+
+if TYPE_CHECKING:
+    from finqa.lexicon.model import AskedDimension, StatementFact
+
+__all__ = [
+    "DimensionMember",
+    "axis_kind",
+    "kind_words",
+    "member_name",
+    "is_residual",
+    "fact_dimension",
+    "members_of",
+    "members_in",
+    "asked_dimension",
+    "resolve_dimension",
+    "dimensional_facts",
+    "asked_item",
+    "period_spec",
+    "KIND_AXES",
+]
+
+# a segment's own figure is tagged with ConsolidationItemsAxis=OperatingSegmentsMember beside
+# its segment member (before eliminations): that member qualifies nothing
+_NEUTRAL = {("srt:ConsolidationItemsAxis", "us-gaap:OperatingSegmentsMember")}
+# members that are no part of the business but the rest of a breakdown (XBRL's own residual
+# members and their company variants): never what a question names as a segment
+_RESIDUAL = re.compile(
+    r"^(?:other|all ?other|corporate|eliminations?|intersegment|unallocated|reconcil|"
+    r"segments? ?total|total|consolidat|product ?and ?service ?other$|reportable ?segments?$|operating ?segments?$)",
+    re.I,
+)
+# the axis a kind's parts are read on when a text table names them (no tag to say)
+KIND_AXES = {
+    "segment": "us-gaap:StatementBusinessSegmentsAxis",
+    "geography": "srt:StatementGeographicalAxis",
+    "product": "srt:ProductOrServiceAxis",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class DimensionMember:
+    """One part of the business a filing reports figures for."""
+
+    axis: str  # 'us-gaap:StatementBusinessSegmentsAxis'
+    member: str  # 'aapl:GreaterChinaSegmentMember', 'country:JP', or a caption as printed
+    kind: str  # segment | geography | product
+    name: str  # 'Greater China', 'Japan'
+    keys: tuple[str, ...]  # letters-only spellings a question may use
+    facts: int = 0  # how many facts the filing reports for it
+
+
+@data_cache()
+def _axes() -> dict[str, tuple[str, tuple[str, ...]]]:
+    return {
+        r["axis"].strip(): (r["kind"].strip(), tuple(w.strip() for w in r["words"].split("|")))
+        for r in read_csv("dimension_axes.csv")
+    }
+
+
+@data_cache()
+def _countries() -> dict[str, tuple[str, ...]]:
+    return {
+        r["code"].strip().upper(): tuple(n.strip() for n in r["names"].split("|"))
+        for r in read_csv("country_codes.csv")
+    }
+
+
+def kind_words() -> dict[str, tuple[str, ...]]:
+    """The general words for each kind of part ('segment', 'region', 'product line', ...)."""
+    out: dict[str, list[str]] = {}
+    for kind, words in _axes().values():
+        bucket = out.setdefault(kind, [])
+        bucket.extend(w for w in words if w not in bucket)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+_EXT_KIND = (
+    ("segment", re.compile(r"Segment", re.I)),
+    ("geography", re.compile(r"Geograph|Region|Countr", re.I)),
+    ("product", re.compile(r"ProductOrService|ProductLine|Brand", re.I)),
+)
+
+
+def axis_kind(axis: str) -> str | None:
+    """'segment', 'geography' or 'product' for an axis naming parts of the business, else None
+    (a company's own axis by its name: 'ko:OperatingSegmentsAxis' is a segment axis)."""
+    known = _axes().get(axis)
+    if known is not None:
+        return known[0]
+    local = axis.split(":")[-1]
+    if "Subsegment" in local or "Consolidation" in local:
+        return None
+    if axis.split(":")[0] in ("us-gaap", "srt", "dei"):
+        return None  # a standard axis not listed names something else (equity components, ...)
+    for kind, rx in _EXT_KIND:
+        if rx.search(local):
+            return kind
+    return None
+
+
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+
+
+def member_name(member: str) -> str:
+    """How a member reads: 'aapl:GreaterChinaSegmentMember' -> 'Greater China', 'country:JP'
+    -> 'Japan', 'us-gaap:EMEAMember' -> 'EMEA'; a caption as printed stays as it is."""
+    prefix, _, local = member.rpartition(":")
+    if prefix == "country":
+        names = _countries().get(local.upper())
+        return names[0] if names else local
+    if " " in member or not local.endswith("Member"):
+        return member.strip()
+    local = local.removesuffix("Member")
+    local = re.sub(r"(?:Reportable)?(?:Operating)?Segments?$", "", local) or local
+    local = re.sub(r"(?<=[a-z])and(?=[A-Z])", "And", local)  # 'HomeandAccessories'
+    words = ["US" if w == "Us" else w for w in _CAMEL.findall(local)]
+    text = " ".join(
+        w.lower() if w in ("And", "Of", "The") and n else w for n, w in enumerate(words)
+    )
+    return re.sub(r"\bNon (?=\w)", "Non-", text) if words else local
+
+
+def _key(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+def _member_keys(member: str, name: str) -> tuple[str, ...]:
+    prefix, _, local = member.rpartition(":")
+    keys = [_key(name)]
+    if prefix == "country":
+        keys += [_key(n) for n in _countries().get(local.upper(), ())]
+    return tuple(k for k in dict.fromkeys(keys) if k)
+
+
+def is_residual(name: str) -> bool:
+    """Other, corporate, eliminations, totals: the rest of a breakdown, not a part of it."""
+    return bool(_RESIDUAL.search(name.strip()))
+
+
+def fact_dimension(fact: Any) -> tuple[str, str] | None:
+    """The one (axis, member) of a part of the business a fact is the figure of; None when it
+    has no such dimension or another axis qualifies it (a segment's intersegment sales)."""
+    dims = [d for d in getattr(fact, "dimensions", ()) if tuple(d) not in _NEUTRAL]
+    if len(dims) != 1:
+        return None
+    axis, member = dims[0]
+    return (axis, member) if axis_kind(axis) else None
+
+
+def members_of(facts: Iterable[StatementFact]) -> tuple[DimensionMember, ...]:
+    """The filing's vocabulary of parts: every member its dimensional facts report, most used
+    first (residual members, such as eliminations and corporate, left out)."""
+    count: Counter[tuple[str, str]] = Counter()
+    for fact in facts:
+        dim = fact_dimension(fact)
+        if dim is not None:
+            count[dim] += 1
+    out = []
+    for (axis, member), n in sorted(count.items(), key=lambda kv: (-kv[1], kv[0])):
+        name = member_name(member)
+        kind = axis_kind(axis)
+        if kind is None or is_residual(name) or len(_key(name)) < 2:
+            continue
+        out.append(DimensionMember(axis, member, kind, name, _member_keys(member, name), n))
+    return tuple(out)
+
+
+def members_in(store: Any, doc_ids: Iterable[str]) -> tuple[DimensionMember, ...]:
+    """The vocabulary of parts of the given documents of a `StatementStore`."""
+    facts = [f for doc in dict.fromkeys(doc_ids) for t in store.tables(doc) for f in t.facts]
+    return members_of(f for f in facts if f.dimensions)
+
+
+# --------------------------------------------------------------------------- the question
+
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9.&'’-]*")
+_MAX_WORDS = 7
+# a country is named as a place figures come from: 'in / from / within / outside (the) X',
+# not 'U.S. GAAP' or 'in U.S. dollars'
+_PLACE_BEFORE = re.compile(r"\b(?:in|from|within|outside(?: of)?|to|of)\s+(?:the\s+)?$", re.I)
+_NOT_PLACE_AFTER = re.compile(r"^\W*(?:gaap|dollars?|currency|federal|treasury|tax)\b", re.I)
+
+
+def _tokens(question: str) -> list[tuple[int, int, str]]:
+    out = []
+    for m in _WORD.finditer(question):
+        text = m.group(0)
+        end = m.end()
+        for tail in ("'s", "’s"):
+            if text.lower().endswith(tail):
+                text, end = text[: -len(tail)], end - len(tail)
+        text = text.rstrip(".'’-") if not re.fullmatch(r"(?:[A-Z]\.)+", text) else text
+        if text:
+            out.append((m.start(), end, text))
+    return out
+
+
+def _place_ok(question: str, start: int, end: int) -> bool:
+    return bool(_PLACE_BEFORE.search(question[:start])) and not _NOT_PLACE_AFTER.search(
+        question[end:]
+    )
+
+
+def _short_ok(text: str, key: str) -> bool:
+    """A name of two letters ('US', 'UK') counts only in capitals, one of three ('Mac') only
+    capitalised: 'us' and 'mac' in running text are no part's name."""
+    if len(key) > 3:
+        return True
+    letters = text.replace(".", "")
+    return letters.isupper() if len(key) <= 2 else letters[:1].isupper()
+
+
+def _axis_word(question: str) -> tuple[str, int, int] | None:
+    """The kind of part a general word of the question names, and where the word is."""
+    best: tuple[str, int, int] | None = None
+    for kind, words in kind_words().items():
+        for w in sorted(words, key=len, reverse=True):
+            for m in re.finditer(rf"\b{re.escape(w)}\b", question, re.I):
+                if best is None or m.start() < best[1]:
+                    best = (kind, m.start(), m.end())
+    return best
+
+
+def _company_spans(question: str) -> list[tuple[int, int]]:
+    from finqa.lexicon.entities import find_companies
+
+    return [(c.start, c.end) for c in find_companies(question)]
+
+
+def _figure_near(question: str, start: int, end: int) -> bool:
+    """A catalogue line item is named near the kind word (within 60 characters, the kind
+    word's own match left out): the part qualifies a figure ('the X segment's operating
+    income'), not an event ('the separation of its X business segment')."""
+    from finqa.lexicon.metrics import find_metrics
+
+    return any(
+        not (start <= m.start and m.end <= end)
+        and min(abs(m.start - end), abs(start - m.end), 0 if m.start < end < m.end else 99) <= 60
+        for m in find_metrics(question)
+    )
+
+
+_PROPER = re.compile(r"^(?:[A-Z0-9][\w.&'’-]*|&|and|of|the|,)$")
+_QUESTION_WORDS = frozenset({"what", "which", "how", "in", "for", "the", "did", "was", "is", "its"})
+
+
+def asked_dimension(question: str) -> AskedDimension | None:
+    """A part the question names by its own words, without a filing's vocabulary: a proper
+    name before a kind word ('the Greater China segment', "Boeing's Global Services business
+    unit"), or a country as a place ('revenue from Japan'). None when it names none."""
+    from finqa.lexicon.model import AskedDimension
+
+    found = _axis_word(question)
+    if found is not None and _figure_near(question, found[1], found[2]):
+        kind, start, _ = found
+        words = [t for t in _tokens(question[:start])]
+        companies = _company_spans(question)
+        run: list[str] = []
+        for s, e, text in reversed(words):
+            raw = question[s : e + 2]
+            if not _PROPER.match(text) or text.lower() in _QUESTION_WORDS:
+                break
+            if any(a <= s < b for a, b in companies):
+                break  # "Best Buy product category": the company is no part's name
+            if raw[len(text) :].startswith(("'s", "’s")) and run:
+                break  # "Apple's Greater China": the company's possessive ends the name
+            run.insert(0, text)
+            if raw[len(text) :].startswith(("'s", "’s")):
+                break
+        while run and run[0].lower() in ("and", "of", "the", ","):
+            run.pop(0)
+        phrase = " ".join(run)
+        if phrase and not is_residual(phrase):
+            return AskedDimension(kind=kind, phrase=phrase)
+    source = _source_named(question)
+    if source is not None:
+        return source
+    toks = _tokens(question)
+    for i in range(len(toks)):
+        for j in range(min(len(toks), i + 4), i, -1):
+            text = question[toks[i][0] : toks[j - 1][1]]
+            key = _key(text)
+            for code, names in _countries().items():
+                spelled = key in {_key(n) for n in names} and _short_ok(text, key)
+                if spelled and _place_ok(question, toks[i][0], toks[j - 1][1]):
+                    return AskedDimension(
+                        kind="geography",
+                        phrase=text,
+                        axis=KIND_AXES["geography"],
+                        member=f"country:{code}",
+                        label=names[0],
+                    )
+    return None
+
+
+# '<revenue | sales> from / in <Proper Name>': the part the revenue comes from
+_SOURCE = re.compile(
+    r"\b(?:revenues?|net revenues?|sales|net sales)\s+(?:from|in|of)\s+(?:the\s+|its\s+)?"
+    r"(?P<name>[A-Z][\w&.'’-]*(?:,?\s+(?:and\s+|of\s+|&\s+)?[A-Z][\w&.'’-]*)*)"
+)
+
+
+def _source_named(question: str) -> AskedDimension | None:
+    """A proper name a question says revenue comes from ('revenue from Oceania', 'sales in
+    Greater China'), companies and periods left out; a country is a geography member."""
+    from finqa.lexicon.entities import find_companies
+    from finqa.lexicon.model import AskedDimension
+    from finqa.lexicon.periods import find_periods
+
+    text = question
+    spans = [(c.start, c.end) for c in find_companies(question)]
+    spans += [(p.start, p.end) for p in find_periods(question)]
+    for a, b in sorted(spans, reverse=True):
+        text = text[:a] + "~" * (b - a) + text[b:]
+    m = _SOURCE.search(text)
+    if m is None:
+        return None
+    name = m.group("name").strip(" ,")
+    if not name or "~" in name or is_residual(name):
+        return None
+    key = _key(name)
+    for code, names in _countries().items():
+        if key in {_key(n) for n in names}:
+            geo = KIND_AXES["geography"]
+            return AskedDimension(
+                kind="geography", phrase=name, axis=geo, member=f"country:{code}", label=names[0]
+            )
+    return AskedDimension(kind="part", phrase=name)
+
+
+def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> AskedDimension | None:
+    """The part of the business the question names, from the filing's own members: the
+    longest span of the question spelling a member's name (a country only as a place), the
+    member of the kind the question's words name first on a tie. Without a match, what the
+    question's own words name (`asked_dimension`, member None when it is not a country)."""
+    from finqa.lexicon.model import AskedDimension
+
+    spoken = asked_dimension(question)
+    index: dict[str, list[DimensionMember]] = {}
+    for m in members:
+        for k in m.keys:
+            index.setdefault(k, []).append(m)
+            index.setdefault(k + "s", []).append(m)
+    toks = _tokens(question)
+    best: tuple[int, int, int, DimensionMember, str] | None = None  # (-length, start, ...)
+    for i in range(len(toks)):
+        for j in range(min(len(toks), i + _MAX_WORDS), i, -1):
+            text = question[toks[i][0] : toks[j - 1][1]]
+            key = _key(text)
+            hits = index.get(key, [])
+            for m in hits:
+                if not _short_ok(text, key):
+                    continue
+                if m.member.startswith("country:") and not _place_ok(
+                    question, toks[i][0], toks[j - 1][1]
+                ):
+                    continue
+                rank = (-len(key), 0 if spoken and spoken.kind == m.kind else 1, i)
+                if best is None or rank < best[:3]:
+                    best = (*rank, m, text)
+    if best is not None:
+        m, text = best[3], best[4]
+        return AskedDimension(kind=m.kind, phrase=text, axis=m.axis, member=m.member, label=m.name)
+    return spoken
+
+
+def asked_item(question: str, dimension: AskedDimension | None = None) -> str | None:
+    """The catalogue line item the question asks for a part of, read outside the part's own
+    name ('Finished Product Operations' names no line item); None when it names none."""
+    from finqa.lexicon.metrics import find_metrics, get_metric
+
+    if dimension is not None and dimension.phrase:
+        question = question.replace(dimension.phrase, " ")
+    for m in find_metrics(question):
+        metric = get_metric(m.canonical)
+        if metric is not None:
+            return metric.id
+    return None
+
+
+def period_spec(question: str, company: str | None = None) -> str | int | None:
+    """The statement-model period the question asks for: 2024 (a fiscal year), '2025Q3',
+    '2025M9' (nine months to date), 'FY2024@end' / '2025Q2@end' (a balance); None: not said."""
+    from finqa.lexicon.asked_period import asked_periods
+    from finqa.lexicon.periods import find_periods
+    from finqa.lexicon.query import primary_fiscal_year
+
+    asked = asked_periods(question, company) or ()
+    if not asked:
+        return None
+    year = primary_fiscal_year(find_periods(question, company))
+    chosen = next((a for a in asked if a.fiscal_year == year), asked[-1])
+    if chosen.annual:
+        return chosen.fiscal_year
+    if chosen.instant:
+        return f"{chosen.fiscal_year}Q{chosen.quarter}@end" if chosen.quarter else None
+    if chosen.months == 3 and chosen.quarter:
+        return f"{chosen.fiscal_year}Q{chosen.quarter}"
+    if chosen.months in (6, 9):
+        return f"{chosen.fiscal_year}M{chosen.months}"
+    return None
+
+
+def dimensional_facts(
+    store: Any,
+    doc_ids: Iterable[str],
+    item: str,
+    dimension: AskedDimension,
+    period: Any = None,
+) -> list[StatementFact]:
+    """A line item's facts for one part of the business (`dimension.member` on its axis), in
+    the given documents: the tag of the part as a whole first, then text tables' figures.
+    Facts qualified by another axis (a segment's intersegment sales) are left out."""
+    if dimension.member is None:
+        return []
+    out: list[StatementFact] = []
+    for doc in dict.fromkeys(doc_ids):
+        for table in store.tables(doc):
+            for fact in table.facts:
+                if fact.item != item or not fact.dimensions:
+                    continue
+                if fact_dimension(fact) != (dimension.axis, dimension.member):
+                    continue
+                if period is not None and not fact.period.matches(period):
+                    continue
+                out.append(fact)
+    return sorted(out, key=lambda f: (f.source != "xbrl", len(f.dimensions), f.page, f.row))

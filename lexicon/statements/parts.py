@@ -1,0 +1,294 @@
+"""A text table's rows named by parts of the business: segments, regions, product lines.
+
+A filing read as text (no tags) prints its segment note's figures in tables of two layouts,
+and the part each figure belongs to is read from the layout, never from a list of names:
+
+- part headings over line items ('Americas:' / 'Net sales' / 'Operating income', then
+  'Europe:' / 'Net sales' / ...): two or more heading rows, each over rows of catalogue line
+  items, the same line items under each; every figure under a heading is that part's;
+- parts over a total ('iPhone', 'Mac', ..., 'Total net sales'): a run of rows no catalogue
+  item names, right above a total row that one does, whose figures add up to the total in
+  every period column (within half a percent): each row is that line item for the part.
+
+`part_tables(tables)` returns, for each table with such rows, a 'segment' table of copies of
+those facts with the line item and a dimension (the kind's axis, the part's name as printed),
+so `lexicon.dimensions.dimensional_facts` finds them; the table read stays as it was.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+
+from finqa.lexicon.model import StatementFact, StatementTable
+
+__all__ = ["part_tables", "PART_TOLERANCE"]
+
+PART_TOLERANCE = 0.005
+_MARK = re.compile(r"\s*(?:\(\w{1,2}\)|\*+)\s*$")  # footnote markers: 'Europe (1)'
+_PRIMARY = frozenset({"income", "balance", "cashflow", "equity"})
+_CONTEXT = re.compile(r"\bsegments?\b|\bgeographic(?:al)?\b|\bregions?\b", re.I)
+_TOTAL = re.compile(r"^\s*(?:total|consolidated)\b", re.I)
+_KIND_OF_TITLE = (
+    ("geography", re.compile(r"geograph|region|countr", re.I)),
+    ("product", re.compile(r"product|categor|service line|brand", re.I)),
+    ("segment", re.compile(r"segment|business unit|division", re.I)),
+)
+
+
+def _name(label: str) -> str:
+    """A part's name as printed, without a colon, trademark signs or footnote markers."""
+    text = re.sub(r"[®™†‡]", "", label).strip().rstrip(":").strip()
+    return _MARK.sub("", text).strip()
+
+
+def _item(label: str) -> str | None:
+    from finqa.lexicon.statements.catalogue import item_for_label
+
+    return item_for_label(_name(label))
+
+
+def _flow(item: str) -> str | None:
+    """The line item a part's figure is read as: an amount of the income statement (a
+    segment reports revenue, costs, operating income), the catalogue's revenue by geography
+    as revenue; None for a balance, a share count or a per-share figure."""
+    from finqa.lexicon.metrics import get_metric
+
+    metric = get_metric(item)
+    if metric is None or metric.unit != "USD":
+        return None
+    if metric.statement == "segment":
+        return "revenue" if "revenue" in item else None
+    return item if metric.statement == "income" else None
+
+
+def _kind(table: StatementTable, name: str) -> str:
+    from finqa.lexicon.dimensions import asked_dimension
+
+    place = asked_dimension(f"revenue from {name}")
+    if place is not None and place.member and place.member.startswith("country:"):
+        return "geography"
+    for kind, rx in _KIND_OF_TITLE:
+        if rx.search(table.title):
+            return kind
+    return "segment"
+
+
+def _dimensioned(
+    table: StatementTable, facts: Iterable[StatementFact], item: str, name: str
+) -> list[StatementFact]:
+    from finqa.lexicon.dimensions import KIND_AXES
+
+    axis = KIND_AXES[_kind(table, name)]
+    return [
+        f.model_copy(
+            update={
+                "item": item,
+                "dimensions": ((axis, name),),
+                "statement": "segment",
+                "table_id": f"{table.table_id}-parts",
+            }
+        )
+        for f in facts
+    ]
+
+
+def _by_row(table: StatementTable) -> dict[int, list[StatementFact]]:
+    rows: dict[int, list[StatementFact]] = {}
+    for f in table.facts:
+        rows.setdefault(f.row, []).append(f)
+    return rows
+
+
+def _under_headings(table: StatementTable, rows: dict[int, list[StatementFact]]) -> list[StatementFact]:  # fmt: skip
+    """Part headings over line items, repeated with the same line items under each."""
+    blocks: list[tuple[str, list[tuple[str, list[StatementFact]]]]] = []
+    for r, label in enumerate(table.labels):
+        if r not in rows:
+            name = _name(label)
+            if name and _item(label) is None and not _TOTAL.match(name):
+                blocks.append((name, []))
+            else:
+                blocks.append(("", []))
+            continue
+        item = _item(label)
+        flow = _flow(item) if item is not None else None
+        if blocks and blocks[-1][0] and flow is not None:
+            blocks[-1][1].append((flow, rows[r]))
+    parts = [(name, body) for name, body in blocks if name and body]
+    if len(parts) < 2:
+        return []
+    shapes = [tuple(i for i, _ in body) for _, body in parts]
+    if len(set(shapes)) != 1 or len(set(shapes[0])) != len(shapes[0]):
+        return []  # not one breakdown: different line items under each heading
+    out: list[StatementFact] = []
+    for name, body in parts:
+        for item, facts in body:
+            out += _dimensioned(table, facts, item, name)
+    return out
+
+
+def _close(a: float, b: float) -> bool:
+    return abs(a - b) <= PART_TOLERANCE * max(abs(b), 1.0)
+
+
+def _above_totals(table: StatementTable, rows: dict[int, list[StatementFact]]) -> list[StatementFact]:  # fmt: skip
+    """Runs of rows no line item names, each right above a total row that adds them up."""
+    out: list[StatementFact] = []
+    run: list[int] = []
+    for r, label in enumerate(table.labels):
+        if r not in rows:
+            run = []
+            continue
+        if any(f.unit != "USD" for f in rows[r]):
+            continue  # a 'percentage of total revenue' row between the parts: no part
+        item = _item(label)
+        if item is None and not _TOTAL.match(label):
+            run.append(r)
+            continue
+        flow = _flow(item) if item is not None else None
+        if flow is not None and len(run) >= 2 and _adds_up(run, rows, rows[r]):
+            for p in run:
+                out += _dimensioned(table, rows[p], flow, _name(table.labels[p]))
+        run = []
+    return out
+
+
+def _adds_up(run: Sequence[int], rows: dict[int, list[StatementFact]], total: Sequence[StatementFact]) -> bool:  # fmt: skip
+    checked = 0
+    for t in total:
+        parts = [f for r in run for f in rows[r] if f.column == t.column]
+        if len(parts) != len(run) or t.value == 0:
+            return False
+        if not _close(sum(f.value for f in parts), t.value):
+            return False
+        checked += 1
+    return checked > 0
+
+
+def _in_context(table: StatementTable, texts: Mapping[int, str]) -> bool:
+    pages = {p for page in table.pages for p in (page, page - 1)}
+    return any(_CONTEXT.search(texts.get(p, "")) for p in pages)
+
+
+def part_tables(tables: Iterable[StatementTable], texts: Mapping[int, str]) -> list[StatementTable]:
+    """One 'segment' table per text table with rows named by parts (see the module doc),
+    among the tables of a note about parts: its page (or the one before) speaks of segments,
+    geographic areas or regions (`texts`: page -> text). The primary statements are left out
+    (their unnamed lines above a total are expenses, not parts)."""
+    out: list[StatementTable] = []
+    for table in tables:
+        if table.source == "xbrl" or table.statement in _PRIMARY:
+            continue
+        if not _in_context(table, texts):
+            continue
+        rows = _by_row(table)
+        facts = _under_headings(table, rows) or _above_totals(table, rows)
+        if not facts:
+            continue
+        out.append(
+            table.model_copy(
+                update={
+                    "table_id": f"{table.table_id}-parts",
+                    "statement": "segment",
+                    "facts": tuple(facts),
+                    "notes": (*table.notes, "rows named by parts of the business"),
+                }
+            )
+        )
+    return out
+
+
+# --------------------------------------------------------------------------- parts as columns
+
+
+def _is_name(cell: str) -> bool:
+    from finqa.lexicon.statements.header import is_header_line
+    from finqa.lexicon.statements.raw import read_cell
+
+    text = cell.strip()
+    return (
+        bool(re.search(r"[A-Za-z]", text)) and read_cell(text) is None and not is_header_line(text)
+    )
+
+
+def column_parts(
+    doc_id: str,
+    grids: Iterable[tuple[int, Sequence[Sequence[str]]]],
+    texts: Mapping[int, str],
+    company: str | None = None,
+) -> list[StatementTable]:
+    """Grids of a segment note whose columns are the parts ('Europe, Middle East & Africa',
+    'Latin America', ..., 'Consolidated'), a period line over each block of line items ('Year
+    Ended December 31, 2024'): one 'segment' table of the parts' figures per grid. The parts'
+    figures of a line item must add up to the last (total) column in some row, else the grid
+    is no breakdown and is left alone."""
+    from finqa.lexicon.numbers import detect_scale
+    from finqa.lexicon.statements.header import read_header
+    from finqa.lexicon.statements.raw import read_cell
+
+    out: list[StatementTable] = []
+    for n, (page, rows) in enumerate(grids):
+        if not _CONTEXT.search(texts.get(page, "") + texts.get(page - 1, "")):
+            continue
+        cells = [[c.strip() for c in r if c and c.strip()] for r in rows]
+        head = next((r for r in cells[:3] if len(r) >= 3 and all(_is_name(c) for c in r)), None)
+        if head is None or not _TOTAL.match(head[-1]):
+            continue
+        scale = detect_scale(texts.get(page, "")) or 1.0
+        period = None
+        facts: list[StatementFact] = []
+        checked = False
+        for r, row in enumerate(cells):
+            if len(row) == 1 and period is None or (len(row) == 1 and _is_period(row[0])):
+                info = read_header([row[0]], "segment", company)
+                if info is not None and len(info.periods) == 1:
+                    period = info.periods[0]
+                continue
+            if period is None or len(row) != len(head) + 1:
+                continue
+            item = _item(row[0])
+            flow = _flow(item) if item is not None else None
+            values = [read_cell(c) for c in row[1:]]
+            if flow is None or any(v is None for v in values):
+                continue
+            amounts = [v[0] * scale for v in values if v is not None]
+            checked = checked or (amounts[-1] != 0 and _close(sum(amounts[:-1]), amounts[-1]))
+            for c, (name, v) in enumerate(zip(head[:-1], values[:-1], strict=True)):
+                if v is None:
+                    continue
+                facts.append(
+                    StatementFact(
+                        doc_id=doc_id, statement="segment", table_id=f"p{page}-g{n}-parts",
+                        table_title=head[-1], label=row[0], item=flow, period=period,
+                        value=v[0] * scale, scale=scale, negative=v[1], page=page, row=r,
+                        column=c, raw=row[c + 1], source="text",
+                        dimensions=((_axis(_name(name)), _name(name)),),
+                    )
+                )  # fmt: skip
+        if not (facts and checked):
+            continue
+        periods = tuple({f.period.key: f.period for f in facts}.values())
+        out.append(
+            StatementTable(
+                table_id=f"p{page}-g{n}-parts", doc_id=doc_id, statement="segment",
+                title="parts as columns: " + ", ".join(head), pages=(page,), scale=scale,
+                periods=periods, labels=tuple(dict.fromkeys(f.label for f in facts)),
+                facts=tuple(facts), source="text", notes=("rows named by parts of the business",),
+            )
+        )  # fmt: skip
+    return out
+
+
+def _is_period(cell: str) -> bool:
+    from finqa.lexicon.statements.header import is_header_line
+
+    return is_header_line(cell)
+
+
+def _axis(name: str) -> str:
+    from finqa.lexicon.dimensions import KIND_AXES, asked_dimension
+
+    place = asked_dimension(f"revenue from {name}")
+    country = place is not None and bool(place.member) and str(place.member).startswith("country:")
+    return KIND_AXES["geography" if country else "segment"]

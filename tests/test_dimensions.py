@@ -1,0 +1,248 @@
+"""Dimensions are part of the question: a segment, region or product line named in a question is
+read from the filing's own members, answered only from that part's fact, and checked so by the
+judge (lexicon/dimensions.py, agents/reasoning/offline/dimension.py, agents/judge/dimension.py)."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+from _reasoning_data import evidence
+from finqa.agents.config import Settings
+from finqa.agents.reasoning import build_reasoner
+from finqa.agents.types import Answer
+from finqa.lexicon import analyze
+from finqa.lexicon.dimensions import (
+    asked_dimension,
+    axis_kind,
+    dimensional_facts,
+    fact_dimension,
+    member_name,
+    members_of,
+    resolve_dimension,
+)
+from finqa.lexicon.model import StatementFact, StatementPeriod, StatementTable
+from finqa.lexicon.statements import MemoryStatementStore
+from finqa.lexicon.xbrl import XbrlFact, statement_tables
+
+DOC = "ACME_2024_10K"
+FY24 = StatementPeriod(label="2024", fiscal_year=2024, months=12, end_date=date(2024, 12, 31))
+SEG = "us-gaap:StatementBusinessSegmentsAxis"
+GEO = "srt:StatementGeographicalAxis"
+OPSEG = ("srt:ConsolidationItemsAxis", "us-gaap:OperatingSegmentsMember")
+PROSE = "Management's discussion. Revenue grew across segments and regions."
+
+
+def _fact(value: float, item: str, *dims: tuple[str, str], statement: str = "segment") -> StatementFact:  # fmt: skip
+    return StatementFact(
+        doc_id=DOC, statement=statement, label=f"us-gaap:{item} {dims}", item=item,  # type: ignore[arg-type]
+        period=FY24, value=value * 1e6, scale=1e6, page=12, source="xbrl",
+        concept="us-gaap:Revenues", dimensions=tuple(sorted(dims)),
+    )  # fmt: skip
+
+
+def _store(*facts: StatementFact) -> MemoryStatementStore:
+    by_kind: dict[str, list[StatementFact]] = {}
+    for f in facts:
+        by_kind.setdefault(f.statement, []).append(f)
+    return MemoryStatementStore(
+        StatementTable(
+            table_id=f"xbrl-{k}",
+            doc_id=DOC,
+            statement=k,
+            pages=(12,),  # type: ignore[arg-type]
+            periods=(FY24,),
+            facts=tuple(v),
+            source="xbrl",
+        )  # fmt: skip
+        for k, v in by_kind.items()
+    )
+
+
+def _acme() -> MemoryStatementStore:
+    """Consolidated revenue 100,000 and operating income 9,000; two segments and a country."""
+    return _store(
+        _fact(100_000, "revenue", statement="income"),
+        _fact(9_000, "operating_income", statement="income"),
+        _fact(60_000, "revenue", (SEG, "acme:CloudSegmentMember"), OPSEG),
+        _fact(11_000, "operating_income", (SEG, "acme:CloudSegmentMember"), OPSEG),
+        _fact(40_000, "revenue", (SEG, "acme:DevicesSegmentMember"), OPSEG),
+        _fact(-2_000, "operating_income", (SEG, "acme:DevicesSegmentMember"), OPSEG),
+        _fact(-3_000, "revenue", (SEG, "acme:EliminationsMember")),
+        _fact(55_000, "revenue", (GEO, "country:US")),
+        _fact(
+            45_000,
+            "revenue",
+            (SEG, "acme:CloudSegmentMember"),
+            ("acme:CustomerAxis", "acme:GovMember"),
+        ),  # fmt: skip
+    )
+
+
+class TestVocabulary:
+    """The dimension vocabulary comes from the XBRL axes and the filing's own members."""
+
+    def test_member_names_read_from_the_tag(self) -> None:
+        """A member's name is its tag's words; a country member is the country's name."""
+        assert member_name("aapl:GreaterChinaSegmentMember") == "Greater China"
+        assert (
+            member_name("aapl:WearablesHomeandAccessoriesMember")
+            == "Wearables Home and Accessories"
+        )
+        assert member_name("country:JP") == "Japan"
+        assert member_name("us-gaap:NonUsMember") == "Non-US"
+
+    def test_axis_kinds_from_axis_names(self) -> None:
+        """Standard part axes have a kind; a company's own axis by its words; equity components none."""
+        assert axis_kind(SEG) == "segment"
+        assert axis_kind(GEO) == "geography"
+        assert axis_kind("srt:ProductOrServiceAxis") == "product"
+        assert axis_kind("ko:OperatingSegmentsAxis") == "segment"
+        assert axis_kind("us-gaap:StatementEquityComponentsAxis") is None
+
+    def test_members_leave_out_residuals_and_qualified_facts(self) -> None:
+        """Eliminations are no part; a fact qualified by a second axis names no one part."""
+        names = [m.name for m in members_of(f for t in _acme().tables(DOC) for f in t.facts)]
+        assert set(names) == {"Cloud", "Devices", "United States"}
+        qualified = _fact(
+            1, "revenue", (SEG, "acme:CloudSegmentMember"), ("acme:CustomerAxis", "x")
+        )
+        assert fact_dimension(qualified) is None
+        plain = _fact(1, "revenue", (SEG, "acme:CloudSegmentMember"), OPSEG)
+        assert fact_dimension(plain) == (SEG, "acme:CloudSegmentMember")
+
+
+class TestQuestionParse:
+    """The parse names the part a question asks about, or none."""
+
+    def test_words_of_the_question(self) -> None:
+        """'the Greater China segment' is a segment; 'revenue from Japan' a country; the analysis carries it."""
+        seg = asked_dimension("What was Apple's Greater China segment's revenue in fiscal 2024?")
+        assert seg is not None and (seg.kind, seg.phrase) == ("segment", "Greater China")
+        geo = asked_dimension("What was AbbVie's revenue from Japan in fiscal year 2024?")
+        assert geo is not None and geo.member == "country:JP"
+        assert analyze("What was Boeing's Global Services segment revenue?").dimension is not None
+
+    def test_no_part_named(self) -> None:
+        """'U.S. GAAP', 'Which segment ...' and a plain total name no part."""
+        assert asked_dimension("What was 3M's U.S. GAAP net income in FY2022?") is None
+        assert asked_dimension("Which segment had the highest revenue in FY2022?") is None
+        assert asked_dimension("What was Apple's revenue in fiscal 2024?") is None
+
+    def test_resolved_against_the_filing(self) -> None:
+        """The longest member name wins; a country only as a place; 'us' is not the US."""
+        members = members_of(f for t in _acme().tables(DOC) for f in t.facts)
+        got = resolve_dimension("What was Acme's Cloud revenue in FY2024?", members)
+        assert got is not None and got.member == "acme:CloudSegmentMember"
+        us = resolve_dimension("What was Acme's revenue in the U.S. in FY2024?", members)
+        assert us is not None and us.member == "country:US"
+        assert resolve_dimension("Tell us Acme's revenue in FY2024.", members) is None
+
+
+class TestStatementModel:
+    """Dimensional facts keep their item and dimension; the total lookup never returns them."""
+
+    def test_tagged_segment_fact_keeps_its_item(self) -> None:
+        """A tagged segment revenue is in the 'segment' table as revenue, and only by dimension."""
+        tag = XbrlFact(
+            concept="us-gaap:Revenues", value=6e10, unit="USD", scale=6, decimals=-6,
+            negative=False, start=date(2024, 1, 1), end=date(2024, 12, 31),
+            dimensions=((SEG, "acme:CloudSegmentMember"),), context_id="c1", page=12,
+            raw="60,000", item="revenue",
+        )  # fmt: skip
+        total = XbrlFact(**{**_fields(tag), "value": 1e11, "dimensions": (), "context_id": "c2"})
+        store = MemoryStatementStore(statement_tables(DOC, [tag, total], 12))
+        assert [f.value for f in store.lookup(DOC, "revenue", 2024)] == [1e11]
+        asked = resolve_dimension("Cloud segment revenue in FY2024?", members_of(
+            f for t in store.tables(DOC) for f in t.facts))  # fmt: skip
+        assert asked is not None
+        assert [f.value for f in dimensional_facts(store, [DOC], "revenue", asked, 2024)] == [6e10]
+
+
+def _fields(fact: XbrlFact) -> dict[str, object]:
+    return {k: getattr(fact, k) for k in XbrlFact.__dataclass_fields__}
+
+
+class TestReasoner:
+    """A question about a part is answered from that part's fact, never the consolidated one."""
+
+    def _ask(self, question: str, store: MemoryStatementStore) -> Answer:
+        reasoner = build_reasoner(Settings(), statements=store)
+        return reasoner.generate(question, evidence(PROSE, doc=DOC), 1)
+
+    def test_segment_revenue(self) -> None:
+        """The Cloud segment's revenue is 60,000, not the company's 100,000."""
+        ans = self._ask("What was Acme's Cloud segment's revenue in fiscal year 2024, in USD millions?", _acme())  # fmt: skip
+        assert not ans.abstained and "60,000" in ans.text and "100,000" not in ans.text
+
+    def test_segment_operating_loss_is_negative(self) -> None:
+        """A segment's operating loss is answered negative and said to be a loss."""
+        ans = self._ask("What was Acme's Devices segment's operating income in fiscal year 2024?", _acme())  # fmt: skip
+        assert not ans.abstained and "2,000" in ans.text and "loss" in ans.text
+        assert "9,000" not in ans.text
+
+    def test_country_revenue(self) -> None:
+        """Revenue from the United States is the country member's figure."""
+        ans = self._ask("What was Acme's revenue from the United States in fiscal year 2024?", _acme())  # fmt: skip
+        assert "55,000" in ans.text
+
+    def test_no_part_fact_abstains_naming_it(self) -> None:
+        """A segment the filing has no figure for: abstain, say what was looked for."""
+        store = _store(_fact(100_000, "revenue", statement="income"))
+        ans = self._ask("What was Acme's Robotics segment's revenue in fiscal year 2024?", store)
+        assert ans.abstained and "no figure for segment 'Robotics'" in ans.text
+        assert "100,000" not in ans.text
+
+    def test_plain_total_question_unchanged(self) -> None:
+        """A question naming no part is still answered with the consolidated figure."""
+        ans = self._ask("What was Acme's revenue in fiscal year 2024, in USD millions?", _acme())
+        assert "100,000" in ans.text
+
+
+class TestJudge:
+    """The judge checks a part's figure by its own lookup in the statement model."""
+
+    def _check(self, text: str, question: str) -> object:
+        from finqa.agents.judge.dimension import check_dimension
+        from finqa.agents.judge.evidence import EvidenceView
+        from finqa.agents.judge.numeric import check_numbers
+
+        ev = evidence(PROSE, doc=DOC)
+        numbers, _ = check_numbers(
+            text, question, EvidenceView.of(ev), [], asked=(2024,), cited=(), rel_tol=0.01
+        )
+        answer = Answer(text=text, strategy="standard", backend="offline")
+        return check_dimension(_acme(), question, answer, ev, numbers, abstained=False)
+
+    def test_consolidated_figure_fails(self) -> None:
+        """'$100,000 million' for the Cloud segment is the consolidated figure: not accepted."""
+        got = self._check("Revenue was $100,000 million.", "What was Acme's Cloud segment's revenue in fiscal year 2024?")  # fmt: skip
+        assert got.failed and "consolidated" in got.message  # type: ignore[attr-defined]
+
+    def test_part_figure_verified(self) -> None:
+        """The part's own figure is verified by the judge's lookup."""
+        got = self._check("Cloud revenue was $60,000 million.", "What was Acme's Cloud segment's revenue in fiscal year 2024?")  # fmt: skip
+        assert not got.failed and got.verified  # type: ignore[attr-defined]
+
+    def test_loss_stated_positive_fails(self) -> None:
+        """A segment's operating loss given as a positive operating income is not accepted."""
+        got = self._check("Operating income was $2,000 million.", "What was Acme's Devices segment's operating income in fiscal year 2024?")  # fmt: skip
+        assert got.failed and "loss" in got.message  # type: ignore[attr-defined]
+
+    def test_agent_rejects_consolidated(self, tmp_path: Path) -> None:
+        """The judge agent does not accept the consolidated figure for a segment question."""
+        from finqa.agents.judge import JudgeAgent
+        from finqa.lexicon.statements.reader import StatementRead
+        from finqa.lexicon.statements.store import clear_shared, write_model
+
+        read = StatementRead(doc_id=DOC, tables=list(_acme().tables(DOC)))
+        write_model(tmp_path, read, content_hash="x")
+        clear_shared()
+        settings = Settings().model_copy(update={"index": Settings().index.model_copy(update={"path": str(tmp_path)})})  # fmt: skip
+        q = "What was Acme's Cloud segment's revenue in fiscal year 2024?"
+        ev = evidence(PROSE + " Total revenue was $100,000 million.", doc=DOC)
+        bad = Answer(text="Revenue was $100,000 million [S1].", strategy="standard", backend="offline")  # fmt: skip
+        verdict = JudgeAgent(settings).evaluate(q, bad, ev, 3)
+        assert verdict.decision == "retry"
+        assert any(p["code"] == "wrong_dimension" for p in verdict.details["answer_problems"])
+        clear_shared()
