@@ -66,6 +66,9 @@ def load_frame(path: str | os.PathLike[str], **filters: Any) -> pd.DataFrame:
         values = [(r.get("scores") or {}).get(name) for r in records]
         column = pd.Series([v if _scalar(v) else None for v in values], index=frame.index)
         numeric = pd.to_numeric(column, errors="coerce")
+        present = [v for v in values if v is not None]
+        if present and all(isinstance(v, int) and not isinstance(v, bool) for v in present):
+            numeric = numeric.astype("Int64")  # counts stay counts: '10', not '10.0'
         frame[f"scores.{name}"] = (
             numeric if numeric.notna().sum() == column.notna().sum() else column
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TextIO
 
 from finqa.agents.terminal import printable
+from finqa.agents.types import Calculation
 from finqa.orchestrator.result import QAResult
 
 __all__ = ["render_result"]
@@ -37,10 +38,7 @@ def render_result(result: QAResult, out: TextIO, *, verbose: bool = True) -> Non
         tag = f" (tag {c.xbrl_concept})" if c.xbrl_concept else ""
         say(f"   cite [{c.source_id}] {c.doc_id} {where}{quote}{tag}\n")
     for calc in result.calculations:
-        ops = ", ".join(f"{o.name}={o.value:g}" for o in calc.operands)
-        say(
-            f"   calc {calc.description or calc.expression}: {calc.expression} with {ops} = {calc.result:g} {calc.unit}\n"
-        )
+        say(f"   calc {_calc_line(calc)}\n")
     for leg in result.legs:
         where = ", ".join(f"{c.doc_id} p. {c.printed_page}" for c in leg.citations[:2])
         say(f"   leg {leg.index} {leg.label}: {leg.shown} [{leg.status}] {where}\n")
@@ -56,3 +54,23 @@ def render_result(result: QAResult, out: TextIO, *, verbose: bool = True) -> Non
         say(f"   error: {result.error}\n")
     say(f"   audit: {result.audit_log}\n")  # where this answer's trail was written
     say(f"   run {result.run_id}, question {result.question_id}\n")
+
+
+def _figure(value: float, unit: str) -> str:
+    """A calculation's figure as written in a memo: '47,061', '2.21', '12.3%', '45.2 days'."""
+    from finqa.lexicon.display import UNIT_DECIMALS, format_number
+
+    text = format_number(value, UNIT_DECIMALS.get(unit, 2))
+    return text + {"%": "%", "days": " days", "times": "x"}.get(unit, "")
+
+
+def _calc_line(calc: Calculation) -> str:
+    """'FY2024 revenue (USD millions): 47,061, read from [S1]' for one figure read; else
+    'expression = result, with name = value [S1], ...' (the figures as filed, in the scale
+    the description names)."""
+    what = calc.description or calc.expression
+    result = _figure(calc.result, calc.unit)
+    if len(calc.operands) == 1 and calc.expression.strip() == calc.operands[0].name:
+        return f"{what}: {result}, read from [{calc.operands[0].source_id}]"
+    ops = ", ".join(f"{o.name} = {_figure(o.value, o.unit)} [{o.source_id}]" for o in calc.operands)
+    return f"{what}: {calc.expression} = {result}, with {ops}"

@@ -129,3 +129,16 @@ class TestBatchBar:
         assert screen[-1].startswith("3 question(s) answered: 3 accepted")
         answers: list[dict[str, Any]] = [json.loads(x) for x in captured.out.splitlines() if x]
         assert len(answers) == 3
+
+
+class TestIngestSummary:
+    """The summary line names the embedder's share only when a model ran."""
+
+    def test_bm25_only_summary_has_no_embedder_share(self) -> None:
+        """No forward pass: no 'embedder 0% of wall time'; with one, its share is given."""
+        from finqa.agents.retrieval.ingest import IngestReport
+
+        report = IngestReport(files=1, documents=1, pages=10, chunks=20, seconds=2.0)
+        assert "embedder" not in report.summary()
+        report.embed_seconds = 1.0
+        assert report.summary().endswith("embedder 50% of wall time")

@@ -181,3 +181,26 @@ class TestQueryEmbedderFallback:
         (tmp_path / "1_Pooling" / "config.json").write_text(json.dumps({"pooling_mode": "mean"}))
         with pytest.raises(Exception):  # noqa: B017 - mean pooling now: it tries to load the (empty) file
             load_query_embedder(tmp_path, "onnx/model.onnx", backend="onnx", quant=None)
+
+
+class TestTokenCounter:
+    """A BM25-only ingest sizes chunks with `tokenizers` alone, counting as transformers does."""
+
+    def test_counts_match_transformers(self) -> None:
+        """Token counts of varied texts (accents, CJK, long, empty) equal the transformers tokenizer's."""
+        import transformers
+        from finqa.agents.retrieval import embedder as emb
+
+        counter = emb.TokenCounter()
+        assert counter._fast is not None  # the plain `tokenizers` path is the one in use
+        texts = [
+            "Net Operating Revenues $47,061 $45,754",
+            "CAFÉ Société naïve 東京 résumé",
+            "word " * 700,
+            "",
+            "Déjà vu — “quotes”\tand tabs",
+        ]
+        hf = transformers.AutoTokenizer.from_pretrained(emb._model_path(emb.PACKAGED_MINILM))
+        want = [len(x) for x in hf(texts, add_special_tokens=False, verbose=False)["input_ids"]]
+        assert counter.count_tokens_batch(texts) == want
+        assert counter.count_tokens(texts[2]) == want[2] == 700

@@ -163,17 +163,19 @@ class TokenCounter:
 
     def __init__(self, name: str = PACKAGED_MINILM) -> None:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
-        import transformers
-
-        auto: Any = transformers.AutoTokenizer
-
         path = _model_path(name)
-        try:
-            self._tokenizer: Any = auto.from_pretrained(path)
-        except Exception as exc:  # noqa: BLE001 - any load failure becomes one clear IndexError_
-            raise IndexError_(
-                f"cannot load tokenizer of {name!r} offline: {str(exc).splitlines()[0][:160]}"
-            ) from None
+        self._fast: Any = _plain_tokenizer(Path(path))
+        self._tokenizer: Any = None
+        if self._fast is None:
+            import transformers
+
+            auto: Any = transformers.AutoTokenizer
+            try:
+                self._tokenizer = auto.from_pretrained(path)
+            except Exception as exc:  # noqa: BLE001 - any load failure becomes one clear IndexError_
+                raise IndexError_(
+                    f"cannot load tokenizer of {name!r} offline: {str(exc).splitlines()[0][:160]}"
+                ) from None
         self.name = name
         self.dimension = 0
         self.max_tokens = 256
@@ -188,17 +190,56 @@ class TokenCounter:
         raise IndexError_("this index has no dense vectors (index.dense: none); nothing to embed")
 
     def count_tokens(self, text: str) -> int:
+        if self._fast is not None:
+            return len(self._fast.encode(text, add_special_tokens=False).ids)
         return len(self._tokenizer(text, add_special_tokens=False, verbose=False)["input_ids"])
 
     def count_tokens_batch(self, texts: Sequence[str]) -> list[int]:
         if not texts:
             return []
+        if self._fast is not None:
+            encoded = self._fast.encode_batch(list(texts), add_special_tokens=False)
+            return [len(e.ids) for e in encoded]
         return [
             len(ids)
             for ids in self._tokenizer(list(texts), add_special_tokens=False, verbose=False)[
                 "input_ids"
             ]
         ]
+
+
+def _plain_tokenizer(path: Path) -> Any:
+    """The model's `tokenizer.json` run by Hugging Face `tokenizers` itself (no transformers
+    import: seconds off a BM25-only ingest), without the truncation or padding a saved file
+    may carry; None when the folder has no such file or its tokenizer_config asks for a
+    lower-casing the file's normaliser does not do (transformers would then adjust it)."""
+    import json
+
+    file = path / "tokenizer.json"
+    if not file.is_file():
+        return None
+    try:
+        from tokenizers import Tokenizer
+
+        spec = json.loads(file.read_text(encoding="utf-8"))
+        config_file = path / "tokenizer_config.json"
+        config = (
+            json.loads(config_file.read_text(encoding="utf-8")) if config_file.is_file() else {}
+        )
+        normalizer = spec.get("normalizer") or {}
+        wants = config.get("do_lower_case")
+        if (
+            wants is not None
+            and normalizer.get("type") == "BertNormalizer"
+            and bool(normalizer.get("lowercase", True)) != bool(wants)
+        ):
+            return None
+        tok = Tokenizer.from_file(str(file))
+    except Exception:  # noqa: BLE001 - any doubt: transformers' own loader decides
+        return None
+    tok.no_truncation()
+    tok.no_padding()
+    return tok
 
 
 class LazyEmbedder:

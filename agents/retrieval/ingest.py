@@ -71,7 +71,9 @@ class IngestReport:
             f"{self.pages} pages, {self.chunks} chunks, {len(self.skipped)} skipped"
             + (f" [{skipped}{more}]" if self.skipped else "")
             + (f", {len(self.warnings)} damaged but repaired" if self.warnings else "")
-            + f", {self.seconds:.1f} s, {self.pages_per_second:.1f} pages/s, embedder {self.embed_share:.0%} of wall time"
+            + f", {self.seconds:.1f} s, {self.pages_per_second:.1f} pages/s"
+            # a BM25-only index (or nothing new to embed) ran no model: nothing to share out
+            + (f", embedder {self.embed_share:.0%} of wall time" if self.embed_seconds > 0 else "")
         )
 
 
