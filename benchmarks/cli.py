@@ -11,7 +11,7 @@ __all__ = ["register"]
 _BENCH_MODULES = (
     "finqa.benchmarks.retrieval",
     "finqa.benchmarks.financebench",
-    "finqa.benchmarks.xbrl",
+    "finqa.benchmarks.xbrl_cli",
 )
 
 

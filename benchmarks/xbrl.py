@@ -20,9 +20,7 @@ summary.json to `--out`.
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -38,7 +36,8 @@ __all__ = [
     "calendar_fiscal_year",
     "generate_questions",
     "strip_tags",
-    "add_parser",
+    "filings_in",
+    "prepare_filings",
     "run",
 ]
 
@@ -226,14 +225,14 @@ def _unwrap(el: Any) -> None:
 # --------------------------------------------------------------------------- running
 
 
-def _filings(folder: Path) -> list[Path]:
+def filings_in(folder: Path) -> list[Path]:
     files = sorted(p for p in folder.iterdir() if p.suffix.lower() in (".htm", ".html"))
     if not files:
         raise FinqaError(f"no .htm/.html filings in {folder}")
     return files
 
 
-def _prepare(files: Sequence[Path], mode: str, work: Path) -> list[Path]:
+def prepare_filings(files: Sequence[Path], mode: str, work: Path) -> list[Path]:
     work.mkdir(parents=True, exist_ok=True)
     out = []
     for path in files:
@@ -279,13 +278,13 @@ def run(
     from finqa.benchmarks.grading import grade
     from finqa.orchestrator import FinQA
 
-    files = _filings(filings)
+    files = filings_in(filings)
     out.mkdir(parents=True, exist_ok=True)
     questions = _questions(files)[: limit or None]
     with (out / "questions.jsonl").open("w", encoding="utf-8") as fh:
         for q in questions:
             fh.write(json.dumps(asdict(q)) + "\n")
-    prepared = _prepare(files, mode, out / "filings")
+    prepared = prepare_filings(files, mode, out / "filings")
     index = out / "index"
     settings = load_settings(config, overrides={"index.path": str(index), "index.dense": "none"})
     started = time.perf_counter()
@@ -335,80 +334,3 @@ def run(
         summary["statement_recovery"] = statement_recovery(prepared, files)
     (out / "summary.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
     return summary
-
-
-def add_parser(bench_sub: Any) -> None:
-    """Add `finqa bench xbrl` to the `finqa bench` subcommands."""
-    p = bench_sub.add_parser(
-        "xbrl", help="questions from the filings' own inline XBRL tags, graded by the tags"
-    )
-    p.add_argument("--filings", required=True, help="folder of EDGAR .htm/.html filings")
-    p.add_argument("--mode", choices=("as-filed", "text-only"), default="as-filed")
-    p.add_argument("--out", default=None, help="output folder (default: ./bench-xbrl-MODE)")
-    p.add_argument("--limit", type=int, default=None, help="only the first N questions")
-    p.add_argument("--config", default=None, help="configuration YAML")
-    p.add_argument(
-        "--cross-filing",
-        action="store_true",
-        help="questions across filings (peers, trends; benchmarks/xbrl_cross.py)",
-    )
-    p.add_argument(
-        "--kinds",
-        choices=("totals", "segment"),
-        default="totals",
-        help="totals: the company's tagged totals; segment: segment, geography and product "
-        "questions from the dimensional tags (benchmarks/xbrl_segments.py)",
-    )
-    p.set_defaults(func=_cmd)
-
-
-def _cmd(args: argparse.Namespace) -> int:
-    folder = Path(args.filings)
-    if not folder.is_dir():
-        raise FinqaError(f"--filings {folder} is not a folder")
-    out = Path(args.out or f"bench-xbrl-{args.mode}")
-    if args.cross_filing:
-        from finqa.benchmarks.xbrl_cross import run_cross
-
-        summary = run_cross(folder, args.mode, out, limit=args.limit, config=args.config)
-        print(
-            f"bench xbrl --cross-filing ({args.mode}): {summary['questions']} questions from "
-            f"{summary['filings']} filings: correct {summary['correct']:.1%}, wrong "
-            f"{summary['wrong']:.1%}, abstained {summary['abstained']:.1%} ({summary['counts']}); "
-            f"wrong accepted {summary['wrong_accepted']}; by kind {summary['by_kind']}; "
-            f"{summary['seconds_per_leg']} s per leg"
-        )
-        return 0
-    if getattr(args, "kinds", "totals") == "segment":
-        from finqa.benchmarks import xbrl_segments
-
-        summary = xbrl_segments.run(folder, args.mode, out, limit=args.limit, config=args.config)
-        print(
-            f"bench xbrl --kinds segment ({args.mode}): {summary['questions']} questions from "
-            f"{summary['filings']} filings: {summary['counts']}, wrong accepted "
-            f"{summary['wrong_accepted']}; by kind {summary['by_kind']}; filings with no part "
-            f"answered: {summary['unread_filings']}"
-        )
-        return 0
-    summary = run(folder, args.mode, out, limit=args.limit, config=args.config)
-    c = summary["counts"]
-    print(
-        f"bench xbrl ({args.mode}): {summary['questions']} questions from {summary['filings']} "
-        f"filings: correct {summary['correct']:.1%}, wrong {summary['wrong']:.1%}, "
-        f"abstained {summary['abstained']:.1%} ({c})",
-        file=sys.stdout,
-    )
-    rec = summary.get("statement_recovery")
-    if rec and rec.get("measured"):
-        totals = {k: v for k, v in rec.items() if k not in ("by_filing", "not_read")}
-        print(f"statement model recovery of tagged facts: {totals}")
-        for name, one in rec["by_filing"].items():
-            missed = ", ".join(one["statements_not_read"])
-            state = f"; statements not read: {missed}" if missed else ""
-            if not one["read"]:
-                state = " (no primary statement printed in the document: not counted)"
-            print(f"  {name}: {one['recovered']}/{one['tagged']} recovered, "
-                  f"{one['recovered_signed']} with the sign{state}")  # fmt: skip
-    elif rec:
-        print(f"statement model recovery of tagged facts: {rec}")
-    return 0

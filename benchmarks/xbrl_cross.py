@@ -67,7 +67,7 @@ def _annual_facts(path: Path) -> tuple[str, int, dict[tuple[str, int], float]] |
     or a filing without tags."""
     from finqa.agents.retrieval.loaders import LoadedDoc, load_path
     from finqa.agents.retrieval.metadata import doc_metadata
-    from finqa.benchmarks.xbrl import _fye_month
+    from finqa.benchmarks._xbrl_recovery import fye_month_of
     from finqa.lexicon.xbrl import period_key
 
     doc = next((d for d in load_path(path) if isinstance(d, LoadedDoc)), None)
@@ -77,7 +77,7 @@ def _annual_facts(path: Path) -> tuple[str, int, dict[tuple[str, int], float]] |
     fy, end, company = meta.get("fiscal_year"), meta.get("period_end"), meta.get("company")
     if not (fy and end and company) or str(meta.get("fiscal_period") or "FY") != "FY":
         return None
-    fye = _fye_month(meta, date.fromisoformat(str(end)), None)
+    fye = fye_month_of(meta, date.fromisoformat(str(end)), None)
     values: dict[tuple[str, int], set[float]] = {}
     for f in doc.facts:
         if f.item not in _ITEMS or not f.is_total or f.unit != "USD":
@@ -189,16 +189,16 @@ def run_cross(
     from finqa.agents.config import load_settings
     from finqa.agents.retrieval.ingest import ingest_paths
     from finqa.benchmarks.grading import grade
-    from finqa.benchmarks.xbrl import _filings, _prepare
+    from finqa.benchmarks.xbrl import filings_in, prepare_filings
     from finqa.orchestrator import FinQA
 
-    files = _filings(filings)
+    files = filings_in(filings)
     out.mkdir(parents=True, exist_ok=True)
     questions = cross_questions(files)[: limit or None]
     with (out / "questions.jsonl").open("w", encoding="utf-8") as fh:
         for q in questions:
             fh.write(json.dumps(asdict(q)) + "\n")
-    prepared = _prepare(files, mode, out / "filings")
+    prepared = prepare_filings(files, mode, out / "filings")
     index = out / "index"
     settings = load_settings(config, overrides={"index.path": str(index), "index.dense": "none"})
     started = time.perf_counter()

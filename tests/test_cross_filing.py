@@ -212,10 +212,10 @@ class TestCrossFilingBench:
 
     def test_questions_from_the_edgar_tags(self, edgar_dir: Path) -> None:
         """Peers share a fiscal year; golds are the tags' higher, difference and CAGR."""
-        from finqa.benchmarks.xbrl import _filings
+        from finqa.benchmarks.xbrl import filings_in
         from finqa.benchmarks.xbrl_cross import cross_questions
 
-        qs = {q.qid: q for q in cross_questions(_filings(edgar_dir))}
+        qs = {q.qid: q for q in cross_questions(filings_in(edgar_dir))}
         kinds = {q.kind for q in qs.values()}
         assert kinds == {"higher", "difference", "cagr", "stitched"}
         assert not any("10-q" in q.filing for q in qs.values() if q.kind != "stitched")
