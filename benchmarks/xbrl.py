@@ -430,8 +430,9 @@ def _cmd(args: argparse.Namespace) -> int:
         raise FinqaError(f"--filings {folder} is not a folder")
     out = Path(args.out or f"bench-xbrl-{args.mode}")
     if getattr(args, "kinds", "totals") == "segment":
-        from finqa.benchmarks import xbrl_segments
+        import importlib  # like `finqa bench`'s own modules: a plug-in, no import cycle
 
+        xbrl_segments = importlib.import_module("finqa.benchmarks.xbrl_segments")
         summary = xbrl_segments.run(folder, args.mode, out, limit=args.limit, config=args.config)
         print(
             f"bench xbrl --kinds segment ({args.mode}): {summary['questions']} questions from "

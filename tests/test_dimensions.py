@@ -246,3 +246,20 @@ class TestJudge:
         assert verdict.decision == "retry"
         assert any(p["code"] == "wrong_dimension" for p in verdict.details["answer_problems"])
         clear_shared()
+
+
+class TestNamesInQuestions:
+    """A part named after a brand is still a part; a company's name is not."""
+
+    def test_brand_segment_and_source(self) -> None:
+        """'Converse segment' (a brand) is a part; 'revenue from Salesforce Platform and Other' too."""
+        seg = asked_dimension("What was Nike's Converse segment's revenue in fiscal year 2025?")
+        assert seg is not None and seg.phrase == "Converse"
+        src = asked_dimension("What was Salesforce's revenue from Salesforce Platform and Other in fiscal year 2025?")  # fmt: skip
+        assert src is not None and src.phrase == "Salesforce Platform and Other"
+
+    def test_event_about_a_segment_is_no_part_figure(self) -> None:
+        """A gain on separating a segment asks no figure of that segment."""
+        q = "What is the gain accruing to JnJ from the separation of its Consumer Health business segment?"  # fmt: skip
+        assert asked_dimension(q) is None
+        assert asked_dimension("Which Best Buy product category performed the best?") is None

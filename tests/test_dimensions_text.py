@@ -107,3 +107,27 @@ class TestColumnsNamedByParts:
             ["Net operating revenues", "5", "7", "99"],
         ]
         assert column_parts(DOC, [(5, grid)], {5: "Segment properties (in millions)"}) == []
+
+
+class TestSubtotals:
+    """A subtotal of places is one part of the breakdown below it, its places the company's."""
+
+    def test_places_under_a_non_us_subtotal(self) -> None:
+        """Asia and Europe under 'Total non-U.S. revenues', then the United States, add up to total revenues."""
+        table = _table([
+            ("Asia", [12_000]), ("Europe", [8_000]), ("Total non-U.S. revenues", [20_000]),
+            ("United States", [36_000]), ("Total revenues", [56_000]),
+        ])  # fmt: skip
+        got = _parts(table)
+        assert got[("Asia", "revenue")] == 12_000
+        assert got[("United States", "revenue")] == 36_000
+
+    def test_product_lines_under_a_brand_are_not_the_company_s(self) -> None:
+        """Footwear under one brand's subtotal is that brand's footwear, not the company's."""
+        table = _table([
+            ("Footwear", [29_510]), ("Apparel", [12_965]), ("Total Acme Brand revenues", [42_475]),
+            ("Converse", [1_692]), ("Total revenues", [44_167]),
+        ])  # fmt: skip
+        got = _parts(table)
+        assert ("Footwear", "revenue") not in got
+        assert got[("Converse", "revenue")] == 1_692

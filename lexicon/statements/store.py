@@ -38,7 +38,7 @@ __all__ = [
     "MODEL_VERSION",
 ]
 
-MODEL_VERSION = 1
+MODEL_VERSION = 2  # 2: dimensional facts keep their item; segment notes' parts read from text
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
 
