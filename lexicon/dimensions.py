@@ -298,8 +298,6 @@ def asked_dimension(question: str) -> AskedDimension | None:
             raw = question[s : e + 2]
             if not _PROPER.match(text) or text.lower() in _QUESTION_WORDS:
                 break
-            if any(a <= s < b for a, b in companies):
-                break  # "Best Buy product category": the company is no part's name
             if raw[len(text) :].startswith(("'s", "’s")) and run:
                 break  # "Apple's Greater China": the company's possessive ends the name
             run.insert(0, text)
@@ -308,6 +306,8 @@ def asked_dimension(question: str) -> AskedDimension | None:
         while run and run[0].lower() in ("and", "of", "the", ","):
             run.pop(0)
         phrase = " ".join(run)
+        if any(_key(question[a:b]) == _key(phrase) for a, b in companies):
+            phrase = ""  # "Best Buy product category": the company is no part's name
         if phrase and not is_residual(phrase):
             return AskedDimension(kind=kind, phrase=phrase)
     source = _source_named(question)

@@ -131,3 +131,8 @@ class TestSubtotals:
         got = _parts(table)
         assert ("Footwear", "revenue") not in got
         assert got[("Converse", "revenue")] == 1_692
+
+    def test_unclosed_subtotal_of_no_line_item(self) -> None:
+        """A last 'Total' row no line item names closes nothing and raises nothing."""
+        table = _table([("Cloud", [10]), ("Devices", [20]), ("Total", [30])])
+        assert _parts(table) == {}

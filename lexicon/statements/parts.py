@@ -149,7 +149,8 @@ def _above_totals(table: StatementTable, rows: dict[int, list[StatementFact]]) -
 
     def close(subtotal: int) -> None:
         """A subtotal no total adds up further is the table's total: its own line item."""
-        flow = _flow(_part_item(table.labels[subtotal], last_words=True) or "")
+        item = _part_item(table.labels[subtotal], last_words=True)
+        flow = _flow(item) if item is not None else None
         if flow is not None:
             for q in nested[subtotal]:
                 out.extend(_dimensioned(table, rows[q], flow, _name(table.labels[q])))
