@@ -99,6 +99,23 @@ class TestColumnsNamedByParts:
         assert facts[("Corporate", "operating_income")].value == -5_252e6
         assert facts[("North America", "revenue")].period.key == "FY2024"
 
+    def test_total_revenues_row_of_the_columns(self) -> None:
+        """'Total net operating revenues' (third party and intersegment) is each part's revenue."""
+        grid = [
+            ["Europe, Middle East & Africa", "Latin America", "Eliminations", "Consolidated"],
+            ["Year Ended December 31, 2024"],
+            ["Third party", "$7,442", "$6,459", "$—", "$13,901"],
+            ["Intersegment", "680", "—", "(680)", "—"],
+            ["Total net operating revenues", "8,122", "6,459", "(680)", "13,901"],
+        ]
+        tables = column_parts(DOC, [(5, grid)], {5: "Segment information (in millions)"})
+        facts = {(f.dimensions[0][1], f.item): f.value for t in tables for f in t.facts}
+        assert facts == {
+            ("Europe, Middle East & Africa", "revenue"): 8_122e6,
+            ("Latin America", "revenue"): 6_459e6,
+            ("Eliminations", "revenue"): -680e6,
+        }
+
     def test_columns_that_do_not_add_up(self) -> None:
         """Columns whose figures do not add up to the last one are no breakdown."""
         grid = [

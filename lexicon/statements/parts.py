@@ -322,7 +322,7 @@ def column_parts(
                 continue
             if period is None or len(row) != len(head) + 1:
                 continue
-            item = _item(row[0])
+            item = _part_item(row[0], last_words=True)  # "Total net operating revenues"
             flow = _flow(item) if item is not None else None
             values = [read_cell(c) for c in row[1:]]
             if flow is None or any(v is None for v in values):
