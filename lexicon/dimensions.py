@@ -187,7 +187,7 @@ def members_of(facts: Iterable[StatementFact]) -> tuple[DimensionMember, ...]:
         dim = fact_dimension(fact)
         if dim is not None:
             count[dim] += 1
-            if fact.source == "xbrl":
+            if getattr(fact, "source", "xbrl") == "xbrl":
                 tagged.add(dim)
     out = []
     # the filing's own tags first: a member a text table also names is read as tagged
