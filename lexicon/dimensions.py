@@ -156,7 +156,16 @@ def _key(text: str) -> str:
 
 def _member_keys(member: str, name: str) -> tuple[str, ...]:
     prefix, _, local = member.rpartition(":")
+    from finqa.lexicon.abbreviations import abbreviations
+
     keys = [_key(name)]
+    outer = re.match(r"^(.*?)\s*\(([^()]+)\)\s*$", name)  # 'Asia-Pacific (APAC)'
+    if outer:
+        keys += [_key(outer.group(1)), _key(outer.group(2))]
+    for short in [name, *(outer.groups() if outer else ())]:
+        long = abbreviations().get(short.strip())  # mined from filings: 'EMEA'
+        if long:
+            keys.append(_key(long))
     if prefix == "country":
         keys += [_key(n) for n in _countries().get(local.upper(), ())]
     return tuple(k for k in dict.fromkeys(keys) if k)

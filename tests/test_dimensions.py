@@ -263,3 +263,19 @@ class TestNamesInQuestions:
         q = "What is the gain accruing to JnJ from the separation of its Consumer Health business segment?"  # fmt: skip
         assert asked_dimension(q) is None
         assert asked_dimension("Which Best Buy product category performed the best?") is None
+
+    def test_printed_name_with_its_abbreviation(self) -> None:
+        """'Asia-Pacific (APAC)' as printed is asked by either name; 'EMEA' by its long form."""
+        from finqa.lexicon.dimensions import DimensionMember, _member_keys
+
+        apac = DimensionMember(GEO, "Asia-Pacific (APAC)", "geography", "Asia-Pacific (APAC)",
+                               _member_keys("Asia-Pacific (APAC)", "Asia-Pacific (APAC)"))  # fmt: skip
+        for q in (
+            "What was revenue from APAC in FY2024?",
+            "Asia Pacific region revenue in FY2024?",
+        ):
+            got = resolve_dimension(q, [apac])
+            assert got is not None and got.member == "Asia-Pacific (APAC)"
+        emea = DimensionMember(GEO, "us-gaap:EMEAMember", "geography", "EMEA", _member_keys("us-gaap:EMEAMember", "EMEA"))  # fmt: skip
+        got = resolve_dimension("Revenue from Europe, Middle East and Africa in FY2024?", [emea])
+        assert got is not None and got.member == "us-gaap:EMEAMember"
