@@ -347,6 +347,14 @@ _SOURCE = re.compile(
 )
 
 
+# a unit, scale or period word after 'revenue in': 'in USD millions', 'in Fiscal 2024'
+_UNIT_WORD = re.compile(
+    r"^(?:USD|US\$|U\.S\. dollars?|EUR|GBP|JPY|CNY|dollars?|euros?|millions?|thousands?|"
+    r"billions?|percent|fiscal|FY|Q[1-4]|H[12]|quarter|year|GAAP|non-GAAP)\b",
+    re.I,
+)
+
+
 def _source_named(question: str) -> AskedDimension | None:
     """A proper name a question says revenue comes from ('revenue from Oceania', 'sales in
     Greater China'), companies and periods left out; a country is a geography member."""
@@ -360,6 +368,8 @@ def _source_named(question: str) -> AskedDimension | None:
     if m is None:
         return None
     name = m.group("name").strip(" ,")
+    if _UNIT_WORD.match(name):
+        return None  # 'revenues in USD millions': a unit, no part
     start = m.start("name")
     whole = any(a <= start and start + len(name) <= b for a, b in _company_spans(question))
     if not name or "~" in name or whole or is_residual(name):

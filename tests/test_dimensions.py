@@ -128,6 +128,7 @@ class TestQuestionParse:
         assert asked_dimension("What was 3M's U.S. GAAP net income in FY2022?") is None
         assert asked_dimension("Which segment had the highest revenue in FY2022?") is None
         assert asked_dimension("What was Apple's revenue in fiscal 2024?") is None
+        assert asked_dimension("In Q2 2023, what were Acme's revenues in USD millions?") is None
 
     def test_resolved_against_the_filing(self) -> None:
         """The longest member name wins; a country only as a place; 'us' is not the US."""
