@@ -19,6 +19,10 @@ import yaml
 from finqa.agents.errors import ConfigError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+_YAML_LOADER = getattr(
+    yaml, "CSafeLoader", yaml.SafeLoader
+)  # libyaml's C parser when present (safe schema)
+
 __all__ = [
     "Settings",
     "IndexConfig",
@@ -61,6 +65,9 @@ class IndexConfig(_Section):
     bm25_cache_docs: int = 512  # BM25 partitions (one per filing) kept loaded per process
     dense_filter_docs: int = 16  # filtered to <= this many filings: exact dense search over them
     repair_pdfs: bool = True  # ingest what pymupdf recovers from a damaged PDF (with a warning)
+    # per-file size limits (MB): a larger file is skipped with a one-line reason, the run goes on
+    max_pdf_mb: float = Field(default=200.0, gt=0)
+    max_text_mb: float = Field(default=50.0, gt=0)  # HTML, .txt/.md, EDGAR submissions
     chunk_header: bool = True  # prefix "company doc_type period | section" to embedded/BM25 text
     header_section_tokens: int = 12  # word pieces reserved for the section title in that header
     torch_threads: int = (
@@ -159,6 +166,9 @@ class OrchestratorConfig(_Section):
     retrieval_escalation: bool = True
     stop_on_no_improvement: bool = True
     workers: int = 1
+    # a question naming two companies, or one company over three or more fiscal years, is split
+    # into legs answered one by one and combined (finqa.orchestrator.legs)
+    cross_filing: bool = True
 
 
 class AuditConfig(_Section):
@@ -166,6 +176,14 @@ class AuditConfig(_Section):
     # so runs from any working directory keep one trail; set it to log elsewhere
     path: str | None = None
     fsync: bool = True
+    # a signed checkpoint of the log's head at the end of every run and batch (audit.checkpoints)
+    checkpoints: bool = True
+    # None: `<log>.checkpoints/` beside the log; else one sub-folder per log under this folder
+    checkpoint_dir: str | None = None
+    # the machine's Ed25519 key, outside the log's folder; None: $XDG_CONFIG_HOME/finqa/audit-checkpoint.key
+    checkpoint_key: str | None = None
+    # the public keys verify trusts (reviewers' and checkpoints'), JSON; see docs/audit-review.md
+    trusted_keys: str | None = None
 
 
 class Settings(BaseModel):
@@ -216,7 +234,7 @@ def _env_overrides(environ: Mapping[str, str]) -> tuple[dict[str, Any], dict[str
             continue
         keys = name[len(ENV_PREFIX) :].lower().split("__")
         try:
-            value: Any = yaml.safe_load(raw) if raw.strip() else raw
+            value: Any = yaml.load(raw, Loader=_YAML_LOADER) if raw.strip() else raw
         except yaml.YAMLError:
             value = raw
         _set_dotted(out, keys, value)
@@ -229,6 +247,7 @@ NON_SETTING_ENV = frozenset(
     {
         "FINQA_API_KEY",  # secret: the LLM key (like OPENAI_API_KEY)
         "FINQA_AUDIT_HMAC_KEY",  # secret: signs audit checkpoints
+        "FINQA_AUDIT_REVIEW_KEY",  # the reviewer's private key file for `audit review`
         "FINQA_DEBUG",  # tracebacks on errors
         "FINQA_CHROMIUM",  # the Chromium executable for `audit report --pdf`
         "FINQA_FINANCEBENCH",  # tests: where the FinanceBench data is
@@ -287,7 +306,7 @@ def load_settings(
     data: dict[str, Any] = {}
     if cfg_path.exists():
         try:
-            loaded = yaml.safe_load(cfg_path.read_text(encoding="utf-8")) or {}
+            loaded = yaml.load(cfg_path.read_text(encoding="utf-8"), Loader=_YAML_LOADER) or {}
         except yaml.YAMLError as exc:
             raise ConfigError(f"config file {cfg_path} is not valid YAML: {exc}") from None
         if not isinstance(loaded, dict):

@@ -11,6 +11,7 @@ import sys
 from typing import Any, TextIO, cast
 
 import structlog
+from finqa.agents.progress import LineStream
 from finqa.agents.redact import redact
 
 __all__ = ["configure_logging", "get_logger", "bind", "unbind"]
@@ -23,22 +24,14 @@ _LEVELS = {
 }
 
 
-class _CurrentStderr:
-    """Writes to whatever `sys.stderr` is at write time (it may be swapped, e.g. by pytest)."""
-
-    def write(self, text: str) -> int:
-        return sys.stderr.write(text)
-
-    def flush(self) -> None:
-        sys.stderr.flush()
-
-    def isatty(self) -> bool:
-        return bool(getattr(sys.stderr, "isatty", lambda: False)())
+def _current_stderr() -> TextIO:
+    """Whatever `sys.stderr` is at write time (it may be swapped, e.g. by pytest)."""
+    return sys.stderr
 
 
 def configure_logging(level: str = "info", *, stream: Any = None) -> None:
     """Configure structlog once per process; logs go to stderr so stdout stays for results."""
-    out = stream if stream is not None else _CurrentStderr()
+    out = stream if stream is not None else LineStream(_current_stderr)  # above a live bar
     renderer: Any
     if getattr(out, "isatty", lambda: False)():
         renderer = structlog.dev.ConsoleRenderer(colors=False)

@@ -18,7 +18,7 @@ from finqa.lexicon.model import (
     StatementPeriod,
     StatementTable,
 )
-from pydantic import Field
+from pydantic import Field, model_validator
 
 __all__ = [
     "Frozen",
@@ -33,6 +33,9 @@ __all__ = [
     "LLMUsage",
     "LLMResponse",
     "Answer",
+    "FigureStatus",
+    "FIGURE_OK",
+    "CalcStatus",
     "Verdict",
     "Diagnosis",
     "Retriever",
@@ -128,7 +131,9 @@ class Evidence(Frozen):
 class Citation(Frozen):
     """A source of an answer: (doc, page, chunk, quote). `page` is the 0-based page index (as in
     the source PDF and the audit log); `page_label` the printed page number when the index knows
-    it (EDGAR HTML page footers), filled in by the orchestrator."""
+    it (EDGAR HTML page footers), filled in by the orchestrator. `quote` is the filing's own
+    text at that place (for a tagged figure: its table row as printed, sign included), and
+    `xbrl_concept` the figure's inline XBRL tag, apart from the quote."""
 
     source_id: str
     doc_id: str
@@ -136,6 +141,7 @@ class Citation(Frozen):
     chunk_id: str | None = None
     quote: str = ""
     page_label: str | None = None
+    xbrl_concept: str | None = None  # the inline XBRL tag of a figure read from it (not quoted)
 
     @property
     def printed_page(self) -> str:
@@ -203,6 +209,55 @@ class Answer(Frozen):
     usage: LLMUsage = LLMUsage()
     confidence: Mapping[str, Any] = Field(default_factory=dict)  # hedging, refusal, figures, length
     raw: str = ""  # raw LLM text, for the audit log
+    # what the reasoner tells the judge (records written before these fields carried them as
+    # `confidence` keys of the same names; they are read from there when not given)
+    missing: tuple[str, ...] = ()  # line items it looked for and could not find (abstentions)
+    calc_problems: tuple[str, ...] = ()  # its own calculations it found invalid
+    invalid_citations: int = 0  # citations to sources that are not in the evidence
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_confidence(cls, data: Any) -> Any:
+        """Older answers (audit records, labelled sets) said these in `confidence`."""
+        if not isinstance(data, Mapping):
+            return data
+        conf = data.get("confidence")
+        if not isinstance(conf, Mapping):
+            return data
+        out = dict(data)
+        for key in ("missing", "calc_problems"):
+            value = conf.get(key)
+            if key not in out and isinstance(value, list | tuple):
+                out[key] = tuple(str(x) for x in value if x)
+        value = conf.get("invalid_citations")
+        if "invalid_citations" not in out and isinstance(value, int | float) and value > 0:
+            out["invalid_citations"] = int(value)
+        return out
+
+
+# The status of each figure of an answer as the judge checked it (NumberCheck.status): the first
+# four accept it; the rest say why it is not supported.
+FigureStatus = Literal[
+    "evidence",  # printed in a source, in the asked period's column or sentence
+    "calculation",  # the judge's re-execution of a recorded calculation over evidence figures
+    "derived",  # simple arithmetic of other verified figures of the answer
+    "rederived",  # the asked metric as the judge computes it from the statement model
+    "period_mismatch",  # printed, but only in another period's column
+    "calc_mismatch",  # what the reasoner recorded, not what the arithmetic gives
+    "calc_unverified",  # a calculation's result whose operands are not in the evidence
+    "calc_invalid",  # beside a calculation the reasoner flagged invalid
+    "calc_other_metric",  # a calculation of another metric than the one asked
+    "wrong_direction",  # the size of a change, stated as moving the other way
+    "wrong_kind",  # not a figure of the kind asked (an amount for a ratio ...)
+    "route_conflict",  # the judge's second route gives another value (both shown)
+    "implausible",  # outside what the metric can be by its definition
+    "wrong_sign",  # a quotient stated with the sign its sides do not give
+    "off_topic",  # printed, but on a line of another item (internal, becomes not_found)
+    "not_found",  # none of the above
+]
+FIGURE_OK: frozenset[str] = frozenset({"evidence", "calculation", "derived", "rederived"})
+# The status of a recorded calculation as the judge re-executed it (CalcCheck.status).
+CalcStatus = Literal["verified", "operand_not_found", "period_mismatch", "error"]
 
 
 # --------------------------------------------------------------------------- judge

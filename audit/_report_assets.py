@@ -86,7 +86,10 @@ JS = r"""
   // ---------------------------------------------------------------- banner and runs
   function banner() {
     var v = D.verify, cls = v.status === 0 ? "ok" : v.status === 1 ? "tampered" : "torn", head;
-    if (v.status === 0) head = "Chain verified: intact up to seq " + v.verified_through_seq;
+    var anchored = v.checkpointed_through_seq ? "; checkpoint matches up to seq " + v.checkpointed_through_seq + (v.checkpointed_through_seq < v.verified_through_seq ? ", later records verified by the chain alone" : "") : "; no checkpoint vouches for it";
+    if (v.status === 0) head = "Chain verified: intact up to seq " + v.verified_through_seq + anchored;
+    else if (v.status === 1 && v.first_bad_line === null && v.verified_through_seq > 0) head = "TAMPERED: " + v.review_problems.length + " sign-off(s) do not verify (shown as NOT verified); chain intact up to seq " + v.verified_through_seq + anchored;
+    else if (v.status === 1 && v.verified_through_seq === 0) head = "TAMPERED: nothing in this log is verified (" + v.message + ")";
     else if (v.status === 1) head = "TAMPERED at seq " + v.first_bad_seq + " (line " + v.first_bad_line + "): records from seq " + v.first_bad_seq + " on are NOT verified; chain intact only up to seq " + v.verified_through_seq;
     else head = "TRUNCATED/TORN at line " + v.first_bad_line + ": chain intact up to seq " + v.verified_through_seq;
     var b = el("div", "banner " + cls, [el("div", null, head)]);
@@ -186,7 +189,7 @@ JS = r"""
     box.appendChild(el("h3", null, "Sign-off"));
     if (!q.reviews.length) { box.appendChild(el("div", "muted", "Not reviewed")); return box; }
     q.reviews.slice().reverse().forEach(function (r, n) {
-      box.appendChild(el("div", "review", [pill(txt(r.verdict), "s-" + r.verdict), " by " + txt(r.reviewer) + " at " + txt(r.ts) + " (seq " + txt(r.seq) + ")" + (n === 0 ? " — current" : " — superseded") + (r.verified ? "" : " — NOT verified") + (r.hash_ok === false ? " — its hash does not verify: not counted" : "") + (r.note ? ": " + r.note : "")]));
+      box.appendChild(el("div", "review", [pill(txt(r.verdict), "s-" + r.verdict), " by " + txt(r.reviewer) + " at " + txt(r.ts) + " (seq " + txt(r.seq) + ")" + (n === 0 ? " — current" : " — superseded") + (r.verified ? " — signed, verified" : " — NOT verified" + (r.sign_problem ? " (" + r.sign_problem + ")" : "")) + (r.hash_ok === false ? " — its hash does not verify: not counted" : "") + (r.note ? ": " + r.note : "")]));
     });
     return box;
   }
@@ -212,7 +215,7 @@ JS = r"""
     box.appendChild(el("div", null, [el("b", null, "Final: "), pill(q.status, "s-" + q.status), " " + txt(q.reason)]));
     box.appendChild(el("div", null, [el("b", null, "Answer: "), el("span", "answer", txt(q.answer))]));
     if (q.error) box.appendChild(el("div", "badtxt", "Error: " + q.error));
-    box.appendChild(el("div", "muted", "run " + q.run_id + " · seq " + q.seqs.join("–") + (q.verified ? " · all records verified" : " · contains records NOT verified")));
+    box.appendChild(el("div", "muted", "run " + q.run_id + " · seq " + q.seqs.join("–") + (q.verified ? (q.checkpointed ? " · all records verified (chain and checkpoint)" : " · all records verified by the chain (after the last checkpoint)") : " · contains records NOT verified")));
     box.appendChild(reviews(q));
     q.life.forEach(function (a) { box.appendChild(attempt(a)); });
     box.appendChild(rawList(q.other, "Other records of this question (shown raw)"));

@@ -15,11 +15,10 @@ from types import MappingProxyType
 from typing import Any
 
 from finqa.audit.canonical import record_hash
+from finqa.audit.review_check import REVIEW_AGENT, REVIEW_EVENT, ReviewCheck
 
 __all__ = ["KNOWN_EVENTS", "REVIEW_EVENT", "REVIEW_AGENT", "VERDICTS", "build_question", "raw_json"]
 
-REVIEW_EVENT = "review"
-REVIEW_AGENT = "reviewer"
 VERDICTS = ("approved", "flagged", "rejected")
 KNOWN_EVENTS = frozenset(
     {
@@ -222,8 +221,9 @@ def _changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
     return out or ["nothing changed"]
 
 
-def _review(rec: Mapping[str, Any], verified: bool) -> dict[str, Any]:
+def _review(rec: Mapping[str, Any], verified: bool, check: ReviewCheck | None) -> dict[str, Any]:
     p, data = _d(rec, "params"), _d(rec, "data")
+    signed = check is not None and check.ok
     return {
         "seq": rec.get("seq"),
         "ts": rec.get("ts"),
@@ -231,26 +231,34 @@ def _review(rec: Mapping[str, Any], verified: bool) -> dict[str, Any]:
         "reviewer": p.get("reviewer"),
         "note": data.get("note"),
         "question_head_seq": p.get("question_head_seq"),
-        "verified": verified,
+        "verified": verified and signed,
         "hash_ok": rec.get("hash") == record_hash(rec),
+        "signed": signed,
+        "sign_problem": None if signed else (check.problem if check else "signature not checked"),
     }
 
 
 def _review_state(reviews: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
-    """The question's review state: the latest review, unless its own hash does not verify (an
-    edited verdict): then "unverified", never its verdict nor an earlier one it may supersede."""
+    """The question's review state: the latest review, unless it does not verify (an edited
+    verdict, a broken chain, an unsigned or badly signed sign-off, a head not in the chain):
+    then "unverified", never its verdict nor an earlier one it may supersede."""
     if not reviews:
         return None
     latest = dict(reviews[-1])
-    if not latest["hash_ok"]:
+    if not latest["hash_ok"] or not latest["verified"]:
         latest.update(verdict="unverified", reviewer=None, note=None)
     return latest
 
 
 def build_question(
-    records: Sequence[Mapping[str, Any]], verified_seqs: frozenset[int] | set[int]
+    records: Sequence[Mapping[str, Any]],
+    verified_seqs: frozenset[int] | set[int],
+    review_checks: Mapping[int, ReviewCheck] | None = None,
+    checkpointed_seq: int = 0,
 ) -> dict[str, Any]:
-    """The report's entry for one (run, question): summary fields and its life by attempt."""
+    """The report's entry for one (run, question): summary fields and its life by attempt.
+    `verified_seqs`: the records the verification vouches for; `review_checks`: each review's
+    sign-off check by seq; `checkpointed_seq`: records up to it are anchored by a checkpoint."""
     first = records[0]
     attempts: dict[int, dict[str, Any]] = {}
     other: list[dict[str, Any]] = []
@@ -275,7 +283,9 @@ def build_question(
         elif key == ("orchestrator", "final"):
             final = rec
         elif key == (REVIEW_AGENT, REVIEW_EVENT):
-            reviews.append(_review(rec, ok))
+            seq = rec.get("seq")
+            check = (review_checks or {}).get(seq) if isinstance(seq, int) else None
+            reviews.append(_review(rec, ok, check))
         elif slot is None or not _into_attempt(slot, key, rec):
             entry = {"seq": rec.get("seq"), "verified": ok, "raw": raw_json(rec)}
             (slot["other"] if slot is not None else other).append(entry)
@@ -317,6 +327,7 @@ def build_question(
         "review": _review_state(reviews),
         "flags": flags,
         "verified": verified,
+        "checkpointed": verified and bool(seqs) and max(seqs) <= checkpointed_seq,
         "seqs": [min(seqs), max(seqs)] if seqs else [],
         "switches": switches,
         "life": life,

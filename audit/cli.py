@@ -1,8 +1,10 @@
 """`finqa audit verify|checkpoint|show|export|recover|report|review`.
 
-verify exits 0 (ok), 1 (tampered), 2 (truncated or torn), or 3 when it could not check at all
-(log or checkpoint missing, FINQA_AUDIT_HMAC_KEY unset). report writes its page whatever the
-log's state and exits with verify's status (0, 1 or 2).
+verify exits 0 (ok), 1 (tampered, or a review that does not verify), 2 (truncated or torn), or
+3 when it could not check at all (log or checkpoint missing, no key to check a checkpoint with).
+By default it checks the log against the latest automatic checkpoint (`<log>.checkpoints/`, or
+`audit.checkpoint_dir`) and every review against the trusted keys (`audit.trusted_keys`).
+report writes its page whatever the log's state and exits with verify's status (0, 1 or 2).
 """
 
 from __future__ import annotations
@@ -31,8 +33,16 @@ def register(sub: Any) -> None:
         help="check the hash chain (exit 0 ok, 1 tampered, 2 truncated/torn, 3 cannot check)",
     )
     p.add_argument("log")
-    p.add_argument("--checkpoint", help="a checkpoint file from `finqa audit checkpoint`")
+    _add_key_flags(p)
     p.set_defaults(func=_verify)
+
+    p = asub.add_parser(
+        "keygen", help="create an Ed25519 key (a reviewer's, or the machine's checkpoint key)"
+    )
+    p.add_argument("--out", required=True, help="the private key file to create (mode 0600)")
+    p.add_argument("--holder", required=True, help="who holds it: the reviewer's name as signed")
+    p.add_argument("--role", choices=["reviewer", "checkpoint"], default="reviewer")
+    p.set_defaults(func=_keygen)
 
     p = asub.add_parser("checkpoint", help="write an HMAC'd head (key: $FINQA_AUDIT_HMAC_KEY)")
     p.add_argument("log")
@@ -45,6 +55,7 @@ def register(sub: Any) -> None:
     p.add_argument("--run-id", help="only records of this run")
     p.add_argument("--agent", help="only records of this agent")
     p.add_argument("--event", help="only records of this event")
+    _add_key_flags(p)
     p.set_defaults(func=_show)
 
     p = asub.add_parser("export", help="export records to CSV or Parquet")
@@ -62,7 +73,7 @@ def register(sub: Any) -> None:
     p.add_argument("--out", required=True, help="the HTML file to write (e.g. review.html)")
     p.add_argument("--run", dest="run_id", help="only this run")
     p.add_argument("--question-id", help="only this question")
-    p.add_argument("--checkpoint", help="also check the log against this checkpoint")
+    _add_key_flags(p)
     p.add_argument("--pdf", action="store_true", help="also print OUT.pdf with headless Chromium")
     p.set_defaults(func=_report)
 
@@ -73,11 +84,48 @@ def register(sub: Any) -> None:
     p.add_argument("--reviewer", required=True, help="who signs off")
     p.add_argument("--note", help="why (kept in the log)")
     p.add_argument("--run", dest="run_id", help="the run of the question (default: its latest)")
+    p.add_argument(
+        "--key",
+        metavar="FILE",
+        help="the reviewer's Ed25519 private key (default: $FINQA_AUDIT_REVIEW_KEY); "
+        "without one the review is unsigned and verify flags it",
+    )
     p.set_defaults(func=_review)
 
     p = asub.add_parser("recover", help="record a torn last line now (the next append would)")
     p.add_argument("log")
     p.set_defaults(func=_recover)
+
+
+def _add_key_flags(p: Any) -> None:
+    p.add_argument(
+        "--checkpoint",
+        help="check against this checkpoint (default: the latest in the log's checkpoint folder)",
+    )
+    p.add_argument(
+        "--no-checkpoint", action="store_true", help="check the chain alone (no checkpoint)"
+    )
+    p.add_argument("--trusted-keys", metavar="FILE", help="default: audit.trusted_keys")
+    p.add_argument("--config", metavar="FILE", help="YAML config (audit.* keys)")
+
+
+def _verify_args(args: argparse.Namespace) -> dict[str, Any]:
+    """checkpoint, keys and reviewers for `verify_log`, from the flags and the config."""
+    from finqa.agents.config import load_settings
+    from finqa.agents.secrets import audit_hmac_key
+    from finqa.audit.checkpoints import latest_checkpoint, verify_keys
+    from finqa.audit.keys import load_trusted_keys
+
+    audit = load_settings(args.config).audit
+    trusted = args.trusted_keys or audit.trusted_keys
+    checkpoint = args.checkpoint
+    if checkpoint is None and not args.no_checkpoint:
+        checkpoint = latest_checkpoint(args.log, audit.checkpoint_dir)
+    return {
+        "checkpoint": checkpoint,
+        "keys": verify_keys(trusted, audit.checkpoint_key, audit_hmac_key()),
+        "reviewers": load_trusted_keys(trusted),
+    }
 
 
 def _say(text: str, *, file: Any = None) -> None:
@@ -89,7 +137,7 @@ def _verify(args: argparse.Namespace) -> int:
     from finqa.audit.verify import verify_log
 
     try:
-        result = verify_log(args.log, args.checkpoint)
+        result = verify_log(args.log, **_verify_args(args))
     except AuditError as exc:
         _say(f"finqa: error: {exc}", file=sys.stderr)
         return CANNOT_VERIFY
@@ -97,7 +145,26 @@ def _verify(args: argparse.Namespace) -> int:
     _say(f"{label}: {args.log}: {result.message}")
     if result.excerpt:
         _say(f"  first bad line {result.first_bad_line}: {result.excerpt}")
+    for check in result.reviews:
+        if not check.ok:
+            _say(f"  {check.problem}")
+    if result.checkpoint_path is None and not args.no_checkpoint:
+        _say("  no checkpoint: records cut from the end of the log cannot be detected")
     return result.status
+
+
+def _keygen(args: argparse.Namespace) -> int:
+    import json
+
+    from finqa.audit.keys import generate_key
+
+    key = generate_key(args.out)
+    holder = " ".join(args.holder.split())
+    _say(f"private key {key.path} (mode 0600; keep it to yourself), key id {key.key_id}")
+    _say("add this entry to the verifier's trusted keys file:")
+    entry = {"holder": holder, "role": args.role, "public_key": key.public_b64}
+    print(json.dumps(entry, ensure_ascii=False))
+    return 0
 
 
 def _checkpoint(args: argparse.Namespace) -> int:
@@ -116,7 +183,11 @@ def _show(args: argparse.Namespace) -> int:
     from finqa.audit.show import render_question, render_record, render_summary
     from finqa.audit.verify import verify_log
 
-    result = verify_log(args.log)
+    try:  # as `audit verify` would: the latest checkpoint and the trusted keys of the config
+        result = verify_log(args.log, **_verify_args(args))
+    except AuditError as exc:
+        result = verify_log(args.log)
+        _say(f"finqa: warning: checked the chain alone: {exc}", file=sys.stderr)
     label = "" if result.ok else f"{_LABELS.get(result.status, '?')} — "
     _say(f"{args.log}: {label}{result.message}")
     found = load_records(args.log, run_id=args.run_id, agent=args.agent, event=args.event)
@@ -158,8 +229,8 @@ def _report(args: argparse.Namespace) -> int:
         args.out,
         run_id=args.run_id,
         question_id=args.question_id,
-        checkpoint=args.checkpoint,
         pdf=args.pdf,
+        **_verify_args(args),
     )
     v = data["verify"]
     _say(f"{v['label']}: {args.log}: {v['message']}")
@@ -170,8 +241,11 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _review(args: argparse.Namespace) -> int:
+    import os
+
     from finqa.audit.signoff import review_question
 
+    key = args.key or os.environ.get("FINQA_AUDIT_REVIEW_KEY") or None
     rec = review_question(
         args.log,
         args.question_id,
@@ -179,11 +253,18 @@ def _review(args: argparse.Namespace) -> int:
         args.reviewer,
         note=args.note,
         run_id=args.run_id,
+        key=key,
     )
     _say(
         f"{args.log}: seq {rec['seq']}: question {args.question_id} {args.verdict} by "
         f"{rec['params']['reviewer']} (run {rec['run_id']})"
     )
+    if key is None:
+        _say(
+            "finqa: warning: unsigned review (no --key): `finqa audit verify` flags it as not "
+            "verified",
+            file=sys.stderr,
+        )
     if rec["params"]["log_status"] != 0:
         label = _LABELS.get(rec["params"]["log_status"], "?")
         _say(

@@ -12,7 +12,11 @@ records, and returns one JSON-safe dict that `finqa.audit.report_html` embeds in
 * ``other`` (records outside any question, e.g. unknown kinds, recoveries) shown raw, and
   ``unparsed`` lines (torn or damaged), so nothing in the log is left out.
 
-Records the chain does not vouch for (at or after the first bad line) are marked unverified.
+Records the verification does not vouch for are marked unverified: those at or after the
+first bad line, and every record when a checkpoint failed (a rewrite cannot be located, so
+nothing at or before it is vouched for). Records up to a matched checkpoint are marked
+*checkpointed*; later ones are verified by the chain alone. A review is verified only when its
+sign-off checks (`finqa.audit.review_check`) against the trusted keys.
 The values of secret environment variables and URL credentials are scrubbed from everything
 before it is returned.
 """
@@ -28,7 +32,9 @@ from typing import Any
 from finqa.agents.errors import AuditError
 from finqa.audit._fileio import iter_lines, parse_object, snapshot_size
 from finqa.audit._report_life import build_question, raw_json
+from finqa.audit.keys import TrustedKeys
 from finqa.audit.redact import has_secret, redact, secret_values
+from finqa.audit.signing import CheckpointKeys
 from finqa.audit.verify import VerifyResult, verify_log
 from finqa.audit.writer import RUN_START_EVENT, format_ts
 
@@ -73,52 +79,67 @@ class _Reader:
 PARALLEL_VERIFY_BYTES = 8 << 20
 
 
+class _Keys:
+    """What the report verifies with (picklable, for the verifying child process)."""
+
+    def __init__(
+        self,
+        checkpoint: str | os.PathLike[str] | None,
+        keys: CheckpointKeys | None,
+        reviewers: TrustedKeys | None,
+    ) -> None:
+        self.checkpoint, self.keys = checkpoint, keys
+        self.reviewers = reviewers if reviewers is not None else TrustedKeys()
+
+
 def _checked(
     log: Path,
-    checkpoint: str | os.PathLike[str] | None,
+    how: _Keys,
     size: int,
     observe: _Reader | None = None,
 ) -> tuple[VerifyResult, dict[str, Any], _Reader | None]:
     """`verify_log` of the first `size` bytes, with the checkpoint's result for the banner (a
     checkpoint that cannot be checked, e.g. FINQA_AUDIT_HMAC_KEY unset, leaves the chain alone
     verified). Returns the observer that saw the verified pass (a fresh one after a retry)."""
-    cp: dict[str, Any] = {"given": False, "matches": None, "note": "no checkpoint given"}
+    checkpoint = how.checkpoint
+    cp: dict[str, Any] = {
+        "given": False,
+        "matches": None,
+        "note": "none: records cut from the end of the log cannot be detected",
+    }
+    common: dict[str, Any] = {"observe": observe, "size": size, "reviewers": how.reviewers}
     if checkpoint is None:
-        return verify_log(log, observe=observe, size=size), cp, observe
+        return verify_log(log, **common), cp, observe
     try:
-        result = verify_log(log, checkpoint, observe=observe, size=size)
+        result = verify_log(log, checkpoint, keys=how.keys, **common)
     except AuditError as exc:
-        note = f"checkpoint {checkpoint} could not be checked: {exc}"
+        note = f"{checkpoint} could not be checked: {exc}; the chain alone is verified"
         cp = {"given": True, "matches": None, "note": note}
-        observe = _Reader() if observe is not None else None
-        return verify_log(log, observe=observe, size=size), cp, observe
-    where = f"checkpoint {checkpoint}"
+        common["observe"] = observe = _Reader() if observe is not None else None
+        return verify_log(log, **common), cp, observe
+    matched = result.checkpoint_lines > 0
     cp = {
         "given": True,
-        "matches": result.ok,
-        "note": f"{where} matches"
-        if result.ok
-        else f"{where}: does not match or the log is damaged ({result.message})",
+        "matches": matched,
+        "note": f"{checkpoint} (seq {result.checkpoint_seq}) matches"
+        if matched
+        else f"{checkpoint} does NOT match: nothing in the log is vouched for ({result.message})",
     }
     return result, cp, observe
 
 
-def _checked_in_worker(
-    log: Path, checkpoint: str | os.PathLike[str] | None, size: int
-) -> tuple[VerifyResult, dict[str, Any]]:
-    result, cp, _ = _checked(log, checkpoint, size)
+def _checked_in_worker(log: Path, how: _Keys, size: int) -> tuple[VerifyResult, dict[str, Any]]:
+    result, cp, _ = _checked(log, how, size)
     return result, cp
 
 
-def _verify(
-    log: Path, checkpoint: str | os.PathLike[str] | None
-) -> tuple[VerifyResult, dict[str, Any], _Reader]:
+def _verify(log: Path, how: _Keys) -> tuple[VerifyResult, dict[str, Any], _Reader]:
     size = snapshot_size(log)
     if size >= PARALLEL_VERIFY_BYTES and (os.cpu_count() or 1) > 1:
-        found = _verify_beside(log, checkpoint, size)
+        found = _verify_beside(log, how, size)
         if found is not None:
             return found
-    result, cp, seen = _checked(log, checkpoint, size, _Reader())
+    result, cp, seen = _checked(log, how, size, _Reader())
     reader = seen if seen is not None else _Reader()
     if not result.ok:  # verification stopped at the first bad line (or never read the log)
         reader.rest(log, size)
@@ -126,7 +147,7 @@ def _verify(
 
 
 def _verify_beside(
-    log: Path, checkpoint: str | os.PathLike[str] | None, size: int
+    log: Path, how: _Keys, size: int
 ) -> tuple[VerifyResult, dict[str, Any], _Reader] | None:
     """Verify in a child process while this one reads the same `size` bytes; None (verify here
     instead) when no child can be started or the two passes did not see the same head record."""
@@ -138,13 +159,13 @@ def _verify_beside(
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     try:
         with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
-            future = pool.submit(_checked_in_worker, log, checkpoint, size)
+            future = pool.submit(_checked_in_worker, log, how, size)
             reader = _Reader()
             reader.rest(log, size)
             result, cp = future.result()
     except (BrokenProcessPool, OSError):
         return None
-    if result.ok and not _same_head(reader, result):
+    if result.chain_lines and not _same_head(reader, result):
         return None  # the file changed under us between the passes: one pass decides
     return result, cp, reader
 
@@ -168,7 +189,7 @@ def _scan(
     bad_seq: int | None = None
     bad = result.first_bad_line
     for lineno, offset, content, has_nl, obj in reader.lines:
-        good = result.ok or (bad is not None and lineno < bad)
+        good = lineno <= result.chain_lines
         if obj is None or "seq" not in obj:
             unparsed.append(
                 {
@@ -230,13 +251,17 @@ def build_report_data(
     run_id: str | None = None,
     question_id: str | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
+    keys: CheckpointKeys | None = None,
+    reviewers: TrustedKeys | None = None,
     now: datetime | None = None,
 ) -> dict[str, Any]:
-    """Everything the report shows, JSON-safe, with secret values scrubbed.
+    """Everything the report shows, JSON-safe, with secret values scrubbed. `checkpoint` and
+    `keys` as for `verify_log`; `reviewers`: the trusted keys sign-offs are checked against
+    (none: no review is shown as verified).
 
     Raises `AuditError` when the log is missing or when `run_id`/`question_id` match nothing."""
     path = Path(log)
-    result, cp, reader = _verify(path, checkpoint)
+    result, cp, reader = _verify(path, _Keys(checkpoint, keys, reviewers))
     size = reader.end
     records, verified, unparsed, bad_seq = _scan(reader, result)
     last_good = max(verified) if verified else 0
@@ -265,7 +290,9 @@ def build_report_data(
         keep = {k[0] for k in groups}
         by_run = {k: v for k, v in by_run.items() if k in keep}
         other = []
-    questions = [build_question(recs, verified) for recs in groups.values()]
+    checks = {c.seq: c for c in result.reviews}
+    cp_seq = result.checkpoint_seq if result.checkpoint_lines else 0
+    questions = [build_question(recs, verified, checks, cp_seq or 0) for recs in groups.values()]
     status = result.status
     data: dict[str, Any] = {
         "format": REPORT_FORMAT,
@@ -287,8 +314,10 @@ def build_report_data(
             "first_bad_line": result.first_bad_line,
             "first_bad_seq": bad_seq
             if bad_seq is not None
-            else (last_good + 1 if not result.ok else None),
+            else (last_good + 1 if result.first_bad_line is not None else None),
             "verified_through_seq": last_good,
+            "checkpointed_through_seq": cp_seq or 0,
+            "review_problems": [c.problem for c in result.reviews if not c.ok],
             "recovered": result.recovered,
             "checkpoint": cp,
         },

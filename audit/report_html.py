@@ -18,7 +18,9 @@ from typing import Any
 
 from finqa.agents.errors import AuditError
 from finqa.audit._report_assets import CSS, JS
+from finqa.audit.keys import TrustedKeys
 from finqa.audit.report_data import build_report_data
+from finqa.audit.signing import CheckpointKeys
 
 __all__ = [
     "CHROMIUM_ARGS",
@@ -98,9 +100,19 @@ def write_report(
     question_id: str | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
     pdf: bool = False,
+    keys: CheckpointKeys | None = None,
+    reviewers: TrustedKeys | None = None,
 ) -> tuple[Path, dict[str, Any]]:
-    """Write the report (atomically) and, with `pdf`, OUT.pdf beside it; the path and its data."""
-    data = build_report_data(log, run_id=run_id, question_id=question_id, checkpoint=checkpoint)
+    """Write the report (atomically) and, with `pdf`, OUT.pdf beside it; the path and its data.
+    `checkpoint`, `keys`, `reviewers`: as for `build_report_data`."""
+    data = build_report_data(
+        log,
+        run_id=run_id,
+        question_id=question_id,
+        checkpoint=checkpoint,
+        keys=keys,
+        reviewers=reviewers,
+    )
     target = Path(out)
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")

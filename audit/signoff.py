@@ -18,12 +18,17 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from finqa.agents.clock import SystemClock
 from finqa.agents.errors import AuditError
 from finqa.agents.types import Clock
 from finqa.audit._report_life import REVIEW_AGENT, REVIEW_EVENT, VERDICTS
+from finqa.audit.canonical import to_jsonable
+from finqa.audit.keys import ALGORITHM, SigningKey, load_signing_key
+from finqa.audit.redact import redact, secret_values
 from finqa.audit.review import iter_records
+from finqa.audit.review_check import review_body
 from finqa.audit.verify import verify_log
-from finqa.audit.writer import AuditLog
+from finqa.audit.writer import AuditLog, format_ts
 
 __all__ = ["VERDICTS", "REVIEW_EVENT", "REVIEW_AGENT", "review_question", "latest_reviews"]
 
@@ -39,8 +44,11 @@ def review_question(
     note: str | None = None,
     run_id: str | None = None,
     clock: Clock | None = None,
+    key: SigningKey | str | os.PathLike[str] | None = None,
 ) -> dict[str, Any]:
-    """Append a review record for `question_id` (latest run holding it, or `run_id`); returns it."""
+    """Append a review record for `question_id` (latest run holding it, or `run_id`), signed
+    with the reviewer's Ed25519 `key` (a key or its file; see `finqa.audit.keys`); returns it.
+    Without a key the review is written unsigned, and `finqa audit verify` flags it."""
     if verdict not in VERDICTS:
         raise AuditError(f"unknown verdict {verdict!r}: use one of {', '.join(VERDICTS)}")
     who = " ".join(str(reviewer or "").split())
@@ -49,6 +57,7 @@ def review_question(
     text = (note or "").strip()
     if len(text) > _MAX_NOTE:
         raise AuditError(f"the note has {len(text)} characters: keep it under {_MAX_NOTE}")
+    signer = key if isinstance(key, SigningKey) or key is None else load_signing_key(key)
     path = Path(log)
     head: Mapping[str, Any] | None = None
     runs: list[str] = []
@@ -66,24 +75,52 @@ def review_question(
             f"question {question_id!r} is not in {path}{where}: nothing to review, nothing written",
             path=str(path),
         )
-    checked = verify_log(path)
+    checked = _verified_now(path)
     sink = AuditLog(path, run_id=str(head.get("run_id")), clock=clock)
+    params: dict[str, Any] = {
+        "reviewer": who,
+        "verdict": verdict,
+        "question_head_seq": head.get("seq"),
+        "question_head_hash": head.get("hash"),
+        "runs_with_question": runs,
+        "log_status": checked.status,
+    }
+    if signer is not None:
+        params["signed_at"] = format_ts((clock or SystemClock()).now())
+        # signed as it will be written: the writer redacts secrets before hashing
+        body = redact(
+            to_jsonable(review_body(head.get("run_id"), question_id, verdict, params, text)),
+            secret_values(),
+        )
+        params["signature"] = {
+            "alg": ALGORITHM,
+            "key_id": signer.key_id,
+            "value": signer.sign(body),
+        }
     return sink.append(
         event=REVIEW_EVENT,
         agent=REVIEW_AGENT,
         question_id=question_id,
-        params={
-            "reviewer": who,
-            "verdict": verdict,
-            "question_head_seq": head.get("seq"),
-            "question_head_hash": head.get("hash"),
-            "runs_with_question": runs,
-            "log_status": checked.status,
-        },
+        params=params,
         decision=verdict,
         reason=f"{verdict} by {who}",
         data={"note": text, "log_verification": checked.message},
     )
+
+
+def _verified_now(path: Path) -> Any:
+    """The log's verification for the record a review keeps: against its latest automatic
+    checkpoint when one can be checked here, else the chain alone (and the message says so)."""
+    from finqa.audit.checkpoints import latest_checkpoint, verify_keys
+
+    latest = latest_checkpoint(path)
+    if latest is not None:
+        try:
+            return verify_log(path, latest, keys=verify_keys(None, None))
+        except AuditError as exc:
+            chain = verify_log(path)
+            return chain.model_copy(update={"message": f"{chain.message} (checkpoint: {exc})"})
+    return verify_log(path)
 
 
 def latest_reviews(records: list[Mapping[str, Any]]) -> dict[tuple[str, str], Mapping[str, Any]]:

@@ -32,13 +32,16 @@ from finqa.audit.canonical import (
     record_hash,
     sha256_hex,
 )
-from finqa.audit.signing import read_checkpoint
+from finqa.audit.keys import TrustedKeys
+from finqa.audit.review_check import ReviewCheck, check_reviews, is_review
+from finqa.audit.signing import CheckpointKeys, read_checkpoint
 from finqa.audit.writer import RECOVERY_EVENT
 
 __all__ = [
     "VerifyResult",
     "verify_log",
     "verify_bytes",
+    "verify_since",
     "LineObserver",
     "OK",
     "TAMPERED",
@@ -63,6 +66,13 @@ class VerifyResult(Frozen):
     head_hash: str = GENESIS_HASH
     recovered: int = 0  # torn lines named by recovery records
     excerpt: str = ""  # the start of the first bad line
+    # lines 1..chain_lines form an intact chain the verdict vouches for (0 once a checkpoint
+    # failed: a rewrite cannot be located, so nothing at or before it is vouched for)
+    chain_lines: int = 0
+    checkpoint_seq: int | None = None  # the checkpoint that matched
+    checkpoint_lines: int = 0  # lines 1..N match that checkpoint
+    checkpoint_path: str | None = None
+    reviews: tuple[ReviewCheck, ...] = ()  # sign-offs checked (when trusted keys were given)
 
 
 class _Bad(Exception):
@@ -145,16 +155,34 @@ def _names_fragments(obj: Mapping[str, Any], pending: list[tuple[int, Fragment]]
 LineObserver = Callable[[int, int, bytes, bool, "dict[str, Any] | None"], None]
 
 
+class _Reviews:
+    """The review records and question heads seen by a scan, for `check_reviews`."""
+
+    def __init__(self) -> None:
+        self.reviews: list[dict[str, Any]] = []
+        self.heads: dict[int, tuple[str, object, object]] = {}
+
+    def see(self, obj: dict[str, Any]) -> None:
+        if is_review(obj):
+            self.reviews.append(obj)
+        elif obj.get("question_id") is not None:
+            self.heads[obj["seq"]] = (obj["hash"], obj.get("run_id"), obj.get("question_id"))
+
+
 def _scan(
     path: Source,
     size: int,
     checkpoint: Mapping[str, Any] | None,
     observe: LineObserver | None = None,
+    reviews: _Reviews | None = None,
+    start: tuple[int, int, int, str] = (0, 0, 1, GENESIS_HASH),
 ) -> VerifyResult:
-    seq, prev, lineno, records, recovered, end = 1, GENESIS_HASH, 0, 0, 0, 0
+    begin, lineno, seq, prev = start  # (byte, lines before it, next seq, previous hash)
+    records, recovered, end = seq - 1, 0, begin
+    cp_matched = 0
     pending: list[tuple[int, Fragment]] = []  # torn lines not yet named by a recovery record
     cp_lines = int(checkpoint["lines"]) if checkpoint else -1
-    for offset, content, has_nl in iter_lines(path, size):
+    for offset, content, has_nl in iter_lines(path, size, begin):
         lineno += 1
         end = offset + len(content) + (1 if has_nl else 0)
         obj = parse_object(content) if has_nl else None
@@ -185,6 +213,8 @@ def _scan(
             recovered += len(pending)
             pending = []
             seq, prev, records = seq + 1, obj["hash"], records + 1
+            if reviews is not None:
+                reviews.see(obj)
         if lineno == cp_lines and has_nl and checkpoint is not None:
             same = (
                 obj is not None
@@ -199,6 +229,7 @@ def _scan(
                     f"byte {checkpoint['bytes']}): the log was rewritten",
                     content,
                 )
+            cp_matched = lineno
     if pending:
         first_line, frag = pending[0]
         if checkpoint is not None and end < int(checkpoint["bytes"]):
@@ -237,7 +268,84 @@ def _scan(
         head_seq=seq - 1,
         head_hash=head,
         recovered=recovered,
+        chain_lines=lineno,
+        checkpoint_seq=int(checkpoint["seq"]) if checkpoint else None,
+        checkpoint_lines=cp_matched,
     )
+
+
+def verify_since(
+    path: str | os.PathLike[str],
+    checkpoint: str | os.PathLike[str],
+    *,
+    keys: CheckpointKeys | None = None,
+) -> VerifyResult:
+    """Verify only what follows a checkpoint: its signature, that the checkpointed line is still
+    the record it names (seq, hash, content, at the same byte), then the chain from there on.
+    What lies before it was verified when the checkpoint was written; `verify_log` checks all.
+    Cost: the bytes appended since the checkpoint (the writer's end-of-run checkpoints)."""
+    cp, forged = _load_checkpoint(checkpoint, None, keys)
+    if forged is not None:
+        return forged
+    log = Path(path)
+    size = snapshot_size(log)
+    at, lines = int(cp["bytes"]), int(cp["lines"])
+    where = str(checkpoint)
+    if size < at:  # shorter than the checkpoint: cut or rewritten, the full pass tells which
+        return _run(log, size, cp, None, None, checkpoint)
+    content = _line_ending_at(log, at)
+    obj = parse_object(content) if content is not None else None
+    if (
+        obj is None
+        or obj.get("seq") != cp["seq"]
+        or obj.get("hash") != cp["hash"]
+        or canonical_bytes(obj) != content
+        or record_hash(obj) != cp["hash"]
+    ):
+        return VerifyResult(
+            ok=False,
+            status=TAMPERED,
+            first_bad_line=lines,
+            message=f"line {lines}: does not match the checkpointed head (seq {cp['seq']}, "
+            f"byte {at}): the log was rewritten",
+            bytes=size,
+            checkpoint_path=where,
+        )
+    try:
+        found = _scan(log, size, None, start=(at, lines, int(cp["seq"]) + 1, str(cp["hash"])))
+    except _Bad as bad:
+        return VerifyResult(
+            ok=False,
+            status=bad.status,
+            first_bad_line=bad.line,
+            message=bad.message,
+            excerpt=bad.excerpt,
+            bytes=size,
+            checkpoint_path=where,
+        )
+    return found.model_copy(
+        update={
+            "checkpoint_seq": int(cp["seq"]),
+            "checkpoint_lines": lines,
+            "checkpoint_path": where,
+            "message": found.message + f", extends checkpoint at seq {cp['seq']}",
+        }
+    )
+
+
+def _line_ending_at(path: Path, end: int) -> bytes | None:
+    """The line whose newline is the byte before `end` (without it), or None."""
+    if end <= 0 or read_at(path, end - 1, 1) != b"\n":
+        return None
+    start, step = end - 1, 64 * 1024
+    while start > 0:
+        lo = max(0, start - step)
+        found = read_at(path, lo, start - lo).rfind(b"\n")
+        if found >= 0:
+            start = lo + found + 1
+            break
+        start = lo
+    return read_at(path, start, end - 1 - start)
 
 
 def _line_bytes(path: Source, frag: Fragment) -> bytes:
@@ -251,52 +359,72 @@ def verify_log(
     *,
     observe: LineObserver | None = None,
     size: int | None = None,
+    keys: CheckpointKeys | None = None,
+    reviewers: TrustedKeys | None = None,
 ) -> VerifyResult:
     """Verify the log (and, given a checkpoint file, that nothing was cut or rewritten);
     `observe` sees each line as it is read, up to the first bad one. `size` verifies only the
     first `size` bytes (a snapshot taken earlier with `snapshot_size`); by default the log's
-    size now, between whole appends."""
+    size now, between whole appends. `keys` check the checkpoint's signature (`key`: the HMAC
+    secret of a format-1 checkpoint). With `reviewers` (trusted keys), every review's signature
+    and question head are checked too: one that does not verify makes the log TAMPERED (1)."""
     cp: dict[str, Any] | None = None
     if checkpoint is not None:
-        cp, forged = _load_checkpoint(checkpoint, key)
+        cp, forged = _load_checkpoint(checkpoint, key, keys)
         if forged is not None:
             return forged
     log = Path(path)
-    return _run(log, snapshot_size(log) if size is None else size, cp, observe)
+    size = snapshot_size(log) if size is None else size
+    return _run(log, size, cp, observe, reviewers, checkpoint)
 
 
 def verify_bytes(
-    data: bytes, checkpoint: str | os.PathLike[str] | None = None, key: bytes | None = None
+    data: bytes,
+    checkpoint: str | os.PathLike[str] | None = None,
+    key: bytes | None = None,
+    *,
+    keys: CheckpointKeys | None = None,
+    reviewers: TrustedKeys | None = None,
 ) -> VerifyResult:
     """`verify_log` over log bytes in memory (same rules, same statuses)."""
     cp: dict[str, Any] | None = None
     if checkpoint is not None:
-        cp, forged = _load_checkpoint(checkpoint, key)
+        cp, forged = _load_checkpoint(checkpoint, key, keys)
         if forged is not None:
             return forged
-    return _run(data, len(data), cp)
+    return _run(data, len(data), cp, None, reviewers, checkpoint)
 
 
 def _load_checkpoint(
-    checkpoint: str | os.PathLike[str], key: bytes | None
+    checkpoint: str | os.PathLike[str], key: bytes | None, keys: CheckpointKeys | None
 ) -> tuple[dict[str, Any], VerifyResult | None]:
-    cp, signed = read_checkpoint(checkpoint, key)
+    cp, signed = read_checkpoint(checkpoint, key, keys=keys)
     if signed:
         return cp, None
     return cp, VerifyResult(
         ok=False,
         status=TAMPERED,
-        message=f"checkpoint {checkpoint}: HMAC does not match (forged or edited checkpoint, "
-        "or a different FINQA_AUDIT_HMAC_KEY)",
+        message=f"checkpoint {checkpoint}: its signature does not verify (forged or edited "
+        "checkpoint, or signed with another key): nothing in the log is vouched for",
+        checkpoint_path=str(checkpoint),
     )
 
 
 def _run(
-    source: Source, size: int, cp: Mapping[str, Any] | None, observe: LineObserver | None = None
+    source: Source,
+    size: int,
+    cp: Mapping[str, Any] | None,
+    observe: LineObserver | None = None,
+    reviewers: TrustedKeys | None = None,
+    cp_path: str | os.PathLike[str] | None = None,
 ) -> VerifyResult:
+    seen = _Reviews() if reviewers is not None else None
+    where = str(cp_path) if cp_path is not None else None
     try:
-        return _scan(source, size, cp, observe)
+        result = _scan(source, size, cp, observe, seen)
     except _Bad as bad:
+        cp_lines = int(cp["lines"]) if cp else 0
+        past_cp = cp is None or bad.line > cp_lines  # the checkpoint, if any, matched
         return VerifyResult(
             ok=False,
             status=bad.status,
@@ -304,4 +432,26 @@ def _run(
             message=bad.message,
             excerpt=bad.excerpt,
             bytes=size,
+            chain_lines=bad.line - 1 if past_cp else 0,
+            checkpoint_seq=int(cp["seq"]) if cp and past_cp else None,
+            checkpoint_lines=cp_lines if cp and past_cp else 0,
+            checkpoint_path=where,
         )
+    result = result.model_copy(update={"checkpoint_path": where})
+    if seen is None or reviewers is None:
+        return result
+    checks = check_reviews(seen.reviews, seen.heads, reviewers)
+    bad_reviews = [c for c in checks if not c.ok]
+    if not bad_reviews:
+        n = len(checks)
+        extra = f", {n} review(s) signed by trusted keys" if n else ""
+        return result.model_copy(update={"reviews": checks, "message": result.message + extra})
+    more = f" (and {len(bad_reviews) - 1} more)" if len(bad_reviews) > 1 else ""
+    return result.model_copy(
+        update={
+            "ok": False,
+            "status": TAMPERED,
+            "reviews": checks,
+            "message": f"{bad_reviews[0].problem}{more}; chain intact up to seq {result.head_seq}",
+        }
+    )

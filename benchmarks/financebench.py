@@ -139,12 +139,13 @@ def finqa_factory(settings: Settings, audit_dir: Path) -> SystemFactory:
             )
             _warm_up(shared["retriever"])
         from finqa.agents.judge import JudgeAgent
+        from finqa.lexicon.statements import shared_store
 
         return FinQA(
             mode_settings,
             retriever=shared["retriever"],
             reasoner=shared["reasoner"],
-            judge=JudgeAgent(mode_settings),
+            judge=JudgeAgent(mode_settings, statements=shared_store(settings.index.path)),
         )
 
     return make

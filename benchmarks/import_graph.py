@@ -11,7 +11,9 @@ imports inside functions and `TYPE_CHECKING` blocks, and reports:
   the fakes of the agents' seams, serves the tests and the benchmarks; the `finqa` package
   itself sits on top);
 * private names: `from M import _name` where `_name` is not a module of M's own package, or
-  a `_module` of another top-level package (a package's `_helpers.py` are for that package).
+  a `_module` of another top-level package (a package's `_helpers.py` are for that package);
+* separated packages: a package importing one it must stay independent of (`SEPARATED`): the
+  judge never imports the reasoner, so a reading bug of the reasoner cannot make both agree.
 """
 
 from __future__ import annotations
@@ -30,6 +32,14 @@ __all__ = ["ImportGraph", "build_graph", "main"]
 ROOT = Path(__file__).resolve().parent.parent
 LAYERS = ("errors", "lexicon", "agents", "audit", "testing", "orchestrator", "benchmarks")
 _SKIP = {"tests", ".venv", "build", "dist", "docs", "configs"}
+# (package, package it must never import, why): checks that share what they check prove nothing
+SEPARATED: tuple[tuple[str, str, str], ...] = (
+    (
+        "finqa.agents.judge",
+        "finqa.agents.reasoning",
+        "the judge re-derives figures by routes of its own, never the reasoner's reading",
+    ),
+)
 
 
 @dataclass
@@ -85,6 +95,22 @@ class ImportGraph:
     def upward(self) -> list[tuple[str, str]]:
         """(module, imported) pairs where a lower layer imports a higher one."""
         return sorted((m, t) for m, ts in self.edges.items() for t in ts if _layer(t) > _layer(m))
+
+    def crossed(
+        self, separated: Sequence[tuple[str, str, str]] = SEPARATED
+    ) -> list[tuple[str, str]]:
+        """(module, imported) pairs where a package imports one it must stay separate from."""
+        return sorted(
+            (m, t)
+            for m, ts in self.edges.items()
+            for t in ts
+            for pkg, banned, _why in separated
+            if _within(m, pkg) and _within(t, banned)
+        )
+
+
+def _within(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
 
 
 def _layer(module: str) -> int:
@@ -173,6 +199,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "cycles": graph.cycles(),
         "upward": [list(p) for p in graph.upward()],
         "private": [list(p) for p in sorted(set(graph.private))],
+        "separated": [list(p) for p in graph.crossed()],
     }
     if args.json:
         print(json.dumps(report, indent=2))
@@ -187,7 +214,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"private names imported from another module: {len(report['private'])}")
     for m, t, name in report["private"]:
         print(f"  {m} -> {t} {name}")
-    return 0 if not (report["cycles"] or report["upward"] or report["private"]) else 1
+    print(f"imports across separated packages: {len(report['separated'])}")
+    for m, t in report["separated"]:
+        print(f"  {m} -> {t}")
+    failed = report["cycles"] or report["upward"] or report["private"] or report["separated"]
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -26,13 +26,20 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
 from finqa.agents.errors import FinqaError
 
-__all__ = ["XbrlQuestion", "generate_questions", "strip_tags", "add_parser", "run"]
+__all__ = [
+    "XbrlQuestion",
+    "calendar_fiscal_year",
+    "generate_questions",
+    "strip_tags",
+    "add_parser",
+    "run",
+]
 
 # line items asked about, in order; per-share items are answered in dollars
 _ITEMS = ("revenue", "net_income", "operating_income", "cfo", "total_assets", "eps_diluted")
@@ -68,11 +75,24 @@ def _when(fy: int, quarter: int | None, end: date) -> str:
     )
 
 
+def calendar_fiscal_year(day: date, fye_month: int) -> int:
+    """The fiscal year a period ending on `day` is keyed by in the statement model (the
+    calendar year its year ends in; a 52/53-week year ends up to a week into the next month)."""
+    end = day - timedelta(days=7) if day.day <= 7 else day
+    return end.year if end.month <= fye_month else end.year + 1
+
+
 def generate_questions(
     filing: str, company: str, facts: Sequence[Any], fye_month: int, fiscal_year: int,
-    quarter: int | None, period_end: date,
+    quarter: int | None, period_end: date, *, named: int | None = None,
 ) -> list[XbrlQuestion]:  # fmt: skip
-    """Questions about one filing from its tagged totals; an item whose tags disagree is skipped."""
+    """Questions about one filing from its tagged totals; an item whose tags disagree is skipped.
+
+    `fiscal_year` is the year the statement model keys the filing's period by (the calendar
+    year its fiscal year ends in); `named` is what the filer calls it (its dei:
+    DocumentFiscalYearFocus: a retailer's year ended February 3, 2024 is its fiscal 2023),
+    and the questions name every year the filer's way (default: the same)."""
+    shift = (named - fiscal_year) if named is not None else 0
     from finqa.lexicon import get_metric
     from finqa.lexicon.xbrl import period_key
 
@@ -108,7 +128,7 @@ def generate_questions(
         cur = one(item, fiscal_year)
         if cur is None:
             continue
-        when = _when(fiscal_year, quarter, period_end)
+        when = _when(fiscal_year + shift, quarter, period_end)
         prefix = "At the end of" if item in _BALANCE else "In"
         cite = cites[(item, key_of(fiscal_year)[1 if item in _BALANCE else 0])]
         out.append(
@@ -121,7 +141,7 @@ def generate_questions(
         prev = one(item, fiscal_year - 1)
         if prev is not None and not per_share:
             prior_end = ends.get((item, key_of(fiscal_year - 1)[0]), period_end)
-            then = _when(fiscal_year - 1, quarter, prior_end)
+            then = _when(fiscal_year - 1 + shift, quarter, prior_end)
             change = (cur - prev) / scale
             out.append(
                 XbrlQuestion(
@@ -135,7 +155,7 @@ def generate_questions(
         if a is None or not b:
             continue
         ratio = 100.0 * a / b
-        when = _when(fiscal_year, quarter, period_end)
+        when = _when(fiscal_year + shift, quarter, period_end)
         out.append(
             XbrlQuestion(
                 f"{stem}-{label.replace(' ', '_')}", filing, "ratio",
@@ -241,9 +261,11 @@ def _questions(files: Sequence[Path]) -> list[XbrlQuestion]:
         fp = str(meta.get("fiscal_period") or "FY")
         quarter = int(fp[1]) if fp.startswith("Q") else None
         fye = _fye_month(meta, period_end, quarter)
+        keyed = calendar_fiscal_year(period_end, fye)
         questions += generate_questions(
-            path.name, str(meta["company"]), doc.facts, fye, int(fy), quarter, period_end
-        )
+            path.name, str(meta["company"]), doc.facts, fye, keyed, quarter, period_end,
+            named=int(fy),
+        )  # fmt: skip
     return questions
 
 
@@ -258,17 +280,89 @@ def _fye_month(meta: dict[str, Any], period_end: date, quarter: int | None) -> i
     return month if quarter is None else (month + 3 * (4 - quarter) - 1) % 12 + 1
 
 
+_KEY_ITEMS = frozenset(
+    {"revenue", "net_income", "total_assets", "total_liabilities_and_equity", "cfo"}
+)
+_PRIMARY = frozenset({"income", "balance", "cashflow"})
+_KEY_STATEMENT = {"revenue": "income", "net_income": "income", "total_assets": "balance",
+                  "cfo": "cashflow"}  # fmt: skip
+_COUNTS = ("tagged", "recovered", "recovered_signed", "on_statement_pages", "recovered_there",
+           "recovered_there_signed", "in_tables", "recovered_in_tables")  # fmt: skip
+
+
+def _recover_one(plain: Any, tagged: Any, fye: int, read_pages: Any) -> dict[str, Any]:
+    """One filing's recovery counts, the tags missed (at most 12), and which primary statements
+    the document prints (by its tags) and the reader typed."""
+    from finqa.lexicon.xbrl import period_key
+
+    read = read_pages(plain.doc_id, plain.pages, [(t.page, t.rows) for t in plain.tables])
+    have: dict[str, list[float]] = {}
+    kinds: set[str] = set()
+    for table in read.tables:
+        for f in table.facts:
+            have.setdefault(f.period.key, []).append(float(f.value))
+            if f.item in _KEY_ITEMS and table.statement in _PRIMARY:
+                kinds.add(table.statement)
+    counts = dict.fromkeys(_COUNTS, 0)
+    misses: list[str] = []
+    # statement pages, by the tags themselves: where the key totals are tagged
+    pages = {f.page for f in tagged.facts if f.item in _KEY_ITEMS and f.is_total}
+    for fact in tagged.facts:
+        if fact.item is None or not fact.is_total or fact.unit != "USD":
+            continue
+        tol = max(1.0, 0.0005 * abs(fact.value))  # the table's rounding
+        key = period_key(fact, fye)
+        found = have.get(key, ())
+        hit = any(abs(abs(v) - abs(fact.value)) <= tol for v in found)
+        signed = any(abs(v - fact.value) <= tol for v in found)
+        counts["tagged"] += 1
+        counts["recovered"] += hit
+        counts["recovered_signed"] += signed
+        if not signed and len(misses) < 12:
+            why = "sign" if hit else "value"
+            misses.append(f"{fact.concept} {key} {fact.value:g} p.{fact.page} ({why})")
+        if fact.in_table:
+            counts["in_tables"] += 1
+            counts["recovered_in_tables"] += hit
+        if fact.page in pages:
+            counts["on_statement_pages"] += 1
+            counts["recovered_there"] += hit
+            counts["recovered_there_signed"] += signed
+    # the primary statements the document prints, by its own tags: a key total tagged in a table
+    printed = {_KEY_STATEMENT[f.item] for f in tagged.facts
+               if f.item in _KEY_STATEMENT and f.is_total and f.in_table}  # fmt: skip
+    return {
+        **counts,
+        "statements_in_document": sorted(printed),
+        "statements_read": sorted(kinds),
+        "statements_not_read": sorted(printed - kinds),
+        "read": bool(printed),
+        "misses": misses,
+    }
+
+
+def _share(a: int, b: int) -> float | None:
+    return round(a / b, 4) if b else None
+
+
 def _recovery(files: Sequence[Path], tagged_from: Sequence[Path]) -> dict[str, Any]:
     """Share of tagged totals the statement reader finds with the right value, period, scale.
 
     For every tag with no dimension, a catalogue item and unit USD, the statement model read
     from the tag-stripped document (page text and its table cells, as ingest reads it) must
     hold a fact with the same period key whose value is within the table's rounding (0.05%,
-    at least $1): `recovered` compares the figure as printed (magnitude: a cash-flow outflow
-    printed '(183)' is tagged 183 with a positive sign), `recovered_signed` also the sign.
+    at least $1): `recovered` compares magnitudes, `recovered_signed` also the sign, which
+    follows the concept's convention (a cash-flow outflow printed '(183)' is tagged +183 for a
+    PaymentsTo... concept, and the reader gives the outflow +183 from its nature).
     `on_statement_pages` counts only the tags on the pages where the key totals are tagged;
     `in_tables` only the tags shown in a table cell (a figure tagged inside a sentence, 'SBC
     expense was $22.8 billion', is not a table's to recover).
+
+    Per filing (`by_filing`): the primary statements the document prints, by its own tags (a
+    key total tagged in a table cell: revenue or net income, total assets, operating cash
+    flow), those the reader typed, and those it missed. A filing that prints none of them (a
+    filer whose statements are in an exhibit) has `read: false` and is left out of the
+    totals (`not_read`), never counted as read.
     """
     import importlib
 
@@ -278,12 +372,9 @@ def _recovery(files: Sequence[Path], tagged_from: Sequence[Path]) -> dict[str, A
         return {"measured": False, "reason": "no statement reader installed"}
     from finqa.agents.retrieval.loaders import LoadedDoc, load_path
     from finqa.agents.retrieval.metadata import doc_metadata
-    from finqa.lexicon.xbrl import period_key
 
-    key_items = {"revenue", "net_income", "total_assets", "total_liabilities_and_equity", "cfo"}
-    counts = {"tagged": 0, "recovered": 0, "recovered_signed": 0}
-    counts.update(on_statement_pages=0, recovered_there=0, recovered_there_signed=0)
-    counts.update(in_tables=0, recovered_in_tables=0)
+    counts = dict.fromkeys(_COUNTS, 0)
+    by_filing: dict[str, dict[str, Any]] = {}
     for text_path, tagged_path in zip(files, tagged_from, strict=True):
         tagged = next((d for d in load_path(tagged_path) if isinstance(d, LoadedDoc)), None)
         plain = next((d for d in load_path(text_path) if isinstance(d, LoadedDoc)), None)
@@ -295,45 +386,24 @@ def _recovery(files: Sequence[Path], tagged_from: Sequence[Path]) -> dict[str, A
             continue
         fp = str(meta.get("fiscal_period") or "FY")
         fye = _fye_month(meta, date.fromisoformat(end), int(fp[1]) if fp.startswith("Q") else None)
-        read = read_pages(plain.doc_id, plain.pages, [(t.page, t.rows) for t in plain.tables])
-        have: dict[str, list[float]] = {}
-        for table in read.tables:
-            for f in table.facts:
-                have.setdefault(f.period.key, []).append(float(f.value))
-        # statement pages, by the tags themselves: where the key totals are tagged
-        pages = {f.page for f in tagged.facts if f.item in key_items and f.is_total}
-        for fact in tagged.facts:
-            if fact.item is None or not fact.is_total or fact.unit != "USD":
-                continue
-            tol = max(1.0, 0.0005 * abs(fact.value))  # the table's rounding
-            found = have.get(period_key(fact, fye), ())
-            hit = any(abs(abs(v) - abs(fact.value)) <= tol for v in found)
-            signed = any(abs(v - fact.value) <= tol for v in found)
-            counts["tagged"] += 1
-            counts["recovered"] += hit
-            counts["recovered_signed"] += signed
-            if fact.in_table:
-                counts["in_tables"] += 1
-                counts["recovered_in_tables"] += hit
-            if fact.page in pages:
-                counts["on_statement_pages"] += 1
-                counts["recovered_there"] += hit
-                counts["recovered_there_signed"] += signed
+        one = _recover_one(plain, tagged, fye, read_pages)
+        one["share"] = _share(one["recovered"], one["tagged"])
+        one["share_signed"] = _share(one["recovered_signed"], one["tagged"])
+        by_filing[tagged_path.name] = one
+        if one["read"]:
+            for k in _COUNTS:
+                counts[k] += one[k]
     t, s = counts["tagged"], counts["on_statement_pages"]
     return {
         "measured": True,
         **counts,
-        "share": round(counts["recovered"] / t, 4) if t else None,
-        "share_signed": round(counts["recovered_signed"] / t, 4) if t else None,
-        "share_in_tables": (
-            round(counts["recovered_in_tables"] / counts["in_tables"], 4)
-            if counts["in_tables"]
-            else None
-        ),
-        "share_on_statement_pages": round(counts["recovered_there"] / s, 4) if s else None,
-        "share_on_statement_pages_signed": (
-            round(counts["recovered_there_signed"] / s, 4) if s else None
-        ),
+        "share": _share(counts["recovered"], t),
+        "share_signed": _share(counts["recovered_signed"], t),
+        "share_in_tables": _share(counts["recovered_in_tables"], counts["in_tables"]),
+        "share_on_statement_pages": _share(counts["recovered_there"], s),
+        "share_on_statement_pages_signed": _share(counts["recovered_there_signed"], s),
+        "not_read": sorted(name for name, one in by_filing.items() if not one["read"]),
+        "by_filing": by_filing,
     }
 
 
@@ -415,6 +485,11 @@ def add_parser(bench_sub: Any) -> None:
     p.add_argument("--limit", type=int, default=None, help="only the first N questions")
     p.add_argument("--config", default=None, help="configuration YAML")
     p.add_argument(
+        "--cross-filing",
+        action="store_true",
+        help="questions across filings (peers, trends; benchmarks/xbrl_cross.py)",
+    )
+    p.add_argument(
         "--kinds",
         choices=("totals", "segment"),
         default="totals",
@@ -429,6 +504,18 @@ def _cmd(args: argparse.Namespace) -> int:
     if not folder.is_dir():
         raise FinqaError(f"--filings {folder} is not a folder")
     out = Path(args.out or f"bench-xbrl-{args.mode}")
+    if args.cross_filing:
+        from finqa.benchmarks.xbrl_cross import run_cross
+
+        summary = run_cross(folder, args.mode, out, limit=args.limit, config=args.config)
+        print(
+            f"bench xbrl --cross-filing ({args.mode}): {summary['questions']} questions from "
+            f"{summary['filings']} filings: correct {summary['correct']:.1%}, wrong "
+            f"{summary['wrong']:.1%}, abstained {summary['abstained']:.1%} ({summary['counts']}); "
+            f"wrong accepted {summary['wrong_accepted']}; by kind {summary['by_kind']}; "
+            f"{summary['seconds_per_leg']} s per leg"
+        )
+        return 0
     if getattr(args, "kinds", "totals") == "segment":
         import importlib  # like `finqa bench`'s own modules: a plug-in, no import cycle
 
@@ -450,6 +537,16 @@ def _cmd(args: argparse.Namespace) -> int:
         file=sys.stdout,
     )
     rec = summary.get("statement_recovery")
-    if rec:
+    if rec and rec.get("measured"):
+        totals = {k: v for k, v in rec.items() if k not in ("by_filing", "not_read")}
+        print(f"statement model recovery of tagged facts: {totals}")
+        for name, one in rec["by_filing"].items():
+            missed = ", ".join(one["statements_not_read"])
+            state = f"; statements not read: {missed}" if missed else ""
+            if not one["read"]:
+                state = " (no primary statement printed in the document: not counted)"
+            print(f"  {name}: {one['recovered']}/{one['tagged']} recovered, "
+                  f"{one['recovered_signed']} with the sign{state}")  # fmt: skip
+    elif rec:
         print(f"statement model recovery of tagged facts: {rec}")
     return 0

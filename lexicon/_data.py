@@ -46,11 +46,13 @@ def read_words(name: str) -> frozenset[str]:
 
 @cache
 def read_yaml(name: str) -> Any:
-    """Parsed YAML of data/NAME (PyYAML imported here, on first use)."""
+    """Parsed YAML of data/NAME (PyYAML imported here, on first use; libyaml's C parser when
+    PyYAML has it: the same safe schema, about ten times faster than the pure-Python one)."""
     import yaml
 
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     with open(DATA_DIR / name, encoding="utf-8") as fh:
-        return yaml.safe_load(fh)
+        return yaml.load(fh, Loader=loader)  # noqa: S506 - a safe loader (C or Python)
 
 
 def clear_caches() -> None:

@@ -20,6 +20,7 @@ __all__ = [
     "asks_positive",
     "asks_share_of_revenue",
     "ask_head",
+    "defines_metric",
     "is_yes_no",
     "is_yes_no_of_fact",
 ]
@@ -59,6 +60,11 @@ _YES_NO = re.compile(r"\s*(?:does|do|did|is|are|was|were|has|have|had|can|will|s
 def ask_head(question: str) -> str:
     """The ask without the question's own definition clause ('X is defined as: ...')."""
     return _DEFINITION.split(question, maxsplit=1)[0]
+
+
+def defines_metric(question: str) -> bool:
+    """The question gives its own definition of what it asks ('ROA is defined as ...')."""
+    return bool(_DEFINITION.search(question))
 
 
 def asked_aggregates(head: str, whole: str | None = None) -> tuple[Aggregate, ...]:

@@ -10,8 +10,16 @@ unit and scale recorded in JSON and the audit log are not affected: this is text
 from __future__ import annotations
 
 import math
+from datetime import date
 
-__all__ = ["UNIT_DECIMALS", "SCALE_WORDS", "format_amount", "format_number", "per_share_suffix"]
+__all__ = [
+    "UNIT_DECIMALS",
+    "SCALE_WORDS",
+    "format_amount",
+    "format_number",
+    "per_share_suffix",
+    "period_phrase",
+]
 
 # Display precision by unit. For 'USD' and 'shares' it is the most decimals shown (trailing
 # zeros dropped: '$51,217 million', '$4.5 million'); for the others it is fixed ('$5.00 per
@@ -78,3 +86,16 @@ def format_amount(
         pct = f" ({value * 100:.1f}%)" if unit == "ratio" else ""  # '0.01 times' has no percent
         return f"{value:.{sig}f}{pct}"
     return format_number(value, d, fixed=asked or unit in _FIXED)
+
+
+def period_phrase(fiscal_year: int, end: date | None = None, *, instant: bool = False) -> str:
+    """How an answer names a fiscal year's figure: a balance 'as of December 31, 2024'; a
+    fiscal year that does not end in December 'fiscal 2024 (ended Sep 28, 2024)'; else 'FY2024'
+    (also when the end date is unknown)."""
+    if end is None:
+        return f"FY{fiscal_year}"
+    if instant:
+        return f"as of {end.strftime('%B')} {end.day}, {end.year}"
+    if end.month == 12:
+        return f"FY{fiscal_year}"
+    return f"fiscal {fiscal_year} (ended {end.strftime('%b')} {end.day}, {end.year})"

@@ -12,7 +12,14 @@ from collections.abc import Mapping
 
 from finqa.errors import FinqaError
 
-__all__ = ["FormulaError", "evaluate", "evaluate_metric", "numerator", "numerator_inputs"]
+__all__ = [
+    "FormulaError",
+    "evaluate",
+    "evaluate_metric",
+    "numerator",
+    "numerator_inputs",
+    "ratio_sides",
+]
 
 
 class FormulaError(FinqaError):
@@ -51,6 +58,16 @@ def numerator_inputs(formula: str) -> tuple[str, ...]:
     below = {n.id for n in ast.walk(ratio.right) if isinstance(n, ast.Name)}
     top = [n.id for n in ast.walk(ratio.left) if isinstance(n, ast.Name)]
     return tuple(dict.fromkeys(x for x in top if x not in below and x not in _FUNCS))
+
+
+def ratio_sides(formula: str) -> tuple[str, str] | None:
+    """The numerator and denominator of a ratio formula as formulas of their own
+    ('income_tax_expense / pretax_income * 100' -> ('income_tax_expense', 'pretax_income'));
+    None when the formula is no ratio."""
+    ratio = _ratio(formula)
+    if ratio is None:
+        return None
+    return ast.unparse(ratio.left), ast.unparse(ratio.right)
 
 
 _FUNCS = frozenset({"avg", "prev", "change", "abs"})

@@ -36,6 +36,7 @@ __all__ = [
     "asks_existence",
     "zero_if_absent",
     "share_of_revenue_numerator",
+    "asks_share",
 ]
 
 _UP = re.compile(r"\b(?:improv\w*|increas\w*|grow\w*|expand\w*|rais\w*|higher)\b", re.I)
@@ -113,6 +114,12 @@ _SHARE_OVER = re.compile(
     re.I,
 )
 _WHICH = re.compile(r"\b(?:which|what)\b", re.I)
+# 'what percentage / share / portion of <a whole>', '<a part> as a percent of <a whole>'
+_SHARE = re.compile(
+    r"\b(?:what|which)\s+(?:%|percent(?:age)?|share|portion|proportion|fraction)\s+of\b|"
+    r"\bas an?\s+(?:%|percent(?:age)?|share|portion|proportion)\s+of\b",
+    re.I,
+)
 # right after an amount: '<amount> to <another line>' / '<amount>/<line>' names a ratio
 # ('debt to total capital'): the connector, then within three words a financial line's noun
 # (a period 'to FY2022', a recipient 'to shareholders' or a verb 'to pay' is no ratio)
@@ -309,6 +316,11 @@ def asks_about_parts(question: str) -> bool:
 def asks_share_over(question: str) -> bool:
     """'represent / account for / make up more than N%': a share of a whole against a level."""
     return bool(_SHARE_OVER.search(question))
+
+
+def asks_share(question: str) -> bool:
+    """'What percentage of total revenue ...', 'X as a percent of sales': a share of a whole."""
+    return bool(_SHARE.search(question))
 
 
 def asks_which(question: str) -> bool:

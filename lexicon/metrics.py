@@ -65,6 +65,9 @@ class Metric:
     parts_of: str | None = None
     # display precision in answers when it differs from the unit's (finqa.lexicon.display)
     decimals: int | None = None
+    # words naming an operator (growth) rather than its operand: they mean this metric only
+    # when the text names no other line item ('growth in operating income' is not revenue growth)
+    operator_words: tuple[str, ...] = ()
 
     @property
     def inputs(self) -> tuple[str, ...]:
@@ -88,6 +91,7 @@ class MetricMatch:
     matched: str
     start: int
     end: int
+    operator: bool = False  # matched by an operator word ('year-over-year growth')
 
 
 def _convention(spec: Mapping[str, object]) -> str:
@@ -116,6 +120,7 @@ def _load() -> dict[str, Metric]:
             per_year=_per_year(mid, spec),
             parts_of=str(spec["parts_of"]) if spec.get("parts_of") else None,
             decimals=int(spec["decimals"]) if spec.get("decimals") is not None else None,
+            operator_words=tuple(str(s) for s in spec.get("operator_words") or ()),
         )
     return out
 
@@ -213,8 +218,8 @@ _NOT_METRICS = (
 
 @data_cache()
 def _phrases() -> tuple[dict[str, str], dict[str, tuple[int, ...]]]:
-    """normalised phrase -> metric id (synonyms first, then multi-word line items), and
-    first word -> phrase lengths (in words) starting with it, longest first."""
+    """normalised phrase -> metric id (synonyms first, then multi-word line items, then
+    operator words), and first word -> phrase lengths (in words) starting with it, longest first."""
     index: dict[str, str] = {}
     for m in _load().values():
         for s in (*m.synonyms, m.name, m.id.replace("_", " ")):
@@ -224,6 +229,9 @@ def _phrases() -> tuple[dict[str, str], dict[str, tuple[int, ...]]]:
             key = metric_key(s)
             if len(key.split()) >= 2:
                 index.setdefault(key, m.id)
+    for m in _load().values():
+        for s in m.operator_words:
+            index.setdefault(metric_key(s), m.id)
     index.pop("", None)
     for phrase in _NOT_METRICS:  # statement names: 'statement of cash flows' is not 'cash'
         index[metric_key(phrase)] = ""
@@ -234,9 +242,24 @@ def _phrases() -> tuple[dict[str, str], dict[str, tuple[int, ...]]]:
     return index, {w: tuple(sorted(ns, reverse=True)) for w, ns in lengths.items()}
 
 
+@data_cache()
+def _operator_keys() -> frozenset[str]:
+    return frozenset(metric_key(s) for m in _load().values() for s in m.operator_words)
+
+
 def find_metrics(text: str) -> list[MetricMatch]:
-    """Every metric mention in text, in order (longest spelling wins, no overlaps)."""
+    """Every metric mention in text, in order (longest spelling wins, no overlaps). An operator
+    word ('year-over-year growth') names its default metric only when the text names no other:
+    growth, like change or margin, is an operator over the line item the text names."""
+    found = _scan(text)
+    if any(m.operator for m in found) and any(not m.operator for m in found):
+        found = [m for m in found if not m.operator]
+    return found
+
+
+def _scan(text: str) -> list[MetricMatch]:
     index, lengths = _phrases()
+    operators = _operator_keys()
     toks = [(m.start(), m.end(), _norm_token(m.group(0))) for m in _TOKEN.finditer(text)]
     out: list[MetricMatch] = []
     i = 0
@@ -252,7 +275,7 @@ def find_metrics(text: str) -> list[MetricMatch]:
             if n > 1 and re.search(r"[?!;\n]|\.\s", text[start:end]):
                 continue  # never across sentences or lines
             if mid:
-                out.append(MetricMatch(mid, text[start:end], start, end))
+                out.append(MetricMatch(mid, text[start:end], start, end, key in operators))
             i += n
             break
         else:

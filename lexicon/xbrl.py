@@ -26,8 +26,10 @@ from typing import Any
 from finqa.lexicon._data import read_csv
 
 __all__ = [
+    "ConceptInfo",
     "XbrlFact",
     "XbrlFacts",
+    "concept_infos",
     "read_facts",
     "concept_item",
     "period_key",
@@ -217,6 +219,37 @@ def _number(text: str, fmt: str | None) -> float | None:
 @cache
 def _concept_items() -> dict[str, str]:
     return {r["concept"].strip(): r["item"].strip() for r in read_csv("xbrl_concepts.csv")}
+
+
+@dataclass(frozen=True, slots=True)
+class ConceptInfo:
+    """What the taxonomy says of a mapped concept: `balance` ('debit' | 'credit' | '' for
+    none: net flows, per-share figures, counts), `period_type` ('instant' | 'duration') and
+    the `nature` of what it reports (revenue, expense, gain, loss, asset, liability, equity,
+    inflow, outflow; '' for none). A positive tagged value is the concept's own direction:
+    PaymentsToAcquirePropertyPlantAndEquipment +183 is 183 paid, whatever the print."""
+
+    concept: str
+    item: str
+    balance: str
+    period_type: str
+    nature: str
+
+
+@cache
+def concept_infos() -> dict[str, ConceptInfo]:
+    """Every mapped concept's taxonomy facts (data/xbrl_concepts.csv), by concept name."""
+    out: dict[str, ConceptInfo] = {}
+    for r in read_csv("xbrl_concepts.csv"):
+        concept = r["concept"].strip()
+        out[concept] = ConceptInfo(
+            concept,
+            r["item"].strip(),
+            (r.get("balance") or "").strip(),
+            (r.get("period_type") or "").strip(),
+            (r.get("nature") or "").strip(),
+        )
+    return out
 
 
 def concept_item(concept: str) -> str | None:

@@ -1,24 +1,31 @@
 """The orchestrator: the self-correcting loop, the Python API and the CLI.
 
-`FinQA` (the Python API) is imported lazily so `import orchestrator` stays light.
+Everything is imported on first use (`finqa.orchestrator.FinQA`, `.Orchestrator`, ...), so
+`import finqa.orchestrator` and `finqa --help` stay light.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from finqa.orchestrator.loop import Orchestrator
-from finqa.orchestrator.result import AttemptRecord, QAResult
-
 if TYPE_CHECKING:
     from finqa.orchestrator.api import FinQA
+    from finqa.orchestrator.loop import Orchestrator
+    from finqa.orchestrator.result import AttemptRecord, QAResult
 
 __all__ = ["FinQA", "Orchestrator", "QAResult", "AttemptRecord"]
 
+_WHERE = {
+    "FinQA": "finqa.orchestrator.api",
+    "Orchestrator": "finqa.orchestrator.loop",
+    "QAResult": "finqa.orchestrator.result",
+    "AttemptRecord": "finqa.orchestrator.result",
+}
+
 
 def __getattr__(name: str) -> Any:
-    if name == "FinQA":
-        from finqa.orchestrator.api import FinQA
+    if name in _WHERE:
+        import importlib
 
-        return FinQA
-    raise AttributeError(f"module 'orchestrator' has no attribute {name!r}")
+        return getattr(importlib.import_module(_WHERE[name]), name)
+    raise AttributeError(f"module 'finqa.orchestrator' has no attribute {name!r}")

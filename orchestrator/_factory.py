@@ -78,7 +78,8 @@ def build_judge(settings: Settings, llm: LLMClient | None = None) -> Judge:
         from finqa.agents.judge import JudgeAgent
     except ImportError as exc:
         raise _missing("the judge agent", exc) from None
-    agent: Judge = JudgeAgent(settings, llm)
+    # the judge's second route reads the same index's statement model, by sources of its own
+    agent: Judge = JudgeAgent(settings, llm, statements=build_statements(settings))
     return agent
 
 

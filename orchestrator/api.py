@@ -79,6 +79,9 @@ class FinQA:
         )  # built here from settings, so rebuilt after ingest
         self._orchestrator: Orchestrator | None = None
         self._lock = threading.Lock()
+        self._checkpointed: tuple[str, int] | None = None  # (log, bytes) last checkpointed
+        self.last_checkpoint: Path | None = None
+        self.checkpoint_error: str | None = None
 
     @classmethod
     def open(
@@ -238,14 +241,23 @@ class FinQA:
         *,
         note: str | None = None,
         run_id: str | None = None,
+        key: str | os.PathLike[str] | None = None,
     ) -> dict[str, Any]:
         """Sign off a question of this audit log: append a hash-chained review record
-        (verdict approved / flagged / rejected); see `finqa.audit.signoff.review_question`."""
+        (verdict approved / flagged / rejected), signed with the reviewer's Ed25519 key file
+        `key` (unsigned without one: verify flags it); see `finqa.audit.signoff.review_question`."""
         from finqa.audit.signoff import review_question
 
         path = getattr(self._audit, "path", None) or self.settings.audit_path
         return review_question(
-            path, question_id, verdict, reviewer, note=note, run_id=run_id, clock=self._clock
+            path,
+            question_id,
+            verdict,
+            reviewer,
+            note=note,
+            run_id=run_id,
+            clock=self._clock,
+            key=key,
         )
 
     # ------------------------------------------------------------------ questions
@@ -292,11 +304,13 @@ class FinQA:
         if n == 1:
             for item in items[1:]:
                 yield self._safe_run(orchestrator, item)
+            self.checkpoint()  # the end of a batch
             return
         with ThreadPoolExecutor(max_workers=n, thread_name_prefix="finqa-ask") as pool:
             futures = [pool.submit(self._safe_run, orchestrator, item) for item in items[1:]]
             for future in as_completed(futures):
                 yield future.result()
+        self.checkpoint()  # the end of a batch
 
     def _safe_run(self, orchestrator: Orchestrator, item: Mapping[str, Any]) -> QAResult:
         try:
@@ -351,8 +365,38 @@ class FinQA:
             )
         return pd.DataFrame(rows)
 
+    def checkpoint(self) -> Path | None:
+        """Write a signed checkpoint of the audit log's head now (`finqa.audit.checkpoints`;
+        done at the end of every batch and by `close`). None when `audit.checkpoints` is off,
+        nothing was asked, or it failed: then `checkpoint_error` says why and a warning is logged."""
+        path = getattr(self._audit, "path", None) if self._orchestrator is not None else None
+        if not self.settings.audit.checkpoints or not path or not Path(path).is_file():
+            return None
+        size = Path(path).stat().st_size
+        if self._checkpointed == (str(path), size):
+            return self.last_checkpoint  # nothing appended since
+        from finqa.audit.checkpoints import auto_checkpoint
+
+        try:
+            self.last_checkpoint = auto_checkpoint(
+                path,
+                key_path=self.settings.audit.checkpoint_key,
+                folder=self.settings.audit.checkpoint_dir,
+                clock=self._clock,
+            )
+        except FinqaError as exc:
+            import structlog
+
+            self.checkpoint_error = str(exc)
+            structlog.get_logger("finqa").warning("audit checkpoint not written", reason=str(exc))
+            return None
+        self._checkpointed, self.checkpoint_error = (str(path), size), None
+        return self.last_checkpoint
+
     def close(self) -> None:
-        """Release the audit log and agents that hold resources (idempotent)."""
+        """Write the run's checkpoint, then release the audit log and agents that hold
+        resources (idempotent)."""
+        self.checkpoint()
         for part in (self._audit, self._retriever):
             closer = getattr(part, "close", None)
             if callable(closer):

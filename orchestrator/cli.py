@@ -24,6 +24,7 @@ __all__ = ["main", "build_parser"]
 _COMMAND_MODULES = (
     "finqa.agents.retrieval.cli",  # ingest
     "finqa.orchestrator.commands",  # ask, demo
+    "finqa.orchestrator.serve",  # serve
     "finqa.orchestrator.statements",  # statements
     "finqa.lexicon.cli",  # lexicon analyze
     "finqa.agents.judge.cli",  # judge

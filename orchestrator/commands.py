@@ -105,6 +105,7 @@ def _ask_file(args: argparse.Namespace, settings: Any) -> int:
     """`finqa ask --questions FILE`: one JSON line per question, resumable, with a summary line."""
     from pathlib import Path
 
+    from finqa.agents.progress import write_line
     from finqa.orchestrator.api import FinQA
     from finqa.orchestrator.batch import done_ids, read_questions
     from tqdm import tqdm
@@ -125,13 +126,21 @@ def _ask_file(args: argparse.Namespace, settings: Any) -> int:
         with (
             fq,
             tqdm(
-                total=len(todo), unit="q", disable=args.no_progress or not todo, file=sys.stderr
+                total=len(todo),
+                unit="q",
+                desc="ask",
+                disable=args.no_progress or not todo,
+                file=sys.stderr,
+                dynamic_ncols=True,
             ) as bar,
         ):
             for result in fq.ask_stream(todo, workers=args.workers):
-                line = json.dumps(result.to_json_dict(), ensure_ascii=False)
-                sink.write(json_printable(line) + "\n")
-                sink.flush()
+                line = json_printable(json.dumps(result.to_json_dict(), ensure_ascii=False))
+                if out_path:
+                    sink.write(line + "\n")
+                    sink.flush()
+                else:  # stdout may share the terminal with the bar: the line goes above it
+                    write_line(line, sys.stdout)
                 counts[result.status] = counts.get(result.status, 0) + 1
                 bar.update(1)
     finally:

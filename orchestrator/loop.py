@@ -32,6 +32,7 @@ from finqa.agents.types import (
     Retriever,
     Verdict,
 )
+from finqa.lexicon.legs import plan_legs
 from finqa.orchestrator import _records as rec
 from finqa.orchestrator.citing import label_pages, renumber
 from finqa.orchestrator.policy import AttemptPlan, first_plan, next_plan, should_stop
@@ -102,7 +103,12 @@ class Orchestrator:
     ) -> QAResult:
         """Answer one question; never raises for an agent's failure (status `failed` instead)."""
         qid = question_id or rec.default_question_id(question, company, doc_ids)
+        plan = None if company or doc_ids else plan_legs(question)
         with structlog.contextvars.bound_contextvars(run_id=self.run_id, question_id=qid):
+            if plan is not None and self.settings.orchestrator.cross_filing:
+                from finqa.orchestrator.legs import run_legs
+
+                return run_legs(self, question, qid, plan)
             return self._run(question, qid, company, doc_ids)
 
     def _run(
@@ -280,6 +286,11 @@ class Orchestrator:
             "decision", qid, attempt, params=params, scores=scores, decision=decision, reason=reason
         )
 
+    def record(self, event: str, qid: str, **fields: Any) -> None:
+        """Append one audit record of this question outside an attempt (the legs' plan, their
+        combination and the final outcome of a question across filings)."""
+        self._emit(event, qid, None, **fields)
+
     def _emit(
         self,
         event: str,
@@ -313,6 +324,14 @@ class Orchestrator:
         if best is not None and best.answer.abstained and status != "failed":
             status = "abstained"
             reason = f"{reason}; the best answer abstains: the filings found do not determine it"
+        elif best is not None and status == "best_effort" and _other_company(best):
+            # the best answer rests on another company's filing: nothing supports an answer
+            status = "abstained"
+            reason = (
+                f"{_other_company(best)}: no filing of the company asked supports an answer; "
+                "abstaining"
+            )
+            best = None
         if best is None:
             answer = (
                 "Cannot answer: no evidence in the indexed filings supports an answer to this question."
@@ -388,3 +407,10 @@ def _call(agent: str, attempt: int, fn: Callable[[], T]) -> T:
         return fn()
     except Exception as exc:  # an agent's failure is recorded, never raised out of a batch
         raise _AgentFailure(agent, attempt, exc) from exc
+
+
+def _other_company(done: _Done) -> str:
+    """The judge's company mismatch of an answer ('' when it cites the company asked)."""
+    found = (done.verdict.details or {}).get("company")
+    problems = found.get("problems") if isinstance(found, dict) else None
+    return "; ".join(str(p) for p in problems) if problems else ""

@@ -8,7 +8,7 @@ from typing import Any, Literal
 from finqa.agents.types import Calculation, Citation, Frozen
 from pydantic import Field
 
-__all__ = ["AttemptRecord", "QAResult", "Status", "citation_json"]
+__all__ = ["AttemptRecord", "LegResult", "QAResult", "Status", "citation_json", "leg_json"]
 
 Status = Literal["accepted", "best_effort", "abstained", "failed"]
 
@@ -26,6 +26,7 @@ def citation_json(c: Citation) -> dict[str, Any]:
         "page_label_source": c.page_label_source,
         "chunk_id": c.chunk_id,
         "quote": c.quote,
+        "xbrl_concept": c.xbrl_concept,
     }
 
 
@@ -55,6 +56,39 @@ class AttemptRecord(Frozen):
     latency_ms: float = 0.0
 
 
+class LegResult(Frozen):
+    """One leg of a question across filings: a company's figure for one fiscal year."""
+
+    index: int
+    label: str  # 'Alphabet revenue FY2024'
+    company: str = ""
+    metric: str = ""
+    fiscal_year: int | None = None
+    months: int | None = None  # a year-to-date leg (first N months); None: the whole year
+    question: str = ""  # the leg as asked
+    question_id: str = ""  # '<qid>/leg<N>' in the audit log
+    status: Status = "abstained"
+    utility: float = 0.0
+    answer: str = ""
+    value: float | None = None  # absolute units (dollars, not millions)
+    unit: str | None = None
+    period_end: str | None = None  # the cited filing's fiscal period end
+    citations: tuple[Citation, ...] = ()
+    reason: str = ""
+
+    @property
+    def shown(self) -> str:
+        """The leg's figure as an answer prints it ('$5,560 million'), or 'not found'."""
+        from finqa.lexicon.display import format_amount
+
+        if self.value is None:
+            return "not found"
+        unit = self.unit or "USD"
+        if unit == "USD" and abs(self.value) >= 1e6:
+            return format_amount(self.value / 1e6, "USD", 1e6, decimals=0)
+        return format_amount(self.value, unit)
+
+
 class QAResult(Frozen):
     """The final outcome for one question."""
 
@@ -72,6 +106,7 @@ class QAResult(Frozen):
     reason: str = ""
     latency_ms: float = 0.0
     error: str | None = None
+    legs: tuple[LegResult, ...] = ()  # a question across filings: one per figure
     extra: Mapping[str, Any] = Field(default_factory=dict)
 
     @property
@@ -96,6 +131,10 @@ class QAResult(Frozen):
             lines.append(
                 "sources: " + ", ".join(f"{s.doc_id} p. {s.printed_page}" for s in self.sources)
             )
+        if self.legs:
+            lines.append("legs:")
+            for leg in self.legs:
+                lines.append(f"  {leg.index}. {leg.label}: {leg.shown} [{leg.status}]")
         if self.reason and self.status != "accepted":
             lines.append(f"why: {self.reason}")
         return "\n".join(lines)
@@ -130,4 +169,12 @@ class QAResult(Frozen):
             "reason": self.reason,
             "best_attempt": self.best_attempt,
             "error": self.error,
+            **({"legs": [leg_json(leg) for leg in self.legs]} if self.legs else {}),
         }
+
+
+def leg_json(leg: LegResult) -> dict[str, Any]:
+    """A leg in `finqa ask --json`: its figure, status and its own citations."""
+    out = leg.model_dump(mode="json", exclude={"citations"})
+    out["citations"] = [citation_json(c) for c in leg.citations]
+    return out

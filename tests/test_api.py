@@ -243,7 +243,8 @@ class TestAskCommand:
         assert [a["k"] for a in out["attempts"]] == [10, 20]
         assert set(out["attempts"][0]) >= {"k", "strategy", "scores", "threshold", "decision"}
         assert set(out["citations"][0]) == {
-            "source_id", "doc_id", "page", "page_index", "page_label_source", "chunk_id", "quote"
+            "source_id", "doc_id", "page", "page_index", "page_label_source", "chunk_id", "quote",
+            "xbrl_concept",
         }  # fmt: skip
         first = out["citations"][0]
         assert first["page_label_source"] == "position" and first["page"] == first["page_index"] + 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from finqa.agents.errors import AuditError
@@ -341,11 +342,13 @@ class TestCli:
         err = capsys.readouterr().err
         assert "zzz" in err and "Traceback" not in err and not out.exists()
 
-    def test_report_shows_reviews(self, fake_log: Path) -> None:
-        """The latest review of a question is its review state; earlier ones stay listed."""
-        review_question(fake_log, "q00001", "flagged", "Ann")
-        review_question(fake_log, "q00001", "approved", "Bob", note="checked")
-        q = next(q for q in build_report_data(fake_log)["questions"] if q["qid"] == "q00001")
+    def test_report_shows_reviews(self, fake_log: Path, reviewer_keys: Any) -> None:
+        """The latest signed review of a question is its review state; earlier ones stay listed."""
+        keys, trusted = reviewer_keys
+        review_question(fake_log, "q00001", "flagged", "Ann", key=keys["Ann"])
+        review_question(fake_log, "q00001", "approved", "Bob", note="checked", key=keys["Bob"])
+        data = build_report_data(fake_log, reviewers=trusted)
+        q = next(q for q in data["questions"] if q["qid"] == "q00001")
         assert q["review"]["verdict"] == "approved" and q["review"]["reviewer"] == "Bob"
         assert [r["verdict"] for r in q["reviews"]] == ["flagged", "approved"]
         assert q["status"] == "accepted"
@@ -410,8 +413,10 @@ class TestReportStatus:
             ("approved", False),
         ]
 
-    def test_intact_review_is_the_review_state(self, fake_log: Path) -> None:
-        """An untouched latest review is the question's review state, its hash verified."""
-        review_question(fake_log, "q00001", "rejected", "Bob")
-        q = next(q for q in build_report_data(fake_log)["questions"] if q["qid"] == "q00001")
+    def test_intact_review_is_the_review_state(self, fake_log: Path, reviewer_keys: Any) -> None:
+        """An untouched, signed latest review is the question's review state, its hash verified."""
+        keys, trusted = reviewer_keys
+        review_question(fake_log, "q00001", "rejected", "Bob", key=keys["Bob"])
+        data = build_report_data(fake_log, reviewers=trusted)
+        q = next(q for q in data["questions"] if q["qid"] == "q00001")
         assert (q["review"]["verdict"], q["review"]["hash_ok"]) == ("rejected", True)

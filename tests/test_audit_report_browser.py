@@ -77,12 +77,15 @@ def expect(locator: Any) -> Any:
 
 
 class TestReportInBrowser:
-    def test_filter_search_expand_and_screenshot(self, page: Any, tmp_path: Path) -> None:
+    def test_filter_search_expand_and_screenshot(
+        self, page: Any, tmp_path: Path, reviewer_keys: Any
+    ) -> None:
         """A reviewer sees the green banner, filters by status and company, searches, expands a question's life."""
+        keys, trusted = reviewer_keys
         log = write_fake_log(tmp_path / "a.jsonl", 60)
-        review_question(log, "q00001", "flagged", "Ann")
-        review_question(log, "q00001", "approved", "Bob", note="ties to p.42")
-        html, _ = write_report(log, tmp_path / "review.html")
+        review_question(log, "q00001", "flagged", "Ann", key=keys["Ann"])
+        review_question(log, "q00001", "approved", "Bob", note="ties to p.42", key=keys["Bob"])
+        html, _ = write_report(log, tmp_path / "review.html", reviewers=trusted)
         _open(page, html)
         assert "Chain verified: intact up to seq" in page.inner_text("#banner")
         assert page.locator("#qrows tr.q").count() == 50

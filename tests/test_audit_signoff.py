@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from finqa.agents.clock import FixedClock
@@ -164,3 +165,15 @@ class TestApiReview:
         qa = FinQA(Settings(), audit=AuditLog(fake_log, run_id="api", fsync=False))
         rec = qa.review("q00002", "rejected", "Cy", note="wrong year")
         assert rec["decision"] == "rejected" and load_records(fake_log)[-1]["hash"] == rec["hash"]
+
+    def test_finqa_review_signs_with_a_key(self, fake_log: Path, reviewer_keys: Any) -> None:
+        """FinQA.review(key=FILE) writes a sign-off that verifies against the trusted keys."""
+        from finqa import FinQA
+        from finqa.agents.config import Settings
+        from finqa.audit import AuditLog
+
+        keys, trusted = reviewer_keys
+        qa = FinQA(Settings(), audit=AuditLog(fake_log, run_id="api", fsync=False))
+        qa.review("q00002", "approved", "Ann", key=keys["Ann"].path)
+        result = verify_log(fake_log, reviewers=trusted)
+        assert result.ok and [c.reviewer for c in result.reviews] == ["Ann"]

@@ -9,7 +9,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from finqa.agents.retrieval.loaders import LoadedDoc, load_path  # noqa: E402
-from finqa.benchmarks.xbrl import generate_questions, run, strip_tags  # noqa: E402
+from finqa.benchmarks.xbrl import (  # noqa: E402
+    _recovery,
+    calendar_fiscal_year,
+    generate_questions,
+    run,
+    strip_tags,
+)
 from test_edgar_html import mini_ixbrl  # noqa: E402
 
 
@@ -39,6 +45,60 @@ class TestQuestions:
         doc = _facts(tmp_path)
         qs = generate_questions("adbe.htm", "Adobe", doc.facts, 11, 2024, None, date(2024, 11, 29))
         assert qs and all(q.value != 15000.0 for q in qs)
+
+
+class TestFiscalYearNaming:
+    """Questions name a fiscal year the filer's way (its dei focus), the gold stays the tagged year."""
+
+    def test_52_53_week_year_keyed_by_its_end(self) -> None:
+        """A retailer's year ended February 3, 2024 is keyed FY2024 (January year end)."""
+        assert calendar_fiscal_year(date(2024, 2, 3), 1) == 2024
+        assert calendar_fiscal_year(date(2024, 11, 29), 11) == 2024
+
+    def test_question_says_the_filers_fiscal_year(self, tmp_path: Path) -> None:
+        """A filer calling that year fiscal 2023 is asked about 'fiscal year 2023', gold unchanged."""
+        doc = _facts(tmp_path)
+        args = ("adbe.htm", "Adobe", doc.facts, 11, 2024, None, date(2024, 11, 29))
+        own = {q.qid: q for q in generate_questions(*args, named=2023)}
+        plain = {q.qid: q for q in generate_questions(*args)}
+        assert "fiscal year 2023" in own["adbe-revenue"].question
+        assert "fiscal year 2024" in plain["adbe-revenue"].question
+        assert own["adbe-revenue"].answer == plain["adbe-revenue"].answer == "21505.00"
+        assert "from fiscal year 2022 to fiscal year 2023" in own["adbe-revenue-change"].question
+
+
+class TestRecoveryByFiling:
+    """Recovery is reported per filing; a filing that prints no statement is not counted as read."""
+
+    def test_per_filing_and_printed_statements(self, tmp_path: Path) -> None:
+        """The mini 10-K's revenue is tagged in its income statement table: read, recovered."""
+        tagged = tmp_path / "adbe-10-k-2025-01-13.htm"
+        tagged.write_text(mini_ixbrl(), encoding="utf-8")
+        plain = tmp_path / "plain" / tagged.name
+        plain.parent.mkdir()
+        plain.write_bytes(strip_tags(tagged.read_bytes()))
+        rec = _recovery([plain], [tagged])
+        one = rec["by_filing"][tagged.name]
+        assert one["read"] and one["statements_in_document"] == ["income"]
+        assert rec["tagged"] == one["tagged"] > 0 and rec["not_read"] == []
+        assert one["recovered_signed"] == one["tagged"]  # 'Other expense, net (48)' is -48
+
+    def test_filing_without_printed_statements_is_not_counted(self, tmp_path: Path) -> None:
+        """Revenue tagged only inside a sentence (statements in an exhibit): not read, not counted."""
+        text = mini_ixbrl()
+        start, end = text.index("<table>"), text.index("</table>") + len("</table>")
+        sentence = (
+            'Revenue was $<ix:nonFraction name="us-gaap:Revenues" contextRef="FY24" '
+            'unitRef="usd" scale="6" decimals="-6">21,505</ix:nonFraction> million.'
+        )
+        tagged = tmp_path / "x-10-k-2025-01-13.htm"
+        tagged.write_text(text[:start] + "<p>" + sentence + "</p>" + text[end:], encoding="utf-8")
+        plain = tmp_path / "plain" / tagged.name
+        plain.parent.mkdir()
+        plain.write_bytes(strip_tags(tagged.read_bytes()))
+        rec = _recovery([plain], [tagged])
+        assert rec["not_read"] == [tagged.name] and rec["tagged"] == 0
+        assert not rec["by_filing"][tagged.name]["read"]
 
 
 class TestStripTags:

@@ -367,6 +367,20 @@ class TestMetrics:
             "revenue",
         ]
 
+    @pytest.mark.parametrize(
+        ("text", "metric"),
+        [
+            ("year-over-year growth in operating income", "operating_income"),
+            ("YoY growth of net cash provided by operating activities", "cfo"),
+            ("the growth rate of free cash flow", "fcf"),
+            ("what was the company's overall growth rate in FY2022", "revenue_growth"),
+            ("sales growth", "revenue_growth"),
+        ],
+    )
+    def test_growth_is_an_operator(self, text: str, metric: str) -> None:
+        """A growth word names the line item it applies to; alone it means top-line growth."""
+        assert [m.canonical for m in find_metrics(text)] == [metric]
+
     def test_unknown(self) -> None:
         """get_metric names the unknown id."""
         with pytest.raises(KeyError, match="nope"):

@@ -316,3 +316,34 @@ class TestAuditTrail:
             first[0].answer == second[0].answer
             and first[0].attempts[2].k == second[0].attempts[2].k
         )
+
+
+class _OtherCompanyJudge(ScriptedJudge):
+    """Scores like ScriptedJudge and reports every answer as resting on another company's filing."""
+
+    def evaluate(self, question: str, answer: Any, evidence: Any, attempt: int) -> Any:
+        verdict = super().evaluate(question, answer, evidence, attempt)
+        company = {"asked": ["ZETA"], "problems": ["ACME_2024_10K is Acme's filing, not ZETA's"]}
+        return verdict.model_copy(update={"details": {**verdict.details, "company": company}})
+
+
+class TestOtherCompanysFiling:
+    def test_best_answer_from_another_company_abstains(self) -> None:
+        """When every attempt rests on another company's filing, the question abstains, citing nothing."""
+        settings = Settings()
+        sink = MemorySink()
+        judge = _OtherCompanyJudge(settings, (0.0,))
+        result = Orchestrator(
+            settings, FakeRetriever(settings), FakeReasoner(("a1", "a2")), judge, sink
+        ).run("What was ZETA's revenue in 2024?", question_id="q1")
+        assert result.status == "abstained" and result.citations == ()
+        assert result.answer.startswith("Cannot answer") and "Acme's filing" in result.reason
+
+    def test_accepted_answer_is_kept(self) -> None:
+        """An accepted answer is never turned into an abstention by this rule."""
+        settings = Settings()
+        judge = _OtherCompanyJudge(settings, (0.9,))
+        result = Orchestrator(
+            settings, FakeRetriever(settings), FakeReasoner(("a1",)), judge, MemorySink()
+        ).run("What was ZETA's revenue in 2024?", question_id="q1")
+        assert result.status == "accepted"

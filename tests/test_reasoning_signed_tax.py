@@ -139,3 +139,23 @@ class TestBalanceBasis:
         a = ask(q, INVENTORY)
         assert recompute(a) == pytest.approx(6.0)
         assert "averaged" not in a.text
+
+
+class TestGrowthOfALineItem:
+    def test_growth_of_operating_income_is_not_revenue_growth(self) -> None:
+        """'Year-over-year growth in operating income' is computed over operating income."""
+        q = "What was Acme's year-over-year growth in operating income in FY2022?"
+        spec = parse_question(q)
+        assert (spec.recipe, spec.aggregate, spec.agg_years) == (
+            "operating_income",
+            "growth",
+            (2021, 2022),
+        )
+        a = ask(q, PROFIT_YEARS)
+        assert not a.abstained
+        assert recompute(a) == pytest.approx((2000 / 1800 - 1) * 100, rel=1e-6)
+
+    def test_growth_alone_is_top_line_growth(self) -> None:
+        """A growth rate naming no line item is revenue growth, by convention."""
+        a = ask("What was Acme's year-over-year growth rate in FY2022?", PROFIT_YEARS)
+        assert recompute(a) == pytest.approx((10000 / 9000 - 1) * 100, rel=1e-6)

@@ -79,7 +79,8 @@ class TestGridReader:
         assert _values(read, "Total assets") == {"2025Q2@end": 193_389e6, "FY2024@end": 180_104e6}
 
     def test_note_table_off_statement_pages(self) -> None:
-        """A note's grid with period columns is typed as an 'other' table captioned by the line above."""
+        """A note's grid with period columns is typed as an 'other' table captioned by the line
+        above; 'Total debt' under a bare year is a balance at that year's end."""
         note = (
             "Note 7 Debt\nWe issued notes in several currencies during the year, as follows.\n"
             "The components of debt were:\n(in millions) 2024 2023\nTotal debt 12,000 13,000\n"
@@ -89,7 +90,7 @@ class TestGridReader:
         other = [t for t in read.tables if t.statement == "other"]
         assert other and other[0].page == 3
         assert other[0].title == "The components of debt were:"
-        assert _values(read, "Total debt")["FY2024"] == 12_000e6
+        assert _values(read, "Total debt")["FY2024@end"] == 12_000e6
 
 
 class TestRatioCaption:
@@ -158,3 +159,30 @@ class TestRollForward:
         assert (
             build_rollforward(rows, doc_id="d", table_id="t", page=3, title="", context="") is None
         )
+
+
+class TestCaptionedPeriodColumns:
+    """A header with caption columns before its periods: each row's last cells are its figures."""
+
+    def test_maturity_and_rate_columns_are_not_periods(self) -> None:
+        """'2014 Notes | 2024 | 3.38% | 3.38% | $1,000 | $0' under 'Maturity | Coupon Rate | 2023 | 2024' reads 1,000 and 0."""
+        from finqa.lexicon.statements.grid import raw_tables_from_grid
+
+        rows = [
+            ("Maturity", "Coupon Rate", "2023", "2024"),
+            ("2014 Notes issuance", "2024", "3.38%", "3.38%", "$1,000", "$0"),
+            ("Total face value of long-term debt", "13,000", "12,000"),
+        ]
+        (raw,) = raw_tables_from_grid(rows, 74, kind="other", title="Debt", context="(in millions)")
+        assert raw.header_lines == ["2023 2024"]
+        assert raw.rows == [
+            ("2014 Notes issuance", ["$1,000", "$0"]),
+            ("Total face value of long-term debt", ["13,000", "12,000"]),
+        ]
+
+    def test_a_row_of_figures_is_no_such_header(self) -> None:
+        """A row whose leading cells hold digits ('Notes due 2030', '1,000', ...) heads nothing."""
+        from finqa.lexicon.statements.grid import raw_tables_from_grid
+
+        rows = [("Notes due 2030", "1,000", "2024", "2023")]
+        assert raw_tables_from_grid(rows, 74, kind="other", title="Debt") == []

@@ -58,3 +58,19 @@ class TestNotesScale:
         )
         assert _values(read, "Options outstanding")["FY2024"] == 903_999
         assert _values(read, "Restricted stock units")["FY2024"] == 409
+
+
+class TestOpeningScaleWord:
+    """A header line that opens with the scale word states the table's scale."""
+
+    def test_millions_opening_a_header(self) -> None:
+        """'Millions, Except Per Share Amounts, ...', 'Millions 2024 2023' and 'Millions Common
+        Shares ...' are in millions; 'Millions of barrels' and prose are not money scales."""
+        from finqa.lexicon.statements.build import header_scale
+
+        assert header_scale("Union Pacific\nMillions, Except Per Share Amounts, for the") == 1e6
+        assert header_scale("Millions 2024 2023 2022") == 1e6
+        assert header_scale("Millions Common Shares Treasury Stock Total") == 1e6
+        assert header_scale("(in thousands)") == 1e3
+        assert header_scale("Millions of barrels 2024") is None
+        assert header_scale("millions more customers joined") is None

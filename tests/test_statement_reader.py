@@ -118,10 +118,13 @@ class TestTextReader:
         ]
 
     def test_parentheses_are_negative(self) -> None:
-        """A parenthesised cell is a negative value and keeps its raw text."""
+        """A parenthesised cell is read as negative and keeps its raw text; an expense's value
+        is the expense (+12,300 thousand), as its tag would be (statements.signs)."""
         read = read_pages("ACME_2022_10K", [(10, INCOME_THOUSANDS)])
         fact = next(f for f in read.tables[0].facts if f.label == "Interest expense")
-        assert fact.value == -12_300_000 and fact.raw == "(12,300)"
+        assert fact.negative and fact.raw == "(12,300)" and fact.value == 12_300_000
+        eps = next(f for f in read.tables[0].facts if f.raw == "(0.45)")
+        assert eps.value == -0.45
 
     def test_catalogue_id_from_label(self) -> None:
         """Labels the lexicon's catalogue knows carry its id; lookup finds them by that id."""

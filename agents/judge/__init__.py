@@ -3,12 +3,18 @@ utility vs the attempt's threshold, and a diagnosis with feedback on every rejec
 
 Besides `JudgeAgent`, the helpers the judge's own evaluation (`finqa.benchmarks.judge_eval`) builds
 its cases with: which table column or row a number sits in, and how two figures are matched.
+Each is imported on first use, so `finqa judge --help` (and `finqa --help`) do not load the judge.
 """
 
-from finqa.agents.judge._lex import magnitude_close, year_mentions
-from finqa.agents.judge._match import match as figures_match
-from finqa.agents.judge._tables import column_period, row_cells, row_label
-from finqa.agents.judge.agent import JudgeAgent
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from finqa.agents.judge._lex import magnitude_close, year_mentions
+    from finqa.agents.judge._match import match as figures_match
+    from finqa.agents.judge._tables import column_period, row_cells, row_label
+    from finqa.agents.judge.agent import JudgeAgent
 
 __all__ = [
     "JudgeAgent",
@@ -19,3 +25,22 @@ __all__ = [
     "row_label",
     "year_mentions",
 ]
+
+_WHERE = {
+    "JudgeAgent": ("finqa.agents.judge.agent", "JudgeAgent"),
+    "column_period": ("finqa.agents.judge._tables", "column_period"),
+    "row_cells": ("finqa.agents.judge._tables", "row_cells"),
+    "row_label": ("finqa.agents.judge._tables", "row_label"),
+    "figures_match": ("finqa.agents.judge._match", "match"),
+    "magnitude_close": ("finqa.agents.judge._lex", "magnitude_close"),
+    "year_mentions": ("finqa.agents.judge._lex", "year_mentions"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _WHERE:
+        import importlib
+
+        module, attr = _WHERE[name]
+        return getattr(importlib.import_module(module), attr)
+    raise AttributeError(f"module 'finqa.agents.judge' has no attribute {name!r}")

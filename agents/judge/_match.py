@@ -9,6 +9,7 @@ from typing import Any
 from finqa.agents.judge import _lex
 from finqa.agents.judge._tables import column_period, percent_column, row_cells, row_label
 from finqa.agents.judge.evidence import EvidenceView, SourceView
+from finqa.agents.types import FigureStatus
 
 __all__ = ["match", "ratio_in_percent_column", "period_ok", "find"]
 
@@ -153,7 +154,7 @@ def find(
     topic: frozenset[str] | None = None,
     label_terms: tuple[frozenset[str], ...] = (),
     claim: frozenset[str] = frozenset(),
-) -> tuple[str, SourceView | None, Any, int | None]:
+) -> tuple[FigureStatus, SourceView | None, Any, int | None]:
     """('evidence' | 'period_mismatch' | 'off_topic' | 'not_found', source, evidence quantity, year)."""
     mismatch: tuple[SourceView, Any, int | None] | None = None
     off_topic: tuple[SourceView, Any] | None = None

@@ -22,6 +22,8 @@ from finqa.agents.judge._question import (
     sentence_at,
     stated_direction,
 )
+from finqa.agents.judge.basis import BasisCheck, check_basis
+from finqa.agents.judge.company import check_companies
 from finqa.agents.judge.definition import DefinitionCheck, judge_definitions
 from finqa.agents.judge.diagnosis import diagnose, evidence_gaps, feedback_text
 from finqa.agents.judge.dimension import check_dimension, index_store
@@ -40,18 +42,15 @@ from finqa.agents.judge.numeric import (
     numeric_score,
     verify_calculations,
 )
-from finqa.agents.judge.rederive import (
-    Rederived,
+from finqa.agents.judge.routes import RouteCheck, Routes
+from finqa.agents.judge.second_route import LazyPages, second_route
+from finqa.agents.judge.statement_figures import (
+    StatementFigures,
     StatementValue,
-    change_from_statements,
-    from_statements,
-    match_rederived,
     match_statement_value,
-    rederive,
 )
-from finqa.agents.judge.statement_figures import StatementFigures
 from finqa.agents.judge.text import split_claims
-from finqa.agents.types import Answer, Evidence, LLMClient, Verdict
+from finqa.agents.types import Answer, Evidence, LLMClient, StatementStore, Verdict
 from finqa.lexicon.numbers import question_scale
 from finqa.lexicon.refusal import REFUSAL
 
@@ -63,10 +62,18 @@ _NO_CONTENT_GROUNDING = 0.5  # a bare 'Yes.' can be neither supported nor refute
 class JudgeAgent:
     """Deterministic judge (optionally assisted by an LLM entailment check); satisfies `Judge`."""
 
-    def __init__(self, settings: Settings, llm: LLMClient | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        llm: LLMClient | None = None,
+        *,
+        statements: StatementStore | None = None,
+    ) -> None:
         self.settings = settings
         self.config = settings.judge
         self.llm = llm
+        # the index's statement model (tags, tables, later filings): the second route's sources
+        self.statements = statements
 
     # ------------------------------------------------------------------ public
 
@@ -81,7 +88,7 @@ class JudgeAgent:
         problems = self._check_kind(ctx, answer, numbers, skipped)
         if part is not None and part.failed:
             problems.append(KindProblem("wrong_dimension", part.message))
-        claim_checks, facets = self._check_parts(ctx, numbers, skipped, problems)
+        claim_checks, facets = self._check_parts(ctx, answer, numbers, skipped, problems)
         g, c, n, llm_info = self._scores(ctx, claim_checks, facets, numbers)
         injection = (
             None
@@ -94,9 +101,16 @@ class JudgeAgent:
             problems.append(KindProblem("injection", injection.reason))
         if injection is not None and injection.found:
             ctx.injection.append(injection)
+        company = (
+            None if ctx.abstained else check_companies(question, evidence, _rests_on(ctx, answer))
+        )
+        if company is not None and not company.ok:
+            # another company's filing is no evidence for this one: nothing supports the answer
+            g, c, n = 0.0, 0.0, 0.0
+            problems.append(KindProblem("wrong_company", "; ".join(company.problems)))
         if part is not None and part.failed:
             g, c, n = 0.0, 0.0, 0.0  # a segment's question answered with another figure
-        return self._verdict(
+        verdict = self._verdict(
             ctx,
             answer,
             attempt,
@@ -109,6 +123,13 @@ class JudgeAgent:
             facets,
             llm_info,
         )
+        if company is None or not company.filings:
+            return verdict
+        details = {**verdict.details, "company": company.to_dict()}
+        update: dict[str, Any] = {"details": details}
+        if not company.ok and verdict.decision == "retry":
+            update["diagnosis"] = "retrieval"  # the evidence lacks the asked company's filing
+        return verdict.model_copy(update=update)
 
     # ------------------------------------------------------------------ steps
 
@@ -129,6 +150,8 @@ class JudgeAgent:
             cited=[c.source_id for c in answer.citations],
             checklist=checklist,
             expect=expected_kind(question, analysis, [f.kind for f in checklist]),
+            figures=(figures := StatementFigures(evidence)),
+            routes=Routes(evidence, self.statements, LazyPages(figures)),
         )
 
     def _check_numbers(
@@ -164,37 +187,27 @@ class JudgeAgent:
                 judge_definitions(answer.calculations, numbers, ctx.expect, ctx.analysis)
             )
         if deterministic and any(nc.status in _REDERIVABLE for nc in numbers):
-            found = rederive(ctx.question, ctx.evidence, ctx.view, ctx.asked, cfg.rel_tolerance)
-            ctx.found.append(found)
-            model = (
-                change_from_statements(ctx.expect.metric, ctx.evidence, ctx.asked)
-                if ctx.expect.change
-                else from_statements(ctx.expect.metric, ctx.evidence, ctx.asked)
-            )
+            # the judge's own derivation: the catalogue formula over the statement model
+            model = _model_value(ctx)
             ctx.model.append(model)
             for nc in numbers:
-                if (
-                    nc.status in _REDERIVABLE
-                    and model is not None
-                    and match_statement_value(nc.quantity, model, cfg.rel_tolerance)
-                ):
+                if nc.status not in _REDERIVABLE or model is None:
+                    continue
+                if match_statement_value(nc.quantity, model, cfg.rel_tolerance):
                     nc.status, nc.detail = "rederived", f"statement model: {model.describe()}"
                     _check_direction(nc, model, ctx.text)
-                    continue
-                if nc.status not in _REDERIVABLE or found is None or not found.ok:
-                    continue
-                if match_rederived(nc.quantity, found, cfg.rel_tolerance, nc.expected):
-                    nc.status, nc.detail = "rederived", f"re-derived: {found.describe()}"
                 else:
                     nc.detail = (nc.detail + "; " if nc.detail else "") + (
-                        f"the evidence gives {found.describe()}"
+                        f"the evidence gives {model.describe()}"
                     )
         if deterministic and any(nc.status in _REDERIVABLE for nc in numbers):
             self._per_period(ctx, numbers)
+        if deterministic and len(parts) <= 1:
+            self._second_route(ctx, numbers)
         if deterministic and ctx.expect.change and any(nc.ok for nc in numbers):
             # however a change was verified (a recorded calculation, a figure of the filing's
             # text), the way the answer says it moved must be the statement model's
-            change = change_from_statements(ctx.expect.metric, ctx.evidence, ctx.asked)
+            change = _model_value(ctx)
             for nc in numbers:
                 if (
                     change is not None
@@ -204,12 +217,28 @@ class JudgeAgent:
                     _check_direction(nc, change, ctx.text)
         return numbers, skipped, calcs
 
+    def _second_route(self, ctx: _Context, numbers: list[NumberCheck]) -> None:
+        """Before a figure of the asked metric is accepted, the judge derives it by a route of
+        its own, and the figure must be one the metric can take by its definition."""
+        check, problems = second_route(
+            ctx.question,
+            ctx.text,
+            ctx.expect,
+            ctx.asked,
+            numbers,
+            ctx.routes,
+            self.config.rel_tolerance,
+        )
+        if check is not None:
+            ctx.route.append(check)
+        ctx.problems.extend(problems)
+
     def _per_period(self, ctx: _Context, numbers: list[NumberCheck]) -> None:
         """Figures still unverified, read against the statement model for the period each is
         given for (its own, or the one asked year): the asked metrics and those the figure's own sentence names (their value,
         their change from the year before, a ratio of two named line items); then what simple
         arithmetic over the newly verified figures gives."""
-        figures = StatementFigures(ctx.evidence)
+        figures = ctx.figures
         asked = [ctx.expect.metric, *(getattr(ctx.analysis, "metrics", ()) or ())]
         tol = self.config.rel_tolerance
         hit = False
@@ -273,7 +302,8 @@ class JudgeAgent:
                     nc.status, nc.detail = "wrong_kind", p.message
         if expect.change and expect.kind in FIGURE_KINDS and numbers:
             problems += _level_not_change(ctx, expect, numbers)
-        flagged = [str(x) for x in answer.confidence.get("calc_problems") or () if x]
+        problems += ctx.problems  # the second route's and the definitions' (step 2)
+        flagged = [x for x in answer.calc_problems if x]
         if flagged:
             problems.append(
                 KindProblem(
@@ -289,7 +319,7 @@ class JudgeAgent:
             problems += [
                 KindProblem("other_metric", d.message) for d in ctx.definitions if d.failed
             ]
-        unknown = int(answer.confidence.get("invalid_citations") or 0)
+        unknown = answer.invalid_citations
         if unknown:
             problems.append(
                 KindProblem(
@@ -301,16 +331,31 @@ class JudgeAgent:
     def _check_parts(
         self,
         ctx: _Context,
+        answer: Answer,
         numbers: list[NumberCheck],
         skipped: list[dict[str, Any]],
-        problems: Sequence[KindProblem],
+        problems: list[KindProblem],
     ) -> tuple[list[Any], list[Facet]]:
         """Grounding of every claim, and the facet checklist (a kind problem leaves the part it
-        concerns unanswered)."""
+        concerns unanswered); a yes/no or descriptive answer resting on no figure needs a basis
+        sentence about the subject, stated as a fact of the asked period (basis.py)."""
         claims = split_claims(ctx.text)
         claim_checks = check_claims(
             claims, numbers, ctx.view, ctx.question, default_sources=ctx.cited
         )
+        kinds = {f.kind for f in ctx.checklist if f.kind != "conditional"}
+        if (
+            self.config.deterministic_verify
+            and not ctx.abstained
+            and kinds & {"verdict", "explanation", "answer"}
+            and not kinds & {"figure", "choice"}
+            and not any(nc.ok for nc in numbers)
+        ):
+            basis = check_basis(ctx.question, answer, claim_checks, ctx.evidence, ctx.asked)
+            if basis is not None:
+                ctx.basis.append(basis)
+                if not basis.ok:
+                    problems.append(KindProblem("basis", basis.reason))
         quoted = sum(1 for x in skipped if x["reason"] == "quoted from the question")
         spans = [(nc.start, nc.end) for nc in numbers] + [
             (int(x["start"]), int(x["end"]))
@@ -443,8 +488,9 @@ class JudgeAgent:
             "skipped_numbers": skipped,
             "calculations": [x.to_dict() for x in calcs],
             "definitions": [d.to_dict() for d in ctx.definitions],
-            "rederived": ctx.found[0].to_dict() if ctx.found and ctx.found[0] else None,
             "statement_model": ctx.model[0].describe() if ctx.model and ctx.model[0] else None,
+            "second_route": ctx.route[0].to_dict() if ctx.route else None,
+            "basis": ctx.basis[0].to_dict() if ctx.basis else None,
             "facets": [f.to_dict() | {"counted": _counted(f)} for f in facets],
             "evidence_gaps": gaps,
             "faults": faults,
@@ -482,8 +528,12 @@ class _Context:
     checklist: list[Facet]
     expect: Expectation
     evidence: Evidence
-    found: list[Rederived | None] = field(default_factory=list)  # the judge's own derivation
+    figures: StatementFigures  # the judge's own reading of the evidence pages
+    routes: Routes  # the statement model's sources, for the second route
     model: list[StatementValue | None] = field(default_factory=list)  # from the statement model
+    route: list[RouteCheck] = field(default_factory=list)  # the second route's outcome
+    basis: list[BasisCheck] = field(default_factory=list)  # a yes/no answer's basis sentence
+    problems: list[KindProblem] = field(default_factory=list)  # found while checking figures
     # the stated calculations against the catalogue; instructions aimed at the model in evidence
     definitions: list[DefinitionCheck] = field(default_factory=list)
     injection: list[InjectionCheck] = field(default_factory=list)
@@ -501,6 +551,10 @@ _PROBLEM_FACETS: dict[str, tuple[str, ...]] = {
     "no_unit": ("figure",),
     "other_metric": ("figure",),
     "not_change": ("figure",),
+    "route_conflict": ("figure",),
+    "implausible": ("figure",),
+    "wrong_sign": ("figure",),
+    "basis": ("verdict", "explanation", "answer"),
 }
 
 
@@ -537,6 +591,34 @@ def _check_direction(nc: NumberCheck, found: StatementValue, text: str) -> None:
         nc.detail = f"the answer states {said}; the evidence gives {real}: {found.describe()}"
 
 
+def _model_value(ctx: _Context) -> StatementValue | None:
+    """The asked metric (its change from the year before, when a change is asked) for the
+    latest asked year, from the judge's statement model of the evidence pages."""
+    metric = ctx.expect.metric
+    if metric is None or not ctx.asked or not ctx.evidence.items:
+        return None
+    from finqa.lexicon.answer_form import ask_head, asked_aggregates, year_range
+
+    if "avg3" in asked_aggregates(ask_head(ctx.question), ctx.question):
+        first, last = year_range(ctx.question) or (min(ctx.asked), max(ctx.asked))
+        found = [ctx.figures.value(metric, y) for y in range(first, last + 1)]
+        values = [f for f in found if f is not None]
+        if len(values) != 3 or len(found) != 3:
+            return None
+        return StatementValue(
+            metric,
+            sum(v.value for v in values) / 3.0,
+            values[0].unit,
+            last,
+            tuple(f for v in values for f in v.facts),
+            f"3-year average FY{first}-FY{last} of {metric.replace('_', ' ')}",
+        )
+    if ctx.expect.change:
+        moved = ctx.figures.change(metric, max(ctx.asked))
+        return moved[0] if moved else None
+    return ctx.figures.value(metric, max(ctx.asked))
+
+
 def _rests_on(ctx: _Context, answer: Answer) -> list[str]:
     """The sources the answer cites, in its citations or its calculations' operands."""
     ops = [o.source_id for c in answer.calculations for o in c.operands if o.source_id]
@@ -545,10 +627,7 @@ def _rests_on(ctx: _Context, answer: Answer) -> list[str]:
 
 def _declared_gaps(answer: Answer, known: tuple[str, ...]) -> tuple[str, ...]:
     """Line items an abstaining reasoner said it could not find: the next retrieval looks for them."""
-    declared = answer.confidence.get("missing") or ()
-    if not isinstance(declared, list | tuple):
-        return ()
-    return tuple(str(m) for m in declared if m and str(m) not in known)
+    return tuple(m for m in answer.missing if m and m not in known)
 
 
 def _discount_coincidences(claims: list[Any], numbers: list[Any]) -> None:

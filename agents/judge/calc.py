@@ -17,7 +17,7 @@ from finqa.agents.judge import _lex
 from finqa.agents.judge._match import find, match
 from finqa.agents.judge._tables import column_period
 from finqa.agents.judge.evidence import EvidenceView
-from finqa.agents.types import Calculation
+from finqa.agents.types import CalcStatus, Calculation, FigureStatus
 from finqa.lexicon.arith import ArithmeticError_, evaluate
 
 __all__ = [
@@ -66,7 +66,7 @@ class CalcCheck:
     expression: str
     unit: str
     recorded: float
-    status: str = "verified"  # verified | operand_not_found | period_mismatch | error
+    status: CalcStatus = "verified"
     result: float | None = None  # re-executed on operand values as written
     result_abs: float | None = None  # re-executed on absolute operand values
     scale: float = 1.0  # the operands' common scale (1.0 when mixed)
@@ -221,7 +221,7 @@ def _stale(check: CalcCheck, expected: Sequence[int]) -> bool:
 
 def match_calc(
     q: Any, checks: Sequence[CalcCheck], rel_tol: float, expected: Sequence[int] = ()
-) -> tuple[str, int] | None:
+) -> tuple[FigureStatus, int] | None:
     for check in checks:
         if check.result is None:
             continue
@@ -237,5 +237,5 @@ def match_calc(
     return None
 
 
-def _calc_fail(check: CalcCheck) -> str:
+def _calc_fail(check: CalcCheck) -> FigureStatus:
     return "period_mismatch" if check.status == "period_mismatch" else "calc_unverified"

@@ -126,7 +126,7 @@ def _run(args: argparse.Namespace) -> int:
     evidence = load_evidence(Path(args.evidence), args.question)
     llm = None
     if settings.judge.llm_judge:
-        from finqa.agents.reasoning import OpenAIChatClient
+        from finqa.agents.llm_client import OpenAIChatClient
 
         llm = OpenAIChatClient(settings)
     from finqa.agents.judge.text import CITATION

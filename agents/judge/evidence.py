@@ -23,6 +23,8 @@ class SourceView:
     doc_id: str
     pages: tuple[int, ...]
     text: str
+    # other chunks of its pages that carry text aimed at a model (retrieval's page scan)
+    page_rest: tuple[str, ...] = ()
 
     @cached_property
     def quantities(self) -> list[Any]:
@@ -70,4 +72,6 @@ class EvidenceView:
 
 
 def _view(item: EvidenceItem) -> SourceView:
-    return SourceView(item.source_id, item.doc_id, tuple(item.pages), item.text)
+    rest = (item.metadata or {}).get("page_instructions") or ()
+    texts = tuple(str(r.get("text") or "") for r in rest if isinstance(r, dict))
+    return SourceView(item.source_id, item.doc_id, tuple(item.pages), item.text, texts)

@@ -19,47 +19,11 @@ from typing import Any
 
 from finqa.agents.judge import _lex
 from finqa.agents.judge.text import content_tokens
-from finqa.lexicon.intent import asks_choice, asks_which_period, choice_options
+from finqa.lexicon.intent import asks_which_period, choice_options
+from finqa.lexicon.question_parts import QuestionPart, question_parts
 
 __all__ = ["Facet", "decompose", "check_facets", "assign_claims", "completeness_score"]
 
-_AUX = r"(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should)"
-_WH = r"(?:what|how|which|who|whom|why|when|where|among)"
-_LEAD = re.compile(
-    r"(?:^|[:;,]\s*|question:\s*|\bquestion\b[^:]*:\s*)(?P<q>(?:" + _WH + r"|" + _AUX + r")\b.*)$",
-    re.I | re.S,
-)
-_INSTRUCTION = re.compile(
-    r"^\s*(?:answer|round|base|basing|respond|please|give|provide|address|use|using|utilize|"
-    r"assume|you are|we need|we want|here's|define|calculate what|by drawing|according|"
-    r"in agreement|taking into account|the answer|note|reply)\b",
-    re.I,
-)
-_CONDITIONAL = re.compile(
-    r"^\s*if\b.*\bnot\b.*\b(?:useful|relevant|meaningful|applicable|appropriate)\b", re.I | re.S
-)
-_CHANGE = re.compile(r"\b(?:chang\w*|growth|grew|differen\w*|increas\w*|decreas\w*|drop\w*)", re.I)
-_COMPARE = re.compile(r"\bcompar\w*|\bvs\.?(?!\w)|\bversus\b", re.I)
-_FIGURE = re.compile(
-    r"\bhow (?:much|many)\b|\bcalculat\w*|\bcompute\b|\bquantity\b|\bwhat (?:is|was|were|are) "
-    r"(?:the |its |their |\w+'s )?(?:[\w&/'’()-]+ ){0,10}?(?:amount|ratio|margin|rate|total|value|"
-    r"percent\w*|%|cost|costs|revenue|revenues|income|liabilities|assets|capex|expenditure|"
-    r"flow|ebitda|cogs|ppne|inventor\w*|payable|receivables?|sales|earnings|dividends?|debt|"
-    r"cycle|turnover|dpo|dso|dio|roa|roe|eps|expenses?|capital|profit|growth|change)\b"
-    r"|\bwhat (?:percent|percentage|share|portion|proportion)\b",
-    re.I,
-)
-_FIGURE_HINT = re.compile(
-    r"\bround\w*\b[^.?]*\bdecimal|\banswer in (?:usd|units)|\bin usd (?:millions|billions|thousands)"
-    r"|\bas a %|% margin\b|\bratio\b",
-    re.I,
-)
-_AND_ASK = re.compile(r",?\s+and\s+(?=(?:" + _WH + r"|" + _AUX + r")\b)", re.I)
-_WHY = re.compile(
-    r"\bwhy\b|\bwhat (?:drove|drives|caused|led|explains?)\b|\bexplain\b|\breasons?\b|"
-    r"\bhow did\b.*\b(?:affect|impact)\b",
-    re.I,
-)
 _VERDICT_WORDS = re.compile(
     r"\b(?:yes|no|not|none|never|neither|nor|indeed|positive|negative|increas\w*|decreas\w*|"
     r"improv\w*|declin\w*|higher|lower|grew|grow\w*|drop\w*|rose|fell|reduc\w*|consistent|"
@@ -106,44 +70,21 @@ class Facet:
         }
 
 
-def _sentences(question: str) -> list[str]:
-    parts = re.split(r"(?<=\?)\s+|(?<=[.!])\s+(?=[A-Z])", question.strip())
-    return [p.strip() for p in parts if p.strip()]
-
-
 def decompose(question: str, analysis: Any = None) -> list[Facet]:
-    """The facet checklist of a question (deterministic, from its wording and the lexicon)."""
-    facets: list[Facet] = []
-    asked_parts: list[str] = []
-    context: list[str] = []  # each part with the instructions that follow it
-    for sentence in _sentences(question):
-        if _CONDITIONAL.match(sentence):
-            facets.append(
-                Facet(f"c{len(facets)}", "conditional", sentence, max(len(asked_parts) - 1, 0))
-            )
-            continue
-        lead = _LEAD.search(sentence)
-        instruction = not lead or _INSTRUCTION.match(sentence) and "?" not in sentence
-        if (
-            not sentence.endswith("?")
-            and instruction
-            and (not lead or _INSTRUCTION.match(lead.group("q")))
-        ) or (" is defined as" in sentence.lower() and not sentence.endswith("?")):
-            if context:
-                context[-1] += " " + sentence
-            continue
-        for p in _AND_ASK.split(lead.group("q") if lead else sentence):
-            if p:
-                asked_parts.append(p)
-                context.append(sentence)
-    topics = [set(content_tokens(p)) for p in asked_parts]
-    for i, part in enumerate(asked_parts):
+    """The facet checklist of a question: one facet per part the lexicon's parse of the question
+    finds (`lexicon.question_parts`), checked against the answer here."""
+    parsed = question_parts(question)
+    facets: list[Facet] = [
+        Facet(f"c{n}", "conditional", sentence, part)
+        for n, (sentence, part) in enumerate(parsed.conditionals)
+    ]
+    topics = [set(content_tokens(p.text)) for p in parsed.parts]
+    for part in parsed.parts:
+        i = part.index
         others = (
             set().union(*(t for j, t in enumerate(topics) if j != i)) if len(topics) > 1 else set()
         )
-        topic = tuple(sorted(topics[i] - others))
-        hint = bool(_FIGURE_HINT.search(context[i]))
-        facets.extend(_part_facets(part, i, topic, len(facets), hint))
+        facets.extend(_part_facets(part, tuple(sorted(topics[i] - others)), len(facets)))
     for f in facets:
         if f.kind == "choice":
             options = choice_options(f.text)
@@ -152,7 +93,7 @@ def decompose(question: str, analysis: Any = None) -> list[Facet]:
                 "options": list(options),
                 "heads": heads,
                 # the part's own words name no option ('segment', 'highest', 'revenue')
-                "asked": sorted(set(content_tokens(asked_parts[f.part])) - set(heads)),
+                "asked": sorted(set(content_tokens(parsed.parts[f.part].text)) - set(heads)),
                 "period": asks_which_period(f.text),
             }
     companies = _companies(question)
@@ -164,37 +105,31 @@ def decompose(question: str, analysis: Any = None) -> list[Facet]:
     return facets
 
 
-def _part_facets(
-    part: str, index: int, topic: tuple[str, ...], offset: int, figure_hint: bool
-) -> list[Facet]:
+_PREFIX = {
+    "verdict": "yes/no",
+    "explanation": "explain",
+    "choice": "choice",
+    "figure": "figure",
+    "answer": "answer",
+}
+
+
+def _part_facets(part: QuestionPart, topic: tuple[str, ...], offset: int) -> list[Facet]:
     out: list[Facet] = []
     n = offset
 
     def add(kind: str, text: str, **kw: Any) -> None:
         nonlocal n
-        out.append(Facet(f"{kind[0]}{n}", kind, text, index, topic=topic, **kw))
+        out.append(Facet(f"{kind[0]}{n}", kind, text, part.index, topic=topic, **kw))
         n += 1
 
-    head = part.strip().lower()
-    if re.match(_AUX + r"\b", head) or re.match(
-        r"(?:as of|in|for|at)\b[^,]*,\s*" + _AUX + r"\b", head
-    ):
-        add("verdict", f"yes/no: {part}")
-    elif _WHY.search(part):
-        add("explanation", f"explain: {part}")
-    elif asks_choice(part) or asks_which_period(part):
-        add("choice", f"choice: {part}")
-    elif len(years := sorted({y for y, _s, _e in _lex.year_mentions(part)})) >= 2 and (
-        _COMPARE.search(part) and not _CHANGE.search(part)
-    ):
-        for y in years:
+    if part.form == "compare":
+        for y in part.years:
             add("figure", f"figure for FY{y}", period=y)
-    elif _FIGURE.search(part) or (figure_hint and re.match(r"what\b", head)):
-        add("figure", f"figure: {part}")
     else:
-        add("answer", f"answer: {part}")
-    if out and out[0].kind == "verdict" and _WHY.search(part):
-        add("explanation", f"explain: {part}")
+        add(part.form, f"{_PREFIX[part.form]}: {part.text}")
+    if part.explain_too:
+        add("explanation", f"explain: {part.text}")
     return out
 
 

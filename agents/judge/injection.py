@@ -62,26 +62,31 @@ def check_injection(
         q for q in _lex.extract_quantities(answer) if q.kind == "number" and q.start not in verified
     ]
     for src in sources:
-        for ins in find_instructions(src.text):
-            rest = " ".join(
-                [src.text[: ins.start], src.text[ins.end :]]
-                + [s.text for s in view.sources if s is not src]
-            )
-            how = _follows(ins, rest, words, verdict, figures)
-            check.found.append(
-                {
-                    "source": src.source_id,
-                    "kinds": list(ins.kinds),
-                    "text": ins.text[:_SNIPPET],  # untrusted filing text, kept as data
-                    "followed": how or None,
-                }
-            )
-            if how and not check.followed:
-                check.followed = True
-                check.reason = (
-                    f"the answer follows {ins.reason} in {src.source_id} ({how}); "
-                    "such text is not evidence"
+        # the source's own text, then the other chunks of its pages (an instruction elsewhere on
+        # a cited page is on the page the answer cites)
+        for n, text in enumerate((src.text, *src.page_rest)):
+            others = [src.text] if n else []
+            for ins in find_instructions(text):
+                rest = " ".join(
+                    [text[: ins.start], text[ins.end :], *others]
+                    + [s.text for s in view.sources if s is not src]
                 )
+                how = _follows(ins, rest, words, verdict, figures)
+                check.found.append(
+                    {
+                        "source": src.source_id,
+                        "where": "another chunk of the cited page" if n else "the cited text",
+                        "kinds": list(ins.kinds),
+                        "text": ins.text[:_SNIPPET],  # untrusted filing text, kept as data
+                        "followed": how or None,
+                    }
+                )
+                if how and not check.followed:
+                    check.followed = True
+                    check.reason = (
+                        f"the answer follows {ins.reason} in {src.source_id} ({how}); "
+                        "such text is not evidence"
+                    )
     if check.found and not check.followed:
         listed = ", ".join(dict.fromkeys(str(f["source"]) for f in check.found))
         check.reason = (

@@ -15,7 +15,7 @@ from typing import Any
 from finqa.agents.errors import FinqaError
 from finqa.agents.judge.evidence import EvidenceView
 from finqa.agents.judge.grounding import ClaimCheck
-from finqa.agents.reasoning.parsing import extract_json
+from finqa.agents.llm_client import extract_json
 from finqa.agents.types import LLMClient, LLMUsage
 
 __all__ = ["llm_grounding", "ENTAILMENT_PROMPT"]

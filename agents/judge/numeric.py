@@ -7,12 +7,14 @@ A number is one of:
   calculation      the judge's re-execution of a recorded Calculation whose operands are in the
                    evidence (allowing the answer's rounding, % <-> ratio);
   derived          simple arithmetic (difference, ratio, change) of other verified answer numbers;
-  rederived        equal to the asked metric as the judge computes it from the evidence tables;
+  rederived        equal to the asked metric as the judge computes it from the statement model;
   period_mismatch  present in the evidence, but only in another period's column;
   calc_mismatch    matches what the reasoner recorded, not what the arithmetic gives;
   calc_unverified  a calculation's result whose operands are not in the evidence;
   wrong_direction  the size of a change the evidence gives, stated as moving the other way;
-  not_found        none of the above.
+  route_conflict   the judge's second route (routes.py) gives another value;
+  implausible / wrong_sign  outside what the asked metric can be by its definition;
+  not_found        none of the above (the full list: `agents.types.FigureStatus`).
 Years, dates, references, list markers and numbers quoted from the question are not claims.
 """
 
@@ -30,6 +32,7 @@ from finqa.agents.judge._tables import row_label
 from finqa.agents.judge.calc import CalcCheck, magnitude_target, match_calc, verify_calculations
 from finqa.agents.judge.evidence import EvidenceView, SourceView
 from finqa.agents.judge.text import content_tokens
+from finqa.agents.types import FIGURE_OK, FigureStatus
 from finqa.lexicon.numbers import question_scale
 
 __all__ = [
@@ -45,7 +48,7 @@ __all__ = [
     "FAIL_CAP",
 ]
 
-OK_STATUSES = frozenset({"evidence", "calculation", "derived", "rederived"})
+OK_STATUSES = FIGURE_OK
 _SPAN = re.compile(r"\b(?:between|from)\b.{0,40}?\b(?:and|to)\b.{0,30}", re.I)
 _BASELINE = re.compile(
     r"\b(?:up from|down from|increased from|decreased from|compared (?:to|with)|versus|vs\.?|"
@@ -76,7 +79,7 @@ class NumberCheck:
     end: int
     value: float
     unit: str
-    status: str = "not_found"
+    status: FigureStatus = "not_found"
     source: str | None = None
     period: int | None = None  # the column/sentence period where it was found
     expected: tuple[int, ...] = ()  # the periods it should come from
@@ -329,7 +332,7 @@ def _drop_quoted(
 
 def _explain_miss(
     nc: NumberCheck,
-    via_calc: tuple[str, int] | None,
+    via_calc: tuple[FigureStatus, int] | None,
     calcs: Sequence[CalcCheck],
     src: Any,
     found_at: Any,

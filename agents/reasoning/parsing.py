@@ -1,6 +1,6 @@
 """Parse an LLM reply into an `Answer`: JSON when possible, plain text otherwise.
 
-`extract_json` is finqa's one JSON-from-LLM extractor (the judge's LLM path uses it too). The
+`extract_json` (finqa's one JSON-from-LLM extractor, in `agents.llm_client`) reads the reply. The
 decoded reply is checked against the reply schema (`schema.ReplyModel`): whether it validated
 goes to the answer's confidence (and so to the audit log). A reply carrying a `plan` is computed
 by finqa (`plan.execute_plan`): the model's own figures are not used.
@@ -18,6 +18,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from finqa.agents.llm_client import extract_json
 from finqa.agents.reasoning.confidence import confidence_signals, is_refusal
 from finqa.agents.reasoning.schema import ReplyPlan, validate_reply
 from finqa.agents.types import (
@@ -31,10 +32,9 @@ from finqa.agents.types import (
 from finqa.lexicon.arith import ArithmeticError_, evaluate, safe_name, variables
 from finqa.lexicon.numbers import SCALE_WORDS
 
-__all__ = ["ParsedAnswer", "parse_reply", "extract_json"]
+__all__ = ["ParsedAnswer", "parse_reply", "extract_json"]  # extract_json: re-exported
 
 _CITE = re.compile(r"\[(S\d+)\]")
-_FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
 _THINK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)  # local reasoning models
 
 
@@ -47,27 +47,6 @@ class ParsedAnswer:
         self.calculations: list[Calculation] = []
         self.abstained = False
         self.confidence: dict[str, Any] = {}
-
-
-def extract_json(text: str) -> dict[str, Any] | None:
-    """The first JSON object in a reply (bare, fenced, or embedded in prose), else None.
-
-    Reasoning-model `<think>` blocks are skipped. Use this for every JSON-from-LLM reply."""
-    text = _THINK.sub("", text)
-    candidates = [m.group(1) for m in _FENCE.finditer(text)] + [text]
-    for cand in candidates:
-        cand = cand.strip()
-        start = cand.find("{")
-        while start != -1:
-            try:
-                obj, _ = json.JSONDecoder().raw_decode(cand[start:])
-            except json.JSONDecodeError:
-                start = cand.find("{", start + 1)
-                continue
-            if isinstance(obj, dict):
-                return obj
-            start = cand.find("{", start + 1)
-    return None
 
 
 def _quantity(value: Any) -> tuple[float, float] | None:

@@ -112,19 +112,54 @@ def merge_cells(cells: list[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def parse_tree(data: bytes) -> Any:
+def parse_tree(data: bytes, encoding: str | None = None) -> Any:
+    """The lxml tree; `encoding` overrides what the document declares (None: lxml's own)."""
     from lxml import etree, html
 
     head = data[:2000].lstrip().lower()
     if head.startswith(b"<?xml") or b"xmlns" in data[:5000]:
         try:
-            parser = etree.XMLParser(recover=True, huge_tree=True, resolve_entities=False)
+            parser = etree.XMLParser(
+                recover=True, huge_tree=True, resolve_entities=False, encoding=encoding
+            )
             root = etree.fromstring(data, parser)
             if root is not None and len(root):
                 return root
         except etree.XMLSyntaxError:
             pass
-    return html.fromstring(data)
+    if encoding is None:
+        return html.fromstring(data)
+    return html.fromstring(data, parser=html.HTMLParser(encoding=encoding))
+
+
+_DECLARED = re.compile(
+    rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:\-]+)|<\?xml[^>]+encoding\s*=\s*["']([A-Za-z0-9_.:\-]+)""",
+    re.I,
+)
+
+
+def html_encoding(data: bytes) -> tuple[str | None, str | None]:
+    """(encoding to parse with, note) for an HTML document's bytes: (None, None) when they are
+    UTF-8 (lxml reads them as it always has); else the charset its meta tag (or XML declaration)
+    declares when that decodes every byte, then cp1252, then latin-1 — with a note naming it."""
+    try:
+        data.decode("utf-8")
+        return None, None
+    except UnicodeDecodeError as exc:
+        where = exc.start
+    found = _DECLARED.search(data[:8192])
+    declared = (found.group(1) or found.group(2)).decode("ascii") if found else None
+    tried: list[tuple[str, str]] = []
+    if declared and declared.lower().replace("_", "-") not in ("utf-8", "utf8"):
+        tried.append((declared, "its declared charset"))
+    tried += [("cp1252", "no usable charset declared"), ("latin-1", "no usable charset declared")]
+    for encoding, why in tried:
+        try:
+            data.decode(encoding)
+        except (UnicodeDecodeError, LookupError):
+            continue
+        return encoding, f"not UTF-8 (byte {where}): read as {encoding} ({why})"
+    return "latin-1", f"not UTF-8 (byte {where}): read as latin-1"
 
 
 class _Pager:
@@ -226,9 +261,9 @@ def _label(lines: list[str]) -> str | None:
     return None
 
 
-def parse_html(data: bytes) -> HtmlPages:
+def parse_html(data: bytes, encoding: str | None = None) -> HtmlPages:
     """Pages, printed labels, tables and fact positions of one HTML document."""
-    root = parse_tree(data)
+    root = parse_tree(data, encoding)
     css_breaks = bool(
         re.search(rb"(?:page-)?break-(?:before|after)\s*:\s*(?:always|page)", data, re.I)
     )

@@ -13,6 +13,7 @@ from finqa.agents.retrieval.bm25 import token_set, tokenize
 from finqa.agents.retrieval.chunker import statement_of
 from finqa.agents.retrieval.filters import FilterResult, resolve_filters
 from finqa.agents.retrieval.fusion import Candidate, rrf_fuse
+from finqa.agents.retrieval.page_scan import with_page_instructions
 from finqa.agents.retrieval.rerank import (
     CrossEncoderReranker,
     FinanceReranker,
@@ -67,9 +68,9 @@ class RetrievalAgent:
     @property
     def embedder(self) -> Embedder:
         if self._embedder is None:
-            from finqa.agents.retrieval.embedder import index_embedder
+            from finqa.agents.retrieval.embedder import query_embedder
 
-            self._embedder = index_embedder(self.index, self.settings)
+            self._embedder = query_embedder(self.index, self.settings)
         return self._embedder
 
     # ------------------------------------------------------------------ public API
@@ -151,6 +152,7 @@ class RetrievalAgent:
                 latency_ms=(time.perf_counter() - t0) * 1000,
             )
         items = self._pipeline(query, analysis, plan_route, scope)
+        items = with_page_instructions(items, self.index.page_chunks)  # the whole cited page
         if not items:
             plan = plan.model_copy(
                 update={

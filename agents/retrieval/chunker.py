@@ -5,6 +5,11 @@ A page is split into lines; a *unit* is a label line plus the numeric lines that
 the token budget (counted with the embedder's own tokenizer), with an overlap of trailing
 units. Chunks never cross a page. Headings (10-K items, statement titles) are tracked across
 pages and recorded on each chunk.
+
+Time and memory are linear in the text whatever its line lengths: a line longer than
+`LONG_LINE_CHARS` (a one-line text file, a minified page) is first cut at spaces into pieces of
+about three characters per budget token (a piece usually fits one chunk), and word pieces are counted in batches of at most
+`COUNT_BATCH` strings, so no call tokenises more than a bounded slice at once.
 """
 
 from __future__ import annotations
@@ -28,6 +33,9 @@ _STATEMENT = re.compile(
 _NOTES = re.compile(r"^notes?to(?:the)?(?:condensed)?consolidatedfinancialstatements")
 _NUMERIC = re.compile(r"^[\s$\u20ac\u00a3(),.\-\u2013\u2014%*\u2020\d]+$")
 _HAS_DIGIT = re.compile(r"\d")
+
+LONG_LINE_CHARS = 20_000  # lines up to this length are chunked exactly as they always were
+COUNT_BATCH = 512  # strings per call of the word-piece counter
 
 
 @dataclass(frozen=True)
@@ -83,6 +91,32 @@ def statement_of(section: str | None) -> str | None:
     return None
 
 
+def _cut_long(line: str, size: int) -> list[str]:
+    """A line over LONG_LINE_CHARS cut into pieces of about `size` characters, at the last
+    space before each cut when there is one in the piece's second half (else mid-word)."""
+    if len(line) <= LONG_LINE_CHARS:
+        return [line]
+    pieces: list[str] = []
+    start = 0
+    while len(line) - start > size:
+        end = start + size
+        space = line.rfind(" ", start + size // 2, end)
+        cut = space if space > start else end
+        pieces.append(line[start:cut])
+        start = cut + 1 if space > start else cut
+    if start < len(line):
+        pieces.append(line[start:])
+    return [p for p in pieces if p]
+
+
+def _counted(count: Callable[[Sequence[str]], list[int]], texts: Sequence[str]) -> list[int]:
+    """`count` over `texts` in slices of COUNT_BATCH (bounded tokenizer memory)."""
+    out: list[int] = []
+    for i in range(0, len(texts), COUNT_BATCH):
+        out.extend(count(texts[i : i + COUNT_BATCH]))
+    return out
+
+
 def _units(lines: list[str]) -> list[str]:
     units: list[str] = []
     for line in lines:
@@ -95,7 +129,7 @@ def _units(lines: list[str]) -> list[str]:
 
 def _split_long(unit: str, budget: int, count: Callable[[Sequence[str]], list[int]]) -> list[str]:
     words = unit.split(" ")
-    sizes = count(words)
+    sizes = _counted(count, words)
     parts: list[str] = []
     current: list[str] = []
     used = 0
@@ -124,6 +158,8 @@ def chunk_pages(
     pending_item = False
     for page, text in pages:
         lines = text.split("\n") if text else []
+        if any(len(line) > LONG_LINE_CHARS for line in lines):
+            lines = [piece for line in lines for piece in _cut_long(line, 3 * budget)]
         heads: dict[int, str | None] = {}
         for i, line in enumerate(lines):
             if pending_item:
@@ -144,12 +180,13 @@ def chunk_pages(
         for unit in units:
             unit_section.append(heads.get(min(line_index + unit.count("\n"), len(lines) - 1)))
             line_index += unit.count("\n") + 1
-        sizes = count(units)
+        sizes = _counted(count, units)
         expanded: list[tuple[str, int, str | None]] = []
         for unit, size, section in zip(units, sizes, unit_section, strict=True):
             if size > budget:
                 pieces = _split_long(unit, budget, count)
-                expanded.extend((p, s, section) for p, s in zip(pieces, count(pieces), strict=True))
+                sized = zip(pieces, _counted(count, pieces), strict=True)
+                expanded.extend((p, s, section) for p, s in sized)
             else:
                 expanded.append((unit, size, section))
         start = 0

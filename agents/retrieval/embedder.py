@@ -34,6 +34,7 @@ __all__ = [
     "LazyEmbedder",
     "get_embedder",
     "index_embedder",
+    "query_embedder",
     "int8_config",
     "int8_file",
     "cpu_kind",
@@ -429,6 +430,34 @@ def index_embedder(index: Any, settings: Any) -> SentenceEmbedder:
     )
     index.bind_embedder(getattr(embedder, "identity", None), getattr(embedder, "fallback", None))
     return embedder
+
+
+def query_embedder(index: Any, settings: Any) -> Any:
+    """The embedder for questions over an index: for one whose vectors an ONNX file made, that
+    file run by ONNX Runtime without torch (`_onnx_query`; the same vector for a text embedded
+    alone); otherwise, or when that file is not on disk, `index_embedder`'s."""
+    cfg = settings.index
+    recorded = index.embed_record()
+    backend = cfg.backend_for(recorded.get("embed_backend"))
+    file = recorded.get("embed_file")
+    name = str(recorded.get("embedder", cfg.embedder))
+    if backend == recorded.get("embed_backend") and isinstance(file, str) and cfg.device != "cuda":
+        from finqa.agents.retrieval._onnx_query import load_query_embedder
+
+        source = Path(_model_path(name))
+        folder = _export_dir(str(source), backend) if source.is_dir() else None
+        quant = recorded.get("embed_quant")
+        light = (
+            load_query_embedder(
+                folder, file, backend=backend, quant=str(quant) if quant else None, source=source
+            )
+            if folder is not None
+            else None
+        )
+        if light is not None:
+            index.bind_embedder(light.identity, None)
+            return light
+    return index_embedder(index, settings)
 
 
 def reset_embedders() -> None:

@@ -12,7 +12,7 @@ import contextlib
 import functools
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -22,10 +22,11 @@ from typing import TYPE_CHECKING, Any
 from finqa.agents.config import Settings
 from finqa.agents.errors import IngestError
 from finqa.agents.logs import get_logger
+from finqa.agents.progress import write_line
 from finqa.agents.retrieval._chunk_stats import number_density, page_titles
 from finqa.agents.retrieval.bm25 import BM25Partition, tokenize
 from finqa.agents.retrieval.chunker import chunk_pages
-from finqa.agents.retrieval.loaders import LoadedDoc, Skipped, discover, load_path
+from finqa.agents.retrieval.loaders import LoadedDoc, SizeLimits, Skipped, discover, load_path
 from finqa.agents.retrieval.metadata import doc_metadata, load_sidecar
 from finqa.agents.retrieval.store import ChunkIndex, DocRecord, indexed_text, open_index
 from finqa.agents.types import Chunk, Embedder
@@ -201,9 +202,9 @@ class Ingestor:
         return len(chunks)
 
 
-def _load_all(path: Path, repair: bool) -> list[LoadedDoc | Skipped]:
+def _load_all(path: Path, repair: bool, limits: SizeLimits) -> list[LoadedDoc | Skipped]:
     out: list[LoadedDoc | Skipped] = []
-    for item in load_path(path):
+    for item in load_path(path, limits):
         if isinstance(item, LoadedDoc) and item.warning and not repair:
             out.append(
                 Skipped(
@@ -215,18 +216,24 @@ def _load_all(path: Path, repair: bool) -> list[LoadedDoc | Skipped]:
     return out
 
 
-def _prefetch(files: list[Path], repair: bool) -> Iterator[tuple[Path, list[LoadedDoc | Skipped]]]:
+def _prefetch(
+    files: list[Path], repair: bool, limits: SizeLimits
+) -> Iterator[tuple[Path, Callable[[], list[LoadedDoc | Skipped]]]]:
+    """Each file with a call that returns its loaded documents; the next file loads meanwhile
+    (the caller names the file it waits for before it waits)."""
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="finqa-load") as pool:
         pending: list[tuple[Path, Future[list[LoadedDoc | Skipped]]]] = []
         for path in files[:2]:
-            pending.append((path, pool.submit(_load_all, path, repair)))
+            pending.append((path, pool.submit(_load_all, path, repair, limits)))
         next_i = len(pending)
         while pending:
             path, future = pending.pop(0)
             if next_i < len(files):
-                pending.append((files[next_i], pool.submit(_load_all, files[next_i], repair)))
+                pending.append(
+                    (files[next_i], pool.submit(_load_all, files[next_i], repair, limits))
+                )
                 next_i += 1
-            yield path, future.result()
+            yield path, future.result
 
 
 def build_statement_model(
@@ -266,8 +273,14 @@ def _statement_model(index_path: Path, doc: LoadedDoc, report: IngestReport) -> 
         report.statement_docs += 1
 
 
+def _bar_note(path: Path | None, report: IngestReport) -> str:
+    """The bar's right side: the file being read (if any), then the pages and chunks so far."""
+    done = f"{report.pages} pages, {report.chunks} chunks"
+    return f"{path.name[:40]} | {done}" if path is not None else done
+
+
 def _say(message: str) -> None:
-    print(f"finqa ingest: {message}", file=sys.stderr, flush=True)
+    write_line(f"finqa ingest: {message}", sys.stderr)  # above the progress bar
 
 
 def ingest_paths(
@@ -315,23 +328,30 @@ def ingest_paths(
                 lock.acquire()
             held.callback(lock.release)
         ingestor = Ingestor(idx, settings, embedder, sidecar)
+        # One bar over the files (its total known from the start), the file being read or
+        # embedded named on its right; notes and warnings are written above it.
         bar = tqdm(
-            total=None,
-            unit="page",
+            total=len(files),
+            unit="file",
             file=sys.stderr,
             disable=not progress,
             dynamic_ncols=True,
             desc="ingest",
         )
         with bar:
-            for path, items in _prefetch(files, settings.index.repair_pdfs):
+            for path, load in _prefetch(
+                files,
+                settings.index.repair_pdfs,
+                SizeLimits.of_mb(settings.index.max_pdf_mb, settings.index.max_text_mb),
+            ):
+                bar.set_postfix_str(_bar_note(path, report), refresh=True)
+                items = load()
                 report.files += 1
                 for item in items:
                     if isinstance(item, Skipped):
                         report.skipped.append((item.source, item.reason))
                         _say(f"skipped {item.source}: {item.reason}")
                         continue
-                    bar.total = (bar.total or 0) + item.n_pages
                     if item.warning:
                         report.warnings.append((item.source, item.warning))
                         _say(f"warning {Path(item.source).name}: {item.warning}")
@@ -350,8 +370,8 @@ def ingest_paths(
                         report.documents += 1
                         report.pages += item.n_pages
                         _statement_model(idx.path, item, report)
-                    bar.update(item.n_pages)
-                    bar.set_postfix_str(f"{path.name[:30]} chunks={report.chunks}", refresh=False)
+                bar.set_postfix_str(_bar_note(None, report), refresh=False)
+                bar.update(1)
     report.seconds = time.perf_counter() - started
     report.embed_seconds = float(getattr(embedder, "forward_seconds", 0.0)) - forward_before
     _log.info(

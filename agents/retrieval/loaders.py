@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 __all__ = [
     "LoadedDoc",
     "Skipped",
+    "SizeLimits",
     "SUPPORTED_SUFFIXES",
     "discover",
     "load_path",
@@ -144,12 +145,45 @@ def _hash_pages(pages: tuple[tuple[int, str], ...]) -> str:
     return digest.hexdigest()
 
 
-def load_path(path: Path) -> Iterator[LoadedDoc | Skipped]:
-    """Load one file; yields documents (JSONL may hold many) and skip records."""
+@dataclass(frozen=True)
+class SizeLimits:
+    """The largest file ingest reads, by kind (bytes); a larger one is skipped, not read."""
+
+    pdf: int = 200 << 20
+    text: int = 50 << 20  # HTML, plain text, EDGAR submissions
+
+    @classmethod
+    def of_mb(cls, pdf_mb: float, text_mb: float) -> SizeLimits:
+        return cls(pdf=int(pdf_mb * (1 << 20)), text=int(text_mb * (1 << 20)))
+
+    def over(self, suffix: str | None, size: int) -> str | None:
+        """The skip reason when a file of this suffix and size is over its limit, else None."""
+        if suffix == ".pdf":
+            limit, kind, key = self.pdf, "PDF", "index.max_pdf_mb"
+        elif suffix in (".html", ".htm", ".txt", ".md"):
+            limit, kind, key = self.text, "HTML/text", "index.max_text_mb"
+        else:
+            return None
+        if size <= limit:
+            return None
+        return (
+            f"file too large: {size / (1 << 20):.1f} MB, over the {limit / (1 << 20):g} MB limit "
+            f"for {kind} (raise {key} to ingest it)"
+        )
+
+
+def load_path(path: Path, limits: SizeLimits | None = None) -> Iterator[LoadedDoc | Skipped]:
+    """Load one file; yields documents (JSONL may hold many) and skip records. A file over its
+    size limit (default `SizeLimits()`) is skipped before it is read."""
     suffix = _suffix(path)
     try:
-        if path.stat().st_size == 0:
+        size = path.stat().st_size
+        if size == 0:
             yield Skipped(str(path), "empty file (0 bytes)")
+            return
+        too_big = (limits or SizeLimits()).over(suffix, size)
+        if too_big:
+            yield Skipped(str(path), too_big)
             return
         if suffix == ".pdf":
             yield _load_pdf(path)
@@ -207,12 +241,13 @@ def _load_html(
     source: str | None = None,
     sgml: Mapping[str, Sequence[str]] | None = None,
 ) -> LoadedDoc | Skipped:
-    from finqa.agents.retrieval._html import parse_html
+    from finqa.agents.retrieval._html import html_encoding, parse_html
     from finqa.lexicon.xbrl import read_facts
 
     where = source or str(path)
+    encoding, note = html_encoding(data)
     try:
-        parsed = parse_html(data)
+        parsed = parse_html(data, encoding)
     except Exception as exc:  # noqa: BLE001 - lxml raises ParserError / XMLSyntaxError and others on hopeless input
         return Skipped(where, f"not readable HTML ({type(exc).__name__}: {str(exc)[:120]})")
     pages = tuple((i, normalize_text(t)) for i, t in enumerate(parsed.pages))
@@ -231,6 +266,7 @@ def _load_html(
         page_labels=parsed.labels,
         tables=parsed.tables,
         facts=tagged.facts,
+        note=note,
     )
 
 
@@ -256,7 +292,7 @@ def _load_submission(path: Path) -> Iterator[LoadedDoc | Skipped]:
     """An EDGAR full submission: the primary document and each exhibit, header fields on all."""
     from finqa.lexicon.identity import parse_sgml_header
 
-    raw = path.read_text(encoding="utf-8", errors="replace")
+    raw, note = decode_text(path.read_bytes())  # never silently replaced characters
     header = parse_sgml_header(raw)
     stem = doc_id_for(path)
     found = 0
@@ -278,6 +314,7 @@ def _load_submission(path: Path) -> Iterator[LoadedDoc | Skipped]:
                 item = replace(item, doc_id=doc_id, source=source, sgml=header)
         if isinstance(item, LoadedDoc):
             item = replace(item, extra={**item.extra, "sgml_type": kind, **tags})
+            item = replace(item, note=note) if note and not item.note else item
             found += 1
         yield item
     if not found:

@@ -24,7 +24,15 @@ from finqa.lexicon.statements.header import read_header
 from finqa.lexicon.statements.raw import DASHES, BuildFailure, RawTable, read_cell
 from finqa.lexicon.statements.totals import split_grand_totals
 
-__all__ = ["RawTable", "BuildFailure", "build_table", "read_cell", "row_unit", "DASHES"]
+__all__ = [
+    "RawTable",
+    "BuildFailure",
+    "build_table",
+    "header_scale",
+    "read_cell",
+    "row_unit",
+    "DASHES",
+]
 
 _PER_SHARE = re.compile(
     r"\bper\s+(?:common\s+|ordinary\s+|diluted\s+|basic\s+)?share\b|\beps\b", re.I
@@ -41,6 +49,29 @@ _NOT_PER_SHARE = re.compile(
 # ('Common stock, $0.50 par value per share; Shares issued: 1,726 million' 863)
 _AMOUNTS_ONLY = frozenset({"balance", "cashflow"})
 _UNAUDITED = re.compile(r"\bunaudited\b", re.I)
+# a header line that opens with the scale word, as some filers print it above the periods:
+# 'Millions, Except Per Share Amounts, for the Years Ended December 31,', 'Millions 2024 2023',
+# 'Millions Common Shares Treasury Stock ... Total' over an equity matrix (never 'Millions of
+# barrels', a count's unit)
+_OPENING_SCALE = re.compile(
+    r"^[ \t]*(?P<word>thousands|millions|billions)\b(?![ \t]+of\b(?![ \t]+(?:U\.?S\.?[ \t]+)?dollars))"
+    r"(?=[ \t]*(?:,|$|\(|except\b|for\b|(?:19|20)\d\d\b|(?-i:[A-Z])))",
+    re.I | re.M,
+)
+_SCALES = {"thousands": 1e3, "millions": 1e6, "billions": 1e9}
+
+
+def header_scale(context: str) -> float | None:
+    """The money scale a table's header states: '(in millions)' and the like
+    (`numbers.detect_scale`), else a header line opening with the scale word ('Millions,
+    Except Per Share Amounts, for the Years Ended December 31,'); None when none is stated."""
+    found = detect_scale(context)
+    if found:
+        return found
+    m = _OPENING_SCALE.search(context)
+    return _SCALES[m.group("word").lower()] if m else None
+
+
 _FOOTNOTE = re.compile(r"^\(\d\)$")
 
 
@@ -91,7 +122,7 @@ def build_table(
     if _UNAUDITED.search(raw.title) or _UNAUDITED.search(raw.context[:400]):
         periods = tuple(p.model_copy(update={"unaudited": True}) for p in periods)
     ncols = len(periods)
-    scale = detect_scale(raw.context) or 1.0
+    scale = header_scale(raw.context) or 1.0
     facts: list[StatementFact] = []
     labels: list[str] = []
     notes = list(raw.notes)

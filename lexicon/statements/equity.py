@@ -14,8 +14,8 @@ import re
 from collections import Counter
 
 from finqa.lexicon.model import StatementFact, StatementPeriod, StatementTable
-from finqa.lexicon.numbers import detect_scale
 from finqa.lexicon.periods import find_periods
+from finqa.lexicon.statements.build import header_scale
 from finqa.lexicon.statements.catalogue import item_for_label
 from finqa.lexicon.statements.raw import BuildFailure, RawTable, read_cell
 
@@ -56,7 +56,7 @@ def build_equity(
     marks = [(i, p) for i, p in balances if p is not None]
     if not marks:
         return BuildFailure(raw.page, raw.kind, raw.title, "equity matrix without balance dates")
-    scale = detect_scale(raw.context) or 1.0
+    scale = header_scale(raw.context) or 1.0
     periods: dict[str, StatementPeriod] = {}
     facts: list[StatementFact] = []
     skipped = 0

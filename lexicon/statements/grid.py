@@ -10,7 +10,10 @@ are printed:
 - a value column captioned as a ratio ('Percent to Sales', '% of revenue') is not a period:
   its cells are dropped from a row that has one cell per caption;
 - a row with no caption ('(1,991) 7,724 3,530' under 'Total costs and expenses') is skipped
-  and noted: its line item is not printed, so it is not read.
+  and noted: its line item is not printed, so it is not read;
+- a header whose first columns are captions of other things ('Maturity', 'Coupon Rate') and
+  whose last ones are periods ('2023', '2024') heads a table whose rows end with one figure
+  per period: a row's last cells are read, the maturity and rate cells before them are not.
 
 Cells are read later by `build.build_table` like any other reader's.
 """
@@ -57,6 +60,21 @@ def _header_row(row: Sequence[str]) -> bool:
     )
 
 
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+
+
+def _captioned_periods(row: Sequence[str]) -> int:
+    """How many trailing cells of a header row name periods after captions of other columns
+    ('Maturity', 'Coupon Rate', '2023', '2024': 2); 0 when the row is not such a header."""
+    k = 0
+    while k < len(row) and is_header_line(row[-1 - k]) and _YEAR.search(row[-1 - k]):
+        k += 1
+    lead = row[: len(row) - k]
+    if k < 2 or not lead or any(ch.isdigit() for c in lead for ch in c):
+        return 0
+    return k if all(len(c.split()) <= 6 for c in lead) else 0
+
+
 class _GridScan:
     """The table being read from one grid, and the tables done."""
 
@@ -68,6 +86,7 @@ class _GridScan:
         self.captions = 0  # value columns the header row with ratio captions names
         self.heading = ""
         self.pre: list[str] = []  # label-only rows above the first header (scale, title)
+        self.trailing = 0  # value columns of a header whose other columns are captions
 
     def _table(self) -> RawTable:
         return RawTable(
@@ -111,6 +130,8 @@ class _GridScan:
             return
         if self.ratio_at and len(cells) == self.captions:
             cells = [c for i, c in enumerate(cells) if i not in self.ratio_at]
+        if self.trailing and len(cells) > self.trailing:
+            cells = cells[-self.trailing :]  # maturity, rate columns before the periods
         if not cells:
             self.heading = first
         self.current.rows.append((first, cells))
@@ -135,6 +156,9 @@ def raw_tables_from_grid(
             scan.pre.append(row[0])
         elif _header_row(row):
             scan.header(row)
+        elif not scan.current.header_lines and (k := _captioned_periods(row)):
+            scan.trailing = k  # 'Maturity | Coupon Rate | 2023 | 2024': the last k are periods
+            scan.header(row[-k:])
         else:
             scan.row(row)
     scan.finish()

@@ -56,6 +56,12 @@ _QUARTER_WORDS = re.compile(
 )
 _AS_OF = re.compile(r"^\s*(?:as\s+of|at)\b", re.I)
 _LEFTOVER = re.compile(r"[\s,.$()\-:/%\u2013\u2014*]|\b\d{1,2}\b")
+# a parenthesis stating how the table prints signs: '(brackets denote cash outflows)'
+_SIGN_LEGEND = re.compile(
+    r"\([^()]*\b(?:brackets?|parenthes[ie]s)\b[^()]*\b(?:denotes?|indicates?|are|represents?)\b"
+    r"[^()]*\)",
+    re.I,
+)
 
 
 @dataclass(frozen=True)
@@ -73,6 +79,7 @@ def is_header_line(line: str) -> bool:
         return False
     if _QUARTER_WORDS.fullmatch(line.strip()):
         return True
+    line = _SIGN_LEGEND.sub(" ", line)
     found = find_periods(line)
     if not found and not _DURATION.search(line) and not _MONTH_DAY.search(line):
         return False

@@ -18,10 +18,13 @@ from typing import Any
 from finqa.lexicon.entities import company_for_doc
 from finqa.lexicon.model import StatementKind, StatementTable
 from finqa.lexicon.numbers import detect_scale
-from finqa.lexicon.statements.build import build_table
+from finqa.lexicon.statements.attribution import attributed
+from finqa.lexicon.statements.build import build_table, header_scale
 from finqa.lexicon.statements.classify import statement_of_page
 from finqa.lexicon.statements.header import is_header_line
+from finqa.lexicon.statements.nature_periods import typed_by_nature
 from finqa.lexicon.statements.raw import BuildFailure, RawTable
+from finqa.lexicon.statements.signs import sign_tables
 from finqa.lexicon.statements.text import read_text_page, split_row
 
 __all__ = ["StatementRead", "notes_scale", "read_pages", "read_pdf", "statement_pages"]
@@ -142,6 +145,7 @@ def read_pages(
     from finqa.lexicon.statements.sentences import read_sentences
 
     read.tables.extend(read_sentences(doc_id, page_list, company))
+    read.tables = attributed(typed_by_nature(sign_tables(read.tables)))
     from finqa.lexicon.statements.parts import column_parts, part_tables
 
     try:  # a segment note's rows, or its columns, by part; never at the cost of the rest
@@ -189,6 +193,11 @@ def _read_note_grids(
 
     done = set(read.statement_pages)
     head = notes_scale(texts)
+    agreed = _statements_scale(read.tables)
+    first_statement = min(
+        (p for p, k in read.page_kinds.items() if k in ("income", "balance", "cashflow")),
+        default=10**9,
+    )
     for page in sorted(by_page):
         if page in done:
             continue
@@ -199,14 +208,21 @@ def _read_note_grids(
             title = next((ln[:_PROSE] for ln in reversed(above) if not _is_furniture([ln])), "")
             context = "\n".join([*above, *_lines(texts.get(page, ""))[:12]])
             inherited = _inherits(head, page, rows, context)
+            whence = f"the head of the notes (p.{head[0]})" if head is not None else ""
+            if (
+                not inherited
+                and agreed
+                and page > first_statement  # the notes, not Item 5's stock-performance table
+                and _whole_dollars(rows)
+                and not header_scale(context)
+            ):
+                inherited, whence = agreed, "the filing's primary statements, which all state it"
             if inherited:
                 context += "\n" + inherited
             raws = raw_tables_from_grid(rows, page, kind="other", title=title, context=context)
-            if inherited and head is not None:
+            if inherited:
                 for raw in raws:
-                    raw.notes.append(
-                        f"scale {inherited!r} from the head of the notes (p.{head[0]})"
-                    )
+                    raw.notes.append(f"scale {inherited!r} from {whence}")
             trial = StatementRead(doc_id=read.doc_id)
             trial.tables = [t for t in read.tables if t.page == page]
             before = len(trial.tables)
@@ -219,6 +235,22 @@ def _read_note_grids(
             )  # fmt: skip
             if rolled is not None:
                 read.tables.append(rolled)
+
+
+_WORDS = {1e3: "(in thousands)", 1e6: "(in millions)", 1e9: "(in billions)"}
+_DOLLARS = re.compile(r"^\(?\$\s*\(?[\d,]+\)?$")
+
+
+def _statements_scale(tables: Sequence[StatementTable]) -> str:
+    """'(in millions)' when every primary statement read states that one scale, else ''."""
+    scales = {t.scale for t in tables if t.statement in ("income", "balance", "cashflow")}
+    return _WORDS.get(next(iter(scales)), "") if len(scales) == 1 else ""
+
+
+def _whole_dollars(rows: Sequence[Sequence[str]]) -> bool:
+    """A grid of dollar amounts in whole units ('$14,091'), no prices or per-share cents."""
+    cells = [c.strip() for row in rows for c in row if "$" in c]
+    return bool(cells) and all(_DOLLARS.match(c) for c in cells)
 
 
 _NOTES_HEAD = re.compile(
@@ -308,5 +340,6 @@ def read_pdf(doc_id: str, path: str | Path) -> StatementRead:
                 typed = _type(read, raws, doc_id, company, page)
             if typed:
                 read.typed_pages.append(page)
+    read.tables = attributed(typed_by_nature(sign_tables(read.tables)))
     read.seconds = time.perf_counter() - started
     return read

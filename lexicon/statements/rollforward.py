@@ -17,9 +17,8 @@ from collections import Counter
 from collections.abc import Sequence
 
 from finqa.lexicon.model import StatementFact, StatementPeriod, StatementTable
-from finqa.lexicon.numbers import detect_scale
 from finqa.lexicon.periods import find_periods
-from finqa.lexicon.statements.build import row_unit
+from finqa.lexicon.statements.build import header_scale, row_unit
 from finqa.lexicon.statements.catalogue import item_for_label
 from finqa.lexicon.statements.header import read_header
 from finqa.lexicon.statements.raw import read_cell
@@ -75,7 +74,7 @@ def build_rollforward(
     captions = _captions(rows, ncols, title)
     if captions is None:
         return None
-    scale = detect_scale(context) or 1.0
+    scale = header_scale(context) or 1.0
     facts: list[StatementFact] = []
     for r, (_, cells, period) in enumerate(marked):
         if len(cells) != ncols:

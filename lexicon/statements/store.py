@@ -38,7 +38,9 @@ __all__ = [
     "MODEL_VERSION",
 ]
 
-MODEL_VERSION = 2  # 2: dimensional facts keep their item; segment notes' parts read from text
+# 2: values carry the economic sign (statements.signs); 3: dimensional facts keep their item,
+# segment notes' parts read from text (statements.parts)
+MODEL_VERSION = 3
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
 
@@ -162,9 +164,22 @@ def _nan_to_none(value: Any) -> Any:
     return None if isinstance(value, float) and value != value else value
 
 
-def _tables_from(doc_id: str, entry: Mapping[str, Any], frame: Any) -> list[StatementTable]:
+def _read_rows(path: Path) -> list[dict[str, Any]]:
+    """The fact rows of one `<doc>.parquet`, read with pyarrow alone (pandas is not imported
+    on the query path, and `read_table` would import it through pyarrow.dataset)."""
+    if not path.exists():
+        return []
+    import pyarrow.parquet as pq
+
+    rows: list[dict[str, Any]] = pq.ParquetFile(path).read().to_pylist()  # no pyarrow.dataset
+    return rows
+
+
+def _tables_from(
+    doc_id: str, entry: Mapping[str, Any], rows: Iterable[dict[str, Any]]
+) -> list[StatementTable]:
     by_table: dict[str, list[StatementFact]] = {}
-    for rec in frame.to_dict("records"):
+    for rec in rows:
         period = StatementPeriod(
             **{k: _nan_to_none(rec.pop(f"period_{k}")) for k in _PERIOD_FIELDS}
         )
@@ -226,11 +241,8 @@ class IndexStatementStore:
         entry = entries.get(doc_id)
         store = MemoryStatementStore()
         if entry is not None:
-            import pandas as pd
-
-            path = self.root / entry["file"]
-            frame = pd.read_parquet(path) if path.exists() else pd.DataFrame()
-            for table in _tables_from(doc_id, self._detail(entry), frame):
+            rows = _read_rows(self.root / entry["file"])
+            for table in _tables_from(doc_id, self._detail(entry), rows):
                 store.add(table)
         with self._lock:
             self._memory[doc_id] = store

@@ -310,6 +310,7 @@ def _relabel(answer: Answer, spec: QuestionSpec) -> Answer:
             "text": text[:1].upper() + text[1:],
             "calculations": calcs,
             "confidence": confidence,
+            "missing": tuple(sub(m) for m in answer.missing),
         }
     )
 

@@ -17,6 +17,7 @@ cannot be told apart per fiscal year) reads nothing.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -69,6 +70,11 @@ _CONTENT_HINTS = (
 # over the row parsed from the evidence text; a better-fitting evidence row still wins
 MODEL_PREFERENCE = 3.0
 TOP_LINE = "revenue"  # the line item read as the income statement's top line when uncaptioned
+ATTRIBUTED = "net_income"  # read after noncontrolling interests where a statement shows both
+# row keys (letters only): the company's share of net income, and a noncontrolling interests' line
+_PARENT = re.compile(r"^(?:net(?:income|earnings|loss|incomeloss|earningsloss))attributableto")
+_NCI = re.compile(r"noncontrolling|minorityinterest")
+_PER_SHARE_KEY = re.compile(r"pershare|pershr|eps")
 # a row the filing tags as the line item (inline XBRL, no dimension) fits like the item's first
 # caption, and wins a tie with a caption read from the text: the tag states concept and period
 TAG_PREFERENCE = 1.0
@@ -271,7 +277,36 @@ class Book:
         found = self._best(li, year, self.rows)
         if found is None and li.id == TOP_LINE:
             found = self._top_line(li, year)
+        if found is not None and li.id == ATTRIBUTED:
+            found = self._attributable(found) or found
         return found
+
+    def _attributable(self, found: Fact) -> Fact | None:
+        """Net income attributable to the company where the statement of the consolidated line
+        found deducts noncontrolling interests after it ('Consolidated net income' / 'Less: net
+        income attributable to noncontrolling interests' / 'Net income attributable to Acme'):
+        the line after the deduction, as us-gaap NetIncomeLoss is; None when there is none."""
+        top, year = found.row, found.year
+
+        def near(row: Row) -> bool:
+            return (
+                row.doc_id == top.doc_id
+                and row.statement == top.statement
+                and row.model == top.model
+                and not row.per_share
+                and abs(row.page - top.page) <= 1
+                and row.value_for(year) is not None
+            )
+
+        if any(w in top.key for w in ("attributable", "noncontrolling", "minority")):
+            return None
+        pool = [r for r in self.rows if near(r)]
+        if not any(_NCI.search(r.key) for r in pool):
+            return None
+        for row in pool:
+            if _PARENT.match(row.key) and not _NCI.search(row.key):
+                return Fact(found.item, year, row, float(row.value_for(year) or 0.0))
+        return None
 
     def find_summed(self, item_id: str, year: int) -> list[Fact]:
         """Every line of one statement that is the item, for an item the catalogue sums
@@ -341,6 +376,8 @@ class Book:
                 continue  # other entities' tables; guessed columns outside a statement
             if row.per_share and li.id not in _PER_SHARE_OK:
                 continue
+            if li.id in _PER_SHARE_OK and not row.per_share and not _PER_SHARE_KEY.search(row.key):
+                continue  # 'Diluted 608.6' under weighted-average shares is a count, not EPS
             score = _row_score(row, li.statement, exact, prefixes, excludes, off)
             if (
                 score is None

@@ -111,7 +111,7 @@ def _absent(li: LineItem, book: Book, y: int, yes_no: bool, strategy: str) -> An
     reader.cites.append(
         Citation(
             source_id=first.source_id, doc_id=first.doc_id, page=first.page,
-            chunk_id=first.chunk_id, quote=first.line[:200],
+            chunk_id=first.chunk_id, quote=first.line[:200], xbrl_concept=first.concept,
         )
     )  # fmt: skip
     shown = ", ".join(dict.fromkeys(r.label.strip()[:40] for r in rows[:4]))

@@ -100,6 +100,7 @@ def applicability(
         page=first.page,
         chunk_id=first.chunk_id,
         quote=first.line[:200],
+        xbrl_concept=first.concept,
     )
     names = " or ".join(li.name for li in blocking)
     where = {"income": "income statement", "balance": "balance sheet", "cash_flow": "cash flow statement"}  # fmt: skip
@@ -215,7 +216,7 @@ def _cites(r: Row) -> list[Citation]:
     return [
         Citation(
             source_id=r.source_id, doc_id=r.doc_id, page=r.page, chunk_id=r.chunk_id,
-            quote=r.line[:200],
+            quote=r.line[:200], xbrl_concept=r.concept,
         )
     ]  # fmt: skip
 

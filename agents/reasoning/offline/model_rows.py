@@ -94,9 +94,48 @@ def model_rows(
         tables = statements.tables(doc)
         doc_scale = _agreed_scale(tables)
         main = _main_pages(tables)
+        printed = _Printed(tables)
         for table in tables:
-            rows.extend(_table_rows(table, doc_scale, cites, len(rows), main, slot))
+            rows.extend(_table_rows(table, doc_scale, cites, len(rows), main, slot, printed))
     return rows
+
+
+class _Printed:
+    """The figures a filing prints in its tables, as read from the page (not the tags), by
+    (page, period, magnitude): where a tagged fact's table row is printed, and how."""
+
+    def __init__(self, tables: Sequence[StatementTable]) -> None:
+        self.at: dict[tuple[int, str, float], StatementFact] = {}
+        self.rows: dict[tuple[str, int], list[StatementFact]] = defaultdict(list)
+        for table in tables:
+            if table.source == "xbrl":
+                continue
+            for f in table.facts:
+                if f.dimensions or not f.raw:
+                    continue
+                self.at.setdefault(_where(f), f)
+                self.rows[(f.table_id, f.row)].append(f)
+
+    def line(self, tagged: Sequence[StatementFact]) -> str | None:
+        """The printed row of tagged facts: its caption and its cells as printed (parentheses,
+        dashes, '$') from the first column through the last one holding a tagged figure, so
+        the quote is one run of the page's text; None when the page's own reading has no row
+        printing the first fact's figure on its page for its period."""
+        found = [self.at.get(_where(f)) for f in tagged]
+        first = found[0]
+        if first is None:
+            return None
+        row = sorted(self.rows[(first.table_id, first.row)], key=lambda f: f.column)
+        same = [
+            f for f in found if f is not None and (f.table_id, f.row) == (first.table_id, first.row)
+        ]
+        last = max(f.column for f in same)
+        cells = [f.raw for f in row if f.column <= last]
+        return f"{first.label} {' '.join(cells)}"
+
+
+def _where(fact: StatementFact) -> tuple[int, str, float]:
+    return (fact.page, fact.period.key, round(abs(fact.value), 2))
 
 
 class _Cites:
@@ -152,6 +191,7 @@ def _table_rows(
     offset: int,
     main: dict[str, int],
     slot: Slot = fiscal_year_of,
+    printed: _Printed | None = None,
 ) -> list[Row]:
     statement = _statement(table)
     # the main printing (`_main_pages`) and the pages either side; any other table
@@ -167,7 +207,7 @@ def _table_rows(
         by_row[fact.row].append(fact)
     out: list[Row] = []
     for n, (_, facts) in enumerate(sorted(by_row.items())):
-        row = _row(facts, table, statement, primary, doc_scale, cites, offset + n, slot)
+        row = _row(facts, table, statement, primary, doc_scale, cites, offset + n, slot, printed)
         if row is not None:
             out.append(row)
     return out
@@ -182,6 +222,7 @@ def _row(
     cites: _Cites,
     order: int,
     slot: Slot = fiscal_year_of,
+    printed: _Printed | None = None,
 ) -> Row | None:
     chosen: dict[int, StatementFact] = {}
     for fact in sorted(facts, key=lambda f: f.column):
@@ -206,6 +247,12 @@ def _row(
     page = first.page
     source_id, chunk_id = cites(first.doc_id, page)
     cells = " ".join(chosen[y].raw or _fmt(chosen[y].value / divisor) for y in years)
+    line = f"{first.label} {cells}"
+    tagged = first.source == "xbrl"
+    if tagged:  # quoted as the page prints the row; the tag goes beside it (`concept`)
+        shown = printed.line([chosen[y] for y in years]) if printed is not None else None
+        # else the tag's own displayed text, one cell (cells of a row are not contiguous text)
+        line = shown or first.raw or _fmt(first.value / divisor)
     return Row(
         label=first.label,
         key=label_key(first.label),
@@ -217,13 +264,20 @@ def _row(
         doc_id=first.doc_id,
         page=page,
         chunk_id=chunk_id,
-        line=f"{first.label} {cells}",
+        line=line,
         order=_ORDER_BASE + order,
         primary=primary,
         per_share=unit == "USD/share",
         model=True,
         table_id=table.table_id,
-        item=first.item if first.source == "xbrl" else None,  # what the tag says it is
+        item=first.item if tagged else None,  # what the tag says it is
+        concept=(first.concept or first.label) if tagged else None,
+        ends=tuple(
+            (chosen[y].period.end_date, chosen[y].period.instant)
+            if chosen[y].period.months in (0, 12) or chosen[y].period.instant
+            else (None, False)  # a quarter or year to date is named by the period asked
+            for y in years
+        ),
     )
 
 

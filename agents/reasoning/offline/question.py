@@ -100,7 +100,11 @@ def parse_question(question: str) -> QuestionSpec:
     elif several and (form := next((f for f in forms if f != "avg3"), None)) is not None:
         aggregate = form  # cagr, change or growth between the first and last year named
         agg_years = (min(years), max(years))
-    elif recipe == "revenue_growth" and target:
+    elif target and (
+        recipe == "revenue_growth" or ("growth" in forms and base is not None and base.unit != "%")
+    ):
+        # growth is an operator over the line item named: 'year-over-year growth in operating
+        # income for FY2022' is operating income's growth from FY2021 to FY2022
         aggregate = "growth"
         agg_years = (target - 1, target)
     elif target and (

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from datetime import date
 
 from finqa.agents.reasoning.offline.book import Book, Fact
 from finqa.agents.reasoning.offline.lexicon_bridge import get_recipe
@@ -14,7 +15,7 @@ from finqa.agents.reasoning.offline.tables import Row
 from finqa.agents.types import Calculation, Citation, Operand
 from finqa.lexicon.arith import ArithmeticError_, evaluate
 from finqa.lexicon.conventions import apply_conventions
-from finqa.lexicon.display import format_amount
+from finqa.lexicon.display import format_amount, period_phrase
 from finqa.lexicon.line_items import caption_sign, line_items
 from finqa.lexicon.metrics import display_value
 
@@ -88,8 +89,10 @@ def _expand(
         fact = facts[name]
         if fact.item.magnitude:
             return f"abs({name})"
-        if fact.item.signed_expense and caption_sign(fact.row.label) < 0:
-            return f"(-{name})"  # 'Income tax (expense)/benefit': the expense is the negative
+        if fact.item.signed_expense and not fact.row.model and caption_sign(fact.row.label) < 0:
+            # 'Income tax (expense)/benefit' in the text: the expense is the negative (the
+            # statement model's rows carry the expense's own sign already: statements.signs)
+            return f"(-{name})"
         return name
 
     expr = _TOKEN.sub(sub, formula)
@@ -163,6 +166,23 @@ def _solve(spec: QuestionSpec, book: Book, described: bool = True) -> Solution |
     return min(found, key=lambda t: t[0])[1] if found else None
 
 
+def _year_phrase(year: int, facts: Iterable[Fact]) -> str:
+    """How the answer names the year of its facts ('FY2024', 'as of December 31, 2024',
+    'fiscal 2024 (ended Sep 28, 2024)'): the statement model's column of every fact of that
+    year, when they agree on one end date and kind; else 'FY2024'."""
+    seen: set[tuple[date | None, bool]] = set()
+    for fact in facts:
+        if fact.year != year:
+            continue
+        row = fact.row
+        ends = row.ends[row.years.index(year)] if year in row.years and row.ends else (None, False)
+        seen.add(ends)
+    if len(seen) != 1:
+        return f"FY{year}"
+    ((end, instant),) = seen
+    return period_phrase(year, end, instant=instant)
+
+
 def _build(
     spec: QuestionSpec,
     recipe: Recipe,
@@ -190,7 +210,8 @@ def _build(
         how = f"growth in {recipe.name}, FY{years[0]} to FY{years[1]}"
     elif len(parts) == 1:
         expression = parts[0]
-        how = f"FY{years[0]} {recipe.name}"
+        when = _year_phrase(years[0], facts.values())
+        how = f"{recipe.name} {when}" if when.startswith("as of") else f"{when} {recipe.name}"
     else:
         return None
     if described and formula not in recipe.formulas:  # a stated convention changed it
@@ -281,6 +302,7 @@ def fact_citations(facts: Iterable[Fact]) -> list[Citation]:
                 page=fact.row.page,
                 chunk_id=fact.row.chunk_id,
                 quote=fact.row.line[:200],
+                xbrl_concept=fact.row.concept,
             )
         )
     return out

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from datetime import date
 
 from finqa.lexicon.line_items import label_key
 from finqa.lexicon.numbers import detect_scale, parse_cell
@@ -66,6 +67,9 @@ class Row:
     model: bool = False  # read from the filing's statement model (StatementStore), not the text
     table_id: str | None = None  # the statement model's table (model rows only)
     item: str | None = None  # the catalogue metric the filing's own tag says this row is (XBRL)
+    concept: str | None = None  # that tag (e.g. us-gaap:Revenues); `line` is the printed row
+    # (end date, instant) of each year's column, when the statement model knows them
+    ends: tuple[tuple[date | None, bool], ...] = ()
 
     def value_for(self, year: int) -> float | None:
         if year in self.years:

@@ -94,6 +94,7 @@ class Reader:
                     page=row.page,
                     chunk_id=row.chunk_id,
                     quote=row.line[:200],
+                    xbrl_concept=row.concept,
                 )
             )
         return name

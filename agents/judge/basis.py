@@ -1,0 +1,179 @@
+"""A basis that supports the claim: a yes/no or descriptive answer that rests on no verified
+figure is accepted only when a sentence it quotes from the evidence is about the question's
+subject and states it as a fact of the asked period.
+
+* about the subject - the sentence shares at least two of the question's subject words (its
+  content words less the company's name and the years), not one shared word, and names no
+  other company than the asked ones;
+* a fact - no modal or hedge wording ('could adversely affect', 'may', 'we expect': lexicon
+  data), and not from the risk factors;
+* of the asked period - a sentence that names years names one of the asked years.
+
+The basis sentence is the answer's own quotation (a citation's quote) or, for each content claim
+grounded in a source, that source's sentence sharing most words with the claim. Where no sentence
+passes, the answer is not accepted, with the reason.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from finqa.agents.judge import _lex
+from finqa.agents.judge.text import content_tokens
+from finqa.agents.types import Answer, Evidence
+
+__all__ = ["BasisCheck", "BasisOutcome", "check_basis", "subject_words"]
+
+BasisOutcome = Literal["supported", "not_about", "possibility", "risk_factor", "other_period"]
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[A-Z\"'(])|\n+")
+_MIN_SHARED = 2
+
+
+@dataclass(frozen=True)
+class BasisCheck:
+    """What the judge made of the answer's basis."""
+
+    outcome: BasisOutcome
+    sentence: str = ""
+    source: str | None = None
+    reason: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.outcome == "supported"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "outcome": self.outcome,
+            "sentence": self.sentence[:300],
+            "source": self.source,
+            "reason": self.reason,
+        }
+
+
+def subject_words(question: str) -> frozenset[str]:
+    """The question's subject: its content words less the asked companies' names and years."""
+    from finqa.lexicon.answer_form import ask_head
+
+    head = ask_head(question)
+    names: set[str] = set()
+    for company in _companies(question):
+        names |= set(content_tokens(company))
+    return frozenset(t for t in content_tokens(head) if t not in names)
+
+
+def check_basis(
+    question: str,
+    answer: Answer,
+    claims: Sequence[Any],
+    evidence: Evidence,
+    asked: Sequence[int],
+) -> BasisCheck | None:
+    """The first basis sentence that is about the subject and a fact of the asked period
+    (`supported`), else the best failing one with its reason; None when the answer quotes
+    nothing at all (a bare verdict is judged elsewhere)."""
+    subject = subject_words(question)
+    asked_names = {c.lower() for c in _companies(question)}
+    candidates = _basis_sentences(answer, claims, evidence)
+    if not candidates:
+        return None
+    failures: list[BasisCheck] = []
+    for source_id, sentence in candidates:
+        item = evidence.by_source(source_id) if source_id else None
+        failed = _judge_sentence(sentence, source_id, item, subject, asked_names, asked)
+        if failed is None:
+            return BasisCheck("supported", sentence, source_id, "about the subject, a fact")
+        failures.append(failed)
+    order = ("possibility", "risk_factor", "other_period", "not_about")
+    return min(failures, key=lambda f: order.index(f.outcome))
+
+
+def _judge_sentence(
+    sentence: str,
+    source_id: str | None,
+    item: Any,
+    subject: frozenset[str],
+    asked_names: set[str],
+    asked: Sequence[int],
+) -> BasisCheck | None:
+    from finqa.lexicon.hedges import hedge_in, in_risk_factors
+
+    shared = subject & set(content_tokens(sentence))
+    need = min(_MIN_SHARED, len(subject))
+    if len(shared) < need:
+        return BasisCheck(
+            "not_about",
+            sentence,
+            source_id,
+            f"the quoted sentence shares {len(shared)} of the question's subject words "
+            f"({', '.join(sorted(subject)[:6])}): it is not about what is asked",
+        )
+    others = [c for c in _companies(sentence) if c.lower() not in asked_names]
+    if others and asked_names:
+        return BasisCheck(
+            "not_about", sentence, source_id, f"the quoted sentence is about {others[0]}"
+        )
+    hedge = hedge_in(sentence)
+    if hedge is not None:
+        return BasisCheck(
+            "possibility",
+            sentence,
+            source_id,
+            f"the quoted sentence states a possibility ('{hedge}'), not a fact of the period",
+        )
+    if item is not None and in_risk_factors(item.section, item.text):
+        return BasisCheck(
+            "risk_factor",
+            sentence,
+            source_id,
+            "the quoted sentence is a risk factor: a possibility, not a fact of the period",
+        )
+    years = {y for y, _s, _e in _lex.year_mentions(sentence)}
+    if years and asked and not years & set(asked):
+        shown = ", ".join(f"FY{y}" for y in sorted(years))
+        return BasisCheck(
+            "other_period",
+            sentence,
+            source_id,
+            f"the quoted sentence is about {shown}, not the asked period",
+        )
+    return None
+
+
+def _basis_sentences(
+    answer: Answer, claims: Sequence[Any], evidence: Evidence
+) -> list[tuple[str | None, str]]:
+    """(source, sentence): the answer's quotations, then each grounded claim's best sentence."""
+    out: list[tuple[str | None, str]] = [
+        (c.source_id, c.quote.strip()) for c in answer.citations if c.quote.strip()
+    ]
+    for claim in claims:
+        if not getattr(claim, "content", False) or not getattr(claim, "supported", False):
+            continue
+        item = evidence.by_source(claim.source) if claim.source else None
+        if item is None:
+            continue
+        best = _best_sentence(claim.text, item.text)
+        if best:
+            out.append((item.source_id, best))
+    return out
+
+
+def _best_sentence(claim: str, text: str) -> str:
+    words = set(content_tokens(claim))
+    best, score = "", 0
+    for sentence in _SENTENCE.split(text):
+        shared = len(words & set(content_tokens(sentence)))
+        if shared > score:
+            best, score = sentence.strip(), shared
+    return best
+
+
+def _companies(text: str) -> list[str]:
+    try:
+        return list(dict.fromkeys(c.name for c in _lex.find_companies(text)))
+    except Exception:  # noqa: BLE001 - company names only refine the check
+        return []

@@ -1,0 +1,130 @@
+"""Plausibility from definitions: a figure the asked metric cannot take by its definition sends
+the answer back with the reason (the limits live in lexicon/data/plausibility.yaml).
+
+* bounds - a margin outside [-100%, 100%], a negative turnover, a share of a whole outside
+  0-100% ('what percentage of total revenue ...');
+* sign - a quotient's sign is its numerator's times its denominator's, read by the judge from
+  the statement model: an effective tax rate stated negative where the filing shows a tax
+  expense on a pre-tax profit, or one stated negative for a tax benefit on a pre-tax loss (a
+  positive rate).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from finqa.agents.judge.kind import KindProblem
+from finqa.agents.judge.routes import Reading, Routes
+
+__all__ = ["SignBasis", "implausible", "sign_basis", "in_metric_units"]
+
+
+@dataclass(frozen=True)
+class SignBasis:
+    """The sides of a quotient metric as the statement model gives them, and the sign they make."""
+
+    numerator: float
+    denominator: float
+    sign: int
+    readings: tuple[Reading, ...]
+
+    def describe(self) -> str:
+        return "; ".join(r.describe() for r in self.readings)
+
+
+def in_metric_units(q: Any, unit: str) -> float | None:
+    """The figure in the metric's catalogue unit: percent points for '%' ('0.25' written as a
+    fraction is 25), a plain number for ratios and turnovers; None when it is neither."""
+    value = float(q.value)
+    written = str(q.unit or "")
+    if unit == "%":
+        if written == "%":
+            return value
+        if written in ("", "ratio") and abs(value) <= 1.5 and int(q.decimals or 0) > 0:
+            return value * 100.0
+        return None
+    if unit in ("ratio", "times"):
+        if written == "%":
+            return value / 100.0
+        return value if written in ("", "ratio", "times", "x") else None
+    return None
+
+
+def sign_basis(metric_id: str, routes: Routes, year: int) -> SignBasis | None:
+    """The numerator's and denominator's values for `year` from the statement model's first
+    source of each line item, and the sign their quotient must have; None without them."""
+    from finqa.lexicon.formula import FormulaError, evaluate, ratio_sides
+    from finqa.lexicon.metrics import get_metric
+    from finqa.lexicon.plausibility import quotient_sign
+
+    try:
+        formula = get_metric(metric_id).formula
+    except KeyError:
+        return None
+    sides = ratio_sides(formula) if formula else None
+    if sides is None:
+        return None
+    values: dict[str, float] = {}
+    used: list[Reading] = []
+    from finqa.agents.judge.routes import leaves
+
+    for item in leaves(metric_id):
+        found = sorted(routes.readings(item, year), key=lambda r: not r.strong)
+        if not found:
+            return None
+        values[item] = found[0].value
+        used.append(found[0])
+    try:
+        top, bottom = evaluate(sides[0], values), evaluate(sides[1], values)
+    except FormulaError:
+        return None
+    sign = quotient_sign(metric_id, top, bottom)
+    return None if sign is None else SignBasis(top, bottom, sign, tuple(used))
+
+
+def implausible(
+    metric_id: str | None,
+    unit: str,
+    figures: Sequence[Any],
+    *,
+    share: bool,
+    routes: Routes | None,
+    year: int | None,
+) -> list[KindProblem]:
+    """Every way the answer's figures for the asked metric break its definition (NumberChecks
+    of `figures` that do are marked `implausible` / `wrong_sign`)."""
+    from finqa.lexicon.plausibility import out_of_bounds, plausibility
+
+    rule = plausibility(metric_id, share=share)
+    if rule is None:
+        return []
+    problems: list[KindProblem] = []
+    basis = (
+        sign_basis(metric_id, routes, year)
+        if rule.quotient_sign and metric_id and routes is not None and year
+        else None
+    )
+    as_unit = unit if unit in ("%", "ratio", "times") else ("%" if share else unit)
+    for nc in figures:
+        value = in_metric_units(nc.quantity, as_unit)
+        if value is None:
+            continue
+        why = out_of_bounds(value, metric_id, share=share)
+        if why is not None:
+            nc.status, nc.detail = "implausible", why
+            problems.append(
+                KindProblem("implausible", f"{nc.text.strip()} is not plausible: {why}", [nc.text])
+            )
+            continue
+        if basis is not None and value and (1 if value > 0 else -1) != basis.sign:
+            said = "negative" if value < 0 else "positive"
+            real = "positive" if basis.sign > 0 else "negative"
+            why = (
+                f"{rule.what} has the sign of its numerator over its denominator: "
+                f"{basis.describe()} make it {real}, the answer states it {said}"
+            )
+            nc.status, nc.detail = "wrong_sign", why
+            problems.append(KindProblem("wrong_sign", f"{nc.text.strip()}: {why}", [nc.text]))
+    return problems

@@ -1,0 +1,112 @@
+"""The second-route step of the judge: the answer's figures for the asked metric checked against
+the judge's own routes (routes.py) and against the metric's definition (plausible.py).
+
+Which figures are checked: those written in a unit the metric can take, for the asked year (or
+none stated). The catalogue formula for one year can contradict a figure only when that is what
+is asked (not a span, an average over years or the question's own definition); otherwise a route
+may confirm a figure, never reject it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from finqa.agents.judge._question import FIGURE_KINDS
+from finqa.agents.judge.kind import Expectation, KindProblem
+from finqa.agents.judge.numeric import NumberCheck, claimed_year
+from finqa.agents.judge.plausible import implausible
+from finqa.agents.judge.routes import RouteCheck, Routes
+from finqa.agents.judge.statement_figures import StatementFigures, units_agree
+
+__all__ = ["LazyPages", "second_route"]
+
+
+def second_route(
+    question: str,
+    text: str,
+    expect: Expectation,
+    asked: Sequence[int],
+    numbers: Sequence[NumberCheck],
+    routes: Routes,
+    rel_tol: float,
+) -> tuple[RouteCheck | None, list[KindProblem]]:
+    """The route check of the answer's figure (figures it rejects become `route_conflict`) and
+    the problems it and the definitions find."""
+    year = max(asked) if asked else None
+    if expect.metric is None or expect.kind not in FIGURE_KINDS or year is None or expect.change:
+        return None, []
+    from finqa.lexicon.answer_form import ask_head, asked_aggregates, defines_metric
+    from finqa.lexicon.intent import asks_share
+
+    unit = _metric_unit(expect.metric)
+    figures = [
+        nc
+        for nc in numbers
+        if nc.quantity is not None
+        and _unit_fits(str(nc.quantity.unit or ""), unit)
+        and claimed_year(text, nc.quantity) in (None, year)
+    ]
+    single = (
+        len(asked) == 1
+        and not asked_aggregates(ask_head(question), question)
+        and not defines_metric(question)
+    )
+    candidates = [nc for nc in figures if nc.ok]
+    results = [nc for nc in candidates if nc.status == "calculation"]
+    headline = results or (candidates if len(candidates) == 1 else [])
+    check = routes.check(expect.metric, year, candidates, headline, rel_tol, may_contradict=single)
+    problems: list[KindProblem] = []
+    if check.rejects:
+        for nc in numbers:
+            if nc.text == check.figure:
+                nc.status, nc.detail = "route_conflict", check.detail
+        problems.append(KindProblem("route_conflict", check.detail, [check.figure]))
+    share = asks_share(question)
+    judged = [
+        nc
+        for nc in numbers
+        if nc.quantity is not None
+        and nc.status != "route_conflict"
+        and (nc in figures or (share and nc.quantity.unit == "%"))
+    ]
+    problems += implausible(expect.metric, unit, judged, share=share, routes=routes, year=year)
+    return check, problems
+
+
+# the units an answer's figure may be written in for a metric of each catalogue unit
+_FITS: dict[str, frozenset[str]] = {
+    "USD": frozenset({"USD", ""}),
+    "USD/share": frozenset({"USD", "USD/share", ""}),
+    "%": frozenset({"%", "", "ratio"}),
+    "ratio": frozenset({"", "ratio", "times", "x", "%"}),
+    "times": frozenset({"", "ratio", "times", "x", "%"}),
+    "days": frozenset({"", "days"}),
+    "shares": frozenset({"", "shares"}),
+}
+
+
+def _unit_fits(written: str, unit: str) -> bool:
+    """Can a figure written in `written` be the metric (an amount is no percentage)?"""
+    fits = _FITS.get(unit)
+    return units_agree(written, unit) if fits is None else written in fits
+
+
+def _metric_unit(metric_id: str) -> str:
+    try:
+        from finqa.lexicon import get_metric
+
+        return str(get_metric(metric_id).unit)
+    except Exception:  # noqa: BLE001 - an unknown metric: an amount
+        return "USD"
+
+
+class LazyPages:
+    """The judge's statement model of the evidence pages, read only when a route needs it."""
+
+    def __init__(self, figures: StatementFigures) -> None:
+        self._figures = figures
+
+    def lookup(self, doc_id: str, item: str, period: Any = None) -> list[Any]:
+        store = self._figures.store()
+        return [] if store is None else list(store.lookup(doc_id, item, period))

@@ -1,0 +1,262 @@
+"""`finqa bench xbrl --cross-filing`: questions across filings, graded by the filings' own tags.
+
+    finqa bench xbrl --filings ../shared/edgar --cross-filing --mode text-only --out DIR
+
+From every annual filing's tagged totals (no dimension, catalogue item, USD), questions of three
+general kinds, worded by templates (never by one filing):
+
+- peers, higher: "Which had the higher <item> in fiscal <FY>, <A> or <B>?" — gold: the company
+  whose tagged figure is higher (graded as a choice among the two names);
+- peers, difference: "What was the difference between <A>'s and <B>'s <item> in fiscal <FY>, in
+  USD millions?" — gold: A's tag less B's;
+- trend, CAGR: "What was <A>'s <item> CAGR from fiscal <FY-2> to fiscal <FY>?" — gold from the
+  10-K's own tags of the three years;
+- stitched: "What was <A>'s <item> in the second half (fourth quarter) of fiscal <FY>, in USD
+  millions?" — gold: the 10-K's tagged year less the year-to-date a 10-Q of the same company
+  tags for that fiscal year's first six (nine) months (its comparative column, when the 10-Q is
+  of the next year).
+
+Peers are companies whose filings share the dei fiscal year focus, paired in name order (each
+with the next), so the pairing is fixed by the corpus, not chosen by looking at answers. The
+answers are graded like every benchmark here (`benchmarks.grading.grade`). Writes
+questions.jsonl, results.jsonl (resumable) and summary.json to `--out`.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from finqa.benchmarks.xbrl import XbrlQuestion
+
+__all__ = ["cross_questions", "run_cross"]
+
+# duration items asked across filings (a 10-K's income and cash-flow totals); per-share items
+# and balances stay with the single-filing bench
+_ITEMS = ("revenue", "operating_income", "net_income", "cfo")
+_KINDS = ("higher", "difference", "cagr", "stitched")
+_PART = {6: "second half", 9: "fourth quarter"}  # year-to-date months -> the part left
+
+
+def _ytd_facts(path: Path) -> tuple[str, dict[tuple[str, date, int], float]] | None:
+    """(company, {(item, start, months): value}) of a 10-Q's tagged 6- and 9-month totals."""
+    from finqa.agents.retrieval.loaders import LoadedDoc, load_path
+    from finqa.agents.retrieval.metadata import doc_metadata
+
+    doc = next((d for d in load_path(path) if isinstance(d, LoadedDoc)), None)
+    if doc is None or not doc.facts:
+        return None
+    meta = doc_metadata(doc.doc_id, dei=doc.dei)
+    if not meta.get("company") or not str(meta.get("fiscal_period") or "").startswith("Q"):
+        return None
+    values: dict[tuple[str, date, int], set[float]] = {}
+    for f in doc.facts:
+        if f.item in _ITEMS and f.is_total and f.unit == "USD" and f.start and f.months in _PART:
+            values.setdefault((f.item, f.start, f.months), set()).add(round(f.value, 6))
+    return str(meta["company"]), {k: next(iter(v)) for k, v in values.items() if len(v) == 1}
+
+
+def _annual_facts(path: Path) -> tuple[str, int, dict[tuple[str, int], float]] | None:
+    """(company, dei fiscal year, {(item, fiscal year): value}) of a 10-K's tagged annual
+    totals, with the fiscal year's first day as an ordinal under ('start', 0); None for a 10-Q
+    or a filing without tags."""
+    from finqa.agents.retrieval.loaders import LoadedDoc, load_path
+    from finqa.agents.retrieval.metadata import doc_metadata
+    from finqa.benchmarks.xbrl import _fye_month
+    from finqa.lexicon.xbrl import period_key
+
+    doc = next((d for d in load_path(path) if isinstance(d, LoadedDoc)), None)
+    if doc is None or not doc.facts:
+        return None
+    meta = doc_metadata(doc.doc_id, dei=doc.dei)
+    fy, end, company = meta.get("fiscal_year"), meta.get("period_end"), meta.get("company")
+    if not (fy and end and company) or str(meta.get("fiscal_period") or "FY") != "FY":
+        return None
+    fye = _fye_month(meta, date.fromisoformat(str(end)), None)
+    values: dict[tuple[str, int], set[float]] = {}
+    for f in doc.facts:
+        if f.item not in _ITEMS or not f.is_total or f.unit != "USD":
+            continue
+        key = period_key(f, fye)
+        if key.startswith("FY") and key[2:].isdigit():
+            values.setdefault((f.item, int(key[2:])), set()).add(round(f.value, 6))
+            if int(key[2:]) == int(fy) and f.start is not None:
+                values.setdefault(("start", 0), {f.start.toordinal()})
+    one = {k: next(iter(v)) for k, v in values.items() if len(v) == 1}  # tags that agree
+    return str(company), int(fy), one
+
+
+def cross_questions(files: Sequence[Path]) -> list[XbrlQuestion]:
+    """The cross-filing questions of a folder of filings, from their tags."""
+    from finqa.lexicon import get_metric
+
+    by_year: dict[int, list[tuple[str, Path, Mapping[tuple[str, int], float]]]] = {}
+    out: list[XbrlQuestion] = []
+    for path in files:
+        got = _annual_facts(path)
+        if got is None:
+            continue
+        company, fy, values = got
+        by_year.setdefault(fy, []).append((company, path, values))
+        for item in _ITEMS:
+            first, last = values.get((item, fy - 2)), values.get((item, fy))
+            if first is None or last is None or first <= 0 or last <= 0:
+                continue
+            cagr = ((last / first) ** 0.5 - 1) * 100
+            name = get_metric(item).name.lower()
+            out.append(
+                XbrlQuestion(
+                    f"{path.stem}-{item}-cagr", path.name, "cagr",
+                    f"What was {company}'s {name} CAGR from fiscal {fy - 2} to fiscal {fy}?",
+                    f"{cagr:.2f}%", cagr, (),
+                )
+            )  # fmt: skip
+    out += _stitched(files, by_year)
+    for fy, peers in sorted(by_year.items()):
+        peers.sort(key=lambda p: p[0])
+        for (a, pa, va), (b, pb, vb) in zip(peers, peers[1:], strict=False):
+            for item in _ITEMS:
+                x, y = va.get((item, fy)), vb.get((item, fy))
+                if x is None or y is None or x == y:
+                    continue
+                name = get_metric(item).name.lower()
+                pair = f"{pa.stem}+{pb.stem}-{item}"
+                out.append(
+                    XbrlQuestion(
+                        f"{pair}-higher", f"{pa.name}+{pb.name}", "higher",
+                        f"Which had the higher {name} in fiscal {fy}, {a} or {b}?",
+                        a if x > y else b, 0.0, (),
+                    )
+                )  # fmt: skip
+                diff = (x - y) / 1e6
+                out.append(
+                    XbrlQuestion(
+                        f"{pair}-difference", f"{pa.name}+{pb.name}", "difference",
+                        f"What was the difference between {a}'s and {b}'s {name} in fiscal "
+                        f"{fy}, in USD millions?",
+                        f"{diff:.2f}", diff, (),
+                    )
+                )  # fmt: skip
+    return out
+
+
+def _stitched(
+    files: Sequence[Path],
+    by_year: Mapping[int, Sequence[tuple[str, Path, Mapping[tuple[str, int], float]]]],
+) -> list[XbrlQuestion]:
+    """The later part of a 10-K's fiscal year: the year less a 10-Q's year-to-date for it."""
+    from finqa.lexicon import get_metric
+
+    out: list[XbrlQuestion] = []
+    for path in files:
+        got = _ytd_facts(path)
+        if got is None:
+            continue
+        company, ytd = got
+        for fy, peers in sorted(by_year.items()):
+            for name, annual_path, values in peers:
+                first = values.get(("start", 0))
+                if name != company or first is None:
+                    continue
+                start = date.fromordinal(int(first))
+                for (item, begin, months), part in sorted(ytd.items()):
+                    year = values.get((item, fy))
+                    if year is None or abs((begin - start).days) > 7:
+                        continue
+                    rest = (year - part) / 1e6
+                    label = get_metric(item).name.lower()
+                    out.append(
+                        XbrlQuestion(
+                            f"{path.stem}-{item}-{_PART[months].replace(' ', '_')}-fy{fy}",
+                            f"{annual_path.name}+{path.name}", "stitched",
+                            f"What was {company}'s {label} in the {_PART[months]} of fiscal "
+                            f"{fy}, in USD millions?",
+                            f"{rest:.2f}", rest, (),
+                        )
+                    )  # fmt: skip
+    return out
+
+
+def run_cross(
+    filings: Path, mode: str, out: Path, *, limit: int | None = None, config: str | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """Generate, ask (the product's cross-filing path) and grade; write results to `out`."""
+    from finqa.agents.config import load_settings
+    from finqa.agents.retrieval.ingest import ingest_paths
+    from finqa.benchmarks.grading import grade
+    from finqa.benchmarks.xbrl import _filings, _prepare
+    from finqa.orchestrator import FinQA
+
+    files = _filings(filings)
+    out.mkdir(parents=True, exist_ok=True)
+    questions = cross_questions(files)[: limit or None]
+    with (out / "questions.jsonl").open("w", encoding="utf-8") as fh:
+        for q in questions:
+            fh.write(json.dumps(asdict(q)) + "\n")
+    prepared = _prepare(files, mode, out / "filings")
+    index = out / "index"
+    settings = load_settings(config, overrides={"index.path": str(index), "index.dense": "none"})
+    started = time.perf_counter()
+    report = ingest_paths(prepared, settings, progress=False)
+    ingest_s = time.perf_counter() - started
+    done: dict[str, dict[str, Any]] = {}
+    results = out / "results.jsonl"
+    if results.exists():
+        for line in results.read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            done[row["qid"]] = row
+    qa = FinQA.open(str(index), config=config, audit_path=str(out / "audit.jsonl"))
+    with results.open("a", encoding="utf-8") as fh:
+        for q in questions:
+            if q.qid in done:
+                continue
+            t0 = time.perf_counter()
+            try:
+                res = qa.ask(q.question, question_id=q.qid)
+                answer, status, legs = res.answer, res.status, len(res.legs)
+            except Exception as exc:  # noqa: BLE001 - a failing question is recorded, the run goes on
+                answer, status, legs = f"failed: {type(exc).__name__}: {exc}", "failed", 0
+            g = grade(q.question, q.answer, answer, abstained=status == "abstained")
+            row = {"qid": q.qid, "kind": q.kind, "status": status, "label": g.label,
+                   "legs": legs, "seconds": round(time.perf_counter() - t0, 3),
+                   "answer": answer[:400], "gold": q.answer, "detail": g.detail}  # fmt: skip
+            done[q.qid] = row
+            fh.write(json.dumps(row) + "\n")
+            fh.flush()
+    rows = [done[q.qid] for q in questions if q.qid in done]
+    return _summary(rows, mode, len(files), ingest_s, report.summary(), out)
+
+
+def _summary(
+    rows: Sequence[Mapping[str, Any]], mode: str, n_files: int, ingest_s: float,
+    ingest: Any, out: Path,
+) -> dict[str, Any]:  # fmt: skip
+    labels = ("correct", "wrong", "abstained", "ungraded")
+    n = len(rows)
+    count = {k: sum(r["label"] == k for r in rows) for k in labels}
+    accepted_wrong = sum(r["label"] == "wrong" and r["status"] == "accepted" for r in rows)
+    legs = sum(int(r.get("legs") or 0) for r in rows)
+    seconds = sum(float(r.get("seconds") or 0.0) for r in rows)
+    summary: dict[str, Any] = {
+        "mode": mode,
+        "cross_filing": True,
+        "filings": n_files,
+        "questions": n,
+        **{k: round(v / n, 4) if n else None for k, v in count.items()},
+        "counts": count,
+        "wrong_accepted": accepted_wrong,
+        "by_kind": {
+            kind: {k: sum(r["label"] == k for r in rows if r["kind"] == kind) for k in labels}
+            for kind in _KINDS
+        },  # fmt: skip
+        "seconds_per_leg": round(seconds / legs, 3) if legs else None,
+        "ingest_seconds": round(ingest_s, 1),
+        "ingest": ingest,
+    }
+    (out / "summary.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
+    return summary

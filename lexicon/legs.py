@@ -1,0 +1,190 @@
+"""A question across filings split into legs: one figure of one company for one fiscal year.
+
+"Which had the higher revenue in fiscal 2024, Alphabet or IBM?" is two legs (Alphabet FY2024
+revenue, IBM FY2024 revenue) and a combination (the higher); "How did Coca-Cola's operating
+income move from FY2020 to FY2024?" is one leg per year named and a trend. Each leg is asked as a
+question of its own (`Leg.question`, from a general template, never the user's wording) scoped
+to its company, so each is retrieved, answered and judged on its own evidence.
+
+A question naming one company and at most two fiscal years is not split: one 10-K carries two
+or three years of its statements and the single-filing path answers it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from finqa.lexicon.entities import find_companies
+from finqa.lexicon.metrics import METRICS, find_metrics
+from finqa.lexicon.periods import find_periods
+
+__all__ = ["Leg", "LegPlan", "Combine", "plan_legs", "with_latest_years"]
+
+Combine = Literal[
+    "higher", "lower", "difference", "ratio", "compare", "growth", "cagr", "trend", "stitch"
+]
+
+_HIGHER = re.compile(
+    r"\b(?:higher|larger|greater|bigger|more|highest|largest|greatest|biggest|most|better)\b", re.I
+)
+_LOWER = re.compile(r"\b(?:lower|smaller|less|fewer|lowest|smallest|least|worse)\b", re.I)
+_DIFFERENCE = re.compile(r"\bdifference\b|\bgap\b|\bby how much\b|\bhow much (?:more|less)\b", re.I)
+_RATIO = re.compile(r"\b(?:times|multiple of|ratio of)\b", re.I)
+_CAGR = re.compile(r"\bcagr\b|\bcompound(?:ed)? annual\b", re.I)
+_GROWTH = re.compile(r"\bgrowth\b|\bgrew\b|\b(?:percent(?:age)?|%) change\b", re.I)
+# 'over the last three fiscal years', 'past 5 years': a span ending at the latest year stored
+_LAST_N = re.compile(
+    r"\b(?:last|past|previous|prior)\s+(?P<n>two|three|four|five|2|3|4|5)\s+(?:fiscal\s+)?years?\b",
+    re.I,
+)
+_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5}
+_SPANS = {6: "half", 9: "nine months"}  # the year-to-date a later part of a year is stitched from
+
+
+@dataclass(frozen=True)
+class Leg:
+    """One figure to find: a company's metric for one fiscal year (None: its latest)."""
+
+    index: int
+    company: str
+    ticker: str
+    metric: str
+    fiscal_year: int | None
+    question: str
+    months: int | None = None  # a year-to-date leg: its first N months; None: the whole year
+
+    @property
+    def label(self) -> str:
+        year = f"FY{self.fiscal_year}" if self.fiscal_year else "latest fiscal year"
+        if self.months:
+            year = f"first {_SPANS[self.months]} of {year}"
+        return f"{self.company} {METRICS[self.metric].name.lower()} {year}"
+
+
+@dataclass(frozen=True)
+class LegPlan:
+    """The legs of a question across filings and how their figures combine."""
+
+    kind: Literal["peers", "trend", "stitched"]
+    combine: Combine
+    metrics: tuple[str, ...]
+    legs: tuple[Leg, ...]
+    last_n: int | None = None  # 'over the last N fiscal years' (years resolved from the store)
+    company: tuple[str, str] = ("", "")  # a trend's company (name, ticker)
+
+    def describe(self) -> str:
+        return f"{self.kind} ({self.combine}): " + "; ".join(leg.label for leg in self.legs)
+
+
+def _metrics(text: str) -> tuple[str, ...]:
+    """The metrics named, once each, leaving out a metric another named one is computed from."""
+    found: list[str] = []
+    for m in find_metrics(text):
+        if m.canonical not in found:
+            found.append(m.canonical)
+    used = {inp for mid in found for inp in METRICS[mid].inputs if inp != mid}
+    return tuple(mid for mid in found if mid not in used)
+
+
+def _question(company: str, metric: str, year: int | None) -> str:
+    name = METRICS[metric].name.lower()
+    when = f"in fiscal year {year}" if year else "in its latest fiscal year"
+    return f"What was {company}'s {name} {when}?"
+
+
+def _combine(question: str, kind: str) -> Combine:
+    if kind == "trend":
+        if _CAGR.search(question):
+            return "cagr"
+        return "growth" if _GROWTH.search(question) else "trend"
+    if _DIFFERENCE.search(question):
+        return "difference"
+    if _RATIO.search(question):
+        return "ratio"
+    if _LOWER.search(question):
+        return "lower"
+    if _HIGHER.search(question):
+        return "higher"
+    return "compare"
+
+
+def plan_legs(question: str) -> LegPlan | None:
+    """The legs of a question that needs more than one filing; None when one filing answers it
+    (one company and at most two fiscal years) or when it names no metric."""
+    q = " ".join(question.split())
+    companies: list[tuple[str, str]] = []
+    for c in find_companies(q):
+        if (c.name, c.ticker) not in companies:
+            companies.append((c.name, c.ticker))
+    metrics = _metrics(q)
+    if not companies or not metrics:
+        return None
+    stitched = _stitched(q, companies, metrics)
+    if stitched is not None:
+        return stitched
+    years = sorted({p.fiscal_year for p in find_periods(q) if p.fiscal_year})
+    last = _LAST_N.search(q)
+    last_n = (_WORDS.get(last.group("n").lower()) or int(last.group("n"))) if last else None
+    if len(companies) >= 2:
+        kind: Literal["peers", "trend", "stitched"] = "peers"
+        wanted: list[int | None] = list(years) if years else [None]
+    elif len(years) >= 3 or (len(years) == 2 and years[1] - years[0] >= 2):
+        kind, wanted = "trend", list(range(years[0], years[-1] + 1))
+    elif last_n is not None and last_n >= 3 and not years:
+        kind, wanted = "trend", []  # the years come from the store (the latest N)
+    else:
+        return None
+    legs: list[Leg] = []
+    for metric in metrics:
+        for name, ticker in companies:
+            for year in wanted:
+                legs.append(
+                    Leg(len(legs) + 1, name, ticker, metric, year, _question(name, metric, year))
+                )
+    return LegPlan(
+        kind, _combine(q, kind), metrics, tuple(legs), last_n if not years else None, companies[0]
+    )
+
+
+def _stitched(q: str, companies: list[tuple[str, str]], metrics: tuple[str, ...]) -> LegPlan | None:
+    """The fourth quarter (or second half) of a fiscal year as the year less its first nine
+    months (first half): two legs, from the 10-K and a 10-Q. Only for an amount that flows
+    over the period (revenue, income, cash flows); a balance's fourth quarter is its year end."""
+    from finqa.lexicon.asked_period import asked_periods
+
+    asked = asked_periods(q) or ()
+    if len(companies) != 1 or len(metrics) != 1 or len(asked) != 1:
+        return None
+    period, metric = asked[0], METRICS[metrics[0]]
+    if period.quarter != 4 or period.months not in (3, 6) or not period.fiscal_year:
+        return None
+    if metric.unit != "USD" or metric.statement not in ("income", "cash_flow"):
+        return None
+    name, ticker = companies[0]
+    fy, ytd = period.fiscal_year, 12 - period.months
+    item = metric.name.lower()
+    legs = (
+        Leg(1, name, ticker, metric.id, fy, _question(name, metric.id, fy)),
+        Leg(
+            2, name, ticker, metric.id, fy,
+            f"What was {name}'s {item} in the first {_SPANS[ytd]} of fiscal {fy}?", ytd,
+        ),
+    )  # fmt: skip
+    return LegPlan("stitched", "stitch", (metric.id,), legs, None, companies[0])
+
+
+def with_latest_years(plan: LegPlan, latest: int) -> LegPlan:
+    """A trend over 'the last N fiscal years' with its years: the N ending at `latest` (the
+    latest fiscal year the store holds for the company)."""
+    if not plan.last_n or plan.legs:
+        return plan
+    legs: list[Leg] = []
+    name, ticker = plan.company
+    for metric in plan.metrics:
+        for year in range(latest - plan.last_n + 1, latest + 1):
+            legs.append(
+                Leg(len(legs) + 1, name, ticker, metric, year, _question(name, metric, year))
+            )
+    return LegPlan(plan.kind, plan.combine, plan.metrics, tuple(legs), plan.last_n, plan.company)

@@ -1,0 +1,137 @@
+"""The parts a question asks, read once from its wording: each asked sentence (or each 'and
+what / and is ...' clause) with the form of answer it wants, the instructions that follow it,
+and the conditional clauses ('if X is not a useful metric, state that and explain why').
+
+Forms: `verdict` (a yes/no or increase/decrease question), `explanation` (why / what drove /
+how did X affect), `choice` (which segment / region / year ...), `compare` (figures of two or
+more years compared, one per year), `figure` (a number asked), `answer` (which / who / what:
+some content). Instructions ('Answer in USD millions', 'Round to two decimals', definitions) are
+not parts. The judge's facet checklist is built from this parse (agents/judge/facets.py).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from finqa.lexicon.intent import asks_choice, asks_which_period
+from finqa.lexicon.periods import year_mentions
+
+__all__ = ["PartForm", "QuestionPart", "QuestionParts", "question_parts"]
+
+PartForm = Literal["verdict", "explanation", "choice", "compare", "figure", "answer"]
+
+_AUX = r"(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should)"
+_WH = r"(?:what|how|which|who|whom|why|when|where|among)"
+_LEAD = re.compile(
+    r"(?:^|[:;,]\s*|question:\s*|\bquestion\b[^:]*:\s*)(?P<q>(?:" + _WH + r"|" + _AUX + r")\b.*)$",
+    re.I | re.S,
+)
+_INSTRUCTION = re.compile(
+    r"^\s*(?:answer|round|base|basing|respond|please|give|provide|address|use|using|utilize|"
+    r"assume|you are|we need|we want|here's|define|calculate what|by drawing|according|"
+    r"in agreement|taking into account|the answer|note|reply)\b",
+    re.I,
+)
+_CONDITIONAL = re.compile(
+    r"^\s*if\b.*\bnot\b.*\b(?:useful|relevant|meaningful|applicable|appropriate)\b", re.I | re.S
+)
+_CHANGE = re.compile(r"\b(?:chang\w*|growth|grew|differen\w*|increas\w*|decreas\w*|drop\w*)", re.I)
+_COMPARE = re.compile(r"\bcompar\w*|\bvs\.?(?!\w)|\bversus\b", re.I)
+_FIGURE = re.compile(
+    r"\bhow (?:much|many)\b|\bcalculat\w*|\bcompute\b|\bquantity\b|\bwhat (?:is|was|were|are) "
+    r"(?:the |its |their |\w+'s )?(?:[\w&/'’()-]+ ){0,10}?(?:amount|ratio|margin|rate|total|value|"
+    r"percent\w*|%|cost|costs|revenue|revenues|income|liabilities|assets|capex|expenditure|"
+    r"flow|ebitda|cogs|ppne|inventor\w*|payable|receivables?|sales|earnings|dividends?|debt|"
+    r"cycle|turnover|dpo|dso|dio|roa|roe|eps|expenses?|capital|profit|growth|change)\b"
+    r"|\bwhat (?:percent|percentage|share|portion|proportion)\b",
+    re.I,
+)
+_FIGURE_HINT = re.compile(
+    r"\bround\w*\b[^.?]*\bdecimal|\banswer in (?:usd|units)|\bin usd (?:millions|billions|thousands)"
+    r"|\bas a %|% margin\b|\bratio\b",
+    re.I,
+)
+_AND_ASK = re.compile(r",?\s+and\s+(?=(?:" + _WH + r"|" + _AUX + r")\b)", re.I)
+_WHY = re.compile(
+    r"\bwhy\b|\bwhat (?:drove|drives|caused|led|explains?)\b|\bexplain\b|\breasons?\b|"
+    r"\bhow did\b.*\b(?:affect|impact)\b",
+    re.I,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionPart:
+    """One part of a question: its words, the form of answer it asks, what else it asks."""
+
+    index: int
+    text: str
+    form: PartForm
+    context: str  # its sentence with the instructions that follow it
+    years: tuple[int, ...] = ()  # the years a `compare` part asks a figure for, one each
+    explain_too: bool = False  # a yes/no part that also asks why ('Is X up, and why?')
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionParts:
+    """Every part a question asks, and its conditional clauses (sentence, part it follows)."""
+
+    parts: tuple[QuestionPart, ...]
+    conditionals: tuple[tuple[str, int], ...] = ()
+
+
+def _sentences(question: str) -> list[str]:
+    parts = re.split(r"(?<=\?)\s+|(?<=[.!])\s+(?=[A-Z])", question.strip())
+    return [p.strip() for p in parts if p.strip()]
+
+
+def question_parts(question: str) -> QuestionParts:
+    """The parts `question` asks (deterministic, from its wording)."""
+    asked: list[str] = []
+    context: list[str] = []
+    conditionals: list[tuple[str, int]] = []
+    for sentence in _sentences(question):
+        if _CONDITIONAL.match(sentence):
+            conditionals.append((sentence, max(len(asked) - 1, 0)))
+            continue
+        lead = _LEAD.search(sentence)
+        instruction = not lead or _INSTRUCTION.match(sentence) and "?" not in sentence
+        if (
+            not sentence.endswith("?")
+            and instruction
+            and (not lead or _INSTRUCTION.match(lead.group("q")))
+        ) or (" is defined as" in sentence.lower() and not sentence.endswith("?")):
+            if context:
+                context[-1] += " " + sentence
+            continue
+        for p in _AND_ASK.split(lead.group("q") if lead else sentence):
+            if p:
+                asked.append(p)
+                context.append(sentence)
+    parts = tuple(_part(i, p, context[i]) for i, p in enumerate(asked))
+    return QuestionParts(parts, tuple(conditionals))
+
+
+def _part(index: int, part: str, context: str) -> QuestionPart:
+    head = part.strip().lower()
+    years: tuple[int, ...] = ()
+    form: PartForm
+    if re.match(_AUX + r"\b", head) or re.match(
+        r"(?:as of|in|for|at)\b[^,]*,\s*" + _AUX + r"\b", head
+    ):
+        form = "verdict"
+    elif _WHY.search(part):
+        form = "explanation"
+    elif asks_choice(part) or asks_which_period(part):
+        form = "choice"
+    elif len(found := sorted({y for y, _s, _e in year_mentions(part)})) >= 2 and (
+        _COMPARE.search(part) and not _CHANGE.search(part)
+    ):
+        form, years = "compare", tuple(found)
+    elif _FIGURE.search(part) or (bool(_FIGURE_HINT.search(context)) and re.match(r"what\b", head)):
+        form = "figure"
+    else:
+        form = "answer"
+    explain = form == "verdict" and bool(_WHY.search(part))
+    return QuestionPart(index, part, form, context, years, explain)

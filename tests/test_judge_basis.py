@@ -1,0 +1,73 @@
+"""A basis that supports the claim: a yes/no answer's quoted sentence must be about the asked
+subject and state it as a fact of the asked period, not a possibility or a risk factor."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from _reasoning_data import evidence
+from finqa.agents.config import Settings
+from finqa.agents.judge import JudgeAgent
+from finqa.agents.types import Answer, Citation, Evidence
+from finqa.lexicon.hedges import hedge_in, in_risk_factors
+
+DOC = "CORNING_2022_10K"
+Q = "Did Corning pay dividends to its shareholders in FY2022?"
+
+FACT = "In 2022, Corning paid cash dividends to shareholders of record each quarter."
+RISK = "Our ability to pay dividends to shareholders could be adversely affected by lower earnings."
+OTHER = "Corning's new glass plant in Kentucky opened in 2022 and hired local workers."
+OLD = "In 2019, Corning paid cash dividends to shareholders of record each quarter."
+
+
+def _ev(text: str, section: str | None = None) -> Evidence:
+    return evidence(text, doc=DOC, first_page=30, sections=(section,))
+
+
+def _judge(text: str, quote: str, section: str | None = None) -> Any:
+    answer = Answer(
+        text=text,
+        citations=(Citation(source_id="S1", doc_id=DOC, page=30, quote=quote),),
+    )
+    return JudgeAgent(Settings()).evaluate(Q, answer, _ev(quote, section), 3)
+
+
+class TestBasis:
+    def test_fact_of_the_period_accepted(self) -> None:
+        """A quoted sentence about the asked subject, stated as a fact of the year, supports a Yes."""
+        v = _judge(f'Yes. "{FACT}" [S1]', FACT)
+        assert v.decision == "accept", v.feedback
+        assert v.details["basis"]["outcome"] == "supported"
+
+    def test_risk_factor_possibility_rejected(self) -> None:
+        """A risk-factor possibility ('could adversely affect') offered as the basis of a Yes is
+        not accepted, and the feedback says why."""
+        v = _judge(f'Yes. "{RISK}" [S1]', RISK, "Item 1A. Risk Factors")
+        assert v.decision == "retry"
+        assert v.details["basis"]["outcome"] == "possibility"
+        assert "possibility" in v.feedback
+
+    def test_one_shared_word_is_not_the_subject(self) -> None:
+        """A sentence sharing only the company and the year with the question is not about it."""
+        v = _judge(f'Yes. "{OTHER}" [S1]', OTHER)
+        assert v.decision == "retry"
+        assert v.details["basis"]["outcome"] == "not_about"
+
+    def test_other_period_rejected(self) -> None:
+        """A fact of another year does not answer for the asked one."""
+        v = _judge(f'Yes. "{OLD}" [S1]', OLD)
+        assert v.details["basis"]["outcome"] == "other_period"
+        assert v.decision == "retry"
+
+
+class TestHedgeVocabulary:
+    def test_modal_and_hedges(self) -> None:
+        """Modals and hedges are found; 'May 31' is a date, not a modal."""
+        assert hedge_in("This could adversely affect results.") == "could"
+        assert hedge_in("We expect growth next year.") == "expect"
+        assert hedge_in("On May 31, 2022 the Company paid a dividend.") is None
+
+    def test_risk_factor_section(self) -> None:
+        """A source headed 'Item 1A. Risk Factors' is from the risk factors."""
+        assert in_risk_factors("Item 1A. Risk Factors")
+        assert not in_risk_factors("Item 7. Management's Discussion and Analysis", "Revenue rose.")

@@ -1,0 +1,274 @@
+"""The judge's second route (a source of its own in the statement model) and plausibility from
+definitions: routes that disagree are not accepted; a figure the metric cannot take is sent back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from _reasoning_data import evidence
+from finqa.agents.config import Settings
+from finqa.agents.judge import JudgeAgent
+from finqa.agents.judge.routes import Routes
+from finqa.agents.types import (
+    Answer,
+    Calculation,
+    Evidence,
+    Operand,
+    StatementFact,
+    StatementPeriod,
+    StatementTable,
+)
+from finqa.lexicon.statements.memory import MemoryStatementStore
+
+DOC = "CORNING_2022_10K"
+
+INCOME = """Consolidated Statements of Income
+(in millions)
+2022
+2021
+Net sales
+14,189
+14,082
+Cost of sales
+9,683
+9,019
+Gross margin
+4,506
+5,063
+"""
+
+SPLIT_COSTS = """Consolidated Statements of Income
+(in millions)
+2022
+2021
+Net sales
+10,000
+9,000
+Cost of products
+4,000
+3,600
+Cost of services
+2,000
+1,800
+Total cost of sales
+6,000
+5,400
+Gross profit
+4,000
+3,600
+"""
+
+LOSS_BENEFIT = """Consolidated Statements of Operations
+(in millions)
+2022
+2021
+Net sales
+5,000
+5,200
+Loss before income taxes
+(1,000)
+(400)
+Income tax expense (benefit)
+(210)
+(80)
+Net loss
+(790)
+(320)
+"""
+
+PROFIT_EXPENSE = """Consolidated Statements of Income
+(in millions)
+2022
+2021
+Net sales
+5,000
+5,200
+Income before income taxes
+1,000
+900
+Provision for income taxes
+210
+180
+Net income
+790
+720
+"""
+
+Q_SALES = "What was Corning's net sales in FY2022?"
+
+
+def _ev(*texts: str) -> Evidence:
+    return evidence(*texts, doc=DOC, first_page=59)
+
+
+def _tagged(item: str, label: str, value: float, year: int = 2022) -> StatementTable:
+    """An inline-XBRL table of the index's statement model holding one tagged total."""
+    period = StatementPeriod(label=f"FY{year}", fiscal_year=year, months=12)
+    fact = StatementFact(
+        doc_id=DOC,
+        statement="income",
+        table_id="xbrl-income",
+        label=label,
+        item=item,
+        period=period,
+        value=value,
+        scale=1e6,
+        page=61,
+        raw=f"{value / 1e6:,.0f}",
+        source="xbrl",
+        concept="us-gaap:Revenues",
+    )
+    return StatementTable(
+        table_id="xbrl-income",
+        doc_id=DOC,
+        statement="income",
+        pages=(61,),
+        periods=(period,),
+        facts=(fact,),
+        source="xbrl",
+    )
+
+
+def _judge(*tables: StatementTable) -> JudgeAgent:
+    store = MemoryStatementStore(tables) if tables else None
+    return JudgeAgent(Settings(), statements=store)
+
+
+def _route(verdict: Any) -> dict[str, Any]:
+    route = verdict.details["second_route"]
+    assert route is not None, verdict.details
+    return dict(route)
+
+
+def _codes(verdict: Any) -> list[str]:
+    return [p["code"] for p in verdict.details["answer_problems"]]
+
+
+class TestSecondRoute:
+    def test_tag_and_table_agree(self) -> None:
+        """A figure the filing's tag and its printed statement both give is accepted, corroborated
+        by both routes."""
+        judge = _judge(_tagged("revenue", "Revenues", 14_189e6))
+        v = judge.evaluate(
+            Q_SALES, Answer(text="Net sales were $14,189 million [S1]."), _ev(INCOME), 1
+        )
+        assert v.decision == "accept", v.feedback
+        route = _route(v)
+        assert route["outcome"] == "corroborated"
+        assert {"xbrl", "statement"} <= set(route["values"][0]["routes"])
+
+    def test_tag_and_table_disagree(self) -> None:
+        """When the tag gives another value than the printed line the answer read, the figure is
+        not accepted, and the verdict shows both values with their pages."""
+        judge = _judge(_tagged("revenue", "Revenues", 14_500e6))
+        v = judge.evaluate(
+            Q_SALES, Answer(text="Net sales were $14,189 million [S1]."), _ev(INCOME), 3
+        )
+        assert v.decision == "retry"
+        route = _route(v)
+        assert route["outcome"] == "routes_disagree"
+        assert "14,500" in route["detail"] and "14,189" in route["detail"]
+        assert f"{DOC} p.61" in route["detail"] and f"{DOC} p.59" in route["detail"]
+        assert v.details["numbers"][0]["status"] == "route_conflict"
+        assert "route_conflict" in _codes(v) and "14,500" in v.feedback
+
+    def test_no_second_source_keeps_the_other_checks(self) -> None:
+        """Without an index store, the judge's own reading of the evidence pages is the route:
+        the printed figure is accepted and the outcome says which route gave it."""
+        v = _judge().evaluate(
+            Q_SALES, Answer(text="Net sales were $14,189 million [S1]."), _ev(INCOME), 1
+        )
+        assert v.decision == "accept", v.feedback
+        assert _route(v)["outcome"] == "corroborated"
+
+    def test_part_of_a_line_for_the_whole(self) -> None:
+        """A gross margin computed from one of two cost-of-revenue lines is not accepted: the
+        judge's route over the filing's total cost of sales gives another margin."""
+        calc = Calculation(
+            expression="(revenue - cogs) / revenue * 100",
+            operands=(
+                Operand(name="revenue", value=10_000, scale=1e6, period="FY2022", source_id="S1"),
+                Operand(name="cogs", value=4_000, scale=1e6, period="FY2022", source_id="S1"),
+            ),
+            result=60.0,
+            unit="%",
+        )
+        q = "What is Corning's FY2022 gross margin?"
+        answer = Answer(text="Gross margin was 60.0% in FY2022 [S1].", calculations=(calc,))
+        v = _judge().evaluate(q, answer, _ev(SPLIT_COSTS), 3)
+        assert v.decision == "retry"
+        route = _route(v)
+        assert route["outcome"] in ("routes_disagree", "contradicted")
+        assert "40" in route["detail"]
+        right = Answer(text="Gross margin was 40.0% in FY2022 [S1].")
+        assert _judge().evaluate(q, right, _ev(SPLIT_COSTS), 1).decision == "accept"
+
+    def test_readings_of_every_source(self) -> None:
+        """The routes read a line item from the index's tag and from the evidence pages, one
+        reading per source and page."""
+        from finqa.agents.judge.statement_figures import StatementFigures
+
+        ev = _ev(INCOME)
+        routes = Routes(
+            ev,
+            MemoryStatementStore([_tagged("revenue", "Revenues", 14_189e6)]),
+            StatementFigures(ev).store(),
+        )
+        kinds = sorted(r.route for r in routes.readings("revenue", 2022))
+        assert kinds == ["statement", "xbrl"]
+        (value,) = routes.values("revenue", 2022)
+        assert value.value == pytest.approx(14_189e6)
+
+
+class TestPlausibility:
+    Q_TAX = "What was Corning's effective tax rate in FY2022?"
+
+    def test_benefit_on_a_loss_is_a_positive_rate(self) -> None:
+        """A tax benefit on a pre-tax loss is a positive rate: '-21.0%' is sent back naming both
+        lines, '21.0%' is accepted."""
+        bad = _judge().evaluate(
+            self.Q_TAX, Answer(text="The effective tax rate was -21.0% [S1]."), _ev(LOSS_BENEFIT), 3
+        )
+        assert bad.decision == "retry"
+        assert "wrong_sign" in _codes(bad), bad.details["answer_problems"]
+        assert "positive" in bad.feedback and "Income tax expense (benefit)" in bad.feedback
+        ok = _judge().evaluate(
+            self.Q_TAX, Answer(text="The effective tax rate was 21.0% [S1]."), _ev(LOSS_BENEFIT), 1
+        )
+        assert ok.decision == "accept", ok.feedback
+
+    def test_negative_rate_on_a_tax_expense_rejected(self) -> None:
+        """A rate stated negative where the filing shows a tax expense on a pre-tax profit is
+        sent back."""
+        v = _judge().evaluate(
+            self.Q_TAX,
+            Answer(text="The effective tax rate was -21.0% [S1]."),
+            _ev(PROFIT_EXPENSE),
+            3,
+        )
+        assert v.decision == "retry" and "wrong_sign" in _codes(v)
+
+    def test_margin_outside_bounds(self) -> None:
+        """An operating margin of 150% is no margin: sent back with the range of a margin."""
+        q = "What was Corning's operating margin in FY2022?"
+        v = _judge().evaluate(
+            q, Answer(text="The operating margin was 150.0% [S1]."), _ev(INCOME), 3
+        )
+        assert v.decision == "retry" and "implausible" in _codes(v)
+        assert "[-100, 100]" in v.feedback
+
+    def test_negative_turnover(self) -> None:
+        """A negative asset turnover is sent back: a turnover is a flow over a balance."""
+        q = "What was Corning's asset turnover in FY2022?"
+        v = _judge().evaluate(q, Answer(text="Asset turnover was -0.45 [S1]."), _ev(INCOME), 3)
+        assert "implausible" in _codes(v), v.details["answer_problems"]
+
+    def test_share_over_a_whole(self) -> None:
+        """A share of a whole above 100% is sent back."""
+        q = "What percentage of Corning's total net sales in FY2022 was cost of sales?"
+        v = _judge().evaluate(
+            q, Answer(text="Cost of sales was 120.0% of net sales [S1]."), _ev(INCOME), 3
+        )
+        assert "implausible" in _codes(v), v.details["answer_problems"]
+        assert v.decision == "retry"
