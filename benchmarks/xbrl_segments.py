@@ -29,7 +29,8 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from finqa.benchmarks.xbrl import XbrlQuestion, _filings, _fye_month, _prepare, _when
+from finqa.agents.errors import FinqaError
+from finqa.benchmarks.xbrl import XbrlQuestion, strip_tags
 
 __all__ = ["generate_segment_questions", "run", "SEGMENT_ITEMS"]
 
@@ -76,7 +77,7 @@ def generate_segment_questions(
         if len(got) != 1 or len(names.get(name.lower(), ())) != 1:
             continue
         value = next(iter(got)) / 1e6
-        kind = axis_kind(axis)
+        kind = axis_kind(axis) or "segment"
         metric = get_metric(item)
         label = metric.name.lower() if metric else item.replace("_", " ")
         place = (
@@ -94,6 +95,48 @@ def generate_segment_questions(
             )
         )  # fmt: skip
     return out
+
+
+# the period naming, filing list and tag stripping of `bench xbrl`, read the same way here
+# (benchmarks/xbrl.py keeps its helpers private; its generator is another module's to change)
+
+
+def _when(fy: int, quarter: int | None, end: date) -> str:
+    if quarter is None:
+        return f"fiscal year {fy}"
+    return (
+        f"the quarter ended {end.strftime('%B')} {end.day}, {end.year} (Q{quarter} of fiscal {fy})"
+    )
+
+
+def _filings(folder: Path) -> list[Path]:
+    files = sorted(p for p in folder.iterdir() if p.suffix.lower() in (".htm", ".html"))
+    if not files:
+        raise FinqaError(f"no .htm/.html filings in {folder}")
+    return files
+
+
+def _prepare(files: Sequence[Path], mode: str, work: Path) -> list[Path]:
+    work.mkdir(parents=True, exist_ok=True)
+    out = []
+    for path in files:
+        target = work / path.name
+        if not target.exists():
+            data = path.read_bytes()
+            target.write_bytes(strip_tags(data) if mode == "text-only" else data)
+        out.append(target)
+    return out
+
+
+def _fye_month(meta: dict[str, Any], period_end: date, quarter: int | None) -> int:
+    from finqa.lexicon import lookup_company
+
+    company = lookup_company(str(meta.get("company") or ""))
+    if company is not None:
+        return company.fiscal_year_end_month
+    day = period_end if period_end.day > 7 else period_end.replace(day=1)
+    month = day.month if period_end.day > 7 else (day.month - 2) % 12 + 1
+    return month if quarter is None else (month + 3 * (4 - quarter) - 1) % 12 + 1
 
 
 def _questions(files: Sequence[Path]) -> list[XbrlQuestion]:

@@ -156,7 +156,16 @@ def _key(text: str) -> str:
 
 def _member_keys(member: str, name: str) -> tuple[str, ...]:
     prefix, _, local = member.rpartition(":")
+    from finqa.lexicon.abbreviations import abbreviations
+
     keys = [_key(name)]
+    outer = re.match(r"^(.*?)\s*\(([^()]+)\)\s*$", name)  # 'Asia-Pacific (APAC)'
+    if outer:
+        keys += [_key(outer.group(1)), _key(outer.group(2))]
+    for short in [name, *(outer.groups() if outer else ())]:
+        long = abbreviations().get(short.strip())  # mined from filings: 'EMEA'
+        if long:
+            keys.append(_key(long))
     if prefix == "country":
         keys += [_key(n) for n in _countries().get(local.upper(), ())]
     return tuple(k for k in dict.fromkeys(keys) if k)
@@ -178,15 +187,21 @@ def fact_dimension(fact: Any) -> tuple[str, str] | None:
 
 
 def members_of(facts: Iterable[StatementFact]) -> tuple[DimensionMember, ...]:
-    """The filing's vocabulary of parts: every member its dimensional facts report, most used
-    first (residual members, such as eliminations and corporate, left out)."""
+    """The filing's vocabulary of parts: every member its dimensional facts report, tagged
+    members first, then most used (residual members, such as eliminations and corporate,
+    left out)."""
     count: Counter[tuple[str, str]] = Counter()
+    tagged: set[tuple[str, str]] = set()
     for fact in facts:
         dim = fact_dimension(fact)
         if dim is not None:
             count[dim] += 1
+            if getattr(fact, "source", "xbrl") == "xbrl":
+                tagged.add(dim)
     out = []
-    for (axis, member), n in sorted(count.items(), key=lambda kv: (-kv[1], kv[0])):
+    # the filing's own tags first: a member a text table also names is read as tagged
+    order = sorted(count.items(), key=lambda kv: (kv[0] not in tagged, -kv[1], kv[0]))
+    for (axis, member), n in order:
         name = member_name(member)
         kind = axis_kind(axis)
         if kind is None or is_residual(name) or len(_key(name)) < 2:
@@ -252,9 +267,11 @@ def _axis_word(question: str) -> tuple[str, int, int] | None:
 
 
 def _company_spans(question: str) -> list[tuple[int, int]]:
+    """Where the question names a company by its name, alias or ticker (a brand, such as a
+    segment named after one, 'Converse', is left to be a part's name)."""
     from finqa.lexicon.entities import find_companies
 
-    return [(c.start, c.end) for c in find_companies(question)]
+    return [(c.start, c.end) for c in find_companies(question) if c.via != "brand"]
 
 
 def _figure_near(question: str, start: int, end: int) -> bool:
@@ -290,8 +307,6 @@ def asked_dimension(question: str) -> AskedDimension | None:
             raw = question[s : e + 2]
             if not _PROPER.match(text) or text.lower() in _QUESTION_WORDS:
                 break
-            if any(a <= s < b for a, b in companies):
-                break  # "Best Buy product category": the company is no part's name
             if raw[len(text) :].startswith(("'s", "’s")) and run:
                 break  # "Apple's Greater China": the company's possessive ends the name
             run.insert(0, text)
@@ -300,6 +315,8 @@ def asked_dimension(question: str) -> AskedDimension | None:
         while run and run[0].lower() in ("and", "of", "the", ","):
             run.pop(0)
         phrase = " ".join(run)
+        if any(_key(question[a:b]) == _key(phrase) for a, b in companies):
+            phrase = ""  # "Best Buy product category": the company is no part's name
         if phrase and not is_residual(phrase):
             return AskedDimension(kind=kind, phrase=phrase)
     source = _source_named(question)
@@ -330,23 +347,32 @@ _SOURCE = re.compile(
 )
 
 
+# a unit, scale or period word after 'revenue in': 'in USD millions', 'in Fiscal 2024'
+_UNIT_WORD = re.compile(
+    r"^(?:USD|US\$|U\.S\. dollars?|EUR|GBP|JPY|CNY|dollars?|euros?|millions?|thousands?|"
+    r"billions?|percent|fiscal|FY|Q[1-4]|H[12]|quarter|year|GAAP|non-GAAP)\b",
+    re.I,
+)
+
+
 def _source_named(question: str) -> AskedDimension | None:
     """A proper name a question says revenue comes from ('revenue from Oceania', 'sales in
     Greater China'), companies and periods left out; a country is a geography member."""
-    from finqa.lexicon.entities import find_companies
     from finqa.lexicon.model import AskedDimension
     from finqa.lexicon.periods import find_periods
 
     text = question
-    spans = [(c.start, c.end) for c in find_companies(question)]
-    spans += [(p.start, p.end) for p in find_periods(question)]
-    for a, b in sorted(spans, reverse=True):
-        text = text[:a] + "~" * (b - a) + text[b:]
+    for p in sorted(find_periods(question), key=lambda p: p.start, reverse=True):
+        text = text[: p.start] + "~" * (p.end - p.start) + text[p.end :]
     m = _SOURCE.search(text)
     if m is None:
         return None
     name = m.group("name").strip(" ,")
-    if not name or "~" in name or is_residual(name):
+    if _UNIT_WORD.match(name):
+        return None  # 'revenues in USD millions': a unit, no part
+    start = m.start("name")
+    whole = any(a <= start and start + len(name) <= b for a, b in _company_spans(question))
+    if not name or "~" in name or whole or is_residual(name):
         return None
     key = _key(name)
     for code, names in _countries().items():
@@ -412,14 +438,11 @@ def period_spec(question: str, company: str | None = None) -> str | int | None:
     """The statement-model period the question asks for: 2024 (a fiscal year), '2025Q3',
     '2025M9' (nine months to date), 'FY2024@end' / '2025Q2@end' (a balance); None: not said."""
     from finqa.lexicon.asked_period import asked_periods
-    from finqa.lexicon.periods import find_periods
-    from finqa.lexicon.query import primary_fiscal_year
 
     asked = asked_periods(question, company) or ()
     if not asked:
         return None
-    year = primary_fiscal_year(find_periods(question, company))
-    chosen = next((a for a in asked if a.fiscal_year == year), asked[-1])
+    chosen = max(asked, key=lambda a: a.fiscal_year)  # the latest year named
     if chosen.annual:
         return chosen.fiscal_year
     if chosen.instant:
@@ -454,4 +477,21 @@ def dimensional_facts(
                 if period is not None and not fact.period.matches(period):
                     continue
                 out.append(fact)
-    return sorted(out, key=lambda f: (f.source != "xbrl", len(f.dimensions), f.page, f.row))
+    # two text tables naming the part (regions of the company, regions of one segment): the
+    # one whose parts add up to more is the company's breakdown
+    size: Counter[tuple[str, str]] = Counter()
+    for doc in dict.fromkeys(doc_ids):
+        for table in store.tables(doc):
+            for fact in table.facts:
+                if fact.item == item and fact.dimensions and fact.source != "xbrl":
+                    size[(table.table_id, fact.period.key)] += abs(fact.value)
+    return sorted(
+        out,
+        key=lambda f: (
+            f.source != "xbrl",
+            len(f.dimensions),
+            -size[(f.table_id, f.period.key)],
+            f.page,
+            f.row,
+        ),
+    )

@@ -128,6 +128,7 @@ class TestQuestionParse:
         assert asked_dimension("What was 3M's U.S. GAAP net income in FY2022?") is None
         assert asked_dimension("Which segment had the highest revenue in FY2022?") is None
         assert asked_dimension("What was Apple's revenue in fiscal 2024?") is None
+        assert asked_dimension("In Q2 2023, what were Acme's revenues in USD millions?") is None
 
     def test_resolved_against_the_filing(self) -> None:
         """The longest member name wins; a country only as a place; 'us' is not the US."""
@@ -246,3 +247,36 @@ class TestJudge:
         assert verdict.decision == "retry"
         assert any(p["code"] == "wrong_dimension" for p in verdict.details["answer_problems"])
         clear_shared()
+
+
+class TestNamesInQuestions:
+    """A part named after a brand is still a part; a company's name is not."""
+
+    def test_brand_segment_and_source(self) -> None:
+        """'Converse segment' (a brand) is a part; 'revenue from Salesforce Platform and Other' too."""
+        seg = asked_dimension("What was Nike's Converse segment's revenue in fiscal year 2025?")
+        assert seg is not None and seg.phrase == "Converse"
+        src = asked_dimension("What was Salesforce's revenue from Salesforce Platform and Other in fiscal year 2025?")  # fmt: skip
+        assert src is not None and src.phrase == "Salesforce Platform and Other"
+
+    def test_event_about_a_segment_is_no_part_figure(self) -> None:
+        """A gain on separating a segment asks no figure of that segment."""
+        q = "What is the gain accruing to JnJ from the separation of its Consumer Health business segment?"  # fmt: skip
+        assert asked_dimension(q) is None
+        assert asked_dimension("Which Best Buy product category performed the best?") is None
+
+    def test_printed_name_with_its_abbreviation(self) -> None:
+        """'Asia-Pacific (APAC)' as printed is asked by either name; 'EMEA' by its long form."""
+        from finqa.lexicon.dimensions import DimensionMember, _member_keys
+
+        apac = DimensionMember(GEO, "Asia-Pacific (APAC)", "geography", "Asia-Pacific (APAC)",
+                               _member_keys("Asia-Pacific (APAC)", "Asia-Pacific (APAC)"))  # fmt: skip
+        for q in (
+            "What was revenue from APAC in FY2024?",
+            "Asia Pacific region revenue in FY2024?",
+        ):
+            got = resolve_dimension(q, [apac])
+            assert got is not None and got.member == "Asia-Pacific (APAC)"
+        emea = DimensionMember(GEO, "us-gaap:EMEAMember", "geography", "EMEA", _member_keys("us-gaap:EMEAMember", "EMEA"))  # fmt: skip
+        got = resolve_dimension("Revenue from Europe, Middle East and Africa in FY2024?", [emea])
+        assert got is not None and got.member == "us-gaap:EMEAMember"

@@ -99,6 +99,23 @@ class TestColumnsNamedByParts:
         assert facts[("Corporate", "operating_income")].value == -5_252e6
         assert facts[("North America", "revenue")].period.key == "FY2024"
 
+    def test_total_revenues_row_of_the_columns(self) -> None:
+        """'Total net operating revenues' (third party and intersegment) is each part's revenue."""
+        grid = [
+            ["Europe, Middle East & Africa", "Latin America", "Eliminations", "Consolidated"],
+            ["Year Ended December 31, 2024"],
+            ["Third party", "$7,442", "$6,459", "$—", "$13,901"],
+            ["Intersegment", "680", "—", "(680)", "—"],
+            ["Total net operating revenues", "8,122", "6,459", "(680)", "13,901"],
+        ]
+        tables = column_parts(DOC, [(5, grid)], {5: "Segment information (in millions)"})
+        facts = {(f.dimensions[0][1], f.item): f.value for t in tables for f in t.facts}
+        assert facts == {
+            ("Europe, Middle East & Africa", "revenue"): 8_122e6,
+            ("Latin America", "revenue"): 6_459e6,
+            ("Eliminations", "revenue"): -680e6,
+        }
+
     def test_columns_that_do_not_add_up(self) -> None:
         """Columns whose figures do not add up to the last one are no breakdown."""
         grid = [
@@ -107,3 +124,32 @@ class TestColumnsNamedByParts:
             ["Net operating revenues", "5", "7", "99"],
         ]
         assert column_parts(DOC, [(5, grid)], {5: "Segment properties (in millions)"}) == []
+
+
+class TestSubtotals:
+    """A subtotal of places is one part of the breakdown below it, its places the company's."""
+
+    def test_places_under_a_non_us_subtotal(self) -> None:
+        """Asia and Europe under 'Total non-U.S. revenues', then the United States, add up to total revenues."""
+        table = _table([
+            ("Asia", [12_000]), ("Europe", [8_000]), ("Total non-U.S. revenues", [20_000]),
+            ("United States", [36_000]), ("Total revenues", [56_000]),
+        ])  # fmt: skip
+        got = _parts(table)
+        assert got[("Asia", "revenue")] == 12_000
+        assert got[("United States", "revenue")] == 36_000
+
+    def test_product_lines_under_a_brand_are_not_the_company_s(self) -> None:
+        """Footwear under one brand's subtotal is that brand's footwear, not the company's."""
+        table = _table([
+            ("Footwear", [29_510]), ("Apparel", [12_965]), ("Total Acme Brand revenues", [42_475]),
+            ("Converse", [1_692]), ("Total revenues", [44_167]),
+        ])  # fmt: skip
+        got = _parts(table)
+        assert ("Footwear", "revenue") not in got
+        assert got[("Converse", "revenue")] == 1_692
+
+    def test_unclosed_subtotal_of_no_line_item(self) -> None:
+        """A last 'Total' row no line item names closes nothing and raises nothing."""
+        table = _table([("Cloud", [10]), ("Devices", [20]), ("Total", [30])])
+        assert _parts(table) == {}

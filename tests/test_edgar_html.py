@@ -281,7 +281,8 @@ class TestStatementModel:
     """Tagged facts go into the statement model with their tag, page and period."""
 
     def test_lookup_returns_the_total_not_the_segment(self, tmp_path: Path) -> None:
-        """lookup(revenue, FY2024) gives the tagged total 21,505 with its page; the segment stays apart."""
+        """lookup(revenue, FY2024) gives the tagged total 21,505 with its page; the segment's
+        revenue keeps its item and dimension, apart in the 'segment' table."""
         from finqa.lexicon.statements import MemoryStatementStore
         from finqa.lexicon.xbrl import statement_tables
 
@@ -293,7 +294,7 @@ class TestStatementModel:
         ]
         assert found[0].scale == 1e6 and found[0].decimals == -6
         seg = store.tables("a", "segment")[0].facts
-        assert seg[0].item is None and seg[0].dimensions and seg[0].value == 15e9
+        assert seg[0].item == "revenue" and seg[0].dimensions and seg[0].value == 15e9
 
     def test_extension_and_instant_periods(self, tmp_path: Path) -> None:
         """A company concept lands in 'other' unmapped; FY2023 revenue keys as FY2023."""
@@ -339,7 +340,9 @@ class TestStoredWithIndex:
             (21_505_000_000, 1, "us-gaap:Revenues")
         ]
         seg = [f for t in store.tables("annual-report", "segment") for f in t.facts]
-        assert seg and all(f.item is None and f.dimensions for f in seg)
+        # the segment's tagged revenue is stored as revenue with its dimension (not a total)
+        assert seg and all(f.dimensions for f in seg)
+        assert {f.item for f in seg if f.concept == "us-gaap:Revenues"} == {"revenue"}
 
 
 class TestPrintedPageLabels:

@@ -37,9 +37,14 @@ _KIND_OF_TITLE = (
 
 
 def _name(label: str) -> str:
-    """A part's name as printed, without a colon, trademark signs or footnote markers."""
+    """A part's name as printed, without a colon, trademark signs or footnote markers; a
+    subtotal's without 'Total' and its line item ('Total non-U.S. revenues' -> 'non-U.S.')."""
     text = re.sub(r"[®™†‡]", "", label).strip().rstrip(":").strip()
-    return _MARK.sub("", text).strip()
+    text = _MARK.sub("", text).strip()
+    if _TOTAL.match(text):
+        inner = re.sub(r"^\s*total\s+|\s+(?:net\s+)?(?:revenues?|sales)\s*$", "", text, flags=re.I)
+        return inner.strip() or text
+    return text
 
 
 def _item(label: str) -> str | None:
@@ -133,25 +138,95 @@ def _close(a: float, b: float) -> bool:
 
 
 def _above_totals(table: StatementTable, rows: dict[int, list[StatementFact]]) -> list[StatementFact]:  # fmt: skip
-    """Runs of rows no line item names, each right above a total row that adds them up."""
+    """Runs of rows no line item names, each right above a total row that adds them up. A
+    'Total ...' row no line item names that adds up the run above it is a subtotal: it is
+    one part of the run that goes on below it (non-U.S. revenues beside the United States);
+    the parts it adds up are the company's only when it groups places (regions under
+    non-U.S.), not when it is a part of another kind (product lines under one brand)."""
     out: list[StatementFact] = []
     run: list[int] = []
+    nested: dict[int, list[int]] = {}  # subtotal row -> the rows it adds up
+
+    def close(subtotal: int) -> None:
+        """A subtotal no total adds up further is the table's total: its own line item."""
+        item = _part_item(table.labels[subtotal], last_words=True)
+        flow = _flow(item) if item is not None else None
+        if flow is not None:
+            for q in nested[subtotal]:
+                out.extend(_dimensioned(table, rows[q], flow, _name(table.labels[q])))
+
     for r, label in enumerate(table.labels):
         if r not in rows:
+            if run and run[0] in nested and len(run) == 1:
+                close(run[0])
             run = []
             continue
         if any(f.unit != "USD" for f in rows[r]):
             continue  # a 'percentage of total revenue' row between the parts: no part
-        item = _item(label)
+        item = _part_item(label)
         if item is None and not _TOTAL.match(label):
             run.append(r)
             continue
         flow = _flow(item) if item is not None else None
+        if item is None and _TOTAL.match(label) and len(run) >= 2 and _adds_up(run, rows, rows[r]):
+            nested[r] = run
+            run = [r]  # the subtotal is one part of what follows
+            continue
         if flow is not None and len(run) >= 2 and _adds_up(run, rows, rows[r]):
-            for p in run:
-                out += _dimensioned(table, rows[p], flow, _name(table.labels[p]))
+            out += _group(table, rows, run, nested, flow)
+        elif run and run[0] in nested:
+            close(run[0])
         run = []
+    if run and run[0] in nested:
+        close(run[0])
     return out
+
+
+def _group(
+    table: StatementTable,
+    rows: dict[int, list[StatementFact]],
+    run: Sequence[int],
+    nested: dict[int, list[int]],
+    flow: str,
+) -> list[StatementFact]:
+    """The parts of one total; a subtotal's own parts too when it groups places."""
+    out: list[StatementFact] = []
+    for p in run:
+        out += _dimensioned(table, rows[p], flow, _name(table.labels[p]))
+        if p in nested and _places(_name(table.labels[p])):
+            for q in nested[p]:
+                out += _dimensioned(table, rows[q], flow, _name(table.labels[q]))
+    return out
+
+
+_SUBTOTAL = re.compile(r"^\s*total\s+|\s+(?:net\s+)?(?:revenues?|sales)\s*$", re.I)
+_PLACES = re.compile(r"\b(?:non-?u\.?s\.?|international|foreign|outside|overseas)\b", re.I)
+
+
+def _part_item(label: str, last_words: bool = False) -> str | None:
+    """The line item a row names, None for a part: a row the catalogue reads as revenue by
+    geography ('United States') is one place's revenue, a part; with `last_words`, a 'Total X
+    revenues' row no caption of the catalogue names is read by its last words ('revenues')."""
+    from finqa.lexicon.metrics import get_metric
+
+    item = _item(label)
+    metric = get_metric(item) if item else None
+    if metric is not None and metric.statement == "segment":
+        return None
+    if item is None and _TOTAL.match(label) and not _SUBTOTAL.sub("", label).strip():
+        return None
+    if (
+        last_words
+        and item is None
+        and re.match(r"^\s*total\b.*\b(?:revenues?|sales)\s*$", label, re.I)
+    ):
+        words = label.split()
+        return _item(" ".join(words[-2:])) or _item(words[-1])
+    return item
+
+
+def _places(name: str) -> bool:
+    return bool(_PLACES.search(name))
 
 
 def _adds_up(run: Sequence[int], rows: dict[int, list[StatementFact]], total: Sequence[StatementFact]) -> bool:  # fmt: skip
@@ -247,7 +322,7 @@ def column_parts(
                 continue
             if period is None or len(row) != len(head) + 1:
                 continue
-            item = _item(row[0])
+            item = _part_item(row[0], last_words=True)  # "Total net operating revenues"
             flow = _flow(item) if item is not None else None
             values = [read_cell(c) for c in row[1:]]
             if flow is None or any(v is None for v in values):

@@ -149,9 +149,13 @@ def read_pages(
     read.tables = attributed(typed_by_nature(sign_tables(read.tables)))
     from finqa.lexicon.statements.parts import column_parts, part_tables
 
-    read.tables.extend(part_tables(read.tables, texts))  # a segment note's rows, by part
-    notes = [(p, g) for p, gs in sorted(by_page.items()) for g in gs]
-    read.tables.extend(column_parts(doc_id, notes, texts, company))  # ... or its columns
+    try:  # a segment note's rows, or its columns, by part; never at the cost of the rest
+        parts = part_tables(read.tables, texts)
+        notes = [(p, g) for p, gs in sorted(by_page.items()) for g in gs]
+        parts += column_parts(doc_id, notes, texts, company)
+        read.tables.extend(parts)
+    except Exception as exc:  # noqa: BLE001 - reported as a failure, the model is kept
+        read.failures.append(BuildFailure(-1, "segment", "parts", f"{type(exc).__name__}: {exc}"))
     read.seconds = time.perf_counter() - started
     return read
 

@@ -38,7 +38,9 @@ __all__ = [
     "MODEL_VERSION",
 ]
 
-MODEL_VERSION = 2  # 2: values carry the economic sign (statements.signs)
+# 2: values carry the economic sign (statements.signs); 3: dimensional facts keep their item,
+# segment notes' parts read from text (statements.parts)
+MODEL_VERSION = 3
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
 
