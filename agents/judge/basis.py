@@ -9,9 +9,9 @@ subject and states it as a fact of the asked period.
   data), and not from the risk factors;
 * of the asked period - a sentence that names years names one of the asked years.
 
-The basis sentence is the answer's own quotation (a citation's quote) or, for each content claim
-grounded in a source, that source's sentence sharing most words with the claim. Where no sentence
-passes, the answer is not accepted, with the reason.
+The basis sentences are what the answer quotes: its citations' quotes and the sentences it puts
+in quotation marks (the grounding check judges an answer that quotes nothing). Where no quoted
+sentence passes, the answer is not accepted, with the reason.
 """
 
 from __future__ import annotations
@@ -22,13 +22,13 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from finqa.agents.judge import _lex
-from finqa.agents.judge.text import content_tokens
+from finqa.agents.judge.text import CITATION, content_tokens
 from finqa.agents.types import Answer, Evidence
 
 __all__ = ["BasisCheck", "BasisOutcome", "check_basis", "subject_words"]
 
 BasisOutcome = Literal["supported", "not_about", "possibility", "risk_factor", "other_period"]
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[A-Z\"'(])|\n+")
+_QUOTED = re.compile(r"[\"“]([^\"”]{30,}?)[\"”]")
 _MIN_SHARED = 2
 
 
@@ -146,30 +146,17 @@ def _judge_sentence(
 def _basis_sentences(
     answer: Answer, claims: Sequence[Any], evidence: Evidence
 ) -> list[tuple[str | None, str]]:
-    """(source, sentence): the answer's quotations, then each grounded claim's best sentence."""
+    """(source, sentence): what the answer quotes as its basis - its citations' quotes and the
+    sentences it puts in quotation marks, each with the source it cites (an answer that quotes
+    nothing is judged by its grounding alone)."""
     out: list[tuple[str | None, str]] = [
         (c.source_id, c.quote.strip()) for c in answer.citations if c.quote.strip()
     ]
-    for claim in claims:
-        if not getattr(claim, "content", False) or not getattr(claim, "supported", False):
-            continue
-        item = evidence.by_source(claim.source) if claim.source else None
-        if item is None:
-            continue
-        best = _best_sentence(claim.text, item.text)
-        if best:
-            out.append((item.source_id, best))
-    return out
-
-
-def _best_sentence(claim: str, text: str) -> str:
-    words = set(content_tokens(claim))
-    best, score = "", 0
-    for sentence in _SENTENCE.split(text):
-        shared = len(words & set(content_tokens(sentence)))
-        if shared > score:
-            best, score = sentence.strip(), shared
-    return best
+    for m in _QUOTED.finditer(answer.text):
+        cited = CITATION.search(answer.text, m.end(), m.end() + 40)
+        source = "S" + cited.group(1).split(",")[0].strip().lstrip("Ss") if cited else None
+        out.append((source, m.group(1).strip()))
+    return list(dict.fromkeys(out))
 
 
 def _companies(text: str) -> list[str]:
