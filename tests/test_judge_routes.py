@@ -102,11 +102,13 @@ def _ev(*texts: str) -> Evidence:
     return evidence(*texts, doc=DOC, first_page=59)
 
 
-def _tagged(item: str, label: str, value: float, year: int = 2022) -> StatementTable:
-    """An inline-XBRL table of the index's statement model holding one tagged total."""
+def _tagged(
+    item: str, label: str, value: float, year: int = 2022, doc: str = DOC, source: str = "xbrl"
+) -> StatementTable:
+    """A table of the index's statement model holding one total (tagged, or read as text)."""
     period = StatementPeriod(label=f"FY{year}", fiscal_year=year, months=12)
     fact = StatementFact(
-        doc_id=DOC,
+        doc_id=doc,
         statement="income",
         table_id="xbrl-income",
         label=label,
@@ -116,17 +118,17 @@ def _tagged(item: str, label: str, value: float, year: int = 2022) -> StatementT
         scale=1e6,
         page=61,
         raw=f"{value / 1e6:,.0f}",
-        source="xbrl",
-        concept="us-gaap:Revenues",
+        source=source,  # type: ignore[arg-type]
+        concept="us-gaap:Revenues" if source == "xbrl" else None,
     )
     return StatementTable(
         table_id="xbrl-income",
-        doc_id=DOC,
+        doc_id=doc,
         statement="income",
         pages=(61,),
         periods=(period,),
         facts=(fact,),
-        source="xbrl",
+        source=source,  # type: ignore[arg-type]
     )
 
 
@@ -172,6 +174,20 @@ class TestSecondRoute:
         assert f"{DOC} p.61" in route["detail"] and f"{DOC} p.59" in route["detail"]
         assert v.details["numbers"][0]["status"] == "route_conflict"
         assert "route_conflict" in _codes(v) and "14,500" in v.feedback
+
+    def test_later_filing_comparative(self) -> None:
+        """A later 10-K's comparative column is a route: when it gives the same figure the
+        answer is corroborated by it, when it gives another the figure is not accepted."""
+        later = "CORNING_2023_10K"
+        same = _judge(_tagged("revenue", "Net sales", 14_189e6, doc=later, source="text"))
+        answer = Answer(text="Net sales were $14,189 million [S1].")
+        v = same.evaluate(Q_SALES, answer, _ev(INCOME), 1)
+        assert v.decision == "accept", v.feedback
+        assert "later_filing" in _route(v)["values"][0]["routes"]
+        other = _judge(_tagged("revenue", "Net sales", 14_805e6, doc=later, source="text"))
+        w = other.evaluate(Q_SALES, answer, _ev(INCOME), 3)
+        assert w.decision == "retry" and _route(w)["outcome"] == "routes_disagree"
+        assert f"{later} p.61" in _route(w)["detail"]
 
     def test_no_second_source_keeps_the_other_checks(self) -> None:
         """Without an index store, the judge's own reading of the evidence pages is the route:
