@@ -237,6 +237,39 @@ class TestSecondRoute:
         assert value.value == pytest.approx(14_189e6)
 
 
+PPE = """Consolidated Balance Sheet
+(in millions)
+December 31,
+2022
+2021
+Property, plant and equipment
+24,873
+24,500
+Property, plant and equipment net
+8,738
+8,866
+Total assets
+36,500
+37,987
+"""
+
+
+class TestOneTableTwoLines:
+    def test_two_lines_of_one_table_are_not_two_routes(self) -> None:
+        """Gross and net lines of one table that both map to an item do not contest each
+        other: the net figure the answer reads is accepted."""
+        from finqa.agents.judge.statement_figures import StatementFigures
+
+        ev = _ev(PPE)
+        readings = Routes(ev, None, StatementFigures(ev).store()).readings("ppe_net", 2022)
+        assert {r.value for r in readings} == {24_873e6, 8_738e6}
+        q = "What is the FY2022 net PPNE for Corning? Answer in USD millions."
+        answer = Answer(text="Net property, plant and equipment was $8,738 million [S1].")
+        v = _judge().evaluate(q, answer, ev, 1)
+        assert v.decision == "accept", v.feedback
+        assert _route(v)["outcome"] == "corroborated"
+
+
 class TestPlausibility:
     Q_TAX = "What was Corning's effective tax rate in FY2022?"
 

@@ -3,11 +3,12 @@ figure is accepted only when a sentence it quotes from the evidence is about the
 subject and states it as a fact of the asked period.
 
 * about the subject - the sentence shares at least two of the question's subject words (its
-  content words less the company's name and the years), not one shared word, and names no
-  other company than the asked ones;
+  content words less the company's name and the years; one of a subject of three words or
+  fewer), not one shared word, and names no other company than the asked ones;
 * a fact - no modal or hedge wording ('could adversely affect', 'may', 'we expect': lexicon
   data), and not from the risk factors;
-* of the asked period - a sentence that names years names one of the asked years.
+* of the asked period - a sentence that names years names one within a year of an asked one
+  (a retailer's fiscal year is named by either calendar year it touches).
 
 The basis sentences are what the answer quotes: its citations' quotes and the sentences it puts
 in quotation marks (the grounding check judges an answer that quotes nothing). Where no quoted
@@ -30,6 +31,7 @@ __all__ = ["BasisCheck", "BasisOutcome", "check_basis", "subject_words"]
 BasisOutcome = Literal["supported", "not_about", "possibility", "risk_factor", "other_period"]
 _QUOTED = re.compile(r"[\"“]([^\"”]{30,}?)[\"”]")
 _MIN_SHARED = 2
+_SHORT = 3  # a subject of at most this many words
 
 
 @dataclass(frozen=True)
@@ -102,7 +104,9 @@ def _judge_sentence(
     from finqa.lexicon.hedges import hedge_in, in_risk_factors
 
     shared = subject & set(content_tokens(sentence))
-    need = min(_MIN_SHARED, len(subject))
+    # two shared words where the subject has several; a short subject ('customer
+    # concentration') is named by one of its words
+    need = min(_MIN_SHARED if len(subject) > _SHORT else 1, len(subject))
     if len(shared) < need:
         return BasisCheck(
             "not_about",
@@ -132,7 +136,9 @@ def _judge_sentence(
             "the quoted sentence is a risk factor: a possibility, not a fact of the period",
         )
     years = {y for y, _s, _e in _lex.year_mentions(sentence)}
-    if years and asked and not years & set(asked):
+    # a year away: a 52/53-week fiscal year is named by either calendar year it touches
+    near = {y + d for y in asked for d in (-1, 0, 1)}
+    if years and asked and not years & near:
         shown = ", ".join(f"FY{y}" for y in sorted(years))
         return BasisCheck(
             "other_period",
