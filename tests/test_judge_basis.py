@@ -71,3 +71,20 @@ class TestHedgeVocabulary:
         """A source headed 'Item 1A. Risk Factors' is from the risk factors."""
         assert in_risk_factors("Item 1A. Risk Factors")
         assert not in_risk_factors("Item 7. Management's Discussion and Analysis", "Revenue rose.")
+
+
+class TestQuotedInText:
+    def test_quotation_marks_are_a_quote(self) -> None:
+        """A sentence the answer puts in quotation marks is its basis even without a citation
+        quote: a risk-factor possibility so quoted is not accepted."""
+        answer = Answer(text=f'Yes. "{RISK}" [S1]')
+        ev = _ev(RISK, "Item 1A. Risk Factors")
+        v = JudgeAgent(Settings()).evaluate(Q, answer, ev, 3)
+        assert v.details["basis"]["outcome"] == "possibility"
+        assert v.details["basis"]["source"] == "S1" and v.decision == "retry"
+
+    def test_no_quote_no_basis_check(self) -> None:
+        """An answer that quotes nothing is judged by its grounding alone (no basis record)."""
+        answer = Answer(text="Yes, Corning paid cash dividends to shareholders each quarter [S1].")
+        v = JudgeAgent(Settings()).evaluate(Q, answer, _ev(FACT), 1)
+        assert v.details["basis"] is None and v.decision == "accept", v.feedback

@@ -102,11 +102,13 @@ def _ev(*texts: str) -> Evidence:
     return evidence(*texts, doc=DOC, first_page=59)
 
 
-def _tagged(item: str, label: str, value: float, year: int = 2022) -> StatementTable:
-    """An inline-XBRL table of the index's statement model holding one tagged total."""
+def _tagged(
+    item: str, label: str, value: float, year: int = 2022, doc: str = DOC, source: str = "xbrl"
+) -> StatementTable:
+    """A table of the index's statement model holding one total (tagged, or read as text)."""
     period = StatementPeriod(label=f"FY{year}", fiscal_year=year, months=12)
     fact = StatementFact(
-        doc_id=DOC,
+        doc_id=doc,
         statement="income",
         table_id="xbrl-income",
         label=label,
@@ -116,17 +118,17 @@ def _tagged(item: str, label: str, value: float, year: int = 2022) -> StatementT
         scale=1e6,
         page=61,
         raw=f"{value / 1e6:,.0f}",
-        source="xbrl",
-        concept="us-gaap:Revenues",
+        source=source,  # type: ignore[arg-type]
+        concept="us-gaap:Revenues" if source == "xbrl" else None,
     )
     return StatementTable(
         table_id="xbrl-income",
-        doc_id=DOC,
+        doc_id=doc,
         statement="income",
         pages=(61,),
         periods=(period,),
         facts=(fact,),
-        source="xbrl",
+        source=source,  # type: ignore[arg-type]
     )
 
 
@@ -172,6 +174,20 @@ class TestSecondRoute:
         assert f"{DOC} p.61" in route["detail"] and f"{DOC} p.59" in route["detail"]
         assert v.details["numbers"][0]["status"] == "route_conflict"
         assert "route_conflict" in _codes(v) and "14,500" in v.feedback
+
+    def test_later_filing_comparative(self) -> None:
+        """A later 10-K's comparative column is a route: when it gives the same figure the
+        answer is corroborated by it, when it gives another the figure is not accepted."""
+        later = "CORNING_2023_10K"
+        same = _judge(_tagged("revenue", "Net sales", 14_189e6, doc=later, source="text"))
+        answer = Answer(text="Net sales were $14,189 million [S1].")
+        v = same.evaluate(Q_SALES, answer, _ev(INCOME), 1)
+        assert v.decision == "accept", v.feedback
+        assert "later_filing" in _route(v)["values"][0]["routes"]
+        other = _judge(_tagged("revenue", "Net sales", 14_805e6, doc=later, source="text"))
+        w = other.evaluate(Q_SALES, answer, _ev(INCOME), 3)
+        assert w.decision == "retry" and _route(w)["outcome"] == "routes_disagree"
+        assert f"{later} p.61" in _route(w)["detail"]
 
     def test_no_second_source_keeps_the_other_checks(self) -> None:
         """Without an index store, the judge's own reading of the evidence pages is the route:
@@ -219,6 +235,39 @@ class TestSecondRoute:
         assert kinds == ["statement", "xbrl"]
         (value,) = routes.values("revenue", 2022)
         assert value.value == pytest.approx(14_189e6)
+
+
+PPE = """Consolidated Balance Sheet
+(in millions)
+December 31,
+2022
+2021
+Property, plant and equipment
+24,873
+24,500
+Property, plant and equipment net
+8,738
+8,866
+Total assets
+36,500
+37,987
+"""
+
+
+class TestOneTableTwoLines:
+    def test_two_lines_of_one_table_are_not_two_routes(self) -> None:
+        """Gross and net lines of one table that both map to an item do not contest each
+        other: the net figure the answer reads is accepted."""
+        from finqa.agents.judge.statement_figures import StatementFigures
+
+        ev = _ev(PPE)
+        readings = Routes(ev, None, StatementFigures(ev).store()).readings("ppe_net", 2022)
+        assert {r.value for r in readings} == {24_873e6, 8_738e6}
+        q = "What is the FY2022 net PPNE for Corning? Answer in USD millions."
+        answer = Answer(text="Net property, plant and equipment was $8,738 million [S1].")
+        v = _judge().evaluate(q, answer, ev, 1)
+        assert v.decision == "accept", v.feedback
+        assert _route(v)["outcome"] == "corroborated"
 
 
 class TestPlausibility:

@@ -3,15 +3,16 @@ figure is accepted only when a sentence it quotes from the evidence is about the
 subject and states it as a fact of the asked period.
 
 * about the subject - the sentence shares at least two of the question's subject words (its
-  content words less the company's name and the years), not one shared word, and names no
-  other company than the asked ones;
+  content words less the company's name and the years; one of a subject of three words or
+  fewer), not one shared word, and names no other company than the asked ones;
 * a fact - no modal or hedge wording ('could adversely affect', 'may', 'we expect': lexicon
   data), and not from the risk factors;
-* of the asked period - a sentence that names years names one of the asked years.
+* of the asked period - a sentence that names years names one within a year of an asked one
+  (a retailer's fiscal year is named by either calendar year it touches).
 
-The basis sentence is the answer's own quotation (a citation's quote) or, for each content claim
-grounded in a source, that source's sentence sharing most words with the claim. Where no sentence
-passes, the answer is not accepted, with the reason.
+The basis sentences are what the answer quotes: its citations' quotes and the sentences it puts
+in quotation marks (the grounding check judges an answer that quotes nothing). Where no quoted
+sentence passes, the answer is not accepted, with the reason.
 """
 
 from __future__ import annotations
@@ -22,14 +23,15 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from finqa.agents.judge import _lex
-from finqa.agents.judge.text import content_tokens
+from finqa.agents.judge.text import CITATION, content_tokens
 from finqa.agents.types import Answer, Evidence
 
 __all__ = ["BasisCheck", "BasisOutcome", "check_basis", "subject_words"]
 
 BasisOutcome = Literal["supported", "not_about", "possibility", "risk_factor", "other_period"]
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[A-Z\"'(])|\n+")
+_QUOTED = re.compile(r"[\"“]([^\"”]{30,}?)[\"”]")
 _MIN_SHARED = 2
+_SHORT = 3  # a subject of at most this many words
 
 
 @dataclass(frozen=True)
@@ -102,7 +104,9 @@ def _judge_sentence(
     from finqa.lexicon.hedges import hedge_in, in_risk_factors
 
     shared = subject & set(content_tokens(sentence))
-    need = min(_MIN_SHARED, len(subject))
+    # two shared words where the subject has several; a short subject ('customer
+    # concentration') is named by one of its words
+    need = min(_MIN_SHARED if len(subject) > _SHORT else 1, len(subject))
     if len(shared) < need:
         return BasisCheck(
             "not_about",
@@ -132,7 +136,9 @@ def _judge_sentence(
             "the quoted sentence is a risk factor: a possibility, not a fact of the period",
         )
     years = {y for y, _s, _e in _lex.year_mentions(sentence)}
-    if years and asked and not years & set(asked):
+    # a year away: a 52/53-week fiscal year is named by either calendar year it touches
+    near = {y + d for y in asked for d in (-1, 0, 1)}
+    if years and asked and not years & near:
         shown = ", ".join(f"FY{y}" for y in sorted(years))
         return BasisCheck(
             "other_period",
@@ -146,30 +152,17 @@ def _judge_sentence(
 def _basis_sentences(
     answer: Answer, claims: Sequence[Any], evidence: Evidence
 ) -> list[tuple[str | None, str]]:
-    """(source, sentence): the answer's quotations, then each grounded claim's best sentence."""
+    """(source, sentence): what the answer quotes as its basis - its citations' quotes and the
+    sentences it puts in quotation marks, each with the source it cites (an answer that quotes
+    nothing is judged by its grounding alone)."""
     out: list[tuple[str | None, str]] = [
         (c.source_id, c.quote.strip()) for c in answer.citations if c.quote.strip()
     ]
-    for claim in claims:
-        if not getattr(claim, "content", False) or not getattr(claim, "supported", False):
-            continue
-        item = evidence.by_source(claim.source) if claim.source else None
-        if item is None:
-            continue
-        best = _best_sentence(claim.text, item.text)
-        if best:
-            out.append((item.source_id, best))
-    return out
-
-
-def _best_sentence(claim: str, text: str) -> str:
-    words = set(content_tokens(claim))
-    best, score = "", 0
-    for sentence in _SENTENCE.split(text):
-        shared = len(words & set(content_tokens(sentence)))
-        if shared > score:
-            best, score = sentence.strip(), shared
-    return best
+    for m in _QUOTED.finditer(answer.text):
+        cited = CITATION.search(answer.text, m.end(), m.end() + 40)
+        source = "S" + cited.group(1).split(",")[0].strip().lstrip("Ss") if cited else None
+        out.append((source, m.group(1).strip()))
+    return list(dict.fromkeys(out))
 
 
 def _companies(text: str) -> list[str]:

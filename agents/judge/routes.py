@@ -331,7 +331,10 @@ class Routes:
             others = [
                 v
                 for v in strong
-                if v is not hit and v.variant == hit.variant and not _close(v.value, hit.value)
+                if v is not hit
+                and v.variant == hit.variant
+                and not _close(v.value, hit.value)
+                and _other_source(hit, v)
             ]
             if others:
                 detail = f"the filing's own sources disagree: {hit.describe()}; but " + "; ".join(
@@ -419,6 +422,25 @@ def _magnitudes(signed: dict[str, float], choice: Sequence[Sequence[Reading]]) -
 
 def _abs(values: dict[str, float]) -> dict[str, float]:
     return {k: abs(v) for k, v in values.items()}
+
+
+def _other_source(hit: RouteValue, other: RouteValue) -> bool:
+    """Does `other` differ from `hit` by a source of its own? Two lines of one table that the
+    catalogue both maps to an item ('Property, plant and equipment' and its net line) are two
+    lines, not two routes to one fact: only a line item read from another table, page, tag or
+    filing can contest the figure."""
+    for item in {r.item for r in other.readings}:
+        mine = [r for r in hit.readings if r.item == item]
+        theirs = [r for r in other.readings if r.item == item]
+        if {round(r.value, 2) for r in mine} == {round(r.value, 2) for r in theirs}:
+            continue
+        if not {_where(r) for r in mine} & {_where(r) for r in theirs}:
+            return True
+    return False
+
+
+def _where(r: Reading) -> tuple[str, str, int]:
+    return (r.route, r.doc, r.page)
 
 
 def _one_value_each(values: Sequence[RouteValue]) -> bool:
