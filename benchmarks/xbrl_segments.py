@@ -29,8 +29,8 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from finqa.agents.errors import FinqaError
-from finqa.benchmarks.xbrl import XbrlQuestion, strip_tags
+from finqa.benchmarks._xbrl_recovery import fye_month_of
+from finqa.benchmarks.xbrl import XbrlQuestion, filings_in, prepare_filings
 
 __all__ = ["generate_segment_questions", "run", "SEGMENT_ITEMS"]
 
@@ -109,36 +109,6 @@ def _when(fy: int, quarter: int | None, end: date) -> str:
     )
 
 
-def _filings(folder: Path) -> list[Path]:
-    files = sorted(p for p in folder.iterdir() if p.suffix.lower() in (".htm", ".html"))
-    if not files:
-        raise FinqaError(f"no .htm/.html filings in {folder}")
-    return files
-
-
-def _prepare(files: Sequence[Path], mode: str, work: Path) -> list[Path]:
-    work.mkdir(parents=True, exist_ok=True)
-    out = []
-    for path in files:
-        target = work / path.name
-        if not target.exists():
-            data = path.read_bytes()
-            target.write_bytes(strip_tags(data) if mode == "text-only" else data)
-        out.append(target)
-    return out
-
-
-def _fye_month(meta: dict[str, Any], period_end: date, quarter: int | None) -> int:
-    from finqa.lexicon import lookup_company
-
-    company = lookup_company(str(meta.get("company") or ""))
-    if company is not None:
-        return company.fiscal_year_end_month
-    day = period_end if period_end.day > 7 else period_end.replace(day=1)
-    month = day.month if period_end.day > 7 else (day.month - 2) % 12 + 1
-    return month if quarter is None else (month + 3 * (4 - quarter) - 1) % 12 + 1
-
-
 def _questions(files: Sequence[Path]) -> list[XbrlQuestion]:
     from finqa.agents.retrieval.loaders import LoadedDoc, load_path
     from finqa.agents.retrieval.metadata import doc_metadata
@@ -155,7 +125,7 @@ def _questions(files: Sequence[Path]) -> list[XbrlQuestion]:
         period_end = date.fromisoformat(end)
         fp = str(meta.get("fiscal_period") or "FY")
         quarter = int(fp[1]) if fp.startswith("Q") else None
-        fye = _fye_month(meta, period_end, quarter)
+        fye = fye_month_of(meta, period_end, quarter)
         questions += generate_segment_questions(
             path.name, str(meta["company"]), doc.facts, fye, int(fy), quarter, period_end
         )
@@ -172,13 +142,13 @@ def run(
     from finqa.benchmarks.grading import grade
     from finqa.orchestrator import FinQA
 
-    files = _filings(filings)
+    files = filings_in(filings)
     out.mkdir(parents=True, exist_ok=True)
     questions = _questions(files)[: limit or None]
     with (out / "questions.jsonl").open("w", encoding="utf-8") as fh:
         for q in questions:
             fh.write(json.dumps(asdict(q)) + "\n")
-    prepared = _prepare(files, mode, out / "filings")
+    prepared = prepare_filings(files, mode, out / "filings")
     index = out / "index"
     settings = load_settings(config, overrides={"index.path": str(index), "index.dense": "none"})
     started = time.perf_counter()
