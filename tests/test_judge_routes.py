@@ -189,6 +189,43 @@ class TestSecondRoute:
         assert w.decision == "retry" and _route(w)["outcome"] == "routes_disagree"
         assert f"{later} p.61" in _route(w)["detail"]
 
+    def test_another_caption_is_another_line(self) -> None:
+        """A line of another caption mapped to the same item ('Net sales and other revenue' beside
+        'Net sales') is another line, not a second source of the figure: it contests nothing."""
+        later = "CORNING_2023_10K"
+        judge = _judge(
+            _tagged("revenue", "Net sales and other revenue", 14_805e6, doc=later, source="text")
+        )
+        v = judge.evaluate(
+            Q_SALES, Answer(text="Net sales were $14,189 million [S1]."), _ev(INCOME), 1
+        )
+        assert v.decision == "accept", v.feedback
+
+    def test_a_flow_is_no_reading_of_a_balance(self) -> None:
+        """The cash-flow statement's change in inventories (a span) is not the year-end inventory
+        (an instant): it is no route, so it cannot contest the balance."""
+        change = _tagged("inventory", "Inventories", -194e6, source="text")
+        flow = change.model_copy(
+            update={
+                "statement": "cashflow",
+                "facts": tuple(
+                    f.model_copy(update={"statement": "cashflow"}) for f in change.facts
+                ),
+            }
+        )
+        routes = Routes(_ev(INCOME), store=MemoryStatementStore([flow]))
+        assert routes.readings("inventory", 2022) == []
+        balance = _tagged("inventory", "Inventories", 5_409e6, source="text")
+        at_end = balance.facts[0].model_copy(
+            update={
+                "statement": "balance",
+                "period": StatementPeriod(label="FY2022", fiscal_year=2022, instant=True),
+            }
+        )
+        store = MemoryStatementStore([balance.model_copy(update={"facts": (at_end,)})])
+        got = Routes(_ev(INCOME), store=store).readings("inventory", 2022)
+        assert [r.value for r in got] == [5_409e6]
+
     def test_no_second_source_keeps_the_other_checks(self) -> None:
         """Without an index store, the judge's own reading of the evidence pages is the route:
         the printed figure is accepted and the outcome says which route gave it."""

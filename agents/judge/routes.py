@@ -372,6 +372,8 @@ def _reading(fact: StatementFact, item: str, year: int, later: bool) -> Reading 
     and quarter columns are parts or other periods, not the line item's year."""
     if fact.dimensions or fact.statement in ("segment", "quarterly"):
         return None
+    if not _period_type_fits(fact, item):
+        return None
     months = fact.period.months
     if fact.period.quarter is not None or (months not in (None, 0, 12) and not fact.period.instant):
         return None
@@ -397,6 +399,22 @@ def _reading(fact: StatementFact, item: str, year: int, later: bool) -> Reading 
         statement=str(fact.statement),
         scale=float(fact.scale or 1.0),
     )
+
+
+def _period_type_fits(fact: StatementFact, item: str) -> bool:
+    """A balance (an instant) is not read from a flow statement's span (the cash-flow line
+    'Merchandise inventories (194)' is the year's change, not the year-end inventory), and a flow
+    (a duration) is not read from the balance sheet."""
+    from finqa.lexicon.statements.signs import item_nature
+
+    nature = item_nature(item)
+    if nature is None:
+        return True
+    if nature.period_type == "instant":
+        return fact.period.instant or fact.statement not in ("cashflow", "income")
+    if nature.period_type == "duration":
+        return fact.statement != "balance" and not fact.period.instant
+    return True
 
 
 def _item_unit(item: str) -> str | None:
@@ -434,9 +452,33 @@ def _other_source(hit: RouteValue, other: RouteValue) -> bool:
         theirs = [r for r in other.readings if r.item == item]
         if {round(r.value, 2) for r in mine} == {round(r.value, 2) for r in theirs}:
             continue
-        if not {_where(r) for r in mine} & {_where(r) for r in theirs}:
+        if {_where(r) for r in mine} & {_where(r) for r in theirs}:
+            continue
+        if any(_contests(a, b) for a in mine for b in theirs):
             return True
     return False
+
+
+def _contests(a: Reading, b: Reading) -> bool:
+    """Is `b` another source of the same fact as `a` with another figure? The same fact is the
+    same line: a tag, or a line of the same caption elsewhere ('Accounts payable and accrued
+    liabilities' is another line than 'Accounts payable', 'Property, plant and equipment'
+    another than its net line). The same printed figure at another scale ('411' in a table
+    whose '(in millions)' was missed beside '$411 million') is the same figure."""
+    if _close(abs(a.value / (a.scale or 1.0)), abs(b.value / (b.scale or 1.0))):
+        return False
+    if _close(abs(a.value), abs(b.value)):
+        return False
+    if "xbrl" in (a.route, b.route):
+        return True
+    return _caption(a.label) == _caption(b.label)
+
+
+def _caption(label: str) -> str:
+    from finqa.lexicon.metrics import metric_key
+
+    words = [w for w in metric_key(label).split() if w != "total"]
+    return " ".join(words)
 
 
 def _where(r: Reading) -> tuple[str, str, int]:
