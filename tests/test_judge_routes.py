@@ -215,6 +215,24 @@ class TestSecondRoute:
         )
         routes = Routes(_ev(INCOME), store=MemoryStatementStore([flow]))
         assert routes.readings("inventory", 2022) == []
+        dated = flow.model_copy(  # a column headed by the year-end date: still the change
+            update={
+                "facts": tuple(
+                    f.model_copy(
+                        update={
+                            "period": StatementPeriod(
+                                label="FY2022", fiscal_year=2022, instant=True
+                            )
+                        }
+                    )
+                    for f in flow.facts
+                )
+            }
+        )
+        assert (
+            Routes(_ev(INCOME), store=MemoryStatementStore([dated])).readings("inventory", 2022)
+            == []
+        )
         balance = _tagged("inventory", "Inventories", 5_409e6, source="text")
         at_end = balance.facts[0].model_copy(
             update={

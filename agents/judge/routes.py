@@ -402,16 +402,19 @@ def _reading(fact: StatementFact, item: str, year: int, later: bool) -> Reading 
 
 
 def _period_type_fits(fact: StatementFact, item: str) -> bool:
-    """A balance (an instant) is not read from a flow statement's span (the cash-flow line
-    'Merchandise inventories (194)' is the year's change, not the year-end inventory), and a flow
-    (a duration) is not read from the balance sheet."""
+    """A balance (an instant) is not read from a flow statement (the cash-flow line
+    'Merchandise inventories (194)' is the year's change, not the year-end inventory, whatever
+    date heads its column; only the cash balance closes a cash-flow statement), and a flow (a
+    duration) is not read from the balance sheet."""
     from finqa.lexicon.statements.signs import item_nature
 
     nature = item_nature(item)
     if nature is None:
         return True
     if nature.period_type == "instant":
-        return fact.period.instant or fact.statement not in ("cashflow", "income")
+        if fact.statement == "cashflow":  # its lines of balance items are their changes;
+            return item.startswith("cash") and fact.period.instant  # only cash itself closes it
+        return fact.period.instant or fact.statement != "income"
     if nature.period_type == "duration":
         return fact.statement != "balance" and not fact.period.instant
     return True
