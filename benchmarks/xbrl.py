@@ -38,6 +38,8 @@ __all__ = [
     "strip_tags",
     "filings_in",
     "prepare_filings",
+    "Asked",
+    "ask_and_grade",
     "run",
 ]
 
@@ -269,18 +271,30 @@ def _questions(files: Sequence[Path]) -> list[XbrlQuestion]:
     return questions
 
 
-def run(
-    filings: Path, mode: str, out: Path, *, limit: int | None = None, config: str | None = None,
-) -> dict[str, Any]:  # fmt: skip
-    """Generate, ask and grade; write questions.jsonl, results.jsonl, summary.json to `out`."""
+@dataclass(frozen=True)
+class Asked:
+    """What `ask_and_grade` returns: one graded row per question, the filings as ingested and
+    the ingest's time and report."""
+
+    rows: list[dict[str, Any]]
+    prepared: list[Path]
+    ingest_seconds: float
+    ingest: Any
+
+
+def ask_and_grade(
+    questions: Sequence[XbrlQuestion], files: Sequence[Path], mode: str, out: Path,
+    config: str | None = None,
+) -> Asked:  # fmt: skip
+    """Write questions.jsonl, ingest the filings as `mode` has them (BM25-only), ask each
+    question through the product and grade it; results.jsonl is resumable (a question already
+    in it is not asked again) and a failing question is recorded, the run goes on."""
     from finqa.agents.config import load_settings
     from finqa.agents.retrieval.ingest import ingest_paths
     from finqa.benchmarks.grading import grade
     from finqa.orchestrator import FinQA
 
-    files = filings_in(filings)
     out.mkdir(parents=True, exist_ok=True)
-    questions = _questions(files)[: limit or None]
     with (out / "questions.jsonl").open("w", encoding="utf-8") as fh:
         for q in questions:
             fh.write(json.dumps(asdict(q)) + "\n")
@@ -301,18 +315,31 @@ def run(
         for q in questions:
             if q.qid in done:
                 continue
+            t0 = time.perf_counter()
             try:
                 res = qa.ask(q.question, question_id=q.qid)
-                answer, status = res.answer, res.status
+                answer, status, legs = res.answer, res.status, len(res.legs)
             except Exception as exc:  # noqa: BLE001 - a failing question is recorded, the run goes on
-                answer, status = f"failed: {type(exc).__name__}: {exc}", "failed"
+                answer, status, legs = f"failed: {type(exc).__name__}: {exc}", "failed", 0
             g = grade(q.question, q.answer, answer, abstained=status == "abstained")
-            row = {"qid": q.qid, "kind": q.kind, "status": status, "label": g.label,
+            row = {"qid": q.qid, "kind": q.kind, "filing": q.filing, "status": status,
+                   "label": g.label, "legs": legs, "seconds": round(time.perf_counter() - t0, 3),
                    "answer": answer[:400], "gold": q.answer, "detail": g.detail}  # fmt: skip
             done[q.qid] = row
             fh.write(json.dumps(row) + "\n")
             fh.flush()
     rows = [done[q.qid] for q in questions if q.qid in done]
+    return Asked(rows, prepared, ingest_s, report.summary())
+
+
+def run(
+    filings: Path, mode: str, out: Path, *, limit: int | None = None, config: str | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """Generate, ask and grade; write questions.jsonl, results.jsonl, summary.json to `out`."""
+    files = filings_in(filings)
+    questions = _questions(files)[: limit or None]
+    asked = ask_and_grade(questions, files, mode, out, config)
+    rows = asked.rows
     n = len(rows)
     count = {
         k: sum(r["label"] == k for r in rows) for k in ("correct", "wrong", "abstained", "ungraded")
@@ -327,10 +354,10 @@ def run(
             kind: {k: sum(r["label"] == k for r in rows if r["kind"] == kind) for k in count}
             for kind in ("item", "change", "ratio")
         },
-        "ingest_seconds": round(ingest_s, 1),
-        "ingest": report.summary(),
+        "ingest_seconds": round(asked.ingest_seconds, 1),
+        "ingest": asked.ingest,
     }
     if mode == "text-only":
-        summary["statement_recovery"] = statement_recovery(prepared, files)
+        summary["statement_recovery"] = statement_recovery(asked.prepared, files)
     (out / "summary.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
     return summary

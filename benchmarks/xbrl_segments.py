@@ -22,15 +22,13 @@ whose parts the text-only model holds no figure for.
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Sequence
-from dataclasses import asdict
 from datetime import date
 from pathlib import Path
 from typing import Any
 
 from finqa.benchmarks._xbrl_recovery import fye_month_of
-from finqa.benchmarks.xbrl import XbrlQuestion, filings_in, prepare_filings
+from finqa.benchmarks.xbrl import XbrlQuestion, ask_and_grade, filings_in
 
 __all__ = ["generate_segment_questions", "run", "SEGMENT_ITEMS"]
 
@@ -137,48 +135,10 @@ def run(
 ) -> dict[str, Any]:  # fmt: skip
     """Generate, ask and grade the part questions; write questions.jsonl, results.jsonl and
     summary.json to `out` (resumable: questions already in results.jsonl are not asked again)."""
-    from finqa.agents.config import load_settings
-    from finqa.agents.retrieval.ingest import ingest_paths
-    from finqa.benchmarks.grading import grade
-    from finqa.orchestrator import FinQA
-
     files = filings_in(filings)
-    out.mkdir(parents=True, exist_ok=True)
     questions = _questions(files)[: limit or None]
-    with (out / "questions.jsonl").open("w", encoding="utf-8") as fh:
-        for q in questions:
-            fh.write(json.dumps(asdict(q)) + "\n")
-    prepared = prepare_filings(files, mode, out / "filings")
-    index = out / "index"
-    settings = load_settings(config, overrides={"index.path": str(index), "index.dense": "none"})
-    started = time.perf_counter()
-    report = ingest_paths(prepared, settings, progress=False)
-    ingest_s = time.perf_counter() - started
-    done: dict[str, dict[str, Any]] = {}
-    results = out / "results.jsonl"
-    if results.exists():
-        for line in results.read_text(encoding="utf-8").splitlines():
-            row = json.loads(line)
-            done[row["qid"]] = row
-    qa = FinQA.open(str(index), config=config, audit_path=str(out / "audit.jsonl"))
-    with results.open("a", encoding="utf-8") as fh:
-        for q in questions:
-            if q.qid in done:
-                continue
-            try:
-                res = qa.ask(q.question, question_id=q.qid)
-                answer, status = res.answer, res.status
-            except Exception as exc:  # noqa: BLE001 - a failing question is recorded, the run goes on
-                answer, status = f"failed: {type(exc).__name__}: {exc}", "failed"
-            g = grade(q.question, q.answer, answer, abstained=status == "abstained")
-            row = {"qid": q.qid, "kind": q.kind, "filing": q.filing, "status": status,
-                   "label": g.label, "answer": answer[:400], "gold": q.answer,
-                   "detail": g.detail}  # fmt: skip
-            done[q.qid] = row
-            fh.write(json.dumps(row) + "\n")
-            fh.flush()
-    rows = [done[q.qid] for q in questions if q.qid in done]
-    return _summary(rows, mode, len(files), ingest_s, report.summary(), out)
+    asked = ask_and_grade(questions, files, mode, out, config)
+    return _summary(asked.rows, mode, len(files), asked.ingest_seconds, asked.ingest, out)
 
 
 def _summary(
