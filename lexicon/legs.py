@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from finqa.lexicon.answer_form import asked_aggregates
 from finqa.lexicon.entities import find_companies
 from finqa.lexicon.metrics import METRICS, find_metrics
 from finqa.lexicon.periods import find_periods
@@ -32,8 +33,6 @@ _HIGHER = re.compile(
 _LOWER = re.compile(r"\b(?:lower|smaller|less|fewer|lowest|smallest|least|worse)\b", re.I)
 _DIFFERENCE = re.compile(r"\bdifference\b|\bgap\b|\bby how much\b|\bhow much (?:more|less)\b", re.I)
 _RATIO = re.compile(r"\b(?:times|multiple of|ratio of)\b", re.I)
-_CAGR = re.compile(r"\bcagr\b|\bcompound(?:ed)? annual\b", re.I)
-_GROWTH = re.compile(r"\bgrowth\b|\bgrew\b|\b(?:percent(?:age)?|%) change\b", re.I)
 # 'over the last three fiscal years', 'past 5 years': a span ending at the latest year stored
 _LAST_N = re.compile(
     r"\b(?:last|past|previous|prior)\s+(?P<n>two|three|four|five|2|3|4|5)\s+(?:fiscal\s+)?years?\b",
@@ -96,9 +95,10 @@ def _question(company: str, metric: str, year: int | None) -> str:
 
 def _combine(question: str, kind: str) -> Combine:
     if kind == "trend":
-        if _CAGR.search(question):
+        forms = asked_aggregates(question)  # the lexicon's words for a CAGR and a growth
+        if "cagr" in forms:
             return "cagr"
-        return "growth" if _GROWTH.search(question) else "trend"
+        return "growth" if "growth" in forms else "trend"
     if _DIFFERENCE.search(question):
         return "difference"
     if _RATIO.search(question):

@@ -17,7 +17,7 @@ from finqa.agents.types import Calculation, Citation, Operand
 from finqa.lexicon.arith import evaluate
 from finqa.lexicon.legs import Leg, LegPlan, with_latest_years
 from finqa.lexicon.metrics import METRICS
-from finqa.orchestrator.result import LegResult, QAResult, Status
+from finqa.orchestrator.result import LegResult, QAResult, Status, shown_figure
 
 
 class Orchestrator(Protocol):
@@ -178,16 +178,16 @@ def _sentence(plan: LegPlan, metric: str, legs: Sequence[LegResult], calc: Calcu
         word = "lower" if plan.combine == "lower" else "higher"
         return f"{best.company} had the {word} {name}. {listed}."  # the pick first, then figures
     if plan.combine == "difference":
-        diff = LegResult.model_construct(value=calc.result, unit=mine[0].unit)
-        return f"{listed}. Difference ({mine[0].company} less {mine[-1].company}): {diff.shown}."
+        diff = shown_figure(calc.result, mine[0].unit)
+        return f"{listed}. Difference ({mine[0].company} less {mine[-1].company}): {diff}."
     if plan.combine == "ratio":
         return f"{listed}. Ratio: {calc.result:.2f}x."
     if plan.combine == "stitch":
         full, ytd = mine[0], mine[-1]
         part = "fourth quarter" if ytd.months == 9 else "second half"
-        derived = LegResult.model_construct(value=calc.result, unit=full.unit)
+        derived = shown_figure(calc.result, full.unit)
         return (
-            f"{full.company}'s {name} in the {part} of FY{full.fiscal_year}: {derived.shown} "
+            f"{full.company}'s {name} in the {part} of FY{full.fiscal_year}: {derived} "
             f"(derived: the fiscal year less its first {'nine months' if ytd.months == 9 else 'half'};"
             f" {listed})."
         )

@@ -8,7 +8,15 @@ from typing import Any, Literal
 from finqa.agents.types import Calculation, Citation, Frozen
 from pydantic import Field
 
-__all__ = ["AttemptRecord", "LegResult", "QAResult", "Status", "citation_json", "leg_json"]
+__all__ = [
+    "AttemptRecord",
+    "LegResult",
+    "QAResult",
+    "Status",
+    "citation_json",
+    "leg_json",
+    "shown_figure",
+]
 
 Status = Literal["accepted", "best_effort", "abstained", "failed"]
 
@@ -79,14 +87,17 @@ class LegResult(Frozen):
     @property
     def shown(self) -> str:
         """The leg's figure as an answer prints it ('$5,560 million'), or 'not found'."""
-        from finqa.lexicon.display import format_amount
+        return "not found" if self.value is None else shown_figure(self.value, self.unit)
 
-        if self.value is None:
-            return "not found"
-        unit = self.unit or "USD"
-        if unit == "USD" and abs(self.value) >= 1e6:
-            return format_amount(self.value / 1e6, "USD", 1e6, decimals=0)
-        return format_amount(self.value, unit)
+
+def shown_figure(value: float, unit: str | None) -> str:
+    """A figure in base units as an answer prints it: amounts of a million or more in millions."""
+    from finqa.lexicon.display import format_amount
+
+    unit = unit or "USD"
+    if unit == "USD" and abs(value) >= 1e6:
+        return format_amount(value / 1e6, "USD", 1e6, decimals=0)
+    return format_amount(value, unit)
 
 
 class QAResult(Frozen):

@@ -27,6 +27,8 @@ from typing import Any, Literal
 from finqa.agents.judge import _lex
 from finqa.agents.judge.statement_figures import StatementValue, match_statement_value
 from finqa.agents.types import Evidence, StatementFact, StatementStore
+from finqa.lexicon.metrics import metric_key
+from finqa.lexicon.statements.signs import item_nature
 
 __all__ = [
     "RouteKind",
@@ -406,8 +408,6 @@ def _period_type_fits(fact: StatementFact, item: str) -> bool:
     'Merchandise inventories (194)' is the year's change, not the year-end inventory, whatever
     date heads its column; only the cash balance closes a cash-flow statement), and a flow (a
     duration) is not read from the balance sheet."""
-    from finqa.lexicon.statements.signs import item_nature
-
     nature = item_nature(item)
     if nature is None:
         return True
@@ -478,8 +478,6 @@ def _contests(a: Reading, b: Reading) -> bool:
 
 
 def _caption(label: str) -> str:
-    from finqa.lexicon.metrics import metric_key
-
     words = [w for w in metric_key(label).split() if w != "total"]
     return " ".join(words)
 
