@@ -77,6 +77,7 @@ class Chunk(Frozen):
     doc_type: str | None = None  # 10k, 10q, 8k, earnings, ...
     fiscal_year: int | None = None
     period: str | None = None  # e.g. "FY2022", "2023Q2"
+    fy_label: str | None = None  # how the filer names its years: 'end' | 'start' (identity)
 
 
 class RetrievalPlan(Frozen):

@@ -157,14 +157,16 @@ def _asked(p: PeriodMatch) -> AskedPeriod | None:
     return AskedPeriod(p.text, fy, 12, None, day)
 
 
-def asked_periods(text: str, company: str | None = None) -> tuple[AskedPeriod, ...] | None:
+def asked_periods(
+    text: str, company: str | None = None, *, fy_label: str | None = None
+) -> tuple[AskedPeriod, ...] | None:
     """One `AskedPeriod` per fiscal year the text names, in order of the years; None when two
     different spans are asked in one fiscal year ('Q1 2025 vs Q2 2025', 'FY2023 ... Q4 FY2023':
     a per-year reader cannot hold both). A bare year beside a quarter of that year ('Q3 ...
     2025') names the quarter; a quarter named twice (by its date and by its number) is one.
     """
     by_year: dict[int, list[tuple[AskedPeriod, bool]]] = {}
-    for p in find_periods(text, company):
+    for p in find_periods(text, company, fy_label=fy_label):
         ask = _asked(p)
         if ask is not None:
             by_year.setdefault(ask.fiscal_year, []).append((ask, p.kind == "year"))

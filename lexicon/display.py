@@ -88,14 +88,19 @@ def format_amount(
     return format_number(value, d, fixed=asked or unit in _FIXED)
 
 
-def period_phrase(fiscal_year: int, end: date | None = None, *, instant: bool = False) -> str:
+def period_phrase(
+    fiscal_year: int, end: date | None = None, *, instant: bool = False, fy_label: str = "end"
+) -> str:
     """How an answer names a fiscal year's figure: a balance 'as of December 31, 2024'; a
     fiscal year that does not end in December 'fiscal 2024 (ended Sep 28, 2024)'; else 'FY2024'
-    (also when the end date is unknown)."""
+    (also when the end date is unknown). A filer that names its years by the calendar year they
+    start in (`fy_label` 'start') has its own name kept: FY2024 ended Feb 3, 2024 is its
+    'fiscal 2023 (ended Feb 3, 2024)'."""
     if end is None:
         return f"FY{fiscal_year}"
     if instant:
         return f"as of {end.strftime('%B')} {end.day}, {end.year}"
     if end.month == 12:
         return f"FY{fiscal_year}"
-    return f"fiscal {fiscal_year} (ended {end.strftime('%b')} {end.day}, {end.year})"
+    named = fiscal_year - 1 if fy_label == "start" else fiscal_year
+    return f"fiscal {named} (ended {end.strftime('%b')} {end.day}, {end.year})"

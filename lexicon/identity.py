@@ -39,6 +39,7 @@ FIELDS = (
     "doc_type",
     "amendment",
     "fiscal_year",
+    "fy_label",
     "fiscal_period",
     "period",
     "period_end",
@@ -60,6 +61,10 @@ class FilingIdentity:
     doc_type: str | None = None  # 10k | 10q | 8k | earnings | other
     amendment: bool = False
     fiscal_year: int | None = None  # FY N ends in calendar year N
+    # how the filer itself names its fiscal years: 'end' (by the calendar year a year ends in,
+    # most filers) or 'start' (a retailer's year ended February 3, 2024 is its 'fiscal 2023');
+    # None when nothing in the filing says (the gazetteer's naming is then the fall-back)
+    fy_label: str | None = None
     fiscal_period: str | None = None  # FY | Q1..Q4
     period: str | None = None  # 'FY2024' | '2025Q3'
     period_end: str | None = None  # ISO date
@@ -123,6 +128,10 @@ class _Draft:
         self.values: dict[str, Any] = {}
         self.sources: dict[str, str] = {}
         self.registrants: list[str] = []
+        # (year, source) of the filer's own name for the reported fiscal year: the dei
+        # fiscal-year focus, or the first pages' 'fiscal 2023 ... ended February 3, 2024'
+        self.named_year: tuple[int, str] | None = None
+        self.named_end: date | None = None  # the period end the text names the year with
 
     def put(self, name: str, value: Any, source: str) -> None:
         if value in (None, "") or name in self.values:
@@ -192,7 +201,9 @@ def _from_dei(dei: Mapping[str, str], d: _Draft) -> None:
     if flag in ("true", "false") or amended:
         d.put("amendment", amended or flag == "true", src)
     if (dei.get("DocumentFiscalYearFocus") or "").strip().isdigit():
-        d.put("fiscal_year", int(dei["DocumentFiscalYearFocus"].strip()), src)
+        # the filer's own name for the year; the end-year FY is derived from the period end
+        # when there is one (see `_naming`), this is the fall-back
+        d.named_year = (int(dei["DocumentFiscalYearFocus"].strip()), src)
     fp = (dei.get("DocumentFiscalPeriodFocus") or "").strip().upper()
     if fp in ("FY", "Q1", "Q2", "Q3", "Q4"):
         d.put("fiscal_period", fp, src)
@@ -472,6 +483,28 @@ def _from_release(pages: Sequence[str], d: _Draft) -> bool:
     return True
 
 
+# 'fiscal 2022 ... ended January 28, 2023' / 'fiscal year ended January 28, 2023 ("fiscal
+# 2022")': a year name and the date its period ends, close together on the first pages
+_NAMED_YEAR = re.compile(
+    r"\bfiscal(?:\s+year)?\s+(?P<y>(?:19|20)\d\d)\b(?P<gap>(?:(?!(?:19|20)\d\d)[^.;]){0,80}?)"
+    r"\bended\s+(?P<date>" + DATE_PATTERN + ")",
+    re.I | re.S,
+)
+
+
+def _from_naming_text(pages: Sequence[str], d: _Draft) -> None:
+    """The year name the first pages give a period end, when no dei focus gave one."""
+    if d.named_year is not None:
+        return
+    m = _NAMED_YEAR.search("\n".join(pages[:2])[:6000])
+    if m is None:
+        return
+    day = _date_in(m.group("date"))
+    if day is not None:
+        d.named_year = (int(m.group("y")), "first pages text")
+        d.named_end = day
+
+
 def _from_first_text(pages: Sequence[str], d: _Draft) -> None:
     """No cover, no release: only an explicit 'for the fiscal year ended DATE' is taken."""
     pm = _PERIOD_ENDED.search("\n".join(pages[:2])[:4000])
@@ -584,6 +617,7 @@ def identify(
         done = release_first and _from_release(texts, d)
         if not (done or _from_cover(texts, d) or _from_release(texts, d)):
             _from_first_text(texts, d)
+        _from_naming_text(texts, d)
     if file_name:
         _from_name(file_name, d)
     return _finish(d)
@@ -609,6 +643,10 @@ def _finish(d: _Draft) -> FilingIdentity:
     if kind == "earnings" and end is None and report_date is not None:
         end = _quarter_end_before(report_date, company)
         v["period_end"], s["period_end"] = end.isoformat(), s["report_date"] + " (dateline)"
+    fy_label = _naming(d, company, end, fye, kind)
+    if d.named_year is not None and d.named_end is None and fy_label != "start":
+        # the filer's own name is the end-year FY, or nothing tells how they relate
+        d.put("fiscal_year", d.named_year[0], d.named_year[1])
     if end is not None:
         derived = s["period_end"]
         if kind in ("10k", "10q", "earnings"):
@@ -640,6 +678,7 @@ def _finish(d: _Draft) -> FilingIdentity:
         doc_type=kind,
         amendment=bool(v.get("amendment", False)),
         fiscal_year=fy,
+        fy_label=fy_label,
         fiscal_period=fp,
         period=v.get("period"),
         period_end=v.get("period_end"),
@@ -647,3 +686,29 @@ def _finish(d: _Draft) -> FilingIdentity:
         report_date=v.get("report_date"),
         sources={k: src for k, src in s.items() if k in FIELDS},
     )
+
+
+def _naming(
+    d: _Draft, company: Company | None, end: date | None, fye: int | None, kind: str | None
+) -> str | None:
+    """How the filer names its fiscal years, from its own name for the reported year against
+    the calendar year that year ends in: the same year -> 'end'; the year before -> 'start'
+    (the year ended February 3, 2024 called 'fiscal 2023'). Recorded in `sources`."""
+    named = d.named_year
+    day = d.named_end or end
+    if named is None or day is None:
+        return None
+    month = fye or (company.fiscal_year_end_month if company else None)
+    if month is None and (kind == "10k" or d.named_end is not None):
+        month = (day - timedelta(days=7) if day.day <= 7 else day).month  # a year's own end
+    if month is None:
+        return None
+    ends_in = _fiscal_year(day, company, month)
+    if d.named_end is not None and end is not None and abs((d.named_end - end).days) > 7:
+        return None  # the text named another period than the one the filing reports
+    label = {ends_in: "end", ends_in - 1: "start"}.get(named[0])
+    if label == "start" and (day - timedelta(days=7) if day.day <= 7 else day).month >= 6:
+        return None  # a year named by its start lies mostly in that year: it ends by May
+    if label is not None:
+        d.sources["fy_label"] = f"{named[1]}: fiscal {named[0]} ended {day.isoformat()}"
+    return label

@@ -4,7 +4,7 @@
 
 A named company is a gazetteer match (`finqa.lexicon.entities.find_companies`: names, aliases,
 former names, brands, tickers) or, for a company the gazetteer does not know, a capitalised name
-in the possessive ("ZETA's", "Acme Corp's"), less English contractions ("What's") and generic
+in the possessive ("ZETA's", "Acme Corp's", "Zeta Stores'"), less English contractions ("What's") and generic
 nouns ("Company's") (data/possessive_non_names.txt) and periods ("FY2024's"). `is_company(owner, name, ticker)` says whether a
 filing's company (its metadata's name and ticker) is that owner: the same name key (case,
 punctuation and legal suffixes aside, `name_forms`), the same ticker, or the same gazetteer
@@ -21,7 +21,10 @@ from finqa.lexicon.entities import find_companies, lookup_company, name_forms, n
 
 __all__ = ["Owner", "asked_companies", "is_company"]
 
-_POSSESSIVE = re.compile(r"((?:[A-Z0-9][\w&.\-]*\s+){0,3}[A-Z0-9][\w&.\-]*)['\u2019]s\b")
+# "ZETA's", and the plural possessive of a name ending in s ("Zeta Stores'")
+_POSSESSIVE = re.compile(
+    r"((?:[A-Z0-9][\w&.\-]*\s+){0,3}[A-Z0-9][\w&.\-]*)(?:['\u2019]s\b|(?<=s)['\u2019](?!\w))"
+)
 _PERIOD = re.compile(r"^(?:FY|Q[1-4]|H[12])?\d{2,4}(?:Q[1-4])?$", re.I)
 
 

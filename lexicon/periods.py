@@ -11,17 +11,18 @@ from __future__ import annotations
 
 import calendar
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
 
-from finqa.lexicon.entities import Company, lookup_company
+from finqa.lexicon.entities import Company, find_companies, lookup_company
 
 __all__ = [
     "DATE_PATTERN",
     "MONTH_NUMBERS",
     "PeriodMatch",
     "find_periods",
+    "fiscal_naming",
     "parse_date",
     "quarter_of",
     "year_mentions",
@@ -237,13 +238,35 @@ def _resolve(m: re.Match[str], kind: str, company: Company | None) -> PeriodMatc
     return PeriodMatch(text, fy, None, None, day.isoformat(), start, end, "fy" if dur else "date")
 
 
-def find_periods(text: str, company: str | None = None) -> list[PeriodMatch]:
+def fiscal_naming(question: str, labels: Iterable[str | None] = ()) -> str | None:
+    """How the fiscal years a question names are read ('end' | 'start'): the filings' own
+    naming (`FilingIdentity.fy_label`) when the filings in scope that state one agree, else
+    the gazetteer's naming of the one company the question names; None when neither says."""
+    known = {label for label in labels if label in ("end", "start")}
+    if len(known) == 1:
+        return known.pop()
+    if known:
+        return None  # filings of filers that name years differently: no one reading
+    names = {c.name for c in find_companies(question)}
+    company = lookup_company(names.pop()) if len(names) == 1 else None
+    return company.fy_label if company is not None else None
+
+
+def find_periods(
+    text: str, company: str | None = None, *, fy_label: str | None = None
+) -> list[PeriodMatch]:
     """Every period mentioned in text, in order; overlapping spellings resolve to the longest.
 
     company (name, ticker or alias) sets the fiscal year end used for end dates, for
-    'quarter ended <date>' and for the company's own 'fiscal NNNN' naming.
+    'quarter ended <date>' and for the company's own 'fiscal NNNN' naming. `fy_label` ('end' |
+    'start'), when given, is the filer's own naming read from its filing
+    (`FilingIdentity.fy_label`) and wins over the gazetteer's.
     """
     comp = lookup_company(company) if company else None
+    if fy_label in ("end", "start"):
+        base = comp or Company(name=company or "", ticker="")
+        if base.fy_label != fy_label:
+            comp = replace(base, fy_label=fy_label)
     taken: list[tuple[int, int]] = []
     found: list[PeriodMatch] = []
     cands: list[tuple[int, int, int, re.Match[str], str]] = []

@@ -107,7 +107,16 @@ def line_terms(expect: Expectation, analysis: Any) -> tuple[frozenset[str], ...]
 FIGURE_KINDS = frozenset({"amount", "ratio", "percent", "days", "count", "per_share"})
 
 
-def asked_years(question: str, analysis: Any) -> tuple[int, ...]:
+def asked_years(question: str, analysis: Any, fy_label: str | None = None) -> tuple[int, ...]:
+    """The fiscal years asked. `fy_label` 'start': the filings in scope name their years by the
+    calendar year a year starts in (`FilingIdentity.fy_label`), so the question's own-naming
+    'fiscal 2023' is FY2024 and only the lexicon's reading under that naming counts."""
+    if fy_label == "start":
+        from finqa.lexicon.periods import find_periods
+
+        named = {p.fiscal_year for p in find_periods(question, fy_label=fy_label)}
+        if named - {None}:
+            return tuple(sorted(y for y in named if y is not None))
     years = {y for y, _s, _e in _lex.year_mentions(question)}
     if analysis is not None:
         years |= {int(y) for y in getattr(analysis, "fiscal_years", ()) or ()}

@@ -52,6 +52,7 @@ from finqa.agents.judge.statement_figures import (
 from finqa.agents.judge.text import split_claims
 from finqa.agents.types import Answer, Evidence, LLMClient, StatementStore, Verdict
 from finqa.lexicon.numbers import question_scale
+from finqa.lexicon.periods import fiscal_naming
 from finqa.lexicon.refusal import REFUSAL
 
 __all__ = ["JudgeAgent"]
@@ -145,7 +146,11 @@ class JudgeAgent:
             view=EvidenceView.of(evidence),
             evidence=evidence,
             analysis=analysis,
-            asked=asked_years(question, analysis),
+            asked=asked_years(
+                question,
+                analysis,
+                fiscal_naming(question, (i.metadata.get("fy_label") for i in evidence.items)),
+            ),
             abstained=abstained,
             cited=[c.source_id for c in answer.citations],
             checklist=checklist,

@@ -37,7 +37,7 @@ from finqa.agents.types import (
 
 __all__ = ["RetrievalAgent"]
 
-_META = ("company", "ticker", "doc_type", "fiscal_year", "period")
+_META = ("company", "ticker", "doc_type", "fiscal_year", "period", "fy_label")
 
 
 class RetrievalAgent:

@@ -26,15 +26,18 @@ def analyze_question(question: str) -> QueryAnalysis:
     return result
 
 
-def primary_year(analysis: QueryAnalysis) -> int | None:
-    """The fiscal year the question is mainly about (lexicon rule, else the latest year named)."""
+def primary_year(analysis: QueryAnalysis, fy_label: str | None = None) -> int | None:
+    """The fiscal year the question is mainly about (lexicon rule, else the latest year named).
+    `fy_label`: a filing's own naming of its years ('start': its 'fiscal 2023' is FY2024),
+    which wins over the gazetteer's naming of the company."""
     if not analysis.fiscal_years:
         return None
     try:
         from finqa.lexicon import find_periods, primary_fiscal_year
 
         company = analysis.companies[0] if analysis.companies else None
-        year: int | None = primary_fiscal_year(find_periods(analysis.question, company))
+        found = find_periods(analysis.question, company, fy_label=fy_label)
+        year: int | None = primary_fiscal_year(found)
     except Exception:  # noqa: BLE001 - lexicon failing on odd text: fall back to the latest year
         year = None
     return year if year is not None else max(analysis.fiscal_years)

@@ -281,6 +281,17 @@ def _by_period(
             applied["period"] = sorted(periods)
             return hit, f"period {sorted(periods)} -> {len(hit)}"
     target = primary_year(analysis) or max(years)
+    # a filing that names its years by their start reads the question's 'fiscal 2023' as its
+    # year ending in 2024 (`FilingIdentity.fy_label`): each filing is held to its own reading
+    named: dict[str | None, int] = {None: target}
+
+    def wanted_by(doc_id: str, shift: int) -> int:
+        label = catalog[doc_id].meta.get("fy_label")
+        label = label if label in ("end", "start") else None
+        if label not in named:
+            named[label] = primary_year(analysis, label) or target
+        return named[label] + shift
+
     steps = (
         (0, "fiscal year"),
         (1, "next year's filing (comparatives)"),
@@ -288,7 +299,7 @@ def _by_period(
     )
     for shift, label in steps:
         wanted = target + shift
-        hit = [d for d in selected if _fy(catalog, d) == wanted]
+        hit = [d for d in selected if _fy(catalog, d) == wanted_by(d, shift)]
         if hit and not analysis.quarters and not analysis.doc_types:
             annual = [d for d in hit if catalog[d].meta.get("doc_type") in _ANNUAL]
             if annual:
@@ -297,7 +308,7 @@ def _by_period(
                     | {d for d in hit if catalog[d].meta.get("doc_type") in ("earnings", "8k")}
                 )
         if hit:
-            applied["fiscal_year"] = [wanted]
+            applied["fiscal_year"] = sorted({wanted, *(_fy(catalog, d) or wanted for d in hit)})
             hit = _prefer_10k(hit, catalog)
             return hit, f"{label} {wanted} -> {len(hit)}"
     return selected, f"no filing for years {sorted(years)}: year filter dropped"

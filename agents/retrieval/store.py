@@ -55,7 +55,7 @@ CREATE TABLE IF NOT EXISTS chunks (
   page_end INTEGER, section TEXT, text TEXT NOT NULL, header TEXT);
 CREATE INDEX IF NOT EXISTS chunks_doc ON chunks (doc_id, position);
 """
-_META_KEYS = ("company", "ticker", "doc_type", "fiscal_year", "period")
+_META_KEYS = ("company", "ticker", "doc_type", "fiscal_year", "period", "fy_label")
 
 
 @dataclass(frozen=True)

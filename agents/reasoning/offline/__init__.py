@@ -36,6 +36,7 @@ from finqa.agents.types import Answer, Evidence, StatementStore
 from finqa.lexicon import intent
 from finqa.lexicon.causes import asks_cause
 from finqa.lexicon.conventions import asks_per_share
+from finqa.lexicon.periods import fiscal_naming
 
 __all__ = ["OfflineBackend", "OFFLINE_TEMPLATE_ID", "CANNOT", "is_descriptive"]
 
@@ -67,9 +68,11 @@ class OfflineBackend:
         return Book(evidence, self.statements, spec.periods if spec is not None else None)
 
     def answer(self, question: str, evidence: Evidence, strategy: str = "standard") -> Answer:
-        spec = parse_question(question)
+        naming = fiscal_naming(question, (item.metadata.get("fy_label") for item in evidence.items))
+        spec = parse_question(question, naming)
         answer = self._answer(question, evidence, strategy, spec)
-        return _relabel(answer, spec) if spec.periods else answer
+        answer = _relabel(answer, spec) if spec.periods else answer
+        return _named_years(answer, spec)
 
     def _answer(
         self, question: str, evidence: Evidence, strategy: str, spec: QuestionSpec
@@ -279,6 +282,19 @@ class OfflineBackend:
 
 
 _FY = re.compile(r"\bFY(\d{4})\b")
+
+
+def _named_years(answer: Answer, spec: QuestionSpec) -> Answer:
+    """An answer to a question that names a year the filer's way ('fiscal 2023' of a filer whose
+    years are named by the calendar year they start in) says how it read the year."""
+    if not spec.renamed or answer.abstained:
+        return answer
+    said = "; ".join(
+        f"'{text}' is read as the filer names its years (by the calendar year a year starts "
+        f"in): the fiscal year that ends in {fy}, FY{fy} here"
+        for text, fy in spec.renamed
+    )
+    return answer.model_copy(update={"text": f"{answer.text.rstrip()} ({said}.)"})
 
 
 def _relabel(answer: Answer, spec: QuestionSpec) -> Answer:

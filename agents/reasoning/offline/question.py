@@ -8,7 +8,7 @@ from finqa.lexicon import answer_form, intent
 from finqa.lexicon.asked_period import AskedPeriod, asked_periods
 from finqa.lexicon.conventions import Conventions, stated_conventions
 from finqa.lexicon.numbers import question_scale
-from finqa.lexicon.periods import find_periods
+from finqa.lexicon.periods import find_periods, fiscal_naming
 
 __all__ = ["QuestionSpec", "parse_question"]
 
@@ -33,6 +33,12 @@ class QuestionSpec:
     # (the Book reads each year's figure from that period's column); () when two different
     # spans are asked in one fiscal year (no per-year reading holds both); None: fiscal years
     periods: tuple[AskedPeriod, ...] | None = None
+    # how the fiscal years named were read: 'start' when the filer names a year by the calendar
+    # year it starts in (its 'fiscal 2023' ended February 3, 2024 is FY2024 here), else 'end'
+    fy_label: str = "end"
+    # the years named in the filer's own naming, as the question wrote them ('fiscal 2023'),
+    # with the end-year FY each was read as; () when no naming moved a year
+    renamed: tuple[tuple[str, int], ...] = ()
 
     def period_label(self, year: int) -> str:
         """How the answer names a fiscal year's period: 'FY2025', or the shorter period asked
@@ -43,23 +49,38 @@ class QuestionSpec:
         return f"FY{year}"
 
 
-def _sub_annual(head: str) -> tuple[str, tuple[AskedPeriod, ...] | None]:
+def _sub_annual(head: str, fy_label: str | None) -> tuple[str, tuple[AskedPeriod, ...] | None]:
     """The periods shorter than a fiscal year a question asks for, as written ('' when none),
     and the period asked in each fiscal year it names (() when one year holds two spans)."""
-    asked = asked_periods(head)
+    asked = asked_periods(head, fy_label=fy_label)
     if asked is None:
-        return " and ".join(p.text for p in find_periods(head)), ()
+        return " and ".join(p.text for p in find_periods(head, fy_label=fy_label)), ()
     shorter = [p.text for p in asked if not p.annual]
     return (" and ".join(shorter), asked) if shorter else ("", None)
 
 
-def _years(question: str) -> list[int]:
+def _years(question: str, fy_label: str | None = None) -> list[int]:
     """Every fiscal year the question names, read by the lexicon (FY22, fiscal 2022, Q2 2023...)."""
-    return [p.fiscal_year for p in find_periods(question) if p.fiscal_year]
+    return [p.fiscal_year for p in find_periods(question, fy_label=fy_label) if p.fiscal_year]
 
 
-def parse_question(question: str) -> QuestionSpec:
+def _renamed(question: str, fy_label: str | None) -> tuple[tuple[str, int], ...]:
+    """The mentions the filer's naming read as another end-year FY than the plain reading."""
+    plain = find_periods(question, fy_label="end")
+    named = find_periods(question, fy_label=fy_label)
+    return tuple(
+        (b.text, b.fiscal_year)
+        for a, b in zip(plain, named, strict=False)
+        if a.start == b.start and b.fiscal_year is not None and a.fiscal_year != b.fiscal_year
+    )
+
+
+def parse_question(question: str, fy_label: str | None = None) -> QuestionSpec:
+    """What a metric question asks. `fy_label`: how the filer in scope names its fiscal years
+    (`FilingIdentity.fy_label`); None: the naming of the company the question names, if the
+    lexicon knows it (`lexicon.periods.fiscal_naming`)."""
     q = " ".join(question.split())
+    fy_label = fy_label or fiscal_naming(q)
     head = answer_form.ask_head(q)  # the ask, without "X is defined as: ..."
     from finqa.agents.reasoning.offline.lexicon_bridge import lexicon_match
 
@@ -83,8 +104,8 @@ def parse_question(question: str) -> QuestionSpec:
         and answer_form.asks_share_of_revenue(head)
     ):
         recipe = PCT_OF_REVENUE + str(recipe)  # 'D&A as a % of revenue', 'capex % margin'
-    years = _years(q)
-    head_years = _years(head)
+    years = _years(q, fy_label)
+    head_years = _years(head, fy_label)
     target = max(head_years) if head_years else (max(years) if years else None)
     if head_years:
         years = head_years
@@ -118,7 +139,7 @@ def parse_question(question: str) -> QuestionSpec:
     final = get_recipe(recipe)
     if aggregate == "change" and percent and final is not None and final.unit == "USD":
         aggregate = "growth"  # 'year-over-year change in operating income (in units of percents)'
-    sub_annual, periods = _sub_annual(head)
+    sub_annual, periods = _sub_annual(head, fy_label)
     return QuestionSpec(
         recipe=recipe,
         years=tuple(sorted(set(years))),
@@ -133,4 +154,6 @@ def parse_question(question: str) -> QuestionSpec:
         conventions=stated_conventions(q),
         sub_annual=sub_annual,
         periods=periods,
+        fy_label=fy_label or "end",
+        renamed=_renamed(head, fy_label) if fy_label == "start" else (),
     )

@@ -166,7 +166,7 @@ def _solve(spec: QuestionSpec, book: Book, described: bool = True) -> Solution |
     return min(found, key=lambda t: t[0])[1] if found else None
 
 
-def _year_phrase(year: int, facts: Iterable[Fact]) -> str:
+def _year_phrase(year: int, facts: Iterable[Fact], fy_label: str = "end") -> str:
     """How the answer names the year of its facts ('FY2024', 'as of December 31, 2024',
     'fiscal 2024 (ended Sep 28, 2024)'): the statement model's column of every fact of that
     year, when they agree on one end date and kind; else 'FY2024'."""
@@ -180,7 +180,7 @@ def _year_phrase(year: int, facts: Iterable[Fact]) -> str:
     if len(seen) != 1:
         return f"FY{year}"
     ((end, instant),) = seen
-    return period_phrase(year, end, instant=instant)
+    return period_phrase(year, end, instant=instant, fy_label=fy_label)
 
 
 def _build(
@@ -210,7 +210,7 @@ def _build(
         how = f"growth in {recipe.name}, FY{years[0]} to FY{years[1]}"
     elif len(parts) == 1:
         expression = parts[0]
-        when = _year_phrase(years[0], facts.values())
+        when = _year_phrase(years[0], facts.values(), spec.fy_label)
         how = f"{recipe.name} {when}" if when.startswith("as of") else f"{when} {recipe.name}"
     else:
         return None
