@@ -643,10 +643,7 @@ def _finish(d: _Draft) -> FilingIdentity:
     if kind == "earnings" and end is None and report_date is not None:
         end = _quarter_end_before(report_date, company)
         v["period_end"], s["period_end"] = end.isoformat(), s["report_date"] + " (dateline)"
-    fy_label = _naming(d, company, end, fye, kind)
-    if d.named_year is not None and d.named_end is None and fy_label != "start":
-        # the filer's own name is the end-year FY, or nothing tells how they relate
-        d.put("fiscal_year", d.named_year[0], d.named_year[1])
+    fy_label = _named_fiscal_year(d, company, end, fye, kind)
     if end is not None:
         derived = s["period_end"]
         if kind in ("10k", "10q", "earnings"):
@@ -686,6 +683,20 @@ def _finish(d: _Draft) -> FilingIdentity:
         report_date=v.get("report_date"),
         sources={k: src for k, src in s.items() if k in FIELDS},
     )
+
+
+def _named_fiscal_year(
+    d: _Draft, company: Company | None, end: date | None, fye: int | None, kind: str | None
+) -> str | None:
+    """The filer's naming of its years (`_naming`); the dei focus is the fiscal year when it is
+    the end-year FY or nothing tells how they relate: it wins over a year the cover's text gave,
+    as the dei facts do for every other field (a sidecar, a corpus' own record, wins over it)."""
+    fy_label = _naming(d, company, end, fye, kind)
+    named = d.named_year
+    from_dei = named is not None and d.named_end is None
+    if from_dei and fy_label != "start" and d.sources.get("fiscal_year") != "sidecar":
+        d.values["fiscal_year"], d.sources["fiscal_year"] = named
+    return fy_label
 
 
 def _naming(
