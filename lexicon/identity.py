@@ -693,9 +693,9 @@ def _named_fiscal_year(
     as the dei facts do for every other field (a sidecar, a corpus' own record, wins over it)."""
     fy_label = _naming(d, company, end, fye, kind)
     named = d.named_year
-    from_dei = named is not None and d.named_end is None
-    if from_dei and fy_label != "start" and d.sources.get("fiscal_year") != "sidecar":
-        d.values["fiscal_year"], d.sources["fiscal_year"] = named
+    from_dei = named if d.named_end is None else None
+    if from_dei is not None and fy_label != "start" and d.sources.get("fiscal_year") != "sidecar":
+        d.values["fiscal_year"], d.sources["fiscal_year"] = from_dei
     return fy_label
 
 
