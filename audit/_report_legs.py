@@ -234,9 +234,9 @@ def _fold(parent: dict[str, Any], legs: list[dict[str, Any]]) -> None:
         parent["verified"] = False
         if "unverified" not in flags:
             flags.append("unverified")
-    if any("unknown records" in (e.get("flags") or []) for e in entries):
-        if "unknown records" not in flags:
-            flags.append("unknown records")
+    unknown = any("unknown records" in (e.get("flags") or []) for e in entries)
+    if unknown and "unknown records" not in flags:
+        flags.append("unknown records")
     bad = [g for g in legs if g.get("status") != "accepted"]
     if bad:
         flags.append(f"{len(bad)} of {len(legs)} legs not accepted")

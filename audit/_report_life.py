@@ -284,7 +284,11 @@ def build_question(
             question = str(_d(rec, "data").get("question") or "")
             plan = str(_d(rec, "data").get("plan") or "")
             switches = dict(_d(rec, "params"))
-        elif key == ("orchestrator", "decision") and slot is None and rec.get("decision") == "combine":
+        elif (
+            key == ("orchestrator", "decision")
+            and slot is None
+            and rec.get("decision") == "combine"
+        ):
             calcs = _calculations(_d(rec, "data").get("calculations"), ())
             combine = combine_entry(rec, ok, calcs)  # a question across filings: its legs' sum
         elif key == ("orchestrator", "final"):

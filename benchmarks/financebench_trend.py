@@ -79,6 +79,7 @@ class TrendQuestion:
     answer: str  # gold as text for the grader
     value: float  # gold in the question's unit (the year, for 'highest')
     facts: tuple[str, ...]  # 'DOC p.N item FYyyyy = value (as printed)' of each figure used
+    restated: tuple[str, ...] = ()  # years the next 10-K reports otherwise (see `_restated`)
 
 
 def runs_of_10k(
@@ -118,8 +119,10 @@ def _paged(pages: Path) -> dict[str, str]:
 def _write_pages(pages: Path, docs: set[str], target: Path) -> Path:
     """The chosen filings' page records, one a line (kept when already written for them)."""
     stamp = target.with_suffix(".docs")
-    if target.exists() and stamp.exists() and stamp.read_text(encoding="utf-8") == "\n".join(
-        sorted(docs)
+    if (
+        target.exists()
+        and stamp.exists()
+        and stamp.read_text(encoding="utf-8") == "\n".join(sorted(docs))
     ):
         return target
     tmp = target.with_name(target.name + ".tmp")
@@ -137,39 +140,64 @@ def _write_pages(pages: Path, docs: set[str], target: Path) -> Path:
 class _Own:
     value: float
     fact: str
+    later: float | None = None  # the next 10-K's figure for the same year (its comparative)
+    later_fact: str = ""
+
+
+def _read(
+    store: Any, doc: str, year: int, metric: str
+) -> tuple[float, str] | None:  # fmt: skip
+    """(value, 'DOC p.N item FYyyyy = value (raw)') of one filing's figure for one fiscal year:
+    a line item is the statement model's primary fact of the lookup; a margin is the
+    catalogue's formula over the same filing's line items."""
+    from finqa.lexicon.arith import evaluate
+    from finqa.lexicon.metrics import METRICS
+    from finqa.lexicon.statements import primary_fact
+
+    spec = METRICS[metric]
+    items = [metric] if spec.formula is None else list(spec.inputs)
+    values: dict[str, float] = {}
+    shown: list[str] = []
+    for item in items:
+        fact = primary_fact(store.lookup(doc, item, year))
+        if fact is None:
+            return None
+        values[item] = fact.value
+        shown.append(f"{doc} p.{fact.page} {item} FY{year} = {fact.value:,.0f} ({fact.raw})")
+    try:
+        value = values[metric] if spec.formula is None else evaluate(spec.formula, values)
+    except (ZeroDivisionError, ValueError):
+        return None
+    return value, "; ".join(shown)
 
 
 def own_figures(
     store: Any, filings: Sequence[Filing], metrics: Sequence[str]
 ) -> dict[tuple[str, int], _Own]:
-    """{(metric, year): the figure the year's own 10-K reports for its own fiscal year}: a line
-    item is the statement model's primary fact of the lookup; a margin is the catalogue's formula
-    over the same filing's line items."""
-    from finqa.lexicon.arith import evaluate
-    from finqa.lexicon.metrics import METRICS
-    from finqa.lexicon.statements import primary_fact
-
+    """{(metric, year): the figure the year's own 10-K reports for its own fiscal year}, with
+    the next year's 10-K's figure for it beside (a restated or reclassified comparative shows)."""
+    by_year = {f.year: f for f in filings}
     out: dict[tuple[str, int], _Own] = {}
     for f in filings:
         for metric in metrics:
-            spec = METRICS[metric]
-            items = [metric] if spec.formula is None else list(spec.inputs)
-            values: dict[str, float] = {}
-            shown: list[str] = []
-            for item in items:
-                fact = primary_fact(store.lookup(f.doc, item, f.year))
-                if fact is None:
-                    break
-                values[item] = fact.value
-                shown.append(f"{f.doc} p.{fact.page} {item} FY{f.year} = {fact.value:,.0f} ({fact.raw})")
-            if len(values) != len(items):
+            own = _read(store, f.doc, f.year, metric)
+            if own is None:
                 continue
-            try:
-                value = values[metric] if spec.formula is None else evaluate(spec.formula, values)
-            except (ZeroDivisionError, ValueError):
-                continue
-            out[(metric, f.year)] = _Own(value, "; ".join(shown))
+            nxt = by_year.get(f.year + 1)
+            later = _read(store, nxt.doc, f.year, metric) if nxt is not None else None
+            out[(metric, f.year)] = _Own(
+                own[0], own[1], later[0] if later else None, later[1] if later else ""
+            )
     return out
+
+
+def _restated(figs: Sequence[_Own], years: Sequence[int]) -> tuple[str, ...]:
+    """The years whose next 10-K gives another figure than their own (beyond 0.5%)."""
+    out = []
+    for year, g in zip(years, figs, strict=True):
+        if g.later is not None and abs(g.later - g.value) > 5e-3 * max(abs(g.value), 1e-9):
+            out.append(f"FY{year}: own {g.value:,.4g} vs next 10-K {g.later:,.4g} ({g.later_fact})")
+    return tuple(out)
 
 
 def trend_questions(
@@ -223,7 +251,12 @@ def trend_questions(
                     value = float(years[best])
                     text = f"In which fiscal year from {a} to {b} was {company}'s {name} the highest?"  # fmt: skip
                     gold = f"fiscal {years[best]}"
-                out.append(TrendQuestion(qid, kind, company, metric, years, text, gold, value, facts))  # fmt: skip
+                out.append(
+                    TrendQuestion(
+                        qid, kind, company, metric, years, text, gold, value, facts,
+                        _restated(have, years),
+                    )
+                )  # fmt: skip
     return out, skipped
 
 
@@ -278,7 +311,7 @@ def _leg_rows(result: Any, own: Mapping[tuple[str, str, int], _Own], company: st
 
 def run(
     out: Path, *, financebench: Path, companies: int = 3, years: int = 4,
-    limit: int | None = None, config: str | None = None,
+    limit: int | None = None, config: str | None = None, min_years: int = 3,
 ) -> dict[str, Any]:  # fmt: skip
     """Select, ingest, generate, ask (the product's cross-filing path) and grade."""
     from finqa.agents.config import load_settings
@@ -293,7 +326,8 @@ def run(
         for line in (financebench / "documents.jsonl").read_text(encoding="utf-8").splitlines()
         if line.strip()
     ]
-    runs = dict(list(runs_of_10k(documents, _paged(pages)).items())[:companies])
+    chosen = runs_of_10k(documents, _paged(pages), min_years=min_years)
+    runs = dict(list(chosen.items())[:companies])
     runs = {c: list(fs)[-years:] for c, fs in runs.items()}
     filings = [f for fs in runs.values() for f in fs]
     page_file = _write_pages(pages, {f.doc for f in filings}, out / "pages.jsonl")
@@ -333,18 +367,20 @@ def run(
                        "label": label, "detail": detail, "gold": q.answer, "legs": len(legs),
                        "seconds": round(time.perf_counter() - t0, 3), "answer": answer[:600],
                        "leg_figures": legs, "facts": list(q.facts)}  # fmt: skip
+                row["restated"] = list(q.restated)
                 done[q.qid] = row
                 fh.write(json.dumps(row) + "\n")
                 fh.flush()
     finally:
         qa.close()
     rows = [done[q.qid] for q in questions if q.qid in done]
-    return _summary(rows, runs, skipped, ingest_s, report.summary(), out)
+    restated = {q.qid: q.restated for q in questions}
+    return _summary(rows, runs, skipped, ingest_s, report.summary(), out, restated)
 
 
 def _summary(
     rows: Sequence[Mapping[str, Any]], runs: Mapping[str, Sequence[Filing]], skipped: int,
-    ingest_s: float, ingest: Any, out: Path,
+    ingest_s: float, ingest: Any, out: Path, restated: Mapping[str, Sequence[str]],
 ) -> dict[str, Any]:  # fmt: skip
     n = len(rows)
     count = {k: sum(r["label"] == k for r in rows) for k in _LABELS}
@@ -369,6 +405,9 @@ def _summary(
         },
         "legs": legs,
         "leg_figures_equal_own_filing": f"{same}/{len(figures)}",
+        "with_a_restated_year": {
+            k: sum(r["label"] == k for r in rows if restated.get(r["qid"])) for k in _LABELS
+        },
         "seconds_per_leg": round(seconds / legs, 3) if legs else None,
         "seconds_per_question": round(seconds / n, 3) if n else None,
         "ingest_seconds": round(ingest_s, 1),
@@ -386,12 +425,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--limit", type=int, default=None)
     p.add_argument("--financebench", type=Path, default=Path("../shared/financebench"))
     p.add_argument("--config", default=None)
+    p.add_argument("--min-years", type=int, default=3, help="consecutive 10-Ks a company needs")
     args = p.parse_args(argv)
-    if args.years < 3:
-        p.error("--years must be at least 3 (a trend across filings)")
+    if args.years < args.min_years or args.min_years < 2:
+        p.error("--years must be at least --min-years, and that at least 2")
     summary = run(
         args.out, financebench=args.financebench, companies=args.companies, years=args.years,
-        limit=args.limit, config=args.config,
+        limit=args.limit, config=args.config, min_years=args.min_years,
     )  # fmt: skip
     json.dump(summary, sys.stdout, indent=1)
     sys.stdout.write("\n")

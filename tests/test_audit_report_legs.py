@@ -129,7 +129,12 @@ class TestReportDataLegs:
         combo = q["combination"]
         assert q["status"] == "best_effort" and "1 of 2 legs not accepted" in q["flags"]
         assert combo["failed"] == [
-            {"index": 2, "label": "Boeing revenue FY2024", "status": "abstained", "why": "no figure found"}  # fmt: skip
+            {
+                "index": 2,
+                "label": "Boeing revenue FY2024",
+                "status": "abstained",
+                "why": "no figure found",
+            }  # fmt: skip
         ]
         assert "leg 2 Boeing revenue FY2024 abstained" in combo["verdict"]
         assert combo["calculations"] == []
@@ -238,11 +243,13 @@ class TestLegsInBrowser:
         page.click("#qrows tr.q[data-qid='peers']")
         peers = page.locator("#qrows tr.detail-row[data-qid='peers']")
         ops = peers.locator(".combination table.operands tr").all_inner_texts()
-        assert any("Adobe" in r and "$21,505 million" in r and "ADOBE_2024_10K p.0" in r for r in ops)
+        assert any(
+            "Adobe" in r and "$21,505 million" in r and "ADOBE_2024_10K p.0" in r for r in ops
+        )
         assert any("Netflix" in r and "ending 2024-12-31" in r for r in ops)
         assert "✓ matches" in peers.locator(".combination").inner_text()
         assert "fiscal years end on different dates" in peers.locator(".combination .note").inner_text()  # fmt: skip
-        assert peers.locator(".leg .attempt").count() >= 2  # each leg's attempts inside the question
+        assert peers.locator(".leg .attempt").count() >= 2  # each leg's attempts, in the question
         assert "<script>window.__pwned" in peers.inner_text()  # the question's text shown as text
         page.click("#qrows tr.q[data-qid='q4']")
         q4 = page.locator("#qrows tr.detail-row[data-qid='q4'] .combination")
