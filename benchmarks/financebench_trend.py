@@ -35,7 +35,7 @@ import os
 import sys
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -79,7 +79,9 @@ class TrendQuestion:
     answer: str  # gold as text for the grader
     value: float  # gold in the question's unit (the year, for 'highest')
     facts: tuple[str, ...]  # 'DOC p.N item FYyyyy = value (as printed)' of each figure used
-    restated: tuple[str, ...] = ()  # years the next 10-K reports otherwise (see `_restated`)
+    restated: tuple[str, ...] = ()  # years a later 10-K reports otherwise (see `_restated`)
+    latest_answer: str = ""  # the gold from each year's latest reported figure (restatements)
+    latest_value: float | None = None
 
 
 def runs_of_10k(
@@ -136,11 +138,16 @@ def _write_pages(pages: Path, docs: set[str], target: Path) -> Path:
     return target
 
 
+def _same(a: float, b: float) -> bool:
+    """Two readings of one figure agree: within 0.05% (a figure printed in millions, rounded)."""
+    return abs(a - b) <= 5e-4 * max(abs(a), abs(b), 1e-9)
+
+
 @dataclass(frozen=True)
 class _Own:
     value: float
     fact: str
-    later: float | None = None  # the next 10-K's figure for the same year (its comparative)
+    later: float | None = None  # the latest later 10-K's figure for the same year (comparative)
     later_fact: str = ""
 
 
@@ -175,16 +182,18 @@ def own_figures(
     store: Any, filings: Sequence[Filing], metrics: Sequence[str]
 ) -> dict[tuple[str, int], _Own]:
     """{(metric, year): the figure the year's own 10-K reports for its own fiscal year}, with
-    the next year's 10-K's figure for it beside (a restated or reclassified comparative shows)."""
-    by_year = {f.year: f for f in filings}
+    the figure the latest later 10-K of the run reports for that year beside it (a restated or
+    reclassified comparative shows; the product's legs take the latest figure)."""
     out: dict[tuple[str, int], _Own] = {}
     for f in filings:
+        later_filings = sorted((g for g in filings if g.year > f.year), key=lambda g: -g.year)
         for metric in metrics:
             own = _read(store, f.doc, f.year, metric)
             if own is None:
                 continue
-            nxt = by_year.get(f.year + 1)
-            later = _read(store, nxt.doc, f.year, metric) if nxt is not None else None
+            later = next(
+                (r for g in later_filings if (r := _read(store, g.doc, f.year, metric))), None
+            )
             out[(metric, f.year)] = _Own(
                 own[0], own[1], later[0] if later else None, later[1] if later else ""
             )
@@ -192,12 +201,42 @@ def own_figures(
 
 
 def _restated(figs: Sequence[_Own], years: Sequence[int]) -> tuple[str, ...]:
-    """The years whose next 10-K gives another figure than their own (beyond 0.5%)."""
+    """The years whose latest later 10-K gives another figure than their own."""
     out = []
     for year, g in zip(years, figs, strict=True):
-        if g.later is not None and abs(g.later - g.value) > 5e-3 * max(abs(g.value), 1e-9):
-            out.append(f"FY{year}: own {g.value:,.4g} vs next 10-K {g.later:,.4g} ({g.later_fact})")
+        if g.later is not None and not _same(g.later, g.value):
+            out.append(
+                f"FY{year}: own {g.value:,.4g} vs later 10-K {g.later:,.4g} ({g.later_fact})"
+            )
     return tuple(out)
+
+
+_TEMPLATES = {
+    "growth": "By what percentage did {c}'s {m} change from fiscal {a} to fiscal {b}?",
+    "cagr": "What was {c}'s {m} CAGR from fiscal {a} to fiscal {b}?",
+    "margin": "By how many percentage points did {c}'s {m} change from fiscal {a} to fiscal {b}?",
+    "highest": "In which fiscal year from {a} to {b} was {c}'s {m} the highest?",
+}
+
+
+def _gold(kind: str, years: Sequence[int], values: Sequence[float]) -> tuple[float, str] | None:
+    """(gold value, gold text) of a kind over one figure a year; None when it has none (a growth
+    from zero, a CAGR of a figure that is not positive at both ends)."""
+    first, last = values[0], values[-1]
+    if kind == "growth":
+        if first == 0:
+            return None
+        value = (last - first) / abs(first) * 100
+    elif kind == "cagr":
+        if first <= 0 or last <= 0:
+            return None
+        value = ((last / first) ** (1 / (years[-1] - years[0])) - 1) * 100
+    elif kind == "margin":
+        value = last - first  # points of a percentage: compared as a percent
+    else:
+        best = years[max(range(len(years)), key=lambda i: values[i])]
+        return float(best), f"fiscal {best}"
+    return value, f"{value:.2f}%"
 
 
 def trend_questions(
@@ -215,46 +254,21 @@ def trend_questions(
         slug = "".join(ch for ch in company.lower() if ch.isalnum())
         for metric in (*ITEMS, *MARGINS):
             figs = [own.get((company, metric, y)) for y in years]
+            have = [g for g in figs if g is not None]
             kinds = ("margin",) if metric in MARGINS else ("growth", "cagr", "highest")
-            name = METRICS[metric].name.lower()
             for kind in kinds:
-                qid = f"{slug}-{metric}-{kind}-fy{a}-fy{b}"
-                have = [g for g in figs if g is not None]
-                if len(have) != len(years):
+                gold = _gold(kind, years, [g.value for g in have]) if len(have) == len(years) else None  # fmt: skip
+                if gold is None:
                     skipped += 1
                     continue
-                first, last = have[0].value, have[-1].value
-                facts = tuple(g.fact for g in have)
-                if kind == "growth":
-                    if first == 0:
-                        skipped += 1
-                        continue
-                    value = (last - first) / abs(first) * 100
-                    text = f"By what percentage did {company}'s {name} change from fiscal {a} to fiscal {b}?"  # fmt: skip
-                    gold = f"{value:.2f}%"
-                elif kind == "cagr":
-                    if first <= 0 or last <= 0:
-                        skipped += 1
-                        continue
-                    value = ((last / first) ** (1 / (b - a)) - 1) * 100
-                    text = f"What was {company}'s {name} CAGR from fiscal {a} to fiscal {b}?"
-                    gold = f"{value:.2f}%"
-                elif kind == "margin":
-                    value = last - first
-                    text = (
-                        f"By how many percentage points did {company}'s {name} change from "
-                        f"fiscal {a} to fiscal {b}?"
-                    )
-                    gold = f"{value:.2f}%"  # points of a percentage: compared as a percent
-                else:
-                    best = max(range(len(years)), key=lambda i: have[i].value)
-                    value = float(years[best])
-                    text = f"In which fiscal year from {a} to {b} was {company}'s {name} the highest?"  # fmt: skip
-                    gold = f"fiscal {years[best]}"
+                latest = _gold(kind, years, [g.value if g.later is None else g.later for g in have])  # fmt: skip
+                text = _TEMPLATES[kind].format(c=company, m=METRICS[metric].name.lower(), a=a, b=b)
                 out.append(
                     TrendQuestion(
-                        qid, kind, company, metric, years, text, gold, value, facts,
-                        _restated(have, years),
+                        f"{slug}-{metric}-{kind}-fy{a}-fy{b}", kind, company, metric, years,
+                        text, gold[1], gold[0], tuple(g.fact for g in have),
+                        _restated(have, years), latest[1] if latest else "",
+                        latest[0] if latest else None,
                     )
                 )  # fmt: skip
     return out, skipped
@@ -363,11 +377,16 @@ def run(
                 except Exception as exc:  # noqa: BLE001 - a failing question is recorded, the run goes on
                     answer, status = f"failed: {type(exc).__name__}: {exc}", "failed"
                 label, detail = grade_answer(q, answer, abstained=status == "abstained")
+                by_latest = label
+                if q.latest_answer and q.latest_answer != q.answer:
+                    other = replace(q, answer=q.latest_answer, value=q.latest_value or 0.0)
+                    by_latest = grade_answer(other, answer, abstained=status == "abstained")[0]
                 row = {"qid": q.qid, "kind": q.kind, "company": q.company, "status": status,
                        "label": label, "detail": detail, "gold": q.answer, "legs": len(legs),
-                       "seconds": round(time.perf_counter() - t0, 3), "answer": answer[:600],
+                       "seconds": round(time.perf_counter() - t0, 3), "answer": answer[:1000],
                        "leg_figures": legs, "facts": list(q.facts)}  # fmt: skip
                 row["restated"] = list(q.restated)
+                row["latest_gold"], row["label_by_latest_gold"] = q.latest_answer, by_latest
                 done[q.qid] = row
                 fh.write(json.dumps(row) + "\n")
                 fh.flush()
@@ -387,10 +406,7 @@ def _summary(
     legs = sum(int(r.get("legs") or 0) for r in rows)
     seconds = sum(float(r.get("seconds") or 0.0) for r in rows)
     figures = [g for r in rows for g in r.get("leg_figures") or [] if g.get("value") is not None]
-    same = sum(
-        g["own"] is not None and abs(g["value"] - g["own"]) <= 5e-4 * max(abs(g["own"]), 1.0)
-        for g in figures
-    )
+    same = sum(g["own"] is not None and _same(g["value"], g["own"]) for g in figures)
     summary: dict[str, Any] = {
         "companies": {c: [f.doc for f in fs] for c, fs in runs.items()},
         "questions": n,
@@ -405,6 +421,12 @@ def _summary(
         },
         "legs": legs,
         "leg_figures_equal_own_filing": f"{same}/{len(figures)}",
+        "gold_differs_by_latest_figures": sum(
+            r.get("latest_gold") not in (None, "", r["gold"]) for r in rows
+        ),
+        "counts_by_latest_gold": {
+            k: sum(r.get("label_by_latest_gold", r["label"]) == k for r in rows) for k in _LABELS
+        },
         "with_a_restated_year": {
             k: sum(r["label"] == k for r in rows if restated.get(r["qid"])) for k in _LABELS
         },

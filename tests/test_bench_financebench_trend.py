@@ -111,9 +111,12 @@ class TestOnTwoFilings:
         assert any(
             "ADOBE_2023_10K p.0 revenue FY2023 = 19,409,000,000" in f for f in growth["facts"]
         )
+        assert [r.split(" vs ")[0] for r in growth["restated"]] == ["FY2023: own 1.941e+10"]
+        assert growth["latest_answer"] == f"{(21_505 - 19_500) / 19_500 * 100:.2f}%"  # restated
         rows = [json.loads(x) for x in (out / "results.jsonl").read_text().splitlines()]
         assert [r["qid"] for r in rows] == [q["qid"] for q in questions]
         assert all(r["label"] in ("correct", "wrong", "abstained", "ungraded") for r in rows)
+        assert {r["label_by_latest_gold"] for r in rows} <= {"correct", "wrong", "abstained", "ungraded"}  # fmt: skip
         summary = json.loads((out / "summary.json").read_text())
         assert summary["questions"] == 3 and summary["companies"] == {
             "Adobe": ["ADOBE_2023_10K", "ADOBE_2024_10K"]
