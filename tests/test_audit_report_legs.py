@@ -162,6 +162,20 @@ class TestReportDataLegs:
         with pytest.raises(AuditError):
             build_report_data(legs_log, question_id="cagr/leg9")
 
+    def test_a_run_stopped_between_legs(self, tmp_path: Path) -> None:
+        """A question whose run stopped after its first leg: that leg is shown under it, incomplete."""
+        from finqa.audit import AuditLog
+
+        log = AuditLog(tmp_path / "a.jsonl", run_id="r", fsync=False)
+        log.append(event="question_start", agent="orchestrator", question_id="t", params={"legs": 2, "plan": "peers"}, data={"question": "Which is higher?", "plan": "peers (higher): A; B"})  # fmt: skip
+        log.append(event="question_start", agent="orchestrator", question_id="t/leg1", data={"question": "What was A's revenue?"})  # fmt: skip
+        log.append(event="final", agent="orchestrator", question_id="t/leg1", decision="accepted", data={"answer": "$5 million"})  # fmt: skip
+        (q,) = build_report_data(log.path)["questions"]
+        assert q["qid"] == "t" and q["status"] == "incomplete"
+        assert [(g["question_id"], g["status"]) for g in q["legs"]] == [("t/leg1", "accepted")]
+        assert q["combination"]["operation"] == "higher" and q["combination"]["calculations"] == []
+        assert q["combination"]["verdict"].startswith("not accepted (incomplete)")
+
 
 class TestShowLegs:
     def test_show_lists_a_questions_legs(self, legs_log: Path) -> None:
