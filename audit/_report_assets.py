@@ -8,9 +8,11 @@ show as text and run nothing. ``#print`` in the URL renders every question expan
 
 from __future__ import annotations
 
+from finqa.audit._report_legs_assets import LEGS_CSS, LEGS_JS
+
 __all__ = ["CSS", "JS"]
 
-CSS = """
+_CSS = """
 :root{--ok:#1b6e20;--bad:#b00020;--warn:#8a5a00;--mute:#5f6368;--line:#dadce0;--bg:#f8f9fa}
 *{box-sizing:border-box}
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#202124}
@@ -44,7 +46,7 @@ pre{white-space:pre-wrap;word-break:break-all;background:var(--bg);padding:6px;m
 @media print{.controls,.pager{display:none}th{position:static}.attempt{break-inside:avoid}}
 """
 
-JS = r"""
+_JS = r"""
 (function () {
   "use strict";
   var T0 = performance.now();
@@ -217,10 +219,13 @@ JS = r"""
     if (q.error) box.appendChild(el("div", "badtxt", "Error: " + q.error));
     box.appendChild(el("div", "muted", "run " + q.run_id + " · seq " + q.seqs.join("–") + (q.verified ? (q.checkpointed ? " · all records verified (chain and checkpoint)" : " · all records verified by the chain (after the last checkpoint)") : " · contains records NOT verified")));
     box.appendChild(reviews(q));
+    if (q.combination) box.appendChild(combination(q));
+    if (q.legs) box.appendChild(legsBox(q));
     q.life.forEach(function (a) { box.appendChild(attempt(a)); });
     box.appendChild(rawList(q.other, "Other records of this question (shown raw)"));
     return box;
   }
+/*LEGS*/
 
   // ---------------------------------------------------------------- the questions table
   var COLS = [["qid", "Question ID"], ["question", "Question"], ["status", "Status"], ["utility", "Utility"], ["attempts", "Attempts"], ["company", "Company"], ["filings", "Filings cited"], ["review", "Review"], ["flags", "Flags"]];
@@ -228,7 +233,7 @@ JS = r"""
   var Q = D.questions;
   Q.forEach(function (q, i) { q._i = i; q._rv = q.review ? q.review.verdict : "not reviewed"; });
   function hay(q) {
-    if (q._h === undefined) q._h = [q.qid, q.question, q.company, q.filings.join(" "), q.answer, q.status, q._rv, q.flags.join(" ")].join("\n").toLowerCase();
+    if (q._h === undefined) q._h = [q.qid, q.question, q.company, q.filings.join(" "), q.answer, q.status, q._rv, q.flags.join(" "), (q.leg_ids || []).join(" "), (q.leg_labels || []).join(" ")].join("\n").toLowerCase();
     return q._h;
   }
   function rows() {
@@ -262,6 +267,7 @@ JS = r"""
     if (k === "review") return el("td", null, q.review ? pill(q.review.verdict, "s-" + q.review.verdict) : el("span", "muted", "not reviewed"));
     if (k === "flags") return el("td", null, q.flags.map(function (f) { return pill(f, "flag-" + f.split(" ")[0]); }));
     if (k === "filings") return el("td", null, q.filings.join(", "));
+    if (k === "attempts" && q.leg_count) return el("td", null, txt(q.attempts) + " (" + q.leg_count + " legs)");
     if (k === "qid") { var b = el("button", "toggle", (state.open[q._i] ? "▾ " : "▸ ") + q.qid); b.setAttribute("aria-expanded", state.open[q._i] ? "true" : "false"); return el("td", null, b); }
     return el("td", null, txt(q[k]));
   }
@@ -348,3 +354,6 @@ JS = r"""
   whenParsed(function () { window.finqaParsed = performance.now(); });
 })();
 """
+
+CSS = _CSS + LEGS_CSS
+JS = _JS.replace("/*LEGS*/", LEGS_JS)

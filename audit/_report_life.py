@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
+from finqa.audit._report_legs import combine_entry
 from finqa.audit.canonical import record_hash
 from finqa.audit.review_check import REVIEW_AGENT, REVIEW_EVENT, ReviewCheck
 
@@ -266,6 +267,8 @@ def build_question(
     question = ""
     final: Mapping[str, Any] | None = None
     switches: dict[str, Any] = {}
+    plan = ""
+    combine: dict[str, Any] | None = None
     for rec in records:
         key = (str(rec.get("agent")), str(rec.get("event")))
         ok = rec.get("seq") in verified_seqs
@@ -279,7 +282,15 @@ def build_question(
             slot["verified"] = False
         if key == ("orchestrator", "question_start"):
             question = str(_d(rec, "data").get("question") or "")
+            plan = str(_d(rec, "data").get("plan") or "")
             switches = dict(_d(rec, "params"))
+        elif (
+            key == ("orchestrator", "decision")
+            and slot is None
+            and rec.get("decision") == "combine"
+        ):
+            calcs = _calculations(_d(rec, "data").get("calculations"), ())
+            combine = combine_entry(rec, ok, calcs)  # a question across filings: its legs' sum
         elif key == ("orchestrator", "final"):
             final = rec
         elif key == (REVIEW_AGENT, REVIEW_EVENT):
@@ -330,6 +341,8 @@ def build_question(
         "checkpointed": verified and bool(seqs) and max(seqs) <= checkpointed_seq,
         "seqs": [min(seqs), max(seqs)] if seqs else [],
         "switches": switches,
+        "plan": plan,
+        "combine": combine,
         "life": life,
         "other": other,
     }

@@ -8,7 +8,9 @@ records, and returns one JSON-safe dict that `finqa.audit.report_html` embeds in
 * ``runs``: per run, the config hash and the settings that matter, models, prompt templates,
   code/index version, start and end;
 * ``questions``: per (run, question), status, utility, attempts, company, filings, the latest
-  review and the life attempt by attempt (see `finqa.audit._report_life`);
+  review and the life attempt by attempt (see `finqa.audit._report_life`); a question answered
+  across filings holds its legs' entries (``legs``) and their ``combination``
+  (`finqa.audit._report_legs`) instead of listing each leg as a question;
 * ``other`` (records outside any question, e.g. unknown kinds, recoveries) shown raw, and
   ``unparsed`` lines (torn or damaged), so nothing in the log is left out.
 
@@ -31,6 +33,7 @@ from typing import Any
 
 from finqa.agents.errors import AuditError
 from finqa.audit._fileio import iter_lines, parse_object, snapshot_size
+from finqa.audit._report_legs import nest_legs, parent_of
 from finqa.audit._report_life import build_question, raw_json
 from finqa.audit.keys import TrustedKeys
 from finqa.audit.redact import has_secret, redact, secret_values
@@ -279,8 +282,8 @@ def build_report_data(
         elif rec.get("event") != RUN_START_EVENT:  # recoveries, record kinds unknown here
             seq = rec.get("seq")
             other.append({"seq": seq, "verified": seq in verified, "raw": raw_json(rec)})
-    if question_id is not None:
-        groups = {k: v for k, v in groups.items() if k[1] == question_id}
+    if question_id is not None:  # a question across filings comes with its legs
+        groups = {k: v for k, v in groups.items() if question_id in (k[1], parent_of(k[1]))}
         if not groups:
             raise AuditError(
                 f"question {question_id!r} is not in {path}"
@@ -292,7 +295,9 @@ def build_report_data(
         other = []
     checks = {c.seq: c for c in result.reviews}
     cp_seq = result.checkpoint_seq if result.checkpoint_lines else 0
-    questions = [build_question(recs, verified, checks, cp_seq or 0) for recs in groups.values()]
+    questions = nest_legs(
+        [build_question(recs, verified, checks, cp_seq or 0) for recs in groups.values()]
+    )
     status = result.status
     data: dict[str, Any] = {
         "format": REPORT_FORMAT,

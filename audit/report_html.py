@@ -66,7 +66,7 @@ def embed_json(data: Any) -> str:
 
 # Per-question fields kept out of the page's main data: one JSON line per question in a second
 # block, parsed only when that question is opened (the table of 10,000 questions loads fast).
-DETAIL_KEYS = ("life", "other", "citations", "reviews", "switches")
+DETAIL_KEYS = ("life", "other", "citations", "reviews", "switches", "legs", "combination")
 
 
 def render_html(data: dict[str, Any]) -> str:

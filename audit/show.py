@@ -1,5 +1,8 @@
 """Readable review of an audit log: the life of one question, or a summary of runs/questions.
 
+A question answered across filings lists its legs (`<qid>/leg<N>`: figure, status, citation,
+attempts) after its own records, and the summary indents each leg under its question.
+
 The renderer knows no agent's private payloads: it prints every record as
 ``#seq time agent/event -> decision: reason``, then its params and scores as ``key=value``,
 and the common data keys (question, query, evidence/items, answer/text, feedback, error)
@@ -9,6 +12,7 @@ in a readable form; anything else is printed as compact JSON, cut to one line.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -18,6 +22,7 @@ _WIDTH = 110
 _EVIDENCE_KEYS = ("evidence", "items", "results", "sources", "citations")
 _TEXT_KEYS = ("question", "query", "answer", "text", "feedback", "error", "diagnosis")
 _SHOWN_ITEMS = 5
+_LEG_ID = re.compile(r"^(?P<parent>.+)/leg(?P<n>[0-9]+)$")  # a leg of a question across filings
 
 
 def _cut(text: str, width: int = _WIDTH) -> str:
@@ -120,7 +125,62 @@ def render_question(records: Sequence[Mapping[str, Any]], question_id: str) -> s
     final = mine[-1]
     verdict = final.get("decision") or final.get("event")
     lines.append(f"  final: {verdict}" + (f" ({final['reason']})" if final.get("reason") else ""))
+    lines.extend(_legs_lines(records, question_id, mine))
     return "\n".join(lines)
+
+
+def _leg_ids(records: Sequence[Mapping[str, Any]], question_id: str) -> list[str]:
+    """The ids of a question's legs ('<qid>/leg<N>'), in leg order."""
+    found: dict[int, str] = {}
+    for rec in records:
+        qid = str(rec.get("question_id"))
+        m = _LEG_ID.match(qid)
+        if m is not None and m.group("parent") == question_id:
+            found.setdefault(int(m.group("n")), qid)
+    return [found[n] for n in sorted(found)]
+
+
+def _legs_lines(
+    records: Sequence[Mapping[str, Any]], question_id: str, mine: Sequence[Mapping[str, Any]]
+) -> list[str]:
+    """A question across filings: one line per leg (figure, status, citation, attempts), the
+    legs that kept the whole from being accepted, and how to show a leg's life."""
+    from finqa.lexicon.display import shown_base
+
+    combine = next(
+        (r for r in mine if r.get("event") == "decision" and r.get("decision") == "combine"), None
+    )
+    data = combine.get("data") if combine is not None else None
+    recorded = {
+        str(g.get("question_id")): g
+        for g in (data.get("legs") or [] if isinstance(data, Mapping) else [])
+        if isinstance(g, Mapping)
+    }
+    ids = list(dict.fromkeys([*recorded, *_leg_ids(records, question_id)]))
+    if not ids:
+        return []
+    out = [f"  ── legs ({len(ids)}) ──"]
+    for qid in ids:
+        leg = recorded.get(qid, {})
+        recs = [r for r in records if r.get("question_id") == qid]
+        final = next((r for r in reversed(recs) if r.get("event") == "final"), None)
+        status = leg.get("status") or (final.get("decision") if final else "no final record")
+        value = leg.get("value")
+        figure = (
+            shown_base(float(value), leg.get("unit")) if isinstance(value, int | float) else None
+        )
+        cites = ((final or {}).get("data") or {}).get("citations") or []
+        cite = cites[0] if cites and isinstance(cites[0], Mapping) else {}
+        where = f" · {cite.get('doc_id')} p.{cite.get('page')}" if cite.get("doc_id") else ""
+        attempts = sorted({r["attempt"] for r in recs if isinstance(r.get("attempt"), int)})
+        label = leg.get("label") or question_text(recs)
+        line = f"  {qid}: {_cut(str(label), 60)} = {figure or 'not found'} [{status}]{where}"
+        out.append(line + f" · {len(attempts)} attempt(s), {len(recs)} records")
+    failed = [q for q in ids if (recorded.get(q) or {}).get("status", "") != "accepted"]
+    if failed:
+        out.append("  not accepted: " + ", ".join(failed) + " (the whole is not accepted)")
+    out.append(f"  (a leg's life: finqa audit show LOG --question-id {ids[0]})")
+    return out
 
 
 def render_summary(records: Sequence[Mapping[str, Any]]) -> str:
@@ -137,9 +197,16 @@ def render_summary(records: Sequence[Mapping[str, Any]]) -> str:
     for rec in records:
         if rec.get("question_id") is not None:
             by_q.setdefault(str(rec["question_id"]), []).append(rec)
+    legs_of: dict[str, int] = {}
+    for qid in by_q:
+        m = _LEG_ID.match(qid)
+        if m is not None:
+            legs_of[m.group("parent")] = legs_of.get(m.group("parent"), 0) + 1
     if not by_q:
         lines.append("no question records")
     for qid, recs in by_q.items():
+        m = _LEG_ID.match(qid)
+        indent = "    " if m is not None and m.group("parent") in by_q else ""
         attempts = sorted({r["attempt"] for r in recs if isinstance(r.get("attempt"), int)})
         reviews = [r for r in recs if r.get("event") == "review" and r.get("agent") == "reviewer"]
         final = next((r for r in reversed(recs) if r not in reviews), recs[-1])
@@ -151,8 +218,9 @@ def render_summary(records: Sequence[Mapping[str, Any]]) -> str:
             last = reviews[-1]
             who = (last.get("params") or {}).get("reviewer")
             signed = f", review {last.get('decision')} by {who} (seq {last.get('seq')})"
+        shown = f", {legs_of[qid]} legs" if legs_of.get(qid) else ""
         lines.append(
-            f"{qid}: {len(attempts)} attempt(s), {len(recs)} records, final {outcome}{u}{signed} "
+            f"{indent}{qid}: {len(attempts)} attempt(s){shown}, {len(recs)} records, final {outcome}{u}{signed} "
             f"· {_cut(question_text(recs), 60)!r}"
         )
     return "\n".join(lines)

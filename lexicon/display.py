@@ -18,6 +18,7 @@ __all__ = [
     "format_amount",
     "format_number",
     "per_share_suffix",
+    "shown_base",
     "period_phrase",
 ]
 
@@ -104,3 +105,12 @@ def period_phrase(
         return f"FY{fiscal_year}"
     named = fiscal_year - 1 if fy_label == "start" else fiscal_year
     return f"fiscal {named} (ended {end.strftime('%b')} {end.day}, {end.year})"
+
+
+def shown_base(value: float, unit: str | None) -> str:
+    """A figure in base units (dollars, not millions) as an answer prints it: an amount of a
+    million or more in millions ('$5,560 million'), anything else in its own unit."""
+    unit = unit or "USD"
+    if unit == "USD" and abs(value) >= 1e6:
+        return format_amount(value / 1e6, "USD", 1e6, decimals=0)
+    return format_amount(value, unit)

@@ -92,12 +92,9 @@ class LegResult(Frozen):
 
 def shown_figure(value: float, unit: str | None) -> str:
     """A figure in base units as an answer prints it: amounts of a million or more in millions."""
-    from finqa.lexicon.display import format_amount
+    from finqa.lexicon.display import shown_base
 
-    unit = unit or "USD"
-    if unit == "USD" and abs(value) >= 1e6:
-        return format_amount(value / 1e6, "USD", 1e6, decimals=0)
-    return format_amount(value, unit)
+    return shown_base(value, unit)
 
 
 class QAResult(Frozen):
