@@ -170,3 +170,29 @@ class TestTagsDisagree:
             21_505e6,
             20_000e6,
         }
+
+
+class TestScaleCaptionHeader:
+    """Years printed after the table's scale caption are its column header."""
+
+    PAGE = """Acme Corp and Subsidiaries
+Consolidated Balance Sheet
+At December 31
+(Dollars in millions, except per share amount) 2022 2021
+Assets
+Cash and cash equivalents $ 3,655 $ 4,564
+Total current assets 14,688 15,403
+Total assets $ 46,455 $ 47,072
+Total liabilities and equity $ 46,455 $ 47,072
+"""
+
+    def test_balance_sheet_read_at_each_year_end(self) -> None:
+        """'At December 31' over '(Dollars in millions, ...) 2022 2021': two instants."""
+        read = read_pages("ACME_2022_10K", [(49, self.PAGE)])
+        (table,) = [t for t in read.tables if t.statement == "balance"]
+        assert [(p.end_date, p.instant) for p in table.periods] == [
+            (date(2022, 12, 31), True),
+            (date(2021, 12, 31), True),
+        ]
+        cash = [f for f in table.facts if f.label == "Cash and cash equivalents"]
+        assert [f.value for f in cash] == [3_655e6, 4_564e6]

@@ -64,6 +64,11 @@ _SIGN_LEGEND = re.compile(
 )
 
 
+# a parenthesis stating the table's scale: '(Dollars in millions, except per share amount)',
+# '(MILLIONS, EXCEPT PER COMMON SHARE DATA)'; the years printed after it are the header
+_SCALE_CAPTION = re.compile(r"\([^()]*\b(?:millions?|thousands?|billions?)\b[^()]*\)", re.I)
+
+
 @dataclass(frozen=True)
 class HeaderInfo:
     """Periods of the value columns plus table-wide flags read from the header text."""
@@ -79,7 +84,7 @@ def is_header_line(line: str) -> bool:
         return False
     if _QUARTER_WORDS.fullmatch(line.strip()):
         return True
-    line = _SIGN_LEGEND.sub(" ", line)
+    line = _SCALE_CAPTION.sub(" ", _SIGN_LEGEND.sub(" ", line))
     found = find_periods(line)
     if not found and not _DURATION.search(line) and not _MONTH_DAY.search(line):
         return False
