@@ -18,7 +18,6 @@ __all__ = [
     "quantities_match",
     "find_in_text",
     "parse_quantity",
-    "analyze",
     "find_metrics",
     "metric_terms",
     "metric_formula",
@@ -65,10 +64,6 @@ def find_in_text(q: Any, text: str) -> Any | None:
 
 def parse_quantity(text: str) -> Any | None:
     return _fn("parse_quantity")(text)
-
-
-def analyze(question: str) -> Any:
-    return _fn("analyze")(question)
 
 
 def find_metrics(text: str) -> list[Any]:
