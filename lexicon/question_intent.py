@@ -3,7 +3,7 @@
 `read_intent(question)` gathers what the lexicon's readers find in a question's words into one
 frozen `QuestionIntent`: the query analysis (companies, periods, metrics, statements), the parts
 it asks and the form of answer each wants (`question_parts`), the asked fiscal years, the
-companies it names, the figures it states itself, the scale it asks amounts in, the aggregation
+companies it names (and whose figures it asks, `owners`), the figures it states itself, the scale it asks amounts in, the aggregation
 over years it names, its own definition clause, and the form of a figure its wording asks for (a
 change rather than a rate, a percentage, a margin or ratio beside an amount).
 
@@ -27,6 +27,7 @@ from finqa.lexicon.answer_form import (
 )
 from finqa.lexicon.intent import asks_change_amount, asks_share
 from finqa.lexicon.numbers import Quantity, extract_quantities, question_scale
+from finqa.lexicon.owners import Owner, asked_companies
 from finqa.lexicon.periods import year_mentions
 from finqa.lexicon.question_parts import QuestionParts, question_parts
 
@@ -56,6 +57,7 @@ class QuestionIntent:
     head: str  # the ask without its own definition clause ('X is defined as ...')
     years: tuple[int, ...]  # fiscal years named or resolved, ascending
     companies: tuple[str, ...]  # canonical names of the companies named, in order
+    owners: tuple[Owner, ...]  # whose figures are asked: each named company, known or not
     stated: tuple[Quantity, ...]  # figures the question states itself ('above $1 billion')
     scale: float | None  # the scale amounts are asked in ('Answer in USD millions' -> 1e6)
     aggregates: tuple[Aggregate, ...]  # a three-year average, CAGR, change, growth over years
@@ -99,6 +101,7 @@ def _read(question: str) -> QuestionIntent:
         head=head,
         years=tuple(sorted(years)),
         companies=_companies(question),
+        owners=asked_companies(question),
         stated=tuple(q for q in extract_quantities(question) if q.kind == "number"),
         scale=question_scale(question),
         aggregates=asked_aggregates(head, question),

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from finqa.agents.judge import _lex
 from finqa.agents.judge.text import content_tokens
 from finqa.lexicon.intent import (
     asks_which_period,
@@ -26,8 +27,6 @@ from finqa.lexicon.intent import (
     states_cause,
     states_verdict,
 )
-from finqa.lexicon.numbers import extract_quantities
-from finqa.lexicon.periods import year_mentions
 from finqa.lexicon.question_intent import read_intent
 from finqa.lexicon.question_parts import QuestionPart
 
@@ -127,7 +126,7 @@ def _part_facets(part: QuestionPart, topic: tuple[str, ...], offset: int) -> lis
 
 
 def _mentions_year(answer: str, year: int) -> bool:
-    return any(y == year for y, _s, _e in year_mentions(answer))
+    return any(y == year for y, _s, _e in _lex.year_mentions(answer))
 
 
 def assign_claims(
@@ -168,12 +167,12 @@ def _names_option(f: Facet, text: str, evidence_tokens: frozenset[str] | None) -
     """Does `text` name what a choice facet asks to pick (an option the question lists, else a
     thing the evidence names that the question does not, or the period asked for)?"""
     if f.meta.get("period"):
-        years = sorted({y for y, _s, _e in year_mentions(text)})
+        years = sorted({y for y, _s, _e in _lex.year_mentions(text)})
         if years:
             return True, f"names FY{years[0]}"
         return False, "names no period: the question asks which one"
     plain = text
-    for q in reversed(extract_quantities(text)):
+    for q in reversed(_lex.extract_quantities(text)):
         plain = plain[: q.start] + " " + plain[q.end :]  # figures (and their units) name nothing
     tokens = set(content_tokens(plain))
     heads = list(f.meta.get("heads") or ())
