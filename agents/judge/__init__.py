@@ -2,7 +2,8 @@
 utility vs the attempt's threshold, and a diagnosis with feedback on every rejection.
 
 Besides `JudgeAgent`, the helpers the judge's own evaluation (`finqa.benchmarks.judge_eval`) builds
-its cases with: which table column or row a number sits in, and how two figures are matched.
+its cases with: which table column or row a number sits in (the lexicon's statement reader,
+`finqa.lexicon.statements.located`), and how two figures are matched.
 Each is imported on first use, so `finqa judge --help` (and `finqa --help`) do not load the judge.
 """
 
