@@ -6,8 +6,12 @@ catalogue's judgements are named by their own phrases, lexicon/data/judgements.y
 "if it is not relevant, say so" clause, whether a line item is reported at all and the
 "if it is not outlined, state 0" clause.
 
+The answer's side of the same language is here too: whether an answer states a verdict, gives
+a cause, declares the metric not relevant, or gives a nil figure in words.
+
 One place for this language: the offline reasoner's families read a question through these
-functions instead of compiling their own patterns."""
+functions instead of compiling their own patterns, and the judge reads an answer through them.
+The typed reading of a whole question is `finqa.lexicon.question_intent.read_intent`."""
 
 from __future__ import annotations
 
@@ -37,6 +41,11 @@ __all__ = [
     "zero_if_absent",
     "share_of_revenue_numerator",
     "asks_share",
+    "states_verdict",
+    "states_cause",
+    "declares_not_relevant",
+    "nil_words",
+    "leading_yes_no",
 ]
 
 _UP = re.compile(r"\b(?:improv\w*|increas\w*|grow\w*|expand\w*|rais\w*|higher)\b", re.I)
@@ -332,3 +341,57 @@ def ratio_follows(rest: str) -> bool:
     """The words after an amount the question names make it the numerator of a ratio
     ('... debt to total capital', '... cash / current liabilities'), not the amount asked."""
     return bool(_RATIO_FOLLOWS.match(rest))
+
+
+# --------------------------------------------------------------------------- the answer's side
+
+# a verdict an answer states: yes / no, a direction, a judgement of a level
+_VERDICT_WORDS = re.compile(
+    r"\b(?:yes|no|not|none|never|neither|nor|indeed|positive|negative|increas\w*|decreas\w*|"
+    r"improv\w*|declin\w*|higher|lower|grew|grow\w*|drop\w*|rose|fell|reduc\w*|consistent|"
+    r"inconsistent|stable|flat|unchanged|healthy|unhealthy)\b|n't\b",
+    re.I,
+)
+# a cause an answer gives ('due to', 'driven by', 'as a result of')
+_CAUSAL = re.compile(
+    r"\b(?:due to|driven|drove|because|primarily|mainly|largely|result\w* (?:of|from)|led by|"
+    r"owing to|reflect\w*|attributable|caused|impact|offset|from|since|as a|given|thanks to)\b",
+    re.I,
+)
+# the answer takes the question's 'if X is not a useful metric' branch
+_DECLARED_NOT_RELEVANT = re.compile(
+    r"\bnot (?:a |an |the )?(?:very )?(?:useful|relevant|meaningful|applicable|appropriate|"
+    r"good|measured)\b|\bnot explicitly\b",
+    re.I,
+)
+_LEADING_YES_NO = re.compile(r"^\W*(?:yes|no)\b", re.I)
+_NIL_WORDS = re.compile(r"\b(?:zero|nil|none|flat|unchanged)\b", re.I)
+
+
+def states_verdict(text: str) -> bool:
+    """The text states a verdict: yes / no, a negation, a direction ('increased', 'fell'), or a
+    judgement of a level ('stable', 'healthy')."""
+    return bool(_VERDICT_WORDS.search(text))
+
+
+def states_cause(text: str) -> bool:
+    """The text gives a cause ('due to', 'driven by', 'as a result of', 'reflecting')."""
+    return bool(_CAUSAL.search(text))
+
+
+def declares_not_relevant(text: str) -> bool:
+    """The text declares the metric not useful / relevant / meaningful / applicable (the branch a
+    question's 'if X is not a useful metric, say so' clause allows), or not explicitly given."""
+    return bool(_DECLARED_NOT_RELEVANT.search(text))
+
+
+def nil_words(text: str) -> int:
+    """How many figures the text gives in words: 'zero', 'nil', 'none', 'flat', 'unchanged'."""
+    return len(_NIL_WORDS.findall(text))
+
+
+def leading_yes_no(text: str) -> int | None:
+    """The offset just after the 'Yes' / 'No' an answer opens with, or None when it opens with
+    neither ('Yes, revenue grew' -> 3)."""
+    m = _LEADING_YES_NO.match(text)
+    return m.end() if m else None

@@ -355,7 +355,7 @@ class TestTables:
 
     def test_change_columns_and_footnotes(self) -> None:
         """'Change' columns and '(a)' footnote markers keep values aligned with their years."""
-        from finqa.agents.judge._tables import column_period
+        from finqa.lexicon.statements.located import column_period
 
         text = (
             "(in millions)\n2022\n2021\nChange\n2022\n2021\nChange\n"
@@ -369,7 +369,7 @@ class TestTables:
 
     def test_narrative_period(self) -> None:
         """'... 13.6% in 2021' belongs to 2021 even below a header of other years."""
-        from finqa.agents.judge._tables import column_period
+        from finqa.lexicon.statements.located import column_period
 
         text = (
             "In 2022, sales increased 1.3% compared to an increase of 13.6% in 2021.\n2022\n2021\n"
@@ -622,7 +622,7 @@ class TestPercentAsRatio:
 
     def test_percent_column_reader(self) -> None:
         """percent_column reads the column's unit from aligned rows, not from other widths."""
-        from finqa.agents.judge._tables import percent_column
+        from finqa.lexicon.statements.located import percent_column
 
         def at(text: str, value: str, nth: int = 0) -> bool:
             start = -1

@@ -8,7 +8,6 @@ from _reasoning_data import CORNING_INCOME as INCOME
 from _reasoning_data import evidence
 from finqa.agents.config import Settings
 from finqa.agents.judge import JudgeAgent
-from finqa.agents.judge._question import analysis_of
 from finqa.agents.judge.facets import decompose
 from finqa.agents.judge.kind import expected_kind
 from finqa.agents.types import (
@@ -19,6 +18,7 @@ from finqa.agents.types import (
     Verdict,
 )
 from finqa.lexicon import intent
+from finqa.lexicon.question_intent import read_intent
 
 Q_SALES = "By how much did Corning's net sales change from FY2021 to FY2022?"
 Q_INCOME = "By how much did Corning's net income decrease in FY2022?"
@@ -38,7 +38,7 @@ def _eval(judge: JudgeAgent, question: str, text: str) -> Verdict:
 
 
 def _expect(question: str) -> object:
-    analysis = analysis_of(question)
+    analysis = read_intent(question).analysis
     return expected_kind(question, analysis, [f.kind for f in decompose(question, analysis)])
 
 

@@ -1,7 +1,10 @@
-"""The judge's window on the lexicon: every number, period, metric and company goes through here.
+"""The judge's window on the lexicon for the answer's and the evidence's numbers, periods,
+metrics and companies.
 
-The lexicon (package `lexicon/`) is the one place numbers are parsed. This adapter imports it
-lazily and exposes the few calls the judge needs, plus two helpers built on them:
+The lexicon (package `lexicon/`) is the one place numbers are parsed, and the one reader of the
+question: the judge reads a question only through `finqa.lexicon.question_intent.read_intent`.
+This adapter imports the lexicon lazily and exposes the few calls the judge needs, plus helpers
+built on them:
 `quantity_from(value, scale, unit)` (a synthetic Quantity for a computed result) and
 `magnitude_close` (tolerance check of a written quantity against a computed float).
 """
@@ -18,7 +21,6 @@ __all__ = [
     "quantities_match",
     "find_in_text",
     "parse_quantity",
-    "analyze",
     "find_metrics",
     "metric_terms",
     "metric_formula",
@@ -65,10 +67,6 @@ def find_in_text(q: Any, text: str) -> Any | None:
 
 def parse_quantity(text: str) -> Any | None:
     return _fn("parse_quantity")(text)
-
-
-def analyze(question: str) -> Any:
-    return _fn("analyze")(question)
 
 
 def find_metrics(text: str) -> list[Any]:

@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from finqa.agents.judge import _lex
-from finqa.agents.judge._tables import column_period, percent_column, row_cells, row_label
 from finqa.agents.judge.evidence import EvidenceView, SourceView
 from finqa.agents.types import FigureStatus
+from finqa.lexicon.statements.located import column_period, percent_column, row_cells, row_label
 
 __all__ = ["match", "ratio_in_percent_column", "period_ok", "find"]
 

@@ -1,6 +1,6 @@
-"""What the judge reads from the question and the answer's sentences: the lexicon's analysis, the
-asked fiscal years, the words of the asked metrics and of their operands, the metrics a sentence
-names (and the ratios it names)."""
+"""What the judge reads beside the lexicon's reading of the question (`lexicon.question_intent`):
+the words of the asked metrics and of their operands, the metrics an answer's sentence names
+(and the ratios it names), and the way a sentence says a figure moved."""
 
 from __future__ import annotations
 
@@ -12,8 +12,6 @@ from finqa.agents.judge.text import content_tokens
 
 __all__ = [
     "FIGURE_KINDS",
-    "analysis_of",
-    "asked_years",
     "line_terms",
     "metric_tokens",
     "named_metrics",
@@ -62,13 +60,6 @@ def named_metrics(sentence: str) -> tuple[list[str], list[tuple[str, str]]]:
 _RATIO_JOINS = frozenset({"/", "to", "over", "divided by"})
 
 
-def analysis_of(question: str) -> Any:
-    try:
-        return _lex.analyze(question)
-    except Exception:  # noqa: BLE001 - the analysis only refines the checks; the judge still works without it
-        return None
-
-
 def metric_tokens(analysis: Any) -> frozenset[str]:
     """Words of the line items / synonyms of the metrics the question asks about ('COGS' ->
     'cost of sales', 'cost of revenue'): evidence rows named so are on topic."""
@@ -105,19 +96,3 @@ def line_terms(expect: Expectation, analysis: Any) -> tuple[frozenset[str], ...]
 
 
 FIGURE_KINDS = frozenset({"amount", "ratio", "percent", "days", "count", "per_share"})
-
-
-def asked_years(question: str, analysis: Any, fy_label: str | None = None) -> tuple[int, ...]:
-    """The fiscal years asked. `fy_label` 'start': the filings in scope name their years by the
-    calendar year a year starts in (`FilingIdentity.fy_label`), so the question's own-naming
-    'fiscal 2023' is FY2024 and only the lexicon's reading under that naming counts."""
-    if fy_label == "start":
-        from finqa.lexicon.periods import find_periods
-
-        named = {p.fiscal_year for p in find_periods(question, fy_label=fy_label)}
-        if named - {None}:
-            return tuple(sorted(y for y in named if y is not None))
-    years = {y for y, _s, _e in _lex.year_mentions(question)}
-    if analysis is not None:
-        years |= {int(y) for y in getattr(analysis, "fiscal_years", ()) or ()}
-    return tuple(sorted(years))

@@ -25,6 +25,7 @@ from typing import Any, Literal
 from finqa.agents.judge import _lex
 from finqa.agents.judge.text import CITATION, content_tokens
 from finqa.agents.types import Answer, Evidence
+from finqa.lexicon.question_intent import read_intent
 
 __all__ = ["BasisCheck", "BasisOutcome", "check_basis", "subject_words"]
 
@@ -58,11 +59,10 @@ class BasisCheck:
 
 def subject_words(question: str) -> frozenset[str]:
     """The question's subject: its content words less the asked companies' names and years."""
-    from finqa.lexicon.answer_form import ask_head
-
-    head = ask_head(question)
+    intent = read_intent(question)  # the lexicon's one reading of the question
+    head = intent.head
     names: set[str] = set()
-    for company in _companies(question):
+    for company in intent.companies:
         names |= set(content_tokens(company))
     return frozenset(t for t in content_tokens(head) if t not in names)
 
@@ -78,7 +78,7 @@ def check_basis(
     (`supported`), else the best failing one with its reason; None when the answer quotes
     nothing at all (a bare verdict is judged elsewhere)."""
     subject = subject_words(question)
-    asked_names = {c.lower() for c in _companies(question)}
+    asked_names = {c.lower() for c in read_intent(question).companies}
     candidates = _basis_sentences(answer, claims, evidence)
     if not candidates:
         return None
@@ -166,6 +166,7 @@ def _basis_sentences(
 
 
 def _companies(text: str) -> list[str]:
+    """The companies a basis sentence names."""
     try:
         return list(dict.fromkeys(c.name for c in _lex.find_companies(text)))
     except Exception:  # noqa: BLE001 - company names only refine the check

@@ -15,10 +15,10 @@ from typing import Any
 
 from finqa.agents.judge import _lex
 from finqa.agents.judge._match import find, match
-from finqa.agents.judge._tables import column_period
 from finqa.agents.judge.evidence import EvidenceView
 from finqa.agents.types import CalcStatus, Calculation, FigureStatus
 from finqa.lexicon.arith import ArithmeticError_, evaluate
+from finqa.lexicon.statements.located import column_period
 
 __all__ = [
     "CalcError",

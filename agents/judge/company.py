@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from finqa.agents.types import Evidence
-from finqa.lexicon.owners import asked_companies, is_company
+from finqa.lexicon.owners import is_company
+from finqa.lexicon.question_intent import read_intent
 
 __all__ = ["CompanyCheck", "check_companies"]
 
@@ -53,7 +54,7 @@ def _named_by(doc_id: str) -> str | None:
 
 def check_companies(question: str, evidence: Evidence, cited: Sequence[str]) -> CompanyCheck:
     """Check the filings of the cited sources (`cited`: source ids) against the question."""
-    owners = asked_companies(question)
+    owners = read_intent(question).owners  # the lexicon's one reading of the question
     pinned = "doc_ids" in (evidence.plan.filters or {})
     filings: dict[str, tuple[str | None, str | None]] = {}
     for sid in cited:

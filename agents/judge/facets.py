@@ -12,35 +12,25 @@ Instructions ('Answer in USD millions', 'Round to two decimals', definitions) ar
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from finqa.agents.judge import _lex
 from finqa.agents.judge.text import content_tokens
-from finqa.lexicon.intent import asks_which_period, choice_options
-from finqa.lexicon.question_parts import QuestionPart, question_parts
+from finqa.lexicon.intent import (
+    asks_which_period,
+    choice_options,
+    declares_not_relevant,
+    leading_yes_no,
+    nil_words,
+    states_cause,
+    states_verdict,
+)
+from finqa.lexicon.question_intent import read_intent
+from finqa.lexicon.question_parts import QuestionPart
 
 __all__ = ["Facet", "decompose", "check_facets", "assign_claims", "completeness_score"]
-
-_VERDICT_WORDS = re.compile(
-    r"\b(?:yes|no|not|none|never|neither|nor|indeed|positive|negative|increas\w*|decreas\w*|"
-    r"improv\w*|declin\w*|higher|lower|grew|grow\w*|drop\w*|rose|fell|reduc\w*|consistent|"
-    r"inconsistent|stable|flat|unchanged|healthy|unhealthy)\b|n't\b",
-    re.I,
-)
-_CAUSAL = re.compile(
-    r"\b(?:due to|driven|drove|because|primarily|mainly|largely|result\w* (?:of|from)|led by|"
-    r"owing to|reflect\w*|attributable|caused|impact|offset|from|since|as a|given|thanks to)\b",
-    re.I,
-)
-_NOT_RELEVANT = re.compile(
-    r"\bnot (?:a |an |the )?(?:very )?(?:useful|relevant|meaningful|applicable|appropriate|"
-    r"good|measured)\b|\bnot explicitly\b",
-    re.I,
-)
-_NUMBER_WORDS = re.compile(r"\b(?:zero|nil|none|flat|unchanged)\b", re.I)
 
 
 @dataclass
@@ -71,9 +61,11 @@ class Facet:
 
 
 def decompose(question: str, analysis: Any = None) -> list[Facet]:
-    """The facet checklist of a question: one facet per part the lexicon's parse of the question
-    finds (`lexicon.question_parts`), checked against the answer here."""
-    parsed = question_parts(question)
+    """The facet checklist of a question: one facet per part the lexicon's reading of the
+    question finds (`lexicon.question_intent`), checked against the answer here. (`analysis` is
+    the caller's; the lexicon's reading holds its own.)"""
+    intent = read_intent(question)
+    parsed = intent.parts
     facets: list[Facet] = [
         Facet(f"c{n}", "conditional", sentence, part)
         for n, (sentence, part) in enumerate(parsed.conditionals)
@@ -96,7 +88,7 @@ def decompose(question: str, analysis: Any = None) -> list[Facet]:
                 "asked": sorted(set(content_tokens(parsed.parts[f.part].text)) - set(heads)),
                 "period": asks_which_period(f.text),
             }
-    companies = _companies(question)
+    companies = intent.companies
     if len(companies) >= 2:
         for name in companies:
             facets.append(
@@ -133,13 +125,6 @@ def _part_facets(part: QuestionPart, topic: tuple[str, ...], offset: int) -> lis
     return out
 
 
-def _companies(text: str) -> list[str]:
-    try:
-        return list(dict.fromkeys(c.name for c in _lex.find_companies(text)))
-    except Exception:  # noqa: BLE001 - company names only refine the facets; never fail the verdict on them
-        return []
-
-
 def _mentions_year(answer: str, year: int) -> bool:
     return any(y == year for y, _s, _e in _lex.year_mentions(answer))
 
@@ -162,9 +147,9 @@ def assign_claims(
         placed.append(best if scores[best] else None)
     verdict_parts = [q for q in parts if any(f.part == q and f.kind == "verdict" for f in facets)]
     for i, text in enumerate(claims):
-        if re.match(r"\W*(?:yes|no)\b", text, re.I) and verdict_parts:
+        if leading_yes_no(text) is not None and verdict_parts:
             # 'Yes, ...' answers a yes/no part: the first one not already answered so
-            taken = {placed[j] for j in range(i) if re.match(r"\W*(?:yes|no)\b", claims[j], re.I)}
+            taken = {placed[j] for j in range(i) if leading_yes_no(claims[j]) is not None}
             free = [q for q in verdict_parts if q not in taken]
             placed[i] = free[0] if free else placed[i]
     last_placed = max((i for i, p in enumerate(placed) if p is not None), default=-1)
@@ -241,7 +226,7 @@ def check_facets(
 
     With several question parts, each part is checked against the claims assigned to it;
     `evidence_tokens` (the content words of the evidence) are what a choice can name."""
-    not_relevant = bool(_NOT_RELEVANT.search(answer))
+    not_relevant = declares_not_relevant(answer)
     multi_part = len({f.part for f in facets if f.kind != "conditional"}) > 1
     per_claim = list(claim_numbers) if claim_numbers is not None else [0] * len(claims)
     owner = assign_claims(facets, claims, per_claim) if multi_part else [0] * len(claims)
@@ -258,17 +243,17 @@ def check_facets(
             numbers = sum(n for n, o in zip(per_claim, owner, strict=False) if o == f.part)
         else:
             numbers = n_numbers
-        numbers += len(_NUMBER_WORDS.findall(text))
+        numbers += nil_words(text)
         if f.kind == "conditional":
             f.meta["triggered"] = not_relevant
-            f.addressed = not not_relevant or bool(_CAUSAL.search(answer)) or len(tokens) >= 6
+            f.addressed = not not_relevant or states_cause(answer) or len(tokens) >= 6
             f.how = (
                 "explained"
                 if not_relevant and f.addressed
                 else ("not triggered" if not not_relevant else "")
             )
         elif f.kind == "verdict":
-            f.addressed = bool(_VERDICT_WORDS.search(text))
+            f.addressed = states_verdict(text)
             f.how = "verdict stated" if f.addressed else ""
         elif f.kind == "figure":
             seen = figures_seen[f.part] = figures_seen.get(f.part, 0) + 1
@@ -286,9 +271,7 @@ def check_facets(
             elif not_relevant:
                 f.addressed, f.how = True, "metric declared not relevant"
         elif f.kind == "explanation":
-            f.addressed = bool(mine) and (
-                bool(_CAUSAL.search(text)) or len(tokens - set(f.topic)) >= 3
-            )
+            f.addressed = bool(mine) and (states_cause(text) or len(tokens - set(f.topic)) >= 3)
             f.how = "explanation given" if f.addressed else ""
         elif f.kind == "choice":
             f.addressed, f.how = _names_option(f, text, evidence_tokens)

@@ -18,6 +18,7 @@ from finqa.agents.judge import _lex
 from finqa.agents.judge.evidence import EvidenceView, SourceView
 from finqa.agents.judge.numeric import NumberCheck
 from finqa.agents.judge.text import Claim, content_tokens, is_provenance_note
+from finqa.lexicon.question_intent import read_intent
 
 __all__ = ["ClaimCheck", "check_claims", "grounding_score"]
 
@@ -85,10 +86,7 @@ def check_claims(
 ) -> list[ClaimCheck]:
     """Check every claim; `default_sources` are the answer's citations when claims carry no marker."""
     q_tokens = set(content_tokens(question))
-    try:
-        allowed = {str(c.name) for c in _lex.find_companies(question)}
-    except Exception:  # noqa: BLE001 - company names only refine grounding; never fail the verdict on them
-        allowed = set()
+    allowed = set(read_intent(question).companies)  # the lexicon's one reading of the question
     out: list[ClaimCheck] = []
     for claim in claims:
         check = ClaimCheck(claim.index, claim.text, claim.sources)

@@ -24,8 +24,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from finqa.agents.judge.text import content_tokens
-from finqa.lexicon.intent import asks_change_amount
+from finqa.lexicon.intent import leading_yes_no
 from finqa.lexicon.numbers import SCALE_WORDS
+from finqa.lexicon.question_intent import read_intent
 
 __all__ = [
     "Expectation",
@@ -145,15 +146,15 @@ def expected_kind(question: str, analysis: Any, facet_kinds: Sequence[str]) -> E
     if "figure" in kinds and metric is not None:
         kind = KIND_OF_UNIT.get(metric.unit)
         if kind is not None:
-            asked = _asked_text(question)
+            intent = read_intent(question)  # the lexicon's one reading of the question's words
             reason = f"catalogue: {metric.name} is in {metric.unit}"
-            if asks_change_amount(asked):
+            if intent.change_amount:
                 return _change_expected(metric, kind)
-            if _PERCENT_ASKED.search(asked) and kind != "percent":
+            if intent.percent_asked and kind != "percent":
                 return Expectation(
                     "percent", metric.id, (kind,), unit=metric.unit, reason=reason + "; asked in %"
                 )
-            also = tuple(k for k, rx in _ALSO if kind == "amount" and rx.search(asked))
+            also = tuple(intent.also_forms) if kind == "amount" else ()
             return Expectation(kind, metric.id, also, unit=metric.unit, reason=reason)
     if "explanation" in kinds:
         return Expectation("explanation", reason="a why/how question")
@@ -185,20 +186,6 @@ def _rate_base(metric: Any) -> Any | None:
     if metric.unit != "%" or len(inputs) != 1 or "prev(" not in formula:
         return None
     return _fn_metric()(inputs[0])
-
-
-# The form of answer a question's own wording asks for, beside its metric's unit.
-_PERCENT_ASKED = re.compile(r"%|\bpercent(?:age)?s?\b|\bproportion\b|\bper cent\b", re.I)
-_ALSO = (
-    ("percent", re.compile(r"\bmargins?\b|\bchange\b|\bgrowth\b|\bgrew\b|\bcagr\b", re.I)),
-    ("ratio", re.compile(r"\bratio\b|\bturnover\b|\btimes\b|\bcoverage\b", re.I)),
-)
-
-
-def _asked_text(question: str) -> str:
-    """The sentences of the question that ask (end in '?'), else all of it."""
-    asks = [s for s in re.split(r"(?<=[?.!])\s+", question) if s.rstrip().endswith("?")]
-    return " ".join(asks) or question
 
 
 # --------------------------------------------------------------------------- answer checks
@@ -310,22 +297,19 @@ def not_english(text: str) -> bool:
     return other >= 2 and other > en
 
 
-_YES_NO = re.compile(r"^\W*(yes|no)\b\W*", re.I)
-
-
 def _bare_verdict(text: str, numbers: int) -> bool:
     """'Yes.' / 'No' / 'Yes, it is.': a verdict with no figure and (almost) no words of basis."""
-    m = _YES_NO.match(text)
-    if m is None:
+    end = leading_yes_no(text)
+    if end is None:
         return False
-    rest = content_tokens(text[m.end() :])
+    rest = content_tokens(text[end:])
     return numbers == 0 and len(rest) < 3
 
 
 def copied_question(text: str, question: str) -> bool:
     """The answer is the question (or most of it) again: no verdict, (almost) no word of its own,
     and >= 70% of the question's content words."""
-    if _YES_NO.match(text):
+    if leading_yes_no(text) is not None:
         return False
     tokens = content_tokens(text)
     asked = set(content_tokens(question))

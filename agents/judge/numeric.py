@@ -28,12 +28,12 @@ from typing import Any
 
 from finqa.agents.judge import _lex
 from finqa.agents.judge._match import find
-from finqa.agents.judge._tables import row_label
 from finqa.agents.judge.calc import CalcCheck, magnitude_target, match_calc, verify_calculations
 from finqa.agents.judge.evidence import EvidenceView, SourceView
 from finqa.agents.judge.text import content_tokens
 from finqa.agents.types import FIGURE_OK, FigureStatus
-from finqa.lexicon.numbers import question_scale
+from finqa.lexicon.question_intent import read_intent
+from finqa.lexicon.statements.located import row_label
 
 __all__ = [
     "NumberCheck",
@@ -107,8 +107,9 @@ class NumberCheck:
 
 def answer_numbers(answer: str, question: str) -> tuple[list[Any], list[dict[str, Any]]]:
     """The checkable quantities of the answer, and the skipped ones with the reason."""
-    qscale = question_scale(question)
-    asked = [q for q in _lex.extract_quantities(question) if q.kind == "number"]
+    intent = read_intent(question)  # the lexicon's one reading of the question
+    qscale = intent.scale
+    asked = intent.stated
     keep: list[Any] = []
     skipped: list[dict[str, Any]] = []
     criteria: set[tuple[float, str]] = set()

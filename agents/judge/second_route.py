@@ -18,6 +18,7 @@ from finqa.agents.judge.numeric import NumberCheck, claimed_year
 from finqa.agents.judge.plausible import implausible
 from finqa.agents.judge.routes import RouteCheck, Routes
 from finqa.agents.judge.statement_figures import StatementFigures, units_agree
+from finqa.lexicon.question_intent import read_intent
 
 __all__ = ["LazyPages", "second_route"]
 
@@ -36,9 +37,7 @@ def second_route(
     year = max(asked) if asked else None
     if expect.metric is None or expect.kind not in FIGURE_KINDS or year is None or expect.change:
         return None, []
-    from finqa.lexicon.answer_form import ask_head, asked_aggregates, defines_metric
-    from finqa.lexicon.intent import asks_share
-
+    intent = read_intent(question)  # the lexicon's one reading of the question
     unit = _metric_unit(expect.metric)
     figures = [
         nc
@@ -47,11 +46,7 @@ def second_route(
         and _unit_fits(str(nc.quantity.unit or ""), unit)
         and claimed_year(text, nc.quantity) in (None, year)
     ]
-    single = (
-        len(asked) == 1
-        and not asked_aggregates(ask_head(question), question)
-        and not defines_metric(question)
-    )
+    single = len(asked) == 1 and not intent.aggregates and not intent.defines_metric
     candidates = [nc for nc in figures if nc.ok]
     results = [nc for nc in candidates if nc.status == "calculation"]
     headline = results or (candidates if len(candidates) == 1 else [])
@@ -62,7 +57,7 @@ def second_route(
             if nc.text == check.figure:
                 nc.status, nc.detail = "route_conflict", check.detail
         problems.append(KindProblem("route_conflict", check.detail, [check.figure]))
-    share = asks_share(question)
+    share = intent.share
     judged = [
         nc
         for nc in numbers

@@ -1,4 +1,9 @@
-"""Which period a number in evidence text belongs to: its table column, or a narrative 'in 2021'.
+"""Where a figure of page text sits in its table: the period of its column (or of a narrative
+'in 2021'), its row's label and cells, and whether its column is a percentage one.
+
+The text reader (`text.read_text_page`) reads a statement page into the statement model's
+facts line by line; a figure quoted from a filing is found by its offset in the page text, so
+this reads the table around one offset: the same page text, read from the figure outwards.
 
 Filing text extracted from PDFs flattens a table row into a label line followed by the row's
 values (one or several per line); the column headers are a run of years above the rows
@@ -11,7 +16,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from finqa.agents.judge import _lex
+from finqa.lexicon.numbers import extract_quantities
+from finqa.lexicon.periods import year_mentions
 
 __all__ = [
     "ColumnPeriod",
@@ -50,7 +56,7 @@ def header_years(text: str, before: int) -> tuple[int | None, ...]:
     'Change' / '% Change' / 'Increase (Decrease)' columns between years are kept as None so
     that value positions line up with the header ('2021 2020 Change 2021 2020 Change')."""
     lo = max(0, before - _HEADER_WINDOW)
-    mentions = [(y, s + lo, e + lo) for y, s, e in _lex.year_mentions(text[lo:before])]
+    mentions = [(y, s + lo, e + lo) for y, s, e in year_mentions(text[lo:before])]
     runs: list[list[int | None]] = []
     last_end = -1
     for year, start, end in mentions:
@@ -115,7 +121,7 @@ def _row_values(text: str, start: int) -> tuple[list[tuple[int, int]], int]:
         segment_start = line_start + (letters[-1] if letters else 0)
         row_start, row_end = line_start, line_end
     segment = text[segment_start:row_end]
-    quantities = _lex.extract_quantities(segment)
+    quantities = extract_quantities(segment)
     spans = [(q.start + segment_start, q.end + segment_start) for q in quantities]
     for m in _PLACEHOLDER.finditer(
         re.sub(r"\([a-z]\)", "   ", segment)
@@ -132,7 +138,7 @@ def column_period(text: str, start: int, end: int) -> ColumnPeriod:
         sentence_start = max(text.rfind(". ", 0, start), text.rfind("\n", 0, start), -1) + 1
         stops = [i for i in (text.find(". ", end), text.find("\n", end)) if i >= 0]
         sentence = text[sentence_start : min(stops) if stops else len(text)]
-        years = tuple(dict.fromkeys(y for y, _s, _e in _lex.year_mentions(sentence)))
+        years = tuple(dict.fromkeys(y for y, _s, _e in year_mentions(sentence)))
         return ColumnPeriod(int(narrative.group(1)), years, None, None, "narrative")
     spans, row_start = _row_values(text, start)
     index = next((i for i, (s, e) in enumerate(spans) if s <= start < e or start <= s < end), None)

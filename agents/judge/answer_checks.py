@@ -1,0 +1,183 @@
+"""Step 1 and 3 of the judge: does the answer answer the question (its kind, unit and range, not
+a copy, a change where a change is asked), and which parts of the question it addresses (the
+grounding of every claim, the facet checklist, a basis for a yes/no resting on no figure).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from finqa.agents.config import JudgeConfig
+from finqa.agents.judge._question import FIGURE_KINDS, sentence_at, stated_direction
+from finqa.agents.judge.basis import check_basis
+from finqa.agents.judge.context import Context, counted, question_parts_of
+from finqa.agents.judge.facets import Facet, check_facets
+from finqa.agents.judge.grounding import check_claims
+from finqa.agents.judge.kind import Expectation, KindProblem, check_kind
+from finqa.agents.judge.numeric import NumberCheck
+from finqa.agents.judge.text import split_claims
+from finqa.agents.types import Answer
+
+__all__ = ["PROBLEM_FACETS", "check_answer_kind", "check_parts", "level_not_change"]
+
+# the facet kinds a problem leaves unanswered (empty: every counted facet)
+PROBLEM_FACETS: dict[str, tuple[str, ...]] = {
+    "empty": (),
+    "language": (),
+    "bare_verdict": ("verdict",),
+    "copied_question": (),
+    "copied_evidence": (),
+    "wrong_kind": ("figure",),
+    "no_unit": ("figure",),
+    "other_metric": ("figure",),
+    "not_change": ("figure",),
+    "route_conflict": ("figure",),
+    "implausible": ("figure",),
+    "wrong_sign": ("figure",),
+    "basis": ("verdict", "explanation", "answer"),
+}
+
+
+def check_answer_kind(
+    ctx: Context, answer: Answer, numbers: list[NumberCheck], cfg: JudgeConfig
+) -> list[KindProblem]:
+    """Does the answer answer the question (kind, unit, range, not a copy)?
+
+    Figures of the wrong kind, and every figure of an answer whose own calculation the
+    reasoner flagged as invalid, become unverified numbers."""
+    if ctx.abstained or not cfg.deterministic_verify:
+        return []
+    expect = ctx.expect
+    other_metric = any(nc.status == "calc_other_metric" for nc in numbers)
+    if expect.kind in FIGURE_KINDS and len(question_parts_of(ctx.checklist)) > 1:
+        # the kind is the first part's metric's; another part may ask for another kind
+        expect = replace(expect, kind=None, reason="several parts: figure kinds not checked")
+    problems = check_kind(
+        ctx.question,
+        ctx.text,
+        expect,
+        [nc.quantity for nc in numbers],
+        ctx.view,
+        question_scale=ctx.intent.scale,
+    )
+    for p in problems:
+        for nc in numbers:
+            if p.code in ("wrong_kind", "no_unit") and nc.text.strip() in p.numbers:
+                nc.status, nc.detail = "wrong_kind", p.message
+    if expect.change and expect.kind in FIGURE_KINDS and numbers:
+        problems += level_not_change(ctx, expect, numbers)
+    problems += ctx.problems  # the second route's and the definitions' (step 2)
+    flagged = [x for x in answer.calc_problems if x]
+    if flagged:
+        problems.append(
+            KindProblem(
+                "invalid_calculation",
+                "the answer's own calculation is invalid: " + "; ".join(flagged[:2]),
+            )
+        )
+        for nc in numbers:
+            if nc.status != "calculation":
+                nc.status = "calc_invalid"
+                nc.detail = "stated beside a calculation flagged invalid"
+    if other_metric:
+        problems += [KindProblem("other_metric", d.message) for d in ctx.definitions if d.failed]
+    unknown = answer.invalid_citations
+    if unknown:
+        problems.append(
+            KindProblem("unknown_source", f"{unknown} citation(s) to sources not in the evidence")
+        )
+    return problems
+
+
+def check_parts(
+    ctx: Context,
+    answer: Answer,
+    numbers: list[NumberCheck],
+    skipped: list[dict[str, Any]],
+    problems: list[KindProblem],
+    cfg: JudgeConfig,
+) -> tuple[list[Any], list[Facet]]:
+    """Grounding of every claim, and the facet checklist (a kind problem leaves the part it
+    concerns unanswered); a yes/no or descriptive answer resting on no figure needs a basis
+    sentence about the subject, stated as a fact of the asked period (basis.py)."""
+    claims = split_claims(ctx.text)
+    claim_checks = check_claims(claims, numbers, ctx.view, ctx.question, default_sources=ctx.cited)
+    kinds = {f.kind for f in ctx.checklist if f.kind != "conditional"}
+    if (
+        cfg.deterministic_verify
+        and not ctx.abstained
+        and kinds & {"verdict", "explanation", "answer"}
+        and not kinds & {"figure", "choice"}
+        and not any(nc.ok for nc in numbers)
+    ):
+        basis = check_basis(ctx.question, answer, claim_checks, ctx.evidence, ctx.asked)
+        if basis is not None:
+            ctx.basis.append(basis)
+            if not basis.ok:
+                problems.append(KindProblem("basis", basis.reason))
+    quoted = sum(1 for x in skipped if x["reason"] == "quoted from the question")
+    spans = [(nc.start, nc.end) for nc in numbers] + [
+        (int(x["start"]), int(x["end"]))
+        for x in skipped
+        if x["reason"] == "quoted from the question"
+    ]
+    per_claim = [sum(1 for s, e in spans if s < c.end and c.start < e) for c in claims]
+    words = frozenset().union(*(src.tokens for src in ctx.view.sources))
+    facets = check_facets(
+        ctx.checklist,
+        ctx.text,
+        len(numbers) + quoted,
+        [c.text for c in claims],
+        per_claim,
+        evidence_tokens=words,
+    )
+    _discount_coincidences(claim_checks, numbers)
+    for claim in claim_checks:
+        if claim.reason.startswith("cites "):  # only sources that are not in the evidence
+            for nc in numbers:
+                if nc.text in claim.numbers and nc.ok:
+                    nc.status, nc.detail = "not_found", claim.reason
+                    claim.failed_numbers.append(nc.text)
+    for p in problems:
+        targets = PROBLEM_FACETS.get(p.code)
+        if targets is None:
+            continue
+        hit = [f for f in facets if counted(f) and (not targets or f.kind in targets)]
+        for f in hit or [f for f in facets if counted(f)]:
+            f.addressed, f.how = False, p.message
+    return claim_checks, facets
+
+
+def level_not_change(
+    ctx: Context, expect: Expectation, numbers: Sequence[NumberCheck]
+) -> list[KindProblem]:
+    """A change was asked ('by how much did X change'): some figure must be one, i.e. say which
+    way X moved (a direction word or sign), or be read as the change by the statement model or a
+    recorded calculation; figures that only state X's level do not answer it."""
+    for nc in numbers:
+        if nc.status in ("calculation", "wrong_direction") or "change from" in nc.detail:
+            return []
+        if stated_direction(nc.quantity, sentence_at(ctx.text, nc.start)):
+            return []
+    name = (expect.metric or "the line item").replace("_", " ")
+    return [
+        KindProblem(
+            "not_change",
+            f"the change in {name} was asked: state how much it rose or fell, not its level",
+            [nc.text for nc in numbers],
+        )
+    ]
+
+
+def _discount_coincidences(claims: list[Any], numbers: list[Any]) -> None:
+    """A figure inside a claim about another company is no evidence for this question, even if
+    the same digits occur in these filings: it is marked unsupported (and so is its claim)."""
+    for claim in claims:
+        if not claim.content or not claim.reason.startswith("names "):
+            continue
+        for n in numbers:
+            if n.text in claim.numbers and n.ok:
+                n.status, n.detail = "not_found", "only in a claim about another company"
+                claim.failed_numbers.append(n.text)

@@ -1,0 +1,186 @@
+"""Step 2 of the judge: every figure of the answer, found in the evidence, re-executed from its
+recorded calculation, re-derived from the statement model, or checked by a second route.
+
+A figure not found as written (`REDERIVABLE`) is read against the judge's own statement model of
+the evidence pages: the asked metric for the asked year, then the period each figure is given for
+and the metrics its own sentence names. A change asked must move the way the answer says.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from finqa.agents.config import JudgeConfig
+from finqa.agents.judge._question import (
+    line_terms,
+    metric_tokens,
+    named_metrics,
+    sentence_at,
+    stated_direction,
+)
+from finqa.agents.judge.context import Context, question_parts_of
+from finqa.agents.judge.definition import judge_definitions
+from finqa.agents.judge.numeric import (
+    CalcCheck,
+    NumberCheck,
+    check_numbers,
+    claimed_year,
+    derive_remaining,
+    verify_calculations,
+)
+from finqa.agents.judge.second_route import second_route
+from finqa.agents.judge.statement_figures import StatementValue, match_statement_value
+from finqa.agents.types import Answer
+
+__all__ = ["REDERIVABLE", "check_figures", "check_direction"]
+
+REDERIVABLE = frozenset({"not_found", "calc_unverified", "calc_other_metric"})
+
+
+def check_figures(
+    ctx: Context, answer: Answer, cfg: JudgeConfig
+) -> tuple[list[NumberCheck], list[dict[str, Any]], list[CalcCheck]]:
+    """Every figure of the answer, found in the evidence or re-executed (and what was skipped)."""
+    deterministic = cfg.deterministic_verify
+    calcs = (
+        verify_calculations(answer.calculations, ctx.view, ctx.asked, cfg.rel_tolerance)
+        if deterministic
+        else []
+    )
+    parts = question_parts_of(ctx.checklist)
+    numbers, skipped = check_numbers(
+        ctx.text,
+        ctx.question,
+        ctx.view,
+        calcs,
+        asked=ctx.asked,
+        cited=ctx.cited,
+        rel_tol=cfg.rel_tolerance,
+        deterministic=deterministic,
+        topic=metric_tokens(ctx.analysis),
+        single_part=len(parts) <= 1,
+        topic_name=(ctx.expect.metric or "").replace("_", " "),
+        label_terms=line_terms(ctx.expect, ctx.analysis) if len(parts) <= 1 else (),
+    )
+    if deterministic and len(parts) <= 1 and not ctx.expect.change:
+        # a stated result must be of the asked metric as the catalogue defines it (a change
+        # asked is no catalogue metric: its figures are read against the change below)
+        ctx.definitions.extend(
+            judge_definitions(answer.calculations, numbers, ctx.expect, ctx.analysis)
+        )
+    if deterministic and any(nc.status in REDERIVABLE for nc in numbers):
+        # the judge's own derivation: the catalogue formula over the statement model
+        model = model_value(ctx)
+        ctx.model.append(model)
+        for nc in numbers:
+            if nc.status not in REDERIVABLE or model is None:
+                continue
+            if match_statement_value(nc.quantity, model, cfg.rel_tolerance):
+                nc.status, nc.detail = "rederived", f"statement model: {model.describe()}"
+                check_direction(nc, model, ctx.text)
+            else:
+                nc.detail = (nc.detail + "; " if nc.detail else "") + (
+                    f"the evidence gives {model.describe()}"
+                )
+    if deterministic and any(nc.status in REDERIVABLE for nc in numbers):
+        _per_period(ctx, numbers, cfg.rel_tolerance)
+    if deterministic and len(parts) <= 1:
+        _second_route(ctx, numbers, cfg.rel_tolerance)
+    if deterministic and ctx.expect.change and any(nc.ok for nc in numbers):
+        # however a change was verified (a recorded calculation, a figure of the filing's
+        # text), the way the answer says it moved must be the statement model's
+        change = model_value(ctx)
+        for nc in numbers:
+            if (
+                change is not None
+                and nc.ok
+                and match_statement_value(nc.quantity, change, cfg.rel_tolerance)
+            ):
+                check_direction(nc, change, ctx.text)
+    return numbers, skipped, calcs
+
+
+def _second_route(ctx: Context, numbers: list[NumberCheck], rel_tol: float) -> None:
+    """Before a figure of the asked metric is accepted, the judge derives it by a route of
+    its own, and the figure must be one the metric can take by its definition."""
+    check, problems = second_route(
+        ctx.question, ctx.text, ctx.expect, ctx.asked, numbers, ctx.routes, rel_tol
+    )
+    if check is not None:
+        ctx.route.append(check)
+    ctx.problems.extend(problems)
+
+
+def _per_period(ctx: Context, numbers: list[NumberCheck], tol: float) -> None:
+    """Figures still unverified, read against the statement model for the period each is
+    given for (its own, or the one asked year): the asked metrics and those the figure's own
+    sentence names (their value, their change from the year before, a ratio of two named line
+    items); then what simple arithmetic over the newly verified figures gives."""
+    figures = ctx.figures
+    asked = [ctx.expect.metric, *(getattr(ctx.analysis, "metrics", ()) or ())]
+    hit = False
+    for nc in numbers:
+        if nc.status not in REDERIVABLE:
+            continue
+        own = claimed_year(ctx.text, nc.quantity)
+        # the figure's own period; the asked one only when one year is asked (a figure for a
+        # span, 'the FY2018-FY2020 average', is not any single year's value); where a change
+        # between years is asked, the change is the later year's and the levels are either's
+        if own:
+            years: tuple[int, ...] = (own,)
+        elif ctx.expect.change:
+            years = tuple(sorted(ctx.asked, reverse=True))
+        else:
+            years = ctx.asked if len(ctx.asked) == 1 else ()
+        if not years:
+            continue
+        named, ratios = named_metrics(sentence_at(ctx.text, nc.start))
+        metrics = [m for m in dict.fromkeys([*asked, *named]) if m]
+        found = figures.match(nc.quantity, metrics, years, tol, ratios)
+        if found is not None:
+            nc.status, nc.detail, hit = (
+                "rederived",
+                f"statement model: {found.describe()}",
+                True,
+            )
+            check_direction(nc, found, ctx.text)
+    if hit:
+        derive_remaining(numbers, tol)
+
+
+def check_direction(nc: NumberCheck, found: StatementValue, text: str) -> None:
+    """A figure read as a change must move the way the answer says: 'fell by $107 million' is
+    unsupported when the statement model gives a rise of 107 (the magnitude alone matched)."""
+    if not found.what.startswith(("change", "% change")) or not found.value:
+        return
+    stated = stated_direction(nc.quantity, sentence_at(text, nc.start))
+    if stated and (stated > 0) != (found.value > 0):
+        said, real = ("a rise", "a fall") if stated > 0 else ("a fall", "a rise")
+        nc.status = "wrong_direction"
+        nc.detail = f"the answer states {said}; the evidence gives {real}: {found.describe()}"
+
+
+def model_value(ctx: Context) -> StatementValue | None:
+    """The asked metric (its change from the year before, when a change is asked) for the
+    latest asked year, from the judge's statement model of the evidence pages."""
+    metric = ctx.expect.metric
+    if metric is None or not ctx.asked or not ctx.evidence.items:
+        return None
+    if "avg3" in ctx.intent.aggregates:
+        first, last = ctx.intent.year_range or (min(ctx.asked), max(ctx.asked))
+        found = [ctx.figures.value(metric, y) for y in range(first, last + 1)]
+        values = [f for f in found if f is not None]
+        if len(values) != 3 or len(found) != 3:
+            return None
+        return StatementValue(
+            metric,
+            sum(v.value for v in values) / 3.0,
+            values[0].unit,
+            last,
+            tuple(f for v in values for f in v.facts),
+            f"3-year average FY{first}-FY{last} of {metric.replace('_', ' ')}",
+        )
+    if ctx.expect.change:
+        moved = ctx.figures.change(metric, max(ctx.asked))
+        return moved[0] if moved else None
+    return ctx.figures.value(metric, max(ctx.asked))

@@ -1,0 +1,78 @@
+"""Where a figure of page text sits in its table (`lexicon.statements.located`): the one reader
+of a quoted figure's column period, row label and row cells that the judge reads figures with."""
+
+from __future__ import annotations
+
+from finqa.lexicon.statements.located import (
+    column_period,
+    header_years,
+    percent_column,
+    row_cells,
+    row_label,
+)
+
+# a balance sheet as PDF text flattens it: a label line, then one value per line
+BALANCE = (
+    "Consolidated Balance Sheets\n(in millions)\nDecember 31,\n2022\n2021\n"
+    "Cash and cash equivalents\n1,200\n1,100\n"
+    "Total current assets\n7,453\n7,659\n"
+)
+
+
+class TestColumnPeriod:
+    """A value's column year comes from the nearest header run above its row."""
+
+    def test_values_take_their_column_year(self) -> None:
+        """The first value of a row is the first header year's, the second the next one's."""
+        at = BALANCE.index("7,659")
+        col = column_period(BALANCE, at, at + 5)
+        assert (col.year, col.how, col.header) == (2021, "table", (2022, 2021))
+
+    def test_a_lone_value_has_no_table_column(self) -> None:
+        """A figure in a sentence with no header run above it has no column year."""
+        text = "Revenue was 1,200 million this year."
+        at = text.index("1,200")
+        assert column_period(text, at, at + 5).year is None
+
+    def test_header_years_ignore_prose_between_years(self) -> None:
+        """Two years separated by prose are no header run; dates and column words join them."""
+        assert header_years("June 30, 2023 December 31, 2022\nSales", 40) == (2023, 2022)
+        assert header_years("In 2021 we opened stores, and in 2020 none.\nSales", 50) == ()
+
+
+class TestRowReading:
+    """The label and cells of the row holding a value."""
+
+    def test_label_above_flattened_values(self) -> None:
+        """A PDF-flattened row's label is the line above its values."""
+        assert row_label(BALANCE, BALANCE.index("7,453")) == "Total current assets"
+
+    def test_label_on_the_values_line(self) -> None:
+        """'Total current assets 7,453 7,659': the label precedes the values on one line."""
+        text = "2022 2021\nTotal current assets 7,453 7,659\n"
+        assert row_label(text, text.index("7,659")) == "Total current assets"
+
+    def test_a_sentence_has_no_row_label(self) -> None:
+        """A figure inside prose is named by its sentence, not a row label."""
+        text = "2022 2021\nWe repurchased shares worth 1,200 during the year, more than before.\n"
+        assert row_label(text, text.index("1,200")) is None
+
+    def test_row_cells_carry_their_years(self) -> None:
+        """Every value of the row, each with its column year."""
+        cells = row_cells(BALANCE, BALANCE.index("1,200"))
+        assert [(BALANCE[s:e], y) for s, e, y in cells] == [("1,200", 2022), ("1,100", 2021)]
+
+
+class TestPercentColumn:
+    """A bare figure is a percentage when its column's other rows say so."""
+
+    def test_lone_percent_line_marks_the_figure(self) -> None:
+        """'20.1' followed by a line holding only '%' is a percentage."""
+        text = "2022\n2021\nGross margin\n20.1\n%\n19.0\n%\n"
+        at = text.index("20.1")
+        assert percent_column(text, at, at + 4)
+
+    def test_amounts_are_not_percentages(self) -> None:
+        """A table of amounts gives no percent context."""
+        at = BALANCE.index("1,200")
+        assert not percent_column(BALANCE, at, at + 5)
