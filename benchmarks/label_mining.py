@@ -9,8 +9,8 @@ question) and collects, from pages that look like financial tables (a money-scal
 statement title), every line that is a caption followed by figures. A caption's key is its
 letters only, lower case (`lexicon.line_items.label_key`), so 'Costofgoodssold' from a PDF
 without spaces and 'Cost of goods sold' are one label. For each key it records the filings and
-companies that use it. The catalogue check lists, for every line-item label of the lexicon
-(`lexicon/data/line_items.yaml`), the filings that justify it; `--write-support` stores that
+companies that use it. The catalogue check lists, for every caption of the catalogue
+(`lexicon/data/metrics.yaml`: `read:` labels and `line_items`), the filings that justify it; `--write-support` stores that
 evidence (label -> filing count, company count, up to five example filings) in
 `lexicon/data/label_support.json`, which a test holds the catalogue to.
 """
@@ -133,7 +133,7 @@ def mine_labels(pages: Iterable[dict[str, object]], company_of: dict[str, str]) 
 
 
 def catalogue_support(stats: dict[str, LabelStats]) -> dict[str, dict[str, object]]:
-    """For every catalogue label (line_items.yaml labels, metrics.yaml line_items): filings and
+    """For every catalogue caption (`read:` labels, then `line_items`): filings and
     companies that use it, up to five example filings."""
     from finqa.lexicon import METRICS
 

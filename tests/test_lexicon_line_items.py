@@ -1,4 +1,4 @@
-"""The line-item catalogue in the lexicon: captions as filed, linked to the metric catalogue."""
+"""Line items of the one catalogue: captions as filed, keyed as the metrics that read them."""
 
 from __future__ import annotations
 
@@ -18,15 +18,16 @@ class TestLabelKey:
 
 class TestCatalogue:
     def test_every_item_names_real_metrics(self) -> None:
-        """Each line item's metric ids exist in metrics.yaml: one catalogue, no hand bridge."""
+        """Each line item's keys are catalogue keys: one catalogue, no hand bridge."""
         for item in line_items().values():
             assert item.labels, item.id
             for metric in item.metrics:
                 assert metric in METRICS, (item.id, metric)
 
     def test_metric_ids_map_to_items(self) -> None:
-        """A metrics.yaml id is read from its line item ('accounts_receivable' -> receivables)."""
-        assert item_for_metric("accounts_receivable") == "receivables"
+        """A catalogue key is read from its own line item, a metric defined as one line from
+        that line ('ebit' -> operating_income); a ratio is no line item."""
+        assert item_for_metric("accounts_receivable") == "accounts_receivable"
         assert item_for_metric("revenue") == "revenue"
         assert item_for_metric("ebit") == "operating_income"
         assert item_for_metric("gross_margin") is None
@@ -81,29 +82,24 @@ class TestLabelSupport:
 
 
 class TestPerYearFormulas:
-    def test_formulas_read_catalogue_line_items(self) -> None:
-        """Every per-year formula of metrics.yaml reads only line items of line_items.yaml."""
-        import re
+    def test_formulas_read_catalogue_keys(self) -> None:
+        """Every formula of the catalogue reads only catalogue keys, in the one notation."""
+        from finqa.lexicon.formula import keys
 
-        from finqa.lexicon import METRICS
-
-        known = set(line_items())
         for metric in METRICS.values():
-            if metric.per_year is None:
-                continue
-            for formula in metric.per_year.formulas:
-                items = set(re.findall(r"([a-z_]+)\[y(?:-\d)?\]", formula))
-                assert items and items <= known, (metric.id, formula, items - known)
+            for formula in (*metric.formulas, metric.formula or "0"):
+                assert set(keys(formula)) <= set(METRICS), (metric.id, formula)
 
     def test_offline_recipes_come_from_the_catalogue(self) -> None:
-        """The offline reasoner's recipe for a metric is the catalogue's per-year formula, under
-        the id answers use ('effective_tax_rate' is computed as 'tax_rate')."""
-        from finqa.agents.reasoning.offline.lexicon_bridge import get_recipe
-        from finqa.lexicon import METRICS
+        """The offline reasoner's recipe for a metric is the catalogue's formulas written per
+        year, under the metric's own key; every line item is a recipe of its own."""
+        from finqa.agents.reasoning.offline.recipes import get_recipe
 
-        etr = METRICS["effective_tax_rate"].per_year
-        assert etr is not None and etr.id == "tax_rate"
         recipe = get_recipe("effective_tax_rate")
-        assert recipe is not None and recipe.id == "tax_rate"
-        assert recipe.formulas == etr.formulas and recipe.unit == "%"
-        assert get_recipe("inventory") is not None  # every line item is a recipe of its own
+        assert recipe is not None and recipe.id == "effective_tax_rate"
+        assert recipe.formulas == (
+            "income_tax_expense[y] / pretax_income[y] * 100",
+            "effective_tax_rate[y]",  # the rate as the filing states it: its own line
+        )
+        assert recipe.unit == "%"
+        assert get_recipe("inventory") is not None

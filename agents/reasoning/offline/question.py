@@ -61,7 +61,7 @@ def _years(question: str) -> list[int]:
 def parse_question(question: str) -> QuestionSpec:
     q = " ".join(question.split())
     head = answer_form.ask_head(q)  # the ask, without "X is defined as: ..."
-    from finqa.agents.reasoning.offline.lexicon_bridge import lexicon_match
+    from finqa.agents.reasoning.offline.recipes import lexicon_match
 
     # the metric the question asks for, from the lexicon's catalogue (the ask before any
     # "X is defined as ..." first)
@@ -69,7 +69,7 @@ def parse_question(question: str) -> QuestionSpec:
     text = head if matched else q
     lex = matched or lexicon_match(q)
     recipe = lex[0] if lex else None
-    from finqa.agents.reasoning.offline.lexicon_bridge import PCT_OF_REVENUE, get_recipe
+    from finqa.agents.reasoning.offline.recipes import PCT_OF_REVENUE, get_recipe
 
     base = get_recipe(recipe)
     if lex and base is not None and base.unit == "USD" and intent.ratio_follows(text[lex[2] :]):
