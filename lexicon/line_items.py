@@ -1,10 +1,11 @@
 """Line items of the catalogue, as statement readers find them: the reasoner's Book, the judge.
 
-A view of the one catalogue (`lexicon.catalogue`, `lexicon/data/metrics.yaml`): an entry with a
-`read:` block is a line item a reader finds by its caption (labels, caption prefixes,
+A view of the one catalogue (`lexicon.catalogue`, `lexicon/data/metrics.yaml`): an entry whose
+`read:` block names labels is a line item a reader finds by those captions (caption prefixes,
 disqualifying substrings, sign conventions: `line_items()`); any other entry that is a plain
-statement line (no formula) is found by its statement captions alone (`caption_items()`).
-`get_item` reads either, by the catalogue key the statement model's facts carry too.
+statement line (no formula) is found by its statement captions (`line_items`), with the
+prefixes and exclusions of a `read:` block if it has one (`caption_items()`). `get_item` reads
+either, by the catalogue key the statement model's facts carry too.
 Captions are compared as `label_key`s (letters only, lower case). Every caption is justified by
 the filings that use it (`lexicon/data/label_support.json`, written by
 `python -m finqa.benchmarks.label_mining --write-support`).
@@ -130,36 +131,48 @@ def _kind(spec: Mapping[str, Any]) -> dict[str, Any]:
 
 @data_cache()
 def line_items() -> dict[str, LineItem]:
-    """key -> LineItem for every catalogue entry with a `read:` block, in catalogue order."""
+    """key -> LineItem for every catalogue entry whose `read:` block names its own labels, in
+    catalogue order."""
     raw = entries()
     # a metric defined as one line item is that item ('ebit: operating_income')
     also: dict[str, list[str]] = {}
     for key, spec in raw.items():
         formula = str(spec.get("formula") or "").strip()
-        if formula in raw and formula != key and raw[formula].get("read"):
+        if formula in raw and formula != key and _labelled(raw[formula]):
             also.setdefault(formula, []).append(key)
     return {
         key: _item(key, spec, tuple(also.get(key, ())))
         for key, spec in raw.items()
-        if spec.get("read")
+        if _labelled(spec)
     }
+
+
+def _labelled(spec: Mapping[str, Any]) -> bool:
+    return bool((spec.get("read") or {}).get("labels"))
 
 
 @data_cache()
 def caption_items() -> dict[str, LineItem]:
     """key -> LineItem for every other plain statement line of the catalogue (no formula, no
-    `read:` block, a statement of its own, statement captions): found by those captions."""
+    labels of its own, a statement of its own, statement captions): found by those captions
+    and the prefixes and exclusions its `read:` block states, if any."""
     out: dict[str, LineItem] = {}
     for key, spec in entries().items():
-        if spec.get("read") or spec.get("formula") or spec.get("unread"):
+        if _labelled(spec) or spec.get("formula") or spec.get("unread"):
             continue
         if spec.get("statement") not in _STATEMENTS or not spec.get("line_items"):
             continue
         if item_for_metric(key) is not None:
             continue
-        captions = tuple(str(x) for x in spec["line_items"])
+        read: Mapping[str, Any] = spec.get("read") or {}
         out[key] = LineItem(
-            key, str(spec["name"]).lower(), str(spec["statement"]), captions, **_kind(spec)
+            key,
+            str(spec["name"]).lower(),
+            str(spec["statement"]),
+            tuple(str(x) for x in spec["line_items"]),
+            prefixes=tuple(str(x) for x in read.get("prefixes") or ()),
+            exclude=tuple(str(x) for x in read.get("exclude") or ()),
+            **_kind(spec),
         )
     return out
 

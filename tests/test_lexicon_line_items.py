@@ -58,7 +58,8 @@ class TestDisplayPrecision:
 
 class TestLabelSupport:
     def test_every_label_is_justified_by_filings(self) -> None:
-        """Each line-item caption is used by at least one filing, named in label_support.json."""
+        """Each line-item caption is printed by at least one filing of pages.jsonl.gz or tagged
+        as its item by a filer (label_support.json names them)."""
         import json
 
         from finqa.lexicon.line_items import SUPPORT_PATH
@@ -68,7 +69,34 @@ class TestLabelSupport:
             for label in item.labels:
                 entry = support.get(label_key(label))
                 assert entry is not None, (item.id, label)
-                assert entry["filings"] >= 1 and entry["examples"], (item.id, label)
+                printed = entry["filings"] >= 1 and entry["examples"]
+                assert printed or entry.get("tagged"), (item.id, label)
+
+    def test_captions_added_from_the_filers_tags(self) -> None:
+        """The captions read from filers' own tags (AbbVie's 'Operating earnings', its
+        'Cash flows from operating activities' total, Boeing's 'Net cash (used)/provided by
+        operating activities', 'Diluted earnings per share attributable to ...') are each
+        recorded with the filings that tag or print them."""
+        import json
+
+        from finqa.lexicon.line_items import SUPPORT_PATH, get_item
+
+        support = json.loads(SUPPORT_PATH.read_text(encoding="utf-8"))
+        for item, caption, prefix in (
+            ("operating_income", "Operating earnings", False),
+            ("cfo", "Cash flows from operating activities", False),
+            ("cfo", "Net cash (used)/provided by operating activities", False),
+            ("eps_diluted", "Diluted earnings per share attributable to", True),
+        ):
+            key = ("prefix:" if prefix else "") + label_key(caption)
+            entry = support[key]
+            assert entry["item"] == item and entry.get("tagged"), caption
+            li = get_item(item)
+            assert li is not None
+            exact, prefixes, _ = li.keys()
+            assert label_key(caption) in (prefixes if prefix else exact)
+        eps = support["prefix:" + label_key("Diluted earnings per share attributable to")]
+        assert eps["companies"] >= 3  # printed by several filers of pages.jsonl.gz too
 
     def test_cost_of_products_and_ar_map(self) -> None:
         """'Cost of products' captions read as cost of sales; 'AR' in a question is receivables."""
