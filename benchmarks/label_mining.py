@@ -283,7 +283,9 @@ def main(argv: list[str] | None = None) -> int:
     }
     args.out.write_text(json.dumps(mined, indent=1) + "\n", encoding="utf-8")
     print(f"{len(stats)} distinct captions, {len(mined)} used by >= {args.min_companies} companies -> {args.out}")  # fmt: skip
-    tags = mine_tagged_captions(sorted(args.tagged.glob("*.htm*"))) if args.tagged else {}
+    tags: dict[str, dict[str, Any]] = {}
+    if args.tagged:
+        tags = mine_tagged_captions(sorted(args.tagged.glob("*.htm*")))
     support = catalogue_support(stats, tags)
     weak = {
         k: v
@@ -308,13 +310,13 @@ def main(argv: list[str] | None = None) -> int:
                 print(
                     f"  candidate {v['label']!r}: {v['filings']} filings, {v['companies']} companies"
                 )
-        for k, v in tags.items():
-            docs = v["items"].get(args.candidates)
-            if docs and k not in support:
-                s = stats.get(k)
+        for key, tag in tags.items():
+            docs = tag["items"].get(args.candidates)
+            if docs and key not in support:
+                printed = stats.get(key)
                 print(
-                    f"  tagged {v['label']!r}: tagged {args.candidates} by {', '.join(docs)};"
-                    f" printed by {len(s.filings) if s else 0} filings of pages.jsonl.gz"
+                    f"  tagged {tag['label']!r}: tagged {args.candidates} by {', '.join(docs)};"
+                    f" printed by {len(printed.filings) if printed else 0} filings of pages.jsonl.gz"
                 )
     if args.write_support:
         SUPPORT_PATH.write_text(json.dumps(support, indent=1) + "\n", encoding="utf-8")
