@@ -3,16 +3,25 @@
     python -m finqa.benchmarks.label_mining                       # mine, then check the catalogue
     python -m finqa.benchmarks.label_mining --write-support       # refresh lexicon/data/label_support.json
     python -m finqa.benchmarks.label_mining --candidates revenue  # labels filings use near an item
+    python -m finqa.benchmarks.label_mining --tagged ../shared/edgar --candidates cfo
 
 Reads ../shared/financebench/pages.jsonl.gz (344 filings of 40+ companies, most with no
 question) and collects, from pages that look like financial tables (a money-scale header or a
 statement title), every line that is a caption followed by figures. A caption's key is its
 letters only, lower case (`lexicon.line_items.label_key`), so 'Costofgoodssold' from a PDF
 without spaces and 'Cost of goods sold' are one label. For each key it records the filings and
-companies that use it. The catalogue check lists, for every line-item label of the lexicon
-(`lexicon/data/line_items.yaml`), the filings that justify it; `--write-support` stores that
+companies that use it. The catalogue check lists, for every caption of the catalogue
+(`lexicon/data/metrics.yaml`: `read:` labels and `line_items`), the filings that justify it; `--write-support` stores that
 evidence (label -> filing count, company count, up to five example filings) in
 `lexicon/data/label_support.json`, which a test holds the catalogue to.
+
+`--tagged DIR` adds the filers' own word: for every inline-XBRL filing in DIR, the tags of
+catalogue concepts (no dimension) are matched to the row the tag-stripped document prints the
+same figure on (same page, period and value, read by the statement reader as ingest reads it),
+and that row's caption is recorded as tagged with the concept's item (`tagged`: the filings
+whose tags say the caption is the item). `--candidates ITEM` then also lists the captions the
+tags attach to ITEM that the catalogue does not read yet. A caption enters the catalogue only
+with filings behind it: printed by filings of `pages.jsonl.gz`, or tagged as the item by a filer.
 """
 
 from __future__ import annotations
@@ -25,9 +34,16 @@ import sys
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 from finqa.benchmarks.reasoning_eval import DEFAULT_QUESTIONS
-from finqa.lexicon.line_items import SUPPORT_PATH, label_key, line_items
+from finqa.lexicon.line_items import (
+    SUPPORT_PATH,
+    catalogue_items,
+    get_item,
+    label_key,
+    line_items,
+)
 
 __all__ = [
     "mine_labels",
@@ -37,6 +53,7 @@ __all__ = [
     "iter_pages",
     "main",
     "LabelStats",
+    "mine_tagged_captions",
 ]
 
 DEFAULT_PAGES = DEFAULT_QUESTIONS.with_name("pages.jsonl.gz")
@@ -132,13 +149,74 @@ def mine_labels(pages: Iterable[dict[str, object]], company_of: dict[str, str]) 
     return dict(stats)
 
 
-def catalogue_support(stats: dict[str, LabelStats]) -> dict[str, dict[str, object]]:
-    """For every catalogue label (line_items.yaml labels, metrics.yaml line_items): filings and
-    companies that use it, up to five example filings."""
+def mine_tagged_captions(filings: Iterable[Path]) -> dict[str, dict[str, Any]]:
+    """label key -> {'label', 'items': {item: [filings]}}: the captions of the rows on which
+    each filing prints a figure it tags with a catalogue concept (module docstring); a figure
+    printed on more than one row of its page and period (or zero) names no caption."""
+    import tempfile
+    from datetime import date
+
+    from finqa.agents.retrieval.loaders import LoadedDoc, load_path
+    from finqa.agents.retrieval.metadata import doc_metadata
+    from finqa.benchmarks._xbrl_recovery import fye_month_of
+    from finqa.benchmarks.xbrl import strip_tags
+    from finqa.lexicon.statements import read_pages
+    from finqa.lexicon.xbrl import period_key
+
+    out: dict[str, dict[str, Any]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in filings:
+            tagged = next((d for d in load_path(path) if isinstance(d, LoadedDoc)), None)
+            if tagged is None or not tagged.facts:
+                continue
+            plain_path = Path(tmp) / path.name
+            plain_path.write_bytes(strip_tags(path.read_bytes()))
+            plain = next((d for d in load_path(plain_path) if isinstance(d, LoadedDoc)), None)
+            meta = doc_metadata(tagged.doc_id, dei=tagged.dei)
+            if plain is None or not meta.get("period_end"):
+                continue
+            fp = str(meta.get("fiscal_period") or "FY")
+            end = date.fromisoformat(str(meta["period_end"]))
+            fye = fye_month_of(meta, end, int(fp[1]) if fp.startswith("Q") else None)
+            read = read_pages(plain.doc_id, plain.pages, [(t.page, t.rows) for t in plain.tables])
+            printed: dict[tuple[int, str], list[tuple[float, str]]] = defaultdict(list)
+            for table in read.tables:
+                for f in table.facts:
+                    printed[(f.page, f.period.key)].append((abs(float(f.value)), f.label))
+            for fact in tagged.facts:
+                if fact.item is None or not fact.is_total or fact.unit not in ("USD", "USD/shares"):
+                    continue
+                per_share = fact.unit == "USD/shares"
+                tol = 0.005 if per_share else max(1.0, 0.0005 * abs(fact.value))
+                if abs(fact.value) <= tol:
+                    continue  # a zero or a dash says nothing of which row it is
+                rows = {
+                    label_key(label): label
+                    for value, label in printed.get((fact.page, period_key(fact, fye)), ())
+                    if abs(value - abs(fact.value)) <= tol and label_key(label)
+                }
+                if len(rows) != 1:
+                    continue  # the figure is on no row, or on several: no word for one caption
+                ((key, label),) = rows.items()
+                entry = out.setdefault(key, {"label": label, "items": {}})
+                docs = entry["items"].setdefault(fact.item, [])
+                if path.name not in docs:
+                    docs.append(path.name)
+    return out
+
+
+def catalogue_support(
+    stats: dict[str, LabelStats], tagged: dict[str, dict[str, Any]] | None = None
+) -> dict[str, dict[str, object]]:
+    """For every catalogue caption (`read:` labels, then `line_items`): filings and
+    companies that use it, up to five example filings; with `tagged` (`mine_tagged_captions`),
+    the filings whose tags say the caption is its item. Each `read:` prefix is recorded too
+    (key 'prefix:...'), with the filings printing a caption that starts with it."""
     from finqa.lexicon import METRICS
 
     labels = [(item.id, label) for item in line_items().values() for label in item.labels]
     labels += [(f"metric:{m.id}", label) for m in METRICS.values() for label in m.line_items]
+    prefixes = [(item.id, p) for item in catalogue_items().values() for p in item.prefixes]
     out: dict[str, dict[str, object]] = {}
     for item_id, label in labels:
         key = label_key(label)
@@ -152,6 +230,32 @@ def catalogue_support(stats: dict[str, LabelStats]) -> dict[str, dict[str, objec
             "companies": len(s.companies) if s else 0,
             "examples": sorted(s.filings)[:5] if s else [],
         }
+        tag = (tagged or {}).get(key, {}).get("items", {}).get(item_id.removeprefix("metric:"))
+        if tag:
+            out[key]["tagged"] = sorted(tag)
+    for item_id, prefix in prefixes:
+        key = "prefix:" + label_key(prefix)
+        if key in out:
+            continue
+        started = [k for k in stats if k.startswith(key[7:])]
+        filings = sorted({f for k in started for f in stats[k].filings})
+        out[key] = {
+            "label": prefix,
+            "item": item_id,
+            "filings": len(filings),
+            "companies": len({c for k in started for c in stats[k].companies}),
+            "examples": filings[:5],
+        }
+        tag = sorted(
+            {
+                d
+                for k, v in (tagged or {}).items()
+                if k.startswith(key[7:])
+                for d in v.get("items", {}).get(item_id, ())
+            }
+        )
+        if tag:
+            out[key]["tagged"] = tag
     return dict(sorted(out.items()))
 
 
@@ -165,6 +269,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--write-support", action="store_true", help=f"write {SUPPORT_PATH}")
     p.add_argument("--candidates", metavar="ITEM", help="labels sharing a word with ITEM's labels")
     p.add_argument("--min-companies", type=int, default=2)
+    p.add_argument("--tagged", type=Path, metavar="DIR", help="inline-XBRL filings (*.htm*)")
     args = p.parse_args(argv)
     if not args.pages.exists():
         print(f"error: pages file not found: {args.pages}", file=sys.stderr)
@@ -178,8 +283,15 @@ def main(argv: list[str] | None = None) -> int:
     }
     args.out.write_text(json.dumps(mined, indent=1) + "\n", encoding="utf-8")
     print(f"{len(stats)} distinct captions, {len(mined)} used by >= {args.min_companies} companies -> {args.out}")  # fmt: skip
-    support = catalogue_support(stats)
-    weak = {k: v for k, v in support.items() if int(str(v["companies"])) < args.min_companies}
+    tags: dict[str, dict[str, Any]] = {}
+    if args.tagged:
+        tags = mine_tagged_captions(sorted(args.tagged.glob("*.htm*")))
+    support = catalogue_support(stats, tags)
+    weak = {
+        k: v
+        for k, v in support.items()
+        if int(str(v["companies"])) < args.min_companies and not v.get("tagged")
+    }
     print(
         f"catalogue labels: {len(support)}; used by < {args.min_companies} companies: {len(weak)}"
     )
@@ -188,12 +300,23 @@ def main(argv: list[str] | None = None) -> int:
             f"  {v['item']:<24} {v['label']!r}: {v['filings']} filings, {v['companies']} companies"
         )
     if args.candidates:
-        item = line_items()[args.candidates]
+        item = get_item(args.candidates)
+        if item is None:
+            print(f"error: no line item {args.candidates!r} in the catalogue", file=sys.stderr)
+            return 2
         words = {w for lab in item.labels for w in re.findall(r"[a-z]{4,}", lab.lower())}
         for k, v in mined.items():
             if k not in support and any(w in k for w in words):
                 print(
                     f"  candidate {v['label']!r}: {v['filings']} filings, {v['companies']} companies"
+                )
+        for key, tag in tags.items():
+            docs = tag["items"].get(args.candidates)
+            if docs and key not in support:
+                printed = stats.get(key)
+                print(
+                    f"  tagged {tag['label']!r}: tagged {args.candidates} by {', '.join(docs)};"
+                    f" printed by {len(printed.filings) if printed else 0} filings of pages.jsonl.gz"
                 )
     if args.write_support:
         SUPPORT_PATH.write_text(json.dumps(support, indent=1) + "\n", encoding="utf-8")

@@ -1,27 +1,35 @@
-"""The line-item catalogue: how filings caption each statement line, across industries.
+"""Line items of the catalogue, as statement readers find them: the reasoner's Book, the judge.
 
-Data in `lexicon/data/line_items.yaml` (one entry per item: display name, statement, the metric
-it feeds, captions that are the item, caption prefixes, disqualifying substrings, sign
-convention). Captions are compared as `label_key`s (letters only, lower case). Every caption is
-justified by the filings that use it (`lexicon/data/label_support.json`, written by
+A view of the one catalogue (`lexicon.catalogue`, `lexicon/data/metrics.yaml`): an entry whose
+`read:` block names labels is a line item a reader finds by those captions (caption prefixes,
+disqualifying substrings, sign conventions: `line_items()`); any other entry that is a plain
+statement line (no formula) is found by its statement captions (`line_items`), with the
+prefixes and exclusions of a `read:` block if it has one (`caption_items()`). `get_item` reads
+either, by the catalogue key the statement model's facts carry too.
+Captions are compared as `label_key`s (letters only, lower case). Every caption is justified by
+the filings that use it (`lexicon/data/label_support.json`, written by
 `python -m finqa.benchmarks.label_mining --write-support`).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
-from finqa.lexicon._data import DATA_DIR, read_yaml
+from finqa.lexicon._data import DATA_DIR, data_cache
+from finqa.lexicon.catalogue import entries
 
 __all__ = [
     "LineItem",
     "SUPPORT_PATH",
     "label_key",
     "line_items",
+    "caption_items",
+    "catalogue_items",
     "get_line_item",
+    "get_item",
     "item_for_metric",
     "caption_sign",
 ]
@@ -49,7 +57,7 @@ def label_key(text: str) -> str:
 
 @dataclass(frozen=True)
 class LineItem:
-    """One statement line item and the captions filings give it."""
+    """One statement line item and the captions filings give it; `id` is its catalogue key."""
 
     id: str
     name: str
@@ -67,12 +75,15 @@ class LineItem:
     # an expense read signed (positive: expense, negative: benefit); a caption showing the
     # expense in parentheses ('Income tax (expense)/benefit') is read negated (`caption_sign`)
     signed_expense: bool = False
-    metrics: tuple[str, ...] = ()  # the metric ids (metrics.yaml) this line item is
+    metrics: tuple[str, ...] = ()  # the catalogue keys this line item is (its own; 'ebit')
     # the item is the sum of every line of one statement that carries one of its captions
     # (short-term debt: 'Commercial paper' + 'Current portion of long-term debt')
     summed: bool = False
     unit: str = "USD"  # USD (an amount as filed, with the statement's scale) | % (a stated rate)
     note: str = ""  # what the item covers when filers differ ('excluding lease liabilities')
+    nature: str | None = None  # revenue, expense, gain, loss, asset, liability, equity, ...
+    period_type: str | None = None  # instant | duration
+    concepts: tuple[str, ...] = ()  # XBRL concepts that report it
 
     def keys(self) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
         """label_keys of (labels, prefixes, exclude)."""
@@ -87,33 +98,92 @@ class LineItem:
         return tuple(label_key(x) for x in self.off_statement)
 
 
-def _item(item_id: str, d: dict[str, Any]) -> LineItem:
+_STATEMENTS = frozenset({"income", "balance", "cash_flow"})
+
+
+def _item(key: str, spec: Mapping[str, Any], also: tuple[str, ...]) -> LineItem:
+    d: Mapping[str, Any] = spec.get("read") or {}
     return LineItem(
-        id=item_id,
-        name=str(d["name"]),
-        statement=str(d["statement"]),
+        id=key,
+        name=str(d.get("name") or spec["name"]).lower(),
+        statement=str(d.get("statement") or spec["statement"]),
         labels=tuple(str(x) for x in d.get("labels") or ()),
         prefixes=tuple(str(x) for x in d.get("prefixes") or ()),
         exclude=tuple(str(x) for x in d.get("exclude") or ()),
         off_statement=tuple(str(x) for x in d.get("off_statement") or ()),
         magnitude=bool(d.get("magnitude", False)),
         signed_expense=bool(d.get("signed_expense", False)),
-        metrics=tuple(str(x) for x in d.get("metrics") or ()),
+        metrics=(key, *also),
         summed=bool(d.get("summed", False)),
-        unit=str(d.get("unit", "USD")),
+        unit=str(d.get("unit") or spec.get("unit") or "USD"),
         note=" ".join(str(d.get("note", "")).split()),
+        **_kind(spec),
     )
 
 
-@cache
+def _kind(spec: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "nature": str(spec["nature"]) if spec.get("nature") else None,
+        "period_type": str(spec["period"]) if spec.get("period") else None,
+        "concepts": tuple(str(c) for c in spec.get("concepts") or ()),
+    }
+
+
+@data_cache()
 def line_items() -> dict[str, LineItem]:
-    """item id -> LineItem, read from data/line_items.yaml on first use."""
-    raw = read_yaml("line_items.yaml") or {}
-    return {str(k): _item(str(k), v) for k, v in raw.items()}
+    """key -> LineItem for every catalogue entry whose `read:` block names its own labels, in
+    catalogue order."""
+    raw = entries()
+    # a metric defined as one line item is that item ('ebit: operating_income')
+    also: dict[str, list[str]] = {}
+    for key, spec in raw.items():
+        formula = str(spec.get("formula") or "").strip()
+        if formula in raw and formula != key and _labelled(raw[formula]):
+            also.setdefault(formula, []).append(key)
+    return {
+        key: _item(key, spec, tuple(also.get(key, ())))
+        for key, spec in raw.items()
+        if _labelled(spec)
+    }
+
+
+def _labelled(spec: Mapping[str, Any]) -> bool:
+    return bool((spec.get("read") or {}).get("labels"))
+
+
+@data_cache()
+def caption_items() -> dict[str, LineItem]:
+    """key -> LineItem for every other plain statement line of the catalogue (no formula, no
+    labels of its own, a statement of its own, statement captions): found by those captions
+    and the prefixes and exclusions its `read:` block states, if any."""
+    out: dict[str, LineItem] = {}
+    for key, spec in entries().items():
+        if _labelled(spec) or spec.get("formula") or spec.get("unread"):
+            continue
+        if spec.get("statement") not in _STATEMENTS or not spec.get("line_items"):
+            continue
+        if item_for_metric(key) is not None:
+            continue
+        read: Mapping[str, Any] = spec.get("read") or {}
+        out[key] = LineItem(
+            key,
+            str(spec["name"]).lower(),
+            str(spec["statement"]),
+            tuple(str(x) for x in spec["line_items"]),
+            prefixes=tuple(str(x) for x in read.get("prefixes") or ()),
+            exclude=tuple(str(x) for x in read.get("exclude") or ()),
+            **_kind(spec),
+        )
+    return out
+
+
+def catalogue_items() -> dict[str, LineItem]:
+    """Every line item a statement reader can find: `caption_items()`, then `line_items()`."""
+    return {**caption_items(), **line_items()}
 
 
 def item_for_metric(metric_id: str) -> str | None:
-    """The line item id a metrics.yaml id is read from ('accounts_receivable' -> 'receivables')."""
+    """The line item key a catalogue key is read from ('ebit' -> 'operating_income')."""
     if metric_id in line_items():
         return metric_id
     for item in line_items().values():
@@ -123,5 +193,10 @@ def item_for_metric(metric_id: str) -> str | None:
 
 
 def get_line_item(item_id: str) -> LineItem | None:
-    """The catalogue's line item with this id, or None."""
+    """The line item with a `read:` block and this key, or None."""
     return line_items().get(item_id)
+
+
+def get_item(key: str) -> LineItem | None:
+    """Any line item a statement reader can find by this key (`catalogue_items`), or None."""
+    return line_items().get(key) or caption_items().get(key)

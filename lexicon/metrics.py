@@ -1,4 +1,5 @@
-"""Canonical financial metrics (data/metrics.yaml): synonyms, statement, line items, formulas.
+"""Canonical financial metrics (the catalogue, `lexicon.catalogue`): synonyms, statement, line
+items, formulas.
 
 `find_metrics` recognises a metric however a question or filing says it ('top line',
 'capex', 'SG&A', 'operating income % margin', 'Purchases of property, plant and
@@ -13,7 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from finqa.errors import FinqaError
-from finqa.lexicon._data import data_cache, read_yaml
+from finqa.lexicon._data import data_cache
+from finqa.lexicon.catalogue import entries
 from finqa.lexicon.display import UNIT_DECIMALS, format_amount
 
 __all__ = [
@@ -22,7 +24,6 @@ __all__ = [
     "DEFAULT_DECIMALS",
     "Metric",
     "MetricMatch",
-    "PerYear",
     "METRICS",
     "UnknownMetricError",
     "get_metric",
@@ -34,23 +35,11 @@ _HELPERS = {"avg", "prev", "change"}
 
 
 @dataclass(frozen=True, slots=True)
-class PerYear:
-    """How the offline reasoner computes a metric for one fiscal year `y` (metrics.yaml
-    `offline:`): formulas over line-item ids (lexicon/data/line_items.yaml), `item[y]` the
-    year's figure and `item[y-1]` the prior year's, tried in order (the first whose operands
-    the statements hold is used); `id` and `name` are how answers and audit records name it."""
-
-    id: str
-    name: str
-    unit: str
-    formulas: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
 class Metric:
-    """A canonical metric. Derived metrics have a formula over other metric ids, where
-    avg(x) is the average of the opening and closing balance, prev(x) the prior period's
-    value and change(x) = x - prev(x); `convention` says which balances are used."""
+    """A canonical metric or line item of the catalogue. Derived metrics have a formula over
+    other catalogue keys (`lexicon.formula`'s notation), where avg(x) is the average of the
+    opening and closing balance, prev(x) the prior period's value and change(x) = x - prev(x);
+    `convention` says which balances are used."""
 
     id: str
     name: str
@@ -60,7 +49,16 @@ class Metric:
     formula: str | None = None
     convention: str = "ending"
     unit: str = "USD"
-    per_year: PerYear | None = None
+    # how a statement reader computes it, tried in order (the first whose operands the
+    # statements hold is used): `formula` alone unless the catalogue lists `formulas`
+    formulas: tuple[str, ...] = ()
+    growth_of: str | None = None  # a growth rate: the growth operator over this key
+    phrase: str | None = None  # how an answer names the computed figure (else name, lower case)
+    unread: str | None = None  # why no statement reader computes it (it abstains instead)
+    nature: str | None = None  # revenue, expense, gain, loss, asset, liability, equity, ...
+    period_type: str | None = None  # instant | duration
+    balance: str | None = None  # debit | credit
+    concepts: tuple[str, ...] = ()  # XBRL concepts that report it
     # a segment metric: the consolidated metric its parts add up to ('segment_revenue' -> revenue)
     parts_of: str | None = None
     # display precision in answers when it differs from the unit's (finqa.lexicon.display)
@@ -105,9 +103,8 @@ def _convention(spec: Mapping[str, object]) -> str:
 
 @data_cache()
 def _load() -> dict[str, Metric]:
-    raw = read_yaml("metrics.yaml")
     out: dict[str, Metric] = {}
-    for mid, spec in raw.items():
+    for mid, spec in entries().items():
         out[mid] = Metric(
             id=mid,
             name=str(spec["name"]),
@@ -117,7 +114,14 @@ def _load() -> dict[str, Metric]:
             formula=spec.get("formula") or None,
             convention=_convention(spec),
             unit=str(spec.get("unit", "USD")),
-            per_year=_per_year(mid, spec),
+            formulas=_formulas(spec),
+            growth_of=str(spec["growth_of"]) if spec.get("growth_of") else None,
+            phrase=str(spec["phrase"]) if spec.get("phrase") else None,
+            unread=" ".join(str(spec["unread"]).split()) if spec.get("unread") else None,
+            nature=str(spec["nature"]) if spec.get("nature") else None,
+            period_type=str(spec["period"]) if spec.get("period") else None,
+            balance=str(spec["balance"]) if spec.get("balance") else None,
+            concepts=tuple(str(c) for c in spec.get("concepts") or ()),
             parts_of=str(spec["parts_of"]) if spec.get("parts_of") else None,
             decimals=int(spec["decimals"]) if spec.get("decimals") is not None else None,
             operator_words=tuple(str(s) for s in spec.get("operator_words") or ()),
@@ -125,16 +129,11 @@ def _load() -> dict[str, Metric]:
     return out
 
 
-def _per_year(mid: str, spec: Mapping[str, Any]) -> PerYear | None:
-    off = spec.get("offline")
-    if not off:
-        return None
-    return PerYear(
-        id=str(off.get("id") or mid),
-        name=str(off.get("name") or spec["name"]),
-        unit=str(off.get("unit") or spec.get("unit", "USD")),
-        formulas=tuple(str(f) for f in off["per_year"]),
-    )
+def _formulas(spec: Mapping[str, Any]) -> tuple[str, ...]:
+    listed = tuple(str(f) for f in spec.get("formulas") or ())
+    if listed:
+        return listed
+    return (str(spec["formula"]),) if spec.get("formula") else ()
 
 
 class _Metrics(Mapping[str, Metric]):

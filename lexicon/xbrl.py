@@ -10,8 +10,8 @@ Values follow the Inline XBRL 1.1 rules: the displayed number, transformed by `f
 (zero dash, comma decimals), times 10**scale, negated when `sign="-"`. A fact with
 dimensions (a segment, a product line) is never a total: `is_total` is False; it keeps its
 line item beside its dimensions, so a segment's revenue can be looked up as such. Concepts map
-to the catalogue's line items through data/xbrl_concepts.csv; a company's own concepts
-(`adbe:...`) and unmapped us-gaap ones are kept with `item=None`.
+to the catalogue's line items through each entry's `concepts` (`lexicon.catalogue`); a
+company's own concepts (`adbe:...`) and unmapped us-gaap ones are kept with `item=None`.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from datetime import date, timedelta
 from functools import cache
 from typing import Any
 
-from finqa.lexicon._data import read_csv
+from finqa.lexicon.catalogue import concept_rows
 
 __all__ = [
     "ConceptInfo",
@@ -218,7 +218,7 @@ def _number(text: str, fmt: str | None) -> float | None:
 
 @cache
 def _concept_items() -> dict[str, str]:
-    return {r["concept"].strip(): r["item"].strip() for r in read_csv("xbrl_concepts.csv")}
+    return {r.concept: r.item for r in concept_rows()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,18 +238,12 @@ class ConceptInfo:
 
 @cache
 def concept_infos() -> dict[str, ConceptInfo]:
-    """Every mapped concept's taxonomy facts (data/xbrl_concepts.csv), by concept name."""
-    out: dict[str, ConceptInfo] = {}
-    for r in read_csv("xbrl_concepts.csv"):
-        concept = r["concept"].strip()
-        out[concept] = ConceptInfo(
-            concept,
-            r["item"].strip(),
-            (r.get("balance") or "").strip(),
-            (r.get("period_type") or "").strip(),
-            (r.get("nature") or "").strip(),
-        )
-    return out
+    """Every mapped concept's taxonomy facts (the catalogue entries' `concepts`, with the
+    entry's balance, period and nature), by concept name."""
+    return {
+        r.concept: ConceptInfo(r.concept, r.item, r.balance, r.period_type, r.nature)
+        for r in concept_rows()
+    }
 
 
 def concept_item(concept: str) -> str | None:

@@ -265,16 +265,18 @@ class TestFullSubmission:
 
 
 class TestConceptMap:
-    """data/xbrl_concepts.csv maps us-gaap concepts only to line items the catalogue has."""
+    """The catalogue maps us-gaap concepts only to its own line items, each concept once."""
 
     def test_every_mapped_item_is_in_the_catalogue(self) -> None:
-        """Each concept's item is a metric id of the lexicon."""
+        """Each concept's item is a key of the catalogue, with the item's period type."""
         from finqa.lexicon import METRICS
-        from finqa.lexicon._data import read_csv
+        from finqa.lexicon.catalogue import concept_rows
 
-        rows = read_csv("xbrl_concepts.csv")
-        assert rows and all(r["item"] in METRICS for r in rows)
-        assert all(r["concept"].startswith("us-gaap:") for r in rows)
+        rows = concept_rows()
+        assert rows and all(r.item in METRICS for r in rows)
+        assert all(r.concept.startswith("us-gaap:") for r in rows)
+        assert len({r.concept for r in rows}) == len(rows)
+        assert all(r.period_type == METRICS[r.item].period_type for r in rows)
 
 
 class TestStatementModel:

@@ -1,4 +1,4 @@
-"""The line-item catalogue in the lexicon: captions as filed, linked to the metric catalogue."""
+"""Line items of the one catalogue: captions as filed, keyed as the metrics that read them."""
 
 from __future__ import annotations
 
@@ -18,15 +18,16 @@ class TestLabelKey:
 
 class TestCatalogue:
     def test_every_item_names_real_metrics(self) -> None:
-        """Each line item's metric ids exist in metrics.yaml: one catalogue, no hand bridge."""
+        """Each line item's keys are catalogue keys: one catalogue, no hand bridge."""
         for item in line_items().values():
             assert item.labels, item.id
             for metric in item.metrics:
                 assert metric in METRICS, (item.id, metric)
 
     def test_metric_ids_map_to_items(self) -> None:
-        """A metrics.yaml id is read from its line item ('accounts_receivable' -> receivables)."""
-        assert item_for_metric("accounts_receivable") == "receivables"
+        """A catalogue key is read from its own line item, a metric defined as one line from
+        that line ('ebit' -> operating_income); a ratio is no line item."""
+        assert item_for_metric("accounts_receivable") == "accounts_receivable"
         assert item_for_metric("revenue") == "revenue"
         assert item_for_metric("ebit") == "operating_income"
         assert item_for_metric("gross_margin") is None
@@ -57,7 +58,8 @@ class TestDisplayPrecision:
 
 class TestLabelSupport:
     def test_every_label_is_justified_by_filings(self) -> None:
-        """Each line-item caption is used by at least one filing, named in label_support.json."""
+        """Each line-item caption is printed by at least one filing of pages.jsonl.gz or tagged
+        as its item by a filer (label_support.json names them)."""
         import json
 
         from finqa.lexicon.line_items import SUPPORT_PATH
@@ -67,7 +69,34 @@ class TestLabelSupport:
             for label in item.labels:
                 entry = support.get(label_key(label))
                 assert entry is not None, (item.id, label)
-                assert entry["filings"] >= 1 and entry["examples"], (item.id, label)
+                printed = entry["filings"] >= 1 and entry["examples"]
+                assert printed or entry.get("tagged"), (item.id, label)
+
+    def test_captions_added_from_the_filers_tags(self) -> None:
+        """The captions read from filers' own tags (AbbVie's 'Operating earnings', its
+        'Cash flows from operating activities' total, Boeing's 'Net cash (used)/provided by
+        operating activities', 'Diluted earnings per share attributable to ...') are each
+        recorded with the filings that tag or print them."""
+        import json
+
+        from finqa.lexicon.line_items import SUPPORT_PATH, get_item
+
+        support = json.loads(SUPPORT_PATH.read_text(encoding="utf-8"))
+        for item, caption, prefix in (
+            ("operating_income", "Operating earnings", False),
+            ("cfo", "Cash flows from operating activities", False),
+            ("cfo", "Net cash (used)/provided by operating activities", False),
+            ("eps_diluted", "Diluted earnings per share attributable to", True),
+        ):
+            key = ("prefix:" if prefix else "") + label_key(caption)
+            entry = support[key]
+            assert entry["item"] == item and entry.get("tagged"), caption
+            li = get_item(item)
+            assert li is not None
+            exact, prefixes, _ = li.keys()
+            assert label_key(caption) in (prefixes if prefix else exact)
+        eps = support["prefix:" + label_key("Diluted earnings per share attributable to")]
+        assert eps["companies"] >= 3  # printed by several filers of pages.jsonl.gz too
 
     def test_cost_of_products_and_ar_map(self) -> None:
         """'Cost of products' captions read as cost of sales; 'AR' in a question is receivables."""
@@ -81,29 +110,24 @@ class TestLabelSupport:
 
 
 class TestPerYearFormulas:
-    def test_formulas_read_catalogue_line_items(self) -> None:
-        """Every per-year formula of metrics.yaml reads only line items of line_items.yaml."""
-        import re
+    def test_formulas_read_catalogue_keys(self) -> None:
+        """Every formula of the catalogue reads only catalogue keys, in the one notation."""
+        from finqa.lexicon.formula import keys
 
-        from finqa.lexicon import METRICS
-
-        known = set(line_items())
         for metric in METRICS.values():
-            if metric.per_year is None:
-                continue
-            for formula in metric.per_year.formulas:
-                items = set(re.findall(r"([a-z_]+)\[y(?:-\d)?\]", formula))
-                assert items and items <= known, (metric.id, formula, items - known)
+            for formula in (*metric.formulas, metric.formula or "0"):
+                assert set(keys(formula)) <= set(METRICS), (metric.id, formula)
 
     def test_offline_recipes_come_from_the_catalogue(self) -> None:
-        """The offline reasoner's recipe for a metric is the catalogue's per-year formula, under
-        the id answers use ('effective_tax_rate' is computed as 'tax_rate')."""
-        from finqa.agents.reasoning.offline.lexicon_bridge import get_recipe
-        from finqa.lexicon import METRICS
+        """The offline reasoner's recipe for a metric is the catalogue's formulas written per
+        year, under the metric's own key; every line item is a recipe of its own."""
+        from finqa.agents.reasoning.offline.recipes import get_recipe
 
-        etr = METRICS["effective_tax_rate"].per_year
-        assert etr is not None and etr.id == "tax_rate"
         recipe = get_recipe("effective_tax_rate")
-        assert recipe is not None and recipe.id == "tax_rate"
-        assert recipe.formulas == etr.formulas and recipe.unit == "%"
-        assert get_recipe("inventory") is not None  # every line item is a recipe of its own
+        assert recipe is not None and recipe.id == "effective_tax_rate"
+        assert recipe.formulas == (
+            "income_tax_expense[y] / pretax_income[y] * 100",
+            "effective_tax_rate[y]",  # the rate as the filing states it: its own line
+        )
+        assert recipe.unit == "%"
+        assert get_recipe("inventory") is not None

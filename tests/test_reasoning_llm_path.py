@@ -237,7 +237,8 @@ class TestPlanThenCompute:
 
     def test_item_names_resolve(self) -> None:
         """Catalogue ids, their labels as filed and lexicon ids resolve to one line item."""
-        assert resolve_item("Total current assets") == resolve_item("current_assets")
+        assert resolve_item("Total current assets") == resolve_item("total_current_assets")
+        assert resolve_item("total_current_assets") == "total_current_assets"
         assert resolve_item("revenue") == "revenue"
         assert resolve_item("moon phase") is None
 

@@ -660,7 +660,7 @@ class TestVerdicts:
         """No restructuring line in the income statement: abstain, naming what is missing."""
         q = "What is the quantity of restructuring costs directly outlined in Acme's income statements for FY2022?"
         a = ask(q, INCOME)
-        assert a.abstained and a.confidence["missing"] == ["restructuring FY2022"]
+        assert a.abstained and a.confidence["missing"] == ["restructuring costs FY2022"]
 
     def test_effective_tax_rate_change_from_stated_rate(self) -> None:
         """The stated effective tax rates give the change in percentage points."""

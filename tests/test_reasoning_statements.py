@@ -206,9 +206,9 @@ class TestModelHelpsTheVerdicts:
             items=(ev.items[0], ev.items[1].model_copy(update={"pages": (120,)})),
             plan=ev.plan,
         )
-        found = Book(ev, store_of((40, main))).find("receivables", 2022)
+        found = Book(ev, store_of((40, main))).find("accounts_receivable", 2022)
         assert found is not None and found.value == 1875
-        assert Book(ev).find("receivables", 2022).value == 342  # type: ignore[union-attr]
+        assert Book(ev).find("accounts_receivable", 2022).value == 342  # type: ignore[union-attr]
 
     def test_restructuring_not_outlined_reads_zero(self) -> None:
         """With the whole income statement in the model and no restructuring line, the answer is 0, cited."""

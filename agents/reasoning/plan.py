@@ -24,7 +24,7 @@ from finqa.agents.types import Calculation, Citation, Evidence, Operand, Stateme
 from finqa.lexicon import find_periods
 from finqa.lexicon.arith import ArithmeticError_, evaluate, safe_name, variables
 from finqa.lexicon.display import format_amount
-from finqa.lexicon.line_items import LineItem, item_for_metric, label_key, line_items
+from finqa.lexicon.line_items import LineItem, catalogue_items, item_for_metric, label_key
 from finqa.lexicon.metrics import is_diluted
 
 __all__ = ["PlanOutcome", "execute_plan", "statement_view", "resolve_item", "known_items"]
@@ -48,11 +48,7 @@ class PlanOutcome:
 @lru_cache(maxsize=1)
 def known_items() -> dict[str, LineItem]:
     """Every line item of the catalogue (offline items plus the lexicon's), by id."""
-    from finqa.agents.reasoning.offline.lexicon_bridge import lexicon_items
-
-    out = dict(lexicon_items())
-    out.update(line_items())
-    return out
+    return catalogue_items()
 
 
 @lru_cache(maxsize=1)
@@ -71,7 +67,9 @@ def resolve_item(name: str) -> str | None:
     items = known_items()
     if ident in items:
         return ident
-    mapped = item_for_metric(ident)  # a metrics.yaml id ('accounts_receivable' -> receivables)
+    mapped = item_for_metric(
+        ident
+    )  # a catalogue key read as a line item ('ebit' -> operating_income)
     if mapped is not None and mapped in items:
         return mapped
     return _by_label().get(label_key(raw))

@@ -4,13 +4,13 @@ A statement prints a cost as 1,234 or as (1,234), a cash-flow outflow as (183), 
 as (5,000), a tax benefit as (50) beside expenses printed plain: the parentheses are layout, and
 their meaning depends on the line's nature and the statement. The sign a fact carries follows
 the nature of its catalogue item, taken from the taxonomy facts of the concepts mapped to it
-(`data/xbrl_concepts.csv`: balance, period type, nature), as the filing would tag it:
+(the catalogue's `nature`, `period`, `balance`), as the filing would tag it:
 
 - cash outflows and inflows (capex, dividends paid, debt repaid, proceeds) and contra balances
   (an equity item with a debit balance: treasury stock) are amounts, positive;
 - expenses and losses are positive as expenses: in a table that prints its expenses in
   parentheses (most expense cells of two rows or more) the printed sign is turned; else an
-  item the catalogue reads as a magnitude (`line_items.yaml` `magnitude: true`: cost of sales,
+  item the catalogue reads as a magnitude (`read: magnitude: true` in the catalogue: cost of sales,
   SG&A, interest expense) is its amount, and one that can turn (a tax benefit, a reversal) keeps
   the printed sign;
 - a caption whose words outside parentheses name only the opposite of the item's direction

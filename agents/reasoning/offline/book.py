@@ -27,7 +27,7 @@ from finqa.agents.reasoning.offline.model_rows import model_rows
 from finqa.agents.reasoning.offline.tables import Row, Table, classify_statement, parse_tables
 from finqa.agents.types import Evidence, EvidenceItem, StatementStore
 from finqa.lexicon.asked_period import AskedPeriod
-from finqa.lexicon.line_items import LineItem, line_items
+from finqa.lexicon.line_items import LineItem, get_item
 
 __all__ = ["Book", "Fact", "doc_identity", "MODEL_PREFERENCE", "TAG_PREFERENCE"]
 
@@ -82,12 +82,6 @@ TAG_PREFERENCE = 1.0
 _PER_SHARE_OK = frozenset(
     {"eps_basic", "eps_diluted", "dividends_per_share", "book_value_per_share"}
 )
-
-
-def _lexicon_item(item_id: str) -> LineItem | None:
-    from finqa.agents.reasoning.offline.lexicon_bridge import lexicon_items
-
-    return lexicon_items().get(item_id)
 
 
 def doc_identity(
@@ -272,7 +266,7 @@ class Book:
         `prefer`: the row already used for this item in another year — reused when it has the
         year, so one metric never mixes a statement with an unrelated table.
         """
-        li = line_items().get(item_id) or _lexicon_item(item_id)
+        li = get_item(item_id)
         if li is None:
             return None
         if prefer is not None:

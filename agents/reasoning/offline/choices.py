@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from finqa.agents.reasoning.offline.book import Book
-from finqa.agents.reasoning.offline.lexicon_bridge import get_recipe
 from finqa.agents.reasoning.offline.question import QuestionSpec
+from finqa.agents.reasoning.offline.recipes import get_recipe
 from finqa.agents.reasoning.offline.solver import Solution, citations_for, solve
 from finqa.agents.reasoning.offline.verdict_kit import Reader, money, source_order, verdict
 from finqa.agents.types import Answer

@@ -2,7 +2,7 @@
 
 "Did X pay dividends in FY2022?", "Has X recorded restructuring charges?", "What restructuring
 costs are outlined in the income statement? If none are outlined, state 0": any catalogue line
-item (`lexicon/data/line_items.yaml`) the question names, read in the statement the catalogue
+item (`lexicon.line_items`) the question names, read in the statement the catalogue
 files it under, for the year asked.
 
 - The item's line is in that statement with a non-zero figure: 'Yes.' (a yes/no question) or
@@ -19,14 +19,14 @@ from __future__ import annotations
 
 from finqa.agents.reasoning.offline.book import Book
 from finqa.agents.reasoning.offline.families import MIN_STATEMENT_ROWS
-from finqa.agents.reasoning.offline.lexicon_bridge import get_recipe, lexicon_items
 from finqa.agents.reasoning.offline.question import QuestionSpec, parse_question
+from finqa.agents.reasoning.offline.recipes import get_recipe
 from finqa.agents.reasoning.offline.solver import formula_items
 from finqa.agents.reasoning.offline.tables import Row
 from finqa.agents.reasoning.offline.verdict_kit import Reader, money, verdict
 from finqa.agents.types import Answer, Citation, Evidence
 from finqa.lexicon import intent
-from finqa.lexicon.line_items import LineItem, label_key, line_items
+from finqa.lexicon.line_items import LineItem, get_item, label_key
 
 __all__ = ["existence"]
 
@@ -65,7 +65,7 @@ def _asked_item(spec: QuestionSpec) -> LineItem | None:
     items = formula_items(recipe.formulas[0])
     if len(items) != 1 or recipe.formulas[0] != f"{items[0]}[y]":
         return None
-    li = line_items().get(items[0]) or lexicon_items().get(items[0])
+    li = get_item(items[0])
     return li if li is not None and li.statement in _WHERE else None
 
 

@@ -67,11 +67,8 @@ def _alternative(sol: Solution) -> str:
 
 
 def _definition(recipe_id: str, fallback: str) -> str:
-    """The catalogue metric's formula over metric ids (metrics.yaml), else the recipe's."""
-    metric = next(
-        (m for m in METRICS.values() if m.per_year is not None and m.per_year.id == recipe_id),
-        METRICS.get(recipe_id),
-    )
+    """The catalogue metric's formula over catalogue keys (metrics.yaml), else the recipe's."""
+    metric = METRICS.get(recipe_id)
     return metric.formula if metric is not None and metric.formula else fallback
 
 

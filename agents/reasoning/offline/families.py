@@ -28,8 +28,8 @@ from dataclasses import replace
 
 from finqa.agents.reasoning.confidence import confidence_signals
 from finqa.agents.reasoning.offline.book import Book
-from finqa.agents.reasoning.offline.lexicon_bridge import get_recipe
 from finqa.agents.reasoning.offline.question import QuestionSpec, parse_question
+from finqa.agents.reasoning.offline.recipes import get_recipe
 from finqa.agents.reasoning.offline.solver import Solution, formula_items, solve
 from finqa.agents.reasoning.offline.tables import Row
 from finqa.agents.reasoning.offline.verdict_kit import (

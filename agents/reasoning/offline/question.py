@@ -82,7 +82,7 @@ def parse_question(question: str, fy_label: str | None = None) -> QuestionSpec:
     q = " ".join(question.split())
     fy_label = fy_label or fiscal_naming(q)
     head = answer_form.ask_head(q)  # the ask, without "X is defined as: ..."
-    from finqa.agents.reasoning.offline.lexicon_bridge import lexicon_match
+    from finqa.agents.reasoning.offline.recipes import lexicon_match
 
     # the metric the question asks for, from the lexicon's catalogue (the ask before any
     # "X is defined as ..." first)
@@ -90,7 +90,7 @@ def parse_question(question: str, fy_label: str | None = None) -> QuestionSpec:
     text = head if matched else q
     lex = matched or lexicon_match(q)
     recipe = lex[0] if lex else None
-    from finqa.agents.reasoning.offline.lexicon_bridge import PCT_OF_REVENUE, get_recipe
+    from finqa.agents.reasoning.offline.recipes import PCT_OF_REVENUE, get_recipe
 
     base = get_recipe(recipe)
     if lex and base is not None and base.unit == "USD" and intent.ratio_follows(text[lex[2] :]):

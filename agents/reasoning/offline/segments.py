@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from finqa.agents.reasoning.offline.book import Book
-from finqa.agents.reasoning.offline.lexicon_bridge import get_recipe
 from finqa.agents.reasoning.offline.question import parse_question
+from finqa.agents.reasoning.offline.recipes import get_recipe
 from finqa.agents.reasoning.offline.solver import formula_items
 from finqa.agents.reasoning.offline.tables import Row
 from finqa.agents.reasoning.offline.verdict_kit import Reader, money, verdict

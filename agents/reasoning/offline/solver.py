@@ -8,9 +8,8 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 
 from finqa.agents.reasoning.offline.book import Book, Fact
-from finqa.agents.reasoning.offline.lexicon_bridge import get_recipe
 from finqa.agents.reasoning.offline.question import QuestionSpec
-from finqa.agents.reasoning.offline.recipes import Recipe
+from finqa.agents.reasoning.offline.recipes import Recipe, get_recipe
 from finqa.agents.reasoning.offline.tables import Row
 from finqa.agents.types import Calculation, Citation, Operand
 from finqa.lexicon.arith import ArithmeticError_, evaluate

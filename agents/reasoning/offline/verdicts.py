@@ -29,8 +29,8 @@ from finqa.agents.reasoning.offline.families import (
     growth_profile,
     period_extreme,
 )
-from finqa.agents.reasoning.offline.lexicon_bridge import lex_to_recipe
 from finqa.agents.reasoning.offline.question import QuestionSpec, parse_question
+from finqa.agents.reasoning.offline.recipes import lex_to_recipe
 from finqa.agents.reasoning.offline.segments import segment_comparison
 from finqa.agents.reasoning.offline.verdict_kit import (
     Reader,
