@@ -414,10 +414,35 @@ def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> Aske
                 rank = (-len(key), 0 if spoken and spoken.kind == m.kind else 1, i)
                 if best is None or rank < best[:3]:
                     best = (*rank, m, text)
-    if best is not None:
+    if best is not None and not _narrower(best[4], spoken):
         m, text = best[3], best[4]
         return AskedDimension(kind=m.kind, phrase=text, axis=m.axis, member=m.member, label=m.name)
     return spoken
+
+
+def _narrower(text: str, spoken: AskedDimension | None) -> bool:
+    """The member matched names only some of the part the question's own words name ('United
+    States' inside 'Americas Excluding United States', 'Sales' inside 'Sales Cloud'): that
+    member is another part, not the one asked."""
+    if spoken is None or not spoken.phrase:
+        return False
+    said, got = _key(spoken.phrase), _key(text)
+    if got == said or got not in said or said.startswith(got + "s"):
+        return False
+    return bool(_key(_unsaid(spoken.phrase.replace(text, " "))))
+
+
+def _unsaid(text: str) -> str:
+    """What is left of a phrase once the company's name and the catalogue's words are taken
+    out ('Boeing' of 'Boeing Defense, Space & Security', 'Revenue' of 'Subscription Revenue')."""
+    from finqa.lexicon.entities import find_companies
+    from finqa.lexicon.metrics import find_metrics
+
+    spans = [(c.start, c.end) for c in find_companies(text)]
+    spans += [(m.start, m.end) for m in find_metrics(text)]
+    for a, b in sorted(spans, reverse=True):
+        text = text[:a] + " " + text[b:]
+    return text
 
 
 def asked_item(question: str, dimension: AskedDimension | None = None) -> str | None:

@@ -27,7 +27,7 @@ __all__ = ["part_tables", "PART_TOLERANCE"]
 PART_TOLERANCE = 0.005
 _MARK = re.compile(r"\s*(?:\(\w{1,2}\)|\*+)\s*$")  # footnote markers: 'Europe (1)'
 _PRIMARY = frozenset({"income", "balance", "cashflow", "equity"})
-_CONTEXT = re.compile(r"\bsegments?\b|\bgeographic(?:al)?\b|\bregions?\b", re.I)
+_CONTEXT = re.compile(r"\bsegments?\b|\bgeograph(?:y|ic|ical)\b|\bregions?\b", re.I)
 _TOTAL = re.compile(r"^\s*(?:total|consolidated)\b", re.I)
 _KIND_OF_TITLE = (
     ("geography", re.compile(r"geograph|region|countr", re.I)),
@@ -164,6 +164,8 @@ def _above_totals(table: StatementTable, rows: dict[int, list[StatementFact]]) -
         if any(f.unit != "USD" for f in rows[r]):
             continue  # a 'percentage of total revenue' row between the parts: no part
         item = _part_item(label)
+        if item is None and _bare_total(label) and len(run) >= 2 and _adds_up(run, rows, rows[r]):
+            item = _title_item(table)  # 'Total', or no caption: the caption's line item
         if item is None and not _TOTAL.match(label):
             run.append(r)
             continue
@@ -193,7 +195,7 @@ def _group(
     out: list[StatementFact] = []
     for p in run:
         out += _dimensioned(table, rows[p], flow, _name(table.labels[p]))
-        if p in nested and _places(_name(table.labels[p])):
+        if p in nested and _groups_places(table, _name(table.labels[p])):
             for q in nested[p]:
                 out += _dimensioned(table, rows[q], flow, _name(table.labels[q]))
     return out
@@ -227,6 +229,32 @@ def _part_item(label: str, last_words: bool = False) -> str | None:
 
 def _places(name: str) -> bool:
     return bool(_PLACES.search(name))
+
+
+def _groups_places(table: StatementTable, name: str) -> bool:
+    """A subtotal whose parts are places of the company: one named as the rest of the world
+    ('non-U.S.', 'international'), or a region of a table by geography ('Total Americas'
+    over the United States and the rest of the Americas). A brand's subtotal ('Total NIKE
+    Brand' over footwear and apparel) groups parts of another kind: its parts are the
+    brand's, not the company's."""
+    return _places(name) or _kind(table, name) == "geography"
+
+
+def _bare_total(label: str) -> bool:
+    """A total row that names no line item: no caption at all, or 'Total' alone."""
+    return not label.strip() or bool(re.fullmatch(r"\s*(?:total|consolidated)\s*:?\s*", label, re.I))
+
+
+def _title_item(table: StatementTable) -> str | None:
+    """The amount line item the table's caption names ('Revenues by geographical region
+    consisted of the following'): what a total row printed without its own caption adds up;
+    None when the caption names no amount of the income statement."""
+    from finqa.lexicon.metrics import find_metrics
+
+    for m in find_metrics(table.title):
+        if not m.operator and _flow(m.canonical) is not None:
+            return m.canonical
+    return None
 
 
 def _adds_up(run: Sequence[int], rows: dict[int, list[StatementFact]], total: Sequence[StatementFact]) -> bool:  # fmt: skip
