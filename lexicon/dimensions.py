@@ -168,7 +168,17 @@ def _member_keys(member: str, name: str) -> tuple[str, ...]:
             keys.append(_key(long))
     if prefix == "country":
         keys += [_key(n) for n in _countries().get(local.upper(), ())]
+    if not local.endswith("Member") or " " in member:  # a caption as printed
+        bare = _LINE_WORDS.sub("", name).strip()  # 'Sales of products' -> 'products'
+        keys.append(_key(bare))
+    keys += [k[:-1] for k in keys if len(k) > 4 and k.endswith("s") and not k.endswith("ss")]
     return tuple(k for k in dict.fromkeys(keys) if k)
+
+
+# a line item's words around a part's printed name: 'Sales of products', 'Freight revenues'
+_LINE_WORDS = re.compile(
+    r"^(?:net\s+)?(?:sales|revenues?)\s+(?:of|from)\s+|\s+(?:net\s+)?(?:sales|revenues?)$", re.I
+)
 
 
 def is_residual(name: str) -> bool:

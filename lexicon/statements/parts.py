@@ -27,7 +27,9 @@ __all__ = ["part_tables", "PART_TOLERANCE"]
 PART_TOLERANCE = 0.005
 _MARK = re.compile(r"\s*(?:\(\w{1,2}\)|\*+)\s*$")  # footnote markers: 'Europe (1)'
 _PRIMARY = frozenset({"income", "balance", "cashflow", "equity"})
-_CONTEXT = re.compile(r"\bsegments?\b|\bgeograph(?:y|ic|ical)\b|\bregions?\b", re.I)
+_CONTEXT = re.compile(
+    r"\bsegments?\b|\bgeograph(?:y|ic|ical)\b|\bregions?\b|\bdisaggregat(?:ed|ion)\b", re.I
+)
 _TOTAL = re.compile(r"^\s*(?:total|consolidated)\b", re.I)
 _KIND_OF_TITLE = (
     ("geography", re.compile(r"geograph|region|countr", re.I)),
@@ -47,10 +49,19 @@ def _name(label: str) -> str:
     return text
 
 
+_LOSS = re.compile(r"\blosse?s?\b", re.I)
+
+
 def _item(label: str) -> str | None:
+    """The catalogue line item a row names; a loss caption ('Loss from operations', 'Segment
+    operating loss') names the income line it is the negative of (its figures carry the sign)."""
     from finqa.lexicon.statements.catalogue import item_for_label
 
-    return item_for_label(_name(label))
+    name = _name(label)
+    item = item_for_label(name)
+    if item is None and _LOSS.search(name):
+        item = item_for_label(_LOSS.sub("income", name))
+    return item
 
 
 def _flow(item: str) -> str | None:
@@ -63,12 +74,17 @@ def _flow(item: str) -> str | None:
     if metric is None or metric.unit != "USD":
         return None
     if metric.statement == "segment":
-        return "revenue" if "revenue" in item else None
+        if "revenue" in item:
+            return "revenue"
+        return "operating_income" if item == "segment_operating_income" else None
     return item if metric.statement == "income" else None
 
 
 def _kind(table: StatementTable, name: str) -> str:
     from finqa.lexicon.dimensions import asked_dimension
+
+    if table.statement == "income":
+        return "product"  # revenue split on the face of the income statement: by offering
 
     place = asked_dimension(f"revenue from {name}")
     if place is not None and place.member and place.member.startswith("country:"):
@@ -277,16 +293,21 @@ def _in_context(table: StatementTable, texts: Mapping[int, str]) -> bool:
 def part_tables(tables: Iterable[StatementTable], texts: Mapping[int, str]) -> list[StatementTable]:
     """One 'segment' table per text table with rows named by parts (see the module doc),
     among the tables of a note about parts: its page (or the one before) speaks of segments,
-    geographic areas or regions (`texts`: page -> text). The primary statements are left out
-    (their unnamed lines above a total are expenses, not parts)."""
+    geographic areas, regions or the disaggregation of revenue (`texts`: page -> text). Of
+    the primary statements only the income statement's revenue lines are read ('Products',
+    'Services' over 'Total net sales': the offerings Regulation S-X has a filer print apart);
+    its other unnamed lines above a total are expenses, not parts."""
     out: list[StatementTable] = []
     for table in tables:
-        if table.source == "xbrl" or table.statement in _PRIMARY:
-            continue
-        if not _in_context(table, texts):
+        if table.source == "xbrl" or table.statement in _PRIMARY - {"income"}:
             continue
         rows = _by_row(table)
-        facts = _under_headings(table, rows) or _above_totals(table, rows)
+        if table.statement == "income":
+            facts = [f for f in _above_totals(table, rows) if f.item == "revenue"]
+        elif _in_context(table, texts):
+            facts = _under_headings(table, rows) or _above_totals(table, rows)
+        else:
+            continue
         if not facts:
             continue
         out.append(
