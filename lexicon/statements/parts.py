@@ -180,8 +180,14 @@ def _above_totals(table: StatementTable, rows: dict[int, list[StatementFact]]) -
         if any(f.unit != "USD" for f in rows[r]):
             continue  # a 'percentage of total revenue' row between the parts: no part
         item = _part_item(label)
-        if item is None and _bare_total(label) and len(run) >= 2 and _adds_up(run, rows, rows[r]):
-            item = _title_item(table)  # 'Total', or no caption: the caption's line item
+        titled = _title_item(table) if _bare_total(label) else None
+        if titled is not None and (flow := _flow(titled)) is not None:
+            block = _block(table, rows, r)  # 'Total', or no caption: the caption's line item
+            if len(block) >= 2 and _adds_up(block, rows, rows[r]):
+                parts = [q for q in block if _part_item(table.labels[q]) is None]
+                out += _group(table, rows, parts, nested, flow)
+                run = []
+                continue
         if item is None and not _TOTAL.match(label):
             run.append(r)
             continue
@@ -197,6 +203,16 @@ def _above_totals(table: StatementTable, rows: dict[int, list[StatementFact]]) -
         run = []
     if run and run[0] in nested:
         close(run[0])
+    return out
+
+
+def _block(table: StatementTable, rows: dict[int, list[StatementFact]], end: int) -> list[int]:
+    """The rows of figures right above row `end`, up to a row without figures or a total."""
+    out: list[int] = []
+    for q in range(end - 1, -1, -1):
+        if q not in rows or _TOTAL.match(table.labels[q]) or _bare_total(table.labels[q]):
+            break
+        out.insert(0, q)
     return out
 
 
@@ -229,7 +245,7 @@ def _part_item(label: str, last_words: bool = False) -> str | None:
 
     item = _item(label)
     metric = get_metric(item) if item else None
-    if metric is not None and metric.statement == "segment":
+    if metric is not None and metric.statement == "segment" and "revenue" in metric.id:
         return None
     if item is None and _TOTAL.match(label) and not _SUBTOTAL.sub("", label).strip():
         return None
