@@ -413,7 +413,7 @@ def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> Aske
         for j in range(min(len(toks), i + _MAX_WORDS), i, -1):
             text = question[toks[i][0] : toks[j - 1][1]]
             key = _key(text)
-            hits = index.get(key, [])
+            hits = index.get(key, []) or [m for m in members if _abbreviates(text, m.name)]
             for m in hits:
                 if not _short_ok(text, key):
                     continue
@@ -428,6 +428,50 @@ def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> Aske
         m, text = best[3], best[4]
         return AskedDimension(kind=m.kind, phrase=text, axis=m.axis, member=m.member, label=m.name)
     return spoken
+
+
+_LINKS = frozenset({"and", "&", "of", "the"})
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in re.findall(r"[A-Za-z]+", text) if w.lower() not in _LINKS]
+
+
+def _abbreviates(text: str, name: str) -> bool:
+    """One spelling abbreviates the other, as filings shorten a part's name: an acronym of
+    the words' leading letters ('APAC' for Asia Pacific, 'EMEA' for Europe, Middle East and
+    Africa: each word gives the acronym its first letter or more, in order), or initials for
+    some of the words ('A. Pacific' for Asia Pacific: a capital alone for a word, the other
+    words spelled out)."""
+    words, other = _words(text), _words(name)
+    if len(words) >= 2 and len(other) == 1 and other[0].isupper() and len(other[0]) >= 3:
+        return _acronym(words, other[0].lower())
+    if len(other) >= 2 and len(words) == 1 and words[0].isupper() and len(words[0]) >= 3:
+        return _acronym(other, words[0].lower())
+    if len(words) != len(other) or len(words) < 2:
+        return False
+    initials = 0
+    for w, o in zip(words, other, strict=True):
+        if w.lower() == o.lower():
+            continue
+        if len(w) == 1 and w.isupper() and o[:1].upper() == w:
+            initials += 1
+            continue
+        return False
+    return 0 < initials < len(words)
+
+
+def _acronym(words: Sequence[str], acronym: str) -> bool:
+    def spells(i: int, at: int) -> bool:
+        if i == len(words):
+            return at == len(acronym)
+        word = words[i].lower()
+        return any(
+            acronym[at : at + k] == word[:k] and spells(i + 1, at + k)
+            for k in range(1, min(len(word), len(acronym) - at) + 1)
+        )
+
+    return spells(0, 0)
 
 
 def _narrower(text: str, spoken: AskedDimension | None) -> bool:
