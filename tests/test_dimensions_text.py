@@ -318,3 +318,25 @@ class TestPrintedNamesMatched:
         """'Boeing Defense, Space & Security' is the printed 'Defense, Space & Security'."""
         got = self._member("What was Boeing's Boeing Defense Space Security segment's revenue in fiscal year 2024?", "Defense, Space & Security", "Global Services")
         assert got == "Defense, Space & Security"
+
+
+class TestCountryInASentence:
+    """A segment note's sentence stating a country's revenue gives that country's figure."""
+
+    def _sentence(self, label: str) -> StatementTable:
+        table = _table([(label, [16_100])])
+        return table.model_copy(update={"table_id": "p5-s0", "facts": tuple(f.model_copy(update={"table_id": "p5-s0"}) for f in table.facts)})  # fmt: skip
+
+    def test_us_revenues_sentence(self) -> None:
+        """'Total U.S. revenues were $16.1 billion ...' is revenue of country:US."""
+        from finqa.lexicon.statements.parts import sentence_parts
+
+        got = [f for t in sentence_parts([self._sentence("Total U.S. revenues")], NOTE) for f in t.facts]
+        assert [(f.dimensions, f.item, f.value) for f in got] == [((("srt:StatementGeographicalAxis", "country:US"),), "revenue", 16_100e6)]  # fmt: skip
+
+    def test_a_region_or_another_page_is_not_read(self) -> None:
+        """A region in prose, or a country's revenue outside a note about parts, gives nothing."""
+        from finqa.lexicon.statements.parts import sentence_parts
+
+        assert sentence_parts([self._sentence("Total EMEA revenues")], NOTE) == []
+        assert sentence_parts([self._sentence("Total U.S. revenues")], {5: "Note 9 - Leases"}) == []

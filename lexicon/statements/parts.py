@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from finqa.lexicon.model import StatementFact, StatementTable
 
-__all__ = ["part_tables", "PART_TOLERANCE"]
+__all__ = ["part_tables", "sentence_parts", "PART_TOLERANCE"]
 
 PART_TOLERANCE = 0.005
 _MARK = re.compile(r"\s*(?:\(\w{1,2}\)|\*+)\s*$")  # footnote markers: 'Europe (1)'
@@ -336,6 +336,50 @@ def part_tables(tables: Iterable[StatementTable], texts: Mapping[int, str]) -> l
                 }
             )
         )
+    return out
+
+
+# --------------------------------------------------------------------------- a country's revenue in a sentence
+
+_COUNTRY_REVENUE = re.compile(
+    r"^\s*(?:total\s+)?(?:revenues?|net\s+sales|sales)\s+(?:from|in)\s+(?:the\s+)?(?P<a>.+?)\s*$"
+    r"|^\s*(?:total\s+)?(?P<b>.+?)\s+(?:net\s+)?(?:revenues?|sales)\s*$",
+    re.I,
+)
+
+
+def sentence_parts(tables: Iterable[StatementTable], texts: Mapping[int, str]) -> list[StatementTable]:  # fmt: skip
+    """A note about parts that states a country's revenue in a sentence ('Total U.S. revenues
+    were $16.1 billion, $13.8 billion and $13.0 billion for the years ended ...', read by
+    `sentences.read_sentences`): that country's revenue, on the geographical axis with the
+    country's member. Only a country (`data/country_codes.csv`) is read from a sentence: a
+    region's name in prose may be a market, not a part the filing reports."""
+    from finqa.lexicon.dimensions import KIND_AXES, asked_dimension
+
+    out: list[StatementTable] = []
+    for table in tables:
+        if "-s" not in table.table_id or table.source == "xbrl" or not _in_context(table, texts):
+            continue
+        labels = {f.label for f in table.facts}
+        if len(labels) != 1:
+            continue
+        m = _COUNTRY_REVENUE.match(next(iter(labels)))
+        place = (m.group("a") or m.group("b")) if m else None
+        asked = asked_dimension(f"revenue from {place}") if place else None
+        if asked is None or not (asked.member or "").startswith("country:"):
+            continue
+        dims = ((KIND_AXES["geography"], str(asked.member)),)
+        facts = tuple(
+            f.model_copy(update={"item": "revenue", "dimensions": dims, "statement": "segment",
+                                 "table_id": f"{table.table_id}-parts"})
+            for f in table.facts
+        )  # fmt: skip
+        out.append(
+            table.model_copy(
+                update={"table_id": f"{table.table_id}-parts", "statement": "segment",
+                        "facts": facts, "notes": (*table.notes, "a country's revenue stated in a sentence")}
+            )
+        )  # fmt: skip
     return out
 
 
