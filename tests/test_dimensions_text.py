@@ -340,3 +340,33 @@ class TestCountryInASentence:
 
         assert sentence_parts([self._sentence("Total EMEA revenues")], NOTE) == []
         assert sentence_parts([self._sentence("Total U.S. revenues")], {5: "Note 9 - Leases"}) == []
+
+
+class TestColumnsWithSubtotals:
+    """Parts as columns with a brand's subtotal column, and product lines down the side."""
+
+    GRID = [
+        ["YEAR ENDED MAY 31, 2025"],
+        ["(Dollars in millions)", "NORTH AMERICA", "EUROPE", "TOTAL ACME BRAND", "CONVERSE", "TOTAL ACME, INC."],
+        ["Revenues by:"],
+        ["Footwear", "$12,684", "$7,569", "$20,253", "$1,457", "$21,710"],
+        ["Apparel", "5,837", "3,971", "9,808", "80", "9,888"],
+        ["TOTAL REVENUES", "$18,521", "$11,540", "$30,061", "$1,537", "$31,598"],
+    ]
+
+    def _facts(self) -> dict[tuple[str, str], float]:
+        tables = column_parts(DOC, [(5, self.GRID)], {5: "Note 15 - Operating segments (in millions)"})
+        return {(f.dimensions[0][0], f.dimensions[0][1]): f.value / 1e6 for t in tables for f in t.facts}
+
+    def test_brand_subtotal_and_its_regions(self) -> None:
+        """The brand's total and Converse are the company's parts; the brand's regions are not."""
+        got = self._facts()
+        assert got[("us-gaap:StatementBusinessSegmentsAxis", "ACME BRAND")] == 30_061
+        assert got[("us-gaap:StatementBusinessSegmentsAxis", "CONVERSE")] == 1_537
+        assert not any(name == "NORTH AMERICA" for _, name in got)
+
+    def test_product_lines_from_the_total_column(self) -> None:
+        """Footwear's company-wide revenue is its figure in the total column."""
+        got = self._facts()
+        assert got[("srt:ProductOrServiceAxis", "Footwear")] == 21_710
+        assert got[("srt:ProductOrServiceAxis", "Apparel")] == 9_888

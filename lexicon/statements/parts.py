@@ -416,12 +416,14 @@ def column_parts(
         if not _CONTEXT.search(texts.get(page, "") + texts.get(page - 1, "")):
             continue
         cells = [[c.strip() for c in r if c and c.strip()] for r in rows]
-        head = next((r for r in cells[:3] if len(r) >= 3 and all(_is_name(c) for c in r)), None)
+        head = next((h for r in cells[:3] if len(h := _names(r)) >= 3), None)
         if head is None or not _TOTAL.match(head[-1]):
             continue
+        top, inner = _column_groups(head)  # a brand's subtotal column over its regions
         scale = detect_scale(texts.get(page, "")) or 1.0
         period = None
         facts: list[StatementFact] = []
+        lines: list[tuple[int, list[str], list[tuple[float, bool, str] | None]]] = []
         checked = False
         for r, row in enumerate(cells):
             if len(row) == 1 and period is None or (len(row) == 1 and _is_period(row[0])):
@@ -434,12 +436,20 @@ def column_parts(
             item = _part_item(row[0], last_words=True)  # "Total net operating revenues"
             flow = _flow(item) if item is not None else None
             values = [read_cell(c) for c in row[1:]]
-            if flow is None or any(v is None for v in values):
+            if any(v is None for v in values):
+                continue
+            if flow is None:
+                if item is None and not _TOTAL.match(row[0]):
+                    lines.append((r, row, values))  # a part of another kind down the side
                 continue
             amounts = [v[0] * scale for v in values if v is not None]
-            checked = checked or (amounts[-1] != 0 and _close(sum(amounts[:-1]), amounts[-1]))
+            ok = amounts[-1] != 0 and _close(sum(amounts[c] for c in top), amounts[-1])
+            checked = checked or ok
+            if ok and flow == "revenue" and len(lines) >= 2:
+                facts += _row_parts(doc_id, page, n, head, lines, amounts[-1], period, scale)
+            lines = []
             for c, (name, v) in enumerate(zip(head[:-1], values[:-1], strict=True)):
-                if v is None:
+                if v is None or (c not in top and c not in inner):
                     continue
                 facts.append(
                     StatementFact(
@@ -459,6 +469,66 @@ def column_parts(
                 title="parts as columns: " + ", ".join(head), pages=(page,), scale=scale,
                 periods=periods, labels=tuple(dict.fromkeys(f.label for f in facts)),
                 facts=tuple(facts), source="text", notes=("rows named by parts of the business",),
+            )
+        )  # fmt: skip
+    return out
+
+
+def _names(row: Sequence[str]) -> list[str]:
+    """A header row's part names, a leading scale caption ('(Dollars in millions)') left out;
+    [] when a cell is not a name."""
+    from finqa.lexicon.numbers import detect_scale
+
+    cells = list(row[1:]) if row and detect_scale(row[0]) else list(row)
+    return cells if cells and all(_is_name(c) for c in cells) else []
+
+
+def _column_groups(head: Sequence[str]) -> tuple[set[int], set[int]]:
+    """(the columns the last one adds up, the columns inside a subtotal that are the company's
+    parts too): a 'Total X' column before the last adds up the columns since the previous
+    one; its columns are the company's only when it groups places (`_groups_places`)."""
+    top: set[int] = set()
+    inner: set[int] = set()
+    start = 0
+    for c, name in enumerate(head[:-1]):
+        if _TOTAL.match(name):
+            if _places(_name(name)):
+                inner.update(range(start, c))
+            top.add(c)
+            start = c + 1
+    top.update(range(start, len(head) - 1))
+    return top, inner
+
+
+def _row_parts(
+    doc_id: str, page: int, n: int, head: Sequence[str],
+    lines: Sequence[tuple[int, list[str], list[tuple[float, bool, str] | None]]],
+    total: float, period: object, scale: float,
+) -> list[StatementFact]:  # fmt: skip
+    """Rows down the side of a parts-as-columns grid ('Footwear', 'Apparel', ... over 'Total
+    revenues') whose figures in the total column add up to its total: each row's figure there
+    is the company's revenue of that product line."""
+    from finqa.lexicon.dimensions import KIND_AXES
+
+    from finqa.lexicon.dimensions import is_residual
+
+    last = [v[-1] for _, _, v in lines]
+    if any(v is None for v in last) or not _close(sum(v[0] * scale for v in last if v), total):
+        return []
+    if sum(1 for v in last if v and v[0]) < 2:
+        return []  # one row holds the whole total ('Third party' over a nil 'Intersegment')
+    out = []
+    for r, row, values in lines:
+        v = values[-1]
+        if v is None or is_residual(_name(row[0])):
+            continue
+        out.append(
+            StatementFact(
+                doc_id=doc_id, statement="segment", table_id=f"p{page}-g{n}-parts",
+                table_title=head[-1], label=row[0], item="revenue", period=period,  # type: ignore[arg-type]
+                value=v[0] * scale, scale=scale, negative=v[1], page=page, row=r,
+                column=len(head) - 1, raw=row[-1], source="text",
+                dimensions=((KIND_AXES["product"], _name(row[0])),),
             )
         )  # fmt: skip
     return out
