@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from finqa.lexicon.dimensions import DimensionMember, members_of, resolve_dimension
 from finqa.lexicon.model import StatementFact, StatementPeriod, StatementTable
-from finqa.lexicon.statements.parts import column_parts, part_tables
+from finqa.lexicon.statements.parts import part_tables
+from finqa.lexicon.statements.parts_columns import column_parts, grouped_column_parts
 
 DOC = "ACME_2024_10K"
 FY24 = StatementPeriod(label="2024", fiscal_year=2024, months=12)
@@ -370,3 +371,27 @@ class TestColumnsWithSubtotals:
         got = self._facts()
         assert got[("srt:ProductOrServiceAxis", "Footwear")] == 21_710
         assert got[("srt:ProductOrServiceAxis", "Apparel")] == 9_888
+
+
+class TestPeriodsOverParts:
+    """A two-row header of periods over parts, each group ending with a total."""
+
+    GRID = [
+        ["Fiscal Second Quarter Ended"],
+        ["(Dollars in Millions)", "June 29, 2025", "June 30, 2024"],
+        ["Medicine(1)", "Devices(2)", "Total", "Medicine(1)", "Devices(2)", "Total"],
+        ["Sales to customers", "$15,202", "8,541", "14,490", "7,957"],
+        ["Segment income before tax", "$5,552", "1,204", "6,756", "5,459", "1,089", "6,548"],
+    ]
+
+    def test_parts_per_period_without_the_blank_total(self) -> None:
+        """Sales printed for the parts only are each part's revenue, per period."""
+        tables = grouped_column_parts(DOC, [(5, self.GRID)], {5: "Segment information"})
+        got = {(f.dimensions[0][1], f.period.key): f.value / 1e6 for t in tables for f in t.facts}
+        assert got[("Medicine", "2025Q2")] == 15_202
+        assert got[("Devices", "2024Q2")] == 7_957
+
+    def test_parts_that_do_not_add_up(self) -> None:
+        """No row of the grid adds up to its totals: no breakdown."""
+        grid = [*self.GRID[:4], ["Segment income before tax", "$5,552", "1,204", "9,999", "5,459", "1,089", "9,999"]]
+        assert grouped_column_parts(DOC, [(5, grid)], {5: "Segment information"}) == []
