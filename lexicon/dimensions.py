@@ -177,7 +177,16 @@ def _member_keys(member: str, name: str) -> tuple[str, ...]:
         bare = _LINE_WORDS.sub("", name).strip()  # 'Sales of products' -> 'products'
         keys.append(_key(bare))
     keys += [k[:-1] for k in keys if len(k) > 4 and k.endswith("s") and not k.endswith("ss")]
+    keys.append(_loose(name))
     return tuple(k for k in dict.fromkeys(keys) if k)
+
+
+def _loose(text: str) -> str:
+    """A name's key without its linking words, each word singular: 'Services and other' and
+    the tag's 'Service Other' both read 'serviceother'."""
+    words = [w.lower() for w in re.findall(r"[A-Za-z0-9]+", text)]
+    words = [w for w in words if w not in ("and", "of", "the")]
+    return "".join(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words)
 
 
 # a line item's words around a part's printed name: 'Sales of products', 'Freight revenues'
@@ -418,7 +427,8 @@ def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> Aske
         for j in range(min(len(toks), i + _MAX_WORDS), i, -1):
             text = question[toks[i][0] : toks[j - 1][1]]
             key = _key(text)
-            hits = index.get(key, []) or [m for m in members if _abbreviates(text, m.name)]
+            hits = index.get(key, []) or index.get(_loose(text), [])
+            hits = hits or [m for m in members if _abbreviates(text, m.name)]
             for m in hits:
                 if not _short_ok(text, key):
                     continue

@@ -310,6 +310,11 @@ class TestPrintedNamesMatched:
         got = self._member("What was Acme's revenue from Product in 2024?", "Sales of products", "Sales of services")
         assert got == "Sales of products"
 
+    def test_linking_words_and_plurals_of_each_word(self) -> None:
+        """The tag's 'Service Other' is the printed 'Services and other'."""
+        got = self._member("What was Acme's revenue from Service Other in 2024?", "Services and other", "Subscription")
+        assert got == "Services and other"
+
     def test_a_wider_name_is_not_the_member_inside_it(self) -> None:
         """'Americas Excluding United States' is not the United States printed beside it."""
         got = self._member("What was Acme's revenue from Americas Excluding United States in 2024?", "United States", "EMEA")
@@ -334,6 +339,13 @@ class TestCountryInASentence:
 
         got = [f for t in sentence_parts([self._sentence("Total U.S. revenues")], NOTE) for f in t.facts]
         assert [(f.dimensions, f.item, f.value) for f in got] == [((("srt:StatementGeographicalAxis", "country:US"),), "revenue", 16_100e6)]  # fmt: skip
+
+    def test_revenues_derived_in_a_country(self) -> None:
+        """'Revenues derived in the United States were $19,725 million, ...' is country:US."""
+        from finqa.lexicon.statements.parts import sentence_parts
+
+        got = [f for t in sentence_parts([self._sentence("Revenues derived in the United States")], NOTE) for f in t.facts]
+        assert [f.dimensions[0][1] for f in got] == ["country:US"]
 
     def test_a_region_or_another_page_is_not_read(self) -> None:
         """A region in prose, or a country's revenue outside a note about parts, gives nothing."""

@@ -342,7 +342,8 @@ def part_tables(tables: Iterable[StatementTable], texts: Mapping[int, str]) -> l
 # --------------------------------------------------------------------------- a country's revenue in a sentence
 
 _COUNTRY_REVENUE = re.compile(
-    r"^\s*(?:total\s+)?(?:revenues?|net\s+sales|sales)\s+(?:from|in)\s+(?:the\s+)?(?P<a>.+?)\s*$"
+    r"^\s*(?:total\s+)?(?:revenues?|net\s+sales|sales)\s+(?:(?:derived|generated|earned)\s+)?"
+    r"(?:from|in)\s+(?:the\s+)?(?P<a>.+?)\s*$"
     r"|^\s*(?:total\s+)?(?P<b>.+?)\s+(?:net\s+)?(?:revenues?|sales)\s*$",
     re.I,
 )
