@@ -28,6 +28,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from finqa.lexicon._data import data_cache, read_csv
+from finqa.lexicon._dimension_names import abbreviates as _abbreviates
+from finqa.lexicon._dimension_names import loose as _loose
+from finqa.lexicon._dimension_names import narrower as _narrower
 
 if TYPE_CHECKING:
     from finqa.lexicon.model import AskedDimension, StatementFact
@@ -48,9 +51,6 @@ __all__ = [
     "period_spec",
     "part_item",
     "asked_change",
-    "PartFigures",
-    "part_figures",
-    "part_value",
     "KIND_AXES",
 ]
 
@@ -179,14 +179,6 @@ def _member_keys(member: str, name: str) -> tuple[str, ...]:
     keys += [k[:-1] for k in keys if len(k) > 4 and k.endswith("s") and not k.endswith("ss")]
     keys.append(_loose(name))
     return tuple(k for k in dict.fromkeys(keys) if k)
-
-
-def _loose(text: str) -> str:
-    """A name's key without its linking words, each word singular: 'Services and other' and
-    the tag's 'Service Other' both read 'serviceother'."""
-    words = [w.lower() for w in re.findall(r"[A-Za-z0-9]+", text)]
-    words = [w for w in words if w not in ("and", "of", "the")]
-    return "".join(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words)
 
 
 # a line item's words around a part's printed name: 'Sales of products', 'Freight revenues'
@@ -445,75 +437,6 @@ def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> Aske
     return spoken
 
 
-_LINKS = frozenset({"and", "&", "of", "the"})
-
-
-def _words(text: str) -> list[str]:
-    return [w for w in re.findall(r"[A-Za-z]+", text) if w.lower() not in _LINKS]
-
-
-def _abbreviates(text: str, name: str) -> bool:
-    """One spelling abbreviates the other, as filings shorten a part's name: an acronym of
-    the words' leading letters ('APAC' for Asia Pacific, 'EMEA' for Europe, Middle East and
-    Africa: each word gives the acronym its first letter or more, in order), or initials for
-    some of the words ('A. Pacific' for Asia Pacific: a capital alone for a word, the other
-    words spelled out)."""
-    words, other = _words(text), _words(name)
-    if len(words) >= 2 and len(other) == 1 and other[0].isupper() and len(other[0]) >= 3:
-        return _acronym(words, other[0].lower())
-    if len(other) >= 2 and len(words) == 1 and words[0].isupper() and len(words[0]) >= 3:
-        return _acronym(other, words[0].lower())
-    if len(words) != len(other) or len(words) < 2:
-        return False
-    initials = 0
-    for w, o in zip(words, other, strict=True):
-        if w.lower() == o.lower():
-            continue
-        if len(w) == 1 and w.isupper() and o[:1].upper() == w:
-            initials += 1
-            continue
-        return False
-    return 0 < initials < len(words)
-
-
-def _acronym(words: Sequence[str], acronym: str) -> bool:
-    def spells(i: int, at: int) -> bool:
-        if i == len(words):
-            return at == len(acronym)
-        word = words[i].lower()
-        return any(
-            acronym[at : at + k] == word[:k] and spells(i + 1, at + k)
-            for k in range(1, min(len(word), len(acronym) - at) + 1)
-        )
-
-    return spells(0, 0)
-
-
-def _narrower(text: str, spoken: AskedDimension | None) -> bool:
-    """The member matched names only some of the part the question's own words name ('United
-    States' inside 'Americas Excluding United States', 'Sales' inside 'Sales Cloud'): that
-    member is another part, not the one asked."""
-    if spoken is None or not spoken.phrase:
-        return False
-    said, got = _key(spoken.phrase), _key(text)
-    if got == said or got not in said or said.startswith(got + "s"):
-        return False
-    return bool(_key(_unsaid(spoken.phrase.replace(text, " "))))
-
-
-def _unsaid(text: str) -> str:
-    """What is left of a phrase once the company's name and the catalogue's words are taken
-    out ('Boeing' of 'Boeing Defense, Space & Security', 'Revenue' of 'Subscription Revenue')."""
-    from finqa.lexicon.entities import find_companies
-    from finqa.lexicon.metrics import find_metrics
-
-    spans = [(c.start, c.end) for c in find_companies(text)]
-    spans += [(m.start, m.end) for m in find_metrics(text)]
-    for a, b in sorted(spans, reverse=True):
-        text = text[:a] + " " + text[b:]
-    return text
-
-
 def asked_item(question: str, dimension: AskedDimension | None = None) -> str | None:
     """The catalogue line item the question asks for a part of, read outside the part's own
     name ('Finished Product Operations' names no line item); None when it names none."""
@@ -611,88 +534,3 @@ def dimensional_facts(
             f.row,
         ),
     )
-
-
-
-# --------------------------------------------------------------------------- a part's computed figures
-
-
-@dataclass(frozen=True)
-class PartFigures:
-    """The part's own facts a computed figure needs: each line item's fact for the period and,
-    where the filing reports it, for the same span a year before."""
-
-    current: dict[str, StatementFact]
-    previous: dict[str, StatementFact]
-
-
-def _latest_of(facts: Sequence[StatementFact]) -> list[StatementFact]:
-    ends = [f.period.end_date for f in facts if f.period.end_date]
-    end = max(ends) if ends else None
-    last = [f for f in facts if f.period.end_date == end]
-    longest = max((f.period.months or 0 for f in last), default=0)
-    return [f for f in last if (f.period.months or 0) == longest]
-
-
-def _year_before(earlier: Any, later: Any) -> bool:
-    return bool(
-        earlier.fiscal_year is not None
-        and later.fiscal_year is not None
-        and earlier.fiscal_year == later.fiscal_year - 1
-        and earlier.months == later.months
-        and earlier.quarter == later.quarter
-        and not earlier.instant
-    )
-
-
-def part_figures(
-    store: Any,
-    doc_ids: Iterable[str],
-    items: Sequence[str],
-    dimension: AskedDimension,
-    period: Any = None,
-) -> PartFigures | None:
-    """Each line item's fact of one part for the period (the latest when None), all for one
-    period, and the year-before fact where one is reported; None when the part lacks one of
-    them (the consolidated figure is never put in its place)."""
-    docs = list(dict.fromkeys(doc_ids))
-    current: dict[str, StatementFact] = {}
-    previous: dict[str, StatementFact] = {}
-    key: str | None = None
-    for item in items:
-        every = dimensional_facts(store, docs, item, dimension, None)
-        facts = [f for f in every if period is None or f.period.matches(period)]
-        if key is not None:
-            facts = [f for f in facts if f.period.key == key]
-        elif period is None:
-            facts = _latest_of(facts)
-        if not facts:
-            return None
-        fact = facts[0]
-        key = fact.period.key
-        current[item] = fact
-        before = [f for f in every if _year_before(f.period, fact.period)]
-        if before:
-            previous[item] = before[0]
-    return PartFigures(current, previous)
-
-
-def part_value(figures: PartFigures, metric_id: str, aggregate: str | None = None) -> float | None:
-    """The computed figure of a part: a derived metric by its formula over the part's own
-    facts (`lexicon.formula`), or a line item's growth (percent) or change over the year
-    before; None when an operand is missing or the formula cannot be evaluated."""
-    from finqa.lexicon.formula import FormulaError, evaluate_metric
-
-    cur = {k: f.value for k, f in figures.current.items()}
-    prev = {k: f.value for k, f in figures.previous.items()}
-    if aggregate in ("growth", "change"):
-        if metric_id not in cur or metric_id not in prev:
-            return None
-        diff = cur[metric_id] - prev[metric_id]
-        if aggregate == "change":
-            return diff
-        return diff / abs(prev[metric_id]) * 100 if prev[metric_id] else None
-    try:
-        return evaluate_metric(metric_id, cur, prev)
-    except (FormulaError, ZeroDivisionError):
-        return None

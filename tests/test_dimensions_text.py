@@ -292,13 +292,22 @@ class TestPrintedNamesMatched:
     def test_acronym_for_the_words(self) -> None:
         """'APAC' and 'EMEA' printed; the question says Asia Pacific, Europe Middle East Africa."""
         names = ("APAC", "EMEA", "Americas")
-        assert self._member("What was Acme's revenue from Asia Pacific in fiscal year 2024?", *names) == "APAC"
-        assert self._member("What was Acme's revenue from Europe Middle East Africa in 2024?", *names) == "EMEA"
+        assert (
+            self._member("What was Acme's revenue from Asia Pacific in fiscal year 2024?", *names)
+            == "APAC"
+        )
+        assert (
+            self._member("What was Acme's revenue from Europe Middle East Africa in 2024?", *names)
+            == "EMEA"
+        )
 
     def test_initials_for_some_words(self) -> None:
         """'A Pacific' (the tag's 'A.Pacific') is the printed Asia Pacific; 'Pacific' alone is not."""
         names = ("Asia Pacific", "Latin America")
-        assert self._member("What was Acme's A Pacific segment's revenue in 2024?", *names) == "Asia Pacific"
+        assert (
+            self._member("What was Acme's A Pacific segment's revenue in 2024?", *names)
+            == "Asia Pacific"
+        )
         assert self._member("What was Acme's Pacific segment's revenue in 2024?", *names) is None
 
     def test_no_acronym_from_other_letters(self) -> None:
@@ -307,22 +316,38 @@ class TestPrintedNamesMatched:
 
     def test_line_item_words_and_plurals(self) -> None:
         """'Sales of products' printed is the question's 'Product'."""
-        got = self._member("What was Acme's revenue from Product in 2024?", "Sales of products", "Sales of services")
+        got = self._member(
+            "What was Acme's revenue from Product in 2024?",
+            "Sales of products",
+            "Sales of services",
+        )
         assert got == "Sales of products"
 
     def test_linking_words_and_plurals_of_each_word(self) -> None:
         """The tag's 'Service Other' is the printed 'Services and other'."""
-        got = self._member("What was Acme's revenue from Service Other in 2024?", "Services and other", "Subscription")
+        got = self._member(
+            "What was Acme's revenue from Service Other in 2024?",
+            "Services and other",
+            "Subscription",
+        )
         assert got == "Services and other"
 
     def test_a_wider_name_is_not_the_member_inside_it(self) -> None:
         """'Americas Excluding United States' is not the United States printed beside it."""
-        got = self._member("What was Acme's revenue from Americas Excluding United States in 2024?", "United States", "EMEA")
+        got = self._member(
+            "What was Acme's revenue from Americas Excluding United States in 2024?",
+            "United States",
+            "EMEA",
+        )
         assert got is None
 
     def test_company_name_before_the_part(self) -> None:
         """'Boeing Defense, Space & Security' is the printed 'Defense, Space & Security'."""
-        got = self._member("What was Boeing's Boeing Defense Space Security segment's revenue in fiscal year 2024?", "Defense, Space & Security", "Global Services")
+        got = self._member(
+            "What was Boeing's Boeing Defense Space Security segment's revenue in fiscal year 2024?",
+            "Defense, Space & Security",
+            "Global Services",
+        )
         assert got == "Defense, Space & Security"
 
 
@@ -337,14 +362,22 @@ class TestCountryInASentence:
         """'Total U.S. revenues were $16.1 billion ...' is revenue of country:US."""
         from finqa.lexicon.statements.parts import sentence_parts
 
-        got = [f for t in sentence_parts([self._sentence("Total U.S. revenues")], NOTE) for f in t.facts]
+        got = [
+            f
+            for t in sentence_parts([self._sentence("Total U.S. revenues")], NOTE)
+            for f in t.facts
+        ]
         assert [(f.dimensions, f.item, f.value) for f in got] == [((("srt:StatementGeographicalAxis", "country:US"),), "revenue", 16_100e6)]  # fmt: skip
 
     def test_revenues_derived_in_a_country(self) -> None:
         """'Revenues derived in the United States were $19,725 million, ...' is country:US."""
         from finqa.lexicon.statements.parts import sentence_parts
 
-        got = [f for t in sentence_parts([self._sentence("Revenues derived in the United States")], NOTE) for f in t.facts]
+        got = [
+            f
+            for t in sentence_parts([self._sentence("Revenues derived in the United States")], NOTE)
+            for f in t.facts
+        ]
         assert [f.dimensions[0][1] for f in got] == ["country:US"]
 
     def test_a_region_or_another_page_is_not_read(self) -> None:
@@ -360,7 +393,14 @@ class TestColumnsWithSubtotals:
 
     GRID = [
         ["YEAR ENDED MAY 31, 2025"],
-        ["(Dollars in millions)", "NORTH AMERICA", "EUROPE", "TOTAL ACME BRAND", "CONVERSE", "TOTAL ACME, INC."],
+        [
+            "(Dollars in millions)",
+            "NORTH AMERICA",
+            "EUROPE",
+            "TOTAL ACME BRAND",
+            "CONVERSE",
+            "TOTAL ACME, INC.",
+        ],
         ["Revenues by:"],
         ["Footwear", "$12,684", "$7,569", "$20,253", "$1,457", "$21,710"],
         ["Apparel", "5,837", "3,971", "9,808", "80", "9,888"],
@@ -368,8 +408,12 @@ class TestColumnsWithSubtotals:
     ]
 
     def _facts(self) -> dict[tuple[str, str], float]:
-        tables = column_parts(DOC, [(5, self.GRID)], {5: "Note 15 - Operating segments (in millions)"})
-        return {(f.dimensions[0][0], f.dimensions[0][1]): f.value / 1e6 for t in tables for f in t.facts}
+        tables = column_parts(
+            DOC, [(5, self.GRID)], {5: "Note 15 - Operating segments (in millions)"}
+        )
+        return {
+            (f.dimensions[0][0], f.dimensions[0][1]): f.value / 1e6 for t in tables for f in t.facts
+        }
 
     def test_brand_subtotal_and_its_regions(self) -> None:
         """The brand's total and Converse are the company's parts; the brand's regions are not."""
@@ -405,5 +449,8 @@ class TestPeriodsOverParts:
 
     def test_parts_that_do_not_add_up(self) -> None:
         """No row of the grid adds up to its totals: no breakdown."""
-        grid = [*self.GRID[:4], ["Segment income before tax", "$5,552", "1,204", "9,999", "5,459", "1,089", "9,999"]]
+        grid = [
+            *self.GRID[:4],
+            ["Segment income before tax", "$5,552", "1,204", "9,999", "5,459", "1,089", "9,999"],
+        ]
         assert grouped_column_parts(DOC, [(5, grid)], {5: "Segment information"}) == []

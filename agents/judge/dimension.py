@@ -20,13 +20,12 @@ from typing import Any
 
 from finqa.agents.types import Answer, Evidence
 from finqa.lexicon import get_metric
+from finqa.lexicon.dimension_figures import part_figures, part_value
 from finqa.lexicon.dimensions import (
     asked_change,
     asked_item,
     dimensional_facts,
     members_in,
-    part_figures,
-    part_value,
     period_spec,
     resolve_dimension,
 )
@@ -188,7 +187,9 @@ def _check_computed(
     hits = [nc for nc in numbers if expected is not None and any(close(v, expected) for v in _values(nc, percent))]  # fmt: skip
     for nc in hits:
         nc.status = "rederived"
-        nc.detail = f"recomputed from the statement model's figures for {asked.describe()}: {expected:,.2f}"
+        nc.detail = (
+            f"recomputed from the statement model's figures for {asked.describe()}: {expected:,.2f}"
+        )
         check.verified.append(nc.text)
     if check.verified:
         return check
@@ -213,7 +214,12 @@ def _values(nc: Any, percent: bool) -> list[float]:
 
 
 def _consolidated(
-    store: Any, docs: Sequence[str], metric: Any, inputs: Sequence[str], how: str | None, period: Any
+    store: Any,
+    docs: Sequence[str],
+    metric: Any,
+    inputs: Sequence[str],
+    how: str | None,
+    period: Any,
 ) -> float | None:
     """The same computation over the company's own (undimensioned) facts, where it has them."""
     cur: dict[str, float] = {}

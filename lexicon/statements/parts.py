@@ -274,7 +274,9 @@ def _groups_places(table: StatementTable, name: str) -> bool:
 
 def _bare_total(label: str) -> bool:
     """A total row that names no line item: no caption at all, or 'Total' alone."""
-    return not label.strip() or bool(re.fullmatch(r"\s*(?:total|consolidated)\s*:?\s*", label, re.I))
+    return not label.strip() or bool(
+        re.fullmatch(r"\s*(?:total|consolidated)\s*:?\s*", label, re.I)
+    )
 
 
 def _title_item(table: StatementTable) -> str | None:
@@ -382,4 +384,3 @@ def sentence_parts(tables: Iterable[StatementTable], texts: Mapping[int, str]) -
             )
         )  # fmt: skip
     return out
-

@@ -156,9 +156,7 @@ def read_pages(
         notes = [(p, g) for p, gs in sorted(by_page.items()) for g in gs]
         parts += column_parts(doc_id, notes, texts, company)
         parts += grouped_column_parts(doc_id, notes, texts, company)
-        parts += grid_part_tables(
-            doc_id, notes, texts, company, have=parts, typed=read.tables
-        )
+        parts += grid_part_tables(doc_id, notes, texts, company, have=parts, typed=read.tables)
         read.tables.extend(parts)
     except Exception as exc:  # noqa: BLE001 - reported as a failure, the model is kept
         read.failures.append(BuildFailure(-1, "segment", "parts", f"{type(exc).__name__}: {exc}"))

@@ -19,13 +19,12 @@ from finqa.agents.reasoning.offline.verdict_kit import offline_answer
 from finqa.agents.types import Answer, Calculation, Citation, Evidence, Operand, StatementStore
 from finqa.lexicon import get_metric
 from finqa.lexicon.arith import ArithmeticError_, evaluate
+from finqa.lexicon.dimension_figures import part_figures, part_value
 from finqa.lexicon.dimensions import (
     asked_change,
     asked_item,
     dimensional_facts,
     members_in,
-    part_figures,
-    part_value,
     period_spec,
     resolve_dimension,
 )
@@ -136,7 +135,9 @@ def _computed(
         inputs = metric.inputs
     period = period_spec(question)
     figures = part_figures(store, docs, inputs, asked, period)
-    value = part_value(figures, item, aggregate if not metric.is_derived else None) if figures else None
+    value = (
+        part_value(figures, item, aggregate if not metric.is_derived else None) if figures else None
+    )
     if figures is None or value is None:
         missing = ", ".join(i.replace("_", " ") for i in inputs)
         prior = " and the year before" if aggregate or "prev(" in (metric.formula or "") else ""
