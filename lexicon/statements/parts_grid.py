@@ -75,11 +75,11 @@ def grid_table(
     cells = [r for r in cells if r]
     head: list[str] = []
     body: list[list[str]] = []
-    for r in cells:
-        if not body and all(_header_cell(c) for c in r):
-            head.append(" ".join(c for c in r if not _ratio(c)))
+    for line in cells:
+        if not body and all(_header_cell(c) for c in line):
+            head.append(" ".join(c for c in line if not _ratio(c)))
         elif head:
-            body.append(r)
+            body.append(line)
     if not head or not body:
         return None
     info = read_header(head, "segment", company)
@@ -110,10 +110,14 @@ def grid_table(
         labels.append(label)
         if not values or len(values) != width:
             continue
-        for c, j in enumerate(amount_cols):
-            got = read_cell(values[j])
-            if got is None or got[2] not in ("", "$", "USD"):
-                break
+        amounts = [
+            (j, got)
+            for j in amount_cols
+            if (got := read_cell(values[j])) is not None and got[2] in ("", "$", "USD")
+        ]
+        if len(amounts) != len(amount_cols):
+            continue  # a row of other units (a share, a count) is no amount
+        for c, (j, got) in enumerate(amounts):
             facts.append(
                 StatementFact(
                     doc_id=doc_id, statement="other", table_id=table_id, table_title=caption,
