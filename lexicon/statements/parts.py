@@ -22,15 +22,26 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from finqa.lexicon.model import StatementFact, StatementTable
 
-__all__ = ["part_tables", "sentence_parts", "PART_TOLERANCE"]
+__all__ = [
+    "part_tables",
+    "sentence_parts",
+    "PART_TOLERANCE",
+    "PARTS_CONTEXT",
+    "TOTAL_ROW",
+    "close_enough",
+    "flow_item",
+    "part_name",
+    "row_item",
+    "names_places",
+]
 
 PART_TOLERANCE = 0.005
 _MARK = re.compile(r"\s*(?:\(\w{1,2}\)|\*+)\s*$")  # footnote markers: 'Europe (1)'
 _PRIMARY = frozenset({"income", "balance", "cashflow", "equity"})
-_CONTEXT = re.compile(
+PARTS_CONTEXT = re.compile(
     r"\bsegments?\b|\bgeograph(?:y|ic|ical)\b|\bregions?\b|\bdisaggregat(?:ed|ion)\b", re.I
 )
-_TOTAL = re.compile(r"^\s*(?:total|consolidated)\b", re.I)
+TOTAL_ROW = re.compile(r"^\s*(?:total|consolidated)\b", re.I)
 _KIND_OF_TITLE = (
     ("geography", re.compile(r"geograph|region|countr", re.I)),
     ("product", re.compile(r"product|categor|service line|brand", re.I)),
@@ -38,12 +49,12 @@ _KIND_OF_TITLE = (
 )
 
 
-def _name(label: str) -> str:
+def part_name(label: str) -> str:
     """A part's name as printed, without a colon, trademark signs or footnote markers; a
     subtotal's without 'Total' and its line item ('Total non-U.S. revenues' -> 'non-U.S.')."""
     text = re.sub(r"[®™†‡]", "", label).strip().rstrip(":").strip()
     text = _MARK.sub("", text).strip()
-    if _TOTAL.match(text):
+    if TOTAL_ROW.match(text):
         inner = re.sub(r"^\s*total\s+|\s+(?:net\s+)?(?:revenues?|sales)\s*$", "", text, flags=re.I)
         return inner.strip() or text
     return text
@@ -57,14 +68,14 @@ def _item(label: str) -> str | None:
     operating loss') names the income line it is the negative of (its figures carry the sign)."""
     from finqa.lexicon.statements.catalogue import item_for_label
 
-    name = _name(label)
+    name = part_name(label)
     item = item_for_label(name)
     if item is None and _LOSS.search(name):
         item = item_for_label(_LOSS.sub("income", name))
     return item
 
 
-def _flow(item: str) -> str | None:
+def flow_item(item: str) -> str | None:
     """The line item a part's figure is read as: an amount of the income statement (a
     segment reports revenue, costs, operating income), the catalogue's revenue by geography
     as revenue; None for a balance, a share count or a per-share figure."""
@@ -126,14 +137,14 @@ def _under_headings(table: StatementTable, rows: dict[int, list[StatementFact]])
     blocks: list[tuple[str, list[tuple[str, list[StatementFact]]]]] = []
     for r, label in enumerate(table.labels):
         if r not in rows:
-            name = _name(label)
-            if name and _item(label) is None and not _TOTAL.match(name):
+            name = part_name(label)
+            if name and _item(label) is None and not TOTAL_ROW.match(name):
                 blocks.append((name, []))
             else:
                 blocks.append(("", []))
             continue
         item = _item(label)
-        flow = _flow(item) if item is not None else None
+        flow = flow_item(item) if item is not None else None
         if blocks and blocks[-1][0] and flow is not None:
             blocks[-1][1].append((flow, rows[r]))
     parts = [(name, body) for name, body in blocks if name and body]
@@ -149,7 +160,7 @@ def _under_headings(table: StatementTable, rows: dict[int, list[StatementFact]])
     return out
 
 
-def _close(a: float, b: float) -> bool:
+def close_enough(a: float, b: float) -> bool:
     return abs(a - b) <= PART_TOLERANCE * max(abs(b), 1.0)
 
 
@@ -165,11 +176,11 @@ def _above_totals(table: StatementTable, rows: dict[int, list[StatementFact]]) -
 
     def close(subtotal: int) -> None:
         """A subtotal no total adds up further is the table's total: its own line item."""
-        item = _part_item(table.labels[subtotal], last_words=True)
-        flow = _flow(item) if item is not None else None
+        item = row_item(table.labels[subtotal], last_words=True)
+        flow = flow_item(item) if item is not None else None
         if flow is not None:
             for q in nested[subtotal]:
-                out.extend(_dimensioned(table, rows[q], flow, _name(table.labels[q])))
+                out.extend(_dimensioned(table, rows[q], flow, part_name(table.labels[q])))
 
     for r, label in enumerate(table.labels):
         if r not in rows:
@@ -179,20 +190,25 @@ def _above_totals(table: StatementTable, rows: dict[int, list[StatementFact]]) -
             continue
         if any(f.unit != "USD" for f in rows[r]):
             continue  # a 'percentage of total revenue' row between the parts: no part
-        item = _part_item(label)
+        item = row_item(label)
         titled = _title_item(table) if _bare_total(label) else None
-        if titled is not None and (flow := _flow(titled)) is not None:
+        if titled is not None and (flow := flow_item(titled)) is not None:
             block = _block(table, rows, r)  # 'Total', or no caption: the caption's line item
             if len(block) >= 2 and _adds_up(block, rows, rows[r]):
-                parts = [q for q in block if _part_item(table.labels[q]) is None]
+                parts = [q for q in block if row_item(table.labels[q]) is None]
                 out += _group(table, rows, parts, nested, flow)
                 run = []
                 continue
-        if item is None and not _TOTAL.match(label):
+        if item is None and not TOTAL_ROW.match(label):
             run.append(r)
             continue
-        flow = _flow(item) if item is not None else None
-        if item is None and _TOTAL.match(label) and len(run) >= 2 and _adds_up(run, rows, rows[r]):
+        flow = flow_item(item) if item is not None else None
+        if (
+            item is None
+            and TOTAL_ROW.match(label)
+            and len(run) >= 2
+            and _adds_up(run, rows, rows[r])
+        ):
             nested[r] = run
             run = [r]  # the subtotal is one part of what follows
             continue
@@ -210,7 +226,7 @@ def _block(table: StatementTable, rows: dict[int, list[StatementFact]], end: int
     """The rows of figures right above row `end`, up to a row without figures or a total."""
     out: list[int] = []
     for q in range(end - 1, -1, -1):
-        if q not in rows or _TOTAL.match(table.labels[q]) or _bare_total(table.labels[q]):
+        if q not in rows or TOTAL_ROW.match(table.labels[q]) or _bare_total(table.labels[q]):
             break
         out.insert(0, q)
     return out
@@ -226,10 +242,10 @@ def _group(
     """The parts of one total; a subtotal's own parts too when it groups places."""
     out: list[StatementFact] = []
     for p in run:
-        out += _dimensioned(table, rows[p], flow, _name(table.labels[p]))
-        if p in nested and _groups_places(table, _name(table.labels[p])):
+        out += _dimensioned(table, rows[p], flow, part_name(table.labels[p]))
+        if p in nested and _groups_places(table, part_name(table.labels[p])):
             for q in nested[p]:
-                out += _dimensioned(table, rows[q], flow, _name(table.labels[q]))
+                out += _dimensioned(table, rows[q], flow, part_name(table.labels[q]))
     return out
 
 
@@ -237,7 +253,7 @@ _SUBTOTAL = re.compile(r"^\s*total\s+|\s+(?:net\s+)?(?:revenues?|sales)\s*$", re
 _PLACES = re.compile(r"\b(?:non-?u\.?s\.?|international|foreign|outside|overseas)\b", re.I)
 
 
-def _part_item(label: str, last_words: bool = False) -> str | None:
+def row_item(label: str, last_words: bool = False) -> str | None:
     """The line item a row names, None for a part: a row the catalogue reads as revenue by
     geography ('United States') is one place's revenue, a part; with `last_words`, a 'Total X
     revenues' row no caption of the catalogue names is read by its last words ('revenues')."""
@@ -247,7 +263,7 @@ def _part_item(label: str, last_words: bool = False) -> str | None:
     metric = get_metric(item) if item else None
     if metric is not None and metric.statement == "segment" and "revenue" in metric.id:
         return None
-    if item is None and _TOTAL.match(label) and not _SUBTOTAL.sub("", label).strip():
+    if item is None and TOTAL_ROW.match(label) and not _SUBTOTAL.sub("", label).strip():
         return None
     if (
         last_words
@@ -259,7 +275,7 @@ def _part_item(label: str, last_words: bool = False) -> str | None:
     return item
 
 
-def _places(name: str) -> bool:
+def names_places(name: str) -> bool:
     return bool(_PLACES.search(name))
 
 
@@ -269,7 +285,7 @@ def _groups_places(table: StatementTable, name: str) -> bool:
     over the United States and the rest of the Americas). A brand's subtotal ('Total NIKE
     Brand' over footwear and apparel) groups parts of another kind: its parts are the
     brand's, not the company's."""
-    return _places(name) or _kind(table, name) == "geography"
+    return names_places(name) or _kind(table, name) == "geography"
 
 
 def _bare_total(label: str) -> bool:
@@ -286,7 +302,7 @@ def _title_item(table: StatementTable) -> str | None:
     from finqa.lexicon.metrics import find_metrics
 
     for m in find_metrics(table.title):
-        if not m.operator and _flow(m.canonical) is not None:
+        if not m.operator and flow_item(m.canonical) is not None:
             return m.canonical
     return None
 
@@ -297,7 +313,7 @@ def _adds_up(run: Sequence[int], rows: dict[int, list[StatementFact]], total: Se
         parts = [f for r in run for f in rows[r] if f.column == t.column]
         if len(parts) != len(run) or t.value == 0:
             return False
-        if not _close(sum(f.value for f in parts), t.value):
+        if not close_enough(sum(f.value for f in parts), t.value):
             return False
         checked += 1
     return checked > 0
@@ -305,7 +321,7 @@ def _adds_up(run: Sequence[int], rows: dict[int, list[StatementFact]], total: Se
 
 def _in_context(table: StatementTable, texts: Mapping[int, str]) -> bool:
     pages = {p for page in table.pages for p in (page, page - 1)}
-    return any(_CONTEXT.search(texts.get(p, "")) for p in pages)
+    return any(PARTS_CONTEXT.search(texts.get(p, "")) for p in pages)
 
 
 def part_tables(tables: Iterable[StatementTable], texts: Mapping[int, str]) -> list[StatementTable]:

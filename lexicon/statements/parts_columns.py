@@ -17,13 +17,13 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from finqa.lexicon.model import StatementFact, StatementTable
 from finqa.lexicon.statements.parts import (
-    _CONTEXT,
-    _TOTAL,
-    _close,
-    _flow,
-    _name,
-    _part_item,
-    _places,
+    PARTS_CONTEXT,
+    TOTAL_ROW,
+    close_enough,
+    flow_item,
+    names_places,
+    part_name,
+    row_item,
 )
 
 __all__ = ["column_parts", "grouped_column_parts"]
@@ -56,11 +56,11 @@ def column_parts(
 
     out: list[StatementTable] = []
     for n, (page, rows) in enumerate(grids):
-        if not _CONTEXT.search(texts.get(page, "") + texts.get(page - 1, "")):
+        if not PARTS_CONTEXT.search(texts.get(page, "") + texts.get(page - 1, "")):
             continue
         cells = [[c.strip() for c in r if c and c.strip()] for r in rows]
         head = next((h for r in cells[:3] if len(h := _names(r)) >= 3), None)
-        if head is None or not _TOTAL.match(head[-1]):
+        if head is None or not TOTAL_ROW.match(head[-1]):
             continue
         top, inner = _column_groups(head)  # a brand's subtotal column over its regions
         scale = detect_scale(texts.get(page, "")) or 1.0
@@ -76,17 +76,17 @@ def column_parts(
                 continue
             if period is None or len(row) != len(head) + 1:
                 continue
-            item = _part_item(row[0], last_words=True)  # "Total net operating revenues"
-            flow = _flow(item) if item is not None else None
+            item = row_item(row[0], last_words=True)  # "Total net operating revenues"
+            flow = flow_item(item) if item is not None else None
             values = [read_cell(c) for c in row[1:]]
             if any(v is None for v in values):
                 continue
             if flow is None:
-                if item is None and not _TOTAL.match(row[0]):
+                if item is None and not TOTAL_ROW.match(row[0]):
                     lines.append((r, row, values))  # a part of another kind down the side
                 continue
             amounts = [v[0] * scale for v in values if v is not None]
-            ok = amounts[-1] != 0 and _close(sum(amounts[c] for c in top), amounts[-1])
+            ok = amounts[-1] != 0 and close_enough(sum(amounts[c] for c in top), amounts[-1])
             checked = checked or ok
             if ok and flow == "revenue" and len(lines) >= 2:
                 facts += _row_parts(doc_id, page, n, head, lines, amounts[-1], period, scale)
@@ -100,7 +100,7 @@ def column_parts(
                         table_title=head[-1], label=row[0], item=flow, period=period,
                         value=v[0] * scale, scale=scale, negative=v[1], page=page, row=r,
                         column=c, raw=row[c + 1], source="text",
-                        dimensions=((_axis(_name(name)), _name(name)),),
+                        dimensions=((_axis(part_name(name)), part_name(name)),),
                     )
                 )  # fmt: skip
         if not (facts and checked):
@@ -123,7 +123,9 @@ def _names(row: Sequence[str]) -> list[str]:
     from finqa.lexicon.numbers import detect_scale
 
     cells = list(row[1:]) if row and detect_scale(row[0]) else list(row)
-    ok = all(_is_name(_name(c)) or (_TOTAL.match(c) and not re.search(r"\d", c)) for c in cells)
+    ok = all(
+        _is_name(part_name(c)) or (TOTAL_ROW.match(c) and not re.search(r"\d", c)) for c in cells
+    )
     return cells if cells and ok else []
 
 
@@ -135,8 +137,8 @@ def _column_groups(head: Sequence[str]) -> tuple[set[int], set[int]]:
     inner: set[int] = set()
     start = 0
     for c, name in enumerate(head[:-1]):
-        if _TOTAL.match(name):
-            if _places(_name(name)):
+        if TOTAL_ROW.match(name):
+            if names_places(part_name(name)):
                 inner.update(range(start, c))
             top.add(c)
             start = c + 1
@@ -155,14 +157,16 @@ def _row_parts(
     from finqa.lexicon.dimensions import KIND_AXES, is_residual
 
     last = [v[-1] for _, _, v in lines]
-    if any(v is None for v in last) or not _close(sum(v[0] * scale for v in last if v), total):
+    if any(v is None for v in last) or not close_enough(
+        sum(v[0] * scale for v in last if v), total
+    ):
         return []
     if sum(1 for v in last if v and v[0]) < 2:
         return []  # one row holds the whole total ('Third party' over a nil 'Intersegment')
     out = []
     for r, row, values in lines:
         v = values[-1]
-        if v is None or is_residual(_name(row[0])):
+        if v is None or is_residual(part_name(row[0])):
             continue
         out.append(
             StatementFact(
@@ -170,7 +174,7 @@ def _row_parts(
                 table_title=head[-1], label=row[0], item="revenue", period=period,  # type: ignore[arg-type]
                 value=v[0] * scale, scale=scale, negative=v[1], page=page, row=r,
                 column=len(head) - 1, raw=row[-1], source="text",
-                dimensions=((KIND_AXES["product"], _name(row[0])),),
+                dimensions=((KIND_AXES["product"], part_name(row[0])),),
             )
         )  # fmt: skip
     return out
@@ -199,8 +203,8 @@ def _groups(head: Sequence[str], k: int) -> int:
     if k < 2 or len(head) % k or len(head) // k < 3:
         return 0
     g = len(head) // k
-    groups = [tuple(_name(c).lower() for c in head[i * g : (i + 1) * g]) for i in range(k)]
-    return g if len(set(groups)) == 1 and _TOTAL.match(head[g - 1]) else 0
+    groups = [tuple(part_name(c).lower() for c in head[i * g : (i + 1) * g]) for i in range(k)]
+    return g if len(set(groups)) == 1 and TOTAL_ROW.match(head[g - 1]) else 0
 
 
 def grouped_column_parts(
@@ -218,7 +222,7 @@ def grouped_column_parts(
 
     out: list[StatementTable] = []
     for n, (page, rows) in enumerate(grids):
-        if not _CONTEXT.search(texts.get(page, "") + texts.get(page - 1, "")):
+        if not PARTS_CONTEXT.search(texts.get(page, "") + texts.get(page - 1, "")):
             continue
         cells = [[c.strip() for c in r if c and c.strip()] for r in rows]
         cells = [r for r in cells if r]
@@ -247,21 +251,21 @@ def grouped_column_parts(
                 amounts = [v[0] for v in values if v is not None]
                 checked = checked or all(
                     amounts[i * g + g - 1] != 0
-                    and _close(sum(amounts[i * g : i * g + g - 1]), amounts[i * g + g - 1])
+                    and close_enough(sum(amounts[i * g : i * g + g - 1]), amounts[i * g + g - 1])
                     for i in range(k)
                 )
                 cols = [c for c in range(k * g) if (c + 1) % g]
                 values = [values[c] for c in cols]
             elif len(values) != k * (g - 1):
                 continue  # not one figure per part and period
-            item = _part_item(row[0], last_words=True)
-            flow = _flow(item) if item is not None else None
+            item = row_item(row[0], last_words=True)
+            flow = flow_item(item) if item is not None else None
             if flow is None:
                 continue
             for c, v in enumerate(values):
                 if v is None:
                     continue
-                name = _name(head[c % (g - 1)])
+                name = part_name(head[c % (g - 1)])
                 facts.append(
                     StatementFact(
                         doc_id=doc_id, statement="segment", table_id=f"p{page}-g{n}-grouped",
