@@ -39,8 +39,11 @@ def abbreviates(text: str, name: str) -> bool:
     the words' leading letters ('APAC' for Asia Pacific, 'EMEA' for Europe, Middle East and
     Africa: each word gives the acronym its first letter or more, in order), or initials for
     some of the words ('A. Pacific' for Asia Pacific: a capital alone for a word, the other
-    words spelled out)."""
+    words spelled out). The question's words must read as a name: each capitalised and none
+    of them the catalogue's ('total assets change' is no spelling of a printed 'TAC')."""
     words, other = _words(text), _words(name)
+    if not all(w[:1].isupper() for w in words) or _key(_unsaid(text)) != _key(text):
+        return False
     if len(words) >= 2 and len(other) == 1 and other[0].isupper() and len(other[0]) >= 3:
         return _acronym(words, other[0].lower())
     if len(other) >= 2 and len(words) == 1 and words[0].isupper() and len(words[0]) >= 3:

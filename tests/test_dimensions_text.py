@@ -310,6 +310,11 @@ class TestPrintedNamesMatched:
         )
         assert self._member("What was Acme's Pacific segment's revenue in 2024?", *names) is None
 
+    def test_no_acronym_from_running_words(self) -> None:
+        """'total assets change' is no spelling of a printed 'TAC': running words are no name."""
+        question = "By how much did Acme's total assets change from fiscal year 2023 to 2024?"
+        assert self._member(question, "TAC", "EMEA") is None
+
     def test_no_acronym_from_other_letters(self) -> None:
         """'APAC' does not abbreviate Latin America."""
         assert self._member("What was Acme's revenue from Latin America in 2024?", "APAC") is None

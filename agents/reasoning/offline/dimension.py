@@ -82,12 +82,14 @@ def dimension_answer(
     asked = resolve_dimension(question, members)
     if asked is None:
         return None
-    item = asked_item(question, asked) or "revenue"
+    named = asked_item(question, asked)
+    item = named or "revenue"
     metric = get_metric(item)
     name = metric.name.lower() if metric is not None else item.replace("_", " ")
     what = f"{name} for {asked.describe()}"
     aggregate = asked_change(question)
-    if metric is not None and (metric.is_derived or aggregate is not None) and store is not None:
+    computed = metric is not None and (metric.is_derived or aggregate is not None)
+    if computed and named is not None and store is not None:  # the line item said, not assumed
         return _computed(question, item, aggregate, asked, docs, store, evidence, strategy)
     if _not_one_figure(question):
         text = (
