@@ -459,3 +459,28 @@ class TestPeriodsOverParts:
             ["Segment income before tax", "$5,552", "1,204", "9,999", "5,459", "1,089", "9,999"],
         ]
         assert grouped_column_parts(DOC, [(5, grid)], {5: "Segment information"}) == []
+
+
+class TestColumnsWithABareTotal:
+    """Columns of places over product lines, a bare 'Total' row: its line item is the caption's."""
+
+    GRID = [
+        ["United States", "International", "Total"],
+        ["Year Ended December 31, 2024"],
+        ["Concentrate operations", "$8,813", "$18,912", "$27,725"],
+        ["Finished product operations", "9,549", "9,787", "19,336"],
+        ["Total", "$18,362", "$28,699", "$47,061"],
+    ]
+    TEXT = (
+        "Gains were recorded in other income (loss) - net.\n"
+        "The following table presents net operating revenues disaggregated between the United"
+        " States and International (in millions):\nUnited States International Total\n"
+    )
+
+    def test_places_and_product_lines(self) -> None:
+        """The places' revenue from the Total row, the product lines' from the total column."""
+        tables = column_parts(DOC, [(5, self.GRID)], {5: self.TEXT})
+        got = {(f.dimensions[0][1], f.item): f.value / 1e6 for t in tables for f in t.facts}
+        assert got[("United States", "revenue")] == 18_362
+        assert got[("Concentrate operations", "revenue")] == 27_725
+        assert ("United States", "other_income") not in got

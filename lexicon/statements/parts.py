@@ -33,6 +33,8 @@ __all__ = [
     "part_name",
     "row_item",
     "names_places",
+    "bare_total",
+    "caption_item",
 ]
 
 PART_TOLERANCE = 0.005
@@ -191,7 +193,7 @@ def _above_totals(table: StatementTable, rows: dict[int, list[StatementFact]]) -
         if any(f.unit != "USD" for f in rows[r]):
             continue  # a 'percentage of total revenue' row between the parts: no part
         item = row_item(label)
-        titled = _title_item(table) if _bare_total(label) else None
+        titled = _title_item(table) if bare_total(label) else None
         if titled is not None and (flow := flow_item(titled)) is not None:
             block = _block(table, rows, r)  # 'Total', or no caption: the caption's line item
             if len(block) >= 2 and _adds_up(block, rows, rows[r]):
@@ -226,7 +228,7 @@ def _block(table: StatementTable, rows: dict[int, list[StatementFact]], end: int
     """The rows of figures right above row `end`, up to a row without figures or a total."""
     out: list[int] = []
     for q in range(end - 1, -1, -1):
-        if q not in rows or TOTAL_ROW.match(table.labels[q]) or _bare_total(table.labels[q]):
+        if q not in rows or TOTAL_ROW.match(table.labels[q]) or bare_total(table.labels[q]):
             break
         out.insert(0, q)
     return out
@@ -288,7 +290,7 @@ def _groups_places(table: StatementTable, name: str) -> bool:
     return names_places(name) or _kind(table, name) == "geography"
 
 
-def _bare_total(label: str) -> bool:
+def bare_total(label: str) -> bool:
     """A total row that names no line item: no caption at all, or 'Total' alone."""
     return not label.strip() or bool(
         re.fullmatch(r"\s*(?:total|consolidated)\s*:?\s*", label, re.I)
@@ -296,12 +298,18 @@ def _bare_total(label: str) -> bool:
 
 
 def _title_item(table: StatementTable) -> str | None:
-    """The amount line item the table's caption names ('Revenues by geographical region
+    """The amount line item the table's caption names (`caption_item`)."""
+    return caption_item(table.title)
+
+
+def caption_item(caption: str) -> str | None:
+    """The amount line item a table's caption names ('Revenues by geographical region
     consisted of the following'): what a total row printed without its own caption adds up;
-    None when the caption names no amount of the income statement."""
+    None when the caption names no amount of the income statement. The words nearest the
+    table (the caption's last) win over a sentence of prose above it."""
     from finqa.lexicon.metrics import find_metrics
 
-    for m in find_metrics(table.title):
+    for m in reversed(find_metrics(caption)):
         if not m.operator and flow_item(m.canonical) is not None:
             return m.canonical
     return None

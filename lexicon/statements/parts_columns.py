@@ -19,12 +19,15 @@ from finqa.lexicon.model import StatementFact, StatementTable
 from finqa.lexicon.statements.parts import (
     PARTS_CONTEXT,
     TOTAL_ROW,
+    bare_total,
+    caption_item,
     close_enough,
     flow_item,
     names_places,
     part_name,
     row_item,
 )
+from finqa.lexicon.statements.parts_grid import caption_above
 
 __all__ = ["column_parts", "grouped_column_parts"]
 
@@ -64,6 +67,7 @@ def column_parts(
             continue
         top, inner = _column_groups(head)  # a brand's subtotal column over its regions
         scale = detect_scale(texts.get(page, "")) or 1.0
+        titled = caption_item(caption_above(texts.get(page, ""), " ".join(cells[0])))
         period = None
         facts: list[StatementFact] = []
         lines: list[tuple[int, list[str], list[tuple[float, bool, str] | None]]] = []
@@ -73,10 +77,11 @@ def column_parts(
                 info = read_header([row[0]], "segment", company)
                 if info is not None and len(info.periods) == 1:
                     period = info.periods[0]
+                    lines = []
                 continue
             if period is None or len(row) != len(head) + 1:
                 continue
-            item = row_item(row[0], last_words=True)  # "Total net operating revenues"
+            item = _row_line(row[0], titled)
             flow = flow_item(item) if item is not None else None
             values = [read_cell(c) for c in row[1:]]
             if any(v is None for v in values):
@@ -115,6 +120,13 @@ def column_parts(
             )
         )  # fmt: skip
     return out
+
+
+def _row_line(label: str, titled: str | None) -> str | None:
+    """The line item a row of the grid names ('Total net operating revenues'); 'Total' alone
+    is the line item the grid's caption names."""
+    item = row_item(label, last_words=True)
+    return titled if item is None and bare_total(label) else item
 
 
 def _names(row: Sequence[str]) -> list[str]:

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from finqa.lexicon.model import StatementFact, StatementTable
 
-__all__ = ["grid_part_tables", "grid_table"]
+__all__ = ["grid_part_tables", "grid_table", "caption_above"]
 
 _PCT = re.compile(r"%\s*\)?\s*$")
 
@@ -43,7 +43,7 @@ def _header_cell(cell: str) -> bool:
     return is_header_line(cell) or is_ratio_caption(cell) or detect_scale(cell) is not None
 
 
-def _caption(text: str, first_label: str) -> str:
+def caption_above(text: str, first_label: str) -> str:
     """The lines right above the grid in the page text (its caption: 'Revenues by
     geographical region consisted of the following (in millions):'), up to three."""
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
@@ -98,7 +98,7 @@ def grid_table(
     if len(amount_cols) != len(periods):
         return None
     first = next((lab for lab, v in split if lab), "")
-    caption = _caption(text, first)
+    caption = caption_above(text, first)
     scale = detect_scale(" ".join(head)) or detect_scale(caption) or detect_scale(text)
     scale = scale or fallback_scale
     if scale is None:
