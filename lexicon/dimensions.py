@@ -28,6 +28,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from finqa.lexicon._data import data_cache, read_csv
+from finqa.lexicon._dimension_names import abbreviates as _abbreviates
+from finqa.lexicon._dimension_names import loose as _loose
+from finqa.lexicon._dimension_names import narrower as _narrower
 
 if TYPE_CHECKING:
     from finqa.lexicon.model import AskedDimension, StatementFact
@@ -46,6 +49,8 @@ __all__ = [
     "dimensional_facts",
     "asked_item",
     "period_spec",
+    "part_item",
+    "asked_change",
     "KIND_AXES",
 ]
 
@@ -168,7 +173,18 @@ def _member_keys(member: str, name: str) -> tuple[str, ...]:
             keys.append(_key(long))
     if prefix == "country":
         keys += [_key(n) for n in _countries().get(local.upper(), ())]
+    if not local.endswith("Member") or " " in member:  # a caption as printed
+        bare = _LINE_WORDS.sub("", name).strip()  # 'Sales of products' -> 'products'
+        keys.append(_key(bare))
+    keys += [k[:-1] for k in keys if len(k) > 4 and k.endswith("s") and not k.endswith("ss")]
+    keys.append(_loose(name))
     return tuple(k for k in dict.fromkeys(keys) if k)
+
+
+# a line item's words around a part's printed name: 'Sales of products', 'Freight revenues'
+_LINE_WORDS = re.compile(
+    r"^(?:net\s+)?(?:sales|revenues?)\s+(?:of|from)\s+|\s+(?:net\s+)?(?:sales|revenues?)$", re.I
+)
 
 
 def is_residual(name: str) -> bool:
@@ -403,7 +419,8 @@ def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> Aske
         for j in range(min(len(toks), i + _MAX_WORDS), i, -1):
             text = question[toks[i][0] : toks[j - 1][1]]
             key = _key(text)
-            hits = index.get(key, [])
+            hits = index.get(key, []) or index.get(_loose(text), [])
+            hits = hits or [m for m in members if _abbreviates(text, m.name)]
             for m in hits:
                 if not _short_ok(text, key):
                     continue
@@ -414,7 +431,7 @@ def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> Aske
                 rank = (-len(key), 0 if spoken and spoken.kind == m.kind else 1, i)
                 if best is None or rank < best[:3]:
                     best = (*rank, m, text)
-    if best is not None:
+    if best is not None and not _narrower(best[4], spoken):
         m, text = best[3], best[4]
         return AskedDimension(kind=m.kind, phrase=text, axis=m.axis, member=m.member, label=m.name)
     return spoken
@@ -430,8 +447,30 @@ def asked_item(question: str, dimension: AskedDimension | None = None) -> str | 
     for m in find_metrics(question):
         metric = get_metric(m.canonical)
         if metric is not None:
-            return metric.id
+            return part_item(metric.id)
     return None
+
+
+def asked_change(question: str) -> str | None:
+    """'growth' or 'change' when the question asks how a figure moved over the year before;
+    None for one period's figure (a CAGR or a multi-year average is not read here)."""
+    from finqa.lexicon.answer_form import asked_aggregates
+
+    found = asked_aggregates(question, question)
+    return found[0] if found and found[0] in ("growth", "change") else None
+
+
+def part_item(item: str) -> str:
+    """The line item a part's figure is read as: a segment's revenue ('segment revenue') is
+    the part's revenue, its segment operating income the part's operating income."""
+    from finqa.lexicon.metrics import get_metric
+
+    metric = get_metric(item)
+    if metric is None or metric.statement != "segment" or metric.is_derived:
+        return item
+    if "revenue" in item:
+        return "revenue"
+    return "operating_income" if item == "segment_operating_income" else item
 
 
 def period_spec(question: str, company: str | None = None) -> str | int | None:

@@ -280,3 +280,74 @@ class TestNamesInQuestions:
         emea = DimensionMember(GEO, "us-gaap:EMEAMember", "geography", "EMEA", _member_keys("us-gaap:EMEAMember", "EMEA"))  # fmt: skip
         got = resolve_dimension("Revenue from Europe, Middle East and Africa in FY2024?", [emea])
         assert got is not None and got.member == "us-gaap:EMEAMember"
+
+
+FY23 = StatementPeriod(label="2023", fiscal_year=2023, months=12, end_date=date(2023, 12, 31))
+
+
+def _computable() -> MemoryStatementStore:
+    """Cloud: revenue 60,000 (FY2023 50,000), operating income 11,000; the company 100,000 / 9,000."""
+    cloud = ((SEG, "acme:CloudSegmentMember"), OPSEG)
+    return _store(
+        _fact(100_000, "revenue", statement="income"),
+        _fact(9_000, "operating_income", statement="income"),
+        _fact(60_000, "revenue", *cloud),
+        _fact(50_000, "revenue", *cloud).model_copy(update={"period": FY23}),
+        _fact(11_000, "operating_income", *cloud),
+        _fact(40_000, "revenue", (SEG, "acme:DevicesSegmentMember"), OPSEG),
+    )
+
+
+class TestPartComputed:
+    """A part's margin or growth is computed from the part's own facts, both operands its own."""
+
+    def _ask(self, question: str, store: MemoryStatementStore) -> Answer:
+        reasoner = build_reasoner(Settings(), statements=store)
+        return reasoner.generate(question, evidence(PROSE, doc=DOC), 1)
+
+    def test_segment_operating_margin(self) -> None:
+        """Cloud's operating margin is 11,000 / 60,000 = 18.3%, not the company's 9.0%."""
+        ans = self._ask("What was Acme's Cloud segment's operating margin in fiscal year 2024?", _computable())  # fmt: skip
+        assert not ans.abstained and "18.3%" in ans.text and "9.0%" not in ans.text
+        assert ans.calculations and abs(ans.calculations[0].result - 18.333) < 0.01
+
+    def test_segment_revenue_growth(self) -> None:
+        """Cloud's revenue growth over FY2023 is 20.0%."""
+        ans = self._ask("What was the year-over-year growth in Acme's Cloud segment's revenue in fiscal year 2024?", _computable())  # fmt: skip
+        assert not ans.abstained and "20.0%" in ans.text
+
+    def test_missing_operand_abstains(self) -> None:
+        """Devices has no operating income: its margin abstains, naming what it lacks."""
+        ans = self._ask("What was Acme's Devices segment's operating margin in fiscal year 2024?", _computable())  # fmt: skip
+        assert ans.abstained and "operating income" in ans.text
+
+    def test_growth_without_the_year_before_abstains(self) -> None:
+        """Devices reports no FY2023 revenue: no growth."""
+        ans = self._ask("What was the year-over-year growth in Acme's Devices segment's revenue in fiscal year 2024?", _computable())  # fmt: skip
+        assert ans.abstained
+
+
+class TestJudgeComputed:
+    """The judge recomputes a part's computed figure from the statement model's part facts."""
+
+    def _check(self, text: str, question: str) -> object:
+        from finqa.agents.judge.dimension import check_dimension
+        from finqa.agents.judge.evidence import EvidenceView
+        from finqa.agents.judge.numeric import check_numbers
+
+        ev = evidence(PROSE, doc=DOC)
+        numbers, _ = check_numbers(
+            text, question, EvidenceView.of(ev), [], asked=(2024,), cited=(), rel_tol=0.01
+        )
+        answer = Answer(text=text, strategy="standard", backend="offline")
+        return check_dimension(_computable(), question, answer, ev, numbers, abstained=False)
+
+    def test_part_margin_verified(self) -> None:
+        """18.3% is Cloud's margin by the judge's own computation."""
+        got = self._check("The operating margin was 18.3%.", "What was Acme's Cloud segment's operating margin in fiscal year 2024?")  # fmt: skip
+        assert not got.failed and got.verified  # type: ignore[attr-defined]
+
+    def test_consolidated_margin_fails(self) -> None:
+        """9.0% is the company's margin: not accepted for the Cloud segment."""
+        got = self._check("The operating margin was 9.0%.", "What was Acme's Cloud segment's operating margin in fiscal year 2024?")  # fmt: skip
+        assert got.failed and "consolidated" in got.message  # type: ignore[attr-defined]

@@ -3,8 +3,10 @@ dimensions (lexicon/statements/parts.py), so a text-only filing's segment figure
 
 from __future__ import annotations
 
+from finqa.lexicon.dimensions import DimensionMember, members_of, resolve_dimension
 from finqa.lexicon.model import StatementFact, StatementPeriod, StatementTable
-from finqa.lexicon.statements.parts import column_parts, part_tables
+from finqa.lexicon.statements.parts import part_tables
+from finqa.lexicon.statements.parts_columns import column_parts, grouped_column_parts
 
 DOC = "ACME_2024_10K"
 FY24 = StatementPeriod(label="2024", fiscal_year=2024, months=12)
@@ -78,7 +80,24 @@ class TestRowsNamedByParts:
         """The same rows on a page that speaks of no segment or region are left alone."""
         table = _table([("Cloud", [10]), ("Devices", [20]), ("Total revenue", [30])])
         assert _parts(table, {5: "Note 7 - Debt"}) == {}
-        assert _parts(_table([("Cloud", [10]), ("Devices", [20]), ("Total revenue", [30])], "income")) == {}  # fmt: skip
+
+
+class TestIncomeStatementRevenueLines:
+    """The income statement's revenue lines over its total are the offerings' revenue."""
+
+    def test_products_and_services(self) -> None:
+        """'Products' and 'Services' over 'Total net sales' are read on the product axis."""
+        table = _table([("Products", [66_613]), ("Services", [27_423]), ("Total net sales", [94_036])], "income")  # fmt: skip
+        facts = [f for t in part_tables([table], {}) for f in t.facts]
+        assert {(f.dimensions[0], f.value / 1e6) for f in facts} == {
+            (("srt:ProductOrServiceAxis", "Products"), 66_613),
+            (("srt:ProductOrServiceAxis", "Services"), 27_423),
+        }
+
+    def test_expense_lines_are_no_parts(self) -> None:
+        """Unnamed lines over an expense total on the income statement are expenses, not parts."""
+        table = _table([("Licensing fees", [10]), ("Royalties", [20]), ("Total operating expenses", [30])], "income")  # fmt: skip
+        assert _parts(table, {}) == {}
 
 
 class TestColumnsNamedByParts:
@@ -153,3 +172,315 @@ class TestSubtotals:
         """A last 'Total' row no line item names closes nothing and raises nothing."""
         table = _table([("Cloud", [10]), ("Devices", [20]), ("Total", [30])])
         assert _parts(table) == {}
+
+
+def _titled(rows: list[tuple[str, list[float]]], title: str) -> StatementTable:
+    return _table(rows).model_copy(update={"title": title})
+
+
+class TestTotalsWithoutCaption:
+    """A total row that names no line item is recognised by arithmetic and the table's caption."""
+
+    def test_bare_total_is_the_caption_s_line_item(self) -> None:
+        """'Total' under places adding up to it, in a table captioned 'Sales by geographic area'."""
+        table = _titled([("United States", [13_544]), ("Europe", [5_387]), ("Asia-Pacific, Africa", [3_606]), ("Total", [22_537])], "Sales by geographic area")  # fmt: skip
+        got = _parts(table)
+        assert got[("United States", "revenue")] == 13_544
+        assert got[("Asia-Pacific, Africa", "revenue")] == 3_606
+
+    def test_bare_total_that_does_not_add_up(self) -> None:
+        """A 'Total' the rows above do not add up to makes no parts."""
+        table = _titled([("United States", [13_544]), ("Europe", [5_387]), ("Total", [30_000])], "Sales by geographic area")  # fmt: skip
+        assert _parts(table) == {}
+
+    def test_caption_naming_no_amount(self) -> None:
+        """A caption naming a balance ('Identifiable assets') gives its 'Total' no flow to split."""
+        table = _titled([("Innovative Medicine", [75_487]), ("MedTech", [86_745]), ("Total", [162_232])], "Identifiable Assets")  # fmt: skip
+        assert _parts(table) == {}
+
+    def test_rows_the_catalogue_names_are_summed_not_named(self) -> None:
+        """A row printed 'Sales' counts in the sum but is no part: it reads as the line item."""
+        table = _titled([("Sales", [8_322]), ("Integration and Analytics (1)", [5_775]), ("Total", [14_097])], "Revenues disaggregated by offering")  # fmt: skip
+        assert _parts(table) == {("Integration and Analytics", "revenue"): 5_775}
+
+
+class TestSubtotalsOfRegions:
+    """A region's subtotal in a table by geography keeps the places it adds up."""
+
+    def test_united_states_under_total_americas(self) -> None:
+        """'Americas:' / United States / Other / 'Total Americas', then EMEA and APAC, over revenue."""
+        table = _titled([
+            ("Americas:", []), ("United States", [11_499]), ("Other", [1_392]),
+            ("Total Americas", [12_891]), ("EMEA", [5_554]), ("APAC", [3_060]), ("Revenue", [21_505]),
+        ], "Revenue by geographic area")  # fmt: skip
+        got = _parts(table)
+        assert got[("United States", "revenue")] == 11_499
+        assert got[("Americas", "revenue")] == 12_891
+        assert got[("APAC", "revenue")] == 3_060
+
+
+class TestLossCaptions:
+    """A loss caption names the income line it is the negative of."""
+
+    def test_segment_operating_loss(self) -> None:
+        """Segments over 'Segment operating loss' are each segment's operating income, signed."""
+        table = _table([
+            ("Loss from operations:", []), ("Airplanes", [-7_969]), ("Defense", [-5_413]),
+            ("Services", [3_618]), ("Segment operating loss", [-9_764]),
+        ])  # fmt: skip
+        got = _parts(table)
+        assert got[("Airplanes", "operating_income")] == -7_969
+        assert got[("Services", "operating_income")] == 3_618
+
+
+class TestGridsReadForParts:
+    """A segment note's grid with percentage columns or an uncaptioned total is read for its parts."""
+
+    def test_uncaptioned_total_and_percent_columns(self) -> None:
+        """Amount columns are the periods, '%' columns dropped; the caption-less last row is the total."""
+        from finqa.lexicon.statements.parts_grid import grid_part_tables
+
+        grid = [
+            ["Fiscal Year Ended January 31,"],
+            ["2025", "2024"],
+            ["Americas", "$25,143", "66%", "$23,289", "67%"],
+            ["Europe", "8,891", "24", "8,128", "23"],
+            ["Asia Pacific", "3,861", "10", "3,440", "10"],
+            ["$37,895", "100%", "$34,857", "100%"],
+        ]
+        text = "Revenues by geographical region consisted of the following (in millions):\nFiscal Year Ended January 31,\n2025 2024\nAmericas $25,143 66% $23,289 67%"
+        tables = grid_part_tables(DOC, [(5, grid)], {5: text})
+        got = {(f.dimensions[0][1], f.period.key): f.value for t in tables for f in t.facts}
+        assert got[("Americas", "FY2024")] == 23_289e6
+        assert got[("Asia Pacific", "FY2025")] == 3_861e6
+
+    def test_columns_not_one_per_period(self) -> None:
+        """Three amount columns under two periods: no table, no parts."""
+        from finqa.lexicon.statements.parts_grid import grid_table
+
+        grid = [["2025", "2024"], ["Americas", "1", "2", "3"], ["Europe", "1", "2", "3"], ["Total revenues", "2", "4", "6"]]  # fmt: skip
+        assert grid_table(DOC, 5, 0, grid, "Revenue by region (in millions)") is None
+
+    def test_grid_without_a_stated_scale(self) -> None:
+        """A grid whose page states no scale and has no typed table to take one from is left alone."""
+        from finqa.lexicon.statements.parts_grid import grid_table
+
+        grid = [["2025", "2024"], ["Americas", "1", "2"], ["Europe", "1", "2"], ["Total revenues", "2", "4"]]  # fmt: skip
+        assert grid_table(DOC, 5, 0, grid, "Revenue by region") is None
+        assert grid_table(DOC, 5, 0, grid, "Revenue by region", fallback_scale=1e6) is not None
+
+
+def _printed(*names: str) -> tuple[DimensionMember, ...]:
+    """The vocabulary of parts a text table names (captions as printed, no tags)."""
+    facts = [
+        StatementFact(
+            doc_id=DOC, statement="segment", table_id="p5-t0-parts", label=n, period=FY24,
+            value=1e6, page=5, row=i, dimensions=(("srt:StatementGeographicalAxis", n),),
+        )
+        for i, n in enumerate(names)
+    ]  # fmt: skip
+    return members_of(facts)
+
+
+class TestPrintedNamesMatched:
+    """A question names a part as its tag reads; the filing prints it otherwise."""
+
+    def _member(self, question: str, *names: str) -> str | None:
+        asked = resolve_dimension(question, _printed(*names))
+        return asked.member if asked is not None else None
+
+    def test_acronym_for_the_words(self) -> None:
+        """'APAC' and 'EMEA' printed; the question says Asia Pacific, Europe Middle East Africa."""
+        names = ("APAC", "EMEA", "Americas")
+        assert (
+            self._member("What was Acme's revenue from Asia Pacific in fiscal year 2024?", *names)
+            == "APAC"
+        )
+        assert (
+            self._member("What was Acme's revenue from Europe Middle East Africa in 2024?", *names)
+            == "EMEA"
+        )
+
+    def test_initials_for_some_words(self) -> None:
+        """'A Pacific' (the tag's 'A.Pacific') is the printed Asia Pacific; 'Pacific' alone is not."""
+        names = ("Asia Pacific", "Latin America")
+        assert (
+            self._member("What was Acme's A Pacific segment's revenue in 2024?", *names)
+            == "Asia Pacific"
+        )
+        assert self._member("What was Acme's Pacific segment's revenue in 2024?", *names) is None
+
+    def test_no_acronym_from_running_words(self) -> None:
+        """'total assets change' is no spelling of a printed 'TAC': running words are no name."""
+        question = "By how much did Acme's total assets change from fiscal year 2023 to 2024?"
+        assert self._member(question, "TAC", "EMEA") is None
+
+    def test_no_acronym_from_other_letters(self) -> None:
+        """'APAC' does not abbreviate Latin America."""
+        assert self._member("What was Acme's revenue from Latin America in 2024?", "APAC") is None
+
+    def test_line_item_words_and_plurals(self) -> None:
+        """'Sales of products' printed is the question's 'Product'."""
+        got = self._member(
+            "What was Acme's revenue from Product in 2024?",
+            "Sales of products",
+            "Sales of services",
+        )
+        assert got == "Sales of products"
+
+    def test_linking_words_and_plurals_of_each_word(self) -> None:
+        """The tag's 'Service Other' is the printed 'Services and other'."""
+        got = self._member(
+            "What was Acme's revenue from Service Other in 2024?",
+            "Services and other",
+            "Subscription",
+        )
+        assert got == "Services and other"
+
+    def test_a_wider_name_is_not_the_member_inside_it(self) -> None:
+        """'Americas Excluding United States' is not the United States printed beside it."""
+        got = self._member(
+            "What was Acme's revenue from Americas Excluding United States in 2024?",
+            "United States",
+            "EMEA",
+        )
+        assert got is None
+
+    def test_company_name_before_the_part(self) -> None:
+        """'Boeing Defense, Space & Security' is the printed 'Defense, Space & Security'."""
+        got = self._member(
+            "What was Boeing's Boeing Defense Space Security segment's revenue in fiscal year 2024?",
+            "Defense, Space & Security",
+            "Global Services",
+        )
+        assert got == "Defense, Space & Security"
+
+
+class TestCountryInASentence:
+    """A segment note's sentence stating a country's revenue gives that country's figure."""
+
+    def _sentence(self, label: str) -> StatementTable:
+        table = _table([(label, [16_100])])
+        return table.model_copy(update={"table_id": "p5-s0", "facts": tuple(f.model_copy(update={"table_id": "p5-s0"}) for f in table.facts)})  # fmt: skip
+
+    def test_us_revenues_sentence(self) -> None:
+        """'Total U.S. revenues were $16.1 billion ...' is revenue of country:US."""
+        from finqa.lexicon.statements.parts import sentence_parts
+
+        got = [
+            f
+            for t in sentence_parts([self._sentence("Total U.S. revenues")], NOTE)
+            for f in t.facts
+        ]
+        assert [(f.dimensions, f.item, f.value) for f in got] == [((("srt:StatementGeographicalAxis", "country:US"),), "revenue", 16_100e6)]  # fmt: skip
+
+    def test_revenues_derived_in_a_country(self) -> None:
+        """'Revenues derived in the United States were $19,725 million, ...' is country:US."""
+        from finqa.lexicon.statements.parts import sentence_parts
+
+        got = [
+            f
+            for t in sentence_parts([self._sentence("Revenues derived in the United States")], NOTE)
+            for f in t.facts
+        ]
+        assert [f.dimensions[0][1] for f in got] == ["country:US"]
+
+    def test_a_region_or_another_page_is_not_read(self) -> None:
+        """A region in prose, or a country's revenue outside a note about parts, gives nothing."""
+        from finqa.lexicon.statements.parts import sentence_parts
+
+        assert sentence_parts([self._sentence("Total EMEA revenues")], NOTE) == []
+        assert sentence_parts([self._sentence("Total U.S. revenues")], {5: "Note 9 - Leases"}) == []
+
+
+class TestColumnsWithSubtotals:
+    """Parts as columns with a brand's subtotal column, and product lines down the side."""
+
+    GRID = [
+        ["YEAR ENDED MAY 31, 2025"],
+        [
+            "(Dollars in millions)",
+            "NORTH AMERICA",
+            "EUROPE",
+            "TOTAL ACME BRAND",
+            "CONVERSE",
+            "TOTAL ACME, INC.",
+        ],
+        ["Revenues by:"],
+        ["Footwear", "$12,684", "$7,569", "$20,253", "$1,457", "$21,710"],
+        ["Apparel", "5,837", "3,971", "9,808", "80", "9,888"],
+        ["TOTAL REVENUES", "$18,521", "$11,540", "$30,061", "$1,537", "$31,598"],
+    ]
+
+    def _facts(self) -> dict[tuple[str, str], float]:
+        tables = column_parts(
+            DOC, [(5, self.GRID)], {5: "Note 15 - Operating segments (in millions)"}
+        )
+        return {
+            (f.dimensions[0][0], f.dimensions[0][1]): f.value / 1e6 for t in tables for f in t.facts
+        }
+
+    def test_brand_subtotal_and_its_regions(self) -> None:
+        """The brand's total and Converse are the company's parts; the brand's regions are not."""
+        got = self._facts()
+        assert got[("us-gaap:StatementBusinessSegmentsAxis", "ACME BRAND")] == 30_061
+        assert got[("us-gaap:StatementBusinessSegmentsAxis", "CONVERSE")] == 1_537
+        assert not any(name == "NORTH AMERICA" for _, name in got)
+
+    def test_product_lines_from_the_total_column(self) -> None:
+        """Footwear's company-wide revenue is its figure in the total column."""
+        got = self._facts()
+        assert got[("srt:ProductOrServiceAxis", "Footwear")] == 21_710
+        assert got[("srt:ProductOrServiceAxis", "Apparel")] == 9_888
+
+
+class TestPeriodsOverParts:
+    """A two-row header of periods over parts, each group ending with a total."""
+
+    GRID = [
+        ["Fiscal Second Quarter Ended"],
+        ["(Dollars in Millions)", "June 29, 2025", "June 30, 2024"],
+        ["Medicine(1)", "Devices(2)", "Total", "Medicine(1)", "Devices(2)", "Total"],
+        ["Sales to customers", "$15,202", "8,541", "14,490", "7,957"],
+        ["Segment income before tax", "$5,552", "1,204", "6,756", "5,459", "1,089", "6,548"],
+    ]
+
+    def test_parts_per_period_without_the_blank_total(self) -> None:
+        """Sales printed for the parts only are each part's revenue, per period."""
+        tables = grouped_column_parts(DOC, [(5, self.GRID)], {5: "Segment information"})
+        got = {(f.dimensions[0][1], f.period.key): f.value / 1e6 for t in tables for f in t.facts}
+        assert got[("Medicine", "2025Q2")] == 15_202
+        assert got[("Devices", "2024Q2")] == 7_957
+
+    def test_parts_that_do_not_add_up(self) -> None:
+        """No row of the grid adds up to its totals: no breakdown."""
+        grid = [
+            *self.GRID[:4],
+            ["Segment income before tax", "$5,552", "1,204", "9,999", "5,459", "1,089", "9,999"],
+        ]
+        assert grouped_column_parts(DOC, [(5, grid)], {5: "Segment information"}) == []
+
+
+class TestColumnsWithABareTotal:
+    """Columns of places over product lines, a bare 'Total' row: its line item is the caption's."""
+
+    GRID = [
+        ["United States", "International", "Total"],
+        ["Year Ended December 31, 2024"],
+        ["Concentrate operations", "$8,813", "$18,912", "$27,725"],
+        ["Finished product operations", "9,549", "9,787", "19,336"],
+        ["Total", "$18,362", "$28,699", "$47,061"],
+    ]
+    TEXT = (
+        "Gains were recorded in other income (loss) - net.\n"
+        "The following table presents net operating revenues disaggregated between the United"
+        " States and International (in millions):\nUnited States International Total\n"
+    )
+
+    def test_places_and_product_lines(self) -> None:
+        """The places' revenue from the Total row, the product lines' from the total column."""
+        tables = column_parts(DOC, [(5, self.GRID)], {5: self.TEXT})
+        got = {(f.dimensions[0][1], f.item): f.value / 1e6 for t in tables for f in t.facts}
+        assert got[("United States", "revenue")] == 18_362
+        assert got[("Concentrate operations", "revenue")] == 27_725
+        assert ("United States", "other_income") not in got

@@ -19,13 +19,17 @@ from pathlib import Path
 from typing import Any
 
 from finqa.agents.types import Answer, Evidence
+from finqa.lexicon import get_metric
+from finqa.lexicon.dimension_figures import part_figures, part_value
 from finqa.lexicon.dimensions import (
+    asked_change,
     asked_item,
     dimensional_facts,
     members_in,
     period_spec,
     resolve_dimension,
 )
+from finqa.lexicon.formula import FormulaError, evaluate_metric
 
 __all__ = ["DimensionCheck", "check_dimension", "index_store"]
 
@@ -103,6 +107,10 @@ def check_dimension(
         return None
     item = asked_item(question, asked) or "revenue"
     period = period_spec(question)
+    metric = get_metric(item)
+    change = asked_change(question)
+    if metric is not None and (metric.is_derived or change is not None):
+        return _check_computed(store, docs, asked, metric, change, period, numbers, rel_tol)
     part = dimensional_facts(store, docs, item, asked, period)
     total = [f for d in docs for f in store.lookup(d, item, period) if not f.dimensions]
     check = DimensionCheck(
@@ -146,3 +154,83 @@ def check_dimension(
         check.message = f"no figure of the answer is the {what} ({part[0].value:,.0f})"
     check.failed = True
     return check
+
+
+def _check_computed(
+    store: Any,
+    docs: Sequence[str],
+    asked: Any,
+    metric: Any,
+    change: str | None,
+    period: Any,
+    numbers: Sequence[Any],
+    rel_tol: float,
+) -> DimensionCheck:
+    """A part's derived metric or its growth / change: recomputed by the judge from the part's
+    own facts in the statement model (and, beside it, from the consolidated facts); an answer
+    figure equal to the part's value is verified, the consolidated value or none fails."""
+    inputs = metric.inputs if metric.is_derived else (metric.id,)
+    how = None if metric.is_derived else change
+    figures = part_figures(store, docs, inputs, asked, period)
+    expected = part_value(figures, metric.id, how) if figures is not None else None
+    whole = _consolidated(store, docs, metric, inputs, how, period)
+    label = metric.name.lower() if how is None else f"{how} in {metric.name.lower()}"
+    check = DimensionCheck(
+        asked.describe(), metric.id, () if expected is None else (expected,),
+        () if whole is None else (whole,),
+    )  # fmt: skip
+    percent = metric.unit == "%" or how == "growth"
+    figures_said = [v for nc in numbers for v in _values(nc, percent)]
+    if not figures_said:
+        return check
+    close = (lambda a, b: abs(a - b) <= 0.15) if percent else (lambda a, b: _equal(a, b, rel_tol))
+    hits = [nc for nc in numbers if expected is not None and any(close(v, expected) for v in _values(nc, percent))]  # fmt: skip
+    for nc in hits:
+        nc.status = "rederived"
+        nc.detail = (
+            f"recomputed from the statement model's figures for {asked.describe()}: {expected:,.2f}"
+        )
+        check.verified.append(nc.text)
+    if check.verified:
+        return check
+    what = f"{label} of {asked.describe()}"
+    if whole is not None and any(close(v, whole) for v in figures_said):
+        check.message = f"the answer gives the consolidated {label}, not the {what}"
+    elif expected is None:
+        check.message = f"the statement model holds no figures to compute the {what}"
+    else:
+        check.message = f"no figure of the answer is the {what} ({expected:,.2f})"
+    check.failed = True
+    return check
+
+
+def _values(nc: Any, percent: bool) -> list[float]:
+    q = nc.quantity
+    if q is None or q.kind != "number":
+        return []
+    if percent:
+        return [q.value] if q.unit == "%" else []
+    return _amounts(nc)
+
+
+def _consolidated(
+    store: Any,
+    docs: Sequence[str],
+    metric: Any,
+    inputs: Sequence[str],
+    how: str | None,
+    period: Any,
+) -> float | None:
+    """The same computation over the company's own (undimensioned) facts, where it has them."""
+    cur: dict[str, float] = {}
+    for item in inputs:
+        facts = [f for d in docs for f in store.lookup(d, item, period) if not f.dimensions]
+        if not facts:
+            return None
+        cur[item] = facts[0].value
+    if how is not None:
+        return None  # the year before of the company's figure is not needed to tell the part's
+    try:
+        return evaluate_metric(metric.id, cur, None)
+    except (FormulaError, ZeroDivisionError):
+        return None

@@ -22,13 +22,28 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from finqa.lexicon.model import StatementFact, StatementTable
 
-__all__ = ["part_tables", "PART_TOLERANCE"]
+__all__ = [
+    "part_tables",
+    "sentence_parts",
+    "PART_TOLERANCE",
+    "PARTS_CONTEXT",
+    "TOTAL_ROW",
+    "close_enough",
+    "flow_item",
+    "part_name",
+    "row_item",
+    "names_places",
+    "bare_total",
+    "caption_item",
+]
 
 PART_TOLERANCE = 0.005
 _MARK = re.compile(r"\s*(?:\(\w{1,2}\)|\*+)\s*$")  # footnote markers: 'Europe (1)'
 _PRIMARY = frozenset({"income", "balance", "cashflow", "equity"})
-_CONTEXT = re.compile(r"\bsegments?\b|\bgeographic(?:al)?\b|\bregions?\b", re.I)
-_TOTAL = re.compile(r"^\s*(?:total|consolidated)\b", re.I)
+PARTS_CONTEXT = re.compile(
+    r"\bsegments?\b|\bgeograph(?:y|ic|ical)\b|\bregions?\b|\bdisaggregat(?:ed|ion)\b", re.I
+)
+TOTAL_ROW = re.compile(r"^\s*(?:total|consolidated)\b", re.I)
 _KIND_OF_TITLE = (
     ("geography", re.compile(r"geograph|region|countr", re.I)),
     ("product", re.compile(r"product|categor|service line|brand", re.I)),
@@ -36,24 +51,33 @@ _KIND_OF_TITLE = (
 )
 
 
-def _name(label: str) -> str:
+def part_name(label: str) -> str:
     """A part's name as printed, without a colon, trademark signs or footnote markers; a
     subtotal's without 'Total' and its line item ('Total non-U.S. revenues' -> 'non-U.S.')."""
     text = re.sub(r"[®™†‡]", "", label).strip().rstrip(":").strip()
     text = _MARK.sub("", text).strip()
-    if _TOTAL.match(text):
+    if TOTAL_ROW.match(text):
         inner = re.sub(r"^\s*total\s+|\s+(?:net\s+)?(?:revenues?|sales)\s*$", "", text, flags=re.I)
         return inner.strip() or text
     return text
 
 
+_LOSS = re.compile(r"\blosse?s?\b", re.I)
+
+
 def _item(label: str) -> str | None:
+    """The catalogue line item a row names; a loss caption ('Loss from operations', 'Segment
+    operating loss') names the income line it is the negative of (its figures carry the sign)."""
     from finqa.lexicon.statements.catalogue import item_for_label
 
-    return item_for_label(_name(label))
+    name = part_name(label)
+    item = item_for_label(name)
+    if item is None and _LOSS.search(name):
+        item = item_for_label(_LOSS.sub("income", name))
+    return item
 
 
-def _flow(item: str) -> str | None:
+def flow_item(item: str) -> str | None:
     """The line item a part's figure is read as: an amount of the income statement (a
     segment reports revenue, costs, operating income), the catalogue's revenue by geography
     as revenue; None for a balance, a share count or a per-share figure."""
@@ -63,12 +87,17 @@ def _flow(item: str) -> str | None:
     if metric is None or metric.unit != "USD":
         return None
     if metric.statement == "segment":
-        return "revenue" if "revenue" in item else None
+        if "revenue" in item:
+            return "revenue"
+        return "operating_income" if item == "segment_operating_income" else None
     return item if metric.statement == "income" else None
 
 
 def _kind(table: StatementTable, name: str) -> str:
     from finqa.lexicon.dimensions import asked_dimension
+
+    if table.statement == "income":
+        return "product"  # revenue split on the face of the income statement: by offering
 
     place = asked_dimension(f"revenue from {name}")
     if place is not None and place.member and place.member.startswith("country:"):
@@ -110,14 +139,14 @@ def _under_headings(table: StatementTable, rows: dict[int, list[StatementFact]])
     blocks: list[tuple[str, list[tuple[str, list[StatementFact]]]]] = []
     for r, label in enumerate(table.labels):
         if r not in rows:
-            name = _name(label)
-            if name and _item(label) is None and not _TOTAL.match(name):
+            name = part_name(label)
+            if name and _item(label) is None and not TOTAL_ROW.match(name):
                 blocks.append((name, []))
             else:
                 blocks.append(("", []))
             continue
         item = _item(label)
-        flow = _flow(item) if item is not None else None
+        flow = flow_item(item) if item is not None else None
         if blocks and blocks[-1][0] and flow is not None:
             blocks[-1][1].append((flow, rows[r]))
     parts = [(name, body) for name, body in blocks if name and body]
@@ -133,7 +162,7 @@ def _under_headings(table: StatementTable, rows: dict[int, list[StatementFact]])
     return out
 
 
-def _close(a: float, b: float) -> bool:
+def close_enough(a: float, b: float) -> bool:
     return abs(a - b) <= PART_TOLERANCE * max(abs(b), 1.0)
 
 
@@ -149,11 +178,11 @@ def _above_totals(table: StatementTable, rows: dict[int, list[StatementFact]]) -
 
     def close(subtotal: int) -> None:
         """A subtotal no total adds up further is the table's total: its own line item."""
-        item = _part_item(table.labels[subtotal], last_words=True)
-        flow = _flow(item) if item is not None else None
+        item = row_item(table.labels[subtotal], last_words=True)
+        flow = flow_item(item) if item is not None else None
         if flow is not None:
             for q in nested[subtotal]:
-                out.extend(_dimensioned(table, rows[q], flow, _name(table.labels[q])))
+                out.extend(_dimensioned(table, rows[q], flow, part_name(table.labels[q])))
 
     for r, label in enumerate(table.labels):
         if r not in rows:
@@ -163,12 +192,25 @@ def _above_totals(table: StatementTable, rows: dict[int, list[StatementFact]]) -
             continue
         if any(f.unit != "USD" for f in rows[r]):
             continue  # a 'percentage of total revenue' row between the parts: no part
-        item = _part_item(label)
-        if item is None and not _TOTAL.match(label):
+        item = row_item(label)
+        titled = _title_item(table) if bare_total(label) else None
+        if titled is not None and (flow := flow_item(titled)) is not None:
+            block = _block(table, rows, r)  # 'Total', or no caption: the caption's line item
+            if len(block) >= 2 and _adds_up(block, rows, rows[r]):
+                parts = [q for q in block if row_item(table.labels[q]) is None]
+                out += _group(table, rows, parts, nested, flow)
+                run = []
+                continue
+        if item is None and not TOTAL_ROW.match(label):
             run.append(r)
             continue
-        flow = _flow(item) if item is not None else None
-        if item is None and _TOTAL.match(label) and len(run) >= 2 and _adds_up(run, rows, rows[r]):
+        flow = flow_item(item) if item is not None else None
+        if (
+            item is None
+            and TOTAL_ROW.match(label)
+            and len(run) >= 2
+            and _adds_up(run, rows, rows[r])
+        ):
             nested[r] = run
             run = [r]  # the subtotal is one part of what follows
             continue
@@ -182,6 +224,16 @@ def _above_totals(table: StatementTable, rows: dict[int, list[StatementFact]]) -
     return out
 
 
+def _block(table: StatementTable, rows: dict[int, list[StatementFact]], end: int) -> list[int]:
+    """The rows of figures right above row `end`, up to a row without figures or a total."""
+    out: list[int] = []
+    for q in range(end - 1, -1, -1):
+        if q not in rows or TOTAL_ROW.match(table.labels[q]) or bare_total(table.labels[q]):
+            break
+        out.insert(0, q)
+    return out
+
+
 def _group(
     table: StatementTable,
     rows: dict[int, list[StatementFact]],
@@ -192,10 +244,10 @@ def _group(
     """The parts of one total; a subtotal's own parts too when it groups places."""
     out: list[StatementFact] = []
     for p in run:
-        out += _dimensioned(table, rows[p], flow, _name(table.labels[p]))
-        if p in nested and _places(_name(table.labels[p])):
+        out += _dimensioned(table, rows[p], flow, part_name(table.labels[p]))
+        if p in nested and _groups_places(table, part_name(table.labels[p])):
             for q in nested[p]:
-                out += _dimensioned(table, rows[q], flow, _name(table.labels[q]))
+                out += _dimensioned(table, rows[q], flow, part_name(table.labels[q]))
     return out
 
 
@@ -203,7 +255,7 @@ _SUBTOTAL = re.compile(r"^\s*total\s+|\s+(?:net\s+)?(?:revenues?|sales)\s*$", re
 _PLACES = re.compile(r"\b(?:non-?u\.?s\.?|international|foreign|outside|overseas)\b", re.I)
 
 
-def _part_item(label: str, last_words: bool = False) -> str | None:
+def row_item(label: str, last_words: bool = False) -> str | None:
     """The line item a row names, None for a part: a row the catalogue reads as revenue by
     geography ('United States') is one place's revenue, a part; with `last_words`, a 'Total X
     revenues' row no caption of the catalogue names is read by its last words ('revenues')."""
@@ -211,9 +263,9 @@ def _part_item(label: str, last_words: bool = False) -> str | None:
 
     item = _item(label)
     metric = get_metric(item) if item else None
-    if metric is not None and metric.statement == "segment":
+    if metric is not None and metric.statement == "segment" and "revenue" in metric.id:
         return None
-    if item is None and _TOTAL.match(label) and not _SUBTOTAL.sub("", label).strip():
+    if item is None and TOTAL_ROW.match(label) and not _SUBTOTAL.sub("", label).strip():
         return None
     if (
         last_words
@@ -225,8 +277,42 @@ def _part_item(label: str, last_words: bool = False) -> str | None:
     return item
 
 
-def _places(name: str) -> bool:
+def names_places(name: str) -> bool:
     return bool(_PLACES.search(name))
+
+
+def _groups_places(table: StatementTable, name: str) -> bool:
+    """A subtotal whose parts are places of the company: one named as the rest of the world
+    ('non-U.S.', 'international'), or a region of a table by geography ('Total Americas'
+    over the United States and the rest of the Americas). A brand's subtotal ('Total NIKE
+    Brand' over footwear and apparel) groups parts of another kind: its parts are the
+    brand's, not the company's."""
+    return names_places(name) or _kind(table, name) == "geography"
+
+
+def bare_total(label: str) -> bool:
+    """A total row that names no line item: no caption at all, or 'Total' alone."""
+    return not label.strip() or bool(
+        re.fullmatch(r"\s*(?:total|consolidated)\s*:?\s*", label, re.I)
+    )
+
+
+def _title_item(table: StatementTable) -> str | None:
+    """The amount line item the table's caption names (`caption_item`)."""
+    return caption_item(table.title)
+
+
+def caption_item(caption: str) -> str | None:
+    """The amount line item a table's caption names ('Revenues by geographical region
+    consisted of the following'): what a total row printed without its own caption adds up;
+    None when the caption names no amount of the income statement. The words nearest the
+    table (the caption's last) win over a sentence of prose above it."""
+    from finqa.lexicon.metrics import find_metrics
+
+    for m in reversed(find_metrics(caption)):
+        if not m.operator and flow_item(m.canonical) is not None:
+            return m.canonical
+    return None
 
 
 def _adds_up(run: Sequence[int], rows: dict[int, list[StatementFact]], total: Sequence[StatementFact]) -> bool:  # fmt: skip
@@ -235,7 +321,7 @@ def _adds_up(run: Sequence[int], rows: dict[int, list[StatementFact]], total: Se
         parts = [f for r in run for f in rows[r] if f.column == t.column]
         if len(parts) != len(run) or t.value == 0:
             return False
-        if not _close(sum(f.value for f in parts), t.value):
+        if not close_enough(sum(f.value for f in parts), t.value):
             return False
         checked += 1
     return checked > 0
@@ -243,22 +329,27 @@ def _adds_up(run: Sequence[int], rows: dict[int, list[StatementFact]], total: Se
 
 def _in_context(table: StatementTable, texts: Mapping[int, str]) -> bool:
     pages = {p for page in table.pages for p in (page, page - 1)}
-    return any(_CONTEXT.search(texts.get(p, "")) for p in pages)
+    return any(PARTS_CONTEXT.search(texts.get(p, "")) for p in pages)
 
 
 def part_tables(tables: Iterable[StatementTable], texts: Mapping[int, str]) -> list[StatementTable]:
     """One 'segment' table per text table with rows named by parts (see the module doc),
     among the tables of a note about parts: its page (or the one before) speaks of segments,
-    geographic areas or regions (`texts`: page -> text). The primary statements are left out
-    (their unnamed lines above a total are expenses, not parts)."""
+    geographic areas, regions or the disaggregation of revenue (`texts`: page -> text). Of
+    the primary statements only the income statement's revenue lines are read ('Products',
+    'Services' over 'Total net sales': the offerings Regulation S-X has a filer print apart);
+    its other unnamed lines above a total are expenses, not parts."""
     out: list[StatementTable] = []
     for table in tables:
-        if table.source == "xbrl" or table.statement in _PRIMARY:
-            continue
-        if not _in_context(table, texts):
+        if table.source == "xbrl" or table.statement in _PRIMARY - {"income"}:
             continue
         rows = _by_row(table)
-        facts = _under_headings(table, rows) or _above_totals(table, rows)
+        if table.statement == "income":
+            facts = [f for f in _above_totals(table, rows) if f.item == "revenue"]
+        elif _in_context(table, texts):
+            facts = _under_headings(table, rows) or _above_totals(table, rows)
+        else:
+            continue
         if not facts:
             continue
         out.append(
@@ -274,96 +365,46 @@ def part_tables(tables: Iterable[StatementTable], texts: Mapping[int, str]) -> l
     return out
 
 
-# --------------------------------------------------------------------------- parts as columns
+# --------------------------------------------------------------------------- a country's revenue in a sentence
+
+_COUNTRY_REVENUE = re.compile(
+    r"^\s*(?:total\s+)?(?:revenues?|net\s+sales|sales)\s+(?:(?:derived|generated|earned)\s+)?"
+    r"(?:from|in)\s+(?:the\s+)?(?P<a>.+?)\s*$"
+    r"|^\s*(?:total\s+)?(?P<b>.+?)\s+(?:net\s+)?(?:revenues?|sales)\s*$",
+    re.I,
+)
 
 
-def _is_name(cell: str) -> bool:
-    from finqa.lexicon.statements.header import is_header_line
-    from finqa.lexicon.statements.raw import read_cell
-
-    text = cell.strip()
-    return (
-        bool(re.search(r"[A-Za-z]", text)) and read_cell(text) is None and not is_header_line(text)
-    )
-
-
-def column_parts(
-    doc_id: str,
-    grids: Iterable[tuple[int, Sequence[Sequence[str]]]],
-    texts: Mapping[int, str],
-    company: str | None = None,
-) -> list[StatementTable]:
-    """Grids of a segment note whose columns are the parts ('Europe, Middle East & Africa',
-    'Latin America', ..., 'Consolidated'), a period line over each block of line items ('Year
-    Ended December 31, 2024'): one 'segment' table of the parts' figures per grid. The parts'
-    figures of a line item must add up to the last (total) column in some row, else the grid
-    is no breakdown and is left alone."""
-    from finqa.lexicon.numbers import detect_scale
-    from finqa.lexicon.statements.header import read_header
-    from finqa.lexicon.statements.raw import read_cell
+def sentence_parts(tables: Iterable[StatementTable], texts: Mapping[int, str]) -> list[StatementTable]:  # fmt: skip
+    """A note about parts that states a country's revenue in a sentence ('Total U.S. revenues
+    were $16.1 billion, $13.8 billion and $13.0 billion for the years ended ...', read by
+    `sentences.read_sentences`): that country's revenue, on the geographical axis with the
+    country's member. Only a country (`data/country_codes.csv`) is read from a sentence: a
+    region's name in prose may be a market, not a part the filing reports."""
+    from finqa.lexicon.dimensions import KIND_AXES, asked_dimension
 
     out: list[StatementTable] = []
-    for n, (page, rows) in enumerate(grids):
-        if not _CONTEXT.search(texts.get(page, "") + texts.get(page - 1, "")):
+    for table in tables:
+        if "-s" not in table.table_id or table.source == "xbrl" or not _in_context(table, texts):
             continue
-        cells = [[c.strip() for c in r if c and c.strip()] for r in rows]
-        head = next((r for r in cells[:3] if len(r) >= 3 and all(_is_name(c) for c in r)), None)
-        if head is None or not _TOTAL.match(head[-1]):
+        labels = {f.label for f in table.facts}
+        if len(labels) != 1:
             continue
-        scale = detect_scale(texts.get(page, "")) or 1.0
-        period = None
-        facts: list[StatementFact] = []
-        checked = False
-        for r, row in enumerate(cells):
-            if len(row) == 1 and period is None or (len(row) == 1 and _is_period(row[0])):
-                info = read_header([row[0]], "segment", company)
-                if info is not None and len(info.periods) == 1:
-                    period = info.periods[0]
-                continue
-            if period is None or len(row) != len(head) + 1:
-                continue
-            item = _part_item(row[0], last_words=True)  # "Total net operating revenues"
-            flow = _flow(item) if item is not None else None
-            values = [read_cell(c) for c in row[1:]]
-            if flow is None or any(v is None for v in values):
-                continue
-            amounts = [v[0] * scale for v in values if v is not None]
-            checked = checked or (amounts[-1] != 0 and _close(sum(amounts[:-1]), amounts[-1]))
-            for c, (name, v) in enumerate(zip(head[:-1], values[:-1], strict=True)):
-                if v is None:
-                    continue
-                facts.append(
-                    StatementFact(
-                        doc_id=doc_id, statement="segment", table_id=f"p{page}-g{n}-parts",
-                        table_title=head[-1], label=row[0], item=flow, period=period,
-                        value=v[0] * scale, scale=scale, negative=v[1], page=page, row=r,
-                        column=c, raw=row[c + 1], source="text",
-                        dimensions=((_axis(_name(name)), _name(name)),),
-                    )
-                )  # fmt: skip
-        if not (facts and checked):
+        m = _COUNTRY_REVENUE.match(next(iter(labels)))
+        place = (m.group("a") or m.group("b")) if m else None
+        asked = asked_dimension(f"revenue from {place}") if place else None
+        if asked is None or not (asked.member or "").startswith("country:"):
             continue
-        periods = tuple({f.period.key: f.period for f in facts}.values())
+        dims = ((KIND_AXES["geography"], str(asked.member)),)
+        facts = tuple(
+            f.model_copy(update={"item": "revenue", "dimensions": dims, "statement": "segment",
+                                 "table_id": f"{table.table_id}-parts"})
+            for f in table.facts
+        )  # fmt: skip
         out.append(
-            StatementTable(
-                table_id=f"p{page}-g{n}-parts", doc_id=doc_id, statement="segment",
-                title="parts as columns: " + ", ".join(head), pages=(page,), scale=scale,
-                periods=periods, labels=tuple(dict.fromkeys(f.label for f in facts)),
-                facts=tuple(facts), source="text", notes=("rows named by parts of the business",),
+            table.model_copy(
+                update={"table_id": f"{table.table_id}-parts", "statement": "segment",
+                        "facts": facts, "notes": (*table.notes, "a country's revenue stated in a sentence")}
             )
         )  # fmt: skip
     return out
-
-
-def _is_period(cell: str) -> bool:
-    from finqa.lexicon.statements.header import is_header_line
-
-    return is_header_line(cell)
-
-
-def _axis(name: str) -> str:
-    from finqa.lexicon.dimensions import KIND_AXES, asked_dimension
-
-    place = asked_dimension(f"revenue from {name}")
-    country = place is not None and bool(place.member) and str(place.member).startswith("country:")
-    return KIND_AXES["geography" if country else "segment"]

@@ -147,12 +147,16 @@ def read_pages(
 
     read.tables.extend(read_sentences(doc_id, page_list, company))
     read.tables = attributed(typed_by_nature(sign_tables(read.tables)))
-    from finqa.lexicon.statements.parts import column_parts, part_tables
+    from finqa.lexicon.statements.parts import part_tables, sentence_parts
+    from finqa.lexicon.statements.parts_columns import column_parts, grouped_column_parts
+    from finqa.lexicon.statements.parts_grid import grid_part_tables
 
     try:  # a segment note's rows, or its columns, by part; never at the cost of the rest
-        parts = part_tables(read.tables, texts)
+        parts = part_tables(read.tables, texts) + sentence_parts(read.tables, texts)
         notes = [(p, g) for p, gs in sorted(by_page.items()) for g in gs]
         parts += column_parts(doc_id, notes, texts, company)
+        parts += grouped_column_parts(doc_id, notes, texts, company)
+        parts += grid_part_tables(doc_id, notes, texts, company, have=parts, typed=read.tables)
         read.tables.extend(parts)
     except Exception as exc:  # noqa: BLE001 - reported as a failure, the model is kept
         read.failures.append(BuildFailure(-1, "segment", "parts", f"{type(exc).__name__}: {exc}"))

@@ -5,16 +5,23 @@ evidence filings' own segment, geography and product axes) is answered only from
 that part: the line item's figure tagged (or printed in the segment note's table) for the
 member, for the period asked, with its sign (a segment's operating loss is negative). The
 consolidated figure is never the answer: without the part's fact the answer abstains and says
-what was looked for. A derived metric of a part (a segment's margin) is not computed here.
+what was looked for. A derived metric of a part (a segment's operating margin) or its growth or
+change over the year before is computed from the part's own facts only (both operands the
+part's), with the calculation recorded for the judge.
 """
 
 from __future__ import annotations
 
+import re
+
 from finqa.agents.reasoning.confidence import confidence_signals
 from finqa.agents.reasoning.offline.verdict_kit import offline_answer
-from finqa.agents.types import Answer, Citation, Evidence, StatementStore
+from finqa.agents.types import Answer, Calculation, Citation, Evidence, Operand, StatementStore
 from finqa.lexicon import get_metric
+from finqa.lexicon.arith import ArithmeticError_, evaluate
+from finqa.lexicon.dimension_figures import part_figures, part_value
 from finqa.lexicon.dimensions import (
+    asked_change,
     asked_item,
     dimensional_facts,
     members_in,
@@ -22,6 +29,7 @@ from finqa.lexicon.dimensions import (
     resolve_dimension,
 )
 from finqa.lexicon.display import format_amount
+from finqa.lexicon.metrics import Metric
 from finqa.lexicon.model import AskedDimension, StatementFact
 
 __all__ = ["dimension_answer"]
@@ -74,18 +82,15 @@ def dimension_answer(
     asked = resolve_dimension(question, members)
     if asked is None:
         return None
-    item = asked_item(question, asked) or "revenue"
+    named = asked_item(question, asked)
+    item = named or "revenue"
     metric = get_metric(item)
     name = metric.name.lower() if metric is not None else item.replace("_", " ")
     what = f"{name} for {asked.describe()}"
-    if metric is not None and metric.is_derived:
-        text = (
-            f"I {CANNOT}: the question asks for {what}, a metric computed from several lines; "
-            "finqa's offline reader answers a part of the business only from a line item "
-            "tagged or printed for that part, and the consolidated figure would answer "
-            "another question."
-        )
-        return _abstain(text, strategy, what)
+    aggregate = asked_change(question)
+    computed = metric is not None and (metric.is_derived or aggregate is not None)
+    if computed and named is not None and store is not None:  # the line item said, not assumed
+        return _computed(question, item, aggregate, asked, docs, store, evidence, strategy)
     if _not_one_figure(question):
         text = (
             f"I {CANNOT} offline: the question asks about {what} over more than one figure "
@@ -107,6 +112,90 @@ def dimension_answer(
         )
         return _abstain(text, strategy, f"{name} of {asked.describe()}")
     return _answer(facts[0], facts, asked, name, evidence, strategy)
+
+
+def _computed(
+    question: str,
+    item: str,
+    aggregate: str | None,
+    asked: AskedDimension,
+    docs: list[str],
+    store: StatementStore,
+    evidence: Evidence,
+    strategy: str,
+) -> Answer:
+    """A part's derived metric (its margin) or its growth / change over the year before, from
+    the part's own facts only; an abstention naming the operand the part lacks."""
+    metric = get_metric(item)
+    if metric is None:
+        return _abstain(f"I {CANNOT}: no line item {item!r} in the catalogue.", strategy, item)
+    label = metric.name.lower()
+    if aggregate is not None and not metric.is_derived:
+        inputs: tuple[str, ...] = (item,)
+        label = f"{aggregate} in {label}"
+    else:
+        inputs = metric.inputs
+    period = period_spec(question)
+    figures = part_figures(store, docs, inputs, asked, period)
+    value = (
+        part_value(figures, item, aggregate if not metric.is_derived else None) if figures else None
+    )
+    if figures is None or value is None:
+        missing = ", ".join(i.replace("_", " ") for i in inputs)
+        prior = " and the year before" if aggregate or "prev(" in (metric.formula or "") else ""
+        text = (
+            f"I {CANNOT}: the question asks for the {label} of {asked.describe()}, computed from "
+            f"that part's own {missing} for the period{prior}; the filings report no such "
+            "figure for it, and the consolidated figures would answer another question."
+        )
+        return _abstain(text, strategy, f"{missing} of {asked.describe()}")
+    facts = [*figures.current.values(), *figures.previous.values()]
+    cites = tuple(dict.fromkeys(_cite(f, evidence) for f in facts))
+    named = [*figures.current.items(), *((f"{k}_prior", f) for k, f in figures.previous.items())]
+    scale = max((f.scale or 1.0) for _, f in named)
+    operands = tuple(
+        Operand(
+            name=k, value=f.value / scale, unit=f.unit, scale=scale, period=f.period.key,
+            source_id=_cite(f, evidence).source_id, text=(f.raw or str(f.value))[:60],
+        )
+        for k, f in named
+    )  # fmt: skip
+    expression = _expression(item, aggregate, metric)
+    try:
+        result = evaluate(expression, {o.name: o.value for o in operands})
+    except ArithmeticError_:
+        result = value if aggregate == "growth" or metric.unit == "%" else value / scale
+    percent = metric.unit == "%" or aggregate == "growth"
+    shown = f"{value:.1f}%" if percent else format_amount(value / 1e6, "USD", 1e6)
+    parts = "; ".join(
+        f"{(f.item or '').replace('_', ' ')} {f.period.key} "
+        f"{format_amount(f.value / (f.scale or 1.0), f.unit, f.scale or 1.0)} (p.{f.page + 1})"
+        for f in facts
+    )
+    kind = {"geography": "region", "product": "product line"}.get(asked.kind, asked.kind)
+    when = next(iter(figures.current.values())).period.key
+    text = (
+        f"The {label} of the {asked.phrase or asked.label} {kind} for {when} was {shown} "
+        f"[{cites[0].source_id}], computed from the {kind}'s own figures: {parts}; not the "
+        f"consolidated figures. Answer: {shown}."
+    )
+    calc = Calculation(
+        expression=expression, operands=operands, result=result, unit="%" if percent else "USD",
+        description=f"{label} of {asked.describe()}",
+    )  # fmt: skip
+    conf = confidence_signals(text, cited=True, base=0.75)
+    conf["mode"] = "dimension"
+    conf["dimension"] = asked.model_dump()
+    return offline_answer(text, strategy, conf, citations=cites, calculations=(calc,))
+
+
+def _expression(item: str, aggregate: str | None, metric: Metric) -> str:
+    """The calculation over the operands' names (a year-before operand is '<item>_prior')."""
+    if metric.is_derived:
+        return re.sub(r"prev\((\w+)\)", r"\1_prior", metric.formula or item)
+    if aggregate == "change":
+        return f"{item} - {item}_prior"
+    return f"({item} - {item}_prior) / {item}_prior * 100"
 
 
 def _not_one_figure(question: str) -> bool:
