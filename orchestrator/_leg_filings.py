@@ -59,15 +59,26 @@ class Filing:
 
 
 def _names(meta: Mapping[str, Any]) -> frozenset[str]:
+    """The companies a filing is of, by its own registrant(s) as printed (or given by the
+    user's metadata); the company field only when no registrant is known, or when it is the
+    registrant's own name (a gazetteer name can come from a ticker, which is not enough)."""
+    from finqa.agents.retrieval.metadata import name_key
     from finqa.lexicon.entities import find_companies
 
-    fields = [meta.get("company"), meta.get("company_alias"), meta.get("registrant")]
-    fields += list(meta.get("registrants") or ())
+    registrants = [str(r) for r in [meta.get("registrant"), *(meta.get("registrants") or ())] if r]
     out: set[str] = set()
-    for text in fields:
-        if text:
-            out.update(c.name for c in find_companies(str(text)))
-    return frozenset(out)
+    for text in registrants:
+        out.update(c.name for c in find_companies(text))
+    if out:
+        return frozenset(out)
+    company = str(meta.get("company") or "")
+    if not registrants:
+        fields = [company, str(meta.get("company_alias") or "")]
+        return frozenset(c.name for text in fields if text for c in find_companies(text))
+    keys = {f" {name_key(r)} " for r in registrants}
+    if company and any(f" {name_key(company)} " in k for k in keys):
+        return frozenset(c.name for c in find_companies(company))
+    return frozenset()
 
 
 def catalogue(index: Any) -> list[Filing]:
