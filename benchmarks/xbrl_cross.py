@@ -70,7 +70,13 @@ def _quarter_facts(
         return None
     values: dict[tuple[str, date, int], set[float]] = {}
     for f in doc.facts:
-        if f.item in _ITEMS and f.is_total and f.unit == "USD" and f.start and f.months in (3, 6, 9):
+        if (
+            f.item in _ITEMS
+            and f.is_total
+            and f.unit == "USD"
+            and f.start
+            and f.months in (3, 6, 9)
+        ):
             values.setdefault((f.item, f.start, f.months), set()).add(round(f.value, 6))
     when = (int(meta["fiscal_year"]), int(fp[1]), str(meta.get("period_end") or ""))
     return (
@@ -215,9 +221,10 @@ def _ttm(
         got = _quarter_facts(path)
         if got is None:
             continue
-        company, when, values = got
-        if company not in latest or (when[0], when[2]) > (latest[company][0][0], latest[company][0][2]):
-            latest[company] = (when, path, values)
+        company, when, tagged = got
+        held = latest.get(company)
+        if held is None or (when[0], when[2]) > (held[0][0], held[0][2]):
+            latest[company] = (when, path, tagged)
     out: list[XbrlQuestion] = []
     for company, ((fy, quarter, _), path, ytd) in sorted(latest.items()):
         months = quarter * 3

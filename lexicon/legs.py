@@ -22,13 +22,29 @@ from finqa.lexicon.metrics import METRICS, find_metrics
 from finqa.lexicon.periods import find_periods
 
 __all__ = [
-    "Leg", "LegPlan", "Combine", "Kind", "plan_legs", "with_latest_years", "with_latest_quarter",
-    "is_flow", "is_balance",
+    "Leg",
+    "LegPlan",
+    "Combine",
+    "Kind",
+    "plan_legs",
+    "with_latest_years",
+    "with_latest_quarter",
+    "is_flow",
+    "is_balance",
 ]
 
 Combine = Literal[
-    "higher", "lower", "difference", "ratio", "compare", "growth", "cagr", "trend", "stitch",
-    "ttm", "balance",
+    "higher",
+    "lower",
+    "difference",
+    "ratio",
+    "compare",
+    "growth",
+    "cagr",
+    "trend",
+    "stitch",
+    "ttm",
+    "balance",
 ]
 Kind = Literal["peers", "trend", "stitched", "ttm"]
 
@@ -47,9 +63,7 @@ _WORDS = {"two": 2, "three": 3, "four": 4, "five": 5}
 # the year-to-date a later part of a year is stitched from (and a 10-Q's year-to-date column)
 _SPANS = {3: "three months", 6: "half", 9: "nine months"}
 # twelve months ending at the latest quarter: 'trailing twelve months', 'TTM', 'LTM'
-_TTM = re.compile(
-    r"\b(?:trailing|last)[\s-]+(?:twelve|12)[\s-]+months?\b|\b(?:TTM|LTM)\b", re.I
-)
+_TTM = re.compile(r"\b(?:trailing|last)[\s-]+(?:twelve|12)[\s-]+months?\b|\b(?:TTM|LTM)\b", re.I)
 
 
 @dataclass(frozen=True)

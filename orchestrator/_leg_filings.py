@@ -152,7 +152,12 @@ def latest_quarter(filings: Iterable[Filing]) -> tuple[int, int, str] | None:
     best: tuple[int, int, str] | None = None
     for f in filings:
         q = f.fiscal_period.upper()
-        if f.doc_type != "10q" or not f.fiscal_year or not f.period_end or q not in ("Q1", "Q2", "Q3"):
+        if (
+            f.doc_type != "10q"
+            or not f.fiscal_year
+            or not f.period_end
+            or q not in ("Q1", "Q2", "Q3")
+        ):
             continue
         got = (f.fiscal_year, int(q[1]), f.period_end)
         if best is None or (got[0], got[2]) > (best[0], best[2]):

@@ -19,7 +19,7 @@ filing's figure is used and both are noted (`LegResult.restatement`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from finqa.agents.judge.combination import CombinationCheck, check_combination
@@ -131,7 +131,10 @@ def _ask(orch: Orchestrator, store: _Store, leg: Leg, qid: str) -> LegResult:
             sorted({f"{f.doc_type.upper()} FY{f.fiscal_year}" for f in mine if f.fiscal_year})
         )
         return _not_in_store(
-            orch, leg, qid, f"no filing of {leg.company} reports its period (the store holds {held})"
+            orch,
+            leg,
+            qid,
+            f"no filing of {leg.company} reports its period (the store holds {held})",
         )
     # pinned to the company's own filings that report the period when the ticker also names
     # another registrant's filings, and for a part of a year or a balance at a date (the 10-Q
@@ -149,9 +152,7 @@ def _ask(orch: Orchestrator, store: _Store, leg: Leg, qid: str) -> LegResult:
     return _leg_result(store, leg, result)
 
 
-def _restated(
-    orch: Orchestrator, store: _Store, leg: Leg, got: LegResult, qid: str
-) -> LegResult:
+def _restated(orch: Orchestrator, store: _Store, leg: Leg, got: LegResult, qid: str) -> LegResult:
     """The leg as the latest filing reports its period, when an earlier filing of the company
     (the period's own) gives a figure that differs beyond rounding; both noted."""
     if got.value is None or store.statements is None:
@@ -181,9 +182,7 @@ def _restated(
     ):
         return redo
     why = f"the latest filing's restated figure ({lf.doc_id}) was not read"
-    return got.model_copy(
-        update={"restatement": note, "status": "best_effort", "reason": why}
-    )
+    return got.model_copy(update={"restatement": note, "status": "best_effort", "reason": why})
 
 
 def _expression(plan: LegPlan, names: Sequence[str], unit: str) -> tuple[str, str]:
@@ -406,8 +405,7 @@ def run_legs(orch: Orchestrator, question: str, qid: str, plan: LegPlan) -> QARe
     why: list[str] = [unresolved] if unresolved else []
     if missing:
         why.append(
-            "no figure found for "
-            + ", ".join(f"{leg.label}{_why_missing(leg)}" for leg in missing)
+            "no figure found for " + ", ".join(f"{leg.label}{_why_missing(leg)}" for leg in missing)
         )
     if unverified:
         why.append(

@@ -231,7 +231,9 @@ class TestCrossFilingBench:
         assert ttm.value == pytest.approx(47_061 + 23_664 - 23_663)
         assert "trailing-twelve-month revenue as of its latest 10-Q" in ttm.question
         assert {q.filing.split("+")[1][:4] for q in qs.values() if q.kind == "ttm"} == {
-            "ko-1", "nflx", "unp-",
+            "ko-1",
+            "nflx",
+            "unp-",
         }
         for q in qs.values():
             if q.kind == "higher":
@@ -312,8 +314,7 @@ def quarters(tmp_path: Path) -> Settings:
     return _index(
         tmp_path,
         {
-            "ADOBE_2024_10K.txt": _cover("10-K", "November 29, 2024", "ADOBE INC.")
-            + _body(ADOBE),
+            "ADOBE_2024_10K.txt": _cover("10-K", "November 29, 2024", "ADOBE INC.") + _body(ADOBE),
             "ADOBE_2025Q2_10Q.txt": _cover("10-Q", "May 30, 2025", "ADOBE INC.") + ADOBE_10Q,
             "NETFLIX_2024_10K.txt": _cover("10-K", "December 31, 2024", "NETFLIX, INC.")
             + _body(NETFLIX),
@@ -340,7 +341,9 @@ class TestTrailingTwelveMonths:
             (2025, 6),
             (2024, 6),
         ]
-        assert dated.legs[2].question == "What was Adobe's revenue in the first half of fiscal 2024?"
+        assert (
+            dated.legs[2].question == "What was Adobe's revenue in the first half of fiscal 2024?"
+        )
         ttm = plan_legs("Netflix TTM operating income")
         assert ttm is not None and ttm.combine == "ttm"
         ltm = plan_legs("What was Adobe's LTM cash from operations?")
@@ -404,7 +407,9 @@ class TestRestatedComparative:
     """A later filing's comparative differs from the original: the latest is used, both noted."""
 
     def _settings(self, tmp_path: Path, restated: str) -> Settings:
-        later = _body(ADOBE).replace("Total revenue 21,505 19,409", f"Total revenue 21,505 {restated}")
+        later = _body(ADOBE).replace(
+            "Total revenue 21,505 19,409", f"Total revenue 21,505 {restated}"
+        )
         return _index(
             tmp_path,
             {
@@ -428,7 +433,9 @@ class TestRestatedComparative:
         assert r is not None
         assert (r.original_doc, r.original_value) == ("ADOBE_2023_10K", 19_409e6)
         assert (r.latest_doc, r.latest_value) == ("ADOBE_2024_10K", 19_600e6)
-        assert "Restated: Adobe revenue FY2023 is $19,600 million in ADOBE_2024_10K" in result.answer
+        assert (
+            "Restated: Adobe revenue FY2023 is $19,600 million in ADOBE_2024_10K" in result.answer
+        )
         assert "$19,409 million in ADOBE_2023_10K" in result.answer
         combined = next(
             rec for rec in _records(log)
@@ -437,9 +444,7 @@ class TestRestatedComparative:
         legs = combined["data"]["legs"]
         noted = next(leg for leg in legs if leg["fiscal_year"] == 2023)["restatement"]
         assert noted["original_doc"] == "ADOBE_2023_10K" and noted["latest_value"] == 19_600e6
-        assert result.calculations[0].result == pytest.approx(
-            ((21_505 / 17_606) ** 0.5 - 1) * 100
-        )
+        assert result.calculations[0].result == pytest.approx(((21_505 / 17_606) ** 0.5 - 1) * 100)
 
     def test_the_same_figure_is_no_restatement(self, tmp_path: Path) -> None:
         """Both filings print the same figure: nothing is noted."""

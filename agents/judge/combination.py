@@ -95,7 +95,8 @@ def recompute(combine: str, values: Sequence[float], unit: str) -> float | None:
     if combine == "cagr":
         if first <= 0 or last <= 0:
             return None
-        return ((last / first) ** (1 / (len(values) - 1)) - 1) * 100
+        growth: float = ((last / first) ** (1 / (len(values) - 1)) - 1) * 100
+        return growth
     return None
 
 
@@ -103,7 +104,12 @@ def _scale_problems(legs: Sequence[Mapping[str, Any]]) -> list[str]:
     out: list[str] = []
     for leg in legs:
         value, raw, scale = _num(leg.get("value")), _num(leg.get("raw")), _num(leg.get("scale"))
-        if value is None or raw is None or scale is None or leg.get("unit") not in ("USD", "shares"):
+        if (
+            value is None
+            or raw is None
+            or scale is None
+            or leg.get("unit") not in ("USD", "shares")
+        ):
             continue
         if not math.isclose(value, raw * scale, rel_tol=_REL, abs_tol=1e-6):
             out.append(
