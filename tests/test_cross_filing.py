@@ -254,6 +254,20 @@ def _cover(form: str, period: str, name: str) -> str:
     )
 
 
+def _filed(name: str) -> str:
+    """The Adobe or Netflix FY2024 10-K fixture under its SEC cover."""
+    if name == "ADOBE":
+        return _cover("10-K", "November 29, 2024", "ADOBE INC.") + _body(ADOBE)
+    return _cover("10-K", "December 31, 2024", "NETFLIX, INC.") + _body(NETFLIX)
+
+
+def _operations(registrant: str, end: str, years: str, rows: str) -> str:
+    """A 10-K of one statement of operations (in millions) under its SEC cover."""
+    return _cover("10-K", end, registrant) + (
+        f"CONSOLIDATED STATEMENTS OF OPERATIONS\n(In millions)\n{years}\n{rows}\n"
+    )
+
+
 def _body(text: str) -> str:
     """A 10-K fixture without its one-line title (the cover replaces it)."""
     return text.split("\n", 2)[2]
@@ -463,18 +477,16 @@ class TestBadInput:
         """Another registrant filed under Adobe's ticker in 2019: Adobe's leg never reads it."""
         from finqa.orchestrator.api import FinQA
 
-        acme = _cover("10-K", "December 31, 2019", "ACME HOLDINGS CORP.") + (
-            "CONSOLIDATED STATEMENTS OF OPERATIONS\n(In millions)\n"
-            "Year ended December 31, 2019 2018\nRevenues 999 888\n"
-        )
+        acme = _operations(
+            "ACME HOLDINGS CORP.", "December 31, 2019", "Year ended December 31, 2019 2018",
+            "Revenues 999 888",
+        )  # fmt: skip
         settings = _index(
             tmp_path,
             {
                 "ACME_2019_10K.txt": acme,
-                "ADOBE_2024_10K.txt": _cover("10-K", "November 29, 2024", "ADOBE INC.")
-                + _body(ADOBE),
-                "NETFLIX_2024_10K.txt": _cover("10-K", "December 31, 2024", "NETFLIX, INC.")
-                + _body(NETFLIX),
+                "ADOBE_2024_10K.txt": _filed("ADOBE"),
+                "NETFLIX_2024_10K.txt": _filed("NETFLIX"),
             },
             sidecar="doc_id,company,ticker\nACME_2019_10K,Acme Holdings Corp.,ADBE\n",
         )
@@ -497,8 +509,7 @@ class TestBadInput:
         settings = _index(
             tmp_path,
             {
-                "ADOBE_2024_10K.txt": _cover("10-K", "November 29, 2024", "ADOBE INC.")
-                + _body(ADOBE),
+                "ADOBE_2024_10K.txt": _filed("ADOBE"),
                 "ADOBE_2024Q3_10Q.txt": _cover("10-Q", "August 30, 2024", "ADOBE INC.")
                 + ADOBE_Q3_THREE_MONTHS_ONLY,
             },
@@ -515,16 +526,15 @@ class TestBadInput:
         """The peer's only filing is of another year: its leg abstains saying what is held."""
         from finqa.orchestrator.api import FinQA
 
-        boeing = _cover("10-K", "December 31, 2020", "THE BOEING COMPANY") + (
-            "CONSOLIDATED STATEMENTS OF OPERATIONS\n(In millions)\n"
-            "Years ended December 31, 2020 2019\nTotal revenues 58,158 76,559\n"
-        )
+        boeing = _operations(
+            "THE BOEING COMPANY", "December 31, 2020", "Years ended December 31, 2020 2019",
+            "Total revenues 58,158 76,559",
+        )  # fmt: skip
         settings = _index(
             tmp_path,
             {
                 "BOEING_2020_10K.txt": boeing,
-                "ADOBE_2024_10K.txt": _cover("10-K", "November 29, 2024", "ADOBE INC.")
-                + _body(ADOBE),
+                "ADOBE_2024_10K.txt": _filed("ADOBE"),
             },
         )
         with FinQA.open(config=settings) as fq:
@@ -540,19 +550,16 @@ class TestBadInput:
         """Three peers, two metrics: six legs, two combinations, each checked by the judge."""
         from finqa.orchestrator.api import FinQA
 
-        boeing = _cover("10-K", "December 31, 2024", "THE BOEING COMPANY") + (
-            "CONSOLIDATED STATEMENTS OF OPERATIONS\n(In millions)\n"
-            "Years ended December 31, 2024 2023\nTotal revenues 66,517 77,794\n"
-            "Net loss (11,829) (2,222)\n"
-        )
+        boeing = _operations(
+            "THE BOEING COMPANY", "December 31, 2024", "Years ended December 31, 2024 2023",
+            "Total revenues 66,517 77,794\nNet loss (11,829) (2,222)",
+        )  # fmt: skip
         settings = _index(
             tmp_path,
             {
                 "BOEING_2024_10K.txt": boeing,
-                "ADOBE_2024_10K.txt": _cover("10-K", "November 29, 2024", "ADOBE INC.")
-                + _body(ADOBE),
-                "NETFLIX_2024_10K.txt": _cover("10-K", "December 31, 2024", "NETFLIX, INC.")
-                + _body(NETFLIX),
+                "ADOBE_2024_10K.txt": _filed("ADOBE"),
+                "NETFLIX_2024_10K.txt": _filed("NETFLIX"),
             },
         )
         with FinQA.open(config=settings) as fq:
