@@ -54,6 +54,8 @@ class Orchestrator(Protocol):
 
 __all__ = ["run_legs", "leg_figure", "combine"]
 
+_FORMS = {"10k": "10-K", "10q": "10-Q", "8k": "8-K", "earnings": "earnings release"}
+
 
 def leg_figure(result: QAResult) -> tuple[float, str, float] | None:
     """(value, unit, scale) of the figure a leg's answer rests on: its last calculation's result
@@ -128,7 +130,13 @@ def _ask(orch: Orchestrator, store: _Store, leg: Leg, qid: str) -> LegResult:
     reporting = filings.covering(leg, mine)
     if mine and not reporting:
         held = ", ".join(
-            sorted({f"{f.doc_type.upper()} FY{f.fiscal_year}" for f in mine if f.fiscal_year})
+            sorted(
+                {
+                    f"{_FORMS.get(f.doc_type, f.doc_type)} FY{f.fiscal_year}"
+                    for f in mine
+                    if f.fiscal_year
+                }
+            )
         )
         return _not_in_store(
             orch,

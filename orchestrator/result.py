@@ -165,7 +165,14 @@ class QAResult(Frozen):
         if self.legs:
             lines.append("legs:")
             for leg in self.legs:
-                lines.append(f"  {leg.index}. {leg.label}: {leg.shown} [{leg.status}]")
+                restated = leg.restatement
+                was = (
+                    f" (restated; was {shown_figure(restated.original_value, leg.unit)} in "
+                    f"{restated.original_doc})"
+                    if restated is not None
+                    else ""
+                )
+                lines.append(f"  {leg.index}. {leg.label}: {leg.shown}{was} [{leg.status}]")
         if self.reason and self.status != "accepted":
             lines.append(f"why: {self.reason}")
         return "\n".join(lines)

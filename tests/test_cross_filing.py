@@ -470,6 +470,28 @@ class TestRestatedComparative:
         assert "Restated" not in result.answer
 
 
+class TestWeeksYears:
+    """A fiscal year of 52 or 53 weeks is noted where the filing's statement header says so."""
+
+    def test_weeks_noted(self, tmp_path: Path) -> None:
+        """Peers one of which files 53-week years: the answer says so; the other says nothing."""
+        from finqa.orchestrator.api import FinQA
+
+        weeks = _operations(
+            "NIKE, INC.", "May 31, 2024",
+            "53 Weeks Ended 52 Weeks Ended\nJune 1, 2024 May 27, 2023", "Revenues 51,362 51,217",
+        )  # fmt: skip
+        settings = _index(
+            tmp_path, {"NIKE_2024_10K.txt": weeks, "ADOBE_2024_10K.txt": _filed("ADOBE")}
+        )
+        with FinQA.open(config=settings) as fq:
+            result = fq.ask("Which had the higher revenue in fiscal 2024, Adobe or Nike?")
+        nike = next(leg for leg in result.legs if leg.company == "Nike")
+        assert nike.value == 51_362e6 and nike.weeks == 53
+        assert "Fiscal years as filed: Nike FY2024: 53 weeks." in result.answer
+        assert "Adobe FY2024" not in result.answer.split("Fiscal years as filed:")[1]
+
+
 class TestBadInput:
     """Inputs across filings that must not be answered as if they were fine."""
 
@@ -543,7 +565,7 @@ class TestBadInput:
         boeing_leg = next(leg for leg in result.legs if leg.company == "Boeing")
         assert boeing_leg.value is None and boeing_leg.status == "abstained"
         assert "no figure found for Boeing revenue FY2024" in result.answer
-        assert "the store holds 10K FY2020" in result.answer
+        assert "the store holds 10-K FY2020" in result.answer
         assert "58,158" not in result.answer  # another year's figure is never its figure
 
     def test_three_companies_and_two_metrics(self, tmp_path: Path) -> None:
