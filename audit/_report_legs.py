@@ -22,11 +22,13 @@ __all__ = ["LEG_KEYS", "combine_entry", "is_parent", "nest_legs", "parent_of"]
 
 _LEG_ID = re.compile(r"^(?P<parent>.+)/leg(?P<n>[0-9]+)$")
 # the fields a leg's entry in the combine record carries (`LegResult` less citations and
-# answer); any other field a newer finqa records (a restatement, a 52/53-week year) is a note
+# answer; the figure as filed, its scale and filing are shown with the figure); any other field
+# (a restatement, a 52/53-week year, a balance's date) is a note
 LEG_KEYS = frozenset(
     {
         "index", "label", "company", "metric", "fiscal_year", "months", "question",
         "question_id", "status", "utility", "value", "unit", "period_end", "reason",
+        "raw", "scale", "figure_end", "doc_id",
     }
 )  # fmt: skip
 _PLAN = re.compile(r"^\s*(?P<kind>\w+)\s*\((?P<op>\w+)\)")

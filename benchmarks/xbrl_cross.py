@@ -15,6 +15,9 @@ general kinds, worded by templates (never by one filing):
   millions?" — gold: the 10-K's tagged year less the year-to-date a 10-Q of the same company
   tags for that fiscal year's first six (nine) months (its comparative column, when the 10-Q is
   of the next year).
+- TTM: "What was <A>'s trailing-twelve-month <item> as of its latest 10-Q, in USD millions?" —
+  gold: the 10-K's tagged prior fiscal year + the latest 10-Q's tagged year-to-date − the same
+  10-Q's tagged year-to-date of the prior year (its comparative column); duration items only.
 
 Peers are companies whose filings share the dei fiscal year focus, paired in name order (each
 with the next), so the pairing is fixed by the corpus, not chosen by looking at answers. The
@@ -37,12 +40,24 @@ __all__ = ["cross_questions", "run_cross"]
 # duration items asked across filings (a 10-K's income and cash-flow totals); per-share items
 # and balances stay with the single-filing bench
 _ITEMS = ("revenue", "operating_income", "net_income", "cfo")
-_KINDS = ("higher", "difference", "cagr", "stitched")
+_KINDS = ("higher", "difference", "cagr", "stitched", "ttm")
 _PART = {6: "second half", 9: "fourth quarter"}  # year-to-date months -> the part left
 
 
 def _ytd_facts(path: Path) -> tuple[str, dict[tuple[str, date, int], float]] | None:
     """(company, {(item, start, months): value}) of a 10-Q's tagged 6- and 9-month totals."""
+    got = _quarter_facts(path)
+    if got is None:
+        return None
+    company, _, values = got
+    return company, {k: v for k, v in values.items() if k[2] in _PART}
+
+
+def _quarter_facts(
+    path: Path,
+) -> tuple[str, tuple[int, int, str], dict[tuple[str, date, int], float]] | None:
+    """(company, (dei fiscal year, fiscal quarter, period end), {(item, start, months): value})
+    of a 10-Q's tagged 3-, 6- and 9-month totals."""
     from finqa.agents.retrieval.loaders import LoadedDoc, load_path
     from finqa.agents.retrieval.metadata import doc_metadata
 
@@ -50,13 +65,25 @@ def _ytd_facts(path: Path) -> tuple[str, dict[tuple[str, date, int], float]] | N
     if doc is None or not doc.facts:
         return None
     meta = doc_metadata(doc.doc_id, dei=doc.dei)
-    if not meta.get("company") or not str(meta.get("fiscal_period") or "").startswith("Q"):
+    fp = str(meta.get("fiscal_period") or "")
+    if not meta.get("company") or fp not in ("Q1", "Q2", "Q3") or not meta.get("fiscal_year"):
         return None
     values: dict[tuple[str, date, int], set[float]] = {}
     for f in doc.facts:
-        if f.item in _ITEMS and f.is_total and f.unit == "USD" and f.start and f.months in _PART:
+        if (
+            f.item in _ITEMS
+            and f.is_total
+            and f.unit == "USD"
+            and f.start
+            and f.months in (3, 6, 9)
+        ):
             values.setdefault((f.item, f.start, f.months), set()).add(round(f.value, 6))
-    return str(meta["company"]), {k: next(iter(v)) for k, v in values.items() if len(v) == 1}
+    when = (int(meta["fiscal_year"]), int(fp[1]), str(meta.get("period_end") or ""))
+    return (
+        str(meta["company"]),
+        when,
+        {k: next(iter(v)) for k, v in values.items() if len(v) == 1},
+    )
 
 
 def _annual_facts(path: Path) -> tuple[str, int, dict[tuple[str, int], float]] | None:
@@ -115,6 +142,7 @@ def cross_questions(files: Sequence[Path]) -> list[XbrlQuestion]:
                 )
             )  # fmt: skip
     out += _stitched(files, by_year)
+    out += _ttm(files, by_year)
     for fy, peers in sorted(by_year.items()):
         peers.sort(key=lambda p: p[0])
         for (a, pa, va), (b, pb, vb) in zip(peers, peers[1:], strict=False):
@@ -178,6 +206,60 @@ def _stitched(
                         )
                     )  # fmt: skip
     return out
+
+
+def _ttm(
+    files: Sequence[Path],
+    by_year: Mapping[int, Sequence[tuple[str, Path, Mapping[tuple[str, int], float]]]],
+) -> list[XbrlQuestion]:
+    """Twelve months to each company's latest 10-Q: the prior fiscal year (its 10-K's tag) + the
+    10-Q's year-to-date − the 10-Q's prior-year year-to-date (both tagged in the 10-Q)."""
+    from finqa.lexicon import get_metric
+
+    latest: dict[str, tuple[tuple[int, int, str], Path, dict[tuple[str, date, int], float]]] = {}
+    for path in files:
+        got = _quarter_facts(path)
+        if got is None:
+            continue
+        company, when, tagged = got
+        held = latest.get(company)
+        if held is None or (when[0], when[2]) > (held[0][0], held[0][2]):
+            latest[company] = (when, path, tagged)
+    out: list[XbrlQuestion] = []
+    for company, ((fy, quarter, _), path, ytd) in sorted(latest.items()):
+        months = quarter * 3
+        for name, annual_path, values in by_year.get(fy - 1, ()):
+            first = values.get(("start", 0))
+            if name != company or first is None:
+                continue
+            start = date.fromordinal(int(first))
+            for item in _ITEMS:
+                year = values.get((item, fy - 1))
+                now = _near(ytd, item, start.replace(year=start.year + 1), months)
+                before = _near(ytd, item, start, months)
+                if year is None or now is None or before is None:
+                    continue
+                ttm = (year + now - before) / 1e6
+                label = get_metric(item).name.lower()
+                out.append(
+                    XbrlQuestion(
+                        f"{path.stem}-{item}-ttm", f"{annual_path.name}+{path.name}", "ttm",
+                        f"What was {company}'s trailing-twelve-month {label} as of its latest "
+                        "10-Q, in USD millions?",
+                        f"{ttm:.2f}", ttm, (),
+                    )
+                )  # fmt: skip
+    return out
+
+
+def _near(
+    values: Mapping[tuple[str, date, int], float], item: str, start: date, months: int
+) -> float | None:
+    """The tagged value of `item` over `months` from within a week of `start` (52/53 weeks)."""
+    for (it, begin, m), value in values.items():
+        if it == item and m == months and abs((begin - start).days) <= 7:
+            return value
+    return None
 
 
 def run_cross(

@@ -21,11 +21,32 @@ from finqa.lexicon.entities import find_companies
 from finqa.lexicon.metrics import METRICS, find_metrics
 from finqa.lexicon.periods import find_periods
 
-__all__ = ["Leg", "LegPlan", "Combine", "plan_legs", "with_latest_years"]
+__all__ = [
+    "Leg",
+    "LegPlan",
+    "Combine",
+    "Kind",
+    "plan_legs",
+    "with_latest_years",
+    "with_latest_quarter",
+    "is_flow",
+    "is_balance",
+]
 
 Combine = Literal[
-    "higher", "lower", "difference", "ratio", "compare", "growth", "cagr", "trend", "stitch"
+    "higher",
+    "lower",
+    "difference",
+    "ratio",
+    "compare",
+    "growth",
+    "cagr",
+    "trend",
+    "stitch",
+    "ttm",
+    "balance",
 ]
+Kind = Literal["peers", "trend", "stitched", "ttm"]
 
 _HIGHER = re.compile(
     r"\b(?:higher|larger|greater|bigger|more|highest|largest|greatest|biggest|most|better)\b", re.I
@@ -39,7 +60,10 @@ _LAST_N = re.compile(
     re.I,
 )
 _WORDS = {"two": 2, "three": 3, "four": 4, "five": 5}
-_SPANS = {6: "half", 9: "nine months"}  # the year-to-date a later part of a year is stitched from
+# the year-to-date a later part of a year is stitched from (and a 10-Q's year-to-date column)
+_SPANS = {3: "three months", 6: "half", 9: "nine months"}
+# twelve months ending at the latest quarter: 'trailing twelve months', 'TTM', 'LTM'
+_TTM = re.compile(r"\b(?:trailing|last)[\s-]+(?:twelve|12)[\s-]+months?\b|\b(?:TTM|LTM)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -53,12 +77,15 @@ class Leg:
     fiscal_year: int | None
     question: str
     months: int | None = None  # a year-to-date leg: its first N months; None: the whole year
+    as_of: str | None = None  # a balance leg: the ISO date of the balance (months == 0)
 
     @property
     def label(self) -> str:
         year = f"FY{self.fiscal_year}" if self.fiscal_year else "latest fiscal year"
         if self.months:
             year = f"first {_SPANS[self.months]} of {year}"
+        if self.as_of:
+            year = f"at {self.as_of}"
         return f"{self.company} {METRICS[self.metric].name.lower()} {year}"
 
 
@@ -66,12 +93,14 @@ class Leg:
 class LegPlan:
     """The legs of a question across filings and how their figures combine."""
 
-    kind: Literal["peers", "trend", "stitched"]
+    kind: Kind
     combine: Combine
     metrics: tuple[str, ...]
     legs: tuple[Leg, ...]
     last_n: int | None = None  # 'over the last N fiscal years' (years resolved from the store)
     company: tuple[str, str] = ("", "")  # a trend's company (name, ticker)
+    # a TTM: 'ttm' twelve months to the latest 10-Q (legs resolved from the store)
+    as_of: str | None = None  # the latest 10-Q's period end, once resolved
 
     def describe(self) -> str:
         return f"{self.kind} ({self.combine}): " + "; ".join(leg.label for leg in self.legs)
@@ -91,6 +120,24 @@ def _question(company: str, metric: str, year: int | None) -> str:
     name = METRICS[metric].name.lower()
     when = f"in fiscal year {year}" if year else "in its latest fiscal year"
     return f"What was {company}'s {name} {when}?"
+
+
+def _ytd_question(company: str, metric: str, year: int, months: int) -> str:
+    name = METRICS[metric].name.lower()
+    return f"What was {company}'s {name} in the first {_SPANS[months]} of fiscal {year}?"
+
+
+def is_flow(metric: str) -> bool:
+    """An amount that flows over a period (an income or cash-flow line): a part of a year is the
+    year less its other part, and twelve months add up from parts."""
+    m = METRICS[metric]
+    return m.unit == "USD" and m.statement in ("income", "cash_flow")
+
+
+def is_balance(metric: str) -> bool:
+    """An amount at an instant (a balance-sheet line): it has no span to add up or subtract."""
+    m = METRICS[metric]
+    return m.unit == "USD" and m.statement == "balance"
 
 
 def _combine(question: str, kind: str) -> Combine:
@@ -121,6 +168,8 @@ def plan_legs(question: str) -> LegPlan | None:
     metrics = _metrics(q)
     if not companies or not metrics:
         return None
+    if _TTM.search(q):
+        return _ttm(companies, metrics)
     stitched = _stitched(q, companies, metrics)
     if stitched is not None:
         return stitched
@@ -128,7 +177,7 @@ def plan_legs(question: str) -> LegPlan | None:
     last = _LAST_N.search(q)
     last_n = (_WORDS.get(last.group("n").lower()) or int(last.group("n"))) if last else None
     if len(companies) >= 2:
-        kind: Literal["peers", "trend", "stitched"] = "peers"
+        kind: Kind = "peers"
         wanted: list[int | None] = list(years) if years else [None]
     elif len(years) >= 3 or (len(years) == 2 and years[1] - years[0] >= 2):
         kind, wanted = "trend", list(range(years[0], years[-1] + 1))
@@ -160,7 +209,7 @@ def _stitched(q: str, companies: list[tuple[str, str]], metrics: tuple[str, ...]
     period, metric = asked[0], METRICS[metrics[0]]
     if period.quarter != 4 or period.months not in (3, 6) or not period.fiscal_year:
         return None
-    if metric.unit != "USD" or metric.statement not in ("income", "cash_flow"):
+    if not is_flow(metric.id):
         return None
     name, ticker = companies[0]
     fy, ytd = period.fiscal_year, 12 - period.months
@@ -173,6 +222,55 @@ def _stitched(q: str, companies: list[tuple[str, str]], metrics: tuple[str, ...]
         ),
     )  # fmt: skip
     return LegPlan("stitched", "stitch", (metric.id,), legs, None, companies[0])
+
+
+def _ttm(companies: list[tuple[str, str]], metrics: tuple[str, ...]) -> LegPlan | None:
+    """Trailing twelve months of one company's flow (or its balance at the latest quarter end):
+    the legs come from the store's latest 10-Q (`with_latest_quarter`). Several companies or
+    metrics, or a ratio, are not planned here (None: the single-filing path says what it can)."""
+    if len(companies) != 1 or len(metrics) != 1:
+        return None
+    metric = metrics[0]
+    if not (is_flow(metric) or is_balance(metric)):
+        return None
+    combine: Combine = "ttm" if is_flow(metric) else "balance"
+    return LegPlan("ttm", combine, (metric,), (), None, companies[0])
+
+
+def with_latest_quarter(plan: LegPlan, fiscal_year: int, quarter: int, period_end: str) -> LegPlan:
+    """A TTM with its legs, as of a 10-Q of fiscal `quarter` (1-3) of `fiscal_year` that ends
+    on `period_end` (ISO): the prior fiscal year (its 10-K) + this year's year-to-date − the
+    prior year's same year-to-date (the 10-Q's comparative column). A balance has no twelve
+    months: one leg, the balance at the 10-Q's date."""
+    if plan.kind != "ttm" or plan.legs or quarter not in (1, 2, 3):
+        return plan
+    name, ticker = plan.company
+    metric, months = plan.metrics[0], quarter * 3
+    legs: tuple[Leg, ...]
+    if plan.combine == "balance":
+        day = _spelled(period_end)
+        item = METRICS[metric].name.lower()
+        legs = (
+            Leg(1, name, ticker, metric, fiscal_year, f"What was {name}'s {item} as of {day}?",
+                0, period_end),
+        )  # fmt: skip
+    else:
+        legs = (
+            Leg(1, name, ticker, metric, fiscal_year - 1, _question(name, metric, fiscal_year - 1)),
+            Leg(2, name, ticker, metric, fiscal_year,
+                _ytd_question(name, metric, fiscal_year, months), months),
+            Leg(3, name, ticker, metric, fiscal_year - 1,
+                _ytd_question(name, metric, fiscal_year - 1, months), months),
+        )  # fmt: skip
+    return LegPlan(plan.kind, plan.combine, plan.metrics, legs, None, plan.company, period_end)
+
+
+def _spelled(iso: str) -> str:
+    """'2025-06-27' -> 'June 27, 2025'."""
+    from datetime import date
+
+    d = date.fromisoformat(iso)
+    return f"{d.strftime('%B')} {d.day}, {d.year}"
 
 
 def with_latest_years(plan: LegPlan, latest: int) -> LegPlan:

@@ -11,6 +11,7 @@ from pydantic import Field
 __all__ = [
     "AttemptRecord",
     "LegResult",
+    "Restatement",
     "QAResult",
     "Status",
     "citation_json",
@@ -64,6 +65,18 @@ class AttemptRecord(Frozen):
     latency_ms: float = 0.0
 
 
+class Restatement(Frozen):
+    """A leg's period reported with different figures by two filings of the company: the
+    original filing (of the period's own year) and the latest one (a later comparative)."""
+
+    original_doc: str
+    original_value: float  # base units
+    original_period_end: str | None = None  # the original filing's own period end
+    latest_doc: str
+    latest_value: float
+    latest_period_end: str | None = None
+
+
 class LegResult(Frozen):
     """One leg of a question across filings: a company's figure for one fiscal year."""
 
@@ -83,6 +96,13 @@ class LegResult(Frozen):
     period_end: str | None = None  # the cited filing's fiscal period end
     citations: tuple[Citation, ...] = ()
     reason: str = ""
+    as_of: str | None = None  # a balance leg: the date of the balance
+    raw: float | None = None  # the figure as filed (value / scale)
+    scale: float | None = None  # the filing's stated scale (1e6: in millions)
+    figure_end: str | None = None  # the figure's own period end, from the filing's statements
+    weeks: int | None = None  # 52 / 53 when the filing's header states a weeks year
+    doc_id: str | None = None  # the filing the figure was read from
+    restatement: Restatement | None = None  # the period reported differently by a later filing
 
     @property
     def shown(self) -> str:
@@ -142,7 +162,14 @@ class QAResult(Frozen):
         if self.legs:
             lines.append("legs:")
             for leg in self.legs:
-                lines.append(f"  {leg.index}. {leg.label}: {leg.shown} [{leg.status}]")
+                restated = leg.restatement
+                was = (
+                    f" (restated; was {shown_figure(restated.original_value, leg.unit)} in "
+                    f"{restated.original_doc})"
+                    if restated is not None
+                    else ""
+                )
+                lines.append(f"  {leg.index}. {leg.label}: {leg.shown}{was} [{leg.status}]")
         if self.reason and self.status != "accepted":
             lines.append(f"why: {self.reason}")
         return "\n".join(lines)

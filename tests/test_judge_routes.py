@@ -189,6 +189,29 @@ class TestSecondRoute:
         assert w.decision == "retry" and _route(w)["outcome"] == "routes_disagree"
         assert f"{later} p.61" in _route(w)["detail"]
 
+    def test_a_year_to_date_is_not_contested_by_a_fiscal_year(self) -> None:
+        """A first-half figure (a stitched or TTM leg's 10-Q comparative) is not contradicted by
+        a later filing's fiscal-year figure of that year: the routes read whole years only."""
+        half = """Condensed Consolidated Statements of Income
+(in millions)
+Six Months Ended
+June 30, 2022 June 30, 2021
+Net sales
+7,100
+6,900
+"""
+        later = _judge(_tagged("revenue", "Net sales", 14_189e6, doc="CORNING_2023_10K"))
+        question = "What was Corning's net sales in the first half of fiscal 2022?"
+        v = later.evaluate(
+            question, Answer(text="Net sales were $7,100 million [S1]."), _ev(half), 3
+        )
+        assert "route_conflict" not in _codes(v)
+        assert all(n["status"] != "route_conflict" for n in v.details["numbers"])
+        whole = later.evaluate(
+            Q_SALES, Answer(text="Net sales were $7,100 million [S1]."), _ev(half), 3
+        )
+        assert "route_conflict" in _codes(whole)  # asked for the year, the year contests it
+
     def test_another_caption_is_another_line(self) -> None:
         """A line of another caption mapped to the same item ('Net sales and other revenue' beside
         'Net sales') is another line, not a second source of the figure: it contests nothing."""
