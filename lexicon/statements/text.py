@@ -7,6 +7,11 @@ the same line ('Net sales 1,200 1,000') or on the following lines ('Net sales' /
 that wrap continue on a line starting in lower case. A new title or a new header block
 after rows starts a new table (a page that is half one statement and half another, or
 half prose: prose lines carry no trailing cells and are never rows).
+
+Some extractions flow a table's lines together: the period header, then several rows on one
+line ('December 31, 2019 2018 ASSETS Current assets Cash $ 2,329 $ 1,526 Receivables 612
+657'). A period header that opens a line is cut off it (`header_prefix`), and a line is cut
+after every run of exactly as many cells as the table has columns (`unglue_rows`).
 """
 
 from __future__ import annotations
@@ -16,14 +21,19 @@ import re
 from finqa.lexicon.model import StatementKind
 from finqa.lexicon.numbers import extract_quantities
 from finqa.lexicon.statements.classify import statement_of_page, title_kind
-from finqa.lexicon.statements.header import is_header_line
+from finqa.lexicon.periods import find_periods
+from finqa.lexicon.statements.header import is_header_line, read_header
 from finqa.lexicon.statements.raw import DASHES, RawTable
 
-__all__ = ["split_row", "read_text_page", "join_split_numbers"]
+__all__ = ["split_row", "read_text_page", "join_split_numbers", "unglue_rows", "header_prefix"]
 
 _SPLIT_NUMBER = re.compile(r"(?:^|[\s$(])\d{1,3}(?:,\d{3})*,$")
 _NEXT_DIGITS = re.compile(r"^\d{3}(?:[,.)\s]|$)")
 _TAIL_JUNK = " $\u00a0*"
+# 'September 27,2014': a date whose year the extractor ran onto the comma
+_DATE_COMMA = re.compile(
+    r"\b((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}),((?:19|20)\d\d)\b", re.I
+)
 _MAX_LABEL = 160
 # a caption that stops on a connector continues on the next line, even one that reads as a date
 _UNFINISHED = re.compile(
@@ -76,6 +86,81 @@ def split_row(line: str) -> tuple[str, list[str]]:
     return label, cells
 
 
+# one cell of a flowed row: '2,936', '(34)', '$5,494', '9.94', '12%', or a nil dash; never a
+# token that runs on ('$86,' of 'allowances of $82 and $86, respectively')
+_CELL_TOKEN = re.compile(r"^\$?\(?\$?\d[\d,]*(?:\.\d+)?\)?%?$")
+
+
+def _is_cell_token(tok: str) -> bool:
+    return tok.strip("$") in DASHES or bool(_CELL_TOKEN.match(tok) and not tok.endswith(","))
+
+
+def unglue_rows(line: str, ncols: int) -> list[str]:
+    """A line holding several rows of an `ncols`-column table, one per row: cut after every run
+    of exactly `ncols` cells that a word follows ('Cash $ 2,936 $ 5,494 Receivables, net 1,042
+    1,061' -> two rows). A run of another length is label text ('$1.00 par value') and stays."""
+    if ncols < 1:
+        return [line]
+    toks = line.split()
+    out: list[str] = []
+    piece: list[str] = []
+    run = 0
+    words = 0
+    for tok in toks:
+        if tok == "$":
+            piece.append(tok)
+            continue
+        if _is_cell_token(tok):
+            run += 1
+        else:
+            if run == ncols and words and re.search(r"[A-Za-z]", tok):
+                out.append(" ".join(piece))
+                piece, words = [], 0
+            run = 0
+            words += 1
+        piece.append(tok)
+    if piece:
+        out.append(" ".join(piece))
+    return out
+
+
+def _columns(header_lines: list[str], kind: StatementKind) -> int:
+    info = read_header(header_lines, kind) if header_lines else None
+    return len(info.periods) if info else 0
+
+
+def header_prefix(line: str, kind: StatementKind) -> tuple[str, str, str] | None:
+    """(caption, header, rest) of a line a period header runs into: 'year Ended December 31,
+    2019 2018 2017 Net income $ 2,214 $ 583 $ 2,088' -> ('', 'year Ended December 31, 2019
+    2018 2017', 'Net income ...'). The rest opens with a word and is rows of as many cells as
+    the header has columns (or a short heading); None when the line is no such thing."""
+    found = find_periods(line)
+    if not found or len(line) < 8:
+        return None
+    starts = [0] + [m.end() for m in re.finditer(r"\s+", line[: found[0].start + 1])]
+    for p in sorted(found, key=lambda m: -m.end):
+        end = p.end
+        while end < len(line) and line[end] in ",)":
+            end += 1
+        rest = line[end:].strip()
+        if not rest[:1].isalpha():
+            continue
+        for s in starts:
+            if s > p.start:
+                break
+            head = line[s:end].strip()
+            if not is_header_line(head):
+                continue
+            ncols = _columns([head], kind)
+            pieces = unglue_rows(rest, ncols)
+            rows = sum(1 for piece in pieces if len(split_row(piece)[1]) == ncols)
+            short = len(rest) <= 60 and not re.search(r"\d", rest)
+            if ncols and (rows or short):
+                return line[:s].strip(), head, rest
+            break
+    return None
+
+
 def _is_label(text: str) -> bool:
     return bool(re.search(r"[A-Za-z]", text)) and len(text) <= _MAX_LABEL
 
@@ -85,7 +170,7 @@ def read_text_page(
 ) -> list[RawTable]:
     """Raw statement tables on one page of text; [] when the page holds no statement."""
     lines = [ln.strip() for ln in text.replace("\r\n", "\n").split("\n")]
-    lines = join_split_numbers([ln for ln in lines if ln and ln != "$"])
+    lines = join_split_numbers([_DATE_COMMA.sub(r"\1, \2", ln) for ln in lines if ln and ln != "$"])
     if kind is None:
         kind, title = statement_of_page(lines)
     if kind is None:
@@ -98,7 +183,18 @@ def read_text_page(
         elif is_header_line(line):
             scan.header(line)
         else:
-            scan.row(line)
+            glued = header_prefix(line, scan.current.kind)
+            if glued and glued[0] and scan.current.rows and scan.current.header_lines:
+                glued = None  # a caption naming a date inside a table, not a new header
+            if glued:
+                caption, head, line = glued
+                if caption:
+                    scan.row(caption)
+                if not scan.current.header_lines and len(scan.context) < 16:
+                    scan.context.append(caption)
+                scan.header(head)
+            for piece in unglue_rows(line, scan.columns()):
+                scan.row(piece)
             if not scan.current.header_lines and len(scan.context) < 16:
                 scan.context.append(line)
     scan.finish()
@@ -117,11 +213,19 @@ class _PageScan:
         self.cells: list[str] = []
         self.inline_line = ""  # the label's own line when it ended in number-like text
         self.heading = ""
+        self._columns = (0, 0)  # (header lines counted, columns they name)
 
     def _table(self, kind: StatementKind, title: str) -> RawTable:
         return RawTable(
             page=self.page, kind=kind, title=title, header_lines=[], rows=[], pages=(self.page,)
         )
+
+    def columns(self) -> int:
+        """The number of value columns the current table's header names (0 before a header)."""
+        key = len(self.current.header_lines)
+        if key != self._columns[0]:
+            self._columns = (key, _columns(self.current.header_lines, self.current.kind))
+        return self._columns[1]
 
     def flush_row(self) -> None:
         if self.label_parts:
