@@ -59,7 +59,8 @@ _TITLE_REST = re.compile(
     r"^$|subsidiar|incorporated|inc$|corporation|compan|plc$|llc$|ltd$|continued|unaudited"
 )
 _COMPANY_END = re.compile(
-    r"(?:inc|incorporated|corporation|corp|company|companies|co|plc|ltd|llc|subsidiaries)$"
+    r"(?:inc|incorporated|corporation|corp|company|companies|co|plc|ltd|llc|subsidiaries"
+    r"|index|tableofcontents|contents)$"  # or a running head linking back to the index
 )
 _WORDS = re.compile(
     r"statements?|of|cash|flows?|operations|income|earnings|comprehensive|balance|sheets?|"
@@ -143,6 +144,25 @@ def _is_index(lines: list[str]) -> bool:
     return titles >= 3
 
 
+_FIGURES_START = re.compile(r"[\d(]")
+_BROKEN_WORD = re.compile(r"^[a-z]+\s+(?=[A-Z])")
+
+
+def _title_candidates(line: str, at: int) -> list[str]:
+    """The line, and the title it may open: a title the extractor ran into the table's header
+    ('Consolidated Balance Sheets Corning Incorporated and Subsidiary Companies December 31,
+    (In millions) 2015 2014 Assets ...' -> the text before the first figure or parenthesis),
+    and at the very top a title after the tail of a word cut off the page before ('heets
+    Consolidated Balance Sheets')."""
+    out = [line]
+    m = _FIGURES_START.search(line)
+    if m and m.start() >= 12:
+        out.append(line[: m.start()].strip())
+    if at < 2 and _BROKEN_WORD.match(line):
+        out.extend(c[_BROKEN_WORD.match(c).end() :] for c in list(out) if _BROKEN_WORD.match(c))  # type: ignore[union-attr]
+    return out
+
+
 def statement_of_page(lines: list[str], head: int = 8) -> tuple[StatementKind | None, str]:
     """(kind, title line) from the first `head` non-empty lines of a page; (None, '') when none.
 
@@ -153,9 +173,10 @@ def statement_of_page(lines: list[str], head: int = 8) -> tuple[StatementKind | 
     if _is_index(lines):
         return None, ""
     for at, line in enumerate(top):
-        kind = title_kind(line)
-        if kind and (at < 4 or _FORMAL.search(line)):
-            return kind, line
+        for cand in _title_candidates(line, at):
+            kind = title_kind(cand)
+            if kind and (at < 4 or _FORMAL.search(cand)):
+                return kind, cand
         if len(line) <= 40 and not re.search(r"\d", line):
             recent.append(line)
             for k in range(2, min(5, len(recent)) + 1):
@@ -168,5 +189,31 @@ def statement_of_page(lines: list[str], head: int = 8) -> tuple[StatementKind | 
     for line in top:
         kind = heading_kind(line)
         if kind:
+            return kind, line
+    return _title_below(lines)
+
+
+_SCALE_NOTE = re.compile(r"^\(.*\b(?:millions?|thousands?|billions?)\b.*\)$", re.I)
+
+
+def _title_below(lines: list[str]) -> tuple[StatementKind | None, str]:
+    """A statement that starts below the head of its page (a release's statements after its
+    prose): the entity's name, then a formal title ('Lockheed Martin Corporation' /
+    'Consolidated Balance Sheets'), then within three lines its scale note or period header."""
+    from finqa.lexicon.statements.header import is_header_line  # header does not import us
+
+    top = [ln.strip() for ln in lines if ln.strip()]
+    for at in range(1, len(top) - 1):
+        line = top[at]
+        if len(line) > 80 or not _FORMAL.search(line):
+            continue
+        kind = title_kind(line)
+        if kind not in ("income", "balance", "cashflow", "equity"):
+            continue
+        entity = re.sub(r"[^a-z]", "", top[at - 1].lower())
+        below = top[at + 1 : at + 4]
+        if _COMPANY_END.search(entity) and any(
+            _SCALE_NOTE.match(ln) or is_header_line(ln) for ln in below
+        ):
             return kind, line
     return None, ""

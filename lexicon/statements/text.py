@@ -81,8 +81,13 @@ def split_row(line: str) -> tuple[str, list[str]]:
             break  # a cell holds no words ('186,880,413 shares' is label text)
         cells.append(s[q.start : end].strip())
         end = q.start
-    label = s[:end].strip(" $:\u00a0")
     cells.reverse()
+    while cells and s[:end].count("(") > s[:end].count(")") and cells[0].endswith(")"):
+        if "(" in cells[0]:
+            break
+        cell = cells.pop(0)  # '(Note 11 and 14)': the reference closes, no cell '14)'
+        end = s.index(cell, end) + len(cell)
+    label = s[:end].strip(" $:\u00a0")
     return label, cells
 
 
@@ -97,27 +102,28 @@ def _is_cell_token(tok: str) -> bool:
 
 def unglue_rows(line: str, ncols: int) -> list[str]:
     """A line holding several rows of an `ncols`-column table, one per row: cut after every run
-    of exactly `ncols` cells that a word follows ('Cash $ 2,936 $ 5,494 Receivables, net 1,042
-    1,061' -> two rows). A run of another length is label text ('$1.00 par value') and stays."""
+    of exactly `ncols` cells that a capitalised word follows ('Cash $ 2,936 $ 5,494 Receivables,
+    net 1,042 1,061' -> two rows). A run of another length ('$1.00 par value'), one a lower-case
+    word continues ('- $48 and $47') and figures inside a parenthesis that opens with a word
+    ('(Note 8, 11 and 15)') are label text and stay."""
     if ncols < 1:
         return [line]
-    toks = line.split()
     out: list[str] = []
     piece: list[str] = []
-    run = 0
-    words = 0
-    for tok in toks:
+    run = words = depth = 0
+    for tok in line.split():
         if tok == "$":
             piece.append(tok)
             continue
-        if _is_cell_token(tok):
+        if depth == 0 and _is_cell_token(tok):
             run += 1
         else:
-            if run == ncols and words and re.search(r"[A-Za-z]", tok):
+            if run == ncols and words and tok[:1].isupper():
                 out.append(" ".join(piece))
                 piece, words = [], 0
             run = 0
             words += 1
+            depth = max(0, depth + tok.count("(") - tok.count(")"))
         piece.append(tok)
     if piece:
         out.append(" ".join(piece))
@@ -133,7 +139,7 @@ def header_prefix(line: str, kind: StatementKind) -> tuple[str, str, str] | None
     """(caption, header, rest) of a line a period header runs into: 'year Ended December 31,
     2019 2018 2017 Net income $ 2,214 $ 583 $ 2,088' -> ('', 'year Ended December 31, 2019
     2018 2017', 'Net income ...'). The rest opens with a word and is rows of as many cells as
-    the header has columns (or a short heading); None when the line is no such thing."""
+    the header has columns (or a heading or label without figures); None when the line is no such thing."""
     found = find_periods(line)
     if not found or len(line) < 8:
         return None
@@ -154,8 +160,8 @@ def header_prefix(line: str, kind: StatementKind) -> tuple[str, str, str] | None
             ncols = _columns([head], kind)
             pieces = unglue_rows(rest, ncols)
             rows = sum(1 for piece in pieces if len(split_row(piece)[1]) == ncols)
-            short = len(rest) <= 60 and not re.search(r"\d", rest)
-            if ncols and (rows or short):
+            heading = rest[:1].isupper() and _is_label(rest) and not re.search(r"\d", rest)
+            if ncols and (rows or heading):
                 return line[:s].strip(), head, rest
             break
     return None
@@ -175,10 +181,15 @@ def read_text_page(
         kind, title = statement_of_page(lines)
     if kind is None:
         return []
-    scan = _PageScan(page, kind, title, lines[:12])
+    at = next((i for i, ln in enumerate(lines) if ln == title), 0)
+    # a title below the page head (a release's statement after its prose): its lines are the
+    # table's context (scale note), not the prose above
+    scan = _PageScan(page, kind, title, lines[at : at + 12] if at >= 8 else lines[:12])
     for line in lines:
         t_kind = title_kind(line) if len(line) < 120 else None
-        if t_kind is not None and (scan.current.rows or scan.label_parts) and line != title:
+        if t_kind is not None and (scan.current.rows or scan.label_parts) and (
+            line != title or scan.current.header_lines
+        ):  # a new title after rows starts a table (the page's own title after another's rows)
             scan.new_table(t_kind, line, [line])
         elif is_header_line(line):
             scan.header(line)
@@ -266,6 +277,9 @@ class _PageScan:
     def row(self, line: str) -> None:
         """A label with its cells, a wrapped label, more cells, or an uncaptioned total."""
         label, found = split_row(line)
+        if label and not _is_label(label) and re.search(r"[A-Za-z]", label):
+            self.flush_row()  # prose, or rows run together past reading: no figures of a row
+            return
         if label and _is_label(label):
             if self.cells:
                 self.flush_row()
