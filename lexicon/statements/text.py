@@ -102,10 +102,10 @@ def _is_cell_token(tok: str) -> bool:
 
 def unglue_rows(line: str, ncols: int) -> list[str]:
     """A line holding several rows of an `ncols`-column table, one per row: cut after every run
-    of exactly `ncols` cells that a capitalised word follows ('Cash $ 2,936 $ 5,494 Receivables,
-    net 1,042 1,061' -> two rows). A run of another length ('$1.00 par value'), one a lower-case
-    word continues ('- $48 and $47') and figures inside a parenthesis that opens with a word
-    ('(Note 8, 11 and 15)') are label text and stay."""
+    of at least `ncols` cells that a capitalised word follows ('Cash $ 2,936 $ 5,494 Receivables,
+    net 1,042 1,061' -> two rows; cells before the last `ncols` are the label's). A shorter run
+    ('$1.00 par value'), one a lower-case word continues ('- $48 and $47') and figures inside
+    a parenthesis that opens with a word ('(Note 8, 11 and 15)') are label text and stay."""
     if ncols < 1:
         return [line]
     out: list[str] = []
@@ -118,7 +118,7 @@ def unglue_rows(line: str, ncols: int) -> list[str]:
         if depth == 0 and _is_cell_token(tok):
             run += 1
         else:
-            if run == ncols and words and tok[:1].isupper():
+            if run >= ncols and words and tok[:1].isupper():
                 out.append(" ".join(piece))
                 piece, words = [], 0
             run = 0
