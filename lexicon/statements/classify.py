@@ -86,6 +86,11 @@ def classify_statement(text: str) -> StatementKind | None:
     return None
 
 
+def _statements_named(text: str) -> set[StatementKind]:
+    """Every primary statement a text names (an index line names several)."""
+    return {kind for kind, pattern in _KINDS if pattern.search(text)}
+
+
 def title_kind(line: str) -> StatementKind | None:
     """The primary statement a title line names ('CONSOLIDATED BALANCE SHEETS' -> 'balance')."""
     if len(line) > 120 or line.rstrip().endswith(".") or not line.lstrip()[:1].isupper():
@@ -141,7 +146,10 @@ def _is_index(lines: list[str]) -> bool:
         named = {classify_statement(ln) for ln in top if not _INDEX.search(ln)}
         return len(named - {None}) >= 2
     titles = sum(1 for ln in top if title_kind(ln) is not None)
-    return titles >= 3
+    # an index run onto one line: 'Consolidated Statements of Operations 56 Consolidated
+    # Statements of Comprehensive Income (Loss) 57 Consolidated Statements of Cash Flows 58'
+    listed = any(len(_statements_named(ln)) >= 3 and re.search(r"\d", ln) for ln in top)
+    return titles >= 3 or listed
 
 
 _FIGURES_START = re.compile(r"[\d(]")
@@ -156,10 +164,10 @@ def _title_candidates(line: str, at: int) -> list[str]:
     Consolidated Balance Sheets')."""
     out = [line]
     m = _FIGURES_START.search(line)
-    if m and m.start() >= 12:
+    if m and m.start() >= 12 and len(_statements_named(line)) < 2:  # not an index's line
         out.append(line[: m.start()].strip())
-    if at < 2 and _BROKEN_WORD.match(line):
-        out.extend(c[_BROKEN_WORD.match(c).end() :] for c in list(out) if _BROKEN_WORD.match(c))  # type: ignore[union-attr]
+    if at < 2:
+        out += [c[m.end() :] for c in list(out) if (m := _BROKEN_WORD.match(c))]
     return out
 
 

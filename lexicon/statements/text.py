@@ -20,8 +20,8 @@ import re
 
 from finqa.lexicon.model import StatementKind
 from finqa.lexicon.numbers import extract_quantities
-from finqa.lexicon.statements.classify import statement_of_page, title_kind
 from finqa.lexicon.periods import find_periods
+from finqa.lexicon.statements.classify import statement_of_page, title_kind
 from finqa.lexicon.statements.header import is_header_line, read_header
 from finqa.lexicon.statements.raw import DASHES, RawTable
 
@@ -32,7 +32,9 @@ _NEXT_DIGITS = re.compile(r"^\d{3}(?:[,.)\s]|$)")
 _TAIL_JUNK = " $\u00a0*"
 # 'September 27,2014': a date whose year the extractor ran onto the comma
 _DATE_COMMA = re.compile(
-    r"\b((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}),((?:19|20)\d\d)\b", re.I
+    r"\b((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2})"
+    r",((?:19|20)\d\d)\b",
+    re.I,
 )
 _MAX_LABEL = 160
 # a caption that stops on a connector continues on the next line, even one that reads as a date
@@ -187,16 +189,19 @@ def read_text_page(
     scan = _PageScan(page, kind, title, lines[at : at + 12] if at >= 8 else lines[:12])
     for line in lines:
         t_kind = title_kind(line) if len(line) < 120 else None
-        if t_kind is not None and (scan.current.rows or scan.label_parts) and (
-            line != title or scan.current.header_lines
+        if (
+            t_kind is not None
+            and (scan.current.rows or scan.label_parts)
+            and (line != title or scan.current.header_lines)
         ):  # a new title after rows starts a table (the page's own title after another's rows)
             scan.new_table(t_kind, line, [line])
         elif is_header_line(line):
             scan.header(line)
         else:
-            glued = header_prefix(line, scan.current.kind)
-            if glued and glued[0] and scan.current.rows and scan.current.header_lines:
-                glued = None  # a caption naming a date inside a table, not a new header
+            # a header opens a table: after figures, a date on a line ('Balances as of ...',
+            # a running foot 'Apple Inc. | 2016 Form 10-K | 42') is a caption, not a header
+            figures = any(cells for _, cells in scan.current.rows) or scan.cells
+            glued = None if figures else header_prefix(line, scan.current.kind)
             if glued:
                 caption, head, line = glued
                 if caption:
