@@ -108,7 +108,10 @@ def test_header_prefix_cuts_the_header_off_its_rows() -> None:
     assert head.endswith("March 1, 2025 March 2, 2024") and rest == "Cash $ 1 $ 2"
     assert caption + head == "$ in millions, except per share amounts March 1, 2025 March 2, 2024"
     assert header_prefix("Balance at December 31, 2021 1,000 2,000", "equity") is None
-    assert header_prefix("In 2022 the Company sold 12 plants for $300 million in cash", "income") is None
+    assert (
+        header_prefix("In 2022 the Company sold 12 plants for $300 million in cash", "income")
+        is None
+    )
 
 
 def test_flowed_balance_sheet_reads_every_row() -> None:
@@ -161,3 +164,36 @@ def test_caption_year_over_the_column_years() -> None:
     assert three is not None and [p.fiscal_year for p in three.periods] == [2024, 2023, 2022]
     facts = _facts("ACME_2024Q3_10Q", NINE_MONTHS_FLOWS)
     assert len({k[1] for k in facts}) == 2
+
+
+def test_an_index_run_onto_one_line_is_no_statement_page() -> None:
+    """'Consolidated Statements of Operations 56 Consolidated Statements of ... 57 ...': the
+    statements an index lists, with their page numbers, on one line."""
+    lines = [
+        "ITEM 8. FINANCIAL STATEMENTS AND SUPPLEMENTARY DATA",
+        "Consolidated Statements of Operations 56 Consolidated Statements of Comprehensive "
+        "Income (Loss) 57 Consolidated Statements of Cash Flows 58 Consolidated Statements of "
+        "Stockholders' Equity 59 Notes to Consolidated Financial Statements 60",
+    ]
+    assert statement_of_page(lines) == (None, "")
+
+
+EQUITY_WITH_FOOT = """CONSOLIDATED STATEMENTS OF SHAREHOLDERS' EQUITY
+(In millions)
+Shares Amount Retained Earnings Total Equity
+Balances as of September 26, 2015 5,578,753 27,416 92,284 119,355
+Net income - - 45,687 45,687
+Balances as of September 24, 2016 5,336,166 31,251 96,364 128,249
+Acme Inc. | 2016 Form 10-K | 42
+"""
+
+
+def test_a_date_after_figures_opens_no_header() -> None:
+    """A running foot naming a year after the rows ('Acme Inc. | 2016 Form 10-K | 42') and prose
+    naming a year ('Following the 2015 Merger, we revised ...') are no period headers."""
+    read = read_pages("ACME_2016_10K", [(44, EQUITY_WITH_FOOT)])
+    assert [t.statement for t in read.tables] == ["equity"]
+    assert not any("Form 10-K" in t.labels for t in read.tables)
+    prose = "Following the 2015 Merger, we revised our segment structure and began to report four"
+    assert header_prefix(prose, "segment") is None
+    assert header_prefix("Fiscal Year 2022 2021 Net earnings, including earnings of", "income")

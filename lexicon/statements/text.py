@@ -160,9 +160,15 @@ def header_prefix(line: str, kind: StatementKind) -> tuple[str, str, str] | None
             if not is_header_line(head):
                 continue
             ncols = _columns([head], kind)
-            pieces = unglue_rows(rest, ncols)
-            rows = sum(1 for piece in pieces if len(split_row(piece)[1]) == ncols)
-            heading = rest[:1].isupper() and _is_label(rest) and not re.search(r"\d", rest)
+            split = [split_row(piece) for piece in unglue_rows(rest, ncols)]
+            if any(not _is_label(label) for label, _ in split if label):
+                return None  # prose runs on after the date ('the 2015 Merger, we revised ...')
+            rows = sum(1 for _, cells in split if len(cells) == ncols)
+            heading = (  # a heading, or a caption that wraps on ('... attributable to ... and')
+                rest[:1].isupper()
+                and (len(rest) <= 60 or bool(_UNFINISHED.search(rest)))
+                and not re.search(r"\d|\.\s", rest)
+            )
             if ncols and (rows or heading):
                 return line[:s].strip(), head, rest
             break
