@@ -197,3 +197,6 @@ def test_a_date_after_figures_opens_no_header() -> None:
     prose = "Following the 2015 Merger, we revised our segment structure and began to report four"
     assert header_prefix(prose, "segment") is None
     assert header_prefix("Fiscal Year 2022 2021 Net earnings, including earnings of", "income")
+    sentence = "Exchange of bonds maturing in 2038 for $1.8 billion of new 2.735% U.K. Bonds"
+    assert header_prefix(sentence, "cashflow") is None  # one year, after a sentence
+    assert header_prefix("Zogg fire, and 2021 Dixie fire, net of insurance.", "income") is None

@@ -19,9 +19,9 @@ from __future__ import annotations
 import re
 
 from finqa.lexicon.model import StatementKind
-from finqa.lexicon.numbers import extract_quantities
+from finqa.lexicon.numbers import detect_scale, extract_quantities
 from finqa.lexicon.periods import find_periods
-from finqa.lexicon.statements.classify import statement_of_page, title_kind
+from finqa.lexicon.statements.classify import classify_statement, statement_of_page, title_kind
 from finqa.lexicon.statements.header import is_header_line, read_header
 from finqa.lexicon.statements.raw import DASHES, RawTable
 
@@ -137,11 +137,18 @@ def _columns(header_lines: list[str], kind: StatementKind) -> int:
     return len(info.periods) if info else 0
 
 
+def _is_caption(text: str) -> bool:
+    """Text a glued header may follow: the statement's title or its scale note ('$ and shares
+    in millions, except per share amounts'), never a sentence."""
+    return bool(detect_scale(text) or classify_statement(text))
+
+
 def header_prefix(line: str, kind: StatementKind) -> tuple[str, str, str] | None:
     """(caption, header, rest) of a line a period header runs into: 'year Ended December 31,
     2019 2018 2017 Net income $ 2,214 $ 583 $ 2,088' -> ('', 'year Ended December 31, 2019
     2018 2017', 'Net income ...'). The rest opens with a word and is rows of as many cells as
-    the header has columns (or a heading or label without figures); None when the line is no such thing."""
+    the header has columns (or a heading or label without figures); the header names two
+    columns or more and what stands before it is a title or a scale note; None otherwise."""
     found = find_periods(line)
     if not found or len(line) < 8:
         return None
@@ -160,8 +167,11 @@ def header_prefix(line: str, kind: StatementKind) -> tuple[str, str, str] | None
             if not is_header_line(head):
                 continue
             ncols = _columns([head], kind)
+            caption = line[:s].strip()
+            if ncols < 2 or (caption and not _is_caption(caption)):
+                continue  # one year in a sentence ('bonds maturing in 2038 for ...')
             split = [split_row(piece) for piece in unglue_rows(rest, ncols)]
-            if any(not _is_label(label) for label, _ in split if label):
+            if split and split[0][0] and not _is_label(split[0][0]):
                 return None  # prose runs on after the date ('the 2015 Merger, we revised ...')
             rows = sum(1 for _, cells in split if len(cells) == ncols)
             heading = (  # a heading, or a caption that wraps on ('... attributable to ... and')
@@ -170,7 +180,7 @@ def header_prefix(line: str, kind: StatementKind) -> tuple[str, str, str] | None
                 and not re.search(r"\d|\.\s", rest)
             )
             if ncols and (rows or heading):
-                return line[:s].strip(), head, rest
+                return caption, head, rest
             break
     return None
 
