@@ -148,7 +148,12 @@ def _is_index(lines: list[str]) -> bool:
     titles = sum(1 for ln in top if title_kind(ln) is not None)
     # an index run onto one line: 'Consolidated Statements of Operations 56 Consolidated
     # Statements of Comprehensive Income (Loss) 57 Consolidated Statements of Cash Flows 58'
-    listed = any(len(_statements_named(ln)) >= 3 and re.search(r"\d", ln) for ln in top)
+    listed = any(
+        ln.lower().count("statement") >= 2  # cheap test first: pages run to long lines
+        and re.search(r"\d", ln)
+        and len(_statements_named(ln)) >= 3
+        for ln in top
+    )
     return titles >= 3 or listed
 
 

@@ -154,6 +154,8 @@ def header_prefix(line: str, kind: StatementKind) -> tuple[str, str, str] | None
         return None
     starts = [0] + [m.end() for m in re.finditer(r"\s+", line[: found[0].start + 1])]
     for p in sorted(found, key=lambda m: -m.end):
+        if p.end > 240:  # a header opens the line and is short (`is_header_line`)
+            continue
         end = p.end
         while end < len(line) and line[end] in ",)":
             end += 1
