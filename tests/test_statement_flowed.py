@@ -200,3 +200,23 @@ def test_a_date_after_figures_opens_no_header() -> None:
     sentence = "Exchange of bonds maturing in 2038 for $1.8 billion of new 2.735% U.K. Bonds"
     assert header_prefix(sentence, "cashflow") is None  # one year, after a sentence
     assert header_prefix("Zogg fire, and 2021 Dixie fire, net of insurance.", "income") is None
+
+
+def test_a_contents_page_listing_statements_with_their_periods_is_no_statement() -> None:
+    """A table of contents whose entries run on past the title ('Consolidated statements of
+    income (unaudited) for the three and six months ended June 30, 2024 and 2023') lists the
+    statements: none of its entries is a title, and the page is an index."""
+    lines = [
+        "FORM 10-Q",
+        "TABLE OF CONTENTS",
+        "Page",
+        "Consolidated Financial Statements - Acme Corp.:",
+        "Consolidated statements of income (unaudited) for the three and six months ended June "
+        "30, 2024 and 2023",
+        "88",
+        "Consolidated balance sheets (unaudited) at June 30, 2024 and December 31, 2023",
+        "90",
+        "Consolidated statements of cash flows (unaudited) for the six months ended June 30, 2024",
+        "92",
+    ]
+    assert statement_of_page(lines) == (None, "")

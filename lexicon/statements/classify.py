@@ -145,7 +145,7 @@ def _is_index(lines: list[str]) -> bool:
     if any(_INDEX.search(ln) for ln in top[:12]):
         named = {classify_statement(ln) for ln in top if not _INDEX.search(ln)}
         return len(named - {None}) >= 2
-    titles = sum(1 for ln in top if title_kind(ln) is not None)
+    titles = sum(1 for at, ln in enumerate(top) if any(map(title_kind, _title_candidates(ln, at))))
     # an index run onto one line: 'Consolidated Statements of Operations 56 Consolidated
     # Statements of Comprehensive Income (Loss) 57 Consolidated Statements of Cash Flows 58'
     listed = any(
@@ -157,14 +157,14 @@ def _is_index(lines: list[str]) -> bool:
     return titles >= 3 or listed
 
 
-_FIGURES_START = re.compile(r"[\d(]")
+_FIGURES_START = re.compile(r"\d")
 _BROKEN_WORD = re.compile(r"^[a-z]+\s+(?=[A-Z])")
 
 
 def _title_candidates(line: str, at: int) -> list[str]:
     """The line, and the title it may open: a title the extractor ran into the table's header
     ('Consolidated Balance Sheets Corning Incorporated and Subsidiary Companies December 31,
-    (In millions) 2015 2014 Assets ...' -> the text before the first figure or parenthesis),
+    (In millions) 2015 2014 Assets ...' -> the text before the first figure),
     and at the very top a title after the tail of a word cut off the page before ('heets
     Consolidated Balance Sheets')."""
     out = [line]
