@@ -84,6 +84,13 @@ def test_unglue_rows_cuts_after_a_full_run_of_cells() -> None:
         "Total 9 9",
     ]
     assert unglue_rows(line, 0) == [line]
+    assert unglue_rows("Refer to Note 18 — Acquisitions and Divestitures", 1) == [
+        "Refer to Note 18 — Acquisitions and Divestitures"
+    ]
+    assert unglue_rows("Paid-in capital - - Retained earnings 2,668 4,233", 2) == [
+        "Paid-in capital - -",
+        "Retained earnings 2,668 4,233",
+    ]
 
 
 def test_split_row_keeps_a_note_reference_in_the_label() -> None:

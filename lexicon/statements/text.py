@@ -106,24 +106,30 @@ def unglue_rows(line: str, ncols: int) -> list[str]:
     """A line holding several rows of an `ncols`-column table, one per row: cut after every run
     of at least `ncols` cells that a capitalised word follows ('Cash $ 2,936 $ 5,494 Receivables,
     net 1,042 1,061' -> two rows; cells before the last `ncols` are the label's). A shorter run
-    ('$1.00 par value'), one a lower-case word continues ('- $48 and $47') and figures inside
-    a parenthesis that opens with a word ('(Note 8, 11 and 15)') are label text and stay."""
+    ('$1.00 par value'), one a lower-case word continues ('- $48 and $47'), a lone dash ('Note
+    18 — Acquisitions') and figures inside a parenthesis that opens with a word ('(Note 8, 11
+    and 15)') are label text and stay."""
     if ncols < 1:
         return [line]
     out: list[str] = []
     piece: list[str] = []
-    run = words = depth = 0
+    run = words = depth = figures = 0
+    prev = ""
     for tok in line.split():
         if tok == "$":
             piece.append(tok)
             continue
-        if depth == 0 and _is_cell_token(tok):
+        note = prev.lower() in ("note", "notes")  # 'Note 18': a reference, no cell
+        prev = tok
+        if depth == 0 and not note and _is_cell_token(tok):
             run += 1
+            figures += tok.strip("$") not in DASHES
         else:
-            if run >= ncols and words and tok[:1].isupper():
+            # a lone dash before a capitalised word is punctuation ('Note 18 — Acquisitions')
+            if run >= ncols and words and tok[:1].isupper() and (figures or run >= 2):
                 out.append(" ".join(piece))
                 piece, words = [], 0
-            run = 0
+            run = figures = 0
             words += 1
             depth = max(0, depth + tok.count("(") - tok.count(")"))
         piece.append(tok)
