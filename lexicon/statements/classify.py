@@ -59,7 +59,8 @@ _TITLE_REST = re.compile(
     r"^$|subsidiar|incorporated|inc$|corporation|compan|plc$|llc$|ltd$|continued|unaudited"
 )
 _COMPANY_END = re.compile(
-    r"(?:inc|incorporated|corporation|corp|company|companies|co|plc|ltd|llc|subsidiaries)$"
+    r"(?:inc|incorporated|corporation|corp|company|companies|co|plc|ltd|llc|subsidiaries"
+    r"|index|tableofcontents|contents)$"  # or a running head linking back to the index
 )
 _WORDS = re.compile(
     r"statements?|of|cash|flows?|operations|income|earnings|comprehensive|balance|sheets?|"
@@ -83,6 +84,11 @@ def classify_statement(text: str) -> StatementKind | None:
         if pattern.search(text):
             return kind
     return None
+
+
+def _statements_named(text: str) -> set[StatementKind]:
+    """Every primary statement a text names (an index line names several)."""
+    return {kind for kind, pattern in _KINDS if pattern.search(text)}
 
 
 def title_kind(line: str) -> StatementKind | None:
@@ -139,8 +145,35 @@ def _is_index(lines: list[str]) -> bool:
     if any(_INDEX.search(ln) for ln in top[:12]):
         named = {classify_statement(ln) for ln in top if not _INDEX.search(ln)}
         return len(named - {None}) >= 2
-    titles = sum(1 for ln in top if title_kind(ln) is not None)
-    return titles >= 3
+    titles = sum(1 for at, ln in enumerate(top) if any(map(title_kind, _title_candidates(ln, at))))
+    # an index run onto one line: 'Consolidated Statements of Operations 56 Consolidated
+    # Statements of Comprehensive Income (Loss) 57 Consolidated Statements of Cash Flows 58'
+    listed = any(
+        ln.lower().count("statement") >= 2  # cheap test first: pages run to long lines
+        and re.search(r"\d", ln)
+        and len(_statements_named(ln)) >= 3
+        for ln in top
+    )
+    return titles >= 3 or listed
+
+
+_FIGURES_START = re.compile(r"\d")
+_BROKEN_WORD = re.compile(r"^[a-z]+\s+(?=[A-Z])")
+
+
+def _title_candidates(line: str, at: int) -> list[str]:
+    """The line, and the title it may open: a title the extractor ran into the table's header
+    ('Consolidated Balance Sheets Corning Incorporated and Subsidiary Companies December 31,
+    (In millions) 2015 2014 Assets ...' -> the text before the first figure),
+    and at the very top a title after the tail of a word cut off the page before ('heets
+    Consolidated Balance Sheets')."""
+    out = [line]
+    m = _FIGURES_START.search(line)
+    if m and m.start() >= 12 and len(_statements_named(line)) < 2:  # not an index's line
+        out.append(line[: m.start()].strip())
+    if at < 2:
+        out += [c[m.end() :] for c in list(out) if (m := _BROKEN_WORD.match(c))]
+    return out
 
 
 def statement_of_page(lines: list[str], head: int = 8) -> tuple[StatementKind | None, str]:
@@ -153,9 +186,10 @@ def statement_of_page(lines: list[str], head: int = 8) -> tuple[StatementKind | 
     if _is_index(lines):
         return None, ""
     for at, line in enumerate(top):
-        kind = title_kind(line)
-        if kind and (at < 4 or _FORMAL.search(line)):
-            return kind, line
+        for cand in _title_candidates(line, at):
+            kind = title_kind(cand)
+            if kind and (at < 4 or _FORMAL.search(cand)):
+                return kind, cand
         if len(line) <= 40 and not re.search(r"\d", line):
             recent.append(line)
             for k in range(2, min(5, len(recent)) + 1):
@@ -168,5 +202,31 @@ def statement_of_page(lines: list[str], head: int = 8) -> tuple[StatementKind | 
     for line in top:
         kind = heading_kind(line)
         if kind:
+            return kind, line
+    return _title_below(lines)
+
+
+_SCALE_NOTE = re.compile(r"^\(.*\b(?:millions?|thousands?|billions?)\b.*\)$", re.I)
+
+
+def _title_below(lines: list[str]) -> tuple[StatementKind | None, str]:
+    """A statement that starts below the head of its page (a release's statements after its
+    prose): the entity's name, then a formal title ('Lockheed Martin Corporation' /
+    'Consolidated Balance Sheets'), then within three lines its scale note or period header."""
+    from finqa.lexicon.statements.header import is_header_line  # header does not import us
+
+    top = [ln.strip() for ln in lines if ln.strip()]
+    for at in range(1, len(top) - 1):
+        line = top[at]
+        if len(line) > 80 or not _FORMAL.search(line):
+            continue
+        kind = title_kind(line)
+        if kind not in ("income", "balance", "cashflow", "equity"):
+            continue
+        entity = re.sub(r"[^a-z]", "", top[at - 1].lower())
+        below = top[at + 1 : at + 4]
+        if _COMPANY_END.search(entity) and any(
+            _SCALE_NOTE.match(ln) or is_header_line(ln) for ln in below
+        ):
             return kind, line
     return None, ""

@@ -146,6 +146,20 @@ def _quarter_columns(
     return HeaderInfo(periods=tuple(periods), unaudited=unaudited)
 
 
+def _drop_caption_year(found: list[PeriodMatch]) -> list[PeriodMatch]:
+    """'Nine Months Ended September 30, 2023' over '2023 2022': the caption's date names the
+    first column again; the line of years names the columns (the caption gives their day)."""
+    if (
+        len(found) >= 3
+        and len(found) % 2 == 1
+        and found[0].kind in ("date", "fy", "ytd")
+        and all(p.kind == "year" for p in found[1:])
+        and found[0].fiscal_year == found[1].fiscal_year
+    ):
+        return found[1:]
+    return found
+
+
 def _collapse_repeats(
     found: list[PeriodMatch], durations: list[tuple[int | None, int | None]]
 ) -> list[PeriodMatch]:
@@ -179,7 +193,7 @@ def read_header(
     if len(quarters) >= 2 and len({p.fiscal_year for p in found}) == 1:
         return _quarter_columns(quarters, found[0].fiscal_year, company, text)
     durations = [_months_of(m) for m in _DURATION.finditer(text)]
-    found = _collapse_repeats(found, durations)
+    found = _collapse_repeats(_drop_caption_year(found), durations)
     spans = [(p.start, p.end) for p in found]
     week_vals = _week_values(text, spans, durations)
     restated = _flag_near(_RESTATED, text, spans)

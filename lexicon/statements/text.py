@@ -7,6 +7,11 @@ the same line ('Net sales 1,200 1,000') or on the following lines ('Net sales' /
 that wrap continue on a line starting in lower case. A new title or a new header block
 after rows starts a new table (a page that is half one statement and half another, or
 half prose: prose lines carry no trailing cells and are never rows).
+
+Some extractions flow a table's lines together: the period header, then several rows on one
+line ('December 31, 2019 2018 ASSETS Current assets Cash $ 2,329 $ 1,526 Receivables 612
+657'). A period header that opens a line is cut off it (`header_prefix`), and a line is cut
+after every run of exactly as many cells as the table has columns (`unglue_rows`).
 """
 
 from __future__ import annotations
@@ -14,16 +19,23 @@ from __future__ import annotations
 import re
 
 from finqa.lexicon.model import StatementKind
-from finqa.lexicon.numbers import extract_quantities
-from finqa.lexicon.statements.classify import statement_of_page, title_kind
-from finqa.lexicon.statements.header import is_header_line
+from finqa.lexicon.numbers import detect_scale, extract_quantities
+from finqa.lexicon.periods import find_periods
+from finqa.lexicon.statements.classify import classify_statement, statement_of_page, title_kind
+from finqa.lexicon.statements.header import is_header_line, read_header
 from finqa.lexicon.statements.raw import DASHES, RawTable
 
-__all__ = ["split_row", "read_text_page", "join_split_numbers"]
+__all__ = ["split_row", "read_text_page", "join_split_numbers", "unglue_rows", "header_prefix"]
 
 _SPLIT_NUMBER = re.compile(r"(?:^|[\s$(])\d{1,3}(?:,\d{3})*,$")
 _NEXT_DIGITS = re.compile(r"^\d{3}(?:[,.)\s]|$)")
 _TAIL_JUNK = " $\u00a0*"
+# 'September 27,2014': a date whose year the extractor ran onto the comma
+_DATE_COMMA = re.compile(
+    r"\b((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2})"
+    r",((?:19|20)\d\d)\b",
+    re.I,
+)
 _MAX_LABEL = 160
 # a caption that stops on a connector continues on the next line, even one that reads as a date
 _UNFINISHED = re.compile(
@@ -71,9 +83,114 @@ def split_row(line: str) -> tuple[str, list[str]]:
             break  # a cell holds no words ('186,880,413 shares' is label text)
         cells.append(s[q.start : end].strip())
         end = q.start
-    label = s[:end].strip(" $:\u00a0")
     cells.reverse()
+    while cells and s[:end].count("(") > s[:end].count(")") and cells[0].endswith(")"):
+        if "(" in cells[0]:
+            break
+        cell = cells.pop(0)  # '(Note 11 and 14)': the reference closes, no cell '14)'
+        end = s.index(cell, end) + len(cell)
+    label = s[:end].strip(" $:\u00a0")
     return label, cells
+
+
+# one cell of a flowed row: '2,936', '(34)', '$5,494', '9.94', '12%', or a nil dash; never a
+# token that runs on ('$86,' of 'allowances of $82 and $86, respectively')
+_CELL_TOKEN = re.compile(r"^\$?\(?\$?\d[\d,]*(?:\.\d+)?\)?%?$")
+
+
+def _is_cell_token(tok: str) -> bool:
+    return tok.strip("$") in DASHES or bool(_CELL_TOKEN.match(tok) and not tok.endswith(","))
+
+
+def unglue_rows(line: str, ncols: int) -> list[str]:
+    """A line holding several rows of an `ncols`-column table, one per row: cut after every run
+    of at least `ncols` cells that a capitalised word follows ('Cash $ 2,936 $ 5,494 Receivables,
+    net 1,042 1,061' -> two rows; cells before the last `ncols` are the label's). A shorter run
+    ('$1.00 par value'), one a lower-case word continues ('- $48 and $47'), a lone dash ('Note
+    18 — Acquisitions') and figures inside a parenthesis that opens with a word ('(Note 8, 11
+    and 15)') are label text and stay."""
+    if ncols < 1:
+        return [line]
+    out: list[str] = []
+    piece: list[str] = []
+    run = words = depth = figures = 0
+    prev = ""
+    for tok in line.split():
+        if tok == "$":
+            piece.append(tok)
+            continue
+        note = prev.lower() in ("note", "notes")  # 'Note 18': a reference, no cell
+        prev = tok
+        if depth == 0 and not note and _is_cell_token(tok):
+            run += 1
+            figures += tok.strip("$") not in DASHES
+        else:
+            # a lone dash before a capitalised word is punctuation ('Note 18 — Acquisitions')
+            if run >= ncols and words and tok[:1].isupper() and (figures or run >= 2):
+                out.append(" ".join(piece))
+                piece, words = [], 0
+            run = figures = 0
+            words += 1
+            depth = max(0, depth + tok.count("(") - tok.count(")"))
+        piece.append(tok)
+    if piece:
+        out.append(" ".join(piece))
+    return out
+
+
+def _columns(header_lines: list[str], kind: StatementKind) -> int:
+    info = read_header(header_lines, kind) if header_lines else None
+    return len(info.periods) if info else 0
+
+
+def _is_caption(text: str) -> bool:
+    """Text a glued header may follow: the statement's title or its scale note ('$ and shares
+    in millions, except per share amounts'), never a sentence."""
+    return bool(detect_scale(text) or classify_statement(text))
+
+
+def header_prefix(line: str, kind: StatementKind) -> tuple[str, str, str] | None:
+    """(caption, header, rest) of a line a period header runs into: 'year Ended December 31,
+    2019 2018 2017 Net income $ 2,214 $ 583 $ 2,088' -> ('', 'year Ended December 31, 2019
+    2018 2017', 'Net income ...'). The rest opens with a word and is rows of as many cells as
+    the header has columns (or a heading or label without figures); the header names two
+    columns or more and what stands before it is a title or a scale note; None otherwise."""
+    found = find_periods(line)
+    if not found or len(line) < 8:
+        return None
+    starts = [0] + [m.end() for m in re.finditer(r"\s+", line[: found[0].start + 1])]
+    for p in sorted(found, key=lambda m: -m.end):
+        if p.end > 240:  # a header opens the line and is short (`is_header_line`)
+            continue
+        end = p.end
+        while end < len(line) and line[end] in ",)":
+            end += 1
+        rest = line[end:].strip()
+        if not rest[:1].isalpha():
+            continue
+        for s in starts:
+            if s > p.start:
+                break
+            head = line[s:end].strip()
+            if not is_header_line(head):
+                continue
+            ncols = _columns([head], kind)
+            caption = line[:s].strip()
+            if ncols < 2 or (caption and not _is_caption(caption)):
+                continue  # one year in a sentence ('bonds maturing in 2038 for ...')
+            split = [split_row(piece) for piece in unglue_rows(rest, ncols)]
+            if split and split[0][0] and not _is_label(split[0][0]):
+                return None  # prose runs on after the date ('the 2015 Merger, we revised ...')
+            rows = sum(1 for _, cells in split if len(cells) == ncols)
+            heading = (  # a heading, or a caption that wraps on ('... attributable to ... and')
+                rest[:1].isupper()
+                and (len(rest) <= 60 or bool(_UNFINISHED.search(rest)))
+                and not re.search(r"\d|\.\s", rest)
+            )
+            if ncols and (rows or heading):
+                return caption, head, rest
+            break
+    return None
 
 
 def _is_label(text: str) -> bool:
@@ -85,20 +202,39 @@ def read_text_page(
 ) -> list[RawTable]:
     """Raw statement tables on one page of text; [] when the page holds no statement."""
     lines = [ln.strip() for ln in text.replace("\r\n", "\n").split("\n")]
-    lines = join_split_numbers([ln for ln in lines if ln and ln != "$"])
+    lines = join_split_numbers([_DATE_COMMA.sub(r"\1, \2", ln) for ln in lines if ln and ln != "$"])
     if kind is None:
         kind, title = statement_of_page(lines)
     if kind is None:
         return []
-    scan = _PageScan(page, kind, title, lines[:12])
+    at = next((i for i, ln in enumerate(lines) if ln == title), 0)
+    # a title below the page head (a release's statement after its prose): its lines are the
+    # table's context (scale note), not the prose above
+    scan = _PageScan(page, kind, title, lines[at : at + 12] if at >= 8 else lines[:12])
     for line in lines:
         t_kind = title_kind(line) if len(line) < 120 else None
-        if t_kind is not None and (scan.current.rows or scan.label_parts) and line != title:
+        if (
+            t_kind is not None
+            and (scan.current.rows or scan.label_parts)
+            and (line != title or scan.current.header_lines)
+        ):  # a new title after rows starts a table (the page's own title after another's rows)
             scan.new_table(t_kind, line, [line])
         elif is_header_line(line):
             scan.header(line)
         else:
-            scan.row(line)
+            # a header opens a table: after figures, a date on a line ('Balances as of ...',
+            # a running foot 'Apple Inc. | 2016 Form 10-K | 42') is a caption, not a header
+            figures = any(cells for _, cells in scan.current.rows) or scan.cells
+            glued = None if figures else header_prefix(line, scan.current.kind)
+            if glued:
+                caption, head, line = glued
+                if caption:
+                    scan.row(caption)
+                if not scan.current.header_lines and len(scan.context) < 16:
+                    scan.context.append(caption)
+                scan.header(head)
+            for piece in unglue_rows(line, scan.columns()):
+                scan.row(piece)
             if not scan.current.header_lines and len(scan.context) < 16:
                 scan.context.append(line)
     scan.finish()
@@ -117,11 +253,19 @@ class _PageScan:
         self.cells: list[str] = []
         self.inline_line = ""  # the label's own line when it ended in number-like text
         self.heading = ""
+        self._columns = (0, 0)  # (header lines counted, columns they name)
 
     def _table(self, kind: StatementKind, title: str) -> RawTable:
         return RawTable(
             page=self.page, kind=kind, title=title, header_lines=[], rows=[], pages=(self.page,)
         )
+
+    def columns(self) -> int:
+        """The number of value columns the current table's header names (0 before a header)."""
+        key = len(self.current.header_lines)
+        if key != self._columns[0]:
+            self._columns = (key, _columns(self.current.header_lines, self.current.kind))
+        return self._columns[1]
 
     def flush_row(self) -> None:
         if self.label_parts:
@@ -162,6 +306,9 @@ class _PageScan:
     def row(self, line: str) -> None:
         """A label with its cells, a wrapped label, more cells, or an uncaptioned total."""
         label, found = split_row(line)
+        if label and not _is_label(label) and re.search(r"[A-Za-z]", label):
+            self.flush_row()  # prose, or rows run together past reading: no figures of a row
+            return
         if label and _is_label(label):
             if self.cells:
                 self.flush_row()
