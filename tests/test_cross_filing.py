@@ -355,9 +355,7 @@ class TestTrailingTwelveMonths:
             (2025, 6),
             (2024, 6),
         ]
-        assert (
-            dated.legs[2].question == "What was Adobe's revenue in the first half of FY2024?"
-        )
+        assert dated.legs[2].question == "What was Adobe's revenue in the first half of FY2024?"
         ttm = plan_legs("Netflix TTM operating income")
         assert ttm is not None and ttm.combine == "ttm"
         ltm = plan_legs("What was Adobe's LTM cash from operations?")
@@ -721,7 +719,9 @@ class TestWhichYear:
 
     def test_the_plan_picks_a_year(self) -> None:
         """Highest and lowest over a span are their own combination; a growth is not one."""
-        high = plan_legs("Which fiscal year had the highest revenue at Adobe from FY2022 to FY2024?")
+        high = plan_legs(
+            "Which fiscal year had the highest revenue at Adobe from FY2022 to FY2024?"
+        )
         low = plan_legs("In which fiscal year from 2022 to 2024 was Adobe's net income the lowest?")
         grew = plan_legs("What was Adobe's revenue growth from FY2022 to FY2024?")
         assert high is not None and (high.kind, high.combine) == ("trend", "highest_year")
@@ -856,7 +856,10 @@ class TestFilersOwnFiscalNaming:
 
         settings = _index(
             tmp_path,
-            {"TARGET_2023_10K.txt": _cover("10-K", "February 3, 2024", "TARGET CORPORATION") + TARGET},
+            {
+                "TARGET_2023_10K.txt": _cover("10-K", "February 3, 2024", "TARGET CORPORATION")
+                + TARGET
+            },
         )
         with FinQA.open(config=settings) as fq:
             result = fq.ask(
