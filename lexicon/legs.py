@@ -31,6 +31,7 @@ __all__ = [
     "with_latest_quarter",
     "is_flow",
     "is_balance",
+    "level_of",
 ]
 
 Combine = Literal[
@@ -45,6 +46,8 @@ Combine = Literal[
     "stitch",
     "ttm",
     "balance",
+    "highest_year",
+    "lowest_year",
 ]
 Kind = Literal["peers", "trend", "stitched", "ttm"]
 
@@ -54,6 +57,14 @@ _HIGHER = re.compile(
 _LOWER = re.compile(r"\b(?:lower|smaller|less|fewer|lowest|smallest|least|worse)\b", re.I)
 _DIFFERENCE = re.compile(r"\bdifference\b|\bgap\b|\bby how much\b|\bhow much (?:more|less)\b", re.I)
 _RATIO = re.compile(r"\b(?:times|multiple of|ratio of)\b", re.I)
+# a trend that picks one of its years: 'which fiscal year had the highest revenue'
+_WHICH_YEAR = re.compile(
+    r"\b(?:which|what)\s+(?:fiscal\s+)?(?:year|period)\b|\bwhen\s+(?:was|were|did)\b", re.I
+)
+_MOST = re.compile(r"\b(?:highest|largest|greatest|biggest|most|peak(?:ed)?|maximum|best)\b", re.I)
+_LEAST = re.compile(r"\b(?:lowest|smallest|least|minimum|worst|fewest)\b", re.I)
+# a growth rate written as its operator over a line item: '(x - prev(x)) / prev(x) * 100'
+_GROWTH_FORMULA = re.compile(r"^\(\s*(\w+)\s*-\s*prev\(\1\)\s*\)\s*/\s*(?:abs\()?prev\(\1\)")
 # 'over the last three fiscal years', 'past 5 years': a span ending at the latest year stored
 _LAST_N = re.compile(
     r"\b(?:last|past|previous|prior)\s+(?P<n>two|three|four|five|2|3|4|5)\s+(?:fiscal\s+)?years?\b",
@@ -117,14 +128,41 @@ def _metrics(text: str) -> tuple[str, ...]:
 
 
 def _question(company: str, metric: str, year: int | None) -> str:
+    """A leg's own question. The year is spelled 'FY{year}' (the fiscal year ending in `year`,
+    finqa's keying), never 'fiscal year {year}', which a filer that names its years by their
+    start (`fy_label` start) would read one year late."""
     name = METRICS[metric].name.lower()
-    when = f"in fiscal year {year}" if year else "in its latest fiscal year"
+    when = f"in FY{year}" if year else "in its latest fiscal year"
     return f"What was {company}'s {name} {when}?"
 
 
 def _ytd_question(company: str, metric: str, year: int, months: int) -> str:
     name = METRICS[metric].name.lower()
-    return f"What was {company}'s {name} in the first {_SPANS[months]} of fiscal {year}?"
+    return f"What was {company}'s {name} in the first {_SPANS[months]} of FY{year}?"
+
+
+def level_of(metric: str) -> str | None:
+    """The line item a growth rate is the growth operator over (revenue growth -> revenue): the
+    catalogue's `growth_of`, else its formula's '(x - prev(x)) / prev(x)'; None for a level."""
+    spec = METRICS[metric]
+    if spec.growth_of and spec.growth_of in METRICS:
+        return spec.growth_of
+    m = _GROWTH_FORMULA.match((spec.formula or "").strip())
+    return m.group(1) if m and m.group(1) in METRICS else None
+
+
+def _levels(metrics: tuple[str, ...]) -> tuple[tuple[str, ...], bool]:
+    """A trend's metrics as the line items its legs ask: a growth (or change, CAGR) across the
+    years is the combination's, so each leg asks the level of the year; True when one was a
+    growth rate."""
+    out: list[str] = []
+    grew = False
+    for mid in metrics:
+        level = level_of(mid)
+        grew = grew or level is not None
+        if (level or mid) not in out:
+            out.append(level or mid)
+    return tuple(out), grew
 
 
 def is_flow(metric: str) -> bool:
@@ -140,12 +178,17 @@ def is_balance(metric: str) -> bool:
     return m.unit == "USD" and m.statement == "balance"
 
 
-def _combine(question: str, kind: str) -> Combine:
+def _combine(question: str, kind: str, grew: bool = False) -> Combine:
     if kind == "trend":
+        if _WHICH_YEAR.search(question):  # the year of the highest (lowest) figure
+            if _LEAST.search(question):
+                return "lowest_year"
+            if _MOST.search(question):
+                return "highest_year"
         forms = asked_aggregates(question)  # the lexicon's words for a CAGR and a growth
         if "cagr" in forms:
             return "cagr"
-        return "growth" if "growth" in forms else "trend"
+        return "growth" if "growth" in forms or grew else "trend"
     if _DIFFERENCE.search(question):
         return "difference"
     if _RATIO.search(question):
@@ -173,7 +216,13 @@ def plan_legs(question: str) -> LegPlan | None:
     stitched = _stitched(q, companies, metrics)
     if stitched is not None:
         return stitched
-    years = sorted({p.fiscal_year for p in find_periods(q) if p.fiscal_year})
+    # 'fiscal 2023' in each company's own naming (a start-naming filer's is FY2024), 'FY2023'
+    # always the year ending in 2023
+    by_company = {
+        name: sorted({p.fiscal_year for p in find_periods(q, name) if p.fiscal_year})
+        for name, _ in companies
+    }
+    years = by_company[companies[0][0]]
     last = _LAST_N.search(q)
     last_n = (_WORDS.get(last.group("n").lower()) or int(last.group("n"))) if last else None
     if len(companies) >= 2:
@@ -185,15 +234,27 @@ def plan_legs(question: str) -> LegPlan | None:
         kind, wanted = "trend", []  # the years come from the store (the latest N)
     else:
         return None
+    grew = False
+    if kind == "trend":
+        metrics, grew = _levels(metrics)
     legs: list[Leg] = []
     for metric in metrics:
         for name, ticker in companies:
-            for year in wanted:
+            own = by_company[name]
+            mine: list[int | None] = (
+                list(own) if kind == "peers" and own else [None] if kind == "peers" else wanted
+            )
+            for year in mine:
                 legs.append(
                     Leg(len(legs) + 1, name, ticker, metric, year, _question(name, metric, year))
                 )
     return LegPlan(
-        kind, _combine(q, kind), metrics, tuple(legs), last_n if not years else None, companies[0]
+        kind,
+        _combine(q, kind, grew),
+        metrics,
+        tuple(legs),
+        last_n if not years else None,
+        companies[0],
     )
 
 
@@ -203,7 +264,7 @@ def _stitched(q: str, companies: list[tuple[str, str]], metrics: tuple[str, ...]
     over the period (revenue, income, cash flows); a balance's fourth quarter is its year end."""
     from finqa.lexicon.asked_period import asked_periods
 
-    asked = asked_periods(q) or ()
+    asked = (asked_periods(q, companies[0][0]) if len(companies) == 1 else None) or ()
     if len(companies) != 1 or len(metrics) != 1 or len(asked) != 1:
         return None
     period, metric = asked[0], METRICS[metrics[0]]
@@ -213,12 +274,10 @@ def _stitched(q: str, companies: list[tuple[str, str]], metrics: tuple[str, ...]
         return None
     name, ticker = companies[0]
     fy, ytd = period.fiscal_year, 12 - period.months
-    item = metric.name.lower()
     legs = (
         Leg(1, name, ticker, metric.id, fy, _question(name, metric.id, fy)),
         Leg(
-            2, name, ticker, metric.id, fy,
-            f"What was {name}'s {item} in the first {_SPANS[ytd]} of fiscal {fy}?", ytd,
+            2, name, ticker, metric.id, fy, _ytd_question(name, metric.id, fy, ytd), ytd,
         ),
     )  # fmt: skip
     return LegPlan("stitched", "stitch", (metric.id,), legs, None, companies[0])

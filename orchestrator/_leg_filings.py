@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 from finqa.lexicon.legs import Leg
@@ -95,6 +95,10 @@ def catalogue(index: Any) -> list[Filing]:
         if not isinstance(meta, Mapping):
             continue
         fy = meta.get("fiscal_year")
+        kind = str(meta.get("doc_type") or "").lower()
+        ended = _end_year(meta.get("period_end")) if kind in _ANNUAL else None
+        if ended is not None:
+            fy = ended  # finqa's keying, whatever the filer (or the file name) calls the year
         out.append(
             Filing(
                 doc_id=str(doc_id),
@@ -108,6 +112,19 @@ def catalogue(index: Any) -> list[Filing]:
             )
         )
     return out
+
+
+def _end_year(value: Any) -> int | None:
+    """The fiscal year (finqa's end-year keying) of an annual period ending on `value`: the year
+    it ends in, a 52/53-week year that ends in a month's first week counted to the month before
+    (Target's year ended February 3, 2024 is FY2024; Apple's ended October 1, 2022 is FY2022)."""
+    try:
+        day = date.fromisoformat(str(value)[:10]) if value else None
+    except ValueError:
+        return None
+    if day is None:
+        return None
+    return (day - timedelta(days=7)).year if day.day <= 7 else day.year
 
 
 def own(all_filings: Iterable[Filing], company: str) -> list[Filing]:

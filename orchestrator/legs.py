@@ -209,9 +209,9 @@ def _expression(plan: LegPlan, names: Sequence[str], unit: str) -> tuple[str, st
         return f"{a} - {b}", ""
     if plan.combine == "ratio":
         return f"{a} / {b}", "ratio"
-    if plan.combine in ("higher", "compare"):
+    if plan.combine in ("higher", "compare", "highest_year"):
         return f"max({', '.join(names)})", ""
-    if plan.combine == "lower":
+    if plan.combine in ("lower", "lowest_year"):
         return f"min({', '.join(names)})", ""
     if plan.combine == "cagr":
         return f"(({b} / {a}) ** (1 / {len(names) - 1}) - 1) * 100", "%"
@@ -241,6 +241,9 @@ def combine(plan: LegPlan, metric: str, legs: Sequence[LegResult]) -> Calculatio
     )  # fmt: skip
     result = evaluate(expression, {o.name: o.value for o in operands})
     derived = " (derived)" if plan.combine in ("stitch", "ttm") else ""
+    chosen = _pick(plan, mine)
+    if chosen is not None:
+        derived = f": FY{chosen.fiscal_year}"
     return Calculation(
         expression=expression,
         operands=operands,
@@ -249,6 +252,18 @@ def combine(plan: LegPlan, metric: str, legs: Sequence[LegResult]) -> Calculatio
         description=f"{plan.combine} of {METRICS[metric].name.lower()} over {len(mine)} legs"
         + derived,
     )
+
+
+def _pick(plan: LegPlan, legs: Sequence[LegResult]) -> LegResult | None:
+    """The leg of the year a 'which year had the highest (lowest)' trend picks; None for another
+    combination or without figures."""
+    if plan.combine not in ("highest_year", "lowest_year"):
+        return None
+    found = [leg for leg in legs if leg.value is not None]
+    if not found:
+        return None
+    choose = max if plan.combine == "highest_year" else min
+    return choose(found, key=lambda leg: float(leg.value or 0.0))
 
 
 def _fiscal_years_note(legs: Sequence[LegResult]) -> str:
@@ -290,6 +305,10 @@ def _sentence(plan: LegPlan, metric: str, legs: Sequence[LegResult], calc: Calcu
     mine = [leg for leg in legs if leg.metric == metric]
     name = METRICS[metric].name.lower()
     listed = "; ".join(f"{leg.label}: {leg.shown}" for leg in mine)
+    chosen = _pick(plan, mine)
+    if chosen is not None:  # the year first (its own sentence names no other year), then each
+        word = "highest" if plan.combine == "highest_year" else "lowest"
+        return f"FY{chosen.fiscal_year} had {chosen.company}'s {word} {name} ({chosen.shown}). {listed}."
     if plan.combine in ("higher", "lower", "compare"):
         pick = max if plan.combine != "lower" else min
         best = pick(mine, key=lambda leg: float(leg.value or 0.0))
@@ -360,8 +379,17 @@ def _judge(
     recorded = [leg.model_dump(mode="json", exclude={"citations", "answer"}) for leg in legs]
     out: list[CombinationCheck] = []
     for calc in calcs:
-        mine = [r for r in recorded if f"leg{r['index']}" in {o.name for o in calc.operands}]
-        out.append(check_combination(plan.kind, plan.combine, mine, calc.model_dump(mode="json")))
+        names = {o.name for o in calc.operands}
+        mine = [r for r in recorded if f"leg{r['index']}" in names]
+        picked = _pick(plan, [leg for leg in legs if f"leg{leg.index}" in names])
+        metric = next((leg.metric for leg in legs if f"leg{leg.index}" in names), None)
+        span = sorted({leg.fiscal_year or 0 for leg in plan.legs if leg.metric == metric})
+        out.append(
+            check_combination(
+                plan.kind, plan.combine, mine, calc.model_dump(mode="json"),
+                pick=picked.fiscal_year if picked is not None else None, span=span,
+            )
+        )  # fmt: skip
     if out:
         bad = [p for c in out for p in c.problems]
         orch.record(

@@ -43,7 +43,7 @@ class TestPlanLegs:
             ("Adobe", "revenue", 2024),
             ("Netflix", "revenue", 2024),
         ]
-        assert plan.legs[0].question == "What was Adobe's revenue in fiscal year 2024?"
+        assert plan.legs[0].question == "What was Adobe's revenue in FY2024?"
 
     def test_difference_and_lower(self) -> None:
         """'Difference between' and 'lower' name their combination."""
@@ -79,7 +79,7 @@ class TestPlanLegs:
         assert plan is not None and (plan.kind, plan.combine) == ("stitched", "stitch")
         assert [(leg.fiscal_year, leg.months) for leg in plan.legs] == [(2024, None), (2024, 9)]
         assert plan.legs[1].question == (
-            "What was Adobe's revenue in the first nine months of fiscal 2024?"
+            "What was Adobe's revenue in the first nine months of FY2024?"
         )
         half = plan_legs("What was Adobe's net income in the second half of fiscal 2024?")
         assert half is not None and half.legs[1].months == 6
@@ -355,9 +355,7 @@ class TestTrailingTwelveMonths:
             (2025, 6),
             (2024, 6),
         ]
-        assert (
-            dated.legs[2].question == "What was Adobe's revenue in the first half of fiscal 2024?"
-        )
+        assert dated.legs[2].question == "What was Adobe's revenue in the first half of FY2024?"
         ttm = plan_legs("Netflix TTM operating income")
         assert ttm is not None and ttm.combine == "ttm"
         ltm = plan_legs("What was Adobe's LTM cash from operations?")
@@ -702,3 +700,172 @@ class TestJudgeChecksTheCombination:
             r for r in _records(log) if r["question_id"] == "bad-calc" and r["event"] == "judge"
         )
         assert judge["decision"] == "reject" and "recorded result" in str(judge["reason"])
+
+
+def _adobe_three_years(tmp_path: Path) -> Settings:
+    """Adobe's FY2023 and FY2024 10-Ks: revenue for FY2022-FY2024 (17,606; 19,409; 21,505)."""
+    return _index(
+        tmp_path,
+        {
+            "ADOBE_2023_10K.txt": _cover("10-K", "December 1, 2023", "ADOBE INC.") + ADOBE_2023,
+            "ADOBE_2024_10K.txt": _filed("ADOBE"),
+        },
+    )
+
+
+class TestWhichYear:
+    """'Which fiscal year had the highest X': the year picked from every year's leg, stated first,
+    and checked by the judge."""
+
+    def test_the_plan_picks_a_year(self) -> None:
+        """Highest and lowest over a span are their own combination; a growth is not one."""
+        high = plan_legs(
+            "Which fiscal year had the highest revenue at Adobe from FY2022 to FY2024?"
+        )
+        low = plan_legs("In which fiscal year from 2022 to 2024 was Adobe's net income the lowest?")
+        grew = plan_legs("What was Adobe's revenue growth from FY2022 to FY2024?")
+        assert high is not None and (high.kind, high.combine) == ("trend", "highest_year")
+        assert low is not None and low.combine == "lowest_year"
+        assert grew is not None and grew.combine == "growth"
+        assert [leg.fiscal_year for leg in high.legs] == [2022, 2023, 2024]
+
+    def test_the_highest_year_first_with_every_figure(self, tmp_path: Path) -> None:
+        """FY2024 is stated first (its sentence names no other year), then each year's figure;
+        the judge's pick agrees, so the whole is accepted."""
+        from finqa.orchestrator.api import FinQA
+
+        settings = _adobe_three_years(tmp_path)
+        with FinQA.open(config=settings) as fq:
+            result = fq.ask(
+                "In which fiscal year from FY2022 to FY2024 was Adobe's revenue the highest?"
+            )
+        assert result.status == "accepted", result.reason
+        first = result.answer.split(". ")[0]
+        assert first.startswith("FY2024 had Adobe's highest revenue")
+        assert "2022" not in first and "2023" not in first
+        for shown in ("$17,606 million", "$19,409 million", "$21,505 million"):
+            assert shown in result.answer
+        check = result.extra["combination_checks"][0]
+        assert check["ok"] and "pick" in check["checks"]
+        with FinQA.open(config=settings) as fq:
+            lowest = fq.ask("Which fiscal year had the lowest revenue at Adobe, FY2022 to FY2024?")
+        assert lowest.answer.startswith("FY2022 had Adobe's lowest revenue")
+
+    def test_a_missing_year_is_not_accepted(self, tmp_path: Path) -> None:
+        """FY2021 is in no filing: no year is picked and nothing is accepted."""
+        from finqa.orchestrator.api import FinQA
+
+        with FinQA.open(config=_adobe_three_years(tmp_path)) as fq:
+            result = fq.ask(
+                "In which fiscal year from FY2021 to FY2024 was Adobe's revenue the highest?"
+            )
+        assert result.status != "accepted" and not result.calculations
+        assert "no figure found for Adobe revenue FY2021" in result.answer
+        assert not result.answer.startswith("FY2024 had")
+
+    def test_the_judge_checks_the_pick(self) -> None:
+        """A stated year that is not the highest, a tie, or a year of the span with no leg:
+        each fails the judge's check."""
+        from finqa.agents.judge.combination import check_combination
+
+        legs = [_leg(i + 1, v, fiscal_year=2022 + i) for i, v in enumerate((3e9, 5e9, 4e9))]
+        calc = _calc(5e9, *legs)
+        span = [2022, 2023, 2024]
+        ok = check_combination("trend", "highest_year", legs, calc, pick=2023, span=span)
+        assert ok.ok, ok.problems
+        wrong = check_combination("trend", "highest_year", legs, calc, pick=2024, span=span)
+        assert "not the highest figure's (FY2023)" in " ".join(wrong.problems)
+        low = check_combination("trend", "lowest_year", legs, _calc(3e9, *legs), pick=2022)
+        assert low.ok
+        tie = [_leg(1, 5e9, fiscal_year=2022), _leg(2, 5e9, fiscal_year=2023)]
+        tied = check_combination("trend", "highest_year", tie, _calc(5e9, *tie), pick=2022)
+        assert "tie" in " ".join(tied.problems)
+        short = check_combination(
+            "trend", "highest_year", legs, calc, pick=2023, span=[2021, *span]
+        )
+        assert "no figure for FY2021" in " ".join(short.problems)
+
+
+class TestGrowthIsAnOperator:
+    """In a trend, growth / change / CAGR operate over the line item: each leg asks the level."""
+
+    def test_legs_ask_the_level(self) -> None:
+        """'revenue change', 'revenue growth', 'EPS growth' (a formula over prev()): the legs ask
+        revenue (EPS) of each year and the combination is the growth (or CAGR)."""
+        from finqa.lexicon.legs import level_of
+
+        assert level_of("revenue_growth") == "revenue"
+        assert level_of("eps_growth") == "eps_diluted"
+        assert level_of("revenue") is None and level_of("operating_margin") is None
+        for q in (
+            "By what percentage did Adobe's revenue change from FY2022 to FY2024?",
+            "What was Adobe's revenue growth from FY2022 to FY2024?",
+        ):
+            plan = plan_legs(q)
+            assert plan is not None and plan.metrics == ("revenue",), q
+            assert plan.combine == "growth", q
+            assert [leg.question for leg in plan.legs][0] == "What was Adobe's revenue in FY2022?"
+        cagr = plan_legs("What was Adobe's revenue growth CAGR from FY2021 to FY2024?")
+        assert cagr is not None and (cagr.metrics, cagr.combine) == (("revenue",), "cagr")
+        eps = plan_legs("How did Adobe's EPS growth go from FY2021 to FY2024?")
+        assert eps is not None and eps.metrics == ("eps_diluted",) and eps.combine == "growth"
+        # one company, one year: not a trend, the single-filing path answers its growth
+        assert plan_legs("What was Adobe's revenue growth in FY2024?") is None
+
+    def test_the_growth_is_the_combination_of_levels(self, tmp_path: Path) -> None:
+        """End to end: the legs read each year's revenue; the change is first to last year."""
+        from finqa.orchestrator.api import FinQA
+
+        with FinQA.open(config=_adobe_three_years(tmp_path)) as fq:
+            result = fq.ask("By what percentage did Adobe's revenue change from FY2022 to FY2024?")
+        assert [leg.value for leg in result.legs] == [17_606e6, 19_409e6, 21_505e6]
+        assert result.calculations[0].result == pytest.approx((21_505 / 17_606 - 1) * 100)
+        assert result.status == "accepted", result.reason
+
+
+TARGET = """CONSOLIDATED STATEMENTS OF OPERATIONS
+(millions)
+Fiscal years ended February 3, 2024 January 28, 2023 January 29, 2022
+Net sales 107,412 109,120 106,005
+Operating income 5,707 3,848 8,946
+"""
+
+
+class TestFilersOwnFiscalNaming:
+    """'fiscal 2023' is the filer's own naming (Target's fiscal 2023 ended Feb 3, 2024: FY2024);
+    'FY2023' is always the year ending in 2023; leg questions say 'FY{year}'."""
+
+    def test_plan_reads_fiscal_n_per_company(self) -> None:
+        """A start-naming company's 'fiscal 2021 to fiscal 2023' is FY2022-FY2024; 'FY' is not
+        shifted; peers are each read in their own naming."""
+        own = plan_legs("How did Target's operating income change from fiscal 2021 to fiscal 2023?")
+        assert own is not None and [leg.fiscal_year for leg in own.legs] == [2022, 2023, 2024]
+        assert own.legs[0].question == "What was Target's operating income in FY2022?"
+        fy = plan_legs("How did Target's operating income change from FY2021 to FY2023?")
+        assert fy is not None and [leg.fiscal_year for leg in fy.legs] == [2021, 2022, 2023]
+        peers = plan_legs("Which had the higher revenue in fiscal 2023, Target or Adobe?")
+        assert peers is not None
+        assert [(leg.company, leg.fiscal_year) for leg in peers.legs] == [
+            ("Target", 2024),
+            ("Adobe", 2023),
+        ]
+
+    def test_a_start_naming_filer_end_to_end(self, tmp_path: Path) -> None:
+        """Target's 'fiscal 2021 to fiscal 2023': its columns ended Jan 29, 2022 .. Feb 3, 2024."""
+        from finqa.orchestrator.api import FinQA
+
+        settings = _index(
+            tmp_path,
+            {
+                "TARGET_2023_10K.txt": _cover("10-K", "February 3, 2024", "TARGET CORPORATION")
+                + TARGET
+            },
+        )
+        with FinQA.open(config=settings) as fq:
+            result = fq.ask(
+                "By what percentage did Target's operating income change from fiscal 2021 to "
+                "fiscal 2023?"
+            )
+        assert [leg.fiscal_year for leg in result.legs] == [2022, 2023, 2024]
+        assert [leg.value for leg in result.legs] == [8_946e6, 3_848e6, 5_707e6]
+        assert result.calculations[0].result == pytest.approx((5_707 / 8_946 - 1) * 100)

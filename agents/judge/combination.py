@@ -5,7 +5,9 @@ the calculation in the audit chain. This module reads those recorded forms (plai
 written to the log: never the orchestrator's result objects) and checks, on its own:
 
 - **the arithmetic**: every operand is the figure its leg recorded, and the result is the
-  combination's own definition over the legs' figures (higher / lower: the pick; difference;
+  combination's own definition over the legs' figures (higher / lower: the pick; the year of
+  the highest / lowest figure: the judge's own pick is the year the answer states, every year
+  asked has its figure and no two years tie; difference;
   ratio; growth and trend: first to last year, in percentage points for a rate; CAGR; stitched:
   the fiscal year less its year-to-date; TTM: the prior fiscal year + this year's year-to-date
   − the prior year's same year-to-date), computed here, not by the orchestrator's expression;
@@ -72,9 +74,9 @@ def recompute(combine: str, values: Sequence[float], unit: str) -> float | None:
         return None
     first, last = values[0], values[-1]
     rate = unit == "%"
-    if combine in ("higher", "compare"):
+    if combine in ("higher", "compare", "highest_year"):
         return max(values)
-    if combine == "lower":
+    if combine in ("lower", "lowest_year"):
         return min(values)
     if combine == "balance":
         return first if len(values) == 1 else None
@@ -186,13 +188,47 @@ def _stitch_problems(kind: str, legs: Sequence[Mapping[str, Any]]) -> list[str]:
     return out
 
 
+def _pick_problems(
+    combine: str,
+    legs: Sequence[Mapping[str, Any]],
+    figures: Sequence[float],
+    pick: int | None,
+    span: Sequence[int] | None,
+) -> list[str]:
+    """A year picked by its highest (lowest) figure: every year asked has its leg's figure, the
+    judge's own pick is one year (no tie) and it is the year the answer states."""
+    out: list[str] = []
+    have = {int(leg["fiscal_year"]) for leg in legs if leg.get("fiscal_year") is not None}
+    lacking = [y for y in (span or ()) if y not in have]
+    if lacking:
+        out.append("no figure for " + ", ".join(f"FY{y}" for y in lacking) + " of the years asked")
+    if not figures:
+        return out
+    best = max(figures) if combine == "highest_year" else min(figures)
+    top = [
+        leg.get("fiscal_year")
+        for leg, v in zip(legs, figures, strict=True)
+        if math.isclose(v, best, rel_tol=_REL, abs_tol=1e-9)
+    ]
+    if len(top) != 1:
+        out.append(f"no one year: {top} tie at {best:g}")
+    elif pick is None or top[0] != pick:
+        word = "highest" if combine == "highest_year" else "lowest"
+        out.append(f"the year stated (FY{pick}) is not the {word} figure's (FY{top[0]})")
+    return out
+
+
 def check_combination(
     kind: str,
     combine: str,
     legs: Sequence[Mapping[str, Any]],
     calculation: Mapping[str, Any] | None,
+    *,
+    pick: int | None = None,
+    span: Sequence[int] | None = None,
 ) -> CombinationCheck:
-    """Check a recorded combination against its recorded legs (see the module docstring)."""
+    """Check a recorded combination against its recorded legs (see the module docstring).
+    `pick`: the year a highest / lowest-year answer states; `span`: the fiscal years it asks."""
     checks: list[str] = []
     problems: list[str] = []
     if calculation is None:
@@ -217,6 +253,9 @@ def check_combination(
     problems += _years_problems(kind, legs)
     if kind in ("stitched", "ttm") and combine != "balance":
         problems += _stitch_problems(kind, legs)
+    if combine in ("highest_year", "lowest_year"):
+        checks.append("pick")
+        problems += _pick_problems(combine, legs, figures, pick, span)
     checks.append("arithmetic")
     mine = recompute(combine, figures, units.pop() if len(units) == 1 else "")
     recorded = _num(calculation.get("result"))
