@@ -400,6 +400,13 @@ def _source_named(question: str) -> AskedDimension | None:
     return AskedDimension(kind="part", phrase=name)
 
 
+# a plural noun of grouping right after a name makes the name a kind of parts ('product
+# categories', 'service lines'), not one part ('the Products segment')
+_GROUP_AFTER = re.compile(
+    r"^\s*(?:categories|lines|groups|types|kinds|segments|units|divisions|regions|areas)\b", re.I
+)
+
+
 def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> AskedDimension | None:
     """The part of the business the question names, from the filing's own members: the
     longest span of the question spelling a member's name (a country only as a place), the
@@ -421,9 +428,10 @@ def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> Aske
             key = _key(text)
             hits = index.get(key, []) or index.get(_loose(text), [])
             hits = hits or [m for m in members if _abbreviates(text, m.name)]
+            generic = _GROUP_AFTER.match(question[toks[j - 1][1] :])
             for m in hits:
-                if not _short_ok(text, key):
-                    continue
+                if not _short_ok(text, key) or generic:
+                    continue  # 'product categories': a kind of part, not one part's name
                 if m.member.startswith("country:") and not _place_ok(
                     question, toks[i][0], toks[j - 1][1]
                 ):

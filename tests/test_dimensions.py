@@ -139,6 +139,13 @@ class TestQuestionParse:
         assert us is not None and us.member == "country:US"
         assert resolve_dimension("Tell us Acme's revenue in FY2024.", members) is None
 
+    def test_a_kind_of_parts_is_no_part(self) -> None:
+        """'Cloud categories' names a kind of parts, not the Cloud part: no member."""
+        members = members_of(f for t in _acme().tables(DOC) for f in t.facts)
+        q = "Are there any Cloud categories that represent more than 20% of Acme's revenue?"
+        got = resolve_dimension(q, members)
+        assert got is None or got.member is None
+
 
 class TestStatementModel:
     """Dimensional facts keep their item and dimension; the total lookup never returns them."""
