@@ -330,8 +330,8 @@ def run(
     """Select, ingest, generate, ask (the product's cross-filing path) and grade."""
     from finqa.agents.config import load_settings
     from finqa.agents.retrieval.ingest import ingest_paths
+    from finqa.benchmarks._resumable import ask_each
     from finqa.lexicon.statements import IndexStatementStore
-    from finqa.orchestrator import FinQA
 
     out.mkdir(parents=True, exist_ok=True)
     pages = financebench / "pages.jsonl.gz"
@@ -356,43 +356,21 @@ def run(
     with (out / "questions.jsonl").open("w", encoding="utf-8") as fh:
         for q in questions:
             fh.write(json.dumps(asdict(q)) + "\n")
-    done: dict[str, dict[str, Any]] = {}
-    results = out / "results.jsonl"
-    if results.exists():
-        for line in results.read_text(encoding="utf-8").splitlines():
-            row = json.loads(line)
-            done[row["qid"]] = row
-    qa = FinQA.open(str(index), config=config, audit_path=str(out / "audit.jsonl"))
-    try:
-        with results.open("a", encoding="utf-8") as fh:
-            for q in questions:
-                if q.qid in done:
-                    continue
-                t0 = time.perf_counter()
-                legs: list[dict[str, Any]] = []
-                try:
-                    res = qa.ask(q.question, question_id=q.qid)
-                    answer, status = res.answer, res.status
-                    legs = _leg_rows(res, own, q.company)
-                except Exception as exc:  # noqa: BLE001 - a failing question is recorded, the run goes on
-                    answer, status = f"failed: {type(exc).__name__}: {exc}", "failed"
-                label, detail = grade_answer(q, answer, abstained=status == "abstained")
-                by_latest = label
-                if q.latest_answer and q.latest_answer != q.answer:
-                    other = replace(q, answer=q.latest_answer, value=q.latest_value or 0.0)
-                    by_latest = grade_answer(other, answer, abstained=status == "abstained")[0]
-                row = {"qid": q.qid, "kind": q.kind, "company": q.company, "status": status,
-                       "label": label, "detail": detail, "gold": q.answer, "legs": len(legs),
-                       "seconds": round(time.perf_counter() - t0, 3), "answer": answer[:1000],
-                       "leg_figures": legs, "facts": list(q.facts)}  # fmt: skip
-                row["restated"] = list(q.restated)
-                row["latest_gold"], row["label_by_latest_gold"] = q.latest_answer, by_latest
-                done[q.qid] = row
-                fh.write(json.dumps(row) + "\n")
-                fh.flush()
-    finally:
-        qa.close()
-    rows = [done[q.qid] for q in questions if q.qid in done]
+
+    def row_of(q: Any, res: Any, answer: str, status: str, seconds: float) -> dict[str, Any]:
+        legs = _leg_rows(res, own, q.company) if res is not None else []
+        label, detail = grade_answer(q, answer, abstained=status == "abstained")
+        by_latest = label
+        if q.latest_answer and q.latest_answer != q.answer:
+            other = replace(q, answer=q.latest_answer, value=q.latest_value or 0.0)
+            by_latest = grade_answer(other, answer, abstained=status == "abstained")[0]
+        return {"qid": q.qid, "kind": q.kind, "company": q.company, "status": status,
+                "label": label, "detail": detail, "gold": q.answer, "legs": len(legs),
+                "seconds": seconds, "answer": answer[:1000], "leg_figures": legs,
+                "facts": list(q.facts), "restated": list(q.restated),
+                "latest_gold": q.latest_answer, "label_by_latest_gold": by_latest}  # fmt: skip
+
+    rows = ask_each(index, questions, out, row_of, config)
     restated = {q.qid: q.restated for q in questions}
     return _summary(rows, runs, skipped, ingest_s, report.summary(), out, restated)
 

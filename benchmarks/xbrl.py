@@ -291,8 +291,8 @@ def ask_and_grade(
     in it is not asked again) and a failing question is recorded, the run goes on."""
     from finqa.agents.config import load_settings
     from finqa.agents.retrieval.ingest import ingest_paths
+    from finqa.benchmarks._resumable import ask_each
     from finqa.benchmarks.grading import grade
-    from finqa.orchestrator import FinQA
 
     out.mkdir(parents=True, exist_ok=True)
     with (out / "questions.jsonl").open("w", encoding="utf-8") as fh:
@@ -304,31 +304,15 @@ def ask_and_grade(
     started = time.perf_counter()
     report = ingest_paths(prepared, settings, progress=False)
     ingest_s = time.perf_counter() - started
-    done: dict[str, dict[str, Any]] = {}
-    results = out / "results.jsonl"
-    if results.exists():
-        for line in results.read_text(encoding="utf-8").splitlines():
-            row = json.loads(line)
-            done[row["qid"]] = row
-    qa = FinQA.open(str(index), config=config, audit_path=str(out / "audit.jsonl"))
-    with results.open("a", encoding="utf-8") as fh:
-        for q in questions:
-            if q.qid in done:
-                continue
-            t0 = time.perf_counter()
-            try:
-                res = qa.ask(q.question, question_id=q.qid)
-                answer, status, legs = res.answer, res.status, len(res.legs)
-            except Exception as exc:  # noqa: BLE001 - a failing question is recorded, the run goes on
-                answer, status, legs = f"failed: {type(exc).__name__}: {exc}", "failed", 0
-            g = grade(q.question, q.answer, answer, abstained=status == "abstained")
-            row = {"qid": q.qid, "kind": q.kind, "filing": q.filing, "status": status,
-                   "label": g.label, "legs": legs, "seconds": round(time.perf_counter() - t0, 3),
-                   "answer": answer[:400], "gold": q.answer, "detail": g.detail}  # fmt: skip
-            done[q.qid] = row
-            fh.write(json.dumps(row) + "\n")
-            fh.flush()
-    rows = [done[q.qid] for q in questions if q.qid in done]
+
+    def row_of(q: Any, res: Any, answer: str, status: str, seconds: float) -> dict[str, Any]:
+        g = grade(q.question, q.answer, answer, abstained=status == "abstained")
+        return {"qid": q.qid, "kind": q.kind, "filing": q.filing, "status": status,
+                "label": g.label, "legs": len(res.legs) if res is not None else 0,
+                "seconds": seconds, "answer": answer[:400], "gold": q.answer,
+                "detail": g.detail}  # fmt: skip
+
+    rows = ask_each(index, questions, out, row_of, config)
     return Asked(rows, prepared, ingest_s, report.summary())
 
 
