@@ -249,6 +249,7 @@ def prepare_filings(files: Sequence[Path], mode: str, work: Path) -> list[Path]:
 def _questions(files: Sequence[Path]) -> list[XbrlQuestion]:
     from finqa.agents.retrieval.loaders import LoadedDoc, load_path
     from finqa.agents.retrieval.metadata import doc_metadata
+    from finqa.lexicon.display import own_year
 
     questions: list[XbrlQuestion] = []
     for path in files:
@@ -266,7 +267,7 @@ def _questions(files: Sequence[Path]) -> list[XbrlQuestion]:
         keyed = calendar_fiscal_year(period_end, fye)
         questions += generate_questions(
             path.name, str(meta["company"]), doc.facts, fye, keyed, quarter, period_end,
-            named=int(fy),
+            named=own_year(int(fy), meta.get("fy_label")),
         )  # fmt: skip
     return questions
 

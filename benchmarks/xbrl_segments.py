@@ -42,9 +42,11 @@ SEGMENT_ITEMS = {
 
 def generate_segment_questions(
     filing: str, company: str, facts: Sequence[Any], fye_month: int, fiscal_year: int,
-    quarter: int | None, period_end: date,
+    quarter: int | None, period_end: date, *, named: int | None = None,
 ) -> list[XbrlQuestion]:  # fmt: skip
-    """One question per (part, line item) tagged for the filing's own period, gold = the tag."""
+    """One question per (part, line item) tagged for the filing's own period, gold = the tag.
+    `fiscal_year` keys the period (the calendar year its year ends in); `named` is what the
+    filer calls that year (default: the same), and the question names it so."""
     from finqa.lexicon import get_metric
     from finqa.lexicon.dimensions import axis_kind, fact_dimension, is_residual, member_name
     from finqa.lexicon.xbrl import period_key
@@ -69,7 +71,7 @@ def generate_segment_questions(
         cites.setdefault(key, f"{f.concept}@{f.context_id} p.{f.page}")
     out: list[XbrlQuestion] = []
     stem = Path(filing).stem
-    when = _when(fiscal_year, quarter, period_end)
+    when = _when(named if named is not None else fiscal_year, quarter, period_end)
     for (axis, member, item), got in sorted(values.items()):
         name = member_name(member)
         if len(got) != 1 or len(names.get(name.lower(), ())) != 1:
@@ -110,6 +112,7 @@ def _when(fy: int, quarter: int | None, end: date) -> str:
 def _questions(files: Sequence[Path]) -> list[XbrlQuestion]:
     from finqa.agents.retrieval.loaders import LoadedDoc, load_path
     from finqa.agents.retrieval.metadata import doc_metadata
+    from finqa.lexicon.display import own_year
 
     questions: list[XbrlQuestion] = []
     for path in files:
@@ -125,8 +128,9 @@ def _questions(files: Sequence[Path]) -> list[XbrlQuestion]:
         quarter = int(fp[1]) if fp.startswith("Q") else None
         fye = fye_month_of(meta, period_end, quarter)
         questions += generate_segment_questions(
-            path.name, str(meta["company"]), doc.facts, fye, int(fy), quarter, period_end
-        )
+            path.name, str(meta["company"]), doc.facts, fye, int(fy), quarter, period_end,
+            named=own_year(int(fy), meta.get("fy_label")),
+        )  # fmt: skip
     return questions
 
 

@@ -18,6 +18,7 @@ __all__ = [
     "format_amount",
     "format_number",
     "per_share_suffix",
+    "own_year",
     "shown_base",
     "period_phrase",
 ]
@@ -89,6 +90,12 @@ def format_amount(
     return format_number(value, d, fixed=asked or unit in _FIXED)
 
 
+def own_year(fiscal_year: int, fy_label: str | None) -> int:
+    """A filer's own name for the end-year FY N: N - 1 when it names a year by the calendar year
+    it starts in (`fy_label` 'start': the year ended February 3, 2024 is its 'fiscal 2023')."""
+    return fiscal_year - 1 if fy_label == "start" else fiscal_year
+
+
 def period_phrase(
     fiscal_year: int, end: date | None = None, *, instant: bool = False, fy_label: str = "end"
 ) -> str:
@@ -103,8 +110,7 @@ def period_phrase(
         return f"as of {end.strftime('%B')} {end.day}, {end.year}"
     if end.month == 12:
         return f"FY{fiscal_year}"
-    named = fiscal_year - 1 if fy_label == "start" else fiscal_year
-    return f"fiscal {named} (ended {end.strftime('%b')} {end.day}, {end.year})"
+    return f"fiscal {own_year(fiscal_year, fy_label)} (ended {end.strftime('%b')} {end.day}, {end.year})"
 
 
 def shown_base(value: float, unit: str | None) -> str:

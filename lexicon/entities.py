@@ -17,6 +17,7 @@ from datetime import date, timedelta
 from pathlib import PurePath
 
 from finqa.lexicon._data import data_cache, read_csv, read_words
+from finqa.lexicon.display import own_year
 
 __all__ = [
     "Company",
@@ -67,7 +68,7 @@ class Company:
 
     def own_label(self, fiscal_year: int) -> int:
         """How the company itself names fiscal year N (Ulta calls the year ended Jan 2023 '2022')."""
-        return fiscal_year - 1 if self.fy_label == "start" else fiscal_year
+        return own_year(fiscal_year, self.fy_label)
 
 
 @dataclass(frozen=True, slots=True)

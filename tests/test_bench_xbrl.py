@@ -132,3 +132,29 @@ class TestRun:
         rec = summary["statement_recovery"]
         assert rec["measured"] and rec["tagged"] >= rec["recovered"] >= 0
         assert rec["on_statement_pages"] <= rec["tagged"]
+
+
+class TestFilersNamingFromTheFiling:
+    """The bench reads the filer's naming from its own dei facts: a year ended February 3, 2024
+    that the filer calls fiscal 2023 is asked as 'fiscal year 2023', its gold the tagged year."""
+
+    def test_start_naming_filer(self, tmp_path: Path) -> None:
+        from finqa.benchmarks.xbrl import _questions
+
+        html = (
+            mini_ixbrl()
+            .replace("2024-11-29", "2024-02-03")
+            .replace("2023-12-02", "2023-01-29")
+            .replace("2023-12-01", "2023-01-28")
+            .replace("2022-12-03", "2022-01-30")
+            .replace("November 29, 2024", "February 3, 2024")
+            .replace(
+                'contextRef="FY24">2024</ix:nonNumeric>', 'contextRef="FY24">2023</ix:nonNumeric>'
+            )
+        )
+        path = tmp_path / "zeta-10k.htm"
+        path.write_text(html, encoding="utf-8")
+        by_id = {q.qid: q for q in _questions([path])}
+        revenue = next(q for qid, q in by_id.items() if qid.endswith("-revenue"))
+        assert "fiscal year 2023" in revenue.question, revenue.question
+        assert revenue.answer == "21505.00"
