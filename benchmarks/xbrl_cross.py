@@ -5,9 +5,9 @@
 From every annual filing's tagged totals (no dimension, catalogue item, USD), questions of three
 general kinds, worded by templates (never by one filing):
 
-- peers, higher: "Which had the higher <item> in fiscal <FY>, <A> or <B>?" — gold: the company
+- peers, higher: "Which had the higher <item> in FY<FY>, <A> or <B>?" — gold: the company
   whose tagged figure is higher (graded as a choice among the two names);
-- peers, difference: "What was the difference between <A>'s and <B>'s <item> in fiscal <FY>, in
+- peers, difference: "What was the difference between <A>'s and <B>'s <item> in FY<FY>, in
   USD millions?" — gold: A's tag less B's;
 - trend, CAGR: "What was <A>'s <item> CAGR from fiscal <FY-2> to fiscal <FY>?" — gold from the
   10-K's own tags of the three years;
@@ -19,7 +19,10 @@ general kinds, worded by templates (never by one filing):
   gold: the 10-K's tagged prior fiscal year + the latest 10-Q's tagged year-to-date − the same
   10-Q's tagged year-to-date of the prior year (its comparative column); duration items only.
 
-Peers are companies whose filings share the dei fiscal year focus, paired in name order (each
+A single company's question names a year as the filer does ('fiscal <N>': a retailer's year
+ended February 3, 2024 is its fiscal 2023, from its dei fiscal year focus); peers, who may name
+years differently, are asked 'FY<N>', the year ending in N, one reading for both. Peers are
+companies whose 10-Ks report the same end-year fiscal year, paired in name order (each
 with the next), so the pairing is fixed by the corpus, not chosen by looking at answers. The
 answers are graded like every benchmark here (`benchmarks.grading.grade`). Writes
 questions.jsonl, results.jsonl (resumable) and summary.json to `--out`.
@@ -87,9 +90,10 @@ def _quarter_facts(
 
 
 def _annual_facts(path: Path) -> tuple[str, int, dict[tuple[str, int], float]] | None:
-    """(company, dei fiscal year, {(item, fiscal year): value}) of a 10-K's tagged annual
-    totals, with the fiscal year's first day as an ordinal under ('start', 0); None for a 10-Q
-    or a filing without tags."""
+    """(company, end-year fiscal year, {(item, fiscal year): value}) of a 10-K's tagged annual
+    totals, with the fiscal year's first day as an ordinal under ('start', 0) and the filer's own
+    naming of its years under ('named', 0) (1 when it names a year by the calendar year it
+    starts in); None for a 10-Q or a filing without tags."""
     from finqa.agents.retrieval.loaders import LoadedDoc, load_path
     from finqa.agents.retrieval.metadata import doc_metadata
     from finqa.benchmarks._xbrl_recovery import fye_month_of
@@ -113,7 +117,16 @@ def _annual_facts(path: Path) -> tuple[str, int, dict[tuple[str, int], float]] |
             if int(key[2:]) == int(fy) and f.start is not None:
                 values.setdefault(("start", 0), {f.start.toordinal()})
     one = {k: next(iter(v)) for k, v in values.items() if len(v) == 1}  # tags that agree
+    one[("named", 0)] = 1.0 if meta.get("fy_label") == "start" else 0.0
     return str(company), int(fy), one
+
+
+def _own(fy: int, values: Mapping[tuple[str, int], float]) -> int:
+    """The filer's own name for its end-year fiscal year `fy` (a single company's question says
+    'fiscal N' as the filer does; peers are asked 'FYN', one reading for both)."""
+    from finqa.lexicon.display import own_year
+
+    return own_year(fy, "start" if values.get(("named", 0)) else "end")
 
 
 def cross_questions(files: Sequence[Path]) -> list[XbrlQuestion]:
@@ -137,7 +150,8 @@ def cross_questions(files: Sequence[Path]) -> list[XbrlQuestion]:
             out.append(
                 XbrlQuestion(
                     f"{path.stem}-{item}-cagr", path.name, "cagr",
-                    f"What was {company}'s {name} CAGR from fiscal {fy - 2} to fiscal {fy}?",
+                    f"What was {company}'s {name} CAGR from fiscal {_own(fy - 2, values)} to "
+                    f"fiscal {_own(fy, values)}?",
                     f"{cagr:.2f}%", cagr, (),
                 )
             )  # fmt: skip
@@ -155,7 +169,7 @@ def cross_questions(files: Sequence[Path]) -> list[XbrlQuestion]:
                 out.append(
                     XbrlQuestion(
                         f"{pair}-higher", f"{pa.name}+{pb.name}", "higher",
-                        f"Which had the higher {name} in fiscal {fy}, {a} or {b}?",
+                        f"Which had the higher {name} in FY{fy}, {a} or {b}?",
                         a if x > y else b, 0.0, (),
                     )
                 )  # fmt: skip
@@ -163,8 +177,8 @@ def cross_questions(files: Sequence[Path]) -> list[XbrlQuestion]:
                 out.append(
                     XbrlQuestion(
                         f"{pair}-difference", f"{pa.name}+{pb.name}", "difference",
-                        f"What was the difference between {a}'s and {b}'s {name} in fiscal "
-                        f"{fy}, in USD millions?",
+                        f"What was the difference between {a}'s and {b}'s {name} in FY{fy}, "
+                        "in USD millions?",
                         f"{diff:.2f}", diff, (),
                     )
                 )  # fmt: skip
@@ -201,7 +215,7 @@ def _stitched(
                             f"{path.stem}-{item}-{_PART[months].replace(' ', '_')}-fy{fy}",
                             f"{annual_path.name}+{path.name}", "stitched",
                             f"What was {company}'s {label} in the {_PART[months]} of fiscal "
-                            f"{fy}, in USD millions?",
+                            f"{_own(fy, values)}, in USD millions?",
                             f"{rest:.2f}", rest, (),
                         )
                     )  # fmt: skip

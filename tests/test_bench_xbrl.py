@@ -158,3 +158,44 @@ class TestFilersNamingFromTheFiling:
         revenue = next(q for qid, q in by_id.items() if qid.endswith("-revenue"))
         assert "fiscal year 2023" in revenue.question, revenue.question
         assert revenue.answer == "21505.00"
+
+
+class TestCrossFilingNaming:
+    """Cross-filing questions: peers are asked 'FY<N>' (one reading whatever each names its years);
+    a single company's year is named as the filer names it (a year ended February 3, 2024 that
+    its dei focus calls 2023 is its 'fiscal 2023')."""
+
+    def _start_naming(self) -> str:
+        return (
+            mini_ixbrl()
+            .replace("2024-11-29", "2024-02-03")
+            .replace("2023-12-02", "2023-01-29")
+            .replace("2023-12-01", "2023-01-28")
+            .replace("2022-12-03", "2022-01-30")
+            .replace("November 29, 2024", "February 3, 2024")
+            .replace(
+                'contextRef="FY24">2024</ix:nonNumeric>', 'contextRef="FY24">2023</ix:nonNumeric>'
+            )
+            .replace('id="rev24">21,505', 'id="rev24">22,000')
+        )
+
+    def test_peers_are_asked_in_end_year_terms(self, tmp_path: Path) -> None:
+        from finqa.benchmarks.xbrl_cross import cross_questions
+
+        (tmp_path / "adbe-10k.htm").write_text(mini_ixbrl(), encoding="utf-8")
+        (tmp_path / "zeta-10k.htm").write_text(self._start_naming(), encoding="utf-8")
+        qs = cross_questions(sorted(tmp_path.glob("*.htm")))
+        peers = [q for q in qs if q.kind in ("higher", "difference")]
+        assert peers and all("FY2024" in q.question for q in peers), [q.question for q in qs]
+        assert not any("fiscal 2024" in q.question for q in peers)
+
+    def test_one_company_year_in_its_own_naming(self, tmp_path: Path) -> None:
+        from finqa.benchmarks.xbrl_cross import _annual_facts, _own
+
+        start, plain = tmp_path / "zeta-10k.htm", tmp_path / "adbe-10k.htm"
+        start.write_text(self._start_naming(), encoding="utf-8")
+        plain.write_text(mini_ixbrl(), encoding="utf-8")
+        got_start, got_plain = _annual_facts(start), _annual_facts(plain)
+        assert got_start is not None and got_plain is not None
+        assert got_start[1] == 2024 and _own(got_start[1], got_start[2]) == 2023
+        assert got_plain[1] == 2024 and _own(got_plain[1], got_plain[2]) == 2024
