@@ -182,9 +182,9 @@ def render_task(
                 f"{statements}\n"
                 f"Reply with: {_PLAN_FORM}\n"
             )
-    from finqa.agents.reasoning.offline.question import parse_question
+    from finqa.lexicon.question_intent import read_intent
 
-    yes_no = parse_question(question).is_yes_no
+    yes_no = read_intent(question).ask.is_yes_no
     extra = f" {_CALC_FORM}" if figure or strategy != "standard" else ""
     form = _ANSWER_FORM
     lead = ""
