@@ -3,8 +3,8 @@ aggregation over them, the unit and rounding asked, and the form of answer (yes/
 compare, describe), read once by the lexicon (`read_ask`) and held by the question's intent
 (`QuestionIntent.ask`), so the reasoner computes and the judge checks the same reading.
 
-The asked metric is the catalogue metric the ask names that has a recipe
-(`lexicon.recipes.match_asked_metric`), the ask before any 'X is defined as ...' first. Growth,
+The asked metric is the catalogue metric the ask names (`metric`; `recipe`: among those with a
+recipe, `lexicon.recipes.match_asked_metric`), the ask before any 'X is defined as ...' first. Growth,
 change and a three-year average are operators over the line item named ('year-over-year growth
 in operating income' is operating income's growth), between the first and last year named.
 """
@@ -28,7 +28,10 @@ __all__ = ["QuestionAsk", "read_ask"]
 class QuestionAsk:
     """What a metric question asks, read from the (whitespace-normalised) question's words."""
 
-    recipe: str | None  # the asked catalogue metric with a recipe ('pctrev:<item>': % of revenue)
+    # the catalogue metric the ask names, whether or not finqa can compute it (its unit says
+    # the kind of figure asked); `recipe`: the one it computes ('pctrev:<item>': % of revenue)
+    metric: str | None
+    recipe: str | None
     years: tuple[int, ...]  # every fiscal year the ask names (else the question), ascending
     target_year: int | None
     aggregate: str  # "single" | "avg3" | "cagr" | "change" | "growth" | "trend"
@@ -84,6 +87,7 @@ def _read(q: str, fy_label: str | None) -> QuestionAsk:
     text = head if matched else q
     lex = matched or match_asked_metric(q)
     recipe = lex[0] if lex else None
+    named = match_asked_metric(head, computable=False) or match_asked_metric(q, computable=False)
     base = get_recipe(recipe)
     if lex and base is not None and base.unit == "USD" and intent.ratio_follows(text[lex[2] :]):
         # 'debt to total capital': a ratio of the amount to a line the catalogue does not
@@ -108,6 +112,7 @@ def _read(q: str, fy_label: str | None) -> QuestionAsk:
         aggregate = "growth"  # 'year-over-year change in operating income (in units of percents)'
     sub_annual, periods = _sub_annual(head, fy_label)
     return QuestionAsk(
+        metric=named[0] if named else None,
         recipe=recipe,
         years=tuple(sorted(set(years))),
         target_year=target,

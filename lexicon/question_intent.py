@@ -16,6 +16,7 @@ judge and the reasoner read one question the same way. Cached per question text 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
@@ -30,14 +31,14 @@ from finqa.lexicon.answer_form import (
 from finqa.lexicon.intent import asks_change_amount, asks_share
 from finqa.lexicon.numbers import Quantity, extract_quantities, question_scale
 from finqa.lexicon.owners import Owner, asked_companies
-from finqa.lexicon.periods import find_periods, year_mentions
+from finqa.lexicon.periods import find_periods, fiscal_naming, year_mentions
 from finqa.lexicon.question_ask import QuestionAsk, read_ask
 from finqa.lexicon.question_parts import QuestionParts, question_parts
 
 if TYPE_CHECKING:  # pydantic is imported on first use, so `import lexicon` stays light
     from finqa.lexicon.model import QueryAnalysis
 
-__all__ = ["FigureForm", "QuestionIntent", "read_intent", "asked_sentences"]
+__all__ = ["FigureForm", "QuestionIntent", "read_intent", "read_intent_in", "asked_sentences"]
 
 FigureForm = Literal["percent", "ratio"]
 
@@ -91,6 +92,13 @@ def read_intent(question: str, fy_label: str | None = None) -> QuestionIntent:
     own-naming 'fiscal 2023' is FY2024 and only the reading under that naming gives the years;
     None: the naming of the company the question names where the lexicon knows it (`ask`)."""
     return _read(question, fy_label if fy_label in ("start", "end") else None)
+
+
+def read_intent_in(question: str, labels: Iterable[str | None]) -> QuestionIntent:
+    """The reading of `question` over filings whose own fiscal-year naming is `labels`
+    (`FilingIdentity.fy_label` of each evidence item): their naming when they agree, else the
+    naming of the company the question names (`periods.fiscal_naming`)."""
+    return read_intent(question, fiscal_naming(question, labels))
 
 
 @data_cache(256)

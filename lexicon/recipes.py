@@ -185,18 +185,26 @@ def get_recipe(recipe_id: str | None) -> Recipe | None:
     return lexicon_recipe(recipe_id)
 
 
-def match_asked_metric(text: str) -> tuple[str, int, int] | None:
+def match_asked_metric(text: str, *, computable: bool = True) -> tuple[str, int, int] | None:
     """(metric id, start, end) of the metric the text asks for, among the catalogue metrics it
-    names that have a recipe: a metric whose formula uses another named metric wins over that
-    input ('payout ratio (using dividends paid and net income)' asks for the payout ratio);
-    then the first named."""
-    found = [m for m in find_metrics(text) if lexicon_recipe(m.canonical) is not None]
+    names (`computable`: those that have a recipe): a metric whose formula uses another named
+    metric wins over that input ('payout ratio (using dividends paid and net income)' asks for
+    the payout ratio); then the first metric with a formula of its own; then the first named."""
+    found = [
+        m for m in find_metrics(text) if not computable or lexicon_recipe(m.canonical) is not None
+    ]
     named = {str(m.canonical) for m in found}
     used = set().union(*(_inputs(c) for c in named)) if named else set()
-    for m in found:
-        if str(m.canonical) not in used:
-            return (str(m.canonical), int(m.start), int(m.end))
+    heads = [m for m in found if str(m.canonical) not in used]
+    derived = [m for m in heads if _derived(str(m.canonical))]
+    for m in derived or heads:  # 'EBITDAR contribution by region': the EBITDAR is asked
+        return (str(m.canonical), int(m.start), int(m.end))
     return None
+
+
+def _derived(metric_id: str) -> bool:
+    metric = METRICS.get(metric_id)
+    return metric is not None and metric.formula is not None
 
 
 @cache

@@ -35,19 +35,13 @@ from finqa.agents.types import Answer, Evidence, StatementStore
 from finqa.lexicon import intent
 from finqa.lexicon.causes import asks_cause
 from finqa.lexicon.conventions import asks_per_share
-from finqa.lexicon.periods import fiscal_naming
 from finqa.lexicon.question_ask import QuestionAsk
-from finqa.lexicon.question_intent import read_intent
+from finqa.lexicon.question_intent import read_intent_in
 
-__all__ = ["OfflineBackend", "OFFLINE_TEMPLATE_ID", "CANNOT", "is_descriptive"]
+__all__ = ["OfflineBackend", "OFFLINE_TEMPLATE_ID", "CANNOT"]
 
 OFFLINE_TEMPLATE_ID = TEMPLATE_ID
 CANNOT = "cannot determine from the filings"
-
-
-def is_descriptive(question: str) -> bool:
-    """Whether the question asks about causes, kinds or names rather than a line item's figure."""
-    return intent.is_descriptive(question)
 
 
 class OfflineBackend:
@@ -69,8 +63,9 @@ class OfflineBackend:
         return Book(evidence, self.statements, spec.periods if spec is not None else None)
 
     def answer(self, question: str, evidence: Evidence, strategy: str = "standard") -> Answer:
-        naming = fiscal_naming(question, (item.metadata.get("fy_label") for item in evidence.items))
-        spec = read_intent(question, naming).ask  # the lexicon's one reading, as the judge's
+        # the lexicon's one reading of the question, the one the judge reads
+        labels = (item.metadata.get("fy_label") for item in evidence.items)
+        spec = read_intent_in(question, labels).ask
         answer = self._answer(question, evidence, strategy, spec)
         answer = _relabel(answer, spec) if spec.periods else answer
         return _named_years(answer, spec)

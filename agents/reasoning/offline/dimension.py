@@ -202,10 +202,12 @@ def _not_one_figure(question: str) -> bool:
     """A change, a comparison, an extreme or a yes/no verdict: more than one part's figure."""
     from finqa.agents.reasoning.offline.sentences import is_yes_no_question
     from finqa.lexicon import intent
+    from finqa.lexicon.question_intent import read_intent
 
+    read = read_intent(question)  # the lexicon's one reading of the question
     return bool(
-        intent.asks_change_amount(question)
-        or intent.asks_comparison(question)
+        read.change_amount
+        or read.ask.compares
         or intent.asked_extreme(question)
         or is_yes_no_question(question)
     )
