@@ -216,8 +216,7 @@ class OfflineBackend:
         """An abstention saying what was looked for (`missing`)."""
         conf = confidence_signals(text, cited=False)
         conf["mode"] = "abstain"
-        conf["missing"] = missing
-        return offline_answer(text, strategy, conf, abstained=True)
+        return offline_answer(text, strategy, conf, abstained=True, missing=missing)
 
     def _abstain_period(self, spec: QuestionAsk, strategy: str) -> Answer:
         """Two different periods asked in one fiscal year ('Q1 2025 vs Q2 2025'): the offline
@@ -310,16 +309,11 @@ def _relabel(answer: Answer, spec: QuestionAsk) -> Answer:
         )
         for c in answer.calculations
     )
-    missing = answer.confidence.get("missing")
-    confidence = dict(answer.confidence)
-    if isinstance(missing, list):
-        confidence["missing"] = [sub(str(m)) for m in missing]
     text = sub(answer.text)
     return answer.model_copy(
         update={
             "text": text[:1].upper() + text[1:],
             "calculations": calcs,
-            "confidence": confidence,
             "missing": tuple(sub(m) for m in answer.missing),
         }
     )

@@ -68,8 +68,7 @@ def _cite(fact: StatementFact, evidence: Evidence) -> Citation:
 def _abstain(text: str, strategy: str, missing: str) -> Answer:
     conf = confidence_signals(text, cited=False)
     conf["mode"] = "abstain"
-    conf["missing"] = [missing]
-    return offline_answer(text, strategy, conf, abstained=True)
+    return offline_answer(text, strategy, conf, abstained=True, missing=[missing])
 
 
 def dimension_answer(

@@ -113,8 +113,8 @@ def applicability(
     )
     conf = confidence_signals(text, cited=True, base=0.7)
     conf["mode"] = "not_relevant"
-    conf["missing"] = [li.name for li in blocking]
-    return offline_answer(text, strategy, conf, citations=(cite,))
+    missing = [li.name for li in blocking]
+    return offline_answer(text, strategy, conf, citations=(cite,), missing=missing)
 
 
 def _mentions(key: str, li: LineItem) -> bool:
