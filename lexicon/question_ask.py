@@ -17,6 +17,7 @@ from finqa.lexicon import answer_form, intent
 from finqa.lexicon._data import data_cache
 from finqa.lexicon.asked_period import AskedPeriod, asked_periods
 from finqa.lexicon.conventions import Conventions, stated_conventions
+from finqa.lexicon.dimensions import asked_change, period_spec
 from finqa.lexicon.numbers import question_scale
 from finqa.lexicon.periods import find_periods, fiscal_naming
 from finqa.lexicon.recipes import PCT_OF_REVENUE, Recipe, get_recipe, match_asked_metric
@@ -62,6 +63,11 @@ class QuestionAsk:
     direct: bool = False  # asks directly for a stated thing ('what is', 'how much')
     choice: bool = False  # asks which of several ('which segment ...')
     direction: tuple[bool, bool] = (False, False)  # asks whether it went (up, down)
+    # as the statement model's facts are looked up (`lexicon.dimensions`): the period asked
+    # (2024, '2025Q3', '2025M9', 'FY2024@end'; None: not said) and a movement over the year
+    # before ('growth' | 'change'; None: one period's figure)
+    statement_period: str | int | None = None
+    change_over_prior: str | None = None
 
     def period_label(self, year: int) -> str:
         """How the answer names a fiscal year's period: 'FY2025', or the shorter period asked
@@ -134,6 +140,8 @@ def _read(q: str, fy_label: str | None) -> QuestionAsk:
         direct=intent.asks_direct(q),
         choice=intent.asks_choice(q),
         direction=intent.asked_direction(q),
+        statement_period=period_spec(q),
+        change_over_prior=asked_change(q),
     )
 
 

@@ -25,7 +25,8 @@ HELD = frozenset(
         "is_yes_no_of_fact", "asks_percent", "asked_decimals", "asks_positive", "defines_metric",
         "ratio_follows", "asked_direction", "asks_comparison", "is_descriptive", "asks_compute",
         "asks_direct", "asks_choice", "asks_change_amount", "asks_share", "question_scale",
-        "stated_conventions", "asked_periods", "fiscal_naming", "match_asked_metric",
+        "stated_conventions", "asked_periods", "fiscal_naming", "match_asked_metric", "period_spec",
+        "asked_change",
     }
 )  # fmt: skip
 _QUESTION_NAMES = frozenset({"question", "q"})
