@@ -20,7 +20,7 @@ from finqa.agents.judge.evidence import EvidenceView
 from finqa.agents.judge.facets import decompose
 from finqa.agents.judge.kind import expected_kind
 from finqa.agents.types import Answer, Calculation, Evidence
-from finqa.lexicon import analyze, extract_quantities
+from finqa.lexicon import extract_quantities
 
 __all__ = ["PERTURBATIONS", "perturbations"]
 
@@ -38,11 +38,7 @@ _LEADING_YES_NO = re.compile(r"^\W*(yes|no)\b", re.I)
 
 
 def _kind(question: str) -> Any:
-    try:
-        analysis = analyze(question)
-    except Exception:  # noqa: BLE001 - the analysis refines the cases; a question without one still gets some
-        analysis = None
-    return expected_kind(question, analysis, [f.kind for f in decompose(question, analysis)])
+    return expected_kind(question, [f.kind for f in decompose(question)])
 
 
 def _find(q: Any, view: EvidenceView) -> tuple[Any, Any] | None:

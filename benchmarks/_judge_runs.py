@@ -89,6 +89,12 @@ def items_from_run(
                 "citations": data.get("citations") or [],
                 "calculations": data.get("calculations") or [],
                 "confidence": data.get("confidence") or {},
+                # typed in newer records; older ones said these in `confidence` (Answer reads both)
+                **{
+                    k: data[k]
+                    for k in ("missing", "calc_problems", "invalid_citations")
+                    if k in data
+                },
             }
             params = dict(reasoning.get("params") or {})
             answer |= {k: params[k] for k in ("strategy", "backend", "model") if params.get(k)}

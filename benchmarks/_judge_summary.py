@@ -377,7 +377,7 @@ def llm_judge_sample(
     for r in rows:
         q = str(r["question"])
         kinds = [f.kind for f in decompose(q)]
-        if expected_kind(q, None, kinds).kind in (None, "explanation"):
+        if expected_kind(q, kinds).kind in (None, "explanation"):
             picked.append(r)
         if len(picked) >= limit:
             break

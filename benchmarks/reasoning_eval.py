@@ -86,7 +86,7 @@ def _table(results: Iterable[Mapping[str, Any]], title: str) -> None:
 
 def _feedback(answer: Any) -> Verdict:
     """What the Judge would say about an abstention: retrieval lacked these line items."""
-    missing = tuple(answer.confidence.get("missing") or ())
+    missing = answer.missing
     return Verdict(
         grounding=0.0,
         completeness=0.0,

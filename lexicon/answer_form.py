@@ -3,8 +3,8 @@
 ('round to two decimal places'), percent units, a 'positive' test, the share-of-revenue form
 ('X as a % of revenue') and the question's own definition clause ('X is defined as ...').
 
-One place for this language: the offline reasoner's question reading (`QuestionSpec`) calls
-these functions instead of compiling its own patterns."""
+One place for this language: the lexicon's reading of what a question asks
+(`lexicon.question_ask`, held by `QuestionIntent.ask`) calls these functions; agents read that."""
 
 from __future__ import annotations
 

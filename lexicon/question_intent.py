@@ -4,8 +4,10 @@
 frozen `QuestionIntent`: the query analysis (companies, periods, metrics, statements), the parts
 it asks and the form of answer each wants (`question_parts`), the asked fiscal years, the
 companies it names (and whose figures it asks, `owners`), the figures it states itself, the scale it asks amounts in, the aggregation
-over years it names, its own definition clause, and the form of a figure its wording asks for (a
-change rather than a rate, a percentage, a margin or ratio beside an amount).
+over years it names, its own definition clause, the form of a figure its wording asks for (a
+change rather than a rate, a percentage, a margin or ratio beside an amount), and what it asks
+of the figures (`ask`: the asked catalogue metric, its years and aggregation, unit and rounding,
+`lexicon.question_ask`) — the reasoner computes that reading and the judge checks against it.
 
 Agents consume this reading instead of parsing the question with patterns of their own, so the
 judge and the reasoner read one question the same way. Cached per question text (frozen).
@@ -14,6 +16,7 @@ judge and the reasoner read one question the same way. Cached per question text 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
@@ -28,13 +31,14 @@ from finqa.lexicon.answer_form import (
 from finqa.lexicon.intent import asks_change_amount, asks_share
 from finqa.lexicon.numbers import Quantity, extract_quantities, question_scale
 from finqa.lexicon.owners import Owner, asked_companies
-from finqa.lexicon.periods import find_periods, year_mentions
+from finqa.lexicon.periods import find_periods, fiscal_naming, year_mentions
+from finqa.lexicon.question_ask import QuestionAsk, read_ask
 from finqa.lexicon.question_parts import QuestionParts, question_parts
 
 if TYPE_CHECKING:  # pydantic is imported on first use, so `import lexicon` stays light
     from finqa.lexicon.model import QueryAnalysis
 
-__all__ = ["FigureForm", "QuestionIntent", "read_intent", "asked_sentences"]
+__all__ = ["FigureForm", "QuestionIntent", "read_intent", "read_intent_in", "asked_sentences"]
 
 FigureForm = Literal["percent", "ratio"]
 
@@ -67,6 +71,7 @@ class QuestionIntent:
     percent_asked: bool  # the asked sentences ask for a percentage
     also_forms: tuple[FigureForm, ...]  # forms an amount's wording also allows ('margin' -> %)
     share: bool  # a share of a whole ('what percentage of total revenue ...')
+    ask: QuestionAsk  # the asked metric, its years and aggregation, unit and rounding
 
     @property
     def part_forms(self) -> tuple[str, ...]:
@@ -84,8 +89,16 @@ def read_intent(question: str, fy_label: str | None = None) -> QuestionIntent:
     """The lexicon's one reading of `question` (cached per question text and naming).
     `fy_label` 'start': the filings in scope name their years by the calendar year a year
     starts in (`FilingIdentity.fy_label`, `periods.fiscal_naming`), so the question's
-    own-naming 'fiscal 2023' is FY2024 and only the reading under that naming gives the years."""
-    return _read(question, fy_label if fy_label == "start" else None)
+    own-naming 'fiscal 2023' is FY2024 and only the reading under that naming gives the years;
+    None: the naming of the company the question names where the lexicon knows it (`ask`)."""
+    return _read(question, fy_label if fy_label in ("start", "end") else None)
+
+
+def read_intent_in(question: str, labels: Iterable[str | None]) -> QuestionIntent:
+    """The reading of `question` over filings whose own fiscal-year naming is `labels`
+    (`FilingIdentity.fy_label` of each evidence item): their naming when they agree, else the
+    naming of the company the question names (`periods.fiscal_naming`)."""
+    return read_intent(question, fiscal_naming(question, labels))
 
 
 @data_cache(256)
@@ -94,7 +107,9 @@ def _read(question: str, fy_label: str | None = None) -> QuestionIntent:
     asked = asked_sentences(question)
     head = ask_head(question)
     named = (
-        {p.fiscal_year for p in find_periods(question, fy_label=fy_label)} if fy_label else set()
+        {p.fiscal_year for p in find_periods(question, fy_label=fy_label)}
+        if fy_label == "start"
+        else set()
     )
     years = {y for y in named if y is not None}
     if not years:
@@ -119,6 +134,7 @@ def _read(question: str, fy_label: str | None = None) -> QuestionIntent:
         percent_asked=bool(_PERCENT_ASKED.search(asked)),
         also_forms=tuple(form for form, rx in _ALSO_FORMS if rx.search(asked)),
         share=asks_share(question),
+        ask=read_ask(question, fy_label),
     )
 
 

@@ -83,6 +83,10 @@ def answer_data(answer: Answer) -> dict[str, Any]:
         "citations": [c.model_dump(mode="json") for c in answer.citations],
         "calculations": [c.model_dump(mode="json") for c in answer.calculations],
         "confidence": jsonable(answer.confidence),
+        # what the reasoner tells the judge
+        "missing": list(answer.missing),
+        "calc_problems": list(answer.calc_problems),
+        "invalid_citations": answer.invalid_citations,
         "raw": redact(answer.raw),
     }
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 from finqa.agents.config import Settings
-from finqa.agents.reasoning.offline.question import parse_question
 from finqa.lexicon.identity import identify
 from finqa.lexicon.periods import find_periods, fiscal_naming
+from finqa.lexicon.question_ask import read_ask
 
 # A retailer the gazetteer does not know: only its filing tells how it names its years.
 ZETA = """UNITED STATES SECURITIES AND EXCHANGE COMMISSION
@@ -116,14 +116,14 @@ class TestNaming:
         ]
         assert fiscal_naming(q, ["start", None]) == "start"
         assert fiscal_naming(q, ["start", "end"]) is None
-        spec = parse_question(q, "start")
+        spec = read_ask(q, "start")
         assert spec.years == (2024,) and spec.renamed == (("fiscal year 2023", 2024),)
-        assert parse_question(q).years == (2023,)  # nothing says how Zeta names its years
+        assert read_ask(q).years == (2023,)  # nothing says how Zeta names its years
 
     def test_gazetteer_naming_reaches_the_reasoner(self) -> None:
         """A company the gazetteer knows to name years by their start (Ulta) is read so by the
         reasoner as by retrieval, without a filing in scope."""
-        spec = parse_question("What were Ulta Beauty's net sales in fiscal 2022?")
+        spec = read_ask("What were Ulta Beauty's net sales in fiscal 2022?")
         assert spec.years == (2023,) and spec.fy_label == "start"
 
 

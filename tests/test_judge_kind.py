@@ -10,7 +10,6 @@ from finqa.agents.config import Settings
 from finqa.agents.judge import JudgeAgent
 from finqa.agents.judge.kind import expected_kind, not_english
 from finqa.agents.types import Answer, Calculation, Evidence, Operand
-from finqa.lexicon import analyze
 
 BALANCE = """Consolidated Balance Sheets
 (in millions)
@@ -91,24 +90,24 @@ def _codes(verdict: Any) -> list[str]:
 class TestExpectedKind:
     def test_ratio_from_catalogue_unit(self) -> None:
         """A current-ratio question expects a ratio, from the catalogue's unit for the metric."""
-        e = expected_kind(Q_RATIO, analyze(Q_RATIO), ["figure"])
+        e = expected_kind(Q_RATIO, ["figure"])
         assert e.kind == "ratio" and e.metric == "current_ratio"
 
     def test_yes_no_needs_basis(self) -> None:
         """A yes/no question expects a verdict with its basis."""
-        e = expected_kind(Q_YESNO, analyze(Q_YESNO), ["verdict"])
+        e = expected_kind(Q_YESNO, ["verdict"])
         assert e.kind == "verdict" and e.needs_basis
 
     def test_percent_wording_wins(self) -> None:
         """'What percent of ... inventories' expects a percentage though inventory is an amount."""
         q = "What percent of Corning's total current assets were inventories in FY2022?"
-        e = expected_kind(q, analyze(q), ["figure"])
+        e = expected_kind(q, ["figure"])
         assert e.kind == "percent"
 
     def test_no_metric_says_so(self) -> None:
         """A question with no recognisable metric gets no kind, and the reason says so."""
         q = "What is the company's approach to remote work?"
-        e = expected_kind(q, analyze(q), ["figure"])
+        e = expected_kind(q, ["figure"])
         assert e.kind is None and "no recognisable metric" in e.reason
 
 

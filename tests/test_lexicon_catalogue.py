@@ -98,7 +98,7 @@ class TestRecipes:
     def test_total_debt_alternatives_reach_its_ratios(self) -> None:
         """Debt to equity tries total debt as short- plus long-term debt, as the filer's total
         line, then long-term debt alone."""
-        from finqa.agents.reasoning.offline.recipes import get_recipe
+        from finqa.lexicon.recipes import get_recipe
 
         recipe = get_recipe("debt_to_equity")
         assert recipe is not None
@@ -111,7 +111,7 @@ class TestRecipes:
     def test_metric_read_as_another_line(self) -> None:
         """Depreciation is read from the D&A line (the catalogue's formulas say so); a metric
         the catalogue marks unread has no recipe."""
-        from finqa.agents.reasoning.offline.recipes import get_recipe
+        from finqa.lexicon.recipes import get_recipe
 
         dep = get_recipe("depreciation")
         assert dep is not None and dep.formulas == ("depreciation_amortization[y]",)

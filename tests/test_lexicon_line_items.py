@@ -121,7 +121,7 @@ class TestPerYearFormulas:
     def test_offline_recipes_come_from_the_catalogue(self) -> None:
         """The offline reasoner's recipe for a metric is the catalogue's formulas written per
         year, under the metric's own key; every line item is a recipe of its own."""
-        from finqa.agents.reasoning.offline.recipes import get_recipe
+        from finqa.lexicon.recipes import get_recipe
 
         recipe = get_recipe("effective_tax_rate")
         assert recipe is not None and recipe.id == "effective_tax_rate"

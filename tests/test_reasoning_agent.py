@@ -87,7 +87,7 @@ class TestStructuredAnswer:
         )
         calc = a.calculations[0]
         assert calc.result == 5604 and calc.operands[1].scale == 1e6
-        assert "disagrees" in a.confidence["calc_problems"][0]
+        assert "disagrees" in a.calc_problems[0]
         assert "5,604" in a.text and not a.abstained
         assert a.backend == "openai" and a.usage.calls == 1 and a.template_id == "standard.v2"
         assert len(a.template_hash) == 64
@@ -116,7 +116,7 @@ class TestStructuredAnswer:
         """A citation of a source that was not shown ([S9]) is dropped and counted."""
         with FakeOpenAIServer(['{"answer": "x [S9]", "citations": ["S9"]}']) as srv:
             a = _agent(srv.url).generate(QUESTION, evidence(CASH_FLOW), 1)
-        assert a.citations == () and a.confidence["invalid_citations"] == 2
+        assert a.citations == () and a.invalid_citations == 2
 
     def test_abstain_flag(self) -> None:
         """An explicit abstention is an abstained Answer."""
@@ -296,4 +296,4 @@ class TestReplyParsing:
         parsed = parse_reply(
             json.dumps({"answer": "x [S1]", "calculations": bad}), evidence(CASH_FLOW)
         )
-        assert parsed.calculations == [] and len(parsed.confidence["calc_problems"]) == 2
+        assert parsed.calculations == [] and len(parsed.calc_problems) == 2

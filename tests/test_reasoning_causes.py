@@ -152,6 +152,13 @@ class TestCauseAnswer:
         assert a.abstained
         assert "gross margin" in a.text and "'due to'" in a.text
 
+    def test_no_cause_tells_the_judge_what_was_looked_for(self) -> None:
+        """The abstention names what it looked for in the typed `missing` field (the judge's
+        and the retry's input), not only as an untyped confidence key."""
+        a = ask("What drove gross margin change in FY2022 for Acme?", FILLER, NO_CAUSE)
+        assert a.missing == ("the cause of the change in gross margin",)
+        assert "missing" not in a.confidence
+
     def test_other_figure_is_no_answer(self) -> None:
         """A cause of another figure's movement does not answer (operating margin asked)."""
         a = ask("What drove operating margin change in FY2022 for Acme?", FILLER, MARGIN_CAUSE)

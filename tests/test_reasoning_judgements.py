@@ -8,9 +8,9 @@ from _reasoning_data import BALANCE, CASH_FLOW, INCOME, UTILITY_STATEMENTS, evid
 from finqa.agents.config import Settings
 from finqa.agents.reasoning import build_reasoner
 from finqa.agents.reasoning.offline.book import Book
-from finqa.agents.reasoning.offline.question import parse_question
 from finqa.agents.reasoning.offline.verdicts import ratio_judgement
 from finqa.lexicon.judgements import judgement
+from finqa.lexicon.question_ask import read_ask
 
 Q = "Is Acme a capital-intensive business based on FY2022 data?"
 
@@ -31,7 +31,7 @@ class TestRatioJudgement:
         j = judgement("capital_intensive")
         strict = replace(j, tests=tuple(replace(t, threshold=90.0) for t in j.tests))
         book = Book(evidence(UTILITY_STATEMENTS))
-        spec = parse_question(Q)
+        spec = read_ask(Q)
         loose = ratio_judgement(j, spec, book, "standard")
         tight = ratio_judgement(strict, spec, book, "standard")
         assert loose is not None and loose.text.startswith("Yes.")
@@ -43,6 +43,6 @@ class TestRatioJudgement:
         low = tuple(replace(t, threshold=1.0) for t in base.tests)  # both ratios pass at 1%
         j = replace(base, rule="all", tests=low)
         book = Book(evidence(BALANCE))  # net PP&E / total assets 1.7%; capex not read
-        assert ratio_judgement(j, parse_question(Q), book, "standard") is None
-        full = ratio_judgement(j, parse_question(Q), Book(evidence(INCOME, CASH_FLOW, BALANCE)), "standard")  # fmt: skip
+        assert ratio_judgement(j, read_ask(Q), book, "standard") is None
+        full = ratio_judgement(j, read_ask(Q), Book(evidence(INCOME, CASH_FLOW, BALANCE)), "standard")  # fmt: skip
         assert full is not None and full.text.startswith("Yes.")

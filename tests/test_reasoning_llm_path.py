@@ -233,7 +233,7 @@ class TestPlanThenCompute:
         """A known line item absent from the evidence abstains with what is missing."""
         reply = _plan_reply([{"name": "a", "item": "inventory", "period": "FY2022"}], "a")
         ans = parse_reply(reply, evidence(CASH_FLOW))
-        assert ans.abstained and ans.confidence["missing"] == ["inventory FY2022"]
+        assert ans.abstained and ans.missing == ["inventory FY2022"]
 
     def test_item_names_resolve(self) -> None:
         """Catalogue ids, their labels as filed and lexicon ids resolve to one line item."""
@@ -269,7 +269,7 @@ class TestPlanReadsTheStatementModel:
     def test_without_the_model_the_plan_abstains(self) -> None:
         """The same plan over the same prose, with no statement model, abstains naming the gaps."""
         parsed = parse_reply(FCF_PLAN, evidence(PROSE))
-        assert parsed.abstained and parsed.confidence["missing"]
+        assert parsed.abstained and parsed.missing
 
     def test_evidence_tables_are_the_fallback(self) -> None:
         """An item the model lacks is read from the evidence's own table, cited to its source."""
@@ -294,7 +294,7 @@ class TestPlanReadsTheStatementModel:
         """A known line item neither the model nor the evidence has abstains, naming item and filing."""
         reply = _plan_reply([{"name": "a", "item": "inventory", "period": "FY2022"}], "a")
         parsed = parse_reply(reply, evidence(PROSE), statements=_store((52, CASH_FLOW)))
-        assert parsed.abstained and parsed.confidence["missing"] == ["inventory FY2022"]
+        assert parsed.abstained and parsed.missing == ["inventory FY2022"]
         assert (
             "statement model of ACME_2022_10K" in parsed.text and "inventory FY2022" in parsed.text
         )
@@ -366,7 +366,7 @@ class TestBadOperands:
         parsed = parse_reply(reply, evidence(CASH_FLOW))
         ops = {o.name: o for o in parsed.calculations[0].operands}
         assert ops["a"].source_id is None and ops["b"].source_id == "S1"
-        assert any("'a' = 9123 is not in S1" in p for p in parsed.confidence["calc_problems"])
+        assert any("'a' = 9123 is not in S1" in p for p in parsed.calc_problems)
 
     def test_operand_citing_missing_source(self) -> None:
         """An operand citing a source id that was never shown is reported and unsourced."""
@@ -380,7 +380,7 @@ class TestBadOperands:
         )
         parsed = parse_reply(reply, evidence(CASH_FLOW))
         assert parsed.calculations[0].operands[0].source_id is None
-        assert any("S7" in p for p in parsed.confidence["calc_problems"])
+        assert any("S7" in p for p in parsed.calc_problems)
 
 
 class TestHybrid:

@@ -6,9 +6,9 @@ import pytest
 from _reasoning_data import evidence
 from finqa.agents.config import Settings
 from finqa.agents.reasoning import build_reasoner
-from finqa.agents.reasoning.offline.question import parse_question
 from finqa.lexicon.arith import evaluate
 from finqa.lexicon.line_items import caption_sign
+from finqa.lexicon.question_ask import read_ask
 
 LOSS_YEARS = """Consolidated Statements of Operations
 (Dollars in millions)
@@ -99,7 +99,7 @@ class TestSignedTaxRate:
 class TestComparison:
     def test_compare_two_years_is_a_trend(self) -> None:
         """'How does X in FY2022 compare to FY2021?' reads both years of the metric."""
-        spec = parse_question("How does Acme's effective tax rate in FY2022 compare to FY2021?")
+        spec = read_ask("How does Acme's effective tax rate in FY2022 compare to FY2021?")
         assert spec.aggregate == "trend" and spec.agg_years == (2021, 2022)
 
     def test_comparison_answer_states_both_years(self) -> None:
@@ -113,7 +113,7 @@ class TestComparison:
     def test_drop_between_periods_is_a_direction_question(self) -> None:
         """'Was there any drop in X between FY2021 and FY2022?' is answered Yes/No from figures."""
         q = "Was there any drop in Acme's net sales between FY2021 and FY2022?"
-        assert parse_question(q).aggregate == "trend"
+        assert read_ask(q).aggregate == "trend"
         assert ask(q, PROFIT_YEARS).text.startswith("No.")
 
 
@@ -145,7 +145,7 @@ class TestGrowthOfALineItem:
     def test_growth_of_operating_income_is_not_revenue_growth(self) -> None:
         """'Year-over-year growth in operating income' is computed over operating income."""
         q = "What was Acme's year-over-year growth in operating income in FY2022?"
-        spec = parse_question(q)
+        spec = read_ask(q)
         assert (spec.recipe, spec.aggregate, spec.agg_years) == (
             "operating_income",
             "growth",

@@ -6,8 +6,8 @@ from _reasoning_data import evidence
 from finqa.agents.config import Settings
 from finqa.agents.reasoning import build_reasoner
 from finqa.agents.reasoning.offline.book import Book
-from finqa.agents.reasoning.offline.question import parse_question
 from finqa.lexicon.model import StatementFact, StatementPeriod, StatementTable
+from finqa.lexicon.question_ask import read_ask
 from finqa.lexicon.statements import MemoryStatementStore
 
 DOC = "ACME_2022_10K"
@@ -99,6 +99,6 @@ class TestPeriodAsked:
 
     def test_sub_annual_read_from_the_ask(self) -> None:
         """Quarter and half-year asks are recognised; a fiscal-year ask is not."""
-        assert parse_question("What was revenue in Q2 2023?").sub_annual == "Q2 2023"
-        assert parse_question("Revenue for the six months ended June 30, 2024?").sub_annual
-        assert parse_question("What is the FY2018 capex for 3M?").sub_annual == ""
+        assert read_ask("What was revenue in Q2 2023?").sub_annual == "Q2 2023"
+        assert read_ask("Revenue for the six months ended June 30, 2024?").sub_annual
+        assert read_ask("What is the FY2018 capex for 3M?").sub_annual == ""

@@ -28,8 +28,7 @@ from finqa.agents.judge.routes import Routes
 from finqa.agents.judge.second_route import LazyPages
 from finqa.agents.judge.statement_figures import StatementFigures
 from finqa.agents.types import Answer, Evidence, LLMClient, StatementStore, Verdict
-from finqa.lexicon.periods import fiscal_naming
-from finqa.lexicon.question_intent import read_intent
+from finqa.lexicon.question_intent import read_intent_in
 from finqa.lexicon.refusal import REFUSAL
 
 __all__ = ["JudgeAgent"]
@@ -91,8 +90,7 @@ class JudgeAgent:
     def _context(self, question: str, answer: Answer, evidence: Evidence) -> Context:
         """What every step reads: the lexicon's reading of the question (its analysis, parts and
         asked periods), the evidence view and the judge's own sources."""
-        naming = fiscal_naming(question, (i.metadata.get("fy_label") for i in evidence.items))
-        intent = read_intent(question, naming)
+        intent = read_intent_in(question, (i.metadata.get("fy_label") for i in evidence.items))
         analysis = intent.analysis
         text = answer.text or ""
         abstained = answer.abstained or (bool(REFUSAL.search(text)) and len(text) < 400)
@@ -108,7 +106,7 @@ class JudgeAgent:
             abstained=abstained,
             cited=[c.source_id for c in answer.citations],
             checklist=checklist,
-            expect=expected_kind(question, analysis, [f.kind for f in checklist]),
+            expect=expected_kind(question, [f.kind for f in checklist]),
             figures=(figures := StatementFigures(evidence)),
             routes=Routes(evidence, self.statements, LazyPages(figures)),
         )

@@ -27,7 +27,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal
 
 from finqa.agents.types import Calculation, Operand
 
@@ -60,12 +60,22 @@ _COUNTED_UNITS = frozenset({"USD", "shares", "USD/share"})  # dimensions judged 
 _DIM_WORDS = {(1, 0): "an amount", (0, 0): "a ratio or percentage", (1, -1): "an amount per share"}
 
 
+# How a recorded calculation compares with the asked metric's definition (DefinitionCheck.status)
+DefinitionStatus = Literal[
+    "matches",  # the calculation is the asked metric's formula
+    "other_operation",  # the asked metric's operands, another operation
+    "other_metric",  # the formula of another catalogue metric
+    "wrong_dimension",  # a figure of another kind (an amount for a ratio ...)
+    "not_judged",  # a step towards the asked metric, or nothing to compare with
+]
+
+
 @dataclass(frozen=True)
 class DefinitionCheck:
     """The comparison of one recorded calculation with the asked metric's definition."""
 
     index: int
-    status: str  # matches | other_operation | other_metric | wrong_dimension | not_judged
+    status: DefinitionStatus
     message: str = ""
     metric: str | None = None  # the asked metric
     computes: str | None = None  # the catalogue metric the calculation is, when another

@@ -22,14 +22,13 @@ from finqa.agents.types import Answer, Evidence
 from finqa.lexicon import get_metric
 from finqa.lexicon.dimension_figures import part_figures, part_value
 from finqa.lexicon.dimensions import (
-    asked_change,
     asked_item,
     dimensional_facts,
     members_in,
-    period_spec,
     resolve_dimension,
 )
 from finqa.lexicon.formula import FormulaError, evaluate_metric
+from finqa.lexicon.question_intent import read_intent
 
 __all__ = ["DimensionCheck", "check_dimension", "index_store"]
 
@@ -106,9 +105,10 @@ def check_dimension(
     if asked is None:
         return None
     item = asked_item(question, asked) or "revenue"
-    period = period_spec(question)
+    ask = read_intent(question).ask  # the lexicon's one reading of the question
+    period = ask.statement_period
     metric = get_metric(item)
-    change = asked_change(question)
+    change = ask.change_over_prior
     if metric is not None and (metric.is_derived or change is not None):
         return _check_computed(store, docs, asked, metric, change, period, numbers, rel_tol)
     part = dimensional_facts(store, docs, item, asked, period)

@@ -106,21 +106,11 @@ class KindProblem:
         return {"code": self.code, "message": self.message, "numbers": self.numbers}
 
 
-def _asked_metric(question: str, analysis: Any) -> Any | None:
-    """The catalogue metric the question asks for: a derived metric over its own operands,
-    else the first metric named in the question's first sentence with a question mark."""
-    metrics = list(getattr(analysis, "metrics", ()) or ())
-    if not metrics:
-        return None
-    metric = _fn_metric()
-    found = [metric(m) for m in metrics]
-    found = [m for m in found if m is not None]
-    if not found:
-        return None
-    derived = [m for m in found if m.is_derived]
-    inputs = {i for m in derived for i in m.inputs}
-    heads = [m for m in derived if m.id not in inputs] or found
-    return heads[0]
+def _asked_metric(question: str) -> Any | None:
+    """The catalogue metric the question asks for, as the lexicon reads it for every agent
+    (`QuestionAsk.metric`: a derived metric over its own operands, else the first named)."""
+    asked = read_intent(question).ask.metric
+    return _fn_metric()(asked) if asked is not None else None
 
 
 def _fn_metric() -> Any:
@@ -135,14 +125,14 @@ def _fn_metric() -> Any:
     return get
 
 
-def expected_kind(question: str, analysis: Any, facet_kinds: Sequence[str]) -> Expectation:
+def expected_kind(question: str, facet_kinds: Sequence[str]) -> Expectation:
     """The kind of answer `question` expects (from its facets and the catalogue)."""
     kinds = set(facet_kinds)
     if "verdict" in kinds:
         return Expectation(
             "verdict", needs_basis=True, reason="a yes/no question: the verdict needs its basis"
         )
-    metric = _asked_metric(question, analysis)
+    metric = _asked_metric(question)
     if "figure" in kinds and metric is not None:
         kind = KIND_OF_UNIT.get(metric.unit)
         if kind is not None:

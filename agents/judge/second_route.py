@@ -37,8 +37,6 @@ def second_route(
     year = max(asked) if asked else None
     if expect.metric is None or expect.kind not in FIGURE_KINDS or year is None or expect.change:
         return None, []
-    from finqa.lexicon.asked_period import asked_periods
-
     intent = read_intent(question)  # the lexicon's one reading of the question
     unit = _metric_unit(expect.metric)
     figures = [
@@ -52,9 +50,10 @@ def second_route(
     candidates = [nc for nc in figures if nc.ok]
     results = [nc for nc in candidates if nc.status == "calculation"]
     headline = results or (candidates if len(candidates) == 1 else [])
-    # the routes read whole fiscal years: they cannot contradict a figure of a year-to-date or a
-    # quarter (the first half of a year is not its fiscal-year figure in a later filing)
-    whole_years = all(p.months in (12, 0) for p in (asked_periods(question) or ()))
+    # the routes read whole fiscal years: they cannot contradict a figure of a year-to-date, a
+    # quarter or a date within a year (the first half of a year is not its fiscal-year figure in
+    # a later filing), as the reasoner reads the period asked (`QuestionAsk.sub_annual`)
+    whole_years = not intent.ask.sub_annual
     check = routes.check(
         expect.metric, year, candidates, headline, rel_tol, may_contradict=single and whole_years
     )

@@ -194,6 +194,9 @@ class ReasoningAgent:
             usage=response.usage,
             confidence=parsed.confidence,
             raw=response.text,
+            missing=tuple(parsed.missing),
+            calc_problems=tuple(parsed.calc_problems),
+            invalid_citations=parsed.invalid_citations,
         )
 
 

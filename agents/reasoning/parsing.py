@@ -46,7 +46,11 @@ class ParsedAnswer:
         self.citations: list[Citation] = []
         self.calculations: list[Calculation] = []
         self.abstained = False
-        self.confidence: dict[str, Any] = {}
+        self.confidence: dict[str, Any] = {}  # signals for the audit log (hedging, mode ...)
+        # what the reasoner tells the judge (typed `Answer` fields)
+        self.missing: list[str] = []  # line items looked for and not found (abstentions)
+        self.calc_problems: list[str] = []  # its own calculations it found invalid
+        self.invalid_citations = 0  # citations to sources that are not in the evidence
 
 
 def _quantity(value: Any) -> tuple[float, float] | None:
@@ -231,10 +235,9 @@ def parse_reply(
             "mode": "free-form",
             "salvaged": salvaged,
             "uncited": not out.citations and not out.abstained,
-            "invalid_citations": invalid,
-            "calc_problems": problems,
         }
     )
+    out.invalid_citations, out.calc_problems = invalid, list(problems)
     return out
 
 
@@ -325,10 +328,8 @@ def _planned(
             "mode": "plan-abstain" if outcome.abstained else "plan",
             "plan": plan.model_dump(mode="json"),
             "uncited": False,
-            "invalid_citations": 0,
-            "calc_problems": outcome.problems,
             "unknown_items": outcome.unknown_items,
-            "missing": outcome.missing,
         }
     )
+    out.calc_problems, out.missing = list(outcome.problems), list(outcome.missing)
     return out

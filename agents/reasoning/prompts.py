@@ -150,13 +150,13 @@ _CALC_FORM = (
 
 def is_figure_question(question: str) -> bool:
     """Whether the question asks for a figure finqa can compute from line items (a metric)."""
-    from finqa.agents.reasoning.offline import is_descriptive
-    from finqa.lexicon import analyze
+    from finqa.lexicon.question_intent import read_intent
 
-    if is_descriptive(question):
+    intent = read_intent(question)  # the lexicon's one reading of the question
+    if intent.ask.descriptive:  # causes, kinds or names rather than a line item's figure
         return False
-    qa = analyze(question)
-    return bool(qa.metrics) or qa.is_computation
+    qa = intent.analysis
+    return qa is not None and (bool(qa.metrics) or qa.is_computation)
 
 
 def render_task(
@@ -182,9 +182,9 @@ def render_task(
                 f"{statements}\n"
                 f"Reply with: {_PLAN_FORM}\n"
             )
-    from finqa.agents.reasoning.offline.question import parse_question
+    from finqa.lexicon.question_intent import read_intent
 
-    yes_no = parse_question(question).is_yes_no
+    yes_no = read_intent(question).ask.is_yes_no
     extra = f" {_CALC_FORM}" if figure or strategy != "standard" else ""
     form = _ANSWER_FORM
     lead = ""

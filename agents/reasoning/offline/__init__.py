@@ -16,7 +16,6 @@ from finqa.agents.reasoning.offline.causes import cause_answer
 from finqa.agents.reasoning.offline.dimension import dimension_answer
 from finqa.agents.reasoning.offline.explain import explain, fmt_unit
 from finqa.agents.reasoning.offline.extractive import best_passages, content_words
-from finqa.agents.reasoning.offline.question import QuestionSpec, parse_question
 from finqa.agents.reasoning.offline.sentences import (
     assertion_answer,
     figure_answer,
@@ -36,17 +35,13 @@ from finqa.agents.types import Answer, Evidence, StatementStore
 from finqa.lexicon import intent
 from finqa.lexicon.causes import asks_cause
 from finqa.lexicon.conventions import asks_per_share
-from finqa.lexicon.periods import fiscal_naming
+from finqa.lexicon.question_ask import QuestionAsk
+from finqa.lexicon.question_intent import read_intent_in
 
-__all__ = ["OfflineBackend", "OFFLINE_TEMPLATE_ID", "CANNOT", "is_descriptive"]
+__all__ = ["OfflineBackend", "OFFLINE_TEMPLATE_ID", "CANNOT"]
 
 OFFLINE_TEMPLATE_ID = TEMPLATE_ID
 CANNOT = "cannot determine from the filings"
-
-
-def is_descriptive(question: str) -> bool:
-    """Whether the question asks about causes, kinds or names rather than a line item's figure."""
-    return intent.is_descriptive(question)
 
 
 class OfflineBackend:
@@ -62,26 +57,27 @@ class OfflineBackend:
     def __init__(self, statements: StatementStore | None = None) -> None:
         self.statements = statements
 
-    def book(self, evidence: Evidence, spec: QuestionSpec | None = None) -> Book:
+    def book(self, evidence: Evidence, spec: QuestionAsk | None = None) -> Book:
         """Every statement row available for this evidence (statement model first); for a
         question about quarters or years to date, each year's figure for the period asked."""
         return Book(evidence, self.statements, spec.periods if spec is not None else None)
 
     def answer(self, question: str, evidence: Evidence, strategy: str = "standard") -> Answer:
-        naming = fiscal_naming(question, (item.metadata.get("fy_label") for item in evidence.items))
-        spec = parse_question(question, naming)
+        # the lexicon's one reading of the question, the one the judge reads
+        labels = (item.metadata.get("fy_label") for item in evidence.items)
+        spec = read_intent_in(question, labels).ask
         answer = self._answer(question, evidence, strategy, spec)
         answer = _relabel(answer, spec) if spec.periods else answer
         return _named_years(answer, spec)
 
     def _answer(
-        self, question: str, evidence: Evidence, strategy: str, spec: QuestionSpec
+        self, question: str, evidence: Evidence, strategy: str, spec: QuestionAsk
     ) -> Answer:
         part = dimension_answer(question, evidence, self.statements, strategy)
         if part is not None:
             return part  # a segment's, a region's or a product line's figure, never the total
         book = self.book(evidence, spec)
-        verdict = verdict_answer(question, evidence, strategy, book)
+        verdict = verdict_answer(question, evidence, strategy, book, spec)
         if verdict is not None:
             return verdict
         unknown = _unknown_share_of_revenue(spec, question)
@@ -93,8 +89,8 @@ class OfflineBackend:
             )
             return self._abstained(text, strategy, [unknown])
         # 'How does X in FY2022 compare to FY2021?' sets two years' figures side by side
-        compared = spec.aggregate == "trend" and intent.asks_comparison(question)
-        metric_q = spec.recipe is not None and (compared or not intent.is_descriptive(question))
+        compared = spec.aggregate == "trend" and spec.compares
+        metric_q = spec.recipe is not None and (compared or not spec.descriptive)
         if metric_q and spec.is_yes_no:
             recipe = get_recipe(spec.recipe)
             metric_q = (
@@ -104,9 +100,7 @@ class OfflineBackend:
             )
         if metric_q and spec.sub_annual and not spec.periods:
             return self._abstain_period(spec, strategy)
-        if metric_q and (
-            spec.is_yes_no or intent.asks_compute(question) or spec.aggregate == "trend"
-        ):
+        if metric_q and (spec.is_yes_no or spec.computes or spec.aggregate == "trend"):
             sol = solve(spec, book)
             if sol is not None and sol.unit == "USD" and asks_per_share(question):
                 # an amount for the whole company is no answer to a per-share question
@@ -125,14 +119,14 @@ class OfflineBackend:
 
     # ------------------------------------------------------------------ metric
     @staticmethod
-    def _acceptable(sol: Solution, spec: QuestionSpec, strategy: str) -> bool:
+    def _acceptable(sol: Solution, spec: QuestionAsk, strategy: str) -> bool:
         if sol.unit == "USD" and not sol.scale_known:
             return False  # an amount whose scale we would have to guess
         inferred = any(f.row.header_inferred for f in sol.facts)
         return not (inferred and strategy == "conservative")
 
     def _metric_answer(
-        self, question: str, spec: QuestionSpec, sol: Solution, strategy: str
+        self, question: str, spec: QuestionAsk, sol: Solution, strategy: str
     ) -> Answer:
         value = format_value(sol, spec)
         years = spec.agg_years
@@ -149,7 +143,7 @@ class OfflineBackend:
         elif spec.aggregate in ("trend", "change") and len(sol.per_year) == 2:
             # the direction family: X at both period ends, the movement, and a verdict when
             # a yes/no question names a direction ('Has X increased ...?': either way)
-            up, down = intent.asked_direction(question)
+            up, down = spec.direction
             (y0, v0), (y1, v1) = sol.per_year.items()
             change = v1 - v0
             if up != down and spec.is_yes_no:
@@ -196,7 +190,7 @@ class OfflineBackend:
 
     def _abstain(
         self,
-        spec: QuestionSpec,
+        spec: QuestionAsk,
         strategy: str,
         missing: list[str] | None = None,
         question: str = "",
@@ -222,10 +216,9 @@ class OfflineBackend:
         """An abstention saying what was looked for (`missing`)."""
         conf = confidence_signals(text, cited=False)
         conf["mode"] = "abstain"
-        conf["missing"] = missing
-        return offline_answer(text, strategy, conf, abstained=True)
+        return offline_answer(text, strategy, conf, abstained=True, missing=missing)
 
-    def _abstain_period(self, spec: QuestionSpec, strategy: str) -> Answer:
+    def _abstain_period(self, spec: QuestionAsk, strategy: str) -> Answer:
         """Two different periods asked in one fiscal year ('Q1 2025 vs Q2 2025'): the offline
         reader reads one period per fiscal year, and would answer another period than asked."""
         recipe = get_recipe(spec.recipe)
@@ -239,7 +232,7 @@ class OfflineBackend:
 
     # ------------------------------------------------------------------ extractive
     def _extractive(
-        self, question: str, evidence: Evidence, strategy: str, spec: QuestionSpec
+        self, question: str, evidence: Evidence, strategy: str, spec: QuestionAsk
     ) -> Answer:
         if asks_cause(question):
             # 'what drove / why did X change': the filing's own explanation, or an abstention
@@ -249,7 +242,7 @@ class OfflineBackend:
             # one amount a covering sentence states (sentences.py)
             if is_yes_no_question(question):
                 stated = assertion_answer(question, evidence, strategy)
-            elif intent.asks_direct(question) or intent.asks_choice(question):
+            elif spec.direct or spec.choice:
                 stated = figure_answer(question, evidence, strategy)
             else:
                 stated = None
@@ -265,7 +258,7 @@ class OfflineBackend:
         # time in 17 and every training fold withheld them), so they are shown, not answered
         if spec.is_yes_no:
             kind = "a yes/no verdict"
-        elif intent.asks_direct(question) or intent.asks_choice(question):
+        elif spec.direct or spec.choice:
             kind = "a specific choice or figure"
         else:
             kind = "a description that no single evidence sentence was found to state"
@@ -284,7 +277,7 @@ class OfflineBackend:
 _FY = re.compile(r"\bFY(\d{4})\b")
 
 
-def _named_years(answer: Answer, spec: QuestionSpec) -> Answer:
+def _named_years(answer: Answer, spec: QuestionAsk) -> Answer:
     """An answer to a question that names a year the filer's way ('fiscal 2023' of a filer whose
     years are named by the calendar year they start in) says how it read the year."""
     if not spec.renamed or answer.abstained:
@@ -297,7 +290,7 @@ def _named_years(answer: Answer, spec: QuestionSpec) -> Answer:
     return answer.model_copy(update={"text": f"{answer.text.rstrip()} ({said}.)"})
 
 
-def _relabel(answer: Answer, spec: QuestionSpec) -> Answer:
+def _relabel(answer: Answer, spec: QuestionAsk) -> Answer:
     """An answer read through the periods asked names them: each fiscal year's figure is the
     period asked in that year ('Q3 FY2025' or 'quarter ended June 28, 2025' for 'FY2025')."""
 
@@ -316,22 +309,17 @@ def _relabel(answer: Answer, spec: QuestionSpec) -> Answer:
         )
         for c in answer.calculations
     )
-    missing = answer.confidence.get("missing")
-    confidence = dict(answer.confidence)
-    if isinstance(missing, list):
-        confidence["missing"] = [sub(str(m)) for m in missing]
     text = sub(answer.text)
     return answer.model_copy(
         update={
             "text": text[:1].upper() + text[1:],
             "calculations": calcs,
-            "confidence": confidence,
             "missing": tuple(sub(m) for m in answer.missing),
         }
     )
 
 
-def _unknown_share_of_revenue(spec: QuestionSpec, question: str) -> str | None:
+def _unknown_share_of_revenue(spec: QuestionAsk, question: str) -> str | None:
     """The numerator of 'X as a percent of revenue' when the catalogue matched only revenue
     (X is no line item it knows): answering with revenue would answer another question."""
     if spec.recipe not in ("revenue", "revenue_growth"):

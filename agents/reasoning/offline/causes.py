@@ -304,8 +304,9 @@ def cause_answer(question: str, evidence: Evidence, strategy: str) -> Answer:
             "'as a result of', 'offset by')."
         )
         conf = confidence_signals(text, cited=False)
-        conf.update(mode="abstain", missing=[f"the cause of the change in {target.label}"])
-        return offline_answer(text, strategy, conf, abstained=True)
+        conf["mode"] = "abstain"
+        missing = [f"the cause of the change in {target.label}"]
+        return offline_answer(text, strategy, conf, abstained=True, missing=missing)
     best = units[0]
     quotes = [(best.fitted(_MAX_WORDS), best)]
     seen = _stems(best.text)

@@ -16,12 +16,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from finqa.agents.reasoning.offline.book import Book
-from finqa.agents.reasoning.offline.question import QuestionSpec
-from finqa.agents.reasoning.offline.recipes import get_recipe
 from finqa.agents.reasoning.offline.solver import Solution, citations_for, solve
 from finqa.agents.reasoning.offline.verdict_kit import Reader, money, source_order, verdict
 from finqa.agents.types import Answer
 from finqa.lexicon import find_metrics, intent
+from finqa.lexicon.question_ask import QuestionAsk
+from finqa.lexicon.recipes import get_recipe
 
 __all__ = ["line_item_choice", "option_metrics"]
 
@@ -66,7 +66,7 @@ def option_metrics(question: str) -> list[tuple[str, str]] | None:
     return out
 
 
-def line_item_choice(question: str, spec: QuestionSpec, book: Book, strategy: str) -> Answer | None:
+def line_item_choice(question: str, spec: QuestionAsk, book: Book, strategy: str) -> Answer | None:
     """The listed line item with the highest or lowest figure for the year asked, or None."""
     extreme = intent.asked_extreme(question)
     y = spec.target_year

@@ -21,16 +21,16 @@ from finqa.lexicon import get_metric
 from finqa.lexicon.arith import ArithmeticError_, evaluate
 from finqa.lexicon.dimension_figures import part_figures, part_value
 from finqa.lexicon.dimensions import (
-    asked_change,
     asked_item,
     dimensional_facts,
     members_in,
-    period_spec,
     resolve_dimension,
 )
 from finqa.lexicon.display import format_amount
 from finqa.lexicon.metrics import Metric
 from finqa.lexicon.model import AskedDimension, StatementFact
+from finqa.lexicon.question_ask import QuestionAsk
+from finqa.lexicon.question_intent import read_intent
 
 __all__ = ["dimension_answer"]
 
@@ -68,8 +68,7 @@ def _cite(fact: StatementFact, evidence: Evidence) -> Citation:
 def _abstain(text: str, strategy: str, missing: str) -> Answer:
     conf = confidence_signals(text, cited=False)
     conf["mode"] = "abstain"
-    conf["missing"] = [missing]
-    return offline_answer(text, strategy, conf, abstained=True)
+    return offline_answer(text, strategy, conf, abstained=True, missing=[missing])
 
 
 def dimension_answer(
@@ -82,15 +81,16 @@ def dimension_answer(
     asked = resolve_dimension(question, members)
     if asked is None:
         return None
+    ask = read_intent(question).ask  # the lexicon's one reading of the question
     named = asked_item(question, asked)
     item = named or "revenue"
     metric = get_metric(item)
     name = metric.name.lower() if metric is not None else item.replace("_", " ")
     what = f"{name} for {asked.describe()}"
-    aggregate = asked_change(question)
+    aggregate = ask.change_over_prior
     computed = metric is not None and (metric.is_derived or aggregate is not None)
     if computed and named is not None and store is not None:  # the line item said, not assumed
-        return _computed(question, item, aggregate, asked, docs, store, evidence, strategy)
+        return _computed(ask, item, aggregate, asked, docs, store, evidence, strategy)
     if _not_one_figure(question):
         text = (
             f"I {CANNOT} offline: the question asks about {what} over more than one figure "
@@ -99,7 +99,7 @@ def dimension_answer(
             "would answer another question."
         )
         return _abstain(text, strategy, what)
-    period = period_spec(question)
+    period = ask.statement_period
     facts = dimensional_facts(store, docs, item, asked, period) if store is not None else []
     if period is None:
         facts = _latest(facts)
@@ -115,7 +115,7 @@ def dimension_answer(
 
 
 def _computed(
-    question: str,
+    ask: QuestionAsk,
     item: str,
     aggregate: str | None,
     asked: AskedDimension,
@@ -135,7 +135,7 @@ def _computed(
         label = f"{aggregate} in {label}"
     else:
         inputs = metric.inputs
-    period = period_spec(question)
+    period = ask.statement_period
     figures = part_figures(store, docs, inputs, asked, period)
     value = (
         part_value(figures, item, aggregate if not metric.is_derived else None) if figures else None
@@ -203,9 +203,10 @@ def _not_one_figure(question: str) -> bool:
     from finqa.agents.reasoning.offline.sentences import is_yes_no_question
     from finqa.lexicon import intent
 
+    read = read_intent(question)  # the lexicon's one reading of the question
     return bool(
-        intent.asks_change_amount(question)
-        or intent.asks_comparison(question)
+        read.change_amount
+        or read.ask.compares
         or intent.asked_extreme(question)
         or is_yes_no_question(question)
     )

@@ -19,14 +19,14 @@ from __future__ import annotations
 
 from finqa.agents.reasoning.offline.book import Book
 from finqa.agents.reasoning.offline.families import MIN_STATEMENT_ROWS
-from finqa.agents.reasoning.offline.question import QuestionSpec, parse_question
-from finqa.agents.reasoning.offline.recipes import get_recipe
 from finqa.agents.reasoning.offline.solver import formula_items
 from finqa.agents.reasoning.offline.tables import Row
 from finqa.agents.reasoning.offline.verdict_kit import Reader, money, verdict
 from finqa.agents.types import Answer, Citation, Evidence
 from finqa.lexicon import intent
 from finqa.lexicon.line_items import LineItem, get_item, label_key
+from finqa.lexicon.question_ask import QuestionAsk
+from finqa.lexicon.recipes import get_recipe
 
 __all__ = ["existence"]
 
@@ -34,12 +34,12 @@ _WHERE = {"income": "income statement", "balance": "balance sheet", "cash_flow":
 
 
 def existence(
-    question: str, evidence: Evidence, strategy: str, book: Book | None = None
+    question: str, evidence: Evidence, strategy: str, book: Book | None, ask: QuestionAsk
 ) -> Answer | None:
     """'Yes' / 'No' (or the amount / '0') for a line item the question asks about, or None."""
     q = " ".join(question.split())
-    spec = parse_question(q)
-    yes_no = spec.is_yes_no and intent.asks_existence(q) and not any(intent.asked_direction(q))
+    spec = ask
+    yes_no = spec.is_yes_no and intent.asks_existence(q) and not any(spec.direction)
     if not (yes_no or intent.zero_if_absent(q)) or spec.target_year is None:
         return None
     if spec.aggregate != "single" or spec.wants_positive:
@@ -57,7 +57,7 @@ def existence(
     return _absent(li, book, y, yes_no, strategy)
 
 
-def _asked_item(spec: QuestionSpec) -> LineItem | None:
+def _asked_item(spec: QuestionAsk) -> LineItem | None:
     """The one catalogue line item the question's metric is (an amount in a statement)."""
     recipe = get_recipe(spec.recipe)
     if recipe is None or recipe.unit != "USD" or len(recipe.formulas) != 1:

@@ -1,6 +1,6 @@
 """General question families over the statements, parameterised by the lexicon's catalogue.
 
-Each family maps a question to a catalogue metric (`lexicon_match`) and reads its operands from
+Each family maps a question to a catalogue metric (`QuestionAsk.recipe`, `lexicon.question_ask`) and reads its operands from
 the evidence's statement rows (`Book`); it answers with the rule and the figures, citations
 and re-executable calculations, or returns None (the caller's usual path then answers or
 abstains, saying what it looked for).
@@ -28,8 +28,6 @@ from dataclasses import replace
 
 from finqa.agents.reasoning.confidence import confidence_signals
 from finqa.agents.reasoning.offline.book import Book
-from finqa.agents.reasoning.offline.question import QuestionSpec, parse_question
-from finqa.agents.reasoning.offline.recipes import get_recipe
 from finqa.agents.reasoning.offline.solver import Solution, formula_items, solve
 from finqa.agents.reasoning.offline.tables import Row
 from finqa.agents.reasoning.offline.verdict_kit import (
@@ -44,6 +42,8 @@ from finqa.lexicon.display import format_number
 from finqa.lexicon.judgements import judgement
 from finqa.lexicon.line_items import LineItem, label_key, line_items
 from finqa.lexicon.metrics import display_value
+from finqa.lexicon.question_ask import QuestionAsk
+from finqa.lexicon.recipes import get_recipe
 
 __all__ = [
     "applicability",
@@ -59,13 +59,13 @@ STABLE_RELATIVE_CHANGE = 0.10  # no stated tolerance: a change under 10% of the 
 
 
 def applicability(
-    question: str, evidence: Evidence, strategy: str, book: Book | None = None
+    question: str, evidence: Evidence, strategy: str, book: Book | None, ask: QuestionAsk
 ) -> Answer | None:
     """'X is not relevant' when X's statement is read and has none of X's line items."""
     q = " ".join(question.split())
     if not intent.allows_not_relevant(q):
         return None
-    spec = parse_question(q)
+    spec = ask
     recipe = get_recipe(spec.recipe)
     if recipe is None or recipe.unit == "USD":
         return None  # an amount is always 'relevant'; a ratio needs its operands
@@ -113,8 +113,8 @@ def applicability(
     )
     conf = confidence_signals(text, cited=True, base=0.7)
     conf["mode"] = "not_relevant"
-    conf["missing"] = [li.name for li in blocking]
-    return offline_answer(text, strategy, conf, citations=(cite,))
+    missing = [li.name for li in blocking]
+    return offline_answer(text, strategy, conf, citations=(cite,), missing=missing)
 
 
 def _mentions(key: str, li: LineItem) -> bool:
@@ -133,13 +133,13 @@ def _stated_tolerance(question: str) -> float | None:
 
 
 def consistency(
-    question: str, evidence: Evidence, strategy: str, book: Book | None = None
+    question: str, evidence: Evidence, strategy: str, book: Book | None, ask: QuestionAsk
 ) -> Answer | None:
     """Yes/No: is the metric consistent over the years shown, with the figures and the rule."""
     q = " ".join(question.split())
     if not intent.asks_consistency(q):
         return None
-    spec = parse_question(q)
+    spec = ask
     recipe = get_recipe(spec.recipe)
     if recipe is None:
         return None
@@ -196,7 +196,7 @@ def _latest_year(book: Book) -> int | None:
     return max((y for r in book.rows if r.primary for y in r.years), default=None)
 
 
-def _single(spec: QuestionSpec, year: int) -> QuestionSpec:
+def _single(spec: QuestionAsk, year: int) -> QuestionAsk:
     return replace(spec, agg_years=(year,), aggregate="single", target_year=year)
 
 
@@ -222,14 +222,14 @@ def _cites(r: Row) -> list[Citation]:
 
 
 def period_extreme(
-    question: str, evidence: Evidence, strategy: str, book: Book | None = None
+    question: str, evidence: Evidence, strategy: str, book: Book | None, ask: QuestionAsk
 ) -> Answer | None:
     """'In which year was X highest/lowest?': X per year, the extreme year named with the figures."""
     q = " ".join(question.split())
     extreme = intent.asked_extreme(q)
     if extreme is None or not intent.asks_which_period(q):
         return None
-    spec = parse_question(q)
+    spec = ask
     recipe = get_recipe(spec.recipe)
     if recipe is None:
         return None
@@ -268,14 +268,14 @@ def period_extreme(
 
 
 def growth_profile(
-    question: str, evidence: Evidence, strategy: str, book: Book | None = None
+    question: str, evidence: Evidence, strategy: str, book: Book | None, ask: QuestionAsk
 ) -> Answer | None:
     """Yes/No: does revenue grow like a high-growth company's (CAGR over the latest three years)?"""
     q = " ".join(question.split())
     if not intent.asks_high_growth(q):
         return None
     book = book if book is not None else Book(evidence)
-    spec = replace(parse_question(q), recipe="revenue", percent=False)
+    spec = replace(ask, recipe="revenue", percent=False)
     latest = spec.target_year or _latest_year(book)
     if latest is None:
         return None

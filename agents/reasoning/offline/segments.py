@@ -21,14 +21,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from finqa.agents.reasoning.offline.book import Book
-from finqa.agents.reasoning.offline.question import parse_question
-from finqa.agents.reasoning.offline.recipes import get_recipe
 from finqa.agents.reasoning.offline.solver import formula_items
 from finqa.agents.reasoning.offline.tables import Row
 from finqa.agents.reasoning.offline.verdict_kit import Reader, money, verdict
 from finqa.agents.types import Answer, Evidence
 from finqa.lexicon import METRICS, extract_quantities, find_metrics, intent
 from finqa.lexicon.line_items import item_for_metric, line_items
+from finqa.lexicon.question_ask import QuestionAsk
+from finqa.lexicon.recipes import get_recipe
 
 __all__ = ["segment_comparison", "breakdown", "Breakdown", "TOTAL_TOLERANCE"]
 
@@ -113,7 +113,7 @@ def _threshold(question: str) -> float | None:
 
 
 def segment_comparison(
-    question: str, evidence: Evidence, strategy: str, book: Book | None = None
+    question: str, evidence: Evidence, strategy: str, book: Book | None, ask: QuestionAsk
 ) -> Answer | None:
     """A share-threshold or extreme question over the breakdown of a line item, or None."""
     q = " ".join(question.split())
@@ -124,7 +124,7 @@ def segment_comparison(
     if not share and not (extreme and intent.asks_which(q)):
         return None
     book = book if book is not None else Book(evidence)
-    spec = parse_question(q)
+    spec = ask
     item = _asked_item(q, spec.recipe)
     years = [spec.target_year] if spec.target_year else sorted({y for r in book.model_rows if r.primary for y in r.years}, reverse=True)[:1]  # fmt: skip
     if not years or years[0] is None:

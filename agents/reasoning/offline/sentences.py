@@ -32,7 +32,6 @@ from finqa.lexicon import (
     find_metrics,
     find_periods,
     get_metric,
-    intent,
 )
 from finqa.lexicon.polarity import (
     YES_NO_HEAD,
@@ -42,6 +41,7 @@ from finqa.lexicon.polarity import (
     stem,
 )
 from finqa.lexicon.query import asks_total
+from finqa.lexicon.question_intent import read_intent
 
 __all__ = [
     "assertion_answer",
@@ -186,7 +186,7 @@ def assertion_answer(question: str, evidence: Evidence, strategy: str) -> Answer
 def figure_answer(question: str, evidence: Evidence, strategy: str) -> Answer | None:
     """The one amount a covering sentence states, quoted; None when no sentence states exactly
     one amount or the question asks for a total or difference of several figures."""
-    if asks_total(question) or intent.asks_choice(question):
+    if asks_total(question) or read_intent(question).ask.choice:
         return None
     found = _covering(question, evidence)
     if found is None:

@@ -8,8 +8,6 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 
 from finqa.agents.reasoning.offline.book import Book, Fact
-from finqa.agents.reasoning.offline.question import QuestionSpec
-from finqa.agents.reasoning.offline.recipes import Recipe, get_recipe
 from finqa.agents.reasoning.offline.tables import Row
 from finqa.agents.types import Calculation, Citation, Operand
 from finqa.lexicon.arith import ArithmeticError_, evaluate
@@ -17,6 +15,8 @@ from finqa.lexicon.conventions import apply_conventions
 from finqa.lexicon.display import format_amount, period_phrase
 from finqa.lexicon.line_items import caption_sign, line_items
 from finqa.lexicon.metrics import display_value
+from finqa.lexicon.question_ask import QuestionAsk
+from finqa.lexicon.recipes import Recipe, get_recipe
 
 __all__ = [
     "Solution",
@@ -103,7 +103,7 @@ def formula_items(formula: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(m.group(1) for m in _TOKEN.finditer(formula)))
 
 
-def missing_operands(spec: QuestionSpec, book: Book) -> list[str]:
+def missing_operands(spec: QuestionAsk, book: Book) -> list[str]:
     """'capex FY2020'-style names of the operands the first formula lacks (for the abstention)."""
     recipe = get_recipe(spec.recipe)
     if recipe is None:
@@ -118,7 +118,7 @@ def missing_operands(spec: QuestionSpec, book: Book) -> list[str]:
     return out
 
 
-def solve(spec: QuestionSpec, book: Book) -> Solution | None:
+def solve(spec: QuestionAsk, book: Book) -> Solution | None:
     """The metric the question asks for, computed from the evidence, or None.
 
     A metric the catalogue defines on average balances whose prior year-end balance is not in
@@ -138,7 +138,7 @@ def solve(spec: QuestionSpec, book: Book) -> Solution | None:
     return sol
 
 
-def _solve(spec: QuestionSpec, book: Book, described: bool = True) -> Solution | None:
+def _solve(spec: QuestionAsk, book: Book, described: bool = True) -> Solution | None:
     recipe = get_recipe(spec.recipe)
     if recipe is None or not spec.agg_years:
         return None
@@ -183,7 +183,7 @@ def _year_phrase(year: int, facts: Iterable[Fact], fy_label: str = "end") -> str
 
 
 def _build(
-    spec: QuestionSpec,
+    spec: QuestionAsk,
     recipe: Recipe,
     formula: str,
     years: tuple[int, ...],
@@ -267,7 +267,7 @@ def _build(
     )
 
 
-def format_value(sol: Solution, spec: QuestionSpec) -> str:
+def format_value(sol: Solution, spec: QuestionAsk) -> str:
     """The result in the question's unit and rounding, as a memo prints it ('$5,818 million',
     '16.5%', '0.83', '$13.89 per diluted share'; finqa.lexicon.display)."""
     d = spec.decimals

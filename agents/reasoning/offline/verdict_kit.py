@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from finqa.agents.reasoning.confidence import confidence_signals
 from finqa.agents.reasoning.offline.book import Book
@@ -36,9 +36,11 @@ def offline_answer(
     citations: tuple[Citation, ...] = (),
     calculations: tuple[Calculation, ...] = (),
     abstained: bool = False,
+    missing: Sequence[str] = (),
 ) -> Answer:
     """An answer of the offline backend: its text, sources, calculations and confidence signals,
-    stamped with the one offline template id and hash every family shares."""
+    stamped with the one offline template id and hash every family shares; `missing`: the line
+    items it looked for and did not find (told to the judge)."""
     return Answer(
         text=text,
         abstained=abstained,
@@ -49,6 +51,7 @@ def offline_answer(
         template_hash=TEMPLATE_HASH,
         backend="offline",
         confidence=conf,
+        missing=tuple(missing),
     )
 
 
@@ -150,5 +153,4 @@ def abstain(what: str, missing: list[str], strategy: str) -> Answer:
     text = f"I cannot determine from the filings: the evidence does not show {what}."
     conf = confidence_signals(text, cited=False)
     conf["mode"] = "abstain"
-    conf["missing"] = missing
-    return offline_answer(text, strategy, conf, abstained=True)
+    return offline_answer(text, strategy, conf, abstained=True, missing=missing)

@@ -29,8 +29,6 @@ from finqa.agents.reasoning.offline.families import (
     growth_profile,
     period_extreme,
 )
-from finqa.agents.reasoning.offline.question import QuestionSpec, parse_question
-from finqa.agents.reasoning.offline.recipes import lex_to_recipe
 from finqa.agents.reasoning.offline.segments import segment_comparison
 from finqa.agents.reasoning.offline.verdict_kit import (
     Reader,
@@ -39,12 +37,14 @@ from finqa.agents.reasoning.offline.verdict_kit import (
 from finqa.agents.types import Answer, Evidence
 from finqa.lexicon import intent
 from finqa.lexicon.judgements import Judgement, asked_judgements, judgements
+from finqa.lexicon.question_ask import QuestionAsk
+from finqa.lexicon.recipes import recipe_aliases
 
 __all__ = ["verdict_answer", "metric_lead", "ratio_judgement"]
 
 
 def verdict_answer(
-    question: str, evidence: Evidence, strategy: str, book: Book | None = None
+    question: str, evidence: Evidence, strategy: str, book: Book | None, ask: QuestionAsk
 ) -> Answer | None:
     """A family's verdict answer, or None (no family applies, or its rows are missing).
 
@@ -61,16 +61,16 @@ def verdict_answer(
         existence,
     )
     for family in families:
-        ans = family(q, evidence, strategy, book)
+        ans = family(q, evidence, strategy, book, ask)
         if ans is not None:
             return ans
-    spec = parse_question(q)
+    spec = ask
     for j in asked_judgements(q) if spec.is_yes_no and spec.target_year else ():
         if all(t.numerator and t.denominator for t in j.tests):
             ans = ratio_judgement(j, spec, book, strategy)
             if ans is not None:
                 return ans
-    if intent.asks_choice(q) and spec.target_year:
+    if spec.choice and spec.target_year:
         # 'Among A, B and C, which was the largest ...': the listed line items' figures
         chosen = line_item_choice(q, spec, book, strategy)
         if chosen is not None:
@@ -78,14 +78,14 @@ def verdict_answer(
     return None
 
 
-def metric_lead(question: str, spec: QuestionSpec, recipe_id: str, value: float) -> str:
+def metric_lead(question: str, spec: QuestionAsk, recipe_id: str, value: float) -> str:
     """A leading verdict for a computed metric ('Yes. ' / 'No. '), or '' when none applies: a
     yes/no question asking for an evaluation ('healthy', 'strong', 'adequate') of a metric the
     catalogue judges (`lexicon/data/judgements.yaml`, a test on that metric) gets the verdict
     of that test, with the threshold and the judgement's definition."""
     if not (spec.is_yes_no and intent.asks_evaluation(question)):
         return ""
-    aliases = lex_to_recipe()
+    aliases = recipe_aliases()
     for j in judgements().values():
         for test in j.tests:
             if test.metric is None or recipe_id not in (test.metric, aliases.get(test.metric)):
@@ -100,7 +100,7 @@ def metric_lead(question: str, spec: QuestionSpec, recipe_id: str, value: float)
     return ""
 
 
-def ratio_judgement(j: Judgement, spec: QuestionSpec, book: Book, strategy: str) -> Answer | None:
+def ratio_judgement(j: Judgement, spec: QuestionAsk, book: Book, strategy: str) -> Answer | None:
     """A catalogue judgement over ratios of line items (`lexicon/data/judgements.yaml`) for the
     question's fiscal year: 'Yes' / 'No' with each ratio, its threshold and the definition.
     Rule 'any': Yes when a ratio reaches its threshold, No only when every ratio was read."""

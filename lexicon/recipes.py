@@ -1,5 +1,5 @@
-"""Metric recipes: the catalogue's formulas written per fiscal year, as the offline reasoner
-computes them from statement rows.
+"""Metric recipes: the catalogue's formulas written per fiscal year (what a reader of
+statement rows evaluates), and which catalogue metric a text asks for among those that have one.
 
 The formulas live in the one catalogue (`lexicon/data/metrics.yaml`, `lexicon.catalogue`), over
 catalogue keys in `lexicon.formula`'s notation; a recipe writes each of a metric's `formulas`
@@ -35,11 +35,9 @@ __all__ = [
     "Recipe",
     "RECIPES",
     "get_recipe",
-    "lex_to_recipe",
-    "lexicon_match",
     "lexicon_recipe",
+    "match_asked_metric",
     "recipe_aliases",
-    "recipe_from_question",
 ]
 
 PCT_OF_REVENUE = "pctrev:"  # recipe id prefix: a line item as a percent of revenue
@@ -169,11 +167,6 @@ def recipe_aliases() -> dict[str, str]:
     return {mid: r.id for mid, r in _recipes().items() if r.id != mid}
 
 
-def lex_to_recipe() -> dict[str, str]:
-    """Catalogue key -> recipe id where they differ (`recipe_aliases`)."""
-    return recipe_aliases()
-
-
 def lexicon_recipe(metric_id: str) -> Recipe | None:
     """The recipe of a catalogue key, or None."""
     return _recipes().get(metric_id)
@@ -192,18 +185,26 @@ def get_recipe(recipe_id: str | None) -> Recipe | None:
     return lexicon_recipe(recipe_id)
 
 
-def lexicon_match(text: str) -> tuple[str, int, int] | None:
+def match_asked_metric(text: str, *, computable: bool = True) -> tuple[str, int, int] | None:
     """(metric id, start, end) of the metric the text asks for, among the catalogue metrics it
-    names that have a recipe: a metric whose formula uses another named metric wins over that
-    input ('payout ratio (using dividends paid and net income)' asks for the payout ratio);
-    then the first named."""
-    found = [m for m in find_metrics(text) if lexicon_recipe(m.canonical) is not None]
+    names (`computable`: those that have a recipe): a metric whose formula uses another named
+    metric wins over that input ('payout ratio (using dividends paid and net income)' asks for
+    the payout ratio); then the first metric with a formula of its own; then the first named."""
+    found = [
+        m for m in find_metrics(text) if not computable or lexicon_recipe(m.canonical) is not None
+    ]
     named = {str(m.canonical) for m in found}
     used = set().union(*(_inputs(c) for c in named)) if named else set()
-    for m in found:
-        if str(m.canonical) not in used:
-            return (str(m.canonical), int(m.start), int(m.end))
+    heads = [m for m in found if str(m.canonical) not in used]
+    derived = [m for m in heads if _derived(str(m.canonical))]
+    for m in derived or heads:  # 'EBITDAR contribution by region': the EBITDAR is asked
+        return (str(m.canonical), int(m.start), int(m.end))
     return None
+
+
+def _derived(metric_id: str) -> bool:
+    metric = METRICS.get(metric_id)
+    return metric is not None and metric.formula is not None
 
 
 @cache
@@ -219,16 +220,3 @@ def _inputs(metric_id: str) -> frozenset[str]:
     aliases = recipe_aliases()
     out |= {aliases[i] for i in out if i in aliases}
     return frozenset(out)
-
-
-def recipe_from_question(text: str) -> str | None:
-    """The first catalogue metric named in the text that has a recipe."""
-    for match in find_metrics(text):
-        if lexicon_recipe(match.canonical) is not None:
-            return str(match.canonical)
-    return None
-
-
-def item_recipes() -> dict[str, Recipe]:
-    """The recipe of every line item with a `read:` block (`item[y]`), by key."""
-    return {key: r for key in line_items() if (r := lexicon_recipe(key)) is not None}

@@ -1,0 +1,199 @@
+"""What a question asks of the figures: the asked catalogue metric, its fiscal years and the
+aggregation over them, the unit and rounding asked, and the form of answer (yes/no, compute,
+compare, describe), read once by the lexicon (`read_ask`) and held by the question's intent
+(`QuestionIntent.ask`), so the reasoner computes and the judge checks the same reading.
+
+The asked metric is the catalogue metric the ask names (`metric`; `recipe`: among those with a
+recipe, `lexicon.recipes.match_asked_metric`), the ask before any 'X is defined as ...' first. Growth,
+change and a three-year average are operators over the line item named ('year-over-year growth
+in operating income' is operating income's growth), between the first and last year named.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from finqa.lexicon import answer_form, intent
+from finqa.lexicon._data import data_cache
+from finqa.lexicon.asked_period import AskedPeriod, asked_periods
+from finqa.lexicon.conventions import Conventions, stated_conventions
+from finqa.lexicon.dimensions import asked_change, period_spec
+from finqa.lexicon.numbers import question_scale
+from finqa.lexicon.periods import find_periods, fiscal_naming
+from finqa.lexicon.recipes import PCT_OF_REVENUE, Recipe, get_recipe, match_asked_metric
+
+__all__ = ["QuestionAsk", "read_ask"]
+
+
+@dataclass(frozen=True)
+class QuestionAsk:
+    """What a metric question asks, read from the (whitespace-normalised) question's words."""
+
+    # the catalogue metric the ask names, whether or not finqa can compute it (its unit says
+    # the kind of figure asked); `recipe`: the one it computes ('pctrev:<item>': % of revenue)
+    metric: str | None
+    recipe: str | None
+    years: tuple[int, ...]  # every fiscal year the ask names (else the question), ascending
+    target_year: int | None
+    aggregate: str  # "single" | "avg3" | "cagr" | "change" | "growth" | "trend"
+    agg_years: tuple[int, ...]
+    scale: float | None  # requested scale for amounts (1e6 for "USD millions")
+    percent: bool  # asks for percents
+    decimals: int | None
+    is_yes_no: bool
+    wants_positive: bool  # "positive working capital?"
+    conventions: Conventions = Conventions()  # balance basis / day count the question states
+    # the period asked when it is shorter than a fiscal year ('quarter ended June 28, 2025',
+    # 'six months ended ...', 'Q2 2023'), as written; '' for fiscal years only
+    sub_annual: str = ""
+    # when a shorter period is asked: the period asked in each fiscal year the question names
+    # (a reader takes each year's figure from that period's column); () when two different
+    # spans are asked in one fiscal year (no per-year reading holds both); None: fiscal years
+    periods: tuple[AskedPeriod, ...] | None = None
+    # how the fiscal years named were read: 'start' when the filer names a year by the calendar
+    # year it starts in (its 'fiscal 2023' ended February 3, 2024 is FY2024 here), else 'end'
+    fy_label: str = "end"
+    # the years named in the filer's own naming, as the question wrote them ('fiscal 2023'),
+    # with the end-year FY each was read as; () when no naming moved a year
+    renamed: tuple[tuple[str, int], ...] = ()
+    # the form of answer the question's words ask (`lexicon.intent`), over the whole question
+    compares: bool = False  # 'how does X in FY2022 compare to FY2021'
+    descriptive: bool = False  # causes, kinds or names rather than a line item's figure
+    computes: bool = False  # asks for a figure to be computed or stated
+    direct: bool = False  # asks directly for a stated thing ('what is', 'how much')
+    choice: bool = False  # asks which of several ('which segment ...')
+    direction: tuple[bool, bool] = (False, False)  # asks whether it went (up, down)
+    # as the statement model's facts are looked up (`lexicon.dimensions`): the period asked
+    # (2024, '2025Q3', '2025M9', 'FY2024@end'; None: not said) and a movement over the year
+    # before ('growth' | 'change'; None: one period's figure)
+    statement_period: str | int | None = None
+    change_over_prior: str | None = None
+
+    def period_label(self, year: int) -> str:
+        """How the answer names a fiscal year's period: 'FY2025', or the shorter period asked
+        ('Q3 FY2025', 'quarter ended June 28, 2025')."""
+        for p in self.periods or ():
+            if p.fiscal_year == year:
+                return p.label()
+        return f"FY{year}"
+
+
+def read_ask(question: str, fy_label: str | None = None) -> QuestionAsk:
+    """What a metric question asks. `fy_label`: how the filer in scope names its fiscal years
+    (`FilingIdentity.fy_label`); None: the naming of the company the question names, if the
+    lexicon knows it (`lexicon.periods.fiscal_naming`). Cached per question text and naming."""
+    return _read(" ".join(question.split()), fy_label)
+
+
+@data_cache(256)
+def _read(q: str, fy_label: str | None) -> QuestionAsk:
+    fy_label = fy_label or fiscal_naming(q)
+    head = answer_form.ask_head(q)  # the ask, without "X is defined as: ..."
+    matched = match_asked_metric(head)
+    text = head if matched else q
+    lex = matched or match_asked_metric(q)
+    recipe = lex[0] if lex else None
+    named = match_asked_metric(head, computable=False) or match_asked_metric(q, computable=False)
+    base = get_recipe(recipe)
+    if lex and base is not None and base.unit == "USD" and intent.ratio_follows(text[lex[2] :]):
+        # 'debt to total capital': a ratio of the amount to a line the catalogue does not
+        # pair it with; the amount alone would answer another question
+        recipe, base = None, None
+    if (
+        base is not None
+        and base.unit == "USD"
+        and recipe != "revenue"
+        and answer_form.asks_share_of_revenue(head)
+    ):
+        recipe = PCT_OF_REVENUE + str(recipe)  # 'D&A as a % of revenue', 'capex % margin'
+    years = _years(q, fy_label)
+    head_years = _years(head, fy_label)
+    target = max(head_years) if head_years else (max(years) if years else None)
+    if head_years:
+        years = head_years
+    aggregate, agg_years = _aggregate(q, head, (recipe, base), years, target)
+    percent = answer_form.asks_percent(q)
+    final = get_recipe(recipe)
+    if aggregate == "change" and percent and final is not None and final.unit == "USD":
+        aggregate = "growth"  # 'year-over-year change in operating income (in units of percents)'
+    sub_annual, periods = _sub_annual(head, fy_label)
+    return QuestionAsk(
+        metric=named[0] if named else None,
+        recipe=recipe,
+        years=tuple(sorted(set(years))),
+        target_year=target,
+        aggregate=aggregate,
+        agg_years=agg_years,
+        scale=question_scale(q),
+        percent=percent,
+        decimals=answer_form.asked_decimals(q),
+        is_yes_no=answer_form.is_yes_no(q),
+        wants_positive=answer_form.asks_positive(q),
+        conventions=stated_conventions(q),
+        sub_annual=sub_annual,
+        periods=periods,
+        fy_label=fy_label or "end",
+        renamed=_renamed(head, fy_label) if fy_label == "start" else (),
+        compares=intent.asks_comparison(q),
+        descriptive=intent.is_descriptive(q),
+        computes=intent.asks_compute(q),
+        direct=intent.asks_direct(q),
+        choice=intent.asks_choice(q),
+        direction=intent.asked_direction(q),
+        statement_period=period_spec(q),
+        change_over_prior=asked_change(q),
+    )
+
+
+def _aggregate(
+    q: str, head: str, asked: tuple[str | None, Recipe | None], years: list[int], target: int | None
+) -> tuple[str, tuple[int, ...]]:
+    """The aggregation over years the question asks, and the years it spans. `asked`: the asked
+    recipe id and the recipe of the line or metric named (an item's own, for '% of revenue')."""
+    recipe, base = asked
+    forms = answer_form.asked_aggregates(head, q)
+    several = len(set(years)) >= 2
+    if "avg3" in forms:
+        rng = answer_form.year_range(q)
+        end = rng[1] if rng else target
+        return "avg3", tuple(range(end - 2, end + 1)) if end else ()
+    if several and (form := next((f for f in forms if f != "avg3"), None)) is not None:
+        return form, (min(years), max(years))  # cagr, change or growth: first to last year
+    if target and (
+        recipe == "revenue_growth" or ("growth" in forms and base is not None and base.unit != "%")
+    ):
+        # growth is an operator over the line item named: 'year-over-year growth in operating
+        # income for FY2022' is operating income's growth from FY2021 to FY2022
+        return "growth", (target - 1, target)
+    if target and (
+        (answer_form.is_yes_no_of_fact(q) and any(intent.asked_direction(head)))
+        or (intent.asks_comparison(head) and several)
+    ):
+        return "trend", (min(years), target) if several else (target - 1, target)
+    return "single", (target,) if target else ()
+
+
+def _sub_annual(head: str, fy_label: str | None) -> tuple[str, tuple[AskedPeriod, ...] | None]:
+    """The periods shorter than a fiscal year a question asks for, as written ('' when none),
+    and the period asked in each fiscal year it names (() when one year holds two spans)."""
+    asked = asked_periods(head, fy_label=fy_label)
+    if asked is None:
+        return " and ".join(p.text for p in find_periods(head, fy_label=fy_label)), ()
+    shorter = [p.text for p in asked if not p.annual]
+    return (" and ".join(shorter), asked) if shorter else ("", None)
+
+
+def _years(question: str, fy_label: str | None = None) -> list[int]:
+    """Every fiscal year the question names, read by the lexicon (FY22, fiscal 2022, Q2 2023...)."""
+    return [p.fiscal_year for p in find_periods(question, fy_label=fy_label) if p.fiscal_year]
+
+
+def _renamed(question: str, fy_label: str | None) -> tuple[tuple[str, int], ...]:
+    """The mentions the filer's naming read as another end-year FY than the plain reading."""
+    plain = find_periods(question, fy_label="end")
+    named = find_periods(question, fy_label=fy_label)
+    return tuple(
+        (b.text, b.fiscal_year)
+        for a, b in zip(plain, named, strict=False)
+        if a.start == b.start and b.fiscal_year is not None and a.fiscal_year != b.fiscal_year
+    )
