@@ -37,6 +37,7 @@ __all__ = [
     "RouteValue",
     "RouteCheck",
     "Routes",
+    "formula_leaves",
     "leaves",
 ]
 
@@ -171,6 +172,13 @@ def leaves(metric_id: str) -> list[str]:
     return out
 
 
+def formula_leaves(formula: str) -> list[str]:
+    """The line items a formula over catalogue keys needs, its metrics' own formulas expanded."""
+    from finqa.lexicon.formula import keys
+
+    return list(dict.fromkeys(leaf for key in keys(formula) for leaf in leaves(key)))
+
+
 @dataclass
 class Routes:
     """The statement model's sources for the evidence's filings: the index's store (tags, tables
@@ -249,15 +257,20 @@ class Routes:
                         found.append(reading)
         return found
 
-    def values(self, metric_id: str, year: int) -> list[RouteValue]:
-        """The metric's distinct values for `year`, one per consistent choice of readings."""
+    def values(
+        self, metric_id: str, year: int, formula: str | None = None, unit: str | None = None
+    ) -> list[RouteValue]:
+        """The metric's distinct values for `year`, one per consistent choice of readings;
+        `formula`: by one of its variants' formulas (`lexicon.variants`, in `unit`) instead of
+        the catalogue's own formula, its averages kept as the variant states them."""
         try:
-            from finqa.lexicon import evaluate_metric, get_metric
+            from finqa.lexicon import get_metric
+            from finqa.lexicon.formula import evaluate_formula, evaluate_metric
 
-            unit = get_metric(metric_id).unit
+            unit = unit or get_metric(metric_id).unit
         except Exception:  # noqa: BLE001 - an unknown metric: nothing to derive
             return []
-        items = leaves(metric_id)
+        items = leaves(metric_id) if formula is None else formula_leaves(formula)
         groups = [_groups(self.readings(i, year)) for i in items]
         if any(not g for g in groups):
             return []
@@ -267,7 +280,7 @@ class Routes:
             if prior:
                 previous[i] = prior[0][0].value
         out: list[RouteValue] = []
-        averages = "avg(" in (_lex.metric_formula(metric_id) or "")
+        averages = formula is None and "avg(" in (_lex.metric_formula(metric_id) or "")
         for choice in itertools.islice(itertools.product(*groups), 27):
             if len({g[0].scale for g in choice if g[0].unit == "USD"}) > 1:
                 continue  # lines read at different scales (a missed '(in millions)')
@@ -283,7 +296,11 @@ class Routes:
                 variants += [(f"{v}, year-end", cur, cur) for v, cur, _p in list(variants)]
             for variant, current, earlier in variants:
                 try:
-                    value = evaluate_metric(metric_id, current, earlier)
+                    value = (
+                        evaluate_metric(metric_id, current, earlier)
+                        if formula is None
+                        else evaluate_formula(formula, current, earlier)
+                    )
                 except Exception:  # noqa: BLE001 - a formula these readings cannot feed
                     continue
                 same = [v for v in out if v.variant == variant and _close(value, v.value)]
