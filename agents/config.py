@@ -150,7 +150,9 @@ class JudgeConfig(_Section):
     # an answer whose metric's recognised definitions disagree where it matters, the question
     # stating none, is not accepted (agents/judge/convention.py); policy and tolerance chosen on
     # company-grouped training folds (python -m finqa.benchmarks.convention_fit)
-    convention_policy: Literal["record", "figure", "conclusion", "conclusion_open"] = "conclusion_open"
+    convention_policy: Literal["record", "figure", "conclusion", "conclusion_open"] = (
+        "conclusion_open"
+    )
     convention_tolerance: float = 0.1
 
     @model_validator(mode="after")

@@ -113,9 +113,7 @@ def _utility(c: Mapping[str, int]) -> float:
 def choose(rows: Sequence[Mapping[str, Any]]) -> tuple[str, float]:
     """The (policy, tolerance) maximising the utility on `rows`; ties to the earlier candidate
     (`CANDIDATES` order: the design's prior first)."""
-    best = max(
-        range(len(CANDIDATES)), key=lambda i: (_utility(_counts(rows, *CANDIDATES[i])), -i)
-    )
+    best = max(range(len(CANDIDATES)), key=lambda i: (_utility(_counts(rows, *CANDIDATES[i])), -i))
     return CANDIDATES[best]
 
 

@@ -67,7 +67,9 @@ _FIELDS = frozenset(
         "variants",
     }
 )
-_VARIANT_FIELDS = frozenset({"name", "formula", "standard", "basis", "stated_by", "unit", "asked_as"})
+_VARIANT_FIELDS = frozenset(
+    {"name", "formula", "standard", "basis", "stated_by", "unit", "asked_as"}
+)
 BASES = frozenset({"average", "ending"})
 _READ_FIELDS = frozenset(
     {

@@ -159,7 +159,9 @@ def check_conventions(
     return check, []
 
 
-def convention_dependent(check: ConventionCheck, policy: ConventionPolicy, tolerance: float) -> bool:
+def convention_dependent(
+    check: ConventionCheck, policy: ConventionPolicy, tolerance: float
+) -> bool:
     """Do the variants disagree where it matters, under `policy` (the module docstring)?"""
     if policy == "record" or check.outcome in ("stated", "no_route"):
         return False
