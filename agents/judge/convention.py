@@ -227,7 +227,7 @@ def _values(
             before = _first(routes, metric, year - 1, formulas, variant.unit)
             if not before:
                 continue
-            prior = _pick(before, chosen.variant).value
+            prior = _pick(before, chosen.variant, like=chosen).value
         out.append(
             VariantValue(
                 variant.name,
@@ -255,22 +255,30 @@ def _first(
     return []
 
 
-def _pick(values: Sequence[RouteValue], sign: str | None) -> RouteValue:
+def _pick(
+    values: Sequence[RouteValue], sign: str | None, like: RouteValue | None = None
+) -> RouteValue:
     """The value of the answer's sign reading, else the amounts' (statements print outflows in
-    parentheses while the catalogue's formulas take them as amounts), a strong route first."""
+    parentheses while the catalogue's formulas take them as amounts), a strong route first;
+    an earlier year's from the tables the later year's was read from (`like`)."""
+    pages = frozenset(like.pages) if like is not None else frozenset()
+
+    def key(value: RouteValue) -> tuple[bool, int, int, float]:
+        return (not value.strong, -len(pages & set(value.pages)), *_consistency(value))
+
     for want in (sign, "magnitude", "signed"):
         same = [v for v in values if v.variant == want]
         if same:
-            return min(same, key=_consistency)
-    return min(values, key=_consistency)
+            return min(same, key=key)
+    return min(values, key=key)
 
 
-def _consistency(value: RouteValue) -> tuple[bool, int, float]:
+def _consistency(value: RouteValue) -> tuple[int, float]:
     """One table's lines before lines gathered from several (a note's or a subsidiary's
-    'Inventories' beside the balance sheet's other lines), strong routes first; between two
-    tables, the larger (a parent company's or a guarantor's schedule is a part of the whole)."""
+    'Inventories' beside the balance sheet's other lines); between two tables, the larger (a
+    parent company's or a guarantor's schedule is a part of the whole)."""
     largest = max((abs(r.value) for r in value.readings), default=0.0)
-    return (not value.strong, len(value.pages), -largest)
+    return (len(value.pages), -largest)
 
 
 def _matches(value: RouteValue, numbers: Sequence[NumberCheck], rel_tol: float) -> bool:

@@ -44,13 +44,14 @@ def other_conventions(
     lead = ending[0] if sol.basis == "year_end" and ending else reading.variants[0]
     said: list[str] = []
     calcs: list[Calculation] = []
+    primary = all(f.row.primary for f in sol.facts)
     for variant in reading.variants:
         if variant == lead:
             continue
         recipe = variant_recipe(sol.recipe.id, variant.formula, variant.unit)
         other = None if recipe is None else solve_with(spec, book, recipe)
-        if other is None:
-            continue
+        if other is None or (primary and not all(f.row.primary for f in other.facts)):
+            continue  # read from the statements themselves, as the leading figure was
         refs = "".join(f"[{s}]" for s in source_order(c.source_id for c in citations_for(other)))
         said.append(f"{variant.name} gives {_figure(other)} {refs}".rstrip())
         calcs.append(other.calculation)
