@@ -59,6 +59,9 @@ class VariantValue:
     answer: bool = False  # the answer's own figure is this variant's
     where: tuple[str, ...] = ()  # pages its readings come from
     readings: tuple[str, ...] = ()  # each line item's reading (label, year, value, page, route)
+    # every line item read from a source that may contradict (a tag, the main printing of a
+    # statement, a later filing): only such a value can make an answer convention-dependent
+    strong: bool = True
 
     def shown(self) -> str:
         from finqa.lexicon.display import format_amount
@@ -77,6 +80,7 @@ class VariantValue:
             "answer": self.answer,
             "pages": list(self.where),
             "readings": list(self.readings),
+            "strong": self.strong,
         }
 
 
@@ -141,14 +145,17 @@ def check_conventions(
         check = ConventionCheck(metric, year, form, "stated", reading.how, stated)
         return check, []
     values = _values(reading.variants, metric, year, routes, numbers, rel_tol, form, test)
-    if len(values) < 2:
-        return ConventionCheck(metric, year, form, "no_route", reading.how), []
+    # a variant read in part from a note or a part of the company (a parent-only balance sheet)
+    # is shown, but only the filing's own statements can set two definitions against each other
+    strong = [v for v in values if v.strong]
+    if len(strong) < 2:
+        return ConventionCheck(metric, year, form, "no_route", reading.how, values=values), []
     check = ConventionCheck(metric, year, form, "agree", reading.how, values=values)
-    check.spread = _spread(values)
-    conclusions = {v.conclusion for v in values}
+    check.spread = _spread(strong)
+    conclusions = {v.conclusion for v in strong}
     check.flips = len(conclusions - {None}) > 1
     check.open = form != "figure" and None in conclusions
-    _verify_other_figures(values, numbers, rel_tol)
+    _verify_other_figures(strong, numbers, rel_tol)
     if convention_dependent(check, policy, tolerance):
         check.outcome = "convention_dependent"
         check.reason = _reason(check)
@@ -240,6 +247,7 @@ def _values(
                 hit is not None,
                 chosen.pages,
                 tuple(r.describe() for r in chosen.readings),
+                chosen.strong,
             )
         )
     return out

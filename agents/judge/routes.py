@@ -28,6 +28,7 @@ from finqa.agents.judge import _lex
 from finqa.agents.judge.statement_figures import StatementValue, match_statement_value
 from finqa.agents.types import Evidence, StatementFact, StatementStore
 from finqa.lexicon.metrics import metric_key
+from finqa.lexicon.statements.main_printing import on_main_printing
 from finqa.lexicon.statements.signs import item_nature
 
 __all__ = [
@@ -188,6 +189,7 @@ class Routes:
     store: StatementStore | None = None  # the index's statement model
     pages: Any = None  # a StatementStore over the evidence pages (StatementFigures.store())
     _readings: dict[tuple[str, int], list[Reading]] = field(default_factory=dict, repr=False)
+    _main: dict[tuple[int, str], dict[str, int]] = field(default_factory=dict, repr=False)
 
     def _docs(self) -> list[str]:
         return list(dict.fromkeys(i.doc_id for i in self.evidence.items))
@@ -247,8 +249,9 @@ class Routes:
                     facts = store.lookup(doc, item, year)
                 except Exception:  # noqa: BLE001 - a filing the store cannot read: no reading
                     continue
+                main = self._main_pages(store, doc)
                 for fact in facts:
-                    reading = _reading(fact, item, year, later)
+                    reading = _reading(fact, item, year, later, main)
                     if reading is None or (unit is not None and reading.unit != unit):
                         continue
                     mark = (reading.doc, reading.page, round(reading.value, 2))
@@ -256,6 +259,20 @@ class Routes:
                         seen.add(mark)
                         found.append(reading)
         return found
+
+    def _main_pages(self, store: Any, doc: str) -> dict[str, int]:
+        """The page of each primary statement's main printing in `doc` (a parent-only or
+        condensed consolidating balance sheet elsewhere is a part, not the statement)."""
+        key = (id(store), doc)
+        if key not in self._main:
+            from finqa.lexicon.statements.main_printing import main_pages
+
+            try:
+                tables = store.tables(doc)
+            except Exception:  # noqa: BLE001 - a store without tables (the evidence pages)
+                tables = []
+            self._main[key] = main_pages(tables)
+        return self._main[key]
 
     def values(
         self, metric_id: str, year: int, formula: str | None = None, unit: str | None = None
@@ -386,9 +403,13 @@ class Routes:
         )
 
 
-def _reading(fact: StatementFact, item: str, year: int, later: bool) -> Reading | None:
+def _reading(
+    fact: StatementFact, item: str, year: int, later: bool, main: dict[str, int] | None = None
+) -> Reading | None:
     """A fact as a reading of the total: tags with a dimension, segment and quarterly tables
-    and quarter columns are parts or other periods, not the line item's year."""
+    and quarter columns are parts or other periods, not the line item's year; a primary
+    statement's table away from its main printing (`main`: parent-only, condensed
+    consolidating, a summary) is another table, which corroborates but never contradicts."""
     if fact.dimensions or fact.statement in ("segment", "quarterly"):
         return None
     if not _period_type_fits(fact, item):
@@ -401,7 +422,9 @@ def _reading(fact: StatementFact, item: str, year: int, later: bool) -> Reading 
         route = "later_filing"
     elif fact.source == "xbrl":
         route = "xbrl"
-    elif fact.statement in _PRIMARY:
+    elif fact.statement in _PRIMARY and on_main_printing(
+        str(fact.statement), fact.page, str(fact.source), main or {}
+    ):
         route = "statement"
     else:
         route = "other_table"
