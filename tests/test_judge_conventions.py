@@ -178,3 +178,58 @@ class TestCatalogueVariants:
         assert defined.own_definition and not defined.ambiguous
         assert read_variants("inventory_turnover", "What is the inventory turnover?").ambiguous
         assert not read_variants("capex_ratio", "What is capex as a % of revenue?").ambiguous
+
+
+def _balance_table(page: int, lines: dict[str, tuple[str, float]]) -> Any:
+    """A balance sheet of the index's statement model on `page`: item -> (caption, value)."""
+    from finqa.agents.types import StatementFact, StatementPeriod, StatementTable
+
+    period = StatementPeriod(label="FY2022", fiscal_year=2022, months=0, instant=True)
+    facts = tuple(
+        StatementFact(
+            doc_id=DOC,
+            statement="balance",
+            table_id=f"p{page}-t0",
+            label=label,
+            item=item,
+            period=period,
+            value=value,
+            scale=1e6,
+            page=page,
+            row=n,
+            raw=f"{value / 1e6:,.0f}",
+        )
+        for n, (item, (label, value)) in enumerate(lines.items())
+    )
+    return StatementTable(
+        table_id=f"p{page}-t0",
+        doc_id=DOC,
+        statement="balance",
+        pages=(page,),
+        periods=(period,),
+        facts=facts,
+    )
+
+
+class TestMainPrinting:
+    def test_parent_only_balance_sheet_is_another_table(self) -> None:
+        """A second, shorter balance sheet away from the main printing (a parent-only or
+        condensed consolidating schedule) is read by the judge as another table: it may
+        corroborate a figure, never contradict one or set two conventions against each other."""
+        from finqa.agents.judge.routes import Routes
+        from finqa.lexicon.statements.memory import MemoryStatementStore
+
+        main = _balance_table(
+            51,
+            {
+                "cash": ("Cash and cash equivalents", 689e6),
+                "inventory": ("Inventories", 2213e6),
+                "total_current_assets": ("Total current assets", 5308e6),
+                "total_assets": ("Total assets", 17003e6),
+                "total_current_liabilities": ("Total current liabilities", 4476e6),
+            },
+        )
+        parent = _balance_table(106, {"inventory": ("Inventories", 60e6)})
+        routes = Routes(_evidence(), MemoryStatementStore((main, parent)))
+        by_page = {r.page: r.route for r in routes.readings("inventory", 2022)}
+        assert by_page == {51: "statement", 106: "other_table"}
