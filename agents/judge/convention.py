@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from finqa.agents.config import ConventionPolicy
 from finqa.agents.judge.kind import KindProblem
 from finqa.agents.judge.numeric import NumberCheck
 from finqa.agents.judge.routes import Routes, RouteValue
@@ -40,7 +41,6 @@ __all__ = [
     "convention_dependent",
 ]
 
-ConventionPolicy = Literal["record", "figure", "conclusion", "conclusion_open"]
 Form = Literal["figure", "direction", "judgement"]
 Outcome = Literal["stated", "agree", "convention_dependent", "no_route"]
 
