@@ -233,3 +233,30 @@ class TestMainPrinting:
         routes = Routes(_evidence(), MemoryStatementStore((main, parent)))
         by_page = {r.page: r.route for r in routes.readings("inventory", 2022)}
         assert by_page == {51: "statement", 106: "other_table"}
+
+
+CASH_FLOW = """Consolidated Statements of Cash Flows
+(in millions)
+2022
+2021
+Net cash provided by operating activities
+1,500
+1,400
+Purchases of property, plant and equipment
+(500)
+(450)
+"""
+
+
+class TestCapitalIntensity:
+    def test_open_under_a_variant_without_threshold(self) -> None:
+        """'Is X capital-intensive?' answered on capex / revenue gives the total-assets /
+        revenue figure too; with no general threshold for that definition the judgement is open
+        under it, and the default policy (conclusion_open) does not accept the answer."""
+        ev = evidence(BALANCE.format(tca="2,405", tca_prior="1,794"), INCOME, CASH_FLOW, doc=DOC)
+        answer, verdict = _asked("Is ACME a capital-intensive business based on FY2022 data?", ev)
+        assert answer.text.startswith("No.")
+        assert "total assets / revenue gives 0.71 (no general threshold)" in answer.text
+        found = _conventions(verdict)
+        assert found["form"] == "judgement" and found["open"] and not found["flips"]
+        assert verdict.decision == "retry"

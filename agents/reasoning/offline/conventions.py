@@ -9,6 +9,7 @@ both and the judge can re-execute them. The answer's leading figure and format a
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from finqa.agents.reasoning.offline.book import Book
@@ -18,8 +19,10 @@ from finqa.agents.reasoning.offline.recipes import variant_recipe
 from finqa.agents.reasoning.offline.solver import Solution, citations_for, solve_with
 from finqa.agents.reasoning.offline.verdict_kit import source_order
 from finqa.agents.types import Calculation
+from finqa.lexicon.judgements import RatioTest
+from finqa.lexicon.variants import Variant
 
-__all__ = ["OtherConventions", "other_conventions"]
+__all__ = ["OtherConventions", "judgement_conventions", "other_conventions"]
 
 
 @dataclass(frozen=True)
@@ -42,22 +45,62 @@ def other_conventions(
         return OtherConventions()
     ending = [v for v in reading.variants if v.basis == "ending"]
     lead = ending[0] if sol.basis == "year_end" and ending else reading.variants[0]
+    primary = all(f.row.primary for f in sol.facts)
+    return _others(reading.variants, lead, spec, book, sol.recipe.id, primary)
+
+
+def judgement_conventions(
+    question: str, spec: QuestionSpec, book: Book, test: RatioTest
+) -> OtherConventions:
+    """A yes/no judgement's ratio under each other recognised definition of its metric, with
+    what the judgement concludes under it ('total assets / revenue gives 1.36 (no general
+    threshold)'): the catalogue's own definition leads."""
+    from finqa.lexicon import get_metric
+    from finqa.lexicon.variants import read_variants
+
+    metric = test.varies_as
+    if metric is None:
+        return OtherConventions()
+    reading = read_variants(metric, question)
+    if not reading.ambiguous:
+        return OtherConventions()
+    own = get_metric(metric).unit
+
+    def conclude(name: str, unit: str, value: float) -> str:
+        shown = value * 100.0 if test.percent and unit in ("ratio", "times") else value
+        passed = test.passes_as(name, unit, own, shown)
+        return " (no general threshold)" if passed is None else (" (Yes)" if passed else " (No)")
+
+    return _others(reading.variants, reading.variants[0], spec, book, metric, True, conclude)
+
+
+def _others(
+    variants: Sequence[Variant],
+    lead: Variant,
+    spec: QuestionSpec,
+    book: Book,
+    metric: str,
+    primary: bool,
+    conclude: Callable[[str, str, float], str] | None = None,
+) -> OtherConventions:
+    """The clause: the leading definition named, each other's figure (read from the primary
+    statements when the leading figure was) with its calculation."""
     said: list[str] = []
     calcs: list[Calculation] = []
-    primary = all(f.row.primary for f in sol.facts)
-    for variant in reading.variants:
+    for variant in variants:
         if variant == lead:
             continue
-        recipe = variant_recipe(sol.recipe.id, variant.formula, variant.unit)
+        recipe = variant_recipe(metric, variant.formula, variant.unit)
         other = None if recipe is None else solve_with(spec, book, recipe)
         if other is None or (primary and not all(f.row.primary for f in other.facts)):
             continue  # read from the statements themselves, as the leading figure was
         refs = "".join(f"[{s}]" for s in source_order(c.source_id for c in citations_for(other)))
-        said.append(f"{variant.name} gives {_figure(other)} {refs}".rstrip())
+        after = conclude(variant.name, other.unit, other.value) if conclude else ""
+        said.append(f"{variant.name} gives {_figure(other)}{after} {refs}".rstrip())
         calcs.append(other.calculation)
     if not said:
         return OtherConventions()
-    own = "the catalogue's definition" if lead == reading.variants[0] else "year-end balances only"
+    own = "the catalogue's definition" if lead == variants[0] else "year-end balances only"
     clause = f" Convention: {lead.name} ({own}); " + "; ".join(said) + "."
     return OtherConventions(clause, tuple(calcs))
 
