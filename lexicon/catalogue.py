@@ -29,6 +29,7 @@ these entries; nothing else reads the file.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -122,8 +123,6 @@ def _check(key: str, spec: Mapping[str, Any], known: frozenset[str] | None = Non
 def _check_variants(where: str, spec: Mapping[str, Any], known: frozenset[str] | None) -> None:
     """Each variant names itself, says where it is standard and computes over catalogue keys
     only; the first is the entry's own formula."""
-    from finqa.lexicon.formula import FormulaError, keys
-
     variants = spec["variants"]
     if not isinstance(variants, list) or len(variants) < 2:
         raise CatalogueError(f"{where}: variants must list at least two definitions")
@@ -139,15 +138,26 @@ def _check_variants(where: str, spec: Mapping[str, Any], known: frozenset[str] |
             raise CatalogueError(f"{where}: variant {n + 1} lacks {', '.join(missing)}")
         if variant.get("basis") and variant["basis"] not in BASES:
             raise CatalogueError(f"{where}: variant {name!r}: basis is none of {sorted(BASES)}")
-        try:
-            operands = keys(str(variant["formula"]))
-        except FormulaError as exc:
-            raise CatalogueError(f"{where}: variant {name!r}: {exc}") from None
+        operands = _operands(where, str(name), str(variant["formula"]))
         strange = [k for k in operands if known is not None and k not in known]
         if strange:
             raise CatalogueError(f"{where}: variant {name!r}: unknown operand(s) {strange}")
     if str(variants[0]["formula"]).split() != str(spec.get("formula") or "").split():
         raise CatalogueError(f"{where}: the first variant must be the entry's own formula")
+
+
+def _operands(where: str, name: str, formula: str) -> list[str]:
+    """The names a formula reads, its functions (avg, prev, change, abs) left out."""
+    try:
+        tree = ast.parse(formula, mode="eval")
+    except SyntaxError as exc:
+        raise CatalogueError(f"{where}: variant {name!r}: bad formula: {exc.msg}") from None
+    called = {
+        id(n.func)
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+    }
+    return [n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and id(n) not in called]
 
 
 @dataclass(frozen=True, slots=True)
