@@ -31,6 +31,7 @@ __all__ = [
     "LLMConfig",
     "ReasoningConfig",
     "JudgeConfig",
+    "ConventionPolicy",
     "OrchestratorConfig",
     "AuditConfig",
     "load_settings",
@@ -137,6 +138,10 @@ class ReasoningConfig(_Section):
     max_evidence_chars: int = 24000
 
 
+# when a metric's recognised definitions disagree where it matters (agents/judge/convention.py)
+ConventionPolicy = Literal["record", "figure", "conclusion", "conclusion_open"]
+
+
 class JudgeConfig(_Section):
     w_grounding: float = 0.3
     w_completeness: float = 0.2
@@ -147,6 +152,11 @@ class JudgeConfig(_Section):
     rel_tolerance: float = 0.005  # relative rounding tolerance on top of written precision
     llm_judge: bool = False
     deterministic_verify: bool = True
+    # an answer whose metric's recognised definitions disagree where it matters, the question
+    # stating none, is not accepted (agents/judge/convention.py); policy and tolerance chosen on
+    # company-grouped training folds (python -m finqa.benchmarks.convention_fit)
+    convention_policy: ConventionPolicy = "conclusion_open"
+    convention_tolerance: float = 0.1
 
     @model_validator(mode="after")
     def _weights_sum_to_one(self) -> JudgeConfig:

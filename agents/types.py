@@ -251,6 +251,7 @@ FigureStatus = Literal[
     "wrong_direction",  # the size of a change, stated as moving the other way
     "wrong_kind",  # not a figure of the kind asked (an amount for a ratio ...)
     "route_conflict",  # the judge's second route gives another value (both shown)
+    "convention_dependent",  # another recognised definition of the metric gives another value
     "implausible",  # outside what the metric can be by its definition
     "wrong_sign",  # a quotient stated with the sign its sides do not give
     "off_topic",  # printed, but on a line of another item (internal, becomes not_found)

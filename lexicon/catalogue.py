@@ -13,7 +13,15 @@ Book, the judge and every formula call the item ('revenue', 'depreciation_amorti
   conventions: `lexicon.line_items`), every caption justified by filings in
   `label_support.json`;
 - for a metric, its `formula` over catalogue keys (`lexicon.formula`'s one notation), and the
-  `formulas` a statement reader tries in order when they differ from the formula alone.
+  `formulas` a statement reader tries in order when they differ from the formula alone;
+- for a metric whose standard definition has recognised variants, its `variants`: each with a
+  `name`, a `formula` (same notation, over catalogue keys), `standard` (where that variant is
+  the standard one), optionally the balance `basis` it takes (average | ending: what a
+  question's 'ending inventory' or 'average assets' selects), `stated_by` (words of a question
+  that state it), `unit` (when not the metric's) and `asked_as` (the variant is a reading of
+  the metric only when a question names it so: 'capital intensity' read as assets / revenue,
+  never 'capex as a % of revenue'). The first variant is the entry's own `formula`
+  (`lexicon.variants` reads them).
 
 `metrics.py` (metrics), `line_items.py` (line items) and `xbrl.py` (concepts) are views of
 these entries; nothing else reads the file.
@@ -21,6 +29,7 @@ these entries; nothing else reads the file.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -56,8 +65,13 @@ _FIELDS = frozenset(
         "balance",
         "concepts",
         "read",
+        "variants",
     }
 )
+_VARIANT_FIELDS = frozenset(
+    {"name", "formula", "standard", "basis", "stated_by", "unit", "asked_as"}
+)
+BASES = frozenset({"average", "ending"})
 _READ_FIELDS = frozenset(
     {
         "statement",
@@ -83,12 +97,14 @@ class CatalogueError(FinqaError):
 def entries() -> Mapping[str, Mapping[str, Any]]:
     """key -> the entry as written, checked against the schema (module docstring)."""
     raw = read_yaml(CATALOGUE_FILE) or {}
+    known = frozenset(str(k) for k in raw)
     for key, spec in raw.items():
-        _check(str(key), spec)
+        _check(str(key), spec, known)
     return {str(k): v for k, v in raw.items()}
 
 
-def _check(key: str, spec: Mapping[str, Any]) -> None:
+def _check(key: str, spec: Mapping[str, Any], known: frozenset[str] | None = None) -> None:
+    """The entry against the schema; `known`: every catalogue key (a variant's operands)."""
     where = f"{CATALOGUE_FILE}: {key}"
     unknown = set(spec) - _FIELDS
     if unknown:
@@ -100,6 +116,48 @@ def _check(key: str, spec: Mapping[str, Any]) -> None:
         raise CatalogueError(f"{where}: nature {spec['nature']!r} is none of {sorted(NATURES)}")
     if spec.get("period") and spec["period"] not in PERIODS:
         raise CatalogueError(f"{where}: period {spec['period']!r} is none of {sorted(PERIODS)}")
+    if spec.get("variants") is not None:
+        _check_variants(where, spec, known)
+
+
+def _check_variants(where: str, spec: Mapping[str, Any], known: frozenset[str] | None) -> None:
+    """Each variant names itself, says where it is standard and computes over catalogue keys
+    only; the first is the entry's own formula."""
+    variants = spec["variants"]
+    if not isinstance(variants, list) or len(variants) < 2:
+        raise CatalogueError(f"{where}: variants must list at least two definitions")
+    for n, variant in enumerate(variants):
+        if not isinstance(variant, Mapping):
+            raise CatalogueError(f"{where}: variant {n + 1} is not a mapping")
+        name = variant.get("name")
+        unknown = set(variant) - _VARIANT_FIELDS
+        if unknown:
+            raise CatalogueError(f"{where}: variant {name!r}: unknown field(s) {sorted(unknown)}")
+        missing = [f for f in ("name", "formula", "standard") if not variant.get(f)]
+        if missing:
+            raise CatalogueError(f"{where}: variant {n + 1} lacks {', '.join(missing)}")
+        if variant.get("basis") and variant["basis"] not in BASES:
+            raise CatalogueError(f"{where}: variant {name!r}: basis is none of {sorted(BASES)}")
+        operands = _operands(where, str(name), str(variant["formula"]))
+        strange = [k for k in operands if known is not None and k not in known]
+        if strange:
+            raise CatalogueError(f"{where}: variant {name!r}: unknown operand(s) {strange}")
+    if str(variants[0]["formula"]).split() != str(spec.get("formula") or "").split():
+        raise CatalogueError(f"{where}: the first variant must be the entry's own formula")
+
+
+def _operands(where: str, name: str, formula: str) -> list[str]:
+    """The names a formula reads, its functions (avg, prev, change, abs) left out."""
+    try:
+        tree = ast.parse(formula, mode="eval")
+    except SyntaxError as exc:
+        raise CatalogueError(f"{where}: variant {name!r}: bad formula: {exc.msg}") from None
+    called = {
+        id(n.func)
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+    }
+    return [n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and id(n) not in called]
 
 
 @dataclass(frozen=True, slots=True)

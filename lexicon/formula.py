@@ -27,6 +27,7 @@ __all__ = [
     "FormulaError",
     "PERIOD_FUNCTIONS",
     "evaluate",
+    "evaluate_formula",
     "evaluate_metric",
     "keys",
     "numerator",
@@ -216,12 +217,22 @@ def evaluate_metric(
     metric = get_metric(metric_id)
     if not metric.formula:
         raise FormulaError(f"no value for {metric_id!r} and it has no formula")
+    return evaluate_formula(metric.formula, current, previous)
+
+
+def evaluate_formula(
+    formula: str,
+    current: Mapping[str, float],
+    previous: Mapping[str, float] | None = None,
+) -> float:
+    """A formula over catalogue keys ('cogs / inventory', a metric's variant): a key not given
+    is a metric computed from its own formula (recursively)."""
     values = dict(current)
     prior = dict(previous or {})
-    for inp in metric.inputs:
+    for inp in keys(formula):
         if inp not in values:
             values[inp] = evaluate_metric(inp, current, previous)
         if inp not in prior and previous:
             with contextlib.suppress(FormulaError):
                 prior[inp] = evaluate_metric(inp, previous, None)
-    return evaluate(metric.formula, values, prior)
+    return evaluate(formula, values, prior)

@@ -24,9 +24,28 @@ class RatioTest:
     denominator: str | None = None
     metric: str | None = None
     percent: bool = False
+    variants_of: str | None = None  # the catalogue metric whose variants it has (else metric)
+    # a variant in another unit: (the variant's name, its threshold, strict)
+    variant_thresholds: tuple[tuple[str, float, bool], ...] = ()
 
     def passes(self, value: float) -> bool:
         return value > self.threshold if self.strict else value >= self.threshold
+
+    @property
+    def varies_as(self) -> str | None:
+        """The catalogue metric whose recognised definitions this figure may take."""
+        return self.variants_of or self.metric
+
+    def passes_as(self, variant: str, unit: str, own_unit: str, value: float) -> bool | None:
+        """Does `value`, the figure by the definition `variant` (in `unit`), reach the threshold?
+        A variant in the figure's own unit takes its threshold; one in another unit its own,
+        where a general definition gives one; None: no threshold for it (the judgement is open)."""
+        for name, limit, strict in self.variant_thresholds:
+            if name == variant:
+                return value > limit if strict else value >= limit
+        if unit != own_unit:
+            return None
+        return self.passes(value)
 
     @property
     def rule_text(self) -> str:
@@ -55,6 +74,11 @@ def _test(raw: dict[str, object]) -> RatioTest:
         denominator=str(raw["denominator"]) if raw.get("denominator") else None,
         metric=str(raw["metric"]) if raw.get("metric") else None,
         percent=bool(raw.get("percent", False)),
+        variants_of=str(raw["variants_of"]) if raw.get("variants_of") else None,
+        variant_thresholds=tuple(
+            (str(name), float(str(v.get("above", v.get("at_least")))), "above" in v)
+            for name, v in dict(raw.get("variants") or {}).items()  # type: ignore[call-overload]
+        ),
     )
 
 

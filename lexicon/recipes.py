@@ -38,6 +38,7 @@ __all__ = [
     "lexicon_recipe",
     "match_asked_metric",
     "recipe_aliases",
+    "variant_recipe",
 ]
 
 PCT_OF_REVENUE = "pctrev:"  # recipe id prefix: a line item as a percent of revenue
@@ -128,6 +129,19 @@ def _recipe(metric: Metric) -> Recipe | None:
     if not formulas:
         return None
     return Recipe(metric.id, name, formulas, _unit(metric))
+
+
+def variant_recipe(metric_id: str, formula: str, unit: str) -> Recipe | None:
+    """A metric computed by one of its recognised variants' formulas (`lexicon.variants`),
+    written per year as the catalogue's own formulas are; None when it cannot be written."""
+    metric = METRICS.get(metric_id)
+    if metric is None:
+        return None
+    formulas = _written(formula, None)
+    if not formulas:
+        return None
+    name = metric.phrase or metric.name.lower()
+    return Recipe(metric.id, name, formulas, unit if unit in _UNITS else "ratio")
 
 
 def _unit(metric: Metric) -> str:

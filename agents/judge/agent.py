@@ -12,6 +12,8 @@ re-derived or checked by a second route), `policy` (scores, utility and decision
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from finqa.agents.config import Settings
 from finqa.agents.judge.answer_checks import check_answer_kind, check_parts
 from finqa.agents.judge.company import check_companies
@@ -84,7 +86,12 @@ class JudgeAgent:
         if part is not None and part.failed:
             scores = scores.zeroed()  # a segment's question answered with another figure
         found = Findings(numbers, skipped, calcs, problems, claim_checks, facets)
-        verdict = build_verdict(ctx, answer, found, scores, decide(scores, attempt, cfg), cfg)
+        decided = decide(scores, attempt, cfg)
+        if any(p.code == "convention_dependent" for p in problems):
+            # right under one recognised definition, another figure under another: never
+            # accepted (best effort, both values in the details), at any attempt
+            decided = replace(decided, decision="retry")
+        verdict = build_verdict(ctx, answer, found, scores, decided, cfg)
         return with_company(verdict, company)
 
     def _context(self, question: str, answer: Answer, evidence: Evidence) -> Context:

@@ -34,6 +34,7 @@ PROBLEM_FACETS: dict[str, tuple[str, ...]] = {
     "other_metric": ("figure",),
     "not_change": ("figure",),
     "route_conflict": ("figure",),
+    "convention_dependent": ("figure", "verdict"),
     "implausible": ("figure",),
     "wrong_sign": ("figure",),
     "basis": ("verdict", "explanation", "answer"),

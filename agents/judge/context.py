@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from finqa.agents.judge.basis import BasisCheck
+from finqa.agents.judge.convention import ConventionCheck
 from finqa.agents.judge.definition import DefinitionCheck
 from finqa.agents.judge.evidence import EvidenceView
 from finqa.agents.judge.facets import Facet
@@ -40,6 +41,8 @@ class Context:
     routes: Routes  # the statement model's sources, for the second route
     model: list[StatementValue | None] = field(default_factory=list)  # from the statement model
     route: list[RouteCheck] = field(default_factory=list)  # the second route's outcome
+    # the asked metric under each of its recognised definitions (convention.py)
+    convention: list[ConventionCheck] = field(default_factory=list)
     basis: list[BasisCheck] = field(default_factory=list)  # a yes/no answer's basis sentence
     problems: list[KindProblem] = field(default_factory=list)  # found while checking figures
     # the stated calculations against the catalogue; instructions aimed at the model in evidence

@@ -19,6 +19,7 @@ from finqa.agents.judge._question import (
     stated_direction,
 )
 from finqa.agents.judge.context import Context, question_parts_of
+from finqa.agents.judge.convention import check_conventions
 from finqa.agents.judge.definition import judge_definitions
 from finqa.agents.judge.numeric import (
     CalcCheck,
@@ -86,6 +87,7 @@ def check_figures(
         _per_period(ctx, numbers, cfg.rel_tolerance)
     if deterministic and len(parts) <= 1:
         _second_route(ctx, numbers, cfg.rel_tolerance)
+        _conventions(ctx, numbers, cfg)
     if deterministic and ctx.expect.change and any(nc.ok for nc in numbers):
         # however a change was verified (a recorded calculation, a figure of the filing's
         # text), the way the answer says it moved must be the statement model's
@@ -108,6 +110,26 @@ def _second_route(ctx: Context, numbers: list[NumberCheck], rel_tol: float) -> N
     )
     if check is not None:
         ctx.route.append(check)
+    ctx.problems.extend(problems)
+
+
+def _conventions(ctx: Context, numbers: list[NumberCheck], cfg: JudgeConfig) -> None:
+    """The asked metric under each of its recognised definitions, when the question states
+    none: an answer that holds under one only is not accepted (convention.py)."""
+    if ctx.abstained or not ctx.asked:
+        return
+    check, problems = check_conventions(
+        ctx.question,
+        ctx.expect.metric,
+        max(ctx.asked),
+        numbers,
+        ctx.routes,
+        cfg.rel_tolerance,
+        policy=cfg.convention_policy,
+        tolerance=cfg.convention_tolerance,
+    )
+    if check is not None:
+        ctx.convention.append(check)
     ctx.problems.extend(problems)
 
 

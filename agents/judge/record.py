@@ -116,6 +116,7 @@ def _details(
         "definitions": [d.to_dict() for d in ctx.definitions],
         "statement_model": ctx.model[0].describe() if ctx.model and ctx.model[0] else None,
         "second_route": ctx.route[0].to_dict() if ctx.route else None,
+        "conventions": ctx.convention[0].to_dict() if ctx.convention else None,
         "basis": ctx.basis[0].to_dict() if ctx.basis else None,
         "facets": [f.to_dict() | {"counted": counted(f)} for f in found.facets],
         "evidence_gaps": gaps,

@@ -28,6 +28,7 @@ from finqa.agents.judge import _lex
 from finqa.agents.judge.statement_figures import StatementValue, match_statement_value
 from finqa.agents.types import Evidence, StatementFact, StatementStore
 from finqa.lexicon.metrics import metric_key
+from finqa.lexicon.statements.main_printing import on_main_printing
 from finqa.lexicon.statements.signs import item_nature
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "RouteValue",
     "RouteCheck",
     "Routes",
+    "formula_leaves",
     "leaves",
 ]
 
@@ -171,6 +173,13 @@ def leaves(metric_id: str) -> list[str]:
     return out
 
 
+def formula_leaves(formula: str) -> list[str]:
+    """The line items a formula over catalogue keys needs, its metrics' own formulas expanded."""
+    from finqa.lexicon.formula import keys
+
+    return list(dict.fromkeys(leaf for key in keys(formula) for leaf in leaves(key)))
+
+
 @dataclass
 class Routes:
     """The statement model's sources for the evidence's filings: the index's store (tags, tables
@@ -180,6 +189,7 @@ class Routes:
     store: StatementStore | None = None  # the index's statement model
     pages: Any = None  # a StatementStore over the evidence pages (StatementFigures.store())
     _readings: dict[tuple[str, int], list[Reading]] = field(default_factory=dict, repr=False)
+    _main: dict[tuple[int, str], dict[str, int]] = field(default_factory=dict, repr=False)
 
     def _docs(self) -> list[str]:
         return list(dict.fromkeys(i.doc_id for i in self.evidence.items))
@@ -239,8 +249,9 @@ class Routes:
                     facts = store.lookup(doc, item, year)
                 except Exception:  # noqa: BLE001 - a filing the store cannot read: no reading
                     continue
+                main = self._main_pages(store, doc)
                 for fact in facts:
-                    reading = _reading(fact, item, year, later)
+                    reading = _reading(fact, item, year, later, main)
                     if reading is None or (unit is not None and reading.unit != unit):
                         continue
                     mark = (reading.doc, reading.page, round(reading.value, 2))
@@ -249,15 +260,34 @@ class Routes:
                         found.append(reading)
         return found
 
-    def values(self, metric_id: str, year: int) -> list[RouteValue]:
-        """The metric's distinct values for `year`, one per consistent choice of readings."""
-        try:
-            from finqa.lexicon import evaluate_metric, get_metric
+    def _main_pages(self, store: Any, doc: str) -> dict[str, int]:
+        """The page of each primary statement's main printing in `doc` (a parent-only or
+        condensed consolidating balance sheet elsewhere is a part, not the statement)."""
+        key = (id(store), doc)
+        if key not in self._main:
+            from finqa.lexicon.statements.main_printing import main_pages
 
-            unit = get_metric(metric_id).unit
+            try:
+                tables = store.tables(doc)
+            except Exception:  # noqa: BLE001 - a store without tables (the evidence pages)
+                tables = []
+            self._main[key] = main_pages(tables)
+        return self._main[key]
+
+    def values(
+        self, metric_id: str, year: int, formula: str | None = None, unit: str | None = None
+    ) -> list[RouteValue]:
+        """The metric's distinct values for `year`, one per consistent choice of readings;
+        `formula`: by one of its variants' formulas (`lexicon.variants`, in `unit`) instead of
+        the catalogue's own formula, its averages kept as the variant states them."""
+        try:
+            from finqa.lexicon import get_metric
+            from finqa.lexicon.formula import evaluate_formula, evaluate_metric
+
+            unit = unit or get_metric(metric_id).unit
         except Exception:  # noqa: BLE001 - an unknown metric: nothing to derive
             return []
-        items = leaves(metric_id)
+        items = leaves(metric_id) if formula is None else formula_leaves(formula)
         groups = [_groups(self.readings(i, year)) for i in items]
         if any(not g for g in groups):
             return []
@@ -267,7 +297,7 @@ class Routes:
             if prior:
                 previous[i] = prior[0][0].value
         out: list[RouteValue] = []
-        averages = "avg(" in (_lex.metric_formula(metric_id) or "")
+        averages = formula is None and "avg(" in (_lex.metric_formula(metric_id) or "")
         for choice in itertools.islice(itertools.product(*groups), 27):
             if len({g[0].scale for g in choice if g[0].unit == "USD"}) > 1:
                 continue  # lines read at different scales (a missed '(in millions)')
@@ -283,7 +313,11 @@ class Routes:
                 variants += [(f"{v}, year-end", cur, cur) for v, cur, _p in list(variants)]
             for variant, current, earlier in variants:
                 try:
-                    value = evaluate_metric(metric_id, current, earlier)
+                    value = (
+                        evaluate_metric(metric_id, current, earlier)
+                        if formula is None
+                        else evaluate_formula(formula, current, earlier)
+                    )
                 except Exception:  # noqa: BLE001 - a formula these readings cannot feed
                     continue
                 same = [v for v in out if v.variant == variant and _close(value, v.value)]
@@ -369,9 +403,13 @@ class Routes:
         )
 
 
-def _reading(fact: StatementFact, item: str, year: int, later: bool) -> Reading | None:
+def _reading(
+    fact: StatementFact, item: str, year: int, later: bool, main: dict[str, int] | None = None
+) -> Reading | None:
     """A fact as a reading of the total: tags with a dimension, segment and quarterly tables
-    and quarter columns are parts or other periods, not the line item's year."""
+    and quarter columns are parts or other periods, not the line item's year; a primary
+    statement's table away from its main printing (`main`: parent-only, condensed
+    consolidating, a summary) is another table, which corroborates but never contradicts."""
     if fact.dimensions or fact.statement in ("segment", "quarterly"):
         return None
     if not _period_type_fits(fact, item):
@@ -384,7 +422,9 @@ def _reading(fact: StatementFact, item: str, year: int, later: bool) -> Reading 
         route = "later_filing"
     elif fact.source == "xbrl":
         route = "xbrl"
-    elif fact.statement in _PRIMARY:
+    elif fact.statement in _PRIMARY and on_main_printing(
+        str(fact.statement), fact.page, str(fact.source), main or {}
+    ):
         route = "statement"
     else:
         route = "other_table"

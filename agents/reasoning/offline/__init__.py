@@ -13,6 +13,7 @@ import re
 from finqa.agents.reasoning.confidence import confidence_signals
 from finqa.agents.reasoning.offline.book import Book
 from finqa.agents.reasoning.offline.causes import cause_answer
+from finqa.agents.reasoning.offline.conventions import other_conventions
 from finqa.agents.reasoning.offline.dimension import dimension_answer
 from finqa.agents.reasoning.offline.explain import explain, fmt_unit
 from finqa.agents.reasoning.offline.extractive import best_passages, content_words
@@ -112,7 +113,7 @@ class OfflineBackend:
                 )
                 return ans.model_copy(update={"text": text})
             if sol is not None and self._acceptable(sol, spec, strategy):
-                return self._metric_answer(question, spec, sol, strategy)
+                return self._metric_answer(question, spec, sol, strategy, book)
             if not spec.is_yes_no:
                 return self._abstain(spec, strategy, missing_operands(spec, book), question)
         return self._extractive(question, evidence, strategy, spec)
@@ -126,7 +127,7 @@ class OfflineBackend:
         return not (inferred and strategy == "conservative")
 
     def _metric_answer(
-        self, question: str, spec: QuestionAsk, sol: Solution, strategy: str
+        self, question: str, spec: QuestionAsk, sol: Solution, strategy: str, book: Book
     ) -> Answer:
         value = format_value(sol, spec)
         years = spec.agg_years
@@ -169,6 +170,8 @@ class OfflineBackend:
                 f" Computed by finqa as {sol.calculation.expression} from {operands}{unit_note}."
             )
         text += explain(sol)
+        others = other_conventions(question, spec, book, sol)
+        text += others.clause
         if strategy == "detailed" and len(sol.per_year) > 1:
             text += (
                 " Per year: "
@@ -185,7 +188,11 @@ class OfflineBackend:
         conf["mode"] = "metric"
         conf["recipe"] = sol.recipe.id
         return offline_answer(
-            text, strategy, conf, citations=tuple(cites), calculations=(sol.calculation,)
+            text,
+            strategy,
+            conf,
+            citations=tuple(cites),
+            calculations=(sol.calculation, *others.calculations),
         )
 
     def _abstain(

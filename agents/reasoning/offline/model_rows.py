@@ -31,10 +31,14 @@ from finqa.agents.types import Evidence, StatementStore
 from finqa.lexicon.asked_period import AskedPeriod
 from finqa.lexicon.line_items import label_key
 from finqa.lexicon.model import StatementFact, StatementPeriod, StatementTable
+from finqa.lexicon.statements.main_printing import (
+    PRIMARY_STATEMENTS,
+    main_pages,
+    on_main_printing,
+)
 
 __all__ = ["model_rows", "fiscal_year_of", "period_slot", "PRIMARY_STATEMENTS"]
 
-PRIMARY_STATEMENTS = frozenset({"income", "balance", "cashflow"})
 # the statement model's kinds in the offline reader's names
 _OFFLINE_NAME = {"cashflow": "cash_flow", "quarterly": None, "other": None}
 _ORDER_BASE = -1_000_000  # model rows sort before every evidence row on rank ties
@@ -93,7 +97,7 @@ def model_rows(
             continue
         tables = statements.tables(doc)
         doc_scale = _agreed_scale(tables)
-        main = _main_pages(tables)
+        main = main_pages(tables)
         printed = _Printed(tables)
         for table in tables:
             rows.extend(_table_rows(table, doc_scale, cites, len(rows), main, slot, printed))
@@ -153,20 +157,6 @@ class _Cites:
         return sid, None
 
 
-def _main_pages(tables: Sequence[StatementTable]) -> dict[str, int]:
-    """Per primary statement kind, the page of its main printing (text and PDF tables): the
-    page with the most line items of that kind, the first such page on a tie. A summary
-    printed earlier (selected financial data, an MD&A 'Balance Sheet' of a few lines) is
-    shorter than the statement itself."""
-    lines: dict[str, Counter[int]] = defaultdict(Counter)
-    for t in tables:
-        if t.source != "xbrl" and t.statement in PRIMARY_STATEMENTS and t.pages:
-            lines[t.statement][t.page] += len({f.row for f in t.facts})
-    return {
-        kind: min(count, key=lambda page: (-count[page], page)) for kind, count in lines.items()
-    }
-
-
 def _agreed_scale(tables: Sequence[StatementTable]) -> float | None:
     scales = Counter(
         t.scale for t in tables if t.source != "xbrl" and t.unit == "USD" and t.scale != 1.0
@@ -194,13 +184,12 @@ def _table_rows(
     printed: _Printed | None = None,
 ) -> list[Row]:
     statement = _statement(table)
-    # the main printing (`_main_pages`) and the pages either side; any other table
+    # the main printing (`lexicon.statements.main_printing`) and the pages either side; any other table
     # of the same kind (summaries, condensed consolidating, guarantor) is not the main one
-    start = main.get(table.statement)
     primary = (
         table.statement in PRIMARY_STATEMENTS
         and statement != "comprehensive"
-        and (table.source == "xbrl" or start is None or abs(table.page - start) <= 1)
+        and on_main_printing(table.statement, table.page, str(table.source), main)
     )
     by_row: dict[int, list[StatementFact]] = defaultdict(list)
     for fact in table.facts:

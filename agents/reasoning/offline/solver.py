@@ -26,6 +26,7 @@ __all__ = [
     "get_recipe",
     "fact_citations",
     "formula_items",
+    "solve_with",
 ]
 
 _TOKEN = re.compile(r"([a-z_]+)\[y(?:-(\d))?\]")
@@ -138,8 +139,16 @@ def solve(spec: QuestionAsk, book: Book) -> Solution | None:
     return sol
 
 
-def _solve(spec: QuestionAsk, book: Book, described: bool = True) -> Solution | None:
-    recipe = get_recipe(spec.recipe)
+def solve_with(spec: QuestionAsk, book: Book, recipe: Recipe) -> Solution | None:
+    """The question computed by `recipe` instead of the catalogue's (another recognised
+    definition of the metric: `lexicon.variants`), its formulas as written."""
+    return _solve(spec, book, described=False, recipe=recipe)
+
+
+def _solve(
+    spec: QuestionAsk, book: Book, described: bool = True, recipe: Recipe | None = None
+) -> Solution | None:
+    recipe = recipe or get_recipe(spec.recipe)
     if recipe is None or not spec.agg_years:
         return None
     years = spec.agg_years

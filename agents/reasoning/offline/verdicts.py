@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from finqa.agents.reasoning.offline.book import Book
 from finqa.agents.reasoning.offline.choices import line_item_choice
+from finqa.agents.reasoning.offline.conventions import judgement_conventions
 from finqa.agents.reasoning.offline.existence import existence
 from finqa.agents.reasoning.offline.families import (
     applicability,
@@ -34,7 +35,7 @@ from finqa.agents.reasoning.offline.verdict_kit import (
     Reader,
     verdict,
 )
-from finqa.agents.types import Answer, Evidence
+from finqa.agents.types import Answer, Calculation, Evidence
 from finqa.lexicon import intent
 from finqa.lexicon.judgements import Judgement, asked_judgements, judgements
 from finqa.lexicon.question_ask import QuestionAsk
@@ -67,7 +68,7 @@ def verdict_answer(
     spec = ask
     for j in asked_judgements(q) if spec.is_yes_no and spec.target_year else ():
         if all(t.numerator and t.denominator for t in j.tests):
-            ans = ratio_judgement(j, spec, book, strategy)
+            ans = ratio_judgement(j, spec, book, strategy, q)
             if ans is not None:
                 return ans
     if spec.choice and spec.target_year:
@@ -100,7 +101,9 @@ def metric_lead(question: str, spec: QuestionAsk, recipe_id: str, value: float) 
     return ""
 
 
-def ratio_judgement(j: Judgement, spec: QuestionAsk, book: Book, strategy: str) -> Answer | None:
+def ratio_judgement(
+    j: Judgement, spec: QuestionAsk, book: Book, strategy: str, question: str = ""
+) -> Answer | None:
     """A catalogue judgement over ratios of line items (`lexicon/data/judgements.yaml`) for the
     question's fiscal year: 'Yes' / 'No' with each ratio, its threshold and the definition.
     Rule 'any': Yes when a ratio reaches its threshold, No only when every ratio was read."""
@@ -109,6 +112,8 @@ def ratio_judgement(j: Judgement, spec: QuestionAsk, book: Book, strategy: str) 
     calcs = []
     shares: list[str] = []
     passed: list[bool] = []
+    others = ""
+    variant_calcs: list[Calculation] = []
     for test in j.tests:
         if test.numerator is None or test.denominator is None:
             continue  # a metric test is read by the metric path
@@ -128,6 +133,10 @@ def ratio_judgement(j: Judgement, spec: QuestionAsk, book: Book, strategy: str) 
         mark = "%" if test.percent else ""
         shares.append(f"{test.name} = {calc.result:.1f}{mark} (threshold {test.threshold:g}{mark})")
         passed.append(test.passes(calc.result))
+        if question:  # the ratio by the metric's other recognised definitions (lexicon.variants)
+            found = judgement_conventions(question, spec, book, test)
+            others += found.clause
+            variant_calcs.extend(found.calculations)
     if reader.scale_unknown or not calcs:
         return None
     complete = len(calcs) == sum(1 for t in j.tests if t.numerator and t.denominator)
@@ -141,6 +150,6 @@ def ratio_judgement(j: Judgement, spec: QuestionAsk, book: Book, strategy: str) 
         return None
     text = (
         f"{'Yes' if yes else 'No'}. In FY{y}, {'; '.join(shares)} {reader.refs()}. "
-        f"Rule ({j.name}): {j.definition}."
+        f"Rule ({j.name}): {j.definition}.{others}"
     )
-    return verdict(text, reader, calcs, strategy, "verdict")
+    return verdict(text, reader, [*calcs, *variant_calcs], strategy, "verdict")
