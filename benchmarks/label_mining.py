@@ -11,7 +11,8 @@ statement title), every line that is a caption followed by figures. A caption's 
 letters only, lower case (`lexicon.line_items.label_key`), so 'Costofgoodssold' from a PDF
 without spaces and 'Cost of goods sold' are one label. For each key it records the filings and
 companies that use it. The catalogue check lists, for every caption of the catalogue
-(`lexicon/data/metrics.yaml`: `read:` labels and `line_items`), the filings that justify it; `--write-support` stores that
+(`lexicon/data/metrics.yaml`: each entry's one caption list, `line_items`), the filings that
+justify it; `--write-support` stores that
 evidence (label -> filing count, company count, up to five example filings) in
 `lexicon/data/label_support.json`, which a test holds the catalogue to.
 
@@ -42,7 +43,6 @@ from finqa.lexicon.line_items import (
     catalogue_items,
     get_item,
     label_key,
-    line_items,
 )
 
 __all__ = [
@@ -208,13 +208,14 @@ def mine_tagged_captions(filings: Iterable[Path]) -> dict[str, dict[str, Any]]:
 def catalogue_support(
     stats: dict[str, LabelStats], tagged: dict[str, dict[str, Any]] | None = None
 ) -> dict[str, dict[str, object]]:
-    """For every catalogue caption (`read:` labels, then `line_items`): filings and
-    companies that use it, up to five example filings; with `tagged` (`mine_tagged_captions`),
-    the filings whose tags say the caption is its item. Each `read:` prefix is recorded too
-    (key 'prefix:...'), with the filings printing a caption that starts with it."""
+    """For every catalogue caption (the captions of each statement line item, then the other
+    metrics' `line_items`): filings and companies that use it, up to five example filings; with
+    `tagged` (`mine_tagged_captions`), the filings whose tags say the caption is its item. Each
+    `read:` prefix is recorded too (key 'prefix:...'), with the filings printing a caption
+    that starts with it."""
     from finqa.lexicon import METRICS
 
-    labels = [(item.id, label) for item in line_items().values() for label in item.labels]
+    labels = [(item.id, label) for item in catalogue_items().values() for label in item.labels]
     labels += [(f"metric:{m.id}", label) for m in METRICS.values() for label in m.line_items]
     prefixes = [(item.id, p) for item in catalogue_items().values() for p in item.prefixes]
     out: dict[str, dict[str, object]] = {}

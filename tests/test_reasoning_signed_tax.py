@@ -69,6 +69,9 @@ class TestCaptionSign:
             ("Provision for (benefit from) income taxes", 1),
             ("Income tax expense (benefit)", 1),
             ("Provision for income taxes", 1),
+            ("Income tax benefit", -1),
+            ("Benefit from income taxes", -1),
+            ("Income taxes", 1),
         ],
     )
     def test_expense_in_parentheses_is_negated(self, caption: str, sign: int) -> None:

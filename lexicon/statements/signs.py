@@ -41,7 +41,14 @@ from functools import cache
 
 from finqa.lexicon.model import StatementFact, StatementTable
 
-__all__ = ["Nature", "caption_nature", "item_nature", "sign_table", "sign_tables"]
+__all__ = [
+    "Nature",
+    "caption_nature",
+    "cost_caption_turned",
+    "item_nature",
+    "sign_table",
+    "sign_tables",
+]
 
 _OUTWARD = frozenset({"inflow", "outflow"})
 _COSTS = frozenset({"expense", "loss"})
@@ -166,6 +173,13 @@ def _caption(label: str, nature: Nature) -> str:
     if own.search(outside) or not other.search(outside):
         return ""
     return "turned" if own.search(inside) else "opposite"
+
+
+def cost_caption_turned(label: str) -> bool:
+    """Does a cost line's caption say its figures run the other way: its words outside
+    parentheses name only the benefit ('Income tax benefit', 'Benefit from income taxes'), or
+    the parentheses name the cost beside a benefit ('Income tax (expense)/benefit')?"""
+    return bool(_caption(label, Nature("", "expense", "debit", "duration")))
 
 
 def _costs_printed_negative(facts: Sequence[StatementFact]) -> bool:
