@@ -3,9 +3,10 @@
 A view of the one catalogue (`lexicon.catalogue`, `lexicon/data/metrics.yaml`). Every line item
 is found by its entry's one caption list, `line_items` (best first), the same captions the
 statement model maps a row by (`lexicon.statements.catalogue`). An entry with a `read:` block
-adds rules of its own (caption prefixes, disqualifying substrings, sign conventions, `also`:
-the captions of other entries read after its own: `line_items()`); any other entry that is a
-plain statement line (no formula) is found by its captions alone (`caption_items()`).
+is a line item of its own with the rules the block states (caption prefixes, disqualifying
+substrings, sign conventions, `also`: the captions of other entries read after its own;
+`read: {}`: none beyond its captions): `line_items()`; any other entry that is a plain statement
+line (no formula) is found by its captions alone (`caption_items()`).
 `get_item` reads either, by the catalogue key the statement model's facts carry too.
 Captions are compared as `label_key`s (letters only, lower case). Every caption is justified by
 the filings that use it (`lexicon/data/label_support.json`, written by
@@ -144,7 +145,8 @@ def _kind(spec: Mapping[str, Any]) -> dict[str, Any]:
 
 @data_cache()
 def line_items() -> dict[str, LineItem]:
-    """key -> LineItem for every catalogue entry with `read:` rules, in catalogue order."""
+    """key -> LineItem for every catalogue entry that is a line item of its own (`_labelled`),
+    in catalogue order."""
     raw = entries()
     # a metric defined as one line item is that item ('ebit: operating_income')
     also: dict[str, list[str]] = {}
@@ -160,7 +162,9 @@ def line_items() -> dict[str, LineItem]:
 
 
 def _labelled(spec: Mapping[str, Any]) -> bool:
-    return "read" in spec  # `read: {}`: a line item of its own, read by its captions alone
+    """A line item of its own: the entry states `read:` rules (`read: {}`: none beyond its
+    captions)."""
+    return "read" in spec
 
 
 @data_cache()
