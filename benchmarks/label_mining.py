@@ -332,13 +332,13 @@ def main(argv: list[str] | None = None) -> int:
     tags: dict[str, dict[str, Any]] = {}
     if args.tagged:
         tags = mine_tagged_captions(sorted(args.tagged.glob("*.htm*")))
-        printed: dict[str, LabelStats] = defaultdict(LabelStats)
+        rows: dict[str, LabelStats] = defaultdict(LabelStats)
         for key, tag in tags.items():  # the statement reader's rows: printed by the filing
             for filing in tag.get("printed", ()):
-                printed[key].forms[" ".join(str(tag["label"]).split())] += 1
-                printed[key].filings.add(filing)
-                printed[key].companies.add(filing.split("-")[0])
-        _merge(stats, printed)
+                rows[key].forms[" ".join(str(tag["label"]).split())] += 1
+                rows[key].filings.add(filing)
+                rows[key].companies.add(filing.split("-")[0])
+        _merge(stats, rows)
     if args.models:
         _merge(stats, mine_model_captions(args.models / "statements", company_of))
     support = catalogue_support(stats, tags)
