@@ -92,9 +92,10 @@ class LineItem:
     concepts: tuple[str, ...] = ()  # XBRL concepts that report it
 
     def keys(self) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
-        """label_keys of (labels, prefixes, exclude)."""
+        """label_keys of (labels, prefixes, exclude); a caption written two ways ('Net income',
+        'Net Income') is one key, ranked where it first appears."""
         return (
-            tuple(label_key(x) for x in self.labels),
+            tuple(dict.fromkeys(label_key(x) for x in self.labels)),
             tuple(label_key(x) for x in self.prefixes),
             tuple(label_key(x) for x in self.exclude),
         )
