@@ -87,9 +87,7 @@ def entries() -> Mapping[str, Mapping[str, Any]]:
     raw = read_yaml(CATALOGUE_FILE) or {}
     for key, spec in raw.items():
         _check(str(key), spec)
-        for other in (spec.get("read") or {}).get("also") or ():
-            if other not in raw or other == key:
-                raise CatalogueError(f"{CATALOGUE_FILE}: {key}: read: also names {other!r}")
+    _check_also(raw)
     return {str(k): v for k, v in raw.items()}
 
 
@@ -112,6 +110,14 @@ def _check(key: str, spec: Mapping[str, Any]) -> None:
         raise CatalogueError(f"{where}: period {spec['period']!r} is none of {sorted(PERIODS)}")
     if "read" in spec and not spec.get("line_items"):
         raise CatalogueError(f"{where}: `read:` rules without captions (`line_items`) to read")
+
+
+def _check_also(raw: Mapping[str, Mapping[str, Any]]) -> None:
+    """`read: also` names other entries of the catalogue, each with captions to read."""
+    for key, spec in raw.items():
+        for other in (spec.get("read") or {}).get("also") or ():
+            if other == key or not (raw.get(other) or {}).get("line_items"):
+                raise CatalogueError(f"{CATALOGUE_FILE}: {key}: read: also names {other!r}")
 
 
 @dataclass(frozen=True, slots=True)

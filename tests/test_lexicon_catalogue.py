@@ -70,6 +70,16 @@ class TestSchema:
         with pytest.raises(CatalogueError, match="without captions"):
             _check("widget", {"name": "Widget", "read": {"prefixes": ["widget"]}})
 
+    def test_also_names_an_entry_with_captions(self) -> None:
+        """`read: also` reads another entry's captions: one naming no entry (or itself) is
+        refused."""
+        from finqa.lexicon.catalogue import CatalogueError, _check_also
+
+        widget = {"name": "Widget", "line_items": ["Widgets"]}
+        _check_also({"widget": widget, "gadget": {**widget, "read": {"also": ["widget"]}}})
+        with pytest.raises(CatalogueError, match="gadget.*also names 'gizmo'"):
+            _check_also({"widget": widget, "gadget": {**widget, "read": {"also": ["gizmo"]}}})
+
 
 class TestOneCaptionList:
     def test_the_book_reads_the_entry_captions(self) -> None:
