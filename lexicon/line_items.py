@@ -33,26 +33,10 @@ __all__ = [
     "get_line_item",
     "get_item",
     "item_for_metric",
-    "caption_sign",
 ]
 
 SUPPORT_PATH = DATA_DIR / "label_support.json"
-# an expense shown in parentheses beside its benefit ('Income tax (expense)/benefit',
-# '(Provision) benefit for income taxes'): the figures as filed are benefits, expenses negative
-_EXPENSE_IN_PARENS = re.compile(r"\((?:expenses?|provisions?(?: for)?|charges?)\)", re.I)
 _NOTE_REF = re.compile(r"\((?:note|notes|see)[^)]*\)|\([a-z0-9]\)", re.I)  # (Note 5), (a), (1)
-
-
-def caption_sign(caption: str) -> int:
-    """-1 when the caption's figures are benefits, the expense negative: it shows the expense in
-    parentheses beside its benefit ('Income tax (expense)/benefit', '(Provision) benefit for
-    income taxes'), or names only the benefit ('Income tax benefit', 'Benefit from income
-    taxes': `statements.signs.cost_caption_turned`, the statement model's own rule). +1
-    otherwise ('Provision for (benefit from) income taxes', 'Income tax expense (benefit)',
-    'Provision for income taxes')."""
-    from finqa.lexicon.statements.signs import cost_caption_turned
-
-    return -1 if _EXPENSE_IN_PARENS.search(caption) or cost_caption_turned(caption) else 1
 
 
 def label_key(text: str) -> str:
@@ -79,7 +63,8 @@ class LineItem:
     # ('(10,069)' and '10,069' both mean a cost of 10,069), so the sign as printed says nothing
     magnitude: bool = False
     # an expense read signed (positive: expense, negative: benefit); a caption showing the
-    # expense in parentheses ('Income tax (expense)/benefit') is read negated (`caption_sign`)
+    # expense in parentheses ('Income tax (expense)/benefit') is read negated
+    # (`statements.signs.caption_sign`)
     signed_expense: bool = False
     metrics: tuple[str, ...] = ()  # the catalogue keys this line item is (its own; 'ebit')
     # the item is the sum of every line of one statement that carries one of its captions

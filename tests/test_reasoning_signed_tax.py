@@ -8,7 +8,7 @@ from finqa.agents.config import Settings
 from finqa.agents.reasoning import build_reasoner
 from finqa.agents.reasoning.offline.question import parse_question
 from finqa.lexicon.arith import evaluate
-from finqa.lexicon.line_items import caption_sign
+from finqa.lexicon.statements.signs import caption_sign
 
 LOSS_YEARS = """Consolidated Statements of Operations
 (Dollars in millions)

@@ -44,7 +44,7 @@ from finqa.lexicon.model import StatementFact, StatementTable
 __all__ = [
     "Nature",
     "caption_nature",
-    "cost_caption_turned",
+    "caption_sign",
     "item_nature",
     "sign_table",
     "sign_tables",
@@ -175,11 +175,21 @@ def _caption(label: str, nature: Nature) -> str:
     return "turned" if own.search(inside) else "opposite"
 
 
-def cost_caption_turned(label: str) -> bool:
-    """Does a cost line's caption say its figures run the other way: its words outside
-    parentheses name only the benefit ('Income tax benefit', 'Benefit from income taxes'), or
-    the parentheses name the cost beside a benefit ('Income tax (expense)/benefit')?"""
-    return bool(_caption(label, Nature("", "expense", "debit", "duration")))
+# an expense shown in parentheses beside its benefit ('Income tax (expense)/benefit',
+# '(Provision) benefit for income taxes'): the figures as filed are benefits, expenses negative
+_EXPENSE_IN_PARENS = re.compile(r"\((?:expenses?|provisions?(?: for)?|charges?)\)", re.I)
+
+
+def caption_sign(caption: str) -> int:
+    """The sign of a cost line's figures as filed, by its caption (for a reader of the text, not
+    of the statement model, whose facts carry the economic sign already): -1 when its figures
+    are benefits, the expense negative: it shows the expense in parentheses beside its benefit
+    ('Income tax (expense)/benefit', '(Provision) benefit for income taxes'), or names only the
+    benefit ('Income tax benefit', 'Benefit from income taxes': the rule `sign_table` follows).
+    +1 otherwise ('Provision for (benefit from) income taxes', 'Income tax expense (benefit)',
+    'Provision for income taxes')."""
+    turned = _caption(caption, Nature("", "expense", "debit", "duration"))
+    return -1 if _EXPENSE_IN_PARENS.search(caption) or turned else 1
 
 
 def _costs_printed_negative(facts: Sequence[StatementFact]) -> bool:
