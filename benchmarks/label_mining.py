@@ -4,6 +4,7 @@
     python -m finqa.benchmarks.label_mining --write-support       # refresh lexicon/data/label_support.json
     python -m finqa.benchmarks.label_mining --candidates revenue  # labels filings use near an item
     python -m finqa.benchmarks.label_mining --tagged ../shared/edgar --candidates cfo
+    python -m finqa.benchmarks.label_mining --tagged ../shared/edgar --models INDEX --write-support
 
 Reads ../shared/financebench/pages.jsonl.gz (344 filings of 40+ companies, most with no
 question) and collects, from pages that look like financial tables (a money-scale header or a
@@ -11,7 +12,8 @@ statement title), every line that is a caption followed by figures. A caption's 
 letters only, lower case (`lexicon.line_items.label_key`), so 'Costofgoodssold' from a PDF
 without spaces and 'Cost of goods sold' are one label. For each key it records the filings and
 companies that use it. The catalogue check lists, for every caption of the catalogue
-(`lexicon/data/metrics.yaml`: `read:` labels and `line_items`), the filings that justify it; `--write-support` stores that
+(`lexicon/data/metrics.yaml`: each entry's one caption list, `line_items`), the filings that
+justify it; `--write-support` stores that
 evidence (label -> filing count, company count, up to five example filings) in
 `lexicon/data/label_support.json`, which a test holds the catalogue to.
 
@@ -20,8 +22,13 @@ catalogue concepts (no dimension) are matched to the row the tag-stripped docume
 same figure on (same page, period and value, read by the statement reader as ingest reads it),
 and that row's caption is recorded as tagged with the concept's item (`tagged`: the filings
 whose tags say the caption is the item). `--candidates ITEM` then also lists the captions the
-tags attach to ITEM that the catalogue does not read yet. A caption enters the catalogue only
-with filings behind it: printed by filings of `pages.jsonl.gz`, or tagged as the item by a filer.
+tags attach to ITEM that the catalogue does not read yet. The captions of every figure row the
+statement reader reads in those filings count as printed by them too (a caption beside a note
+reference, or one wrapped over two lines, is a row there). A caption enters the catalogue only
+with filings behind it: printed by filings of `pages.jsonl.gz` or of DIR, or tagged as the item
+by a filer. `--models INDEX` counts the same way the row captions of an index's statement
+models (`statements/*.parquet`, read at ingest from the filings of pages.jsonl.gz): a caption a
+PDF's text wraps over two lines is a row there though no line of the page reads 'caption 1,234'.
 """
 
 from __future__ import annotations
@@ -42,7 +49,6 @@ from finqa.lexicon.line_items import (
     catalogue_items,
     get_item,
     label_key,
-    line_items,
 )
 
 __all__ = [
@@ -149,10 +155,42 @@ def mine_labels(pages: Iterable[dict[str, object]], company_of: dict[str, str]) 
     return dict(stats)
 
 
+def mine_model_captions(statements: Path, company_of: dict[str, str]) -> dict[str, LabelStats]:
+    """label key -> LabelStats of the row captions of the statement models in `statements`
+    (`<doc_id>.parquet`, as an index keeps them), each printed by its filing."""
+    import pandas as pd
+
+    stats: dict[str, LabelStats] = defaultdict(LabelStats)
+    for path in sorted(statements.glob("*.parquet")):
+        try:
+            facts = pd.read_parquet(path, columns=["doc_id", "label"])
+        except (OSError, ValueError, KeyError):
+            continue  # a model without facts
+        for doc, label in set(zip(facts["doc_id"], facts["label"], strict=True)):
+            cap = " ".join(str(label).split())
+            if len(label_key(cap)) < 3:
+                continue
+            s = stats[label_key(cap)]
+            s.forms[cap] += 1
+            s.filings.add(str(doc))
+            s.companies.add(company_of.get(str(doc)) or str(doc).split("_")[0])
+    return dict(stats)
+
+
+def _merge(stats: dict[str, LabelStats], more: dict[str, LabelStats]) -> None:
+    for key, extra in more.items():
+        s = stats.setdefault(key, LabelStats())
+        for form, n in extra.forms.items():
+            s.forms[form] += n
+        s.filings |= extra.filings
+        s.companies |= extra.companies
+
+
 def mine_tagged_captions(filings: Iterable[Path]) -> dict[str, dict[str, Any]]:
-    """label key -> {'label', 'items': {item: [filings]}}: the captions of the rows on which
-    each filing prints a figure it tags with a catalogue concept (module docstring); a figure
-    printed on more than one row of its page and period (or zero) names no caption."""
+    """label key -> {'label', 'items': {item: [filings]}, 'printed': [filings]}: the captions of
+    the rows on which each filing prints a figure it tags with a catalogue concept (module
+    docstring); a figure printed on more than one row of its page and period (or zero) names no
+    caption. `printed`: the filings whose statement reader reads the caption as a figure row."""
     import tempfile
     from datetime import date
 
@@ -183,6 +221,11 @@ def mine_tagged_captions(filings: Iterable[Path]) -> dict[str, dict[str, Any]]:
             for table in read.tables:
                 for f in table.facts:
                     printed[(f.page, f.period.key)].append((abs(float(f.value)), f.label))
+                    if len(label_key(f.label)) < 3:
+                        continue
+                    row = out.setdefault(label_key(f.label), {"label": f.label, "items": {}})
+                    if path.name not in row.setdefault("printed", []):
+                        row["printed"].append(path.name)
             for fact in tagged.facts:
                 if fact.item is None or not fact.is_total or fact.unit not in ("USD", "USD/shares"):
                     continue
@@ -208,13 +251,14 @@ def mine_tagged_captions(filings: Iterable[Path]) -> dict[str, dict[str, Any]]:
 def catalogue_support(
     stats: dict[str, LabelStats], tagged: dict[str, dict[str, Any]] | None = None
 ) -> dict[str, dict[str, object]]:
-    """For every catalogue caption (`read:` labels, then `line_items`): filings and
-    companies that use it, up to five example filings; with `tagged` (`mine_tagged_captions`),
-    the filings whose tags say the caption is its item. Each `read:` prefix is recorded too
-    (key 'prefix:...'), with the filings printing a caption that starts with it."""
+    """For every catalogue caption (the captions of each statement line item, then the other
+    metrics' `line_items`): filings and companies that use it, up to five example filings; with
+    `tagged` (`mine_tagged_captions`), the filings whose tags say the caption is its item. Each
+    `read:` prefix is recorded too (key 'prefix:...'), with the filings printing a caption
+    that starts with it."""
     from finqa.lexicon import METRICS
 
-    labels = [(item.id, label) for item in line_items().values() for label in item.labels]
+    labels = [(item.id, label) for item in catalogue_items().values() for label in item.labels]
     labels += [(f"metric:{m.id}", label) for m in METRICS.values() for label in m.line_items]
     prefixes = [(item.id, p) for item in catalogue_items().values() for p in item.prefixes]
     out: dict[str, dict[str, object]] = {}
@@ -270,11 +314,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--candidates", metavar="ITEM", help="labels sharing a word with ITEM's labels")
     p.add_argument("--min-companies", type=int, default=2)
     p.add_argument("--tagged", type=Path, metavar="DIR", help="inline-XBRL filings (*.htm*)")
+    p.add_argument("--models", type=Path, metavar="INDEX", help="an index's statement models")
     args = p.parse_args(argv)
     if not args.pages.exists():
         print(f"error: pages file not found: {args.pages}", file=sys.stderr)
         return 2
-    stats = mine_labels(iter_pages(args.pages), company_of_filing(args.documents))
+    company_of = company_of_filing(args.documents)
+    stats = mine_labels(iter_pages(args.pages), company_of)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     mined = {
         k: {"label": s.label, "filings": len(s.filings), "companies": len(s.companies)}
@@ -286,6 +332,15 @@ def main(argv: list[str] | None = None) -> int:
     tags: dict[str, dict[str, Any]] = {}
     if args.tagged:
         tags = mine_tagged_captions(sorted(args.tagged.glob("*.htm*")))
+        rows: dict[str, LabelStats] = defaultdict(LabelStats)
+        for key, tag in tags.items():  # the statement reader's rows: printed by the filing
+            for filing in tag.get("printed", ()):
+                rows[key].forms[" ".join(str(tag["label"]).split())] += 1
+                rows[key].filings.add(filing)
+                rows[key].companies.add(filing.split("-")[0])
+        _merge(stats, rows)
+    if args.models:
+        _merge(stats, mine_model_captions(args.models / "statements", company_of))
     support = catalogue_support(stats, tags)
     weak = {
         k: v

@@ -8,10 +8,12 @@ Book, the judge and every formula call the item ('revenue', 'depreciation_amorti
   | other), `unit`, `nature` (revenue, expense, gain, loss, asset, liability, equity, inflow,
   outflow), `period` (instant | duration) and `balance` (debit | credit), as XBRL concepts do;
 - how filings tag it: `concepts` (the us-gaap concepts that report it);
-- how filings and questions say it: `synonyms`, `line_items` (statement captions) and, for an
-  item a statement reader finds by its caption, `read:` (labels, prefixes, exclusions, sign
-  conventions: `lexicon.line_items`), every caption justified by filings in
-  `label_support.json`;
+- how filings and questions say it: `synonyms` and `line_items`, the one list of its statement
+  captions, best first, read by the statement model, the reasoner's Book and the judge alike
+  (every caption justified by filings in `label_support.json`); for an item a statement reader
+  finds with rules of its own, `read:` states those rules and nothing else (prefixes,
+  exclusions, sign conventions, `also`: other entries whose captions it reads after its own:
+  `lexicon.line_items`) — a caption list inside `read:` is refused;
 - for a metric, its `formula` over catalogue keys (`lexicon.formula`'s one notation), and the
   `formulas` a statement reader tries in order when they differ from the formula alone;
 - for a metric whose standard definition has recognised variants, its `variants`: each with a
@@ -78,7 +80,7 @@ _READ_FIELDS = frozenset(
         "name",
         "unit",
         "note",
-        "labels",
+        "also",
         "prefixes",
         "exclude",
         "off_statement",
@@ -100,6 +102,7 @@ def entries() -> Mapping[str, Mapping[str, Any]]:
     known = frozenset(str(k) for k in raw)
     for key, spec in raw.items():
         _check(str(key), spec, known)
+    _check_also(raw)
     return {str(k): v for k, v in raw.items()}
 
 
@@ -109,6 +112,11 @@ def _check(key: str, spec: Mapping[str, Any], known: frozenset[str] | None = Non
     unknown = set(spec) - _FIELDS
     if unknown:
         raise CatalogueError(f"{where}: unknown field(s) {sorted(unknown)}")
+    if "labels" in (spec.get("read") or {}):
+        raise CatalogueError(
+            f"{where}: two caption lists (`read: labels` beside `line_items`); an entry has one,"
+            " its `line_items`"
+        )
     unknown = set(spec.get("read") or {}) - _READ_FIELDS
     if unknown:
         raise CatalogueError(f"{where}: unknown read: field(s) {sorted(unknown)}")
@@ -118,6 +126,8 @@ def _check(key: str, spec: Mapping[str, Any], known: frozenset[str] | None = Non
         raise CatalogueError(f"{where}: period {spec['period']!r} is none of {sorted(PERIODS)}")
     if spec.get("variants") is not None:
         _check_variants(where, spec, known)
+    if "read" in spec and not spec.get("line_items"):
+        raise CatalogueError(f"{where}: `read:` rules without captions (`line_items`) to read")
 
 
 def _check_variants(where: str, spec: Mapping[str, Any], known: frozenset[str] | None) -> None:
@@ -158,6 +168,14 @@ def _operands(where: str, name: str, formula: str) -> list[str]:
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
     }
     return [n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and id(n) not in called]
+
+
+def _check_also(raw: Mapping[str, Mapping[str, Any]]) -> None:
+    """`read: also` names other entries of the catalogue, each with captions to read."""
+    for key, spec in raw.items():
+        for other in (spec.get("read") or {}).get("also") or ():
+            if other == key or not (raw.get(other) or {}).get("line_items"):
+                raise CatalogueError(f"{CATALOGUE_FILE}: {key}: read: also names {other!r}")
 
 
 @dataclass(frozen=True, slots=True)

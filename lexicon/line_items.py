@@ -1,11 +1,13 @@
 """Line items of the catalogue, as statement readers find them: the reasoner's Book, the judge.
 
-A view of the one catalogue (`lexicon.catalogue`, `lexicon/data/metrics.yaml`): an entry whose
-`read:` block names labels is a line item a reader finds by those captions (caption prefixes,
-disqualifying substrings, sign conventions: `line_items()`); any other entry that is a plain
-statement line (no formula) is found by its statement captions (`line_items`), with the
-prefixes and exclusions of a `read:` block if it has one (`caption_items()`). `get_item` reads
-either, by the catalogue key the statement model's facts carry too.
+A view of the one catalogue (`lexicon.catalogue`, `lexicon/data/metrics.yaml`). Every line item
+is found by its entry's one caption list, `line_items` (best first), the same captions the
+statement model maps a row by (`lexicon.statements.catalogue`). An entry with a `read:` block
+is a line item of its own with the rules the block states (caption prefixes, disqualifying
+substrings, sign conventions, `also`: the captions of other entries read after its own;
+`read: {}`: none beyond its captions): `line_items()`; any other entry that is a plain statement
+line (no formula) is found by its captions alone (`caption_items()`).
+`get_item` reads either, by the catalogue key the statement model's facts carry too.
 Captions are compared as `label_key`s (letters only, lower case). Every caption is justified by
 the filings that use it (`lexicon/data/label_support.json`, written by
 `python -m finqa.benchmarks.label_mining --write-support`).
@@ -31,22 +33,10 @@ __all__ = [
     "get_line_item",
     "get_item",
     "item_for_metric",
-    "caption_sign",
 ]
 
 SUPPORT_PATH = DATA_DIR / "label_support.json"
-# an expense shown in parentheses beside its benefit ('Income tax (expense)/benefit',
-# '(Provision) benefit for income taxes'): the figures as filed are benefits, expenses negative
-_EXPENSE_IN_PARENS = re.compile(r"\((?:expenses?|provisions?(?: for)?|charges?)\)", re.I)
 _NOTE_REF = re.compile(r"\((?:note|notes|see)[^)]*\)|\([a-z0-9]\)", re.I)  # (Note 5), (a), (1)
-
-
-def caption_sign(caption: str) -> int:
-    """-1 when the caption shows the expense in parentheses and the benefit as positive ('Income
-    tax (expense)/benefit', '(Provision) benefit for income taxes'): a figure as filed is then
-    the negative of the expense. +1 otherwise ('Provision for (benefit from) income taxes',
-    'Income tax expense (benefit)', 'Provision for income taxes')."""
-    return -1 if _EXPENSE_IN_PARENS.search(caption) else 1
 
 
 def label_key(text: str) -> str:
@@ -73,7 +63,8 @@ class LineItem:
     # ('(10,069)' and '10,069' both mean a cost of 10,069), so the sign as printed says nothing
     magnitude: bool = False
     # an expense read signed (positive: expense, negative: benefit); a caption showing the
-    # expense in parentheses ('Income tax (expense)/benefit') is read negated (`caption_sign`)
+    # expense in parentheses ('Income tax (expense)/benefit') is read negated
+    # (`statements.signs.caption_sign`)
     signed_expense: bool = False
     metrics: tuple[str, ...] = ()  # the catalogue keys this line item is (its own; 'ebit')
     # the item is the sum of every line of one statement that carries one of its captions
@@ -86,9 +77,10 @@ class LineItem:
     concepts: tuple[str, ...] = ()  # XBRL concepts that report it
 
     def keys(self) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
-        """label_keys of (labels, prefixes, exclude)."""
+        """label_keys of (labels, prefixes, exclude); a caption written two ways ('Net income',
+        'Net Income') is one key, ranked where it first appears."""
         return (
-            tuple(label_key(x) for x in self.labels),
+            tuple(dict.fromkeys(label_key(x) for x in self.labels)),
             tuple(label_key(x) for x in self.prefixes),
             tuple(label_key(x) for x in self.exclude),
         )
@@ -101,13 +93,21 @@ class LineItem:
 _STATEMENTS = frozenset({"income", "balance", "cash_flow"})
 
 
+def _captions(key: str) -> tuple[str, ...]:
+    """The entry's captions, then those of the entries its `read: also` names (a filer without
+    noncontrolling interests prints one net income line: both items read it)."""
+    raw = entries()
+    also = (raw[key].get("read") or {}).get("also") or ()
+    return tuple(str(x) for k in (key, *also) for x in raw[k].get("line_items") or ())
+
+
 def _item(key: str, spec: Mapping[str, Any], also: tuple[str, ...]) -> LineItem:
     d: Mapping[str, Any] = spec.get("read") or {}
     return LineItem(
         id=key,
         name=str(d.get("name") or spec["name"]).lower(),
         statement=str(d.get("statement") or spec["statement"]),
-        labels=tuple(str(x) for x in d.get("labels") or ()),
+        labels=_captions(key),
         prefixes=tuple(str(x) for x in d.get("prefixes") or ()),
         exclude=tuple(str(x) for x in d.get("exclude") or ()),
         off_statement=tuple(str(x) for x in d.get("off_statement") or ()),
@@ -131,8 +131,8 @@ def _kind(spec: Mapping[str, Any]) -> dict[str, Any]:
 
 @data_cache()
 def line_items() -> dict[str, LineItem]:
-    """key -> LineItem for every catalogue entry whose `read:` block names its own labels, in
-    catalogue order."""
+    """key -> LineItem for every catalogue entry that is a line item of its own (`_labelled`),
+    in catalogue order."""
     raw = entries()
     # a metric defined as one line item is that item ('ebit: operating_income')
     also: dict[str, list[str]] = {}
@@ -148,14 +148,15 @@ def line_items() -> dict[str, LineItem]:
 
 
 def _labelled(spec: Mapping[str, Any]) -> bool:
-    return bool((spec.get("read") or {}).get("labels"))
+    """A line item of its own: the entry states `read:` rules (`read: {}`: none beyond its
+    captions)."""
+    return "read" in spec
 
 
 @data_cache()
 def caption_items() -> dict[str, LineItem]:
     """key -> LineItem for every other plain statement line of the catalogue (no formula, no
-    labels of its own, a statement of its own, statement captions): found by those captions
-    and the prefixes and exclusions its `read:` block states, if any."""
+    `read:` rules, a statement of its own, statement captions): found by those captions."""
     out: dict[str, LineItem] = {}
     for key, spec in entries().items():
         if _labelled(spec) or spec.get("formula") or spec.get("unread"):
@@ -164,14 +165,11 @@ def caption_items() -> dict[str, LineItem]:
             continue
         if item_for_metric(key) is not None:
             continue
-        read: Mapping[str, Any] = spec.get("read") or {}
         out[key] = LineItem(
             key,
             str(spec["name"]).lower(),
             str(spec["statement"]),
             tuple(str(x) for x in spec["line_items"]),
-            prefixes=tuple(str(x) for x in read.get("prefixes") or ()),
-            exclude=tuple(str(x) for x in read.get("exclude") or ()),
             **_kind(spec),
         )
     return out
@@ -193,7 +191,7 @@ def item_for_metric(metric_id: str) -> str | None:
 
 
 def get_line_item(item_id: str) -> LineItem | None:
-    """The line item with a `read:` block and this key, or None."""
+    """The line item with `read:` rules and this key, or None."""
     return line_items().get(item_id)
 
 

@@ -13,7 +13,7 @@ key reads its line. Every line item is also a recipe of its own (`item[y]`); a m
 exactly one other line item is that item's recipe ('depreciation' reads the D&A line).
 Items the catalogue reads as magnitudes (`magnitude: true`) are wrapped in abs() by the solver,
 summed items (`summed: true`) are the sum of their lines; income tax is read signed (a
-caption showing the expense in parentheses is negated: `lexicon.line_items.caption_sign`).
+caption showing the expense in parentheses is negated: `lexicon.statements.signs.caption_sign`).
 A metric the catalogue marks `unread` has no recipe: the backend abstains.
 """
 

@@ -188,6 +188,11 @@ class TestBadInput:
         assert v.decision == "retry" and "language" in _codes(v)
         assert not_english("El efectivo de la empresa es de 1.671 millones de dólares en el año")
         assert not not_english("Cash and cash equivalents were $1,671 million at year end.")
+        # 'per' is English too: a per-share answer quoting its line is not Italian
+        assert not not_english(
+            "FY2024 diluted eps: $11.09 per diluted share [S1]. Read from the line 'Earnings per"
+            " share - diluted $11.09 $10.45 $11.21' [S1]. Answer: $11.09 per diluted share."
+        )
 
     def test_unknown_source_cited(self, judge: JudgeAgent) -> None:
         """A claim citing only a source id that is not in the evidence is unsupported."""

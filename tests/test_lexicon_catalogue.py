@@ -58,61 +58,83 @@ class TestSchema:
         with pytest.raises(CatalogueError, match="nature"):
             _check("widget", {"name": "Widget", "nature": "asset-ish"})
 
+    def test_two_caption_lists_are_refused(self) -> None:
+        """An entry with captions in `read: labels` beside its `line_items` has two caption
+        lists: the loader refuses it; reading rules without captions are refused too."""
+        from finqa.lexicon.catalogue import CatalogueError, _check
 
-class TestOneNotation:
-    def test_per_year_writing(self) -> None:
-        """avg/prev/change are written per fiscal year for the reasoner's Book."""
-        from finqa.lexicon.formula import per_year
+        good = {"name": "Widget", "line_items": ["Widgets"], "read": {"prefixes": ["widget"]}}
+        _check("widget", good)
+        with pytest.raises(CatalogueError, match="widget.*two caption lists"):
+            _check("widget", {**good, "read": {"labels": ["widgets sold"]}})
+        with pytest.raises(CatalogueError, match="without captions"):
+            _check("widget", {"name": "Widget", "read": {"prefixes": ["widget"]}})
 
-        assert per_year("365 * avg(accounts_payable) / (cogs + change(inventory))") == (
-            "365 * avg(accounts_payable[y], accounts_payable[y-1]) / "
-            "(cogs[y] + (inventory[y] - inventory[y-1]))"
-        )
-        assert per_year("prev(revenue)") == "revenue[y-1]"
+    def test_also_names_an_entry_with_captions(self) -> None:
+        """`read: also` reads another entry's captions: one naming no entry (or itself) is
+        refused."""
+        from finqa.lexicon.catalogue import CatalogueError, _check_also
 
-    def test_evaluate_is_arith(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        """A catalogue formula is computed by lexicon.arith, the one evaluator, over the period's
-        values and the prior period's."""
-        from finqa.lexicon import formula
-
-        seen: list[str] = []
-        real = formula.arith_evaluate
-
-        def spy(expression: str, values: dict[str, float]) -> float:
-            seen.append(expression)
-            return real(expression, values)
-
-        monkeypatch.setattr(formula, "arith_evaluate", spy)
-        assert formula.evaluate("revenue / avg(ppe_net)", {"revenue": 30, "ppe_net": 10}, {"ppe_net": 20}) == 2.0  # fmt: skip
-        assert seen == ["revenue / avg(ppe_net, ppe_net__prev)"]
-
-    def test_division_by_zero_is_a_formula_error(self) -> None:
-        """A zero denominator is a one-line FormulaError, not a crash."""
-        from finqa.lexicon.formula import FormulaError, evaluate
-
-        with pytest.raises(FormulaError, match="division by zero"):
-            evaluate("a / b", {"a": 1.0, "b": 0.0})
+        widget = {"name": "Widget", "line_items": ["Widgets"]}
+        _check_also({"widget": widget, "gadget": {**widget, "read": {"also": ["widget"]}}})
+        with pytest.raises(CatalogueError, match="gadget.*also names 'gizmo'"):
+            _check_also({"widget": widget, "gadget": {**widget, "read": {"also": ["gizmo"]}}})
 
 
 class TestRecipes:
     def test_total_debt_alternatives_reach_its_ratios(self) -> None:
         """Debt to equity tries total debt as short- plus long-term debt, as the filer's total
         line, then long-term debt alone."""
-        from finqa.lexicon.recipes import get_recipe
 
-        recipe = get_recipe("debt_to_equity")
-        assert recipe is not None
-        assert recipe.formulas == (
-            "(short_term_debt[y] + long_term_debt[y]) / shareholders_equity[y]",
-            "total_debt[y] / shareholders_equity[y]",
-            "long_term_debt[y] / shareholders_equity[y]",
-        )
+
+class TestOneCaptionList:
+    def test_the_book_reads_the_entry_captions(self) -> None:
+        """Every line item the Book finds reads its entry's `line_items`, in order, first (then
+        those of the entries its `read: also` names): no caption list of its own."""
+        from finqa.lexicon.catalogue import entries
+        from finqa.lexicon.line_items import catalogue_items
+
+        for key, item in catalogue_items().items():
+            own = tuple(entries()[key]["line_items"])
+            assert item.labels[: len(own)] == own, key
+            also = (entries()[key].get("read") or {}).get("also") or ()
+            assert item.labels[len(own) :] == tuple(
+                c for other in also for c in entries()[other]["line_items"]
+            ), key
 
     def test_metric_read_as_another_line(self) -> None:
         """Depreciation is read from the D&A line (the catalogue's formulas say so); a metric
         the catalogue marks unread has no recipe."""
-        from finqa.lexicon.recipes import get_recipe
 
-        dep = get_recipe("depreciation")
-        assert dep is not None and dep.formulas == ("depreciation_amortization[y]",)
-        assert get_recipe("roic") is None and METRICS["roic"].unread
+    def test_a_caption_is_read_by_the_model_and_the_book(self) -> None:
+        """A caption only the Book read before ('Net cash provided by financing activities')
+        and one only the statement model read ('Sales to customers') are both read by both,
+        as the same catalogue key."""
+        from finqa.lexicon.line_items import get_item, label_key
+        from finqa.lexicon.statements.catalogue import item_for_label
+
+        for caption, key in (
+            ("Net cash provided by financing activities", "cff"),
+            ("Sales to customers", "revenue"),
+            ("Trade receivables, net", "accounts_receivable"),
+        ):
+            assert item_for_label(caption) == key, caption
+            item = get_item(key)
+            assert item is not None and label_key(caption) in item.keys()[0], caption
+
+    def test_the_model_maps_every_own_caption(self) -> None:
+        """Each caption of a statement line maps to its entry in the statement model, or to
+        another entry that lists the same caption (the statement model's first reading:
+        'Depreciation' is depreciation and amortization's too)."""
+        from finqa.lexicon.catalogue import entries
+        from finqa.lexicon.line_items import catalogue_items, label_key
+        from finqa.lexicon.statements.catalogue import item_for_label
+
+        for key in catalogue_items():
+            if METRICS[key].is_derived:
+                continue
+            for caption in entries()[key]["line_items"]:
+                got = item_for_label(caption)
+                assert got is not None, (key, caption)
+                listed = {label_key(c) for c in entries()[got].get("line_items") or ()}
+                assert got == key or label_key(caption) in listed, (key, caption, got)

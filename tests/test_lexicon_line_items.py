@@ -58,14 +58,15 @@ class TestDisplayPrecision:
 
 class TestLabelSupport:
     def test_every_label_is_justified_by_filings(self) -> None:
-        """Each line-item caption is printed by at least one filing of pages.jsonl.gz or tagged
-        as its item by a filer (label_support.json names them)."""
+        """Each caption of every statement line item (its entry's one caption list, read by the
+        statement model and the Book alike) is printed by at least one filing of
+        pages.jsonl.gz or tagged as its item by a filer (label_support.json names them)."""
         import json
 
-        from finqa.lexicon.line_items import SUPPORT_PATH
+        from finqa.lexicon.line_items import SUPPORT_PATH, catalogue_items
 
         support = json.loads(SUPPORT_PATH.read_text(encoding="utf-8"))
-        for item in line_items().values():
+        for item in catalogue_items().values():
             for label in item.labels:
                 entry = support.get(label_key(label))
                 assert entry is not None, (item.id, label)

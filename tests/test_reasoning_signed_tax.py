@@ -7,8 +7,8 @@ from _reasoning_data import evidence
 from finqa.agents.config import Settings
 from finqa.agents.reasoning import build_reasoner
 from finqa.lexicon.arith import evaluate
-from finqa.lexicon.line_items import caption_sign
 from finqa.lexicon.question_ask import read_ask
+from finqa.lexicon.statements.signs import caption_sign
 
 LOSS_YEARS = """Consolidated Statements of Operations
 (Dollars in millions)
@@ -69,6 +69,9 @@ class TestCaptionSign:
             ("Provision for (benefit from) income taxes", 1),
             ("Income tax expense (benefit)", 1),
             ("Provision for income taxes", 1),
+            ("Income tax benefit", -1),
+            ("Benefit from income taxes", -1),
+            ("Income taxes", 1),
         ],
     )
     def test_expense_in_parentheses_is_negated(self, caption: str, sign: int) -> None:

@@ -222,6 +222,7 @@ _ENGLISH = frozenset(
         "company",
     ]
 )
+# function words of other languages; not 'per', English too ('$2.46 per diluted share')
 _FOREIGN = frozenset(
     [
         "el",
@@ -264,7 +265,6 @@ _FOREIGN = frozenset(
         "della",
         "di",
         "che",
-        "per",
         "sono",
         "é",
     ]

@@ -41,7 +41,14 @@ from functools import cache
 
 from finqa.lexicon.model import StatementFact, StatementTable
 
-__all__ = ["Nature", "caption_nature", "item_nature", "sign_table", "sign_tables"]
+__all__ = [
+    "Nature",
+    "caption_nature",
+    "caption_sign",
+    "item_nature",
+    "sign_table",
+    "sign_tables",
+]
 
 _OUTWARD = frozenset({"inflow", "outflow"})
 _COSTS = frozenset({"expense", "loss"})
@@ -166,6 +173,23 @@ def _caption(label: str, nature: Nature) -> str:
     if own.search(outside) or not other.search(outside):
         return ""
     return "turned" if own.search(inside) else "opposite"
+
+
+# an expense shown in parentheses beside its benefit ('Income tax (expense)/benefit',
+# '(Provision) benefit for income taxes'): the figures as filed are benefits, expenses negative
+_EXPENSE_IN_PARENS = re.compile(r"\((?:expenses?|provisions?(?: for)?|charges?)\)", re.I)
+
+
+def caption_sign(caption: str) -> int:
+    """The sign of a cost line's figures as filed, by its caption (for a reader of the text, not
+    of the statement model, whose facts carry the economic sign already): -1 when its figures
+    are benefits, the expense negative: it shows the expense in parentheses beside its benefit
+    ('Income tax (expense)/benefit', '(Provision) benefit for income taxes'), or names only the
+    benefit ('Income tax benefit', 'Benefit from income taxes': the rule `sign_table` follows).
+    +1 otherwise ('Provision for (benefit from) income taxes', 'Income tax expense (benefit)',
+    'Provision for income taxes')."""
+    turned = _caption(caption, Nature("", "expense", "debit", "duration"))
+    return -1 if _EXPENSE_IN_PARENS.search(caption) or turned else 1
 
 
 def _costs_printed_negative(facts: Sequence[StatementFact]) -> bool:

@@ -13,10 +13,11 @@ from finqa.agents.types import Calculation, Citation, Operand
 from finqa.lexicon.arith import ArithmeticError_, evaluate
 from finqa.lexicon.conventions import apply_conventions
 from finqa.lexicon.display import format_amount, period_phrase
-from finqa.lexicon.line_items import caption_sign, line_items
+from finqa.lexicon.line_items import line_items
 from finqa.lexicon.metrics import display_value
 from finqa.lexicon.question_ask import QuestionAsk
 from finqa.lexicon.recipes import Recipe, get_recipe
+from finqa.lexicon.statements.signs import caption_sign
 
 __all__ = [
     "Solution",
