@@ -3,7 +3,7 @@ tag-stripped filing, per filing (`statement_recovery`), and each filer's fiscal 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -32,12 +32,17 @@ _COUNTS = ("tagged", "recovered", "recovered_signed", "on_statement_pages", "rec
            "recovered_there_signed", "in_tables", "recovered_in_tables")  # fmt: skip
 
 
-def _recover_one(plain: Any, tagged: Any, fye: int, read_pages: Any) -> dict[str, Any]:
+def _recover_one(
+    plain: Any, tagged: Any, fye: int, read_pages: Any, withheld: frozenset[str] = frozenset()
+) -> dict[str, Any]:
     """One filing's recovery counts, the tags missed (at most 12), and which primary statements
-    the document prints (by its tags) and the reader typed."""
+    the document prints (by its tags) and the reader typed; read with the catalogue view that
+    withholds the captions `withheld` (none: the whole catalogue)."""
+    from finqa.lexicon._data import withholding
     from finqa.lexicon.xbrl import period_key
 
-    read = read_pages(plain.doc_id, plain.pages, [(t.page, t.rows) for t in plain.tables])
+    with withholding(withheld):
+        read = read_pages(plain.doc_id, plain.pages, [(t.page, t.rows) for t in plain.tables])
     have: dict[str, list[float]] = {}
     kinds: set[str] = set()
     for table in read.tables:
@@ -87,7 +92,11 @@ def _share(a: int, b: int) -> float | None:
     return round(a / b, 4) if b else None
 
 
-def statement_recovery(files: Sequence[Path], tagged_from: Sequence[Path]) -> dict[str, Any]:
+def statement_recovery(
+    files: Sequence[Path],
+    tagged_from: Sequence[Path],
+    withheld: Mapping[str, frozenset[str]] | None = None,
+) -> dict[str, Any]:
     """Share of tagged totals the statement reader finds with the right value, period, scale.
 
     For every tag with no dimension, a catalogue item and unit USD, the statement model read
@@ -105,6 +114,10 @@ def statement_recovery(files: Sequence[Path], tagged_from: Sequence[Path]) -> di
     flow), those the reader typed, and those it missed. A filing that prints none of them (a
     filer whose statements are in an exhibit) has `read: false` and is left out of the
     totals (`not_read`), never counted as read.
+
+    `withheld` (file name -> caption keys, `_xbrl_holdout.withheld_by_filing`): each filing is
+    read without the captions its own company alone taught (out of fold); `withheld` per filing
+    says which were left out.
     """
     import importlib
 
@@ -130,7 +143,10 @@ def statement_recovery(files: Sequence[Path], tagged_from: Sequence[Path]) -> di
         fye = fye_month_of(
             meta, date.fromisoformat(end), int(fp[1]) if fp.startswith("Q") else None
         )
-        one = _recover_one(plain, tagged, fye, read_pages)
+        keys = (withheld or {}).get(tagged_path.name, frozenset())
+        one = _recover_one(plain, tagged, fye, read_pages, keys)
+        if withheld is not None:
+            one["withheld"] = sorted(keys)
         one["share"] = _share(one["recovered"], one["tagged"])
         one["share_signed"] = _share(one["recovered_signed"], one["tagged"])
         by_filing[tagged_path.name] = one

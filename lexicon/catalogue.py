@@ -26,9 +26,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from finqa.errors import FinqaError
-from finqa.lexicon._data import data_cache, read_yaml
+from finqa.lexicon._data import data_cache, read_yaml, withheld_captions
 
-__all__ = ["CATALOGUE_FILE", "CatalogueError", "ConceptRow", "entries", "concept_rows"]
+__all__ = [
+    "CATALOGUE_FILE",
+    "CatalogueError",
+    "ConceptRow",
+    "entries",
+    "concept_rows",
+    "without_captions",
+]
 
 CATALOGUE_FILE = "metrics.yaml"
 NATURES = frozenset(
@@ -81,11 +88,42 @@ class CatalogueError(FinqaError):
 
 @data_cache()
 def entries() -> Mapping[str, Mapping[str, Any]]:
-    """key -> the entry as written, checked against the schema (module docstring)."""
+    """key -> the entry as written, checked against the schema (module docstring); within
+    `_data.withholding(keys)`, without the captions withheld (`without_captions`)."""
     raw = read_yaml(CATALOGUE_FILE) or {}
     for key, spec in raw.items():
         _check(str(key), spec)
-    return {str(k): v for k, v in raw.items()}
+    out = {str(k): v for k, v in raw.items()}
+    withheld = withheld_captions()
+    return without_captions(out, withheld) if withheld else out
+
+
+def without_captions(
+    raw: Mapping[str, Mapping[str, Any]], withheld: frozenset[str]
+) -> dict[str, Mapping[str, Any]]:
+    """The entries with every caption (`line_items`, `read:` labels, and a synonym spelt the
+    same: a reader matches captions against synonyms too) whose `label_key` is in `withheld`,
+    and every `read:` prefix whose 'prefix:KEY' is, left out (a copy: the file's own entries
+    are not touched)."""
+    from finqa.lexicon.line_items import label_key
+
+    def kept(captions: Any, prefix: str = "") -> list[str]:
+        return [c for c in captions or () if prefix + label_key(str(c)) not in withheld]
+
+    out: dict[str, Mapping[str, Any]] = {}
+    for key, spec in raw.items():
+        spec = dict(spec)
+        for field in ("line_items", "synonyms"):
+            if spec.get(field):
+                spec[field] = kept(spec[field])
+        if spec.get("read"):
+            read = dict(spec["read"])
+            for field, prefix in (("labels", ""), ("prefixes", "prefix:")):
+                if read.get(field):
+                    read[field] = kept(read[field], prefix)
+            spec["read"] = read
+        out[key] = spec
+    return out
 
 
 def _check(key: str, spec: Mapping[str, Any]) -> None:

@@ -8,8 +8,8 @@ that merely mentions a metric ('Revenue recognition adjustments') stays unmapped
 from __future__ import annotations
 
 import re
-from functools import cache
 
+from finqa.lexicon._data import data_cache
 from finqa.lexicon.metrics import METRICS, find_metrics, metric_key
 
 __all__ = ["item_for_label"]
@@ -17,7 +17,7 @@ __all__ = ["item_for_label"]
 _PAREN = re.compile(r"\([^)]*\)")
 
 
-@cache
+@data_cache()
 def _spellings() -> dict[str, str]:
     out: dict[str, str] = {}
     for metric in METRICS.values():
@@ -29,7 +29,7 @@ def _spellings() -> dict[str, str]:
     return out
 
 
-@cache
+@data_cache()
 def item_for_label(label: str) -> str | None:
     """The catalogue id of a line item label, or None when the catalogue has no such line."""
     clean = _PAREN.sub(" ", label).strip(" :,.*")
