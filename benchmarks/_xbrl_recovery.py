@@ -29,7 +29,8 @@ _PRIMARY = frozenset({"income", "balance", "cashflow"})
 _KEY_STATEMENT = {"revenue": "income", "net_income": "income", "total_assets": "balance",
                   "cfo": "cashflow"}  # fmt: skip
 _COUNTS = ("tagged", "recovered", "recovered_signed", "on_statement_pages", "recovered_there",
-           "recovered_there_signed", "in_tables", "recovered_in_tables")  # fmt: skip
+           "recovered_there_signed", "in_tables", "recovered_in_tables", "recovered_as_item",
+           "recovered_as_item_signed")  # fmt: skip
 
 
 def _recover_one(
@@ -44,14 +45,17 @@ def _recover_one(
     with withholding(withheld):
         read = read_pages(plain.doc_id, plain.pages, [(t.page, t.rows) for t in plain.tables])
     have: dict[str, list[float]] = {}
+    labels: dict[tuple[str, float], set[str]] = {}  # (period, |value|) -> items read there
     kinds: set[str] = set()
     for table in read.tables:
         for f in table.facts:
             have.setdefault(f.period.key, []).append(float(f.value))
+            labels.setdefault((f.period.key, abs(float(f.value))), set()).add(f.item or "")
             if f.item in _KEY_ITEMS and table.statement in _PRIMARY:
                 kinds.add(table.statement)
     counts = dict.fromkeys(_COUNTS, 0)
     misses: list[str] = []
+    unnamed: list[str] = []  # recovered by value, not as the tag's item
     # statement pages, by the tags themselves: where the key totals are tagged
     pages = {f.page for f in tagged.facts if f.item in _KEY_ITEMS and f.is_total}
     for fact in tagged.facts:
@@ -68,6 +72,21 @@ def _recover_one(
         if not signed and len(misses) < 12:
             why = "sign" if hit else "value"
             misses.append(f"{fact.concept} {key} {fact.value:g} p.{fact.page} ({why})")
+        items = [
+            (item, v)
+            for v in found
+            if abs(abs(v) - abs(fact.value)) <= tol
+            for item in labels.get((key, abs(v)), ())
+        ]
+        named = [v for item, v in items if item == fact.item]
+        counts["recovered_as_item"] += bool(named)
+        counts["recovered_as_item_signed"] += any(abs(v - fact.value) <= tol for v in named)
+        if hit and not named and len(unnamed) < 12:
+            read_as = sorted({item or "unmapped" for item, _ in items})
+            unnamed.append(
+                f"{fact.concept} ({fact.item}) {key} {fact.value:g} p.{fact.page}: read as "
+                f"{', '.join(read_as)}"
+            )
         if fact.in_table:
             counts["in_tables"] += 1
             counts["recovered_in_tables"] += hit
@@ -85,6 +104,7 @@ def _recover_one(
         "statements_not_read": sorted(printed - kinds),
         "read": bool(printed),
         "misses": misses,
+        "not_as_item": unnamed,
     }
 
 
@@ -105,6 +125,9 @@ def statement_recovery(
     at least $1): `recovered` compares magnitudes, `recovered_signed` also the sign, which
     follows the concept's convention (a cash-flow outflow printed '(183)' is tagged +183 for a
     PaymentsTo... concept, and the reader gives the outflow +183 from its nature).
+    `recovered_as_item` (`_signed`) also asks that the fact read there be the tag's own
+    catalogue item (the row's caption known to the catalogue as that item), not only a figure
+    of the same value and period; `not_as_item` per filing lists up to 12 that are not.
     `on_statement_pages` counts only the tags on the pages where the key totals are tagged;
     `in_tables` only the tags shown in a table cell (a figure tagged inside a sentence, 'SBC
     expense was $22.8 billion', is not a table's to recover).
@@ -159,6 +182,8 @@ def statement_recovery(
         **counts,
         "share": _share(counts["recovered"], t),
         "share_signed": _share(counts["recovered_signed"], t),
+        "share_as_item": _share(counts["recovered_as_item"], t),
+        "share_as_item_signed": _share(counts["recovered_as_item_signed"], t),
         "share_in_tables": _share(counts["recovered_in_tables"], counts["in_tables"]),
         "share_on_statement_pages": _share(counts["recovered_there"], s),
         "share_on_statement_pages_signed": _share(counts["recovered_there_signed"], s),

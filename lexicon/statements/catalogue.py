@@ -11,6 +11,7 @@ import re
 
 from finqa.lexicon._data import data_cache
 from finqa.lexicon.metrics import METRICS, find_metrics, metric_key
+from finqa.lexicon.statements.caption_words import caption_item
 
 __all__ = ["item_for_label"]
 
@@ -31,7 +32,13 @@ def _spellings() -> dict[str, str]:
 
 @data_cache()
 def item_for_label(label: str) -> str | None:
-    """The catalogue id of a line item label, or None when the catalogue has no such line."""
+    """The catalogue id of a line item label, or None when the catalogue has no such line: one
+    of its captions, else a caption in the concept's own words (`caption_words.caption_item`)."""
+    return _listed(label) or caption_item(label, _listed)
+
+
+@data_cache()
+def _listed(label: str) -> str | None:
     clean = _PAREN.sub(" ", label).strip(" :,.*")
     spellings = _spellings()
     for text in (label, clean):

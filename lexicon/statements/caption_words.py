@@ -1,0 +1,81 @@
+"""A caption the catalogue does not list, read by the words of the concept it prints.
+
+Filers word the same line many ways; the catalogue lists the captions filings were seen to
+use (`label_support.json`). A caption none of them spells is still read when its words are
+the concept's own, by general financial language rather than any one filer's wording:
+
+- a cash-flow statement's section total: cash, a flow or net word ('net', 'flows', 'provided',
+  'used', 'generated', 'by', 'from', 'in') and one activity ('operating activities',
+  'operations', 'investing activities', 'financing activities'), nothing else: 'Cash generated
+  by operating activities', 'Net cash flows from operating activities', 'Cash flow from
+  operations', 'Net cash (used)/provided by investing activities' (us-gaap
+  NetCashProvidedByUsedIn...Activities);
+- 'earnings' is the word many filers use for income ('Operating earnings', 'Earnings from
+  operations', 'Net earnings'), and 'taxes on income' for income taxes ('Earnings before
+  provision for taxes on income'): read as the income caption the catalogue lists;
+- 'Total X' is X's line, and 'Net X' is X's where X is revenue (revenue is net of returns and
+  allowances by definition: 'Net operating revenues').
+
+`caption_item(label, known)` is tried by the statement reader (`catalogue.item_for_label`)
+only after the catalogue's own captions found nothing; `known` is that lookup.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+__all__ = ["caption_item", "cash_flow_section"]
+
+_ACTIVITY = (
+    (re.compile(r"\boperating activities\b|\boperations\b|\boperating\b"), "cfo"),
+    (re.compile(r"\binvesting activities\b|\binvesting\b"), "cfi"),
+    (re.compile(r"\bfinancing activities\b|\bfinancing\b"), "cff"),
+)
+_FLOW_WORDS = frozenset(
+    {"net", "cash", "flow", "flows", "provided", "used", "generated", "by", "from", "in", "for"}
+)
+_EARNINGS = re.compile(r"\bearnings\b", re.I)
+_TAXES_ON_INCOME = re.compile(r"\btaxes on income\b", re.I)
+_TOTAL = re.compile(r"^\s*total\s+", re.I)
+_NET = re.compile(r"^\s*net\s+", re.I)
+_WORD = re.compile(r"[a-z]+")
+
+
+def cash_flow_section(label: str) -> str | None:
+    """'cfo' / 'cfi' / 'cff' for a caption made only of cash-flow words and one activity
+    (module docstring), else None."""
+    text = label.lower()
+    if "cash" not in _WORD.findall(text):
+        return None
+    found = [(m, item) for rx, item in _ACTIVITY if (m := rx.search(text))]
+    if len(found) != 1:
+        return None
+    m, item = found[0]
+    rest = _WORD.findall(text[: m.start()] + " " + text[m.end() :])
+    return item if all(w in _FLOW_WORDS for w in rest) else None
+
+
+def caption_item(label: str, known: Callable[[str], str | None]) -> str | None:
+    """The catalogue item a caption's own words name (module docstring), through `known`
+    (the catalogue's caption lookup); None when they name none."""
+    section = cash_flow_section(label)
+    if section is not None:
+        return section
+    said = _TAXES_ON_INCOME.sub("income taxes", _EARNINGS.sub("income", label))
+    if said != label and (item := known(said)) is not None:
+        return item
+    if _TOTAL.match(said) and (item := known(_TOTAL.sub("", said))) is not None:
+        return item
+    if _NET.match(said):
+        item = known(_NET.sub("", said))
+        if item is not None and _is_revenue(item):
+            return item
+    return None
+
+
+def _is_revenue(item: str) -> bool:
+    from finqa.lexicon.metrics import METRICS
+
+    metric = METRICS.get(item)
+    return metric is not None and metric.nature == "revenue"
