@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from finqa.lexicon._data import data_cache
-from finqa.lexicon.metrics import METRICS, find_metrics, metric_key
+from finqa.lexicon.metrics import METRICS, Metric, find_metrics, metric_key
 from finqa.lexicon.statements.caption_words import caption_item
 
 __all__ = ["item_for_label"]
@@ -26,8 +26,23 @@ def _spellings() -> dict[str, str]:
             continue
         for spelling in (*metric.line_items, *metric.synonyms, metric.name):
             out.setdefault(metric_key(spelling), metric.id)
+    for metric in METRICS.values():
+        for label in _printed_labels(metric):
+            out.setdefault(metric_key(label), metric.id)
     out.pop("", None)
     return out
+
+
+def _printed_labels(metric: Metric) -> tuple[str, ...]:
+    """A metric with a formula that filers also print and tag as an amount of its own (gross
+    profit: revenue - cogs, printed 'Gross profit', tagged us-gaap:GrossProfit): its line's
+    own captions (`read:` labels; its `line_items` name the formula's operands too)."""
+    if not (metric.is_derived and metric.unit == "USD" and metric.nature and metric.concepts):
+        return ()
+    from finqa.lexicon.line_items import get_line_item
+
+    item = get_line_item(metric.id)
+    return item.labels if item is not None else ()
 
 
 @data_cache()
