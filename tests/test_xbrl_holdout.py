@@ -57,46 +57,52 @@ class TestWithheldCaptions:
         assert got["pep-10-k.html"] == frozenset()
 
 
-_PAGE = """CONSOLIDATED STATEMENTS OF INCOME
+_PAGE = """CONDENSED CONSOLIDATED BALANCE SHEETS
 (In millions)
-Year Ended December 31, 2024 2023
-Net operating revenues $ 47,061 $ 45,754
-Cost of goods sold 18,324 18,520
-Gross profit 28,737 27,234
-Operating income 9,992 11,311
-Net income 10,649 10,703
+June 28, 2025 September 28, 2024
+Cash and cash equivalents $ 36,269 $ 29,943
+Short-term marketable securities 19,103 35,228
+Total current assets 122,491 152,987
+Total assets 331,495 364,980
 """
+_KEY = frozenset({"shorttermmarketablesecurities"})
 
 
-def _revenue_read() -> set[float]:
-    read = read_pages("KO_2024_10K", [(0, _PAGE)])
-    return {float(f.value) for t in read.tables for f in t.facts if f.item == "revenue"}
+def _read_as(item: str) -> set[float]:
+    read = read_pages("AAPL_2025_10Q", [(0, _PAGE)])
+    return {float(f.value) for t in read.tables for f in t.facts if f.item == item}
 
 
 class TestCatalogueView:
     """Under `withholding`, the catalogue and the statement reader lack the withheld captions, and only there."""
 
     def test_withheld_caption_is_not_read(self) -> None:
-        """'Net operating revenues' maps to revenue, but not while its key is withheld."""
-        assert item_for_label("Net operating revenues") == "revenue"
-        with withholding(frozenset({"netoperatingrevenues"})):
-            assert item_for_label("Net operating revenues") is None
-            assert item_for_label("Total revenues") == "revenue"  # another company's caption
+        """'Short-term marketable securities' maps to its item, but not while its key is withheld."""
+        assert item_for_label("Short-term marketable securities") == "short_term_investments"
+        with withholding(_KEY):
+            assert item_for_label("Short-term marketable securities") is None
+            assert item_for_label("Short-term investments") == "short_term_investments"
 
     def test_view_does_not_leak(self) -> None:
         """After the block the whole catalogue is back, and the file's own entry is untouched."""
-        with withholding(frozenset({"netoperatingrevenues"})):
-            assert "Net operating revenues" not in entries()["revenue"]["line_items"]
+        listed = entries()["short_term_investments"]["line_items"]
+        assert "Short-term marketable securities" in listed
+        with withholding(_KEY):
+            assert (
+                "Short-term marketable securities"
+                not in entries()["short_term_investments"]["line_items"]
+            )
         assert withheld_captions() == frozenset()
-        assert "Net operating revenues" in entries()["revenue"]["line_items"]
-        assert item_for_label("Net operating revenues") == "revenue"
+        assert entries()["short_term_investments"]["line_items"] == listed
+        assert item_for_label("Short-term marketable securities") == "short_term_investments"
 
     def test_statement_reader_under_the_view(self) -> None:
-        """The income statement's revenue row is read as revenue in sample, not out of fold."""
-        assert 47061e6 in _revenue_read()
-        with withholding(frozenset({"netoperatingrevenues"})):
-            assert 47061e6 not in _revenue_read()
-        assert 47061e6 in _revenue_read()
+        """The balance sheet's row is read as its item in sample, not out of fold, then again in sample."""
+        assert 19103e6 in _read_as("short_term_investments")
+        with withholding(_KEY):
+            assert 19103e6 not in _read_as("short_term_investments")
+            assert 331495e6 in _read_as("total_assets")  # the rest of the catalogue still reads
+        assert 19103e6 in _read_as("short_term_investments")
 
     def test_prefix_withheld(self) -> None:
         """A read prefix is withheld by its 'prefix:' key, the labels stay."""
@@ -109,3 +115,21 @@ class TestCatalogueView:
             item = get_item("cfo")
             assert item is not None and prefixes[0] not in item.prefixes
             assert item.labels
+
+
+class TestWhyMissed:
+    """A tag the reader did not recover is classed by what the model holds instead."""
+
+    def test_classes(self) -> None:
+        """Scale, period, table not found and row not read, each from what was read."""
+        from types import SimpleNamespace
+
+        from finqa.benchmarks._xbrl_recovery import _Seen
+
+        seen = _Seen()
+        seen.add(3, 500.0)
+        fact = SimpleNamespace(value=500e3, page=3)
+        assert seen.why(fact, [500.0], 1.0) == "scale"
+        assert seen.why(SimpleNamespace(value=500.0, page=3), [], 1.0) == "period"
+        assert seen.why(SimpleNamespace(value=500.0, page=9), [], 1.0) == "table not found"
+        assert seen.why(SimpleNamespace(value=42.0, page=3), [7.0], 1.0) == "row not read"
