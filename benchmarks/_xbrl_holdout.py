@@ -29,7 +29,6 @@ __all__ = [
     "supporters",
     "withheld_for",
     "withheld_by_filing",
-    "run_out_of_fold",
 ]
 
 _OTHER = "<another company>"
@@ -103,43 +102,3 @@ def withheld_by_filing(
         support = json.loads(SUPPORT_PATH.read_text(encoding="utf-8"))
     by_company = {c: withheld_for(c, support, company_of) for c in set(company_of.values())}
     return {name: by_company[c] for name, c in company_of.items()}
-
-
-def run_out_of_fold(
-    questions: Sequence[Any], files: Sequence[Path], mode: str, out: Path,
-    config: str | None = None, support: Mapping[str, Mapping[str, Any]] | None = None,
-) -> dict[str, Any]:  # fmt: skip
-    """Each company's filings ingested and their questions answered under the catalogue view
-    without the captions that company alone taught (one index per company under `out/TICKER`),
-    graded like the in-sample run; in text-only mode the statement recovery is measured out of
-    fold too. Returns the tally (`xbrl.tally`), the captions withheld per company and the
-    recovery."""
-    from finqa.benchmarks._xbrl_recovery import statement_recovery
-    from finqa.benchmarks.xbrl import ask_and_grade, tally
-
-    company_of = filing_companies(files)
-    withheld = withheld_by_filing(company_of, support)
-    rows: list[dict[str, Any]] = []
-    prepared: list[Path] = []
-    for company in sorted(set(company_of.values())):
-        mine = [p for p in files if company_of.get(p.name) == company]
-        names = {p.name for p in mine}
-        asked = ask_and_grade(
-            [q for q in questions if q.filing in names], mine, mode, out / company, config,
-            withheld=withheld[mine[0].name],
-        )  # fmt: skip
-        rows += asked.rows
-        prepared += asked.prepared
-    result: dict[str, Any] = {
-        **tally(rows),
-        "withheld": {
-            c: sorted(withheld[next(n for n, k in company_of.items() if k == c)])
-            for c in sorted(set(company_of.values()))
-        },
-    }
-    if mode == "text-only":
-        tagged = {p.name: p for p in files}
-        result["statement_recovery"] = statement_recovery(
-            prepared, [tagged[p.name] for p in prepared], withheld
-        )
-    return result

@@ -39,7 +39,7 @@ def _recover_one(
     """One filing's recovery counts, the tags missed (at most 12), and which primary statements
     the document prints (by its tags) and the reader typed; read with the catalogue view that
     withholds the captions `withheld` (none: the whole catalogue)."""
-    from finqa.lexicon._data import withholding
+    from finqa.lexicon.caches import withholding
     from finqa.lexicon.xbrl import period_key
 
     with withholding(withheld):

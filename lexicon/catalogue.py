@@ -27,6 +27,7 @@ from typing import Any
 
 from finqa.errors import FinqaError
 from finqa.lexicon._data import data_cache, read_yaml, withheld_captions
+from finqa.lexicon.label_keys import label_key
 
 __all__ = [
     "CATALOGUE_FILE",
@@ -105,7 +106,6 @@ def without_captions(
     same: a reader matches captions against synonyms too) whose `label_key` is in `withheld`,
     and every `read:` prefix whose 'prefix:KEY' is, left out (a copy: the file's own entries
     are not touched)."""
-    from finqa.lexicon.line_items import label_key
 
     def kept(captions: Any, prefix: str = "") -> list[str]:
         return [c for c in captions or () if prefix + label_key(str(c)) not in withheld]

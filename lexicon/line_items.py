@@ -20,6 +20,7 @@ from typing import Any
 
 from finqa.lexicon._data import DATA_DIR, data_cache
 from finqa.lexicon.catalogue import entries
+from finqa.lexicon.label_keys import label_key
 
 __all__ = [
     "LineItem",
@@ -38,7 +39,6 @@ SUPPORT_PATH = DATA_DIR / "label_support.json"
 # an expense shown in parentheses beside its benefit ('Income tax (expense)/benefit',
 # '(Provision) benefit for income taxes'): the figures as filed are benefits, expenses negative
 _EXPENSE_IN_PARENS = re.compile(r"\((?:expenses?|provisions?(?: for)?|charges?)\)", re.I)
-_NOTE_REF = re.compile(r"\((?:note|notes|see)[^)]*\)|\([a-z0-9]\)", re.I)  # (Note 5), (a), (1)
 
 
 def caption_sign(caption: str) -> int:
@@ -47,12 +47,6 @@ def caption_sign(caption: str) -> int:
     the negative of the expense. +1 otherwise ('Provision for (benefit from) income taxes',
     'Income tax expense (benefit)', 'Provision for income taxes')."""
     return -1 if _EXPENSE_IN_PARENS.search(caption) else 1
-
-
-def label_key(text: str) -> str:
-    """Letters only, lower case, note references dropped: 'Cost of goods sold (Note 3)' and
-    'Costofgoodssold' both -> 'costofgoodssold'."""
-    return re.sub(r"[^a-z]", "", _NOTE_REF.sub(" ", text).lower())
 
 
 @dataclass(frozen=True)

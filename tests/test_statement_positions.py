@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from finqa.lexicon._data import withholding
+from finqa.lexicon.caches import withholding
 from finqa.lexicon.statements import read_pages
 from finqa.lexicon.statements.catalogue import item_for_label
 

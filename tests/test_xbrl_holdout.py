@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from finqa.benchmarks._xbrl_holdout import supporters, withheld_by_filing, withheld_for
-from finqa.lexicon._data import withheld_captions, withholding
+from finqa.lexicon.caches import withheld_captions, withholding
 from finqa.lexicon.catalogue import entries
 from finqa.lexicon.statements import read_pages
 from finqa.lexicon.statements.catalogue import item_for_label

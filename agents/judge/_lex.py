@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from finqa.lexicon._data import data_cache
+from finqa.lexicon.caches import data_cache
 
 __all__ = [
     "extract_quantities",

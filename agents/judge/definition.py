@@ -30,7 +30,7 @@ from functools import lru_cache
 from typing import Any
 
 from finqa.agents.types import Calculation, Operand
-from finqa.lexicon._data import data_cache
+from finqa.lexicon.caches import data_cache
 
 __all__ = ["DefinitionCheck", "check_definitions", "judge_definitions", "operand_metric"]
 

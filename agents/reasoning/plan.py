@@ -21,8 +21,8 @@ from finqa.agents.reasoning.offline.verdict_kit import source_order
 from finqa.agents.reasoning.schema import ReplyPlan
 from finqa.agents.types import Calculation, Citation, Evidence, Operand, StatementStore
 from finqa.lexicon import find_periods
-from finqa.lexicon._data import data_cache
 from finqa.lexicon.arith import ArithmeticError_, evaluate, safe_name, variables
+from finqa.lexicon.caches import data_cache
 from finqa.lexicon.display import format_amount
 from finqa.lexicon.line_items import LineItem, catalogue_items, item_for_metric, label_key
 from finqa.lexicon.metrics import is_diluted

@@ -13,7 +13,7 @@ from finqa.lexicon._data import data_cache
 from finqa.lexicon.metrics import METRICS, Metric, find_metrics, metric_key
 from finqa.lexicon.statements.caption_words import caption_item
 
-__all__ = ["item_for_label"]
+__all__ = ["item_for_label", "worded_item"]
 
 _PAREN = re.compile(r"\([^)]*\)")
 
@@ -50,6 +50,13 @@ def item_for_label(label: str) -> str | None:
     """The catalogue id of a line item label, or None when the catalogue has no such line: one
     of its captions, else a caption in the concept's own words (`caption_words.caption_item`)."""
     return _listed(label) or caption_item(label, _listed)
+
+
+def worded_item(label: str) -> str | None:
+    """The item a caption's own words name when none of the catalogue's captions is it
+    (`caption_words`), else None: a reader matching the catalogue's captions itself (the
+    reasoner's Book) takes this as the line's item where its captions found nothing."""
+    return None if _listed(label) is not None else caption_item(label, _listed)
 
 
 @data_cache()

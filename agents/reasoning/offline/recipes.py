@@ -25,7 +25,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from finqa.lexicon import METRICS, find_metrics
-from finqa.lexicon._data import data_cache
+from finqa.lexicon.caches import data_cache
 from finqa.lexicon.formula import FormulaError, keys, per_year
 from finqa.lexicon.line_items import get_item, line_items
 from finqa.lexicon.metrics import Metric
