@@ -82,3 +82,55 @@ class TestTotalAndNet:
         """'Net accounts payable' is not read as accounts payable by dropping 'Net'."""
         assert item_for_label("Accounts payable") == "accounts_payable"
         assert item_for_label("Net accounts payable") is None
+
+
+class TestBookReadsWordedRows:
+    """The reasoner's Book reads a statement row by its caption's own words where the catalogue lists none."""
+
+    def test_operating_earnings_out_of_fold(self) -> None:
+        """AbbVie-style 'Operating earnings', its caption withheld, still answers operating income."""
+        import sys
+        from pathlib import Path
+
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from _reasoning_data import evidence
+        from finqa.agents.config import Settings
+        from finqa.agents.reasoning import build_reasoner
+        from finqa.lexicon.model import StatementFact, StatementPeriod, StatementTable
+        from finqa.lexicon.statements import MemoryStatementStore
+
+        periods = (
+            StatementPeriod(label="2022", fiscal_year=2022, months=12),
+            StatementPeriod(label="2021", fiscal_year=2021, months=12),
+        )
+        rows = (("Net revenues", 5800.0, 5100.0), ("Cost of products sold", 2900.0, 2700.0),
+                ("Operating earnings", 1137.0, 1057.0), ("Net earnings", 812.0, 760.0))  # fmt: skip
+        facts = tuple(
+            StatementFact(
+                doc_id="ACME_2022_10K",
+                statement="income",
+                table_id="p9-t0",
+                label=label,
+                period=periods[c],
+                value=v * 1e6,
+                scale=1e6,
+                page=9,
+                row=r,
+                column=c,
+            )  # fmt: skip
+            for r, (label, *values) in enumerate(rows)
+            for c, v in enumerate(values)
+        )
+        table = StatementTable(
+            table_id="p9-t0", doc_id="ACME_2022_10K", statement="income", pages=(9,),
+            title="Consolidated Statements of Earnings", scale=1e6, periods=periods, facts=facts,
+        )  # fmt: skip
+        reasoner = build_reasoner(Settings(), statements=MemoryStatementStore([table]))
+        prose = (
+            "Management's discussion. Revenue grew on higher volumes and pricing across regions."
+        )
+        with withholding(_MINED):
+            ans = reasoner.generate(
+                "What was Acme's FY2022 operating income?", evidence(prose, doc="ACME_2022_10K"), 1
+            )
+        assert not ans.abstained and "1,137" in ans.text
