@@ -134,3 +134,32 @@ class TestBookReadsWordedRows:
                 "What was Acme's FY2022 operating income?", evidence(prose, doc="ACME_2022_10K"), 1
             )
         assert not ans.abstained and "1,137" in ans.text
+
+
+class TestVerbsAndResults:
+    """Cash-flow lines by verb and object, results by their loss, amounts stated net of something."""
+
+    def test_capex_dividends_repurchases(self) -> None:
+        """Paying for PP&E, paying dividends and buying back stock, however worded."""
+        with withholding(frozenset({"paymentsforacquisitionofpropertyplantandequipment"})):
+            assert (
+                item_for_label("Payments for acquisition of property, plant and equipment")
+                == "capex"
+            )
+        assert item_for_label("Acquisitions of property and equipment") == "capex"
+        assert item_for_label("Payments for dividends and dividend equivalents") == "dividends_paid"
+        assert item_for_label("Purchases of stock for treasury") == "share_repurchases"
+
+    def test_other_verbs_are_not_those_lines(self) -> None:
+        """Selling PP&E and declaring dividends are neither capex nor dividends paid."""
+        assert item_for_label("Proceeds from sale of property, plant and equipment") != "capex"
+        assert item_for_label("Cash dividends declared") is None
+
+    def test_loss_named_result(self) -> None:
+        """'Loss from operations' is operating income; a loss on a sale names no result line."""
+        assert item_for_label("Loss from operations") == "operating_income"
+        assert item_for_label("Loss on extinguishment of debt") is None
+
+    def test_net_of(self) -> None:
+        """'Interest expense, net of portion capitalized' is interest expense."""
+        assert item_for_label("Interest expense, net of portion capitalized") == "interest_expense"

@@ -14,7 +14,15 @@ the concept's own, by general financial language rather than any one filer's wor
   operations', 'Net earnings'), and 'taxes on income' for income taxes ('Earnings before
   provision for taxes on income'): read as the income caption the catalogue lists;
 - 'Total X' is X's line, and 'Net X' is X's where X is revenue (revenue is net of returns and
-  allowances by definition: 'Net operating revenues').
+  allowances by definition: 'Net operating revenues'); 'X, net of Y' is X stated net of Y
+  ('Interest expense, net of portion capitalized');
+- a result named by its loss ('Loss from operations', 'Operating loss') is the income line of
+  the same words (the sign reader gives it its direction);
+- a cash-flow line named by its verb and object: paying for property, plant and equipment
+  ('Payments for acquisition of ...', 'Additions to ...', 'Acquisitions of property and
+  equipment': capital expenditures), paying dividends ('Payments of dividends', 'Payments for
+  dividends and dividend equivalents'), buying back stock ('Purchases of stock for treasury',
+  'Repurchases of stock').
 
 `caption_item(label, known)` is tried by the statement reader (`catalogue.item_for_label`)
 only after the catalogue's own captions found nothing; `known` is that lookup.
@@ -38,8 +46,41 @@ _FLOW_WORDS = frozenset(
 _EARNINGS = re.compile(r"\bearnings\b", re.I)
 _TAXES_ON_INCOME = re.compile(r"\btaxes on income\b", re.I)
 _TOTAL = re.compile(r"^\s*total\s+", re.I)
+_NET_OF = re.compile(r",?\s+net\s+of\b.*$", re.I)
+_TAX_EXPENSE = re.compile(r"\bbefore (?:provision for )?income tax expense\b", re.I)
+_LOSS = re.compile(r"\bloss\b", re.I)
+_RESULTS = frozenset({"gain"})
+_VERBS = (
+    (
+        re.compile(
+            r"^(?:payments?\s+(?:to\s+acquire|for\s+(?:the\s+)?(?:acquisitions?|purchases?)\s+of)|"
+            r"purchases?\s+of|additions?\s+to|acquisitions?\s+of|expenditures?\s+for)\s+"
+            r"(?:property,?\s+(?:plant,?\s+)?(?:and\s+)?equipment|premises\s+and\s+equipment|"
+            r"fixed\s+assets)$",
+            re.I,
+        ),
+        "capex",
+    ),
+    (
+        re.compile(
+            r"^(?:payments?\s+(?:of|for)\s+(?:cash\s+)?dividends|dividends\s+paid)"
+            r"(?:\s+and\s+dividend\s+equivalents)?(?:\s+to\s+(?:share|stock)holders)?$",
+            re.I,
+        ),
+        "dividends_paid",
+    ),
+    (
+        re.compile(
+            r"^(?:purchases?|repurchases?)\s+of\s+(?:common\s+|treasury\s+|company\s+)?"
+            r"(?:stock|shares)(?:\s+for\s+(?:the\s+)?treasury)?$",
+            re.I,
+        ),
+        "share_repurchases",
+    ),
+)
 _NET = re.compile(r"^\s*net\s+", re.I)
 _WORD = re.compile(r"[a-z]+")
+_NOTE = re.compile(r"\((?:note|notes|see)[^)]*\)|\([a-z0-9]\)|\[[a-z0-9]\]", re.I)
 
 
 def cash_flow_section(label: str) -> str | None:
@@ -62,8 +103,17 @@ def caption_item(label: str, known: Callable[[str], str | None]) -> str | None:
     section = cash_flow_section(label)
     if section is not None:
         return section
+    plain = " ".join(_NOTE.sub(" ", label).split()).strip(" :,.*")
+    for verb, item in _VERBS:
+        if verb.match(plain):
+            return item
     said = _TAXES_ON_INCOME.sub("income taxes", _EARNINGS.sub("income", label))
+    said = _TAX_EXPENSE.sub("before income taxes", said)
     if said != label and (item := known(said)) is not None:
+        return item
+    if _NET_OF.search(said) and (item := known(_NET_OF.sub("", said))) is not None:
+        return item
+    if _LOSS.search(said) and _nature(item := known(_LOSS.sub("income", said))) in _RESULTS:
         return item
     if _TOTAL.match(said) and (item := known(_TOTAL.sub("", said))) is not None:
         return item
@@ -75,7 +125,11 @@ def caption_item(label: str, known: Callable[[str], str | None]) -> str | None:
 
 
 def _is_revenue(item: str) -> bool:
+    return _nature(item) == "revenue"
+
+
+def _nature(item: str | None) -> str | None:
     from finqa.lexicon.metrics import METRICS
 
-    metric = METRICS.get(item)
-    return metric is not None and metric.nature == "revenue"
+    metric = METRICS.get(item) if item else None
+    return metric.nature if metric is not None else None
