@@ -104,17 +104,19 @@ def caption_item(label: str, known: Callable[[str], str | None]) -> str | None:
     if section is not None:
         return section
     plain = " ".join(_NOTE.sub(" ", label).split()).strip(" :,.*")
-    for verb, item in _VERBS:
+    for verb, verb_item in _VERBS:
         if verb.match(plain):
-            return item
+            return verb_item
     said = _TAXES_ON_INCOME.sub("income taxes", _EARNINGS.sub("income", label))
     said = _TAX_EXPENSE.sub("before income taxes", said)
     if said != label and (item := known(said)) is not None:
         return item
     if _NET_OF.search(said) and (item := known(_NET_OF.sub("", said))) is not None:
         return item
-    if _LOSS.search(said) and _nature(item := known(_LOSS.sub("income", said))) in _RESULTS:
-        return item
+    if _LOSS.search(said):
+        result = known(_LOSS.sub("income", said))
+        if result is not None and _nature(result) in _RESULTS:
+            return result
     if _TOTAL.match(said) and (item := known(_TOTAL.sub("", said))) is not None:
         return item
     if _NET.match(said):
