@@ -16,7 +16,7 @@ from finqa.lexicon import (
     lookup_company,
     parse_doc_name,
 )
-from finqa.lexicon.caches import read_words
+from finqa.lexicon._data import read_words
 from finqa.lexicon.entities import name_forms, tickers_in_text
 from hypothesis import given, settings
 from hypothesis import strategies as st
