@@ -163,3 +163,15 @@ class TestVerbsAndResults:
     def test_net_of(self) -> None:
         """'Interest expense, net of portion capitalized' is interest expense."""
         assert item_for_label("Interest expense, net of portion capitalized") == "interest_expense"
+
+
+class TestWordedItem:
+    """What the Book takes as a text row's item: the caption's own words, whatever the catalogue lists."""
+
+    def test_section_total_even_where_a_synonym_maps_it(self) -> None:
+        """A cash-flow section total is cfo by its words, though the reader's synonyms map it too."""
+        from finqa.lexicon.statements.catalogue import worded_item
+
+        with withholding(frozenset({"netcashusedprovidedbyoperatingactivities"})):
+            assert worded_item("Net cash (used)/provided by operating activities") == "cfo"
+        assert worded_item("Net sales") is None  # a caption the catalogue lists: the Book's own

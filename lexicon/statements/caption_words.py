@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-__all__ = ["caption_item", "cash_flow_section"]
+__all__ = ["caption_item", "cash_flow_section", "own_words"]
 
 _ACTIVITY = (
     (re.compile(r"\boperating activities\b|\boperations\b|\boperating\b"), "cfo"),
@@ -97,9 +97,9 @@ def cash_flow_section(label: str) -> str | None:
     return item if all(w in _FLOW_WORDS for w in rest) else None
 
 
-def caption_item(label: str, known: Callable[[str], str | None]) -> str | None:
-    """The catalogue item a caption's own words name (module docstring), through `known`
-    (the catalogue's caption lookup); None when they name none."""
+def own_words(label: str) -> str | None:
+    """The item a caption's words alone name, with no catalogue caption: a cash-flow section
+    total (`cash_flow_section`) or a cash-flow line by its verb and object; else None."""
     section = cash_flow_section(label)
     if section is not None:
         return section
@@ -107,6 +107,15 @@ def caption_item(label: str, known: Callable[[str], str | None]) -> str | None:
     for verb, verb_item in _VERBS:
         if verb.match(plain):
             return verb_item
+    return None
+
+
+def caption_item(label: str, known: Callable[[str], str | None]) -> str | None:
+    """The catalogue item a caption's own words name (module docstring), through `known`
+    (the catalogue's caption lookup); None when they name none."""
+    worded = own_words(label)
+    if worded is not None:
+        return worded
     said = _TAXES_ON_INCOME.sub("income taxes", _EARNINGS.sub("income", label))
     said = _TAX_EXPENSE.sub("before income taxes", said)
     if said != label and (item := known(said)) is not None:

@@ -11,7 +11,7 @@ import re
 
 from finqa.lexicon._data import data_cache
 from finqa.lexicon.metrics import METRICS, Metric, find_metrics, metric_key
-from finqa.lexicon.statements.caption_words import caption_item
+from finqa.lexicon.statements.caption_words import caption_item, own_words
 
 __all__ = ["item_for_label", "worded_item"]
 
@@ -53,9 +53,14 @@ def item_for_label(label: str) -> str | None:
 
 
 def worded_item(label: str) -> str | None:
-    """The item a caption's own words name when none of the catalogue's captions is it
-    (`caption_words`), else None: a reader matching the catalogue's captions itself (the
-    reasoner's Book) takes this as the line's item where its captions found nothing."""
+    """The item a caption's own words name (`caption_words`: a cash-flow section total or a
+    cash-flow line by its verb, whatever the catalogue lists; the other rewrites when none of
+    the catalogue's captions is it), else None: a reader matching the catalogue's captions
+    itself (the reasoner's Book) takes this as the line's item where its captions found
+    nothing."""
+    worded = own_words(label)
+    if worded is not None:
+        return worded
     return None if _listed(label) is not None else caption_item(label, _listed)
 
 
