@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from datetime import date, timedelta
 from pathlib import Path
@@ -40,7 +40,9 @@ __all__ = [
     "prepare_filings",
     "Asked",
     "ask_and_grade",
+    "tally",
     "run",
+    "run_out_of_fold",
 ]
 
 # line items asked about, in order; per-share items are answered in dollars
@@ -285,15 +287,17 @@ class Asked:
 
 def ask_and_grade(
     questions: Sequence[XbrlQuestion], files: Sequence[Path], mode: str, out: Path,
-    config: str | None = None,
+    config: str | None = None, withheld: frozenset[str] = frozenset(),
 ) -> Asked:  # fmt: skip
     """Write questions.jsonl, ingest the filings as `mode` has them (BM25-only), ask each
     question through the product and grade it; results.jsonl is resumable (a question already
-    in it is not asked again) and a failing question is recorded, the run goes on."""
+    in it is not asked again) and a failing question is recorded, the run goes on. Ingest and
+    answers use the catalogue view without the captions `withheld` (none: the whole catalogue)."""
     from finqa.agents.config import load_settings
     from finqa.agents.retrieval.ingest import ingest_paths
     from finqa.benchmarks._resumable import ask_each
     from finqa.benchmarks.grading import grade
+    from finqa.lexicon.caches import withholding
 
     out.mkdir(parents=True, exist_ok=True)
     with (out / "questions.jsonl").open("w", encoding="utf-8") as fh:
@@ -303,7 +307,8 @@ def ask_and_grade(
     index = out / "index"
     settings = load_settings(config, overrides={"index.path": str(index), "index.dense": "none"})
     started = time.perf_counter()
-    report = ingest_paths(prepared, settings, progress=False)
+    with withholding(withheld):
+        report = ingest_paths(prepared, settings, progress=False)
     ingest_s = time.perf_counter() - started
 
     def row_of(q: Any, res: Any, answer: str, status: str, seconds: float) -> dict[str, Any]:
@@ -313,25 +318,20 @@ def ask_and_grade(
                 "seconds": seconds, "answer": answer[:400], "gold": q.answer,
                 "detail": g.detail}  # fmt: skip
 
-    rows = ask_each(index, questions, out, row_of, config)
+    with withholding(withheld):
+        rows = ask_each(index, questions, out, row_of, config)
     return Asked(rows, prepared, ingest_s, report.summary())
 
 
-def run(
-    filings: Path, mode: str, out: Path, *, limit: int | None = None, config: str | None = None,
-) -> dict[str, Any]:  # fmt: skip
-    """Generate, ask and grade; write questions.jsonl, results.jsonl, summary.json to `out`."""
-    files = filings_in(filings)
-    questions = _questions(files)[: limit or None]
-    asked = ask_and_grade(questions, files, mode, out, config)
-    rows = asked.rows
+_LABELS = ("correct", "wrong", "abstained", "ungraded")
+
+
+def tally(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Counts and shares of graded rows, by kind and by filing."""
     n = len(rows)
-    count = {
-        k: sum(r["label"] == k for r in rows) for k in ("correct", "wrong", "abstained", "ungraded")
-    }
-    summary: dict[str, Any] = {
-        "mode": mode,
-        "filings": len(files),
+    count = {k: sum(r["label"] == k for r in rows) for k in _LABELS}
+    filings = sorted({str(r["filing"]) for r in rows})
+    return {
         "questions": n,
         **{k: round(v / n, 4) if n else None for k, v in count.items()},
         "counts": count,
@@ -339,10 +339,74 @@ def run(
             kind: {k: sum(r["label"] == k for r in rows if r["kind"] == kind) for k in count}
             for kind in ("item", "change", "ratio")
         },
+        "by_filing": {
+            f: {k: sum(r["label"] == k for r in rows if r["filing"] == f) for k in count}
+            for f in filings
+        },
+    }
+
+
+def run(
+    filings: Path, mode: str, out: Path, *, limit: int | None = None, config: str | None = None,
+    holdout: str = "none",
+) -> dict[str, Any]:  # fmt: skip
+    """Generate, ask and grade; write questions.jsonl, results.jsonl, summary.json to `out`.
+    `holdout='company'` also reads and answers each company's filings out of fold, without
+    the catalogue captions only that company taught (`_xbrl_holdout`; `out_of_fold`)."""
+    files = filings_in(filings)
+    questions = _questions(files)[: limit or None]
+    asked = ask_and_grade(questions, files, mode, out, config)
+    summary: dict[str, Any] = {
+        "mode": mode,
+        "filings": len(files),
+        **tally(asked.rows),
         "ingest_seconds": round(asked.ingest_seconds, 1),
         "ingest": asked.ingest,
     }
     if mode == "text-only":
         summary["statement_recovery"] = statement_recovery(asked.prepared, files)
+    if holdout == "company":
+        summary["out_of_fold"] = run_out_of_fold(
+            questions, files, mode, out / "out-of-fold", config
+        )
     (out / "summary.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
     return summary
+
+
+def run_out_of_fold(
+    questions: Sequence[Any], files: Sequence[Path], mode: str, out: Path,
+    config: str | None = None, support: Mapping[str, Mapping[str, Any]] | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """Each company's filings ingested and their questions answered under the catalogue view
+    without the captions that company alone taught (one index per company under `out/TICKER`),
+    graded like the in-sample run; in text-only mode the statement recovery is measured out of
+    fold too. Returns the tally (`xbrl.tally`), the captions withheld per company and the
+    recovery."""
+    from finqa.benchmarks._xbrl_holdout import filing_companies, withheld_by_filing
+
+    company_of = filing_companies(files)
+    withheld = withheld_by_filing(company_of, support)
+    rows: list[dict[str, Any]] = []
+    prepared: list[Path] = []
+    for company in sorted(set(company_of.values())):
+        mine = [p for p in files if company_of.get(p.name) == company]
+        names = {p.name for p in mine}
+        asked = ask_and_grade(
+            [q for q in questions if q.filing in names], mine, mode, out / company, config,
+            withheld=withheld[mine[0].name],
+        )  # fmt: skip
+        rows += asked.rows
+        prepared += asked.prepared
+    result: dict[str, Any] = {
+        **tally(rows),
+        "withheld": {
+            c: sorted(withheld[next(n for n, k in company_of.items() if k == c)])
+            for c in sorted(set(company_of.values()))
+        },
+    }
+    if mode == "text-only":
+        tagged = {p.name: p for p in files}
+        result["statement_recovery"] = statement_recovery(
+            prepared, [tagged[p.name] for p in prepared], withheld
+        )
+    return result

@@ -40,6 +40,13 @@ def add_parser(bench_sub: Any) -> None:
         help="totals: the company's tagged totals; segment: segment, geography and product "
         "questions from the dimensional tags (benchmarks/xbrl_segments.py)",
     )
+    p.add_argument(
+        "--holdout-captions",
+        choices=("none", "company"),
+        default="none",
+        help="company: also read and answer each company's filings out of fold, without the "
+        "catalogue captions only that company's filings support (benchmarks/_xbrl_holdout.py)",
+    )
     p.set_defaults(func=_cmd)
 
 
@@ -71,14 +78,29 @@ def _cmd(args: argparse.Namespace) -> int:
             f"answered: {summary['unread_filings']}"
         )
         return 0
-    summary = xbrl.run(folder, args.mode, out, limit=args.limit, config=args.config)
+    holdout = getattr(args, "holdout_captions", "none")
+    summary = xbrl.run(
+        folder, args.mode, out, limit=args.limit, config=args.config, holdout=holdout
+    )
+    _print_run(f"bench xbrl ({args.mode})", summary)
+    oof = summary.get("out_of_fold")
+    if oof is not None:
+        withheld = {c: len(keys) for c, keys in oof["withheld"].items()}
+        print(f"--- out of fold (captions withheld per company: {withheld})")
+        _print_run(f"bench xbrl ({args.mode}, out of fold)", {**oof, "filings": summary["filings"]})
+    return 0
+
+
+def _print_run(title: str, summary: dict[str, Any]) -> None:
     c = summary["counts"]
     print(
-        f"bench xbrl ({args.mode}): {summary['questions']} questions from {summary['filings']} "
+        f"{title}: {summary['questions']} questions from {summary['filings']} "
         f"filings: correct {summary['correct']:.1%}, wrong {summary['wrong']:.1%}, "
         f"abstained {summary['abstained']:.1%} ({c})",
         file=sys.stdout,
     )
+    for name, one in summary.get("by_filing", {}).items():
+        print(f"  {name}: {one['correct']}/{one['wrong']}/{one['abstained']} right/wrong/abstained")
     rec = summary.get("statement_recovery")
     if rec and rec.get("measured"):
         totals = {k: v for k, v in rec.items() if k not in ("by_filing", "not_read")}
@@ -92,4 +114,3 @@ def _cmd(args: argparse.Namespace) -> int:
                   f"{one['recovered_signed']} with the sign{state}")  # fmt: skip
     elif rec:
         print(f"statement model recovery of tagged facts: {rec}")
-    return 0

@@ -3,24 +3,65 @@
 from __future__ import annotations
 
 import csv
-from collections.abc import Callable
-from functools import cache, lru_cache
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import cache, lru_cache, wraps
 from pathlib import Path
 from typing import Any, TypeVar
 
-__all__ = ["DATA_DIR", "data_cache", "read_csv", "read_words", "read_yaml", "clear_caches"]
+__all__ = [
+    "DATA_DIR",
+    "data_cache",
+    "read_csv",
+    "read_words",
+    "read_yaml",
+    "clear_caches",
+    "withheld_captions",
+    "withholding",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 _CACHES: list[Any] = []  # every cache built from the data files, for clear_caches()
 
 
+# the catalogue captions withheld from the reading under way (`withholding`): none by default
+_WITHHELD: ContextVar[frozenset[str]] = ContextVar("finqa_withheld_captions", default=frozenset())
+
+
+def withheld_captions() -> frozenset[str]:
+    """The `label_key`s of the catalogue captions withheld in the current context (`withholding`)."""
+    return _WITHHELD.get()
+
+
+@contextmanager
+def withholding(keys: frozenset[str]) -> Iterator[None]:
+    """Within the block, the catalogue is a view without the captions whose `label_key` is in
+    `keys` (a read prefix as 'prefix:KEY'): `catalogue.entries()` leaves them out, and every
+    `data_cache` is keyed by the view, so nothing built under one view is seen under another
+    (out-of-fold benches: a filing read without the captions its own company taught)."""
+    token = _WITHHELD.set(frozenset(keys))
+    try:
+        yield
+    finally:
+        _WITHHELD.reset(token)
+
+
 def data_cache(maxsize: int | None = None) -> Callable[[F], F]:
-    """`functools.lru_cache(maxsize)` that `clear_caches()` also clears: for anything built from data."""
+    """`functools.lru_cache(maxsize)` that `clear_caches()` also clears: for anything built from
+    data. Keyed by the catalogue view in force too (`withholding`; the full catalogue outside)."""
 
     def wrap(fn: F) -> F:
-        cached = lru_cache(maxsize=maxsize)(fn)
+        cached = lru_cache(maxsize=maxsize)(lambda _view, *a, **k: fn(*a, **k))
         _CACHES.append(cached)
-        return cached  # type: ignore[return-value]
+
+        @wraps(fn)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            return cached(_WITHHELD.get(), *args, **kwargs)
+
+        call.cache_clear = cached.cache_clear  # type: ignore[attr-defined]
+        call.cache_info = cached.cache_info  # type: ignore[attr-defined]
+        return call  # type: ignore[return-value]
 
     return wrap
 

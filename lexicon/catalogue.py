@@ -37,9 +37,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from finqa.errors import FinqaError
-from finqa.lexicon._data import data_cache, read_yaml
+from finqa.lexicon._data import data_cache, read_yaml, withheld_captions
+from finqa.lexicon.label_keys import label_key
 
-__all__ = ["CATALOGUE_FILE", "CatalogueError", "ConceptRow", "entries", "concept_rows"]
+__all__ = [
+    "CATALOGUE_FILE",
+    "CatalogueError",
+    "ConceptRow",
+    "entries",
+    "concept_rows",
+    "without_captions",
+]
 
 CATALOGUE_FILE = "metrics.yaml"
 NATURES = frozenset(
@@ -97,13 +105,42 @@ class CatalogueError(FinqaError):
 
 @data_cache()
 def entries() -> Mapping[str, Mapping[str, Any]]:
-    """key -> the entry as written, checked against the schema (module docstring)."""
+    """key -> the entry as written, checked against the schema (module docstring); within
+    `_data.withholding(keys)`, without the captions withheld (`without_captions`)."""
     raw = read_yaml(CATALOGUE_FILE) or {}
     known = frozenset(str(k) for k in raw)
     for key, spec in raw.items():
         _check(str(key), spec, known)
     _check_also(raw)
-    return {str(k): v for k, v in raw.items()}
+    out = {str(k): v for k, v in raw.items()}
+    withheld = withheld_captions()
+    return without_captions(out, withheld) if withheld else out
+
+
+def without_captions(
+    raw: Mapping[str, Mapping[str, Any]], withheld: frozenset[str]
+) -> dict[str, Mapping[str, Any]]:
+    """The entries with every caption (`line_items`, and a synonym spelt the same: a reader
+    matches captions against synonyms too) whose `label_key` is in `withheld`,
+    and every `read:` prefix whose 'prefix:KEY' is, left out (a copy: the file's own entries
+    are not touched)."""
+
+    def kept(captions: Any, prefix: str = "") -> list[str]:
+        return [c for c in captions or () if prefix + label_key(str(c)) not in withheld]
+
+    out: dict[str, Mapping[str, Any]] = {}
+    for key, spec in raw.items():
+        spec = dict(spec)
+        for field in ("line_items", "synonyms"):
+            if spec.get(field):
+                spec[field] = kept(spec[field])
+        if spec.get("read"):
+            read = dict(spec["read"])
+            if read.get("prefixes"):
+                read["prefixes"] = kept(read["prefixes"], "prefix:")
+            spec["read"] = read
+        out[key] = spec
+    return out
 
 
 def _check(key: str, spec: Mapping[str, Any], known: frozenset[str] | None = None) -> None:

@@ -15,13 +15,13 @@ the filings that use it (`lexicon/data/label_support.json`, written by
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from finqa.lexicon._data import DATA_DIR, data_cache
 from finqa.lexicon.catalogue import entries
+from finqa.lexicon.label_keys import label_key
 
 __all__ = [
     "LineItem",
@@ -36,13 +36,6 @@ __all__ = [
 ]
 
 SUPPORT_PATH = DATA_DIR / "label_support.json"
-_NOTE_REF = re.compile(r"\((?:note|notes|see)[^)]*\)|\([a-z0-9]\)", re.I)  # (Note 5), (a), (1)
-
-
-def label_key(text: str) -> str:
-    """Letters only, lower case, note references dropped: 'Cost of goods sold (Note 3)' and
-    'Costofgoodssold' both -> 'costofgoodssold'."""
-    return re.sub(r"[^a-z]", "", _NOTE_REF.sub(" ", text).lower())
 
 
 @dataclass(frozen=True)

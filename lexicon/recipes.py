@@ -23,9 +23,9 @@ import itertools
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from functools import cache
 
 from finqa.lexicon import METRICS, find_metrics
+from finqa.lexicon.caches import data_cache
 from finqa.lexicon.formula import FormulaError, keys, per_year
 from finqa.lexicon.line_items import get_item, line_items
 from finqa.lexicon.metrics import Metric
@@ -148,7 +148,7 @@ def _unit(metric: Metric) -> str:
     return metric.unit if metric.unit in _UNITS else "ratio"
 
 
-@cache
+@data_cache()
 def _recipes() -> dict[str, Recipe]:
     out: dict[str, Recipe] = {}
     for metric in METRICS.values():
@@ -174,7 +174,7 @@ class _Recipes(Mapping[str, Recipe]):
 RECIPES: Mapping[str, Recipe] = _Recipes()
 
 
-@cache
+@data_cache()
 def recipe_aliases() -> dict[str, str]:
     """Catalogue key -> recipe id, where the metric is computed as another's recipe
     ('depreciation' -> 'depreciation_amortization': the D&A line)."""
@@ -221,7 +221,7 @@ def _derived(metric_id: str) -> bool:
     return metric is not None and metric.formula is not None
 
 
-@cache
+@data_cache()
 def _inputs(metric_id: str) -> frozenset[str]:
     """Every key a metric's formula uses, directly or through other formulas."""
     metric = METRICS.get(metric_id)

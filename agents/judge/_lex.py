@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
+from finqa.lexicon.caches import data_cache
+
 __all__ = [
     "extract_quantities",
     "detect_scale",
@@ -73,7 +75,7 @@ def find_metrics(text: str) -> list[Any]:
     return list(_fn("find_metrics")(text))
 
 
-@lru_cache(maxsize=512)
+@data_cache(512)
 def metric_terms(metric_id: str) -> tuple[str, ...]:
     """Lower-case phrases that name a metric in text: its name, synonyms and line items."""
     try:

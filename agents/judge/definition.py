@@ -30,6 +30,7 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from finqa.agents.types import Calculation, Operand
+from finqa.lexicon.caches import data_cache
 
 __all__ = ["DefinitionCheck", "check_definitions", "judge_definitions", "operand_metric"]
 
@@ -243,7 +244,7 @@ def _captioned(label: str) -> str | None:
     return item.metrics[0] if item is not None and item.metrics else None
 
 
-@lru_cache(maxsize=1)
+@data_cache()
 def _captions() -> dict[str, Any]:
     from finqa.lexicon.line_items import line_items
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from finqa.agents.reasoning.offline.book import Book, Fact
 from finqa.agents.reasoning.offline.solver import fact_citations
@@ -23,6 +22,7 @@ from finqa.agents.reasoning.schema import ReplyPlan
 from finqa.agents.types import Calculation, Citation, Evidence, Operand, StatementStore
 from finqa.lexicon import find_periods
 from finqa.lexicon.arith import ArithmeticError_, evaluate, safe_name, variables
+from finqa.lexicon.caches import data_cache
 from finqa.lexicon.display import format_amount
 from finqa.lexicon.line_items import LineItem, catalogue_items, item_for_metric, label_key
 from finqa.lexicon.metrics import is_diluted
@@ -45,13 +45,13 @@ class PlanOutcome:
     problems: list[str] = field(default_factory=list)
 
 
-@lru_cache(maxsize=1)
+@data_cache()
 def known_items() -> dict[str, LineItem]:
     """Every line item of the catalogue (offline items plus the lexicon's), by id."""
     return catalogue_items()
 
 
-@lru_cache(maxsize=1)
+@data_cache()
 def _by_label() -> dict[str, str]:
     out: dict[str, str] = {}
     for item_id, li in known_items().items():

@@ -8,16 +8,17 @@ that merely mentions a metric ('Revenue recognition adjustments') stays unmapped
 from __future__ import annotations
 
 import re
-from functools import cache
 
-from finqa.lexicon.metrics import METRICS, find_metrics, metric_key
+from finqa.lexicon._data import data_cache
+from finqa.lexicon.metrics import METRICS, Metric, find_metrics, metric_key
+from finqa.lexicon.statements.caption_words import caption_item, own_words
 
-__all__ = ["item_for_label"]
+__all__ = ["item_for_label", "worded_item"]
 
 _PAREN = re.compile(r"\([^)]*\)")
 
 
-@cache
+@data_cache()
 def _spellings() -> dict[str, str]:
     out: dict[str, str] = {}
     for metric in METRICS.values():
@@ -25,13 +26,46 @@ def _spellings() -> dict[str, str]:
             continue
         for spelling in (*metric.line_items, *metric.synonyms, metric.name):
             out.setdefault(metric_key(spelling), metric.id)
+    for metric in METRICS.values():
+        for label in _printed_labels(metric):
+            out.setdefault(metric_key(label), metric.id)
     out.pop("", None)
     return out
 
 
-@cache
+def _printed_labels(metric: Metric) -> tuple[str, ...]:
+    """A metric with a formula that filers also print and tag as an amount of its own (gross
+    profit: revenue - cogs, printed 'Gross profit', tagged us-gaap:GrossProfit): its line's
+    own captions (`read:` labels; its `line_items` name the formula's operands too)."""
+    if not (metric.is_derived and metric.unit == "USD" and metric.nature and metric.concepts):
+        return ()
+    from finqa.lexicon.line_items import get_line_item
+
+    item = get_line_item(metric.id)
+    return item.labels if item is not None else ()
+
+
+@data_cache()
 def item_for_label(label: str) -> str | None:
-    """The catalogue id of a line item label, or None when the catalogue has no such line."""
+    """The catalogue id of a line item label, or None when the catalogue has no such line: one
+    of its captions, else a caption in the concept's own words (`caption_words.caption_item`)."""
+    return _listed(label) or caption_item(label, _listed)
+
+
+def worded_item(label: str) -> str | None:
+    """The item a caption's own words name (`caption_words`: a cash-flow section total or a
+    cash-flow line by its verb, whatever the catalogue lists; the other rewrites when none of
+    the catalogue's captions is it), else None: a reader matching the catalogue's captions
+    itself (the reasoner's Book) takes this as the line's item where its captions found
+    nothing."""
+    worded = own_words(label)
+    if worded is not None:
+        return worded
+    return None if _listed(label) is not None else caption_item(label, _listed)
+
+
+@data_cache()
+def _listed(label: str) -> str | None:
     clean = _PAREN.sub(" ", label).strip(" :,.*")
     spellings = _spellings()
     for text in (label, clean):

@@ -39,6 +39,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from finqa.lexicon._data import data_cache
 from finqa.lexicon.model import StatementFact, StatementTable
 
 __all__ = [
@@ -142,7 +143,7 @@ def item_nature(item: str | None) -> Nature | None:
     return _natures().get(item) if item else None
 
 
-@cache
+@data_cache()
 def _magnitude_items() -> frozenset[str]:
     from finqa.lexicon.line_items import line_items
 

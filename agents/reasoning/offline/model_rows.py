@@ -31,6 +31,7 @@ from finqa.agents.types import Evidence, StatementStore
 from finqa.lexicon.asked_period import AskedPeriod
 from finqa.lexicon.line_items import label_key
 from finqa.lexicon.model import StatementFact, StatementPeriod, StatementTable
+from finqa.lexicon.statements.catalogue import worded_item
 from finqa.lexicon.statements.main_printing import (
     PRIMARY_STATEMENTS,
     main_pages,
@@ -259,7 +260,9 @@ def _row(
         per_share=unit == "USD/share",
         model=True,
         table_id=table.table_id,
-        item=first.item if tagged else None,  # what the tag says it is
+        # what the tag says it is; a text row whose caption the catalogue does not list, what
+        # its words say ('Operating earnings', 'Cash flow from operations': caption_words)
+        item=first.item if tagged else worded_item(first.label),
         concept=(first.concept or first.label) if tagged else None,
         ends=tuple(
             (chosen[y].period.end_date, chosen[y].period.instant)

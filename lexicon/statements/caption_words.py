@@ -1,0 +1,146 @@
+"""A caption the catalogue does not list, read by the words of the concept it prints.
+
+Filers word the same line many ways; the catalogue lists the captions filings were seen to
+use (`label_support.json`). A caption none of them spells is still read when its words are
+the concept's own, by general financial language rather than any one filer's wording:
+
+- a cash-flow statement's section total: cash, a flow or net word ('net', 'flows', 'provided',
+  'used', 'generated', 'by', 'from', 'in') and one activity ('operating activities',
+  'operations', 'investing activities', 'financing activities'), nothing else: 'Cash generated
+  by operating activities', 'Net cash flows from operating activities', 'Cash flow from
+  operations', 'Net cash (used)/provided by investing activities' (us-gaap
+  NetCashProvidedByUsedIn...Activities);
+- 'earnings' is the word many filers use for income ('Operating earnings', 'Earnings from
+  operations', 'Net earnings'), and 'taxes on income' for income taxes ('Earnings before
+  provision for taxes on income'): read as the income caption the catalogue lists;
+- 'Total X' is X's line, and 'Net X' is X's where X is revenue (revenue is net of returns and
+  allowances by definition: 'Net operating revenues'); 'X, net of Y' is X stated net of Y
+  ('Interest expense, net of portion capitalized');
+- a result named by its loss ('Loss from operations', 'Operating loss') is the income line of
+  the same words (the sign reader gives it its direction);
+- a cash-flow line named by its verb and object: paying for property, plant and equipment
+  ('Payments for acquisition of ...', 'Additions to ...', 'Acquisitions of property and
+  equipment': capital expenditures), paying dividends ('Payments of dividends', 'Payments for
+  dividends and dividend equivalents'), buying back stock ('Purchases of stock for treasury',
+  'Repurchases of stock').
+
+`caption_item(label, known)` is tried by the statement reader (`catalogue.item_for_label`)
+only after the catalogue's own captions found nothing; `known` is that lookup.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+__all__ = ["caption_item", "cash_flow_section", "own_words"]
+
+_ACTIVITY = (
+    (re.compile(r"\boperating activities\b|\boperations\b|\boperating\b"), "cfo"),
+    (re.compile(r"\binvesting activities\b|\binvesting\b"), "cfi"),
+    (re.compile(r"\bfinancing activities\b|\bfinancing\b"), "cff"),
+)
+_FLOW_WORDS = frozenset(
+    {"net", "cash", "flow", "flows", "provided", "used", "generated", "by", "from", "in", "for"}
+)
+_EARNINGS = re.compile(r"\bearnings\b", re.I)
+_TAXES_ON_INCOME = re.compile(r"\btaxes on income\b", re.I)
+_TOTAL = re.compile(r"^\s*total\s+", re.I)
+_NET_OF = re.compile(r",?\s+net\s+of\b.*$", re.I)
+_TAX_EXPENSE = re.compile(r"\bbefore (?:provision for )?income tax expense\b", re.I)
+_LOSS = re.compile(r"\bloss\b", re.I)
+_RESULTS = frozenset({"gain"})
+_VERBS = (
+    (
+        re.compile(
+            r"^(?:payments?\s+(?:to\s+acquire|for\s+(?:the\s+)?(?:acquisitions?|purchases?)\s+of)|"
+            r"purchases?\s+of|additions?\s+to|acquisitions?\s+of|expenditures?\s+for)\s+"
+            r"(?:property,?\s+(?:plant,?\s+)?(?:and\s+)?equipment|premises\s+and\s+equipment|"
+            r"fixed\s+assets)$",
+            re.I,
+        ),
+        "capex",
+    ),
+    (
+        re.compile(
+            r"^(?:payments?\s+(?:of|for)\s+(?:cash\s+)?dividends|dividends\s+paid)"
+            r"(?:\s+and\s+dividend\s+equivalents)?(?:\s+to\s+(?:share|stock)holders)?$",
+            re.I,
+        ),
+        "dividends_paid",
+    ),
+    (
+        re.compile(
+            r"^(?:purchases?|repurchases?)\s+of\s+(?:common\s+|treasury\s+|company\s+)?"
+            r"(?:stock|shares)(?:\s+for\s+(?:the\s+)?treasury)?$",
+            re.I,
+        ),
+        "share_repurchases",
+    ),
+)
+_NET = re.compile(r"^\s*net\s+", re.I)
+_WORD = re.compile(r"[a-z]+")
+_NOTE = re.compile(r"\((?:note|notes|see)[^)]*\)|\([a-z0-9]\)|\[[a-z0-9]\]", re.I)
+
+
+def cash_flow_section(label: str) -> str | None:
+    """'cfo' / 'cfi' / 'cff' for a caption made only of cash-flow words and one activity
+    (module docstring), else None."""
+    text = label.lower()
+    if "cash" not in _WORD.findall(text):
+        return None
+    found = [(m, item) for rx, item in _ACTIVITY if (m := rx.search(text))]
+    if len(found) != 1:
+        return None
+    m, item = found[0]
+    rest = _WORD.findall(text[: m.start()] + " " + text[m.end() :])
+    return item if all(w in _FLOW_WORDS for w in rest) else None
+
+
+def own_words(label: str) -> str | None:
+    """The item a caption's words alone name, with no catalogue caption: a cash-flow section
+    total (`cash_flow_section`) or a cash-flow line by its verb and object; else None."""
+    section = cash_flow_section(label)
+    if section is not None:
+        return section
+    plain = " ".join(_NOTE.sub(" ", label).split()).strip(" :,.*")
+    for verb, verb_item in _VERBS:
+        if verb.match(plain):
+            return verb_item
+    return None
+
+
+def caption_item(label: str, known: Callable[[str], str | None]) -> str | None:
+    """The catalogue item a caption's own words name (module docstring), through `known`
+    (the catalogue's caption lookup); None when they name none."""
+    worded = own_words(label)
+    if worded is not None:
+        return worded
+    said = _TAXES_ON_INCOME.sub("income taxes", _EARNINGS.sub("income", label))
+    said = _TAX_EXPENSE.sub("before income taxes", said)
+    if said != label and (item := known(said)) is not None:
+        return item
+    if _NET_OF.search(said) and (item := known(_NET_OF.sub("", said))) is not None:
+        return item
+    if _LOSS.search(said):
+        result = known(_LOSS.sub("income", said))
+        if result is not None and _nature(result) in _RESULTS:
+            return result
+    if _TOTAL.match(said) and (item := known(_TOTAL.sub("", said))) is not None:
+        return item
+    if _NET.match(said):
+        item = known(_NET.sub("", said))
+        if item is not None and _is_revenue(item):
+            return item
+    return None
+
+
+def _is_revenue(item: str) -> bool:
+    return _nature(item) == "revenue"
+
+
+def _nature(item: str | None) -> str | None:
+    from finqa.lexicon.metrics import METRICS
+
+    metric = METRICS.get(item) if item else None
+    return metric.nature if metric is not None else None
