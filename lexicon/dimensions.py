@@ -82,6 +82,7 @@ class DimensionMember:
     name: str  # 'Greater China', 'Japan'
     keys: tuple[str, ...]  # letters-only spellings a question may use
     facts: int = 0  # how many facts the filing reports for it
+    caption: bool = False  # printed under the consolidated line's own words ('Sales')
 
 
 @data_cache()
@@ -192,6 +193,37 @@ def is_residual(name: str) -> bool:
     return bool(_RESIDUAL.search(name.strip()))
 
 
+def bare_name(name: str) -> str:
+    """A printed part's name without its line item's words ('Freight revenues' -> 'Freight',
+    'Sales of products' -> 'products'); a name that is nothing else stays as it is."""
+    return _LINE_WORDS.sub("", name).strip() or name.strip()
+
+
+def country_keys() -> frozenset[str]:
+    """Every spelling of a country's name, letters only ('unitedstates', 'us', 'japan')."""
+    return frozenset(_key(n) for names in _countries().values() for n in names)
+
+
+# 'Other Americas': on a geographic axis the rest of a region is a part of its own, not the
+# residual of the breakdown
+_REST_OF_PLACE = re.compile(r"^(?i:other|rest\s+of)\s+[A-Z]")
+
+
+def _kept(name: str, kind: str) -> bool:
+    if not is_residual(name):
+        return True
+    return kind == "geography" and bool(_REST_OF_PLACE.match(name.strip()))
+
+
+def _caption(name: str) -> bool:
+    """A part printed under the words of the consolidated line itself ('Sales' over the
+    service offerings): a question's 'sales' is the company's, so only a phrase naming a
+    part (`resolve_dimension`'s spoken part) may reach it."""
+    from finqa.lexicon.statements.catalogue import item_for_label
+
+    return item_for_label(name) == "revenue"
+
+
 def fact_dimension(fact: Any) -> tuple[str, str] | None:
     """The one (axis, member) of a part of the business a fact is the figure of; None when it
     has no such dimension or another axis qualifies it (a segment's intersegment sales)."""
@@ -220,9 +252,11 @@ def members_of(facts: Iterable[StatementFact]) -> tuple[DimensionMember, ...]:
     for (axis, member), n in order:
         name = member_name(member)
         kind = axis_kind(axis)
-        if kind is None or is_residual(name) or len(_key(name)) < 2:
+        if kind is None or not _kept(name, kind) or len(_key(name)) < 2:
             continue
-        out.append(DimensionMember(axis, member, kind, name, _member_keys(member, name), n))
+        keys = _member_keys(member, name)
+        caption = ":" not in member and _caption(name)  # a printed name, not a tag
+        out.append(DimensionMember(axis, member, kind, name, keys, n, caption))
     return tuple(out)
 
 
@@ -432,6 +466,8 @@ def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> Aske
             for m in hits:
                 if not _short_ok(text, key) or generic:
                     continue  # 'product categories': a kind of part, not one part's name
+                if m.caption and not (spoken and _key(spoken.phrase) == key):
+                    continue  # 'sales' is the company's unless the question names the part
                 if m.member.startswith("country:") and not _place_ok(
                     question, toks[i][0], toks[j - 1][1]
                 ):
@@ -442,7 +478,34 @@ def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> Aske
     if best is not None and not _narrower(best[4], spoken):
         m, text = best[3], best[4]
         return AskedDimension(kind=m.kind, phrase=text, axis=m.axis, member=m.member, label=m.name)
+    if spoken is not None and spoken.member is None and spoken.phrase:
+        return _by_structure(spoken, members)
     return spoken
+
+
+def _by_structure(spoken: AskedDimension, members: Sequence[DimensionMember]) -> AskedDimension:
+    """The one member whose printed name meets the question's own name of a part by the
+    names' structure (`_name_structure`); two or more: the question's part, unresolved, with
+    the printed names it could be; none: the question's part as it said it."""
+    from finqa.lexicon._name_structure import structural_matches
+
+    phrase = _key(_unsaid_company(spoken.phrase)) and _unsaid_company(spoken.phrase)
+    found = structural_matches(phrase, members)
+    if len(found) == 1:
+        m = found[0]
+        return spoken.model_copy(
+            update={"kind": m.kind, "axis": m.axis, "member": m.member, "label": m.name}
+        )
+    if len(found) > 1:
+        return spoken.model_copy(update={"candidates": tuple(m.name for m in found)})
+    return spoken
+
+
+def _unsaid_company(phrase: str) -> str:
+    """The phrase without a company's name in it ('Salesforce Platform and Other')."""
+    for a, b in sorted(_company_spans(phrase), reverse=True):
+        phrase = phrase[:a] + " " + phrase[b:]
+    return " ".join(phrase.split())
 
 
 def asked_item(question: str, dimension: AskedDimension | None = None) -> str | None:

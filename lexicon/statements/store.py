@@ -40,7 +40,7 @@ __all__ = [
 
 # 2: values carry the economic sign (statements.signs); 3: dimensional facts keep their item,
 # segment notes' parts read from text (statements.parts)
-MODEL_VERSION = 4
+MODEL_VERSION = 5
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
 
