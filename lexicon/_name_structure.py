@@ -32,7 +32,9 @@ if TYPE_CHECKING:
 __all__ = ["structural_matches", "name_words"]
 
 _LINK = frozenset({"and", "of", "the", "&"})
-_COMPLEMENT = frozenset({"other", "rest", "remaining", "excluding", "except", "ex", "non", "outside"})
+_COMPLEMENT = frozenset(
+    {"other", "rest", "remaining", "excluding", "except", "ex", "non", "outside"}
+)
 _EXCLUDING = re.compile(r"^(?P<x>.+?)[\s,]+(?:excluding|except(?:\s+for)?|ex\.?|other\s+than|outside(?:\s+of)?)\s+(?:the\s+)?(?P<y>.+)$", re.I)  # fmt: skip
 _OTHER = re.compile(r"^(?:other|rest\s+of(?:\s+the)?|remaining)\s+(?P<x>.+)$", re.I)
 _AND_OTHER = re.compile(r"(?:\band|&)\s+other\s*$", re.I)

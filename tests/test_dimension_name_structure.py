@@ -106,7 +106,9 @@ class TestQuestionsNameInsidePrinted:
     def test_two_places_joined_are_not_one(self) -> None:
         """'United States' is not the printed 'United States and Canada (UCAN)'."""
         q = "What was Acme's revenue from the United States in fiscal year 2024?"
-        assert _member(q, "United States and Canada (UCAN)", "Latin America (LATAM)") == "country:US"
+        assert (
+            _member(q, "United States and Canada (UCAN)", "Latin America (LATAM)") == "country:US"
+        )
 
     def test_rest_of_a_region_is_not_the_region(self) -> None:
         """'Asia Pacific' is not the printed 'Rest of Asia Pacific'."""

@@ -3,13 +3,14 @@ stated in a sentence, and a part printed under the consolidated line's own word 
 
 from __future__ import annotations
 
-from finqa.lexicon.statements.part_sentences import country_sentence_parts
 from finqa.lexicon.statements.parts_grid import grid_part_tables
 
 DOC = "ACME_2024_10K"
 
 
 def _read(text: str) -> dict[tuple[str, str], float]:
+    from finqa.lexicon.statements.part_sentences import country_sentence_parts
+
     return {
         (f.dimensions[0][1], f.period.key): f.value / 1e6
         for t in country_sentence_parts(DOC, [(7, text)], "Acme")

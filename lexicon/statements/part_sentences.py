@@ -24,7 +24,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from finqa.lexicon.model import StatementFact, StatementTable
+from finqa.lexicon.model import StatementFact, StatementPeriod, StatementTable
+from finqa.lexicon.numbers import Quantity
 
 __all__ = ["country_sentence_parts"]
 
@@ -81,29 +82,31 @@ def _countries_in(sentence: str) -> set[str]:
     return found
 
 
-def _subject(sentence: str, first: int) -> str | None:
+def _subject(sentence: str, first: int) -> tuple[str, str] | None:
     """The country whose revenue the words before the first amount are, met through a verb
-    of level; None when they are not one country's revenue."""
+    of level, and those words ('Total U.S. revenues'); None when they are not one country's
+    revenue."""
     before = sentence[:first]
     for rx in _SUBJECT:
         for m in rx.finditer(before):
             code = _country(m.group("place"))
             if code is not None and _LEVEL.match(before[m.end() :]):
-                return code
+                return code, m.group(0)
     return None
 
 
-def _runs(money: Sequence[object], sentence: str) -> list[list[object]]:
-    runs: list[list[object]] = []
+def _runs(money: Sequence[Quantity], sentence: str) -> list[list[Quantity]]:
+    """The amounts in runs listed one after another ('$A and $B')."""
+    runs: list[list[Quantity]] = []
     for q in money:
-        if runs and _BETWEEN.match(sentence[runs[-1][-1].end : q.start]):  # type: ignore[attr-defined]
+        if runs and _BETWEEN.match(sentence[runs[-1][-1].end : q.start]):
             runs[-1].append(q)
         else:
             runs.append([q])
     return runs
 
 
-def _periods(text: str, company: str | None) -> list[object]:
+def _periods(text: str, company: str | None) -> list[StatementPeriod]:
     from finqa.lexicon.periods import find_periods
     from finqa.lexicon.statements.header import read_header
 
@@ -125,14 +128,15 @@ def _facts(
     money = [q for q in qs if q.kind == "number" and q.unit == "USD"]
     if not money or any(q.scale_source != "explicit" or q.scale < 1e3 for q in money):
         return []
-    code = _subject(sentence, money[0].start)
-    if code is None or _countries_in(sentence) != {code}:
+    subject = _subject(sentence, money[0].start)
+    if subject is None or _countries_in(sentence) != {subject[0]}:
         return []
+    code, label = subject
     runs = _runs(money, sentence)
     out: list[StatementFact] = []
     for k, run in enumerate(runs):
-        stop = runs[k + 1][0].start if k + 1 < len(runs) else len(sentence)  # type: ignore[attr-defined]
-        after = sentence[run[-1].end : stop]  # type: ignore[attr-defined]
+        stop = runs[k + 1][0].start if k + 1 < len(runs) else len(sentence)
+        after = sentence[run[-1].end : stop]
         if len(run) > 1 and not _RESPECTIVELY.search(after):
             return []  # two amounts and no order said
         after = _RESPECTIVELY.sub(" ", after)
@@ -144,9 +148,9 @@ def _facts(
             out.append(
                 StatementFact(
                     doc_id=doc_id, statement="segment", table_id=f"p{page}-ps{n}-parts",
-                    table_title=sentence[:150], label=sentence[: money[0].start].strip()[-120:],
-                    item="revenue", period=period, value=q.value * q.scale, scale=q.scale,  # type: ignore[attr-defined]
-                    negative=q.value < 0, page=page, row=0, column=len(out), raw=q.text,  # type: ignore[attr-defined]
+                    table_title=sentence[:150], label=label,
+                    item="revenue", period=period, value=q.value * q.scale, scale=q.scale,
+                    negative=q.value < 0, page=page, row=0, column=len(out), raw=q.text,
                     dimensions=((KIND_AXES["geography"], code),), source="text",
                 )
             )  # fmt: skip

@@ -147,9 +147,9 @@ def read_pages(
 
     read.tables.extend(read_sentences(doc_id, page_list, company))
     read.tables = attributed(typed_by_nature(sign_tables(read.tables)))
+    from finqa.lexicon.statements.part_sentences import country_sentence_parts
     from finqa.lexicon.statements.parts import part_tables, sentence_parts
     from finqa.lexicon.statements.parts_columns import column_parts, grouped_column_parts
-    from finqa.lexicon.statements.part_sentences import country_sentence_parts
     from finqa.lexicon.statements.parts_grid import grid_part_tables
 
     try:  # a segment note's rows, or its columns, by part; never at the cost of the rest

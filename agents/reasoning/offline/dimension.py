@@ -235,7 +235,7 @@ def _answer(
     amount = format_amount(fact.value / scale, fact.unit, scale)
     cite = _cite(fact, evidence)
     kind = {"geography": "region", "product": "product line"}.get(asked.kind, asked.kind)
-    label = asked.phrase or asked.label
+    label = re.sub(r"^the\s+", "", asked.phrase or asked.label, flags=re.I)
     how = (
         f"tagged as {fact.concept} for {asked.member} ({fact.period.label})"
         if fact.source == "xbrl"
