@@ -35,7 +35,7 @@ _PLACE = r"(?P<place>[A-Z][\w.]*(?:\s+[A-Z][\w.]*){0,2})"
 _SUBJECT = (
     re.compile(rf"\b(?:[Tt]otal\s+)?{_PLACE}\s+{_REVENUE}\b"),  # 'Total U.S. revenues'
     re.compile(
-        rf"\b{_REVENUE}\s+(?:[a-z]+\s+){{0,6}}?(?:from|in|within|to\s+and\s+from|attributable\s+to)"
+        rf"\b{_REVENUE}\s+(?:[a-z]+\s+){{0,6}}?(?:from|in|within|attributable\s+to)"
         rf"\s+(?:the\s+)?{_PLACE}"
     ),  # 'revenues from shipments to and from Mexico'
 )
