@@ -23,11 +23,16 @@ caller names them); none, no part.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import Protocol, TypeVar
 
-if TYPE_CHECKING:
-    from finqa.lexicon.dimensions import DimensionMember
+
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+N = TypeVar("N", bound=_Named)  # a part of the filing (`dimensions.DimensionMember`)
 
 __all__ = ["structural_matches", "name_words"]
 
@@ -55,13 +60,6 @@ def name_words(text: str) -> tuple[str, ...]:
     )
 
 
-def _bare(name: str) -> str:
-    """A printed name without its line item's words ('Freight revenues' -> 'Freight')."""
-    from finqa.lexicon.dimensions import bare_name
-
-    return bare_name(name)
-
-
 def _at(inner: Sequence[str], outer: Sequence[str]) -> str | None:
     """'start' or 'end' when `inner` is the leading or trailing words of a longer `outer`."""
     n = len(inner)
@@ -82,13 +80,12 @@ def _within(inner: Sequence[str], outer: Sequence[str]) -> bool:
     )
 
 
-def _names_something(words: Sequence[str], others: set[tuple[str, ...]]) -> bool:
+def _names_something(
+    words: Sequence[str], others: set[tuple[str, ...]], countries: frozenset[str]
+) -> bool:
     """The words name another part of the filing, a country, or a complement."""
-    from finqa.lexicon.dimensions import country_keys
-
     if any(w in _COMPLEMENT for w in words):
         return True
-    countries = country_keys()
     for i in range(len(words)):
         for j in range(i + 1, len(words) + 1):
             span = tuple(words[i:j])
@@ -121,8 +118,10 @@ def _complement_meets(asked: str, printed: str, others: set[tuple[str, ...]]) ->
     return bool(left_out) and left_out in others
 
 
-def _meets(asked: str, printed: str, others: set[tuple[str, ...]]) -> bool:
-    a, p = name_words(asked), name_words(_bare(printed))
+def _meets(
+    asked: str, printed: str, others: set[tuple[str, ...]], countries: frozenset[str]
+) -> bool:
+    a, p = name_words(asked), name_words(printed)
     if not a or not p or a == p:
         return False
     if _complement(asked) is not None or _complement(printed) is not None:
@@ -131,33 +130,38 @@ def _meets(asked: str, printed: str, others: set[tuple[str, ...]]) -> bool:
         return False
     if len("".join(p)) >= _MIN_LETTERS and _at(p, a) is not None:
         rest = a[len(p) :] if _at(p, a) == "start" else a[: len(a) - len(p)]
-        return not _names_something(rest, others)
+        return not _names_something(rest, others, countries)
     where = _at(a, p) if len("".join(a)) >= _MIN_LETTERS else None
     if where == "start" and _AND_OTHER.search(printed):
         return True  # 'Latin America, Caribbean and other'
-    if where == "end" and not _JOINED.search(_ACRONYM.sub(" ", _bare(printed))):
-        return not _names_something(p[: len(p) - len(a)], others)  # 'Asia Pacific'
+    if where == "end" and not _JOINED.search(_ACRONYM.sub(" ", printed)):
+        return not _names_something(p[: len(p) - len(a)], others, countries)  # 'Asia Pacific'
     return False
 
 
 def structural_matches(
-    phrase: str, members: Sequence[DimensionMember]
-) -> tuple[DimensionMember, ...]:
+    phrase: str,
+    members: Sequence[N],
+    bare: Callable[[str], str],
+    countries: frozenset[str],
+) -> tuple[N, ...]:
     """The members whose printed name meets the question's `phrase` by the structure of the
-    names (see the module doc), one per printed name, in the members' order."""
-    out: dict[tuple[str, ...], DimensionMember] = {}
+    names (see the module doc), one per printed name, in the members' order; `bare` takes a
+    printed name's line item words off ('Freight revenues' -> 'Freight'), `countries` are the
+    countries' names as letters."""
+    out: dict[tuple[str, ...], N] = {}
     asked = name_words(phrase)
     if _complement(phrase) is None and not any(w in _COMPLEMENT for w in asked):
         for m in members:  # two printed parts inside the question's words: it is neither
-            words = name_words(_bare(m.name))
+            words = name_words(bare(m.name))
             if len("".join(words)) >= _MIN_LETTERS and _within(words, asked):
                 out.setdefault(words, m)
         if len(out) > 1:
             return tuple(out.values())
         out.clear()
     for m in members:
-        words = name_words(_bare(m.name))
-        others = {name_words(_bare(o.name)) for o in members} - {words}
-        if words not in out and _meets(phrase, m.name, others):
+        words = name_words(bare(m.name))
+        others = {name_words(bare(o.name)) for o in members} - {words}
+        if words not in out and _meets(phrase, bare(m.name), others, countries):
             out[words] = m
     return tuple(out.values())

@@ -490,7 +490,7 @@ def _by_structure(spoken: AskedDimension, members: Sequence[DimensionMember]) ->
     from finqa.lexicon._name_structure import structural_matches
 
     phrase = _key(_unsaid_company(spoken.phrase)) and _unsaid_company(spoken.phrase)
-    found = structural_matches(phrase, members)
+    found = structural_matches(phrase, members, bare_name, country_keys())
     if len(found) == 1:
         m = found[0]
         return spoken.model_copy(
