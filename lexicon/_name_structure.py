@@ -123,7 +123,7 @@ def _meets(
 ) -> bool:
     a, p = name_words(asked), name_words(printed)
     if not a or not p or a == p:
-        return False
+        return bool(a) and a == p
     if _complement(asked) is not None or _complement(printed) is not None:
         return _complement_meets(asked, printed, others)
     if any(w in _COMPLEMENT for w in a):

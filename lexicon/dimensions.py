@@ -272,8 +272,14 @@ _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9.&'’-]*")
 _MAX_WORDS = 7
 # a country is named as a place figures come from: 'in / from / within / outside (the) X',
 # not 'U.S. GAAP' or 'in U.S. dollars'
-_PLACE_BEFORE = re.compile(r"\b(?:in|from|within|outside(?: of)?|to|of)\s+(?:the\s+)?$", re.I)
-_NOT_PLACE_AFTER = re.compile(r"^\W*(?:gaap|dollars?|currency|federal|treasury|tax)\b", re.I)
+_PLACE_BEFORE = re.compile(r"\b(?:in|from|within|to|of)\s+(?:the\s+)?$", re.I)
+# 'outside the United States', 'excluding the U.S.': the part named is the one left out
+_LEFT_OUT_BEFORE = re.compile(
+    r"\b(?:outside(?:\s+of)?|excluding|except(?:\s+for)?|other\s+than)\s+(?:the\s+)?$", re.I
+)
+_NOT_PLACE_AFTER = re.compile(
+    r"^\W*(?:gaap|dollars?|currency|federal|treasury|tax|government)\b", re.I
+)
 
 
 def _tokens(question: str) -> list[tuple[int, int, str]]:
@@ -449,6 +455,11 @@ def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> Aske
     from finqa.lexicon.model import AskedDimension
 
     spoken = asked_dimension(question)
+    rest = _rest_of(question)
+    if rest is not None:  # 'the Americas outside the United States': the rest, not the US
+        found = _by_structure(rest, members)
+        if found.member is not None or found.candidates:
+            return found
     index: dict[str, list[DimensionMember]] = {}
     for m in members:
         for k in m.keys:
@@ -466,6 +477,8 @@ def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> Aske
             for m in hits:
                 if not _short_ok(text, key) or generic:
                     continue  # 'product categories': a kind of part, not one part's name
+                if _LEFT_OUT_BEFORE.search(question[: toks[i][0]]):
+                    continue  # the part the question leaves out is not the one it asks
                 if m.caption and not (spoken and _key(spoken.phrase) == key):
                     continue  # 'sales' is the company's unless the question names the part
                 if m.member.startswith("country:") and not _place_ok(
@@ -480,7 +493,46 @@ def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> Aske
         return AskedDimension(kind=m.kind, phrase=text, axis=m.axis, member=m.member, label=m.name)
     if spoken is not None and spoken.member is None and spoken.phrase:
         return _by_structure(spoken, members)
-    return spoken
+    return rest or spoken or _left_out(question)
+
+
+def _left_out(question: str) -> AskedDimension | None:
+    """'revenue outside the U.S.': a part the question names by the country it leaves out,
+    unresolved (no member: the country's own figure is not the answer)."""
+    from finqa.lexicon.model import AskedDimension
+
+    toks = _tokens(question)
+    for i, (s, _, _) in enumerate(toks):
+        before = _LEFT_OUT_BEFORE.search(question[:s])
+        if before is None:
+            continue
+        for j in range(min(len(toks), i + 3), i, -1):
+            text = question[s : toks[j - 1][1]]
+            after = question[toks[j - 1][1] :]
+            place = not _NOT_PLACE_AFTER.search(after)
+            if place and _key(text) in country_keys() and _short_ok(text, _key(text)):
+                return AskedDimension(
+                    kind="geography", phrase=question[before.start() : toks[j - 1][1]]
+                )
+    return None
+
+
+# 'the Americas outside the United States', 'Europe excluding the UK': a whole less a part
+_REST_OF = re.compile(
+    r"\b(?P<x>(?:[A-Z][\w.&'’-]*\s+){0,3}?[A-Z][\w.&'’-]*),?\s+(?:excluding|outside(?:\s+of)?|"
+    r"except(?:\s+for)?|other\s+than)\s+(?:the\s+)?(?P<y>[A-Z][\w.]*(?:\s+[A-Z][\w.]*){0,2})"
+)
+
+
+def _rest_of(question: str) -> AskedDimension | None:
+    """A part the question names as a whole less another part, its kind geography."""
+    from finqa.lexicon.model import AskedDimension
+
+    m = _REST_OF.search(question)
+    if m is None or not _key(_unsaid_company(m.group("x"))):
+        return None
+    x = _unsaid_company(m.group("x"))
+    return AskedDimension(kind="geography", phrase=f"{x} excluding {m.group('y')}")
 
 
 def _by_structure(spoken: AskedDimension, members: Sequence[DimensionMember]) -> AskedDimension:

@@ -165,3 +165,22 @@ class TestAmbiguousAnswer:
         assert ans.abstained
         assert "'Asia Pacific'" in ans.text and "'South Pacific'" in ans.text
         assert "1,000" not in ans.text and "2,000" not in ans.text
+
+
+class TestLeftOutPart:
+    """A part named as a whole less another part is never the part left out."""
+
+    def test_whole_less_a_sibling(self) -> None:
+        """'the Americas outside the United States' is the printed 'Other Americas'."""
+        q = "What was Acme's revenue from the Americas outside the United States in 2024?"
+        assert _member(q, "United States", "EMEA", "Other Americas") == "Other Americas"
+
+    def test_outside_a_country_is_not_the_country(self) -> None:
+        """'revenue outside the United States' is not the United States' figure: unresolved."""
+        asked = _resolve("What was Acme's revenue outside the United States in 2024?", "United States", "EMEA")  # fmt: skip
+        assert asked is not None and asked.member is None
+
+    def test_a_customer_is_no_place(self) -> None:
+        """'excluding the U.S. government' names a customer, not a place left out."""
+        asked = _resolve("What was Acme's revenue in 2024, excluding the U.S. government?", "EMEA")
+        assert asked is None
