@@ -34,9 +34,11 @@ class _Named(Protocol):
 
 N = TypeVar("N", bound=_Named)  # a part of the filing (`dimensions.DimensionMember`)
 
-__all__ = ["structural_matches", "name_words"]
+__all__ = ["structural_matches", "name_words", "proper_runs"]
 
 _LINK = frozenset({"and", "of", "the", "&"})
+# words of the whole company's figure: 'Total Sales' is no family of the printed part 'Sales'
+_WHOLE = frozenset({"total", "consolidated", "overall", "worldwide", "net", "gross", "all"})
 _COMPLEMENT = frozenset(
     {"other", "rest", "remaining", "excluding", "except", "ex", "non", "outside"}
 )
@@ -84,7 +86,7 @@ def _names_something(
     words: Sequence[str], others: set[tuple[str, ...]], countries: frozenset[str]
 ) -> bool:
     """The words name another part of the filing, a country, or a complement."""
-    if any(w in _COMPLEMENT for w in words):
+    if any(w in _COMPLEMENT or w in _WHOLE for w in words):
         return True
     for i in range(len(words)):
         for j in range(i + 1, len(words) + 1):
@@ -165,3 +167,46 @@ def structural_matches(
         if words not in out and _meets(phrase, bare(m.name), others, countries):
             out[words] = m
     return tuple(out.values())
+
+
+_RUN_WORD = re.compile(r"^(?:[A-Z][\w.&'’-]*|and|of|&)$")
+_OPENERS = frozenset(
+    {"what", "which", "how", "did", "does", "do", "is", "was", "were", "are", "in"}
+)
+
+
+def proper_runs(question: str) -> list[str]:
+    """The runs of capitalised words a question may name a part by ('How much revenue did
+    Sales Cloud bring in', 'did Boeing earn in Latin America'), without companies, periods
+    and the question's opening word; a run of catalogue words alone ('Total Net Sales',
+    'Free Cash Flow') names a line item, not a part."""
+    from finqa.lexicon.entities import find_companies
+    from finqa.lexicon.metrics import find_metrics
+    from finqa.lexicon.periods import find_periods
+
+    text = question
+    spans = [(c.start, c.end) for c in find_companies(question)]
+    spans += [(p.start, p.end) for p in find_periods(question)]
+    for a, b in sorted(spans, reverse=True):
+        text = text[:a] + " ~ " * 1 + " " * max(0, b - a - 3) + text[b:]
+    runs: list[list[str]] = [[]]
+    for m in re.finditer(r"[A-Za-z0-9][\w.&'’-]*", text):
+        word = re.sub(r"(?:'s|’s)$", "", m.group(0)).rstrip(".")
+        starts = not runs[-1] and word.lower() in _OPENERS
+        if _RUN_WORD.match(word) and not starts and (runs[-1] or word[:1].isupper()):
+            runs[-1].append(word)
+            if m.group(0).endswith(("'s", "’s")):
+                runs.append([])
+        elif runs[-1]:
+            runs.append([])
+    out = []
+    for run in runs:
+        while run and run[-1] in ("and", "of", "&"):
+            run.pop()
+        phrase = " ".join(run)
+        if not phrase:
+            continue
+        named = "".join(phrase[m.start : m.end] for m in find_metrics(phrase))
+        if re.sub(r"[^A-Za-z]", "", phrase) != re.sub(r"[^A-Za-z]", "", named):
+            out.append(phrase)
+    return out

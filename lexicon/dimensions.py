@@ -493,7 +493,25 @@ def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> Aske
         return AskedDimension(kind=m.kind, phrase=text, axis=m.axis, member=m.member, label=m.name)
     if spoken is not None and spoken.member is None and spoken.phrase:
         return _by_structure(spoken, members)
-    return rest or spoken or _left_out(question)
+    return rest or spoken or _left_out(question) or _in_runs(question, members)
+
+
+def _in_runs(question: str, members: Sequence[DimensionMember]) -> AskedDimension | None:
+    """A part named in the question's own capitalised words without a kind word ('How much
+    revenue did Sales Cloud bring in'): only a run that meets exactly one member by the names'
+    structure; a run meeting none leaves the question about no part."""
+    from finqa.lexicon._name_structure import proper_runs
+    from finqa.lexicon.model import AskedDimension
+
+    spelled = {k for m in members for k in m.keys}  # a name spelled out is the scan's to read
+    found = [
+        asked
+        for run in proper_runs(question)
+        if _key(run) not in spelled and _loose(run) not in spelled
+        if (asked := _by_structure(AskedDimension(kind="part", phrase=run), members)).member
+        or asked.candidates
+    ]
+    return found[0] if len(found) == 1 else None
 
 
 def _left_out(question: str) -> AskedDimension | None:

@@ -184,3 +184,23 @@ class TestLeftOutPart:
         """'excluding the U.S. government' names a customer, not a place left out."""
         asked = _resolve("What was Acme's revenue in 2024, excluding the U.S. government?", "EMEA")
         assert asked is None
+
+
+class TestPartInEverydayWords:
+    """A part named in capitalised words without a kind word is met only when one part is."""
+
+    def test_family_word_without_a_kind_word(self) -> None:
+        """'How much revenue did Sales Cloud bring in' is the printed part 'Sales'."""
+        q = "How much revenue did Sales Cloud bring in for Acme in fiscal year 2024?"
+        assert _member(q, *OFFERINGS) == "Sales"
+
+    def test_and_other_tail_after_a_place_word(self) -> None:
+        """'earn in Latin America' is the printed 'Latin America, Caribbean and other'."""
+        q = "How much revenue did Acme earn in Latin America in fiscal year 2024?"
+        assert _member(q, "Europe", "Latin America, Caribbean and other") == "Latin America, Caribbean and other"  # fmt: skip
+
+    def test_the_whole_is_no_family_word(self) -> None:
+        """Near miss: 'Total Sales' and 'Net Sales' are the company's, not the part 'Sales'."""
+        for q in ("What were Acme's Total Sales in 2024?", "What were Acme's Net Sales in 2024?"):
+            asked = _resolve(q, *OFFERINGS)
+            assert asked is None or asked.member is None
