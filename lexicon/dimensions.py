@@ -543,14 +543,19 @@ _REST_OF = re.compile(
 
 
 def _rest_of(question: str) -> AskedDimension | None:
-    """A part the question names as a whole less another part, its kind geography."""
+    """A part the question names as a whole less another part ('the Americas outside the
+    United States'); a period less a part ('FY22, excluding Embedded') is none."""
     from finqa.lexicon.model import AskedDimension
+    from finqa.lexicon.periods import find_periods
 
-    m = _REST_OF.search(question)
-    if m is None or not _key(_unsaid_company(m.group("x"))):
+    text = question
+    for p in sorted(find_periods(question), key=lambda p: p.start, reverse=True):
+        text = text[: p.start] + "~" * (p.end - p.start) + text[p.end :]  # 'FY22, excluding'
+    m = _REST_OF.search(text)
+    if m is None or "~" in m.group(0) or not _key(_unsaid_company(m.group("x"))):
         return None
     x = _unsaid_company(m.group("x"))
-    return AskedDimension(kind="geography", phrase=f"{x} excluding {m.group('y')}")
+    return AskedDimension(kind="part", phrase=f"{x} excluding {m.group('y')}")
 
 
 def _by_structure(spoken: AskedDimension, members: Sequence[DimensionMember]) -> AskedDimension:

@@ -204,3 +204,9 @@ class TestPartInEverydayWords:
         for q in ("What were Acme's Total Sales in 2024?", "What were Acme's Net Sales in 2024?"):
             asked = _resolve(q, *OFFERINGS)
             assert asked is None or asked.member is None
+
+    def test_a_period_less_a_part_is_no_part(self) -> None:
+        """'From FY21 to FY22, excluding Embedded, which segment ...': FY22 is no whole."""
+        q = "From FY21 to FY22, excluding Embedded, in which Acme segment did sales increase the most?"  # fmt: skip
+        asked = _resolve(q, "Embedded", "Data Center", "Gaming")
+        assert asked is None or (asked.member is None and "FY22" not in asked.phrase)
