@@ -82,6 +82,7 @@ class DimensionMember:
     name: str  # 'Greater China', 'Japan'
     keys: tuple[str, ...]  # letters-only spellings a question may use
     facts: int = 0  # how many facts the filing reports for it
+    caption: bool = False  # printed under the consolidated line's own words ('Sales')
 
 
 @data_cache()
@@ -192,6 +193,37 @@ def is_residual(name: str) -> bool:
     return bool(_RESIDUAL.search(name.strip()))
 
 
+def bare_name(name: str) -> str:
+    """A printed part's name without its line item's words ('Freight revenues' -> 'Freight',
+    'Sales of products' -> 'products'); a name that is nothing else stays as it is."""
+    return _LINE_WORDS.sub("", name).strip() or name.strip()
+
+
+def country_keys() -> frozenset[str]:
+    """Every spelling of a country's name, letters only ('unitedstates', 'us', 'japan')."""
+    return frozenset(_key(n) for names in _countries().values() for n in names)
+
+
+# 'Other Americas': on a geographic axis the rest of a region is a part of its own, not the
+# residual of the breakdown
+_REST_OF_PLACE = re.compile(r"^(?i:other|rest\s+of)\s+[A-Z]")
+
+
+def _kept(name: str, kind: str) -> bool:
+    if not is_residual(name):
+        return True
+    return kind == "geography" and bool(_REST_OF_PLACE.match(name.strip()))
+
+
+def _caption(name: str) -> bool:
+    """A part printed under the words of the consolidated line itself ('Sales' over the
+    service offerings): a question's 'sales' is the company's, so only a phrase naming a
+    part (`resolve_dimension`'s spoken part) may reach it."""
+    from finqa.lexicon.statements.catalogue import item_for_label
+
+    return item_for_label(name) == "revenue"
+
+
 def fact_dimension(fact: Any) -> tuple[str, str] | None:
     """The one (axis, member) of a part of the business a fact is the figure of; None when it
     has no such dimension or another axis qualifies it (a segment's intersegment sales)."""
@@ -220,9 +252,11 @@ def members_of(facts: Iterable[StatementFact]) -> tuple[DimensionMember, ...]:
     for (axis, member), n in order:
         name = member_name(member)
         kind = axis_kind(axis)
-        if kind is None or is_residual(name) or len(_key(name)) < 2:
+        if kind is None or not _kept(name, kind) or len(_key(name)) < 2:
             continue
-        out.append(DimensionMember(axis, member, kind, name, _member_keys(member, name), n))
+        keys = _member_keys(member, name)
+        caption = ":" not in member and _caption(name)  # a printed name, not a tag
+        out.append(DimensionMember(axis, member, kind, name, keys, n, caption))
     return tuple(out)
 
 
@@ -238,8 +272,14 @@ _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9.&'’-]*")
 _MAX_WORDS = 7
 # a country is named as a place figures come from: 'in / from / within / outside (the) X',
 # not 'U.S. GAAP' or 'in U.S. dollars'
-_PLACE_BEFORE = re.compile(r"\b(?:in|from|within|outside(?: of)?|to|of)\s+(?:the\s+)?$", re.I)
-_NOT_PLACE_AFTER = re.compile(r"^\W*(?:gaap|dollars?|currency|federal|treasury|tax)\b", re.I)
+_PLACE_BEFORE = re.compile(r"\b(?:in|from|within|to|of)\s+(?:the\s+)?$", re.I)
+# 'outside the United States', 'excluding the U.S.': the part named is the one left out
+_LEFT_OUT_BEFORE = re.compile(
+    r"\b(?:outside(?:\s+of)?|excluding|except(?:\s+for)?|other\s+than)\s+(?:the\s+)?$", re.I
+)
+_NOT_PLACE_AFTER = re.compile(
+    r"^\W*(?:gaap|dollars?|currency|federal|treasury|tax|government)\b", re.I
+)
 
 
 def _tokens(question: str) -> list[tuple[int, int, str]]:
@@ -415,6 +455,11 @@ def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> Aske
     from finqa.lexicon.model import AskedDimension
 
     spoken = asked_dimension(question)
+    rest = _rest_of(question)
+    if rest is not None:  # 'the Americas outside the United States': the rest, not the US
+        found = _by_structure(rest, members)
+        if found.member is not None or found.candidates:
+            return found
     index: dict[str, list[DimensionMember]] = {}
     for m in members:
         for k in m.keys:
@@ -432,6 +477,10 @@ def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> Aske
             for m in hits:
                 if not _short_ok(text, key) or generic:
                     continue  # 'product categories': a kind of part, not one part's name
+                if _LEFT_OUT_BEFORE.search(question[: toks[i][0]]):
+                    continue  # the part the question leaves out is not the one it asks
+                if m.caption and not (spoken and _key(spoken.phrase) == key):
+                    continue  # 'sales' is the company's unless the question names the part
                 if m.member.startswith("country:") and not _place_ok(
                     question, toks[i][0], toks[j - 1][1]
                 ):
@@ -442,7 +491,96 @@ def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> Aske
     if best is not None and not _narrower(best[4], spoken):
         m, text = best[3], best[4]
         return AskedDimension(kind=m.kind, phrase=text, axis=m.axis, member=m.member, label=m.name)
+    if spoken is not None and spoken.member is None and spoken.phrase:
+        return _by_structure(spoken, members)
+    return rest or spoken or _left_out(question) or _in_runs(question, members)
+
+
+def _in_runs(question: str, members: Sequence[DimensionMember]) -> AskedDimension | None:
+    """A part named in the question's own capitalised words without a kind word ('How much
+    revenue did Sales Cloud bring in'): only a run that meets exactly one member by the names'
+    structure; a run meeting none leaves the question about no part."""
+    from finqa.lexicon._name_structure import proper_runs
+    from finqa.lexicon.model import AskedDimension
+
+    spelled = {k for m in members for k in m.keys}  # a name spelled out is the scan's to read
+    found = [
+        asked
+        for run in proper_runs(question)
+        if _key(run) not in spelled and _loose(run) not in spelled
+        if (asked := _by_structure(AskedDimension(kind="part", phrase=run), members)).member
+        or asked.candidates
+    ]
+    return found[0] if len(found) == 1 else None
+
+
+def _left_out(question: str) -> AskedDimension | None:
+    """'revenue outside the U.S.': a part the question names by the country it leaves out,
+    unresolved (no member: the country's own figure is not the answer)."""
+    from finqa.lexicon.model import AskedDimension
+
+    toks = _tokens(question)
+    for i, (s, _, _) in enumerate(toks):
+        before = _LEFT_OUT_BEFORE.search(question[:s])
+        if before is None:
+            continue
+        for j in range(min(len(toks), i + 3), i, -1):
+            text = question[s : toks[j - 1][1]]
+            after = question[toks[j - 1][1] :]
+            place = not _NOT_PLACE_AFTER.search(after)
+            if place and _key(text) in country_keys() and _short_ok(text, _key(text)):
+                return AskedDimension(
+                    kind="geography", phrase=question[before.start() : toks[j - 1][1]]
+                )
+    return None
+
+
+# 'the Americas outside the United States', 'Europe excluding the UK': a whole less a part
+_REST_OF = re.compile(
+    r"\b(?P<x>(?:[A-Z][\w.&'’-]*\s+){0,3}?[A-Z][\w.&'’-]*),?\s+(?:excluding|outside(?:\s+of)?|"
+    r"except(?:\s+for)?|other\s+than)\s+(?:the\s+)?(?P<y>[A-Z][\w.]*(?:\s+[A-Z][\w.]*){0,2})"
+)
+
+
+def _rest_of(question: str) -> AskedDimension | None:
+    """A part the question names as a whole less another part ('the Americas outside the
+    United States'); a period less a part ('FY22, excluding Embedded') is none."""
+    from finqa.lexicon.model import AskedDimension
+    from finqa.lexicon.periods import find_periods
+
+    text = question
+    for p in sorted(find_periods(question), key=lambda p: p.start, reverse=True):
+        text = text[: p.start] + "~" * (p.end - p.start) + text[p.end :]  # 'FY22, excluding'
+    m = _REST_OF.search(text)
+    if m is None or "~" in m.group(0) or not _key(_unsaid_company(m.group("x"))):
+        return None
+    x = _unsaid_company(m.group("x"))
+    return AskedDimension(kind="part", phrase=f"{x} excluding {m.group('y')}")
+
+
+def _by_structure(spoken: AskedDimension, members: Sequence[DimensionMember]) -> AskedDimension:
+    """The one member whose printed name meets the question's own name of a part by the
+    names' structure (`_name_structure`); two or more: the question's part, unresolved, with
+    the printed names it could be; none: the question's part as it said it."""
+    from finqa.lexicon._name_structure import structural_matches
+
+    phrase = _key(_unsaid_company(spoken.phrase)) and _unsaid_company(spoken.phrase)
+    found = structural_matches(phrase, members, bare_name, country_keys())
+    if len(found) == 1:
+        m = found[0]
+        return spoken.model_copy(
+            update={"kind": m.kind, "axis": m.axis, "member": m.member, "label": m.name}
+        )
+    if len(found) > 1:
+        return spoken.model_copy(update={"candidates": tuple(m.name for m in found)})
     return spoken
+
+
+def _unsaid_company(phrase: str) -> str:
+    """The phrase without a company's name in it ('Salesforce Platform and Other')."""
+    for a, b in sorted(_company_spans(phrase), reverse=True):
+        phrase = phrase[:a] + " " + phrase[b:]
+    return " ".join(phrase.split())
 
 
 def asked_item(question: str, dimension: AskedDimension | None = None) -> str | None:

@@ -45,6 +45,8 @@ class AskedDimension(Frozen):
     axis: str | None = None
     member: str | None = None
     label: str = ""
+    # the filing's printed names the phrase could equally be (no member chosen between them)
+    candidates: tuple[str, ...] = ()
 
     def describe(self) -> str:
         """How an answer names the part: "segment 'Greater China'"."""

@@ -197,7 +197,7 @@ def _above_totals(table: StatementTable, rows: dict[int, list[StatementFact]]) -
         if titled is not None and (flow := flow_item(titled)) is not None:
             block = _block(table, rows, r)  # 'Total', or no caption: the caption's line item
             if len(block) >= 2 and _adds_up(block, rows, rows[r]):
-                parts = [q for q in block if row_item(table.labels[q]) is None]
+                parts = _block_parts(table, block, flow)
                 out += _group(table, rows, parts, nested, flow)
                 run = []
                 continue
@@ -232,6 +232,16 @@ def _block(table: StatementTable, rows: dict[int, list[StatementFact]], end: int
             break
         out.insert(0, q)
     return out
+
+
+def _block_parts(table: StatementTable, block: Sequence[int], flow: str) -> list[int]:
+    """The rows of a block that adds up to its total that are parts: those no line item
+    names, and, beside two or more of them, a row printed under the total's own line item
+    ('Sales' above 'Service', 'Platform and Other', ...: its figure is one of the sum's)."""
+    parts = [q for q in block if row_item(table.labels[q]) is None]
+    if len(parts) < 2:
+        return parts
+    return [q for q in block if q in parts or _item(table.labels[q]) == flow]
 
 
 def _group(

@@ -148,6 +148,7 @@ def read_pages(
 
     read.tables.extend(read_sentences(doc_id, page_list, company))
     read.tables = attributed(typed_by_nature(sign_tables(top_lines(read.tables))))
+    from finqa.lexicon.statements.part_sentences import country_sentence_parts
     from finqa.lexicon.statements.parts import part_tables, sentence_parts
     from finqa.lexicon.statements.parts_columns import column_parts, grouped_column_parts
     from finqa.lexicon.statements.parts_grid import grid_part_tables
@@ -158,11 +159,21 @@ def read_pages(
         parts += column_parts(doc_id, notes, texts, company)
         parts += grouped_column_parts(doc_id, notes, texts, company)
         parts += grid_part_tables(doc_id, notes, texts, company, have=parts, typed=read.tables)
+        parts += _new_parts(country_sentence_parts(doc_id, page_list, company), parts)
         read.tables.extend(parts)
     except Exception as exc:  # noqa: BLE001 - reported as a failure, the model is kept
         read.failures.append(BuildFailure(-1, "segment", "parts", f"{type(exc).__name__}: {exc}"))
     read.seconds = time.perf_counter() - started
     return read
+
+
+def _new_parts(tables: Sequence[StatementTable], have: Sequence[StatementTable]) -> list[StatementTable]:  # fmt: skip
+    """The tables of parts not every figure of which a table of `have` already holds."""
+    seen = {(f.dimensions, f.item, f.period.key, round(f.value)) for t in have for f in t.facts}
+    return [
+        t for t in tables
+        if not all((f.dimensions, f.item, f.period.key, round(f.value)) in seen for f in t.facts)
+    ]  # fmt: skip
 
 
 def _lines_above(text: str, rows: Sequence[Sequence[str]]) -> list[str]:

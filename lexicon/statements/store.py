@@ -40,8 +40,9 @@ __all__ = [
 
 # 2: values carry the economic sign (statements.signs); 3: dimensional facts keep their item,
 # segment notes' parts read from text (statements.parts); 4: segment grids and columns, flowed
-# statements; 5: one caption list per catalogue entry (the Book's captions map rows too)
-MODEL_VERSION = 5
+# statements; 5: one caption list per catalogue entry (the Book's captions map rows too);
+# 6: parts named by their structure, a country's revenue in prose
+MODEL_VERSION = 6
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
 

@@ -87,6 +87,14 @@ def dimension_answer(
     metric = get_metric(item)
     name = metric.name.lower() if metric is not None else item.replace("_", " ")
     what = f"{name} for {asked.describe()}"
+    if asked.member is None and asked.candidates:
+        names = " or ".join(repr(c) for c in asked.candidates)
+        text = (
+            f"I {CANNOT}: the question's {asked.phrase!r} could be any of the parts the filing "
+            f"prints as {names}; its {name} is not answered for one of them by guess, and the "
+            "consolidated figure is not the answer to a question about one part."
+        )
+        return _abstain(text, strategy, what)
     aggregate = ask.change_over_prior
     computed = metric is not None and (metric.is_derived or aggregate is not None)
     if computed and named is not None and store is not None:  # the line item said, not assumed
@@ -228,7 +236,7 @@ def _answer(
     amount = format_amount(fact.value / scale, fact.unit, scale)
     cite = _cite(fact, evidence)
     kind = {"geography": "region", "product": "product line"}.get(asked.kind, asked.kind)
-    label = asked.phrase or asked.label
+    label = re.sub(r"^the\s+", "", asked.phrase or asked.label, flags=re.I)
     how = (
         f"tagged as {fact.concept} for {asked.member} ({fact.period.label})"
         if fact.source == "xbrl"
