@@ -17,6 +17,7 @@ from finqa.agents.judge.facets import Facet, check_facets
 from finqa.agents.judge.grounding import check_claims
 from finqa.agents.judge.kind import Expectation, KindProblem, check_kind
 from finqa.agents.judge.numeric import NumberCheck
+from finqa.agents.judge.part_named import part_not_named
 from finqa.agents.judge.text import split_claims
 from finqa.agents.types import Answer
 
@@ -37,6 +38,7 @@ PROBLEM_FACETS: dict[str, tuple[str, ...]] = {
     "implausible": ("figure",),
     "wrong_sign": ("figure",),
     "basis": ("verdict", "explanation", "answer"),
+    "part_named": ("figure",),
 }
 
 
@@ -68,6 +70,8 @@ def check_answer_kind(
                 nc.status, nc.detail = "wrong_kind", p.message
     if expect.change and expect.kind in FIGURE_KINDS and numbers:
         problems += level_not_change(ctx, expect, numbers)
+    if ctx.expect.kind in FIGURE_KINDS:
+        problems += part_not_named(ctx, numbers)
     problems += ctx.problems  # the second route's and the definitions' (step 2)
     flagged = [x for x in answer.calc_problems if x]
     if flagged:
