@@ -12,6 +12,7 @@ from typing import Any
 from finqa.agents.config import JudgeConfig
 from finqa.agents.judge._question import FIGURE_KINDS, sentence_at, stated_direction
 from finqa.agents.judge.basis import check_basis
+from finqa.agents.judge.cash_basis import accrual_for_cash
 from finqa.agents.judge.context import Context, counted, question_parts_of
 from finqa.agents.judge.facets import Facet, check_facets
 from finqa.agents.judge.grounding import check_claims
@@ -39,6 +40,7 @@ PROBLEM_FACETS: dict[str, tuple[str, ...]] = {
     "wrong_sign": ("figure",),
     "basis": ("verdict", "explanation", "answer"),
     "part_named": ("figure",),
+    "accrual_for_cash": ("figure",),
 }
 
 
@@ -72,6 +74,7 @@ def check_answer_kind(
         problems += level_not_change(ctx, expect, numbers)
     if ctx.expect.kind in FIGURE_KINDS:
         problems += part_not_named(ctx, numbers)
+        problems += accrual_for_cash(ctx, numbers)
     problems += ctx.problems  # the second route's and the definitions' (step 2)
     flagged = [x for x in answer.calc_problems if x]
     if flagged:
