@@ -122,8 +122,17 @@ def asks_positive(question: str) -> bool:
 
 
 def asks_share_of_revenue(head: str) -> bool:
-    """An amount is asked as a share of revenue ('D&A as a % of revenue', 'capex % margin')."""
-    return bool(_PCT_OF_REV.search(head))
+    """An amount is asked as a share of revenue ('D&A as a % of revenue', 'capex % margin').
+    The word 'margin' inside the name of an amount ('gross margin dollars', the gross profit)
+    asks no share: amounts the catalogue names are blanked out first."""
+    from finqa.lexicon.metrics import METRICS, find_metrics  # the catalogue names the amounts
+
+    plain = head
+    for m in find_metrics(head):
+        metric = METRICS.get(m.canonical)
+        if metric is not None and metric.unit == "USD" and "margin" in m.matched.lower():
+            plain = plain[: m.start] + " " * (m.end - m.start) + plain[m.end :]
+    return bool(_PCT_OF_REV.search(plain))
 
 
 def is_yes_no(question: str) -> bool:
