@@ -189,3 +189,76 @@ class TestCashPaid:
         text = "Cash paid for income taxes, net in FY2022: $95 million [S2]."
         v = judge.evaluate(Q_PAID, Answer(text=text), evidence(TAXES, TAXES_PAID), 1)
         assert "accrual_for_cash" not in _codes(v)
+
+
+BALANCE_TAXES = """ACME INC.
+CONSOLIDATED BALANCE SHEETS
+(amounts in millions)
+December 31, 2022 December 31, 2021
+Accounts payable and accrued expenses $ 500 $ 450
+Accrued income taxes 40 35
+Total current liabilities 540 485
+"""
+
+
+GROSS = """ACME INC.
+CONSOLIDATED STATEMENTS OF OPERATIONS
+(amounts in millions)
+2022 2021 2020
+Net sales $ 2,000 $ 1,800 $ 1,500
+Cost of sales 1,500 1,400 1,200
+Gross margin 500 400 300
+Operating income 200 190 120
+"""
+
+
+class TestFigureNamedFirst:
+    def test_item_named_first_asks_a_figure(self) -> None:
+        """'What gross margin did X earn', 'How large was X's inventory' and 'By what
+        percentage did X grow' ask figures, for the reasoner and the judge's parts alike; 'What
+        risks did X describe' names no catalogue item and asks none."""
+        from finqa.lexicon import intent
+        from finqa.lexicon.question_parts import question_parts
+
+        asked = (
+            "What gross margin percentage did Acme earn in 2022?",
+            "How large was Acme's merchandise inventory at the end of 2022?",
+            "By what percentage did Acme's operating income grow in 2022?",
+        )
+        for q in asked:
+            assert intent.asks_compute(q), q
+            assert question_parts(q).parts[0].form == "figure", q
+        assert not intent.asks_figure_named_first("What risks did Acme describe in 2022?")
+
+    def test_gross_margin_named_first_answered(self) -> None:
+        """The gross margin percentage is computed and accepted, where it was read as a
+        description and abstained."""
+        answer, verdict = _ask("What gross margin percentage did Acme earn in 2022?", GROSS)
+        assert "25.0%" in answer.text  # 500 / 2,000
+        assert verdict.decision == "accept", verdict.feedback
+
+    def test_margin_in_an_amounts_name_asks_no_share(self) -> None:
+        """'gross margin dollars' is the gross profit: its growth is asked, not a share of
+        revenue; a '% margin' of an amount still is one."""
+        from finqa.lexicon.answer_form import asks_share_of_revenue
+
+        assert not asks_share_of_revenue("By what percentage did gross margin dollars grow?")
+        assert asks_share_of_revenue("What is the FY2022 capex % margin?")
+
+
+class TestBalanceNamedAccrued:
+    Q = "What accrued income taxes did Acme carry on its balance sheet at the end of 2022?"
+
+    def test_expense_refused_for_the_accrued_balance(self, judge: JudgeAgent) -> None:
+        """'What accrued income taxes did X carry' is the balance-sheet accrual: the year's
+        income tax expense given for it is sent back (the part 'accrued' is a row of its own)."""
+        text = "FY2022 income tax expense: $100 million [S1]. Read from the line 'Provision for income taxes 100 90 70' [S1]."
+        v = judge.evaluate(self.Q, Answer(text=text), evidence(TAXES, BALANCE_TAXES), 1)
+        assert v.decision == "retry"
+        assert "part_named" in _codes(v)
+
+    def test_accrued_balance_not_refused_for_it(self, judge: JudgeAgent) -> None:
+        """The balance read from the 'Accrued income taxes' row names the part asked."""
+        text = "Accrued income taxes as of December 31, 2022: $40 million [S2]. Read from the line 'Accrued income taxes 40 35' [S2]."
+        v = judge.evaluate(self.Q, Answer(text=text), evidence(TAXES, BALANCE_TAXES), 1)
+        assert "part_named" not in _codes(v)
