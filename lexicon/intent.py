@@ -30,6 +30,7 @@ __all__ = [
     "asks_comparison",
     "asks_compute",
     "asks_figure_named_first",
+    "asks_rate_of_change",
     "asks_high_growth",
     "asks_consistency",
     "allows_not_relevant",
@@ -233,8 +234,23 @@ def asks_change_amount(question: str) -> bool:
 
 
 def is_descriptive(question: str) -> bool:
-    """Causes, kinds or names are asked ('What drove ...', 'Why ...', 'What are the main ...')."""
-    return bool(_DESCRIPTIVE.search(question))
+    """Causes, kinds or names are asked ('What drove ...', 'Why ...', 'What are the main ...');
+    'How did X change in percentage terms' asks a rate, not a description."""
+    return bool(_DESCRIPTIVE.search(question)) and not asks_rate_of_change(question)
+
+
+# 'How did X change in percentage terms', 'How has X grown, in percent': the rate is asked
+_HOW_MOVED = re.compile(
+    r"^\s*how (?:did|has|have|had|does|do)\b[^?]*?\b(?:chang\w*|grow\w*|grew|increas\w*|"
+    r"decreas\w*|declin\w*|ris(?:e|en)|rose|f[ae]ll\w*)\b",
+    re.I,
+)
+
+
+def asks_rate_of_change(question: str) -> bool:
+    """'How did X change in percentage terms?': a growth rate is asked (a percentage with the
+    verb of movement), not how or why X moved."""
+    return bool(_HOW_MOVED.search(question)) and bool(_RATE_ASKED.search(question))
 
 
 def asks_direct(question: str) -> bool:
@@ -249,7 +265,11 @@ def asks_comparison(question: str) -> bool:
 
 def asks_compute(question: str) -> bool:
     """A figure is asked for ('what is', 'how much', 'calculate', 'what margin did X earn')."""
-    return bool(_COMPUTE.search(question)) or asks_figure_named_first(question)
+    return (
+        bool(_COMPUTE.search(question))
+        or asks_figure_named_first(question)
+        or asks_rate_of_change(question)
+    )
 
 
 def asks_figure_named_first(question: str) -> bool:

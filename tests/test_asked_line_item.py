@@ -122,6 +122,19 @@ class TestGrowthRateAsked:
         assert "growth" not in asked_aggregates("What percentage of revenue was cost of sales?")
         assert "growth" not in asked_aggregates("By how many percentage points did margin change?")
 
+    def test_how_did_it_change_in_percentage_terms_is_a_rate(self) -> None:
+        """'How did X change in percentage terms' asks a figure, not a description; 'How did X
+        change' and 'How did Y affect X' stay descriptions."""
+        from finqa.lexicon import intent
+
+        q = "How did Acme's operating income change in percentage terms from 2021 to 2022?"
+        assert intent.asks_compute(q) and not intent.is_descriptive(q)
+        assert intent.is_descriptive("How did Acme's revenue change in 2022?")
+        assert intent.is_descriptive("How did the pandemic affect Acme's revenue in percent?")
+        answer, verdict = _ask(q, INCOME)
+        assert "5.3%" in answer.text
+        assert verdict.decision == "accept", verdict.feedback
+
     def test_growth_rate_answered(self) -> None:
         """The reasoner answers the operating income's growth, which the judge accepts."""
         answer, verdict = _ask(Q_RISE, INCOME)
