@@ -47,6 +47,15 @@ _GROWTH = re.compile(
     r"\bgrowth\b|\bgrow\b|\b(?:%|percent(?:age)?) (?:change|increase|decrease)\b", re.I
 )
 _PERCENT = re.compile(r"\bpercent|\b%|as a %|in units of percents?", re.I)
+# a rate of movement asked in words: 'by how many percent did X rise', 'X fell by what
+# percentage', 'how much did X decline, in percent' (a percentage of a whole or percentage points
+# are not a rate of growth)
+_PCT_RATE = re.compile(r"%|\bpercent(?:age)?\b(?!\s+(?:of|points?)\b)|\bper cent\b", re.I)
+_MOVED = re.compile(
+    r"\b(?:ris(?:e|en|ing)|rose|increas\w*|grew|declin\w*|decreas\w*|f[ae]ll\w*|dropp?\w*|"
+    r"shr[iu]nk\w*|climb\w*|jump\w*|expand\w*|contract\w*|chang\w*)\b",
+    re.I,
+)
 _DECIMALS_RX = re.compile(
     r"round(?:ed)?(?: your)?(?: answer)?(?: to)?(?: the nearest)? (\w+) decimal", re.I
 )
@@ -77,6 +86,8 @@ def asked_aggregates(head: str, whole: str | None = None) -> tuple[Aggregate, ..
     for form, rx in (("cagr", _CAGR), ("change", _CHANGE), ("growth", _GROWTH)):
         if rx.search(head):
             found.append(form)  # type: ignore[arg-type]
+    if "growth" not in found and _PCT_RATE.search(head) and _MOVED.search(head):
+        found.append("growth")
     return tuple(found)
 
 
@@ -111,8 +122,17 @@ def asks_positive(question: str) -> bool:
 
 
 def asks_share_of_revenue(head: str) -> bool:
-    """An amount is asked as a share of revenue ('D&A as a % of revenue', 'capex % margin')."""
-    return bool(_PCT_OF_REV.search(head))
+    """An amount is asked as a share of revenue ('D&A as a % of revenue', 'capex % margin').
+    The word 'margin' inside the name of an amount ('gross margin dollars', the gross profit)
+    asks no share: amounts the catalogue names are blanked out first."""
+    from finqa.lexicon.metrics import METRICS, find_metrics  # the catalogue names the amounts
+
+    plain = head
+    for m in find_metrics(head):
+        metric = METRICS.get(m.canonical)
+        if metric is not None and metric.unit == "USD" and "margin" in m.matched.lower():
+            plain = plain[: m.start] + " " * (m.end - m.start) + plain[m.end :]
+    return bool(_PCT_OF_REV.search(plain))
 
 
 def is_yes_no(question: str) -> bool:

@@ -29,6 +29,8 @@ __all__ = [
     "asks_direct",
     "asks_comparison",
     "asks_compute",
+    "asks_figure_named_first",
+    "asks_rate_of_change",
     "asks_high_growth",
     "asks_consistency",
     "allows_not_relevant",
@@ -82,6 +84,13 @@ _DIRECT = re.compile(
 # two periods' figures set side by side ('How does X in FY2022 compare to FY2021?')
 _COMPARISON = re.compile(r"\bcompar(?:e|es|ed|ing|ison)\b|\bversus\b|\bvs\.?(?=\s)", re.I)
 _COMPUTE = re.compile(r"\b(?:what (?:is|was|were|are)|how much|how many|calculate|compute)\b", re.I)
+# a figure of a line item named first: 'What gross margin did X earn', 'What deferred revenue
+# did X carry', 'How large was X's inventory', 'By what percentage did X grow'
+_NAMED_FIRST = re.compile(
+    r"^\s*what\s+(?P<item>(?:[\w&'\u2019-]+\s+){1,5}?)(?:did|does|do|has|have|had)\b|"
+    r"^\s*how (?:large|big|high|low)\b|\bby what (?:percent(?:age)?|amount)\b",
+    re.I,
+)
 _HIGH_GROWTH = re.compile(
     r"\b(?:high|fast|rapid|hyper)[- ]?grow(?:th|ing)\b|\bgrowth (?:company|stock|firm)\b", re.I
 )
@@ -225,8 +234,23 @@ def asks_change_amount(question: str) -> bool:
 
 
 def is_descriptive(question: str) -> bool:
-    """Causes, kinds or names are asked ('What drove ...', 'Why ...', 'What are the main ...')."""
-    return bool(_DESCRIPTIVE.search(question))
+    """Causes, kinds or names are asked ('What drove ...', 'Why ...', 'What are the main ...');
+    'How did X change in percentage terms' asks a rate, not a description."""
+    return bool(_DESCRIPTIVE.search(question)) and not asks_rate_of_change(question)
+
+
+# 'How did X change in percentage terms', 'How has X grown, in percent': the rate is asked
+_HOW_MOVED = re.compile(
+    r"^\s*how (?:did|has|have|had|does|do)\b[^?]*?\b(?:chang\w*|grow\w*|grew|increas\w*|"
+    r"decreas\w*|declin\w*|ris(?:e|en)|rose|f[ae]ll\w*)\b",
+    re.I,
+)
+
+
+def asks_rate_of_change(question: str) -> bool:
+    """'How did X change in percentage terms?': a growth rate is asked (a percentage with the
+    verb of movement), not how or why X moved."""
+    return bool(_HOW_MOVED.search(question)) and bool(_RATE_ASKED.search(question))
 
 
 def asks_direct(question: str) -> bool:
@@ -240,8 +264,27 @@ def asks_comparison(question: str) -> bool:
 
 
 def asks_compute(question: str) -> bool:
-    """A figure is asked for ('what is', 'how much', 'calculate')."""
-    return bool(_COMPUTE.search(question))
+    """A figure is asked for ('what is', 'how much', 'calculate', 'what margin did X earn')."""
+    return (
+        bool(_COMPUTE.search(question))
+        or asks_figure_named_first(question)
+        or asks_rate_of_change(question)
+    )
+
+
+def asks_figure_named_first(question: str) -> bool:
+    """A figure of a line item is asked with the item named first ('What gross margin did X
+    earn', 'How large was X's inventory', 'By what percentage did X grow'); 'What risks did X
+    name' names no catalogue item and asks no figure."""
+    m = _NAMED_FIRST.search(question)
+    if m is None:
+        return False
+    item = m.group("item")
+    if item is None:
+        return True
+    from finqa.lexicon.metrics import find_metrics  # the catalogue reads the item's words
+
+    return bool(find_metrics(item))
 
 
 def asks_high_growth(question: str) -> bool:

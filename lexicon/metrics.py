@@ -253,7 +253,46 @@ def find_metrics(text: str) -> list[MetricMatch]:
     found = _scan(text)
     if any(m.operator for m in found) and any(not m.operator for m in found):
         found = [m for m in found if not m.operator]
-    return found
+    return _fold_heads(found, text)
+
+
+# words that set two mentions side by side ('cash and operating cash flow', 'cash to CFO')
+_COORDINATED = re.compile(
+    r"\b(?:and|or|to|than|versus|vs|compared|against|plus|minus)\b|[,;/&+]", re.I
+)
+
+
+def _fold_heads(found: list[MetricMatch], text: str) -> list[MetricMatch]:
+    """A bare word naming a balance that is the head noun of a flow matched in the same clause
+    names that flow, not the balance: in 'how much net cash did X's operating activities
+    provide', 'cash' is the head of 'net cash provided by operating activities' (a duration),
+    not cash and cash equivalents (an instant). The word must be a word of the flow's own
+    captions, and nothing may set the two side by side ('cash and operating cash flow')."""
+    if len(found) < 2:
+        return found
+    metrics = _load()
+    dropped: set[int] = set()
+    for i, bare in enumerate(found):
+        word = metric_key(bare.matched)
+        head = metrics.get(bare.canonical)
+        if " " in word or head is None or head.period_type != "instant":
+            continue
+        for other in found:
+            flow = metrics.get(other.canonical)
+            if other is bare or flow is None or flow.period_type != "duration":
+                continue
+            captions = (*flow.line_items, *flow.synonyms, flow.name)
+            if not any(word in metric_key(c).split() for c in captions):
+                continue
+            if bare.end <= other.start:
+                between = text[bare.end : other.start]
+            else:
+                between = text[other.end : bare.start]
+            if re.search(r"[?!.\n]", between) or _COORDINATED.search(between):
+                continue
+            dropped.add(i)
+            break
+    return [m for i, m in enumerate(found) if i not in dropped]
 
 
 def _scan(text: str) -> list[MetricMatch]:

@@ -15,7 +15,12 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from finqa.lexicon.intent import asks_choice, asks_which_period
+from finqa.lexicon.intent import (
+    asks_choice,
+    asks_figure_named_first,
+    asks_rate_of_change,
+    asks_which_period,
+)
 from finqa.lexicon.periods import year_mentions
 
 __all__ = ["PartForm", "QuestionPart", "QuestionParts", "question_parts"]
@@ -129,7 +134,12 @@ def _part(index: int, part: str, context: str) -> QuestionPart:
         _COMPARE.search(part) and not _CHANGE.search(part)
     ):
         form, years = "compare", tuple(found)
-    elif _FIGURE.search(part) or (bool(_FIGURE_HINT.search(context)) and re.match(r"what\b", head)):
+    elif (
+        _FIGURE.search(part)
+        or asks_figure_named_first(part)
+        or asks_rate_of_change(part)
+        or (bool(_FIGURE_HINT.search(context)) and re.match(r"what\b", head))
+    ):
         form = "figure"
     else:
         form = "answer"

@@ -12,11 +12,13 @@ from typing import Any
 from finqa.agents.config import JudgeConfig
 from finqa.agents.judge._question import FIGURE_KINDS, sentence_at, stated_direction
 from finqa.agents.judge.basis import check_basis
+from finqa.agents.judge.cash_basis import accrual_for_cash
 from finqa.agents.judge.context import Context, counted, question_parts_of
 from finqa.agents.judge.facets import Facet, check_facets
 from finqa.agents.judge.grounding import check_claims
 from finqa.agents.judge.kind import Expectation, KindProblem, check_kind
 from finqa.agents.judge.numeric import NumberCheck
+from finqa.agents.judge.part_named import part_not_named
 from finqa.agents.judge.text import split_claims
 from finqa.agents.types import Answer
 
@@ -38,6 +40,8 @@ PROBLEM_FACETS: dict[str, tuple[str, ...]] = {
     "implausible": ("figure",),
     "wrong_sign": ("figure",),
     "basis": ("verdict", "explanation", "answer"),
+    "part_named": ("figure",),
+    "accrual_for_cash": ("figure",),
 }
 
 
@@ -69,6 +73,9 @@ def check_answer_kind(
                 nc.status, nc.detail = "wrong_kind", p.message
     if expect.change and expect.kind in FIGURE_KINDS and numbers:
         problems += level_not_change(ctx, expect, numbers)
+    if ctx.expect.kind in FIGURE_KINDS:
+        problems += part_not_named(ctx, numbers)
+        problems += accrual_for_cash(ctx, numbers)
     problems += ctx.problems  # the second route's and the definitions' (step 2)
     flagged = [x for x in answer.calc_problems if x]
     if flagged:

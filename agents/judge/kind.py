@@ -141,8 +141,15 @@ def expected_kind(question: str, facet_kinds: Sequence[str]) -> Expectation:
             if intent.change_amount:
                 return _change_expected(metric, kind)
             if intent.percent_asked and kind != "percent":
+                # a rate of growth of an amount ('by how many percent did X rise') is not X's
+                # level nor the amount it moved by: only a percentage answers it
+                rate = kind == "amount" and bool({"growth", "cagr"} & set(intent.aggregates))
                 return Expectation(
-                    "percent", metric.id, (kind,), unit=metric.unit, reason=reason + "; asked in %"
+                    "percent",
+                    metric.id,
+                    () if rate else (kind,),
+                    unit=metric.unit,
+                    reason=reason + ("; its growth rate is asked" if rate else "; asked in %"),
                 )
             also = tuple(intent.also_forms) if kind == "amount" else ()
             return Expectation(kind, metric.id, also, unit=metric.unit, reason=reason)

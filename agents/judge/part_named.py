@@ -1,0 +1,42 @@
+"""A part named, the whole answered: the question narrows a line item to one of its parts
+('membership fee revenue', 'accrued interest payable', 'services gross margin') and the evidence
+prints that part on a row of its own, but the answer never names it, so its figure is the whole
+item's (total revenue's growth for membership fees' growth, interest expense for the accrued
+interest owed). The qualifier and the rule that it must be a row label are the lexicon's
+(`lexicon.qualifiers`); the judge only checks the answer names what the question narrowed to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from finqa.agents.judge.context import Context
+from finqa.agents.judge.kind import KindProblem
+from finqa.agents.judge.numeric import NumberCheck
+from finqa.lexicon.metrics import metric_key
+from finqa.lexicon.qualifiers import named_part, row_labels
+
+__all__ = ["part_not_named"]
+
+
+def part_not_named(ctx: Context, numbers: Sequence[NumberCheck]) -> list[KindProblem]:
+    """A problem when the question names a part of a line item that an evidence row is
+    labelled with and the answer's text never names that part; its figures become unverified."""
+    if not numbers:
+        return []
+    labels = [label for src in ctx.view.sources for label in row_labels(src.text)]
+    found = named_part(ctx.question, labels)
+    if found is None:
+        return []
+    qualifier, spelling = found
+    if f" {spelling} " in f" {metric_key(ctx.text)} ":
+        return []
+    part = f"{' '.join(qualifier.words)} {qualifier.mention}"
+    message = (
+        f"the question asks for {part!r}, a line of its own in the evidence ('{spelling}'); "
+        f"the answer never names it, so its figure is another line's"
+    )
+    for nc in numbers:
+        if nc.ok:
+            nc.status, nc.detail = "not_found", message
+    return [KindProblem("part_named", message, [nc.text for nc in numbers])]

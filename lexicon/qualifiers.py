@@ -1,0 +1,126 @@
+"""Words that narrow a named line item to a part of it: 'membership fee revenue' is one line of
+revenue, 'services gross margin' one part of the gross margin, 'unearned revenue' not revenue.
+
+`find_metrics` reads the catalogue item a question names ('revenue'); the words written just
+before it that are not the item's own vocabulary may name a part of it. Whether they do is a
+fact of the filing, not of the words: `named_part` keeps a qualifier only when a row of the
+evidence is labelled with it ('Membership fees 4,224 3,877'). An answer that gives the whole
+(total revenue's growth) where the question names such a part answers another line item.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from finqa.lexicon._data import data_cache
+from finqa.lexicon.answer_form import ask_head
+from finqa.lexicon.metrics import METRICS, find_metrics, metric_key
+
+__all__ = ["Qualifier", "qualifiers", "named_part", "row_labels"]
+
+_MAX_WORDS = 3
+_WORD = re.compile(r"[A-Za-z][A-Za-z\-]*(?:['\u2019]s)?")
+# words that say which figure, period or form is asked, never which part of a line item
+_GENERIC = frozenset(
+    re.findall(
+        r"\S+",
+        """a an the of for in on to by from at with and or its their his her our your what which
+    how much many was is were are did does do has have had be been this that these those year
+    years yoy annual annually quarterly quarter fiscal total net consolidated reported overall
+    gaap growth rate change changes increase decrease percent percentage amount value level
+    figure average approximate approximately per share company group firm business entire whole
+    combined aggregate full same current prior previous last latest respective other any all
+    if as using define defined calculate compute positive negative highest lowest largest
+    smallest major key main primary such its less plus minus""",
+    )
+)
+
+
+@dataclass(frozen=True)
+class Qualifier:
+    """The words written before a metric mention that may name a part of it."""
+
+    metric: str  # catalogue id of the mention ('revenue')
+    words: tuple[str, ...]  # the run before it, normalised ('membership', 'fee')
+    mention: str  # the mention as written ('revenue')
+
+    def suffixes(self) -> tuple[str, ...]:
+        """The qualifier's candidate spellings, longest first ('membership fee', 'fee')."""
+        return tuple(" ".join(self.words[i:]) for i in range(len(self.words)))
+
+
+@data_cache(256)
+def qualifiers(question: str) -> tuple[Qualifier, ...]:
+    """Each metric mention of `question` with the plain words just before it (at most three,
+    stopping at a possessive, a number, punctuation or a generic word) that are not words of
+    the item's own catalogue spellings."""
+    out: list[Qualifier] = []
+    names = _company_spans(question)
+    head = len(ask_head(question))  # not the question's own definition clause
+    for match in find_metrics(question):
+        if match.start >= head:
+            continue
+        metric = METRICS.get(match.canonical)
+        if metric is None:
+            continue
+        own = _own_words(match.canonical)
+        # a company's name before the item is whose figure, not which part ('FedEx revenue')
+        before = question[max([0, *(e for _s, e in names if e <= match.start)]) : match.start]
+        words: list[str] = []
+        for tok in reversed(re.findall(r"\S+", before)[-_MAX_WORDS:]):
+            word = _WORD.fullmatch(tok)
+            if word is None or tok.lower().endswith(("'s", "\u2019s")):
+                break
+            key = metric_key(tok)
+            if not key or key in _GENERIC or key in own:
+                break
+            words.insert(0, key)
+        if words:
+            out.append(Qualifier(match.canonical, tuple(words), match.matched))
+    return tuple(out)
+
+
+def _company_spans(question: str) -> tuple[tuple[int, int], ...]:
+    from finqa.lexicon.entities import find_companies
+
+    try:
+        return tuple((c.start, c.end) for c in find_companies(question))
+    except Exception:  # noqa: BLE001 - names only bound the qualifier; never fail on them
+        return ()
+
+
+@data_cache(512)
+def _own_words(metric_id: str) -> frozenset[str]:
+    m = METRICS[metric_id]
+    spellings: Iterable[str] = (*m.synonyms, *m.line_items, m.name, m.id.replace("_", " "))
+    return frozenset(w for s in spellings for w in metric_key(s).split())
+
+
+_FIRST_FIGURE = re.compile(r"[\d$(\u2014]")
+
+
+def row_labels(text: str) -> tuple[str, ...]:
+    """The normalised labels of the text's table rows: each line's words before its first
+    figure, for lines that carry one."""
+    labels = []
+    for line in text.splitlines():
+        m = _FIRST_FIGURE.search(line)
+        if m is None or m.start() == 0:
+            continue
+        label = metric_key(line[: m.start()])
+        if label:
+            labels.append(label)
+    return tuple(labels)
+
+
+def named_part(question: str, evidence_labels: Iterable[str]) -> tuple[Qualifier, str] | None:
+    """The first qualifier of `question` that a row of the evidence is labelled with, and the
+    spelling found ('membership fee' on 'membership fee'), else None."""
+    padded = [f" {label} " for label in evidence_labels]
+    for q in qualifiers(question):
+        for spelling in q.suffixes():
+            if any(f" {spelling} " in label for label in padded):
+                return q, spelling
+    return None
