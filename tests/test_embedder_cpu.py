@@ -208,3 +208,36 @@ class TestIndexIdentity:
         index_embedder(idx, _settings(folder))
         info = json.loads((folder / "index.json").read_text(encoding="utf-8"))
         assert info["embed_backend"] == "onnx" and info["embed_file"] == "onnx/model.onnx"
+
+
+class TestExportLock:
+    """Two processes starting on an empty cache export the ONNX model one after the other."""
+
+    def test_second_process_waits_for_the_export(self, tmp_path: Path) -> None:
+        """While one process holds the export folder's lock (it is writing the model file), another waits for it instead of reading a half-written file."""
+        import subprocess
+        import time
+
+        from finqa.agents.retrieval.embedder import export_lock
+
+        holder = subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                "import sys, time; from pathlib import Path;"
+                "from finqa.agents.retrieval.embedder import export_lock\n"
+                "with export_lock(Path(sys.argv[1])):\n"
+                "    print('held', flush=True); time.sleep(2.0)",
+                str(tmp_path),
+            ],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+            start = time.monotonic()
+            with export_lock(tmp_path):
+                waited = time.monotonic() - start
+        finally:
+            holder.wait(timeout=30)
+        assert waited >= 1.0

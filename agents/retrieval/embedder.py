@@ -35,6 +35,7 @@ __all__ = [
     "get_embedder",
     "index_embedder",
     "query_embedder",
+    "export_lock",
     "int8_config",
     "int8_file",
     "cpu_kind",
@@ -329,24 +330,40 @@ def _load(
     if backend == "onnx-int8":
         config = quant or int8_config()
         name = int8_file(config)
-        if not (local / name).exists():
-            with _quiet_export():
-                fp32 = SentenceTransformer(str(local), device=device, backend="onnx")
-                _save_onnx(fp32, local)
-                _export_int8(fp32, config, local)
-        return (
-            SentenceTransformer(
+        with export_lock(local):  # another process may be writing the same file right now
+            if not (local / name).exists():
+                with _quiet_export():
+                    fp32 = SentenceTransformer(str(local), device=device, backend="onnx")
+                    _save_onnx(fp32, local)
+                    _export_int8(fp32, config, local)
+            model = SentenceTransformer(
                 str(local), device=device, backend="onnx", model_kwargs={"file_name": name}
-            ),
-            name,
-            config,
-        )
-    with _quiet_export():
+            )
+        return model, name, config
+    with export_lock(local), _quiet_export():
         model = SentenceTransformer(str(local), device=device, backend=st_backend)
+        if st_backend == "onnx":
+            _save_onnx(model, local)
     if st_backend == "onnx":
-        _save_onnx(model, local)
         return model, "onnx/model.onnx", None
     return model, "openvino/openvino_model.xml", None
+
+
+@contextlib.contextmanager
+def export_lock(local: Path) -> Iterator[None]:
+    """Hold the export folder's lock (an flock on `.finqa-export.lock`) while a model file is
+    looked for and exported: two processes starting on an empty cache (two ingests at once)
+    otherwise race, one reading the half-written file of the other ('INVALID_PROTOBUF') and
+    falling back to another embedder whose vectors do not mix with the index's."""
+    import fcntl
+
+    local.mkdir(parents=True, exist_ok=True)
+    with open(local / ".finqa-export.lock", "a+b") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _export_int8(fp32: Any, config: str, local: Path) -> None:
