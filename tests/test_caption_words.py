@@ -175,3 +175,19 @@ class TestWordedItem:
         with withholding(frozenset({"netcashusedprovidedbyoperatingactivities"})):
             assert worded_item("Net cash (used)/provided by operating activities") == "cfo"
         assert worded_item("Net sales") is None  # a caption the catalogue lists: the Book's own
+
+
+class TestListsOfKinds:
+    """A caption listing a catalogue caption's kinds but an inner one is that caption's line."""
+
+    def test_inner_kind_left_out(self) -> None:
+        """'Selling and administrative expense' (no 'general'), with or without 'Total', is SG&A."""
+        assert item_for_label("Selling and administrative expenses") == "sga"
+        assert item_for_label("Total selling and administrative expense") == "sga"
+
+    def test_an_end_or_one_kind_is_a_part(self) -> None:
+        """A list that loses an end, or one kind alone, is one kind within the line: no item."""
+        assert item_for_label("Land and buildings") is None
+        assert item_for_label("Buildings and equipment") is None
+        assert item_for_label("Selling expense") is None
+        assert item_for_label("Selling and marketing expense") is None

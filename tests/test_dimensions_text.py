@@ -144,6 +144,22 @@ class TestColumnsNamedByParts:
         ]
         assert column_parts(DOC, [(5, grid)], {5: "Segment properties (in millions)"}) == []
 
+    def test_total_row_captioned_by_its_kinds(self) -> None:
+        """A 'Total X' row whose X lists the line's kinds but one ('Total selling and
+        administrative expense') is that line item: each column's figure is the part's."""
+        grid = [
+            ["Total Brand", "Converse", "Corporate", "Total Company"],
+            ["Year Ended May 31, 2025"],
+            ["Revenues", "$44,714", "$1,692", "$(97)", "$46,309"],
+            ["Demand creation expense", "4,521", "156", "12", "4,689"],
+            ["Operating overhead expense", "8,807", "430", "2,162", "11,399"],
+            ["Total selling and administrative expense", "13,328", "586", "2,174", "16,088"],
+        ]
+        tables = column_parts(DOC, [(5, grid)], {5: "Segment information (in millions)"})
+        facts = {(f.dimensions[0][1], f.item): f.value for t in tables for f in t.facts}
+        assert facts[("Converse", "sga")] == 586e6
+        assert facts[("Corporate", "sga")] == 2_174e6
+
 
 class TestSubtotals:
     """A subtotal of places is one part of the breakdown below it, its places the company's."""

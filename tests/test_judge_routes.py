@@ -399,3 +399,67 @@ class TestPlausibility:
         )
         assert "implausible" in _codes(v), v.details["answer_problems"]
         assert v.decision == "retry"
+
+
+def _part_table(item: str, name: str, value: float, year: int = 2022) -> StatementTable:
+    """A segment note's row of one part (a text table's figure on the segment axis)."""
+    table = _tagged(item, name, value, year=year, source="text")
+    fact = table.facts[0].model_copy(
+        update={
+            "statement": "segment",
+            "table_id": "p70-parts",
+            "page": 70,
+            "dimensions": (("us-gaap:StatementBusinessSegmentsAxis", name),),
+        }
+    )
+    return table.model_copy(
+        update={"table_id": "p70-parts", "statement": "segment", "facts": (fact,)}
+    )
+
+
+Q_PART = "What was Corning's Optical Communications segment operating income in FY2022?"
+
+
+class TestPartRoutes:
+    """A question about one part of the business is routed to that part's facts only."""
+
+    def test_part_read_from_its_own_facts(self) -> None:
+        """The segment's operating income is read from the part's row, never from the
+        consolidated line of the same item."""
+        store = MemoryStatementStore(
+            [
+                _tagged("operating_income", "Operating income", 1_000e6, source="text"),
+                _part_table("operating_income", "Optical Communications", 400e6),
+                _part_table("operating_income", "Display", 600e6),
+            ]
+        )
+        routes = Routes(_ev(INCOME), store, None, Q_PART)
+        assert [r.value for r in routes.readings("operating_income", 2022)] == [400e6]
+        (value,) = routes.values("operating_income", 2022)
+        assert value.value == pytest.approx(400e6)
+
+    def test_no_fact_of_the_part_is_no_route(self) -> None:
+        """Without a fact of the asked part the consolidated figure is no route to it: the
+        route check finds nothing to derive, so it cannot contradict the part's figure."""
+        store = MemoryStatementStore(
+            [
+                _tagged("operating_income", "Operating income", 1_000e6, source="text"),
+                _part_table("revenue", "Optical Communications", 1_400e6),
+            ]
+        )
+        routes = Routes(_ev(INCOME), store, None, Q_PART)
+        assert routes.readings("operating_income", 2022) == []
+        check = routes.check("operating_income", 2022, [], [], 0.01)
+        assert check.outcome == "no_route"
+
+    def test_whole_company_keeps_the_consolidated_routes(self) -> None:
+        """A question about the company as a whole still reads the consolidated line."""
+        store = MemoryStatementStore(
+            [
+                _tagged("operating_income", "Operating income", 1_000e6, source="text"),
+                _part_table("operating_income", "Optical Communications", 400e6),
+            ]
+        )
+        q = "What was Corning's operating income in FY2022?"
+        routes = Routes(_ev(INCOME), store, None, q)
+        assert [r.value for r in routes.readings("operating_income", 2022)] == [1_000e6]

@@ -115,5 +115,5 @@ class JudgeAgent:
             checklist=checklist,
             expect=expected_kind(question, [f.kind for f in checklist]),
             figures=(figures := StatementFigures(evidence)),
-            routes=Routes(evidence, self.statements, LazyPages(figures)),
+            routes=Routes(evidence, self.statements, LazyPages(figures), question),
         )

@@ -15,6 +15,11 @@ filing's comparative column (`later_filing`). The judge evaluates the catalogue 
 
 Notes and MD&A tables corroborate a figure but never contradict it (a note's row of the same
 caption may be one part of the line). Values are compared within the figure's written rounding.
+
+A question about one part of the business (a segment, region or product line: the asked
+dimension, `lexicon.dimensions`) is routed only to that member's facts (its tag, its rows in
+the filing's tables), never to the consolidated line: the company's total is no route to a
+part's figure, and with no fact of the member the figure has no route (it is not contradicted).
 """
 
 from __future__ import annotations
@@ -188,6 +193,8 @@ class Routes:
     evidence: Evidence
     store: StatementStore | None = None  # the index's statement model
     pages: Any = None  # a StatementStore over the evidence pages (StatementFigures.store())
+    question: str = ""  # the question: the part of the business it asks, if any (`part`)
+    _part: list[Any] = field(default_factory=list, repr=False)  # [AskedDimension | None] once read
     _readings: dict[tuple[str, int], list[Reading]] = field(default_factory=dict, repr=False)
     _main: dict[tuple[int, str], dict[str, int]] = field(default_factory=dict, repr=False)
 
@@ -223,6 +230,14 @@ class Routes:
                 later.append((fy, doc))
         return [d for _y, d in sorted(later)[:_MAX_LATER]]
 
+    def part(self) -> Any:
+        """The part of the business the question asks (`lexicon.dimensions.resolve_dimension`
+        over the evidence filings' members; the question's own words without a store), None
+        when it asks the company as a whole."""
+        if not self._part:
+            self._part.append(_asked_part(self.question, self.store, self._docs()))
+        return self._part[0]
+
     def readings(self, item: str, year: int) -> list[Reading]:
         """Every source's value of line item `item` for fiscal `year` (one per source and page)."""
         key = (item, year)
@@ -232,7 +247,11 @@ class Routes:
 
     def _read(self, item: str, year: int) -> list[Reading]:
         """Readings of `item`; a cell whose unit is not the item's (a share count for an amount,
-        a per-share figure for net income) is no reading of it."""
+        a per-share figure for net income) is no reading of it. For a part of the business,
+        only the part's own facts (`_part_read`)."""
+        part = self.part()
+        if part is not None:
+            return self._part_read(part, item, year)
         found: list[Reading] = []
         unit = _item_unit(item)
         own = self._docs()
@@ -258,6 +277,31 @@ class Routes:
                     if mark not in seen:
                         seen.add(mark)
                         found.append(reading)
+        return found
+
+    def _part_read(self, part: Any, item: str, year: int) -> list[Reading]:
+        """Readings of `item` for the asked part: the facts of its member in the index's
+        statement model (the tag with that member, the part's rows in the filing's tables),
+        none when the member is unknown or the model holds no fact of it."""
+        from finqa.lexicon.dimensions import dimensional_facts
+
+        if self.store is None or part.member is None:
+            return []
+        unit = _item_unit(item)
+        try:
+            facts = dimensional_facts(self.store, self._docs(), item, part, year)
+        except Exception:  # noqa: BLE001 - a store that cannot read the filing: no reading
+            return []
+        found: list[Reading] = []
+        seen: set[tuple[str, int, float]] = set()
+        for fact in facts:
+            reading = _part_reading(fact, item, year)
+            if reading is None or (unit is not None and reading.unit != unit):
+                continue
+            mark = (reading.doc, reading.page, round(reading.value, 2))
+            if mark not in seen:
+                seen.add(mark)
+                found.append(reading)
         return found
 
     def _main_pages(self, store: Any, doc: str) -> dict[str, int]:
@@ -441,6 +485,46 @@ def _reading(
         statement=str(fact.statement),
         scale=float(fact.scale or 1.0),
     )
+
+
+def _part_reading(fact: StatementFact, item: str, year: int) -> Reading | None:
+    """A fact of the asked member as a reading of the part's line item for the year: the tag
+    of the member may contradict; a table's row of the part corroborates only (a text table's
+    part may be a narrower or broader breakdown than the tag's)."""
+    if not _period_type_fits(fact, item):
+        return None
+    months = fact.period.months
+    if fact.period.quarter is not None or (months not in (None, 0, 12) and not fact.period.instant):
+        return None
+    return Reading(
+        item=item,
+        year=year,
+        value=float(fact.value),
+        unit=str(fact.unit),
+        route="xbrl" if fact.source == "xbrl" else "other_table",
+        doc=fact.doc_id,
+        page=fact.page,
+        label=fact.label,
+        raw=fact.raw,
+        statement=str(fact.statement),
+        scale=float(fact.scale or 1.0),
+    )
+
+
+def _asked_part(question: str, store: Any, docs: Sequence[str]) -> Any:
+    """The part of the business `question` asks, read against the members of the evidence
+    filings in `store` (or by the question's words alone without one); None for the whole."""
+    if not question:
+        return None
+    from finqa.lexicon.dimensions import asked_dimension, members_in, resolve_dimension
+
+    if store is None:
+        return asked_dimension(question)
+    try:
+        held = [d for d in docs if d in store.docs()]
+        return resolve_dimension(question, members_in(store, held))
+    except Exception:  # noqa: BLE001 - a store without members: the question's words alone
+        return asked_dimension(question)
 
 
 def _period_type_fits(fact: StatementFact, item: str) -> bool:

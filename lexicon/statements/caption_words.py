@@ -18,6 +18,12 @@ the concept's own, by general financial language rather than any one filer's wor
   ('Interest expense, net of portion capitalized');
 - a result named by its loss ('Loss from operations', 'Operating loss') is the income line of
   the same words (the sign reader gives it its direction);
+- a caption that lists a catalogue caption's coordinated words but an inner one ('Selling and
+  administrative expense' beside 'Selling, general and administrative expenses', 'Property and
+  equipment, net' beside 'Property, plant and equipment, net') is that caption's line: a filer
+  names the line by the kinds it has, the list's ends kept; a list that loses an end ('Land and
+  buildings' of 'Land, buildings and equipment') or one word alone ('Selling expense') is one
+  kind within the line, never the line;
 - a cash-flow line named by its verb and object: paying for property, plant and equipment
   ('Payments for acquisition of ...', 'Additions to ...', 'Acquisitions of property and
   equipment': capital expenditures), paying dividends ('Payments of dividends', 'Payments for
@@ -32,6 +38,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+
+from finqa.lexicon._data import data_cache
 
 __all__ = ["caption_item", "cash_flow_section", "own_words"]
 
@@ -128,11 +136,65 @@ def caption_item(label: str, known: Callable[[str], str | None]) -> str | None:
             return result
     if _TOTAL.match(said) and (item := known(_TOTAL.sub("", said))) is not None:
         return item
+    for text in dict.fromkeys((said, _TOTAL.sub("", said))):
+        if (item := _fuller_list(text, known)) is not None:
+            return item
     if _NET.match(said):
         item = known(_NET.sub("", said))
         if item is not None and _is_revenue(item):
             return item
     return None
+
+
+# a coordination of single words: 'selling, general and administrative', 'property and equipment'
+_LIST = re.compile(r"\b([a-z]+(?:,\s+[a-z]+)*,?\s+(?:and|&)\s+[a-z]+)\b", re.I)
+_LIST_SPLIT = re.compile(r",?\s+(?:and|&)\s+|,\s+", re.I)
+
+
+def _members(text: str) -> tuple[str, str, tuple[str, ...]] | None:
+    """(the words before, the words after, the coordinated words) of a caption's one
+    coordination of single words; None without exactly one."""
+    found = list(_LIST.finditer(text))
+    if len(found) != 1:
+        return None
+    m = found[0]
+    words = tuple(w.lower() for w in _LIST_SPLIT.split(m.group(1)) if w)
+    return text[: m.start()], text[m.end() :], words
+
+
+@data_cache()
+def _catalogue_lists() -> tuple[tuple[str, ...], ...]:
+    """The coordinations of three or more words among the catalogue's captions of line items."""
+    from finqa.lexicon.metrics import METRICS
+
+    out: dict[tuple[str, ...], None] = {}
+    for metric in METRICS.values():
+        if metric.is_derived:
+            continue
+        for caption in (*metric.line_items, *metric.synonyms, metric.name):
+            found = _members(caption)
+            if found is not None and len(found[2]) >= 3:
+                out.setdefault(found[2], None)
+    return tuple(out)
+
+
+def _fuller_list(label: str, known: Callable[[str], str | None]) -> str | None:
+    """The item of the catalogue caption whose coordination is the label's with one more word
+    (module docstring), the label's other words kept; None when there is none."""
+    found = _members(label)
+    if found is None or len(found[2]) < 2:
+        return None
+    before, after, words = found
+    items: set[str] = set()
+    for full in _catalogue_lists():
+        if len(full) != len(words) + 1 or full[0] != words[0] or full[-1] != words[-1]:
+            continue  # an inner word left out: the list keeps its ends ('land and buildings' of
+            # 'land, buildings and equipment' is one kind of asset, not the line)
+        listed = ", ".join(full[:-1]) + " and " + full[-1]
+        item = known(f"{before}{listed}{after}")
+        if item is not None:
+            items.add(item)
+    return items.pop() if len(items) == 1 else None
 
 
 def _is_revenue(item: str) -> bool:

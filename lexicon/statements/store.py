@@ -42,7 +42,8 @@ __all__ = [
 # segment notes' parts read from text (statements.parts); 4: segment grids and columns, flowed
 # statements; 5: one caption list per catalogue entry (the Book's captions map rows too);
 # 6: parts named by their structure, a country's revenue in prose
-MODEL_VERSION = 6
+# 7: a caption listing a catalogue caption's kinds but an inner one is its line (caption_words)
+MODEL_VERSION = 7
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
 
