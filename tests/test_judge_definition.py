@@ -287,8 +287,6 @@ class TestCatalogueReadings:
 
     def test_consolidated_net_income_is_not_net_income(self) -> None:
         """Net income including noncontrolling interests is not the company's net income."""
-        calc = _calc(
-            "n", ("n", 19788, "Net income including noncontrolling interests 19,788")
-        )
+        calc = _calc("n", ("n", 19788, "Net income including noncontrolling interests 19,788"))
         [check] = check_definitions([calc], [0], "net_income", ["amount"])
         assert check.status == "other_metric"

@@ -420,9 +420,7 @@ def _metric_fns(
 ) -> list[tuple[bool, Callable[[_Point], float]]]:
     """(ending balances?, the metric, or `formula` for it, in one of `_FORMS`) as functions of
     a point."""
-    return [
-        (ending, _form_fn(mid, form, formula)) for ending in (False, True) for form in _FORMS
-    ]
+    return [(ending, _form_fn(mid, form, formula)) for ending in (False, True) for form in _FORMS]
 
 
 def _form_fn(
