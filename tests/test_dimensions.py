@@ -358,3 +358,25 @@ class TestJudgeComputed:
         """9.0% is the company's margin: not accepted for the Cloud segment."""
         got = self._check("The operating margin was 9.0%.", "What was Acme's Cloud segment's operating margin in fiscal year 2024?")  # fmt: skip
         assert got.failed and "consolidated" in got.message  # type: ignore[attr-defined]
+
+
+class TestOperatingResultOfAPart:
+    """A segment's operating result (operating profit) is its operating income, not its revenue."""
+
+    def test_operating_result_is_operating_income(self) -> None:
+        """'operating result(s)' names operating income; 'segment operating profit' the segment's."""
+        from finqa.lexicon import find_metrics
+
+        for q in ("What was the operating result of X?", "What operating results did X report?"):
+            assert [m.canonical for m in find_metrics(q)] == ["operating_income"]
+        assert [m.canonical for m in find_metrics("segment operating profit")] == [
+            "segment_operating_income"
+        ]
+
+    def test_segment_revenue_for_its_operating_result_fails(self) -> None:
+        """The Cloud segment's revenue given for its operating result is refused; its operating income is verified."""
+        q = "What was the operating result of Acme's Cloud segment in fiscal year 2024?"
+        judge = TestJudge()
+        assert judge._check("Cloud revenue was $60,000 million.", q).failed  # type: ignore[attr-defined]
+        ok = judge._check("Cloud operating income was $11,000 million.", q)
+        assert not ok.failed and ok.verified  # type: ignore[attr-defined]
