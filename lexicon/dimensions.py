@@ -351,8 +351,12 @@ def asked_dimension(question: str) -> AskedDimension | None:
     """A part the question names by its own words, without a filing's vocabulary: a proper
     name before a kind word ('the Greater China segment', "Boeing's Global Services business
     unit"), or a country as a place ('revenue from Japan'). None when it names none."""
+    from finqa.lexicon.demonyms import place_adjective
     from finqa.lexicon.model import AskedDimension
 
+    place = place_adjective(question)  # 'Canadian operations', 'European revenue'
+    if place is not None:
+        return place
     found = _axis_word(question)
     if found is not None and _figure_near(question, found[1], found[2]):
         kind, start, _ = found

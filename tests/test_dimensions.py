@@ -380,3 +380,35 @@ class TestOperatingResultOfAPart:
         assert judge._check("Cloud revenue was $60,000 million.", q).failed  # type: ignore[attr-defined]
         ok = judge._check("Cloud operating income was $11,000 million.", q)
         assert not ok.failed and ok.verified  # type: ignore[attr-defined]
+
+
+class TestPlaceAdjectives:
+    """A part named by its place's adjective ('Canadian operations') is that country or region."""
+
+    def test_adjective_before_a_part_or_a_figure(self) -> None:
+        """'Canadian operations', 'U.S. segment', 'European revenue' name Canada, the US, Europe."""
+        for q, place in (
+            (
+                "How much operating income did Acme's Canadian operations generate in 2024?",
+                "Canada",
+            ),  # fmt: skip
+            ("What was Acme's U.S. segment revenue in 2024?", "United States"),
+            ("What was Acme's European revenue in 2024?", "Europe"),
+        ):
+            got = asked_dimension(q)
+            assert got is not None and (got.kind, got.label) == ("geography", place)
+
+    def test_adjective_of_no_part(self) -> None:
+        """'U.S. GAAP', 'U.S. federal tax rate' and a company's name name no part."""
+        assert asked_dimension("What was 3M's U.S. GAAP net income in FY2022?") is None
+        assert asked_dimension("What is the U.S. federal statutory tax rate in 2022?") is None
+        assert asked_dimension("What was American Express's revenue in 2022?") is None
+
+    def test_answered_from_the_country_or_abstains_naming_it(self) -> None:
+        """'U.S. revenue' is the country's 55,000; Canadian operations, absent, abstain naming Canada."""
+        reasoner = TestReasoner()
+        us = reasoner._ask("What was Acme's U.S. revenue in fiscal year 2024?", _acme())
+        assert not us.abstained and "55,000" in us.text and "100,000" not in us.text
+        q = "What was the revenue of Acme's Canadian operations in fiscal year 2024?"
+        ca = reasoner._ask(q, _acme())
+        assert ca.abstained and "'Canada'" in ca.text and "100,000" not in ca.text
