@@ -412,3 +412,16 @@ class TestPlaceAdjectives:
         q = "What was the revenue of Acme's Canadian operations in fiscal year 2024?"
         ca = reasoner._ask(q, _acme())
         assert ca.abstained and "'Canada'" in ca.text and "100,000" not in ca.text
+
+
+class TestGroupIsASegmentWord:
+    """A business named '... Group' is a segment of the company ('the Data Center Group')."""
+
+    def test_named_group_is_a_segment(self) -> None:
+        """'Intel's Non-Volatile Memory Solutions Group' names that segment; 'the group's' alone names none."""
+        got = asked_dimension("What operating result did Intel's Non-Volatile Memory Solutions Group report for 2019?")  # fmt: skip
+        assert got is not None and (got.kind, got.phrase) == (
+            "segment",
+            "Non-Volatile Memory Solutions",
+        )
+        assert asked_dimension("What was the group's revenue in 2019?") is None
