@@ -7,7 +7,7 @@ from __future__ import annotations
 from _reasoning_data import evidence
 from finqa.agents.config import Settings
 from finqa.agents.judge import JudgeAgent
-from finqa.agents.judge.definition import check_definitions, operand_metric
+from finqa.agents.judge.definition import check_definitions, judge_definitions, operand_metric
 from finqa.agents.types import Answer, Calculation, Evidence, Operand
 
 CASH_FLOW = """Consolidated Statements of Cash Flows
@@ -290,3 +290,33 @@ class TestCatalogueReadings:
         calc = _calc("n", ("n", 19788, "Net income including noncontrolling interests 19,788"))
         [check] = check_definitions([calc], [0], "net_income", ["amount"])
         assert check.status == "other_metric"
+
+
+class TestReturnOnParentEquity:
+    """Return on equity over the company's share of net income takes the parent's equity."""
+
+    NI = ("n", 8920, "Net Income Attributable to Shareowners of The Coca-Cola Company 8,920 6,434")
+
+    def test_total_equity_naming_no_owners_fails(self) -> None:
+        """Attributable net income over 'Total Equity' (noncontrolling interests included) is refused."""
+        calc = _calc("n / e", self.NI, ("e", 21098, "Total Equity 21,098 19,058"))
+        [check] = check_definitions([calc], [0], "roe", ["ratio", "percent"])
+        assert check.failed and "Total Equity" in check.message
+
+    def test_shareholders_equity_passes(self) -> None:
+        """Net income over total shareholders' equity is return on equity."""
+        calc = _calc("n / e", self.NI, ("e", 18981, "Total shareholders' equity 18,981 16,981"))
+        [check] = check_definitions([calc], [0], "roe", ["ratio", "percent"])
+        assert check.status == "matches"
+
+    def test_judged_when_the_kind_of_figure_is_unread(self) -> None:
+        """The parent-equity rule holds when the question's kind of figure is not read."""
+        from types import SimpleNamespace
+
+        from finqa.agents.judge.numeric import NumberCheck
+
+        calc = _calc("n / e", self.NI, ("e", 21098, "Total Equity 21,098 19,058"))
+        nc = NumberCheck("0.42", 0, 4, 0.42, "", status="calculation", calculation=0)
+        expect = SimpleNamespace(metric="roe", kind=None, also=())
+        [check] = judge_definitions([calc], [nc], expect, SimpleNamespace(metrics=["roe"]))
+        assert check.failed and nc.status == "calc_other_metric"

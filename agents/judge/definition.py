@@ -133,13 +133,15 @@ def judge_definitions(
         for nc in numbers
         if nc.status == "calculation" and nc.calculation is not None
     ]
-    if not stated or expect.metric is None or expect.kind is None:
+    if not stated or expect.metric is None:
         return []
+    # a question whose kind of figure is not read still has the metric's operands judged
+    kinds = (expect.kind, *expect.also) if expect.kind is not None else ()
     inputs = _reads(expect.metric)
     named = [
         m for m in getattr(analysis, "metrics", ()) or () if m != expect.metric and m not in inputs
     ]
-    checks = check_definitions(calcs, stated, expect.metric, (expect.kind, *expect.also), named)
+    checks = check_definitions(calcs, stated, expect.metric, kinds, named)
     failed = {c.index: c for c in checks if c.failed}
     for nc in numbers:
         if nc.status == "calculation" and nc.calculation in failed:
@@ -163,6 +165,17 @@ def _check(
     name = definition.name
     defined = f"{name} is {_shown(definition)}"
     base = {"metric": definition.id, "operands": ops}
+    whole = _equity_with_minority(calc, ops, definition)
+    if whole is not None:
+        return DefinitionCheck(
+            index,
+            "other_metric",
+            f"the calculation divides the company's share of net income by '{whole}', equity "
+            f"that names no owners (it includes noncontrolling interests where they exist): "
+            f"{name} over the company's net income takes the equity attributable to its "
+            f"shareholders: {defined}",
+            **base,
+        )
     if asks_itself and all(ops):
         same, keys = _compare(calc, ops, definition.id)
         if same:
@@ -202,6 +215,28 @@ def _check(
             **base,
         )
     return DefinitionCheck(index, "not_judged", **base)
+
+
+# a row of equity that is the parent's: it names its owners ('Total shareholders' equity',
+# 'Equity attributable to shareowners of The Coca-Cola Company'); 'Total equity' does not
+_OWNERS = re.compile(r"share ?holder|stock ?holder|share ?owner|owner|attributable|common|parent")
+
+
+def _equity_with_minority(
+    calc: Calculation, ops: Sequence[str | None], definition: Any
+) -> str | None:
+    """The equity row of a return on equity that is not the parent's: net income is the
+    company's share (the catalogue's convention), so the equity it is set against must be the
+    equity attributable to the company; a row naming no owners ('Total equity') may hold the
+    noncontrolling interests too and is not read as it."""
+    inputs = set(definition.inputs)
+    if not {"net_income", "shareholders_equity"} <= inputs or "net_income" not in ops:
+        return None
+    for op, mid in zip(calc.operands, ops, strict=True):
+        label = _label(op.text)
+        if mid == "shareholders_equity" and not _OWNERS.search(label.lower()):
+            return label or op.name
+    return None
 
 
 def _over(mid: str, asked: str, allowed: set[tuple[int, int]]) -> bool:
