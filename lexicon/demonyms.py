@@ -52,6 +52,8 @@ def place_adjective(question: str) -> AskedDimension | None:
 
     companies = [(c.start, c.end) for c in find_companies(question)]
     figures = {m.start for m in find_metrics(question)}
+    if not figures:
+        return None  # a part with no figure asked of it ('did the European segment grow?')
     for adjective, place, _code in _adjectives():
         for m in re.finditer(rf"(?<![\w.]){re.escape(adjective)}(?![\w])", question):
             if any(a <= m.start() < b for a, b in companies):

@@ -354,9 +354,6 @@ def asked_dimension(question: str) -> AskedDimension | None:
     from finqa.lexicon.demonyms import place_adjective
     from finqa.lexicon.model import AskedDimension
 
-    place = place_adjective(question)  # 'Canadian operations', 'European revenue'
-    if place is not None:
-        return place
     found = _axis_word(question)
     if found is not None and _figure_near(question, found[1], found[2]):
         kind, start, _ = found
@@ -379,6 +376,9 @@ def asked_dimension(question: str) -> AskedDimension | None:
             phrase = ""  # "Best Buy product category": the company is no part's name
         if phrase and not is_residual(phrase):
             return AskedDimension(kind=kind, phrase=phrase)
+    place_part = place_adjective(question)  # 'Canadian operations', 'European revenue'
+    if place_part is not None:
+        return place_part
     source = _source_named(question)
     if source is not None:
         return source

@@ -386,17 +386,17 @@ class TestPlaceAdjectives:
     """A part named by its place's adjective ('Canadian operations') is that country or region."""
 
     def test_adjective_before_a_part_or_a_figure(self) -> None:
-        """'Canadian operations', 'U.S. segment', 'European revenue' name Canada, the US, Europe."""
+        """'Canadian operations', 'U.S. operations', 'European revenue' name Canada, the United States, Europe."""
         for q, place in (
             (
                 "How much operating income did Acme's Canadian operations generate in 2024?",
                 "Canada",
             ),  # fmt: skip
-            ("What was Acme's U.S. segment revenue in 2024?", "United States"),
+            ("What was the revenue of Acme's U.S. operations in 2024?", "United States"),
             ("What was Acme's European revenue in 2024?", "Europe"),
         ):
             got = asked_dimension(q)
-            assert got is not None and (got.kind, got.label) == ("geography", place)
+            assert got is not None and (got.phrase, got.label) == (place, place)
 
     def test_adjective_of_no_part(self) -> None:
         """'U.S. GAAP', 'U.S. federal tax rate' and a company's name name no part."""
@@ -425,3 +425,11 @@ class TestGroupIsASegmentWord:
             "Non-Volatile Memory Solutions",
         )
         assert asked_dimension("What was the group's revenue in 2019?") is None
+
+
+class TestPlaceAdjectiveWithoutAFigure:
+    """A place's adjective names a part only where the question asks a figure of it."""
+
+    def test_no_figure_no_part(self) -> None:
+        """'Did Acme's European operations grow?' asks no catalogue figure: no part is read."""
+        assert asked_dimension("Did Acme's European operations grow in FY2022?") is None
