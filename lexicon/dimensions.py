@@ -351,6 +351,7 @@ def asked_dimension(question: str) -> AskedDimension | None:
     """A part the question names by its own words, without a filing's vocabulary: a proper
     name before a kind word ('the Greater China segment', "Boeing's Global Services business
     unit"), or a country as a place ('revenue from Japan'). None when it names none."""
+    from finqa.lexicon.demonyms import place_adjective
     from finqa.lexicon.model import AskedDimension
 
     found = _axis_word(question)
@@ -375,6 +376,9 @@ def asked_dimension(question: str) -> AskedDimension | None:
             phrase = ""  # "Best Buy product category": the company is no part's name
         if phrase and not is_residual(phrase):
             return AskedDimension(kind=kind, phrase=phrase)
+    place_part = place_adjective(question)  # 'Canadian operations', 'European revenue'
+    if place_part is not None:
+        return place_part
     source = _source_named(question)
     if source is not None:
         return source

@@ -358,3 +358,78 @@ class TestJudgeComputed:
         """9.0% is the company's margin: not accepted for the Cloud segment."""
         got = self._check("The operating margin was 9.0%.", "What was Acme's Cloud segment's operating margin in fiscal year 2024?")  # fmt: skip
         assert got.failed and "consolidated" in got.message  # type: ignore[attr-defined]
+
+
+class TestOperatingResultOfAPart:
+    """A segment's operating result (operating profit) is its operating income, not its revenue."""
+
+    def test_operating_result_is_operating_income(self) -> None:
+        """'operating result(s)' names operating income; 'segment operating profit' the segment's."""
+        from finqa.lexicon import find_metrics
+
+        for q in ("What was the operating result of X?", "What operating results did X report?"):
+            assert [m.canonical for m in find_metrics(q)] == ["operating_income"]
+        assert [m.canonical for m in find_metrics("segment operating profit")] == [
+            "segment_operating_income"
+        ]
+
+    def test_segment_revenue_for_its_operating_result_fails(self) -> None:
+        """The Cloud segment's revenue given for its operating result is refused; its operating income is verified."""
+        q = "What was the operating result of Acme's Cloud segment in fiscal year 2024?"
+        judge = TestJudge()
+        assert judge._check("Cloud revenue was $60,000 million.", q).failed  # type: ignore[attr-defined]
+        ok = judge._check("Cloud operating income was $11,000 million.", q)
+        assert not ok.failed and ok.verified  # type: ignore[attr-defined]
+
+
+class TestPlaceAdjectives:
+    """A part named by its place's adjective ('Canadian operations') is that country or region."""
+
+    def test_adjective_before_a_part_or_a_figure(self) -> None:
+        """'Canadian operations', 'U.S. operations', 'European revenue' name Canada, the United States, Europe."""
+        for q, place in (
+            (
+                "How much operating income did Acme's Canadian operations generate in 2024?",
+                "Canada",
+            ),  # fmt: skip
+            ("What was the revenue of Acme's U.S. operations in 2024?", "United States"),
+            ("What was Acme's European revenue in 2024?", "Europe"),
+        ):
+            got = asked_dimension(q)
+            assert got is not None and (got.phrase, got.label) == (place, place)
+
+    def test_adjective_of_no_part(self) -> None:
+        """'U.S. GAAP', 'U.S. federal tax rate' and a company's name name no part."""
+        assert asked_dimension("What was 3M's U.S. GAAP net income in FY2022?") is None
+        assert asked_dimension("What is the U.S. federal statutory tax rate in 2022?") is None
+        assert asked_dimension("What was American Express's revenue in 2022?") is None
+
+    def test_answered_from_the_country_or_abstains_naming_it(self) -> None:
+        """'U.S. revenue' is the country's 55,000; Canadian operations, absent, abstain naming Canada."""
+        reasoner = TestReasoner()
+        us = reasoner._ask("What was Acme's U.S. revenue in fiscal year 2024?", _acme())
+        assert not us.abstained and "55,000" in us.text and "100,000" not in us.text
+        q = "What was the revenue of Acme's Canadian operations in fiscal year 2024?"
+        ca = reasoner._ask(q, _acme())
+        assert ca.abstained and "'Canada'" in ca.text and "100,000" not in ca.text
+
+
+class TestGroupIsASegmentWord:
+    """A business named '... Group' is a segment of the company ('the Data Center Group')."""
+
+    def test_named_group_is_a_segment(self) -> None:
+        """'Intel's Non-Volatile Memory Solutions Group' names that segment; 'the group's' alone names none."""
+        got = asked_dimension("What operating result did Intel's Non-Volatile Memory Solutions Group report for 2019?")  # fmt: skip
+        assert got is not None and (got.kind, got.phrase) == (
+            "segment",
+            "Non-Volatile Memory Solutions",
+        )
+        assert asked_dimension("What was the group's revenue in 2019?") is None
+
+
+class TestPlaceAdjectiveWithoutAFigure:
+    """A place's adjective names a part only where the question asks a figure of it."""
+
+    def test_no_figure_no_part(self) -> None:
+        """'Did Acme's European operations grow?' asks no catalogue figure: no part is read."""
+        assert asked_dimension("Did Acme's European operations grow in FY2022?") is None

@@ -7,7 +7,7 @@ from __future__ import annotations
 from _reasoning_data import evidence
 from finqa.agents.config import Settings
 from finqa.agents.judge import JudgeAgent
-from finqa.agents.judge.definition import check_definitions, operand_metric
+from finqa.agents.judge.definition import check_definitions, judge_definitions, operand_metric
 from finqa.agents.types import Answer, Calculation, Evidence, Operand
 
 CASH_FLOW = """Consolidated Statements of Cash Flows
@@ -225,3 +225,98 @@ class TestDimensionsOnlyOverAmounts:
         )
         [check] = check_definitions([calc], [0], "fcf", ["amount"])
         assert check.status == "not_judged"
+
+
+class TestCatalogueReadings:
+    def test_amount_row_captioned_as_a_margin_is_the_profit(self) -> None:
+        """An amount printed on a 'Gross margin' row is gross profit, so gross profit / net sales is the gross margin."""
+        calc = _calc(
+            "gross_profit_fy2022 / revenue_fy2022 * 100",
+            ("gross_profit_fy2022", 170782, "Gross margin 170,782"),
+            ("revenue_fy2022", 394328, "Total net sales 394,328"),
+            period="FY2022",
+        )
+        assert operand_metric(calc.operands[0]) == "gross_profit"
+        [check] = check_definitions([calc], [0], "gross_margin", ["percent"])
+        assert check.status == "matches"
+
+    def test_a_second_catalogue_formula_is_the_metric(self) -> None:
+        """Dividends over net income is the payout ratio by the catalogue's second formula."""
+        calc = _calc(
+            "d / n * 100",
+            ("d", 400, "Dividends paid 400"),
+            ("n", 1000, "Net income 1,000"),
+        )
+        [check] = check_definitions([calc], [0], "dividend_payout_ratio", ["percent", "ratio"])
+        assert check.status == "matches"
+
+    def test_bare_line_listed_in_formulas_is_no_definition(self) -> None:
+        """Long-term debt alone is not total debt, though a reader may look for that line."""
+        calc = _calc("ltd", ("ltd", 27516, "Long-term debt 27,516"))
+        [check] = check_definitions([calc], [0], "total_debt", ["amount"])
+        assert check.status != "matches"
+
+    def test_two_short_term_debt_lines_plus_long_term_debt_is_total_debt(self) -> None:
+        """Short-term borrowings + current maturities + long-term debt is short-term + long-term debt."""
+        calc = _calc(
+            "(a + b) + c",
+            ("a", 10994, "Loans and notes payable 10,994"),
+            ("b", 4253, "Current maturities of long-term debt 4,253"),
+            ("c", 27516, "Long-term debt 27,516"),
+        )
+        assert [operand_metric(o) for o in calc.operands] == [
+            "short_term_debt",
+            "short_term_debt",
+            "long_term_debt",
+        ]
+        [check] = check_definitions([calc], [0], "total_debt", ["amount"])
+        assert check.status == "matches"
+
+    def test_the_same_line_counted_twice_is_not_total_debt(self) -> None:
+        """The same short-term debt row added twice is not short-term + long-term debt."""
+        row = ("a", 10994, "Loans and notes payable 10,994")
+        calc = _calc("a + b + c", row, ("b", 10994, row[2]), ("c", 27516, "Long-term debt 27,516"))
+        [check] = check_definitions([calc], [0], "total_debt", ["amount"])
+        assert check.status == "other_operation"
+
+    def test_attributable_net_income_is_net_income(self) -> None:
+        """Net income attributable to the company is net income as the catalogue defines it."""
+        calc = _calc("n", ("n", 19265, "Net income attributable to Verizon 19,265"))
+        [check] = check_definitions([calc], [0], "net_income", ["amount"])
+        assert check.status == "matches"
+
+    def test_consolidated_net_income_is_not_net_income(self) -> None:
+        """Net income including noncontrolling interests is not the company's net income."""
+        calc = _calc("n", ("n", 19788, "Net income including noncontrolling interests 19,788"))
+        [check] = check_definitions([calc], [0], "net_income", ["amount"])
+        assert check.status == "other_metric"
+
+
+class TestReturnOnParentEquity:
+    """Return on equity over the company's share of net income takes the parent's equity."""
+
+    NI = ("n", 8920, "Net Income Attributable to Shareowners of The Coca-Cola Company 8,920 6,434")
+
+    def test_total_equity_naming_no_owners_fails(self) -> None:
+        """Attributable net income over 'Total Equity' (noncontrolling interests included) is refused."""
+        calc = _calc("n / e", self.NI, ("e", 21098, "Total Equity 21,098 19,058"))
+        [check] = check_definitions([calc], [0], "roe", ["ratio", "percent"])
+        assert check.failed and "Total Equity" in check.message
+
+    def test_shareholders_equity_passes(self) -> None:
+        """Net income over total shareholders' equity is return on equity."""
+        calc = _calc("n / e", self.NI, ("e", 18981, "Total shareholders' equity 18,981 16,981"))
+        [check] = check_definitions([calc], [0], "roe", ["ratio", "percent"])
+        assert check.status == "matches"
+
+    def test_judged_when_the_kind_of_figure_is_unread(self) -> None:
+        """The parent-equity rule holds when the question's kind of figure is not read."""
+        from types import SimpleNamespace
+
+        from finqa.agents.judge.numeric import NumberCheck
+
+        calc = _calc("n / e", self.NI, ("e", 21098, "Total Equity 21,098 19,058"))
+        nc = NumberCheck("0.42", 0, 4, 0.42, "", status="calculation", calculation=0)
+        expect = SimpleNamespace(metric="roe", kind=None, also=())
+        [check] = judge_definitions([calc], [nc], expect, SimpleNamespace(metrics=["roe"]))
+        assert check.failed and nc.status == "calc_other_metric"

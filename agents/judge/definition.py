@@ -133,13 +133,15 @@ def judge_definitions(
         for nc in numbers
         if nc.status == "calculation" and nc.calculation is not None
     ]
-    if not stated or expect.metric is None or expect.kind is None:
+    if not stated or expect.metric is None:
         return []
+    # a question whose kind of figure is not read still has the metric's operands judged
+    kinds = (expect.kind, *expect.also) if expect.kind is not None else ()
     inputs = _reads(expect.metric)
     named = [
         m for m in getattr(analysis, "metrics", ()) or () if m != expect.metric and m not in inputs
     ]
-    checks = check_definitions(calcs, stated, expect.metric, (expect.kind, *expect.also), named)
+    checks = check_definitions(calcs, stated, expect.metric, kinds, named)
     failed = {c.index: c for c in checks if c.failed}
     for nc in numbers:
         if nc.status == "calculation" and nc.calculation in failed:
@@ -163,6 +165,17 @@ def _check(
     name = definition.name
     defined = f"{name} is {_shown(definition)}"
     base = {"metric": definition.id, "operands": ops}
+    whole = _equity_with_minority(calc, ops, definition)
+    if whole is not None:
+        return DefinitionCheck(
+            index,
+            "other_metric",
+            f"the calculation divides the company's share of net income by '{whole}', equity "
+            f"that names no owners (it includes noncontrolling interests where they exist): "
+            f"{name} over the company's net income takes the equity attributable to its "
+            f"shareholders: {defined}",
+            **base,
+        )
     if asks_itself and all(ops):
         same, keys = _compare(calc, ops, definition.id)
         if same:
@@ -204,6 +217,28 @@ def _check(
     return DefinitionCheck(index, "not_judged", **base)
 
 
+# a row of equity that is the parent's: it names its owners ('Total shareholders' equity',
+# 'Equity attributable to shareowners of The Coca-Cola Company'); 'Total equity' does not
+_OWNERS = re.compile(r"share ?holder|stock ?holder|share ?owner|owner|attributable|common|parent")
+
+
+def _equity_with_minority(
+    calc: Calculation, ops: Sequence[str | None], definition: Any
+) -> str | None:
+    """The equity row of a return on equity that is not the parent's: net income is the
+    company's share (the catalogue's convention), so the equity it is set against must be the
+    equity attributable to the company; a row naming no owners ('Total equity') may hold the
+    noncontrolling interests too and is not read as it."""
+    inputs = set(definition.inputs)
+    if not {"net_income", "shareholders_equity"} <= inputs or "net_income" not in ops:
+        return None
+    for op, mid in zip(calc.operands, ops, strict=True):
+        label = _label(op.text)
+        if mid == "shareholders_equity" and not _OWNERS.search(label.lower()):
+            return label or op.name
+    return None
+
+
 def _over(mid: str, asked: str, allowed: set[tuple[int, int]]) -> bool:
     m = _metric(mid)
     return m is not None and asked in _reads(mid) and _UNIT_DIM.get(m.unit) in allowed
@@ -228,11 +263,30 @@ def operand_metric(op: Operand) -> str | None:
     """The catalogue metric an operand is: the row it was read from ('Net cash provided by
     operating activities 3,676.2' -> cfo), else its own name ('capex_fy2020' -> capex)."""
     label = _label(op.text)
+    amount = op.unit in _COUNTED_UNITS and not _PERCENT_AFTER.search(op.text or "")
     for text in (label, _YEAR.sub(" ", op.name.replace("_", " "))):
-        found = _longest(text) or _captioned(text)
-        if found:
-            return found
+        for found in (_longest(text), _captioned(text)):
+            if found and not (amount and _is_ratio(found)):
+                return _same_fact(found)
     return None
+
+
+def _is_ratio(mid: str) -> bool:
+    """A metric that is a ratio, percentage or number of days: an amount's row cannot be it
+    (Apple prints its gross profit as 'Gross margin 170,782')."""
+    m = _metric(mid)
+    return m is not None and _UNIT_DIM.get(m.unit) == (0, 0)
+
+
+def _same_fact(mid: str) -> str:
+    """The line item a catalogue line is read as: one the catalogue reads as its own line, else
+    exactly one other line item (its `formulas` are itself then that one: the attributable net
+    income, else net income) is that line item, the other's convention being the same amount."""
+    m = _metric(mid)
+    if m is None or m.formula or len(m.formulas) != 2 or m.formulas[0] != mid:
+        return mid
+    other = m.formulas[1]
+    return other if _metric(other) is not None else mid
 
 
 def _captioned(label: str) -> str | None:
@@ -307,8 +361,6 @@ class _Point:
         self.touched: set[tuple[str, int]] = set()
 
     def value(self, mid: str, t: int, depth: int = 0) -> float:
-        from finqa.lexicon.formula import evaluate
-
         metric = _metric(mid)
         if metric is None or not metric.formula or depth > 6:
             key = (mid, t)
@@ -316,14 +368,36 @@ class _Point:
                 self.base[key] = random.Random(f"{self.seed}:{mid}:{t}").uniform(1.0, 10.0)
             self.touched.add(key)
             return self.base[key]
-        formula = re.sub(r"\bavg\(", "(", metric.formula) if self.ending else metric.formula
-        current = {i: self.value(i, t, depth + 1) for i in metric.inputs}
+        return self.formula(metric.formula, t, depth)
+
+    def formula(self, formula: str, t: int, depth: int = 0) -> float:
+        """A catalogue formula over line items at period offset `t`."""
+        from finqa.lexicon.formula import evaluate
+
+        inputs = _formula_inputs(formula)
+        formula = re.sub(r"\bavg\(", "(", formula) if self.ending else formula
+        current = {i: self.value(i, t, depth + 1) for i in inputs}
         previous = (
-            {i: self.value(i, t - 1, depth + 1) for i in metric.inputs}
+            {i: self.value(i, t - 1, depth + 1) for i in inputs}
             if re.search(r"\b(?:avg|prev|change)\(", formula)
             else None
         )
         return float(evaluate(formula, current, previous))
+
+
+def _formula_inputs(formula: str) -> tuple[str, ...]:
+    names = re.findall(r"[a-z_][a-z0-9_]*", formula)
+    return tuple(dict.fromkeys(n for n in names if n not in ("avg", "prev", "change")))
+
+
+def _alternatives(mid: str) -> tuple[str, ...]:
+    """The catalogue's other formulas of a metric (`formulas:`) that define it over other line
+    items (gross profit / revenue for gross margin); a bare line item listed there is only
+    where a statement reader looks first (total debt's 'Total debt' line), not a definition."""
+    m = _metric(mid)
+    if m is None:
+        return ()
+    return tuple(f for f in m.formulas if f != m.formula and _formula_inputs(f) != (f,))
 
 
 def _calc_fn(
@@ -334,15 +408,34 @@ def _calc_fn(
     from finqa.lexicon.arith import evaluate
 
     offsets = _offsets(calc)
+    keys = [(str(mid), t) for mid, t in zip(ops, offsets, strict=True)]
+    # distinct rows read as one line item are its parts; the same row twice is counted twice
+    rows: dict[tuple[str, int], list[tuple[float, str]]] = {}
+    for op, key in zip(calc.operands, keys, strict=True):
+        row = (abs(op.value), _label(op.text))
+        if row not in rows.setdefault(key, []):
+            rows[key].append(row)
 
     def fn(point: _Point) -> float:
         env: dict[str, float] = {}
-        for op, mid, t in zip(calc.operands, ops, offsets, strict=True):
-            v = point.value(str(mid), t)
+        for op, key in zip(calc.operands, keys, strict=True):
+            parts = rows[key]
+            i = parts.index((abs(op.value), _label(op.text)))
+            v = point.value(*key) * _share(point.seed, key, i, len(parts))
             env[op.name] = -v if signed and op.value < 0 else v
         return float(evaluate(calc.expression, env))
 
     return fn
+
+
+def _share(seed: int, key: tuple[str, int], i: int, n: int) -> float:
+    """The i-th of n operands read as the same line item for the same period is a part of it
+    (short-term borrowings and the current portion of long-term debt, both short-term debt):
+    random positive shares adding up to the whole."""
+    if n == 1:
+        return 1.0
+    weights = [random.Random(f"{seed}:{key}:part{j}").uniform(1.0, 10.0) for j in range(n)]
+    return weights[i] / sum(weights)
 
 
 # the asked metric over the periods an answer may combine it across: its value, its change, its
@@ -357,15 +450,20 @@ _FORMS: tuple[Callable[[Callable[[int], float]], float], ...] = (
 )
 
 
-def _metric_fns(mid: str) -> list[tuple[bool, Callable[[_Point], float]]]:
-    """(ending balances?, the metric in one of `_FORMS`) as functions of a point."""
-    return [(ending, _form_fn(mid, form)) for ending in (False, True) for form in _FORMS]
+def _metric_fns(
+    mid: str, formula: str | None = None
+) -> list[tuple[bool, Callable[[_Point], float]]]:
+    """(ending balances?, the metric, or `formula` for it, in one of `_FORMS`) as functions of
+    a point."""
+    return [(ending, _form_fn(mid, form, formula)) for ending in (False, True) for form in _FORMS]
 
 
 def _form_fn(
-    mid: str, form: Callable[[Callable[[int], float]], float]
+    mid: str, form: Callable[[Callable[[int], float]], float], formula: str | None = None
 ) -> Callable[[_Point], float]:
     def fn(point: _Point) -> float:
+        if formula is not None:
+            return form(lambda t: point.formula(formula, t))
         return form(lambda t: point.value(mid, t))
 
     return fn
@@ -392,22 +490,26 @@ def _same(
     return all(abs(r - first) <= _TOL * abs(first) for r in ratios), same_items
 
 
-def _compare(calc: Calculation, ops: Sequence[str | None], mid: str) -> tuple[bool | None, bool]:
-    """Whether the calculation is the metric's formula (as written, or with negative operands
+def _compare(
+    calc: Calculation, ops: Sequence[str | None], mid: str, alternatives: bool = True
+) -> tuple[bool | None, bool]:
+    """Whether the calculation is the metric's formula or one of the catalogue's other formulas
+    of it (as written, or with negative operands
     read as negated line items; with average or period-end balances; the metric itself or its
     change, growth or average across periods), and whether it rests on exactly the formula's
     line items."""
     items = False
     verdict: bool | None = None
-    for signed in (False, True):
-        fn = _calc_fn(calc, ops, signed)
-        for ending, metric_fn in _metric_fns(mid):
-            same, keys = _same(fn, metric_fn, ending)
-            if same:
-                return True, keys
-            items = items or keys
-            if same is False:
-                verdict = False
+    for formula in (None, *(_alternatives(mid) if alternatives else ())):
+        for signed in (False, True):
+            fn = _calc_fn(calc, ops, signed)
+            for ending, metric_fn in _metric_fns(mid, formula):
+                same, keys = _same(fn, metric_fn, ending)
+                if same:
+                    return True, keys
+                items = items or keys
+                if same is False:
+                    verdict = False
     return verdict, items
 
 
