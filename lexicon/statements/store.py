@@ -43,7 +43,8 @@ __all__ = [
 # statements; 5: one caption list per catalogue entry (the Book's captions map rows too);
 # 6: parts named by their structure, a country's revenue in prose
 # 7: a caption listing a catalogue caption's kinds but an inner one is its line (caption_words)
-MODEL_VERSION = 7
+# 8: 'group' a segment word and a part's operating result (the parts read may change)
+MODEL_VERSION = 8
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
 
