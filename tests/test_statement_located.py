@@ -59,6 +59,13 @@ class TestRowReading:
         text = "2022 2021\nWe repurchased shares worth 1,200 during the year, more than before.\n"
         assert row_label(text, text.index("1,200")) is None
 
+    def test_a_glued_footnote_mark_is_no_cell(self) -> None:
+        """'Restructuring charges(2)': the mark belongs to the caption; the figures keep their years."""
+        text = "2022\n2021\nRestructuring charges(2)\n145\n85\n"
+        at = text.index("85")
+        assert [y for _s, _e, y in row_cells(text, at)] == [2022, 2021]
+        assert column_period(text, at, at + 2).year == 2021
+
     def test_row_cells_carry_their_years(self) -> None:
         """Every value of the row, each with its column year."""
         cells = row_cells(BALANCE, BALANCE.index("1,200"))

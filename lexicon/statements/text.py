@@ -285,6 +285,7 @@ def _read(
 Span = tuple[int, int]
 _NOT_MEANINGFUL = re.compile(r"N/?M|n/a", re.I)
 _FOOTNOTE = re.compile(r"\([a-z]\)|\*+")
+_GLUED_MARK = re.compile(r"\(\d\)")
 # a column of changes between the periods: 'Change', '% Change', 'Increase (Decrease)', '%'
 CHANGE_COLUMN = re.compile(
     r"(?:%|\$)?\s*(?:change|increase|decrease|variance|increase\s*\(decrease\)|"
@@ -440,6 +441,14 @@ class _PageScan:
         if self.block and _FOOTNOTE.fullmatch(line):
             return  # '(a)' on a line of its own: a footnote mark, no caption
         label, found, spans = split_row_at(line)
+        if (
+            self.block
+            and found
+            and _GLUED_MARK.fullmatch(found[0])
+            and line[spans[0][0] - 1 : spans[0][0]].isalpha()
+        ):
+            # 'Restructuring charges(2)': a footnote mark glued to the caption, no cell
+            label, found, spans = line[: spans[0][1]], found[1:], spans[1:]
         if label and not _is_label(label) and re.search(r"[A-Za-z]", label):
             self.flush_row()  # prose, or rows run together past reading: no figures of a row
             return
