@@ -28,6 +28,7 @@ from finqa.lexicon.statements.raw import DASHES, RawTable, RowAt
 __all__ = [
     "split_row",
     "split_row_at",
+    "split_cells",
     "read_text_page",
     "read_text_block",
     "join_split_numbers",
@@ -113,6 +114,19 @@ def split_row_at(line: str) -> tuple[str, list[str], list[tuple[int, int]]]:
         spans.pop(0)
         end = s.index(cell, end) + len(cell)
     label = s[:end].strip(" $:\u00a0")
+    return label, cells, spans
+
+
+_GLUED_MARK = re.compile(r"\(\d\)")  # a footnote mark: '(2)'
+
+
+def split_cells(line: str) -> tuple[str, list[str], list[tuple[int, int]]]:
+    """`split_row_at` for a line of any table: a footnote mark glued to the caption
+    ('Restructuring charges(2)') is caption, no cell. (Statement pages are still read by
+    `split_row_at` alone, so the statement model stays as built.)"""
+    label, cells, spans = split_row_at(line)
+    if cells and _GLUED_MARK.fullmatch(cells[0]) and line[spans[0][0] - 1 : spans[0][0]].isalpha():
+        return line[: spans[0][1]].strip(" $:\u00a0"), cells[1:], spans[1:]
     return label, cells, spans
 
 
@@ -285,7 +299,6 @@ def _read(
 Span = tuple[int, int]
 _NOT_MEANINGFUL = re.compile(r"N/?M|n/a", re.I)
 _FOOTNOTE = re.compile(r"\([a-z]\)|\*+")
-_GLUED_MARK = re.compile(r"\(\d\)")
 # a column of changes between the periods: 'Change', '% Change', 'Increase (Decrease)', '%'
 CHANGE_COLUMN = re.compile(
     r"(?:%|\$)?\s*(?:change|increase|decrease|variance|increase\s*\(decrease\)|"
@@ -440,15 +453,7 @@ class _PageScan:
             return
         if self.block and _FOOTNOTE.fullmatch(line):
             return  # '(a)' on a line of its own: a footnote mark, no caption
-        label, found, spans = split_row_at(line)
-        if (
-            self.block
-            and found
-            and _GLUED_MARK.fullmatch(found[0])
-            and line[spans[0][0] - 1 : spans[0][0]].isalpha()
-        ):
-            # 'Restructuring charges(2)': a footnote mark glued to the caption, no cell
-            label, found, spans = line[: spans[0][1]], found[1:], spans[1:]
+        label, found, spans = split_cells(line) if self.block else split_row_at(line)
         if label and not _is_label(label) and re.search(r"[A-Za-z]", label):
             self.flush_row()  # prose, or rows run together past reading: no figures of a row
             return
