@@ -120,6 +120,24 @@ class TestOneReader:
             == "Net income attributable to noncontrolling interests"
         )
 
+    def test_offsets_survive_the_readers_rewriting(self) -> None:
+        """Rows run together on one line and a number broken over two lines keep their offsets."""
+        text = (
+            "Consolidated Balance Sheets\nDecember 31, 2019 2018\n"
+            "Cash $ 2,936 $ 5,494 Receivables, net 1,042 1,061\nInventories 394,\n328 300\n"
+        )
+        (table,) = read_text_page(text, 0)
+        read = {
+            label: [text[c[0] : c[1]] for c in at.cells if c is not None]
+            for (label, _cells), at in zip(table.rows, table.at, strict=True)
+        }
+        assert read == {
+            "Cash": ["$ 2,936", "$ 5,494"],
+            "Receivables, net": ["1,042", "1,061"],
+            "Inventories": ["394,\n328", "300"],
+        }
+        assert row_label(text, text.index("1,061")) == "Receivables net"
+
     def test_a_table_outside_the_statements_is_read(self) -> None:
         """An MD&A table with no statement title is read too (as an 'other' table)."""
         text = "Sales increase due to:\n2022\n2021\nVolume\n6.9 %\n12.9 %\nPrice\n(0.8)\n(0.7)\n"
