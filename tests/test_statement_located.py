@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from finqa.lexicon.statements.located import (
     column_period,
-    header_years,
     percent_column,
+    read_row,
     row_cells,
     row_label,
 )
+from finqa.lexicon.statements.text import read_text_page
 
 # a balance sheet as PDF text flattens it: a label line, then one value per line
 BALANCE = (
@@ -34,10 +35,11 @@ class TestColumnPeriod:
         at = text.index("1,200")
         assert column_period(text, at, at + 5).year is None
 
-    def test_header_years_ignore_prose_between_years(self) -> None:
-        """Two years separated by prose are no header run; dates and column words join them."""
-        assert header_years("June 30, 2023 December 31, 2022\nSales", 40) == (2023, 2022)
-        assert header_years("In 2021 we opened stores, and in 2020 none.\nSales", 50) == ()
+    def test_a_change_column_takes_no_year(self) -> None:
+        """A 'Change' column between the years' columns has no year; the next year's column does."""
+        text = "2022\n2021\nChange\n2022\n2021\nChange\nTotal net revenue\n12,614\n12,760\n(1)\n11,947\n13,214\n(10)\n"
+        years = [y for _s, _e, y in row_cells(text, text.index("12,614"))]
+        assert years == [2022, 2021, None, 2022, 2021, None]
 
 
 class TestRowReading:
@@ -56,6 +58,13 @@ class TestRowReading:
         """A figure inside prose is named by its sentence, not a row label."""
         text = "2022 2021\nWe repurchased shares worth 1,200 during the year, more than before.\n"
         assert row_label(text, text.index("1,200")) is None
+
+    def test_a_glued_footnote_mark_is_no_cell(self) -> None:
+        """'Restructuring charges(2)': the mark belongs to the caption; the figures keep their years."""
+        text = "2022\n2021\nRestructuring charges(2)\n145\n85\n"
+        at = text.index("85")
+        assert [y for _s, _e, y in row_cells(text, at)] == [2022, 2021]
+        assert column_period(text, at, at + 2).year == 2021
 
     def test_row_cells_carry_their_years(self) -> None:
         """Every value of the row, each with its column year."""
@@ -76,3 +85,62 @@ class TestPercentColumn:
         """A table of amounts gives no percent context."""
         at = BALANCE.index("1,200")
         assert not percent_column(BALANCE, at, at + 5)
+
+
+class TestOneReader:
+    """The judge's figure lookup is the statement text reader's reading of the same page."""
+
+    def test_lookup_agrees_with_the_statement_reader(self) -> None:
+        """Every figure of a statement page: the lookup's caption, cells and column years are
+        the row the statement reader read for the model (its caption, cells and header)."""
+        (table,) = read_text_page(BALANCE, 0)
+        assert [label for label, _cells in table.rows] == [
+            "Cash and cash equivalents",
+            "Total current assets",
+        ]
+        for (label, cells), at in zip(table.rows, table.at, strict=True):
+            for start, end in (c for c in at.cells if c is not None):
+                assert row_label(BALANCE, start) == label
+                assert [BALANCE[s:e] for s, e, _y in row_cells(BALANCE, start)] == cells
+                assert [y for _s, _e, y in row_cells(BALANCE, start)] == [2022, 2021]
+                assert (
+                    column_period(BALANCE, start, end).year
+                    == (2022, 2021)[cells.index(BALANCE[start:end])]
+                )
+
+    def test_a_wrapped_caption_is_read_whole(self) -> None:
+        """A caption the page wraps over two lines is the row's one caption, as the model reads it."""
+        text = BALANCE + "Net income attributable to\nnoncontrolling interests\n(5)\n(4)\n"
+        row = read_row(text, text.index("(5)"))
+        assert (
+            row is not None and row.caption == "Net income attributable to noncontrolling interests"
+        )
+        assert (
+            row_label(text, text.index("(5)"))
+            == "Net income attributable to noncontrolling interests"
+        )
+
+    def test_offsets_survive_the_readers_rewriting(self) -> None:
+        """Rows run together on one line and a number broken over two lines keep their offsets."""
+        text = (
+            "Consolidated Balance Sheets\nDecember 31, 2019 2018\n"
+            "Cash $ 2,936 $ 5,494 Receivables, net 1,042 1,061\nInventories 394,\n328 300\n"
+        )
+        (table,) = read_text_page(text, 0)
+        read = {
+            label: [text[c[0] : c[1]] for c in at.cells if c is not None]
+            for (label, _cells), at in zip(table.rows, table.at, strict=True)
+        }
+        assert read == {
+            "Cash": ["$ 2,936", "$ 5,494"],
+            "Receivables, net": ["1,042", "1,061"],
+            "Inventories": ["394,\n328", "300"],
+        }
+        assert row_label(text, text.index("1,061")) == "Receivables net"
+
+    def test_a_table_outside_the_statements_is_read(self) -> None:
+        """An MD&A table with no statement title is read too (as an 'other' table)."""
+        text = "Sales increase due to:\n2022\n2021\nVolume\n6.9 %\n12.9 %\nPrice\n(0.8)\n(0.7)\n"
+        at = text.index("(0.7)")
+        assert row_label(text, at) == "Price"
+        assert column_period(text, at, at + 5).year == 2021

@@ -11,9 +11,18 @@ from dataclasses import dataclass, field
 from finqa.lexicon.model import StatementKind
 from finqa.lexicon.numbers import parse_quantity
 
-__all__ = ["RawTable", "BuildFailure", "read_cell", "DASHES"]
+__all__ = ["RawTable", "RowAt", "BuildFailure", "read_cell", "DASHES"]
 
 DASHES = frozenset({"\u2014", "\u2013", "-", "--", "\u2014\u2014", "\u2212"})
+
+
+@dataclass(frozen=True)
+class RowAt:
+    """Where one row a text reader read sits in its page text: its caption's (start, end) and
+    each cell's, None where not known (an uncaptioned total's caption)."""
+
+    caption: tuple[int, int] | None
+    cells: tuple[tuple[int, int] | None, ...]
 
 
 @dataclass
@@ -30,6 +39,9 @@ class RawTable:
     pages: tuple[int, ...] = ()
     notes: list[str] = field(default_factory=list)
     headings: list[str] = field(default_factory=list)  # per row: the sub-heading in force
+    at: list[RowAt] = field(default_factory=list)  # per row (text reader): where it was read
+    # the header's lines and the change columns' captions between them, in order (text reader)
+    columns: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -23,9 +23,18 @@ from finqa.lexicon.numbers import detect_scale, extract_quantities
 from finqa.lexicon.periods import find_periods
 from finqa.lexicon.statements.classify import classify_statement, statement_of_page, title_kind
 from finqa.lexicon.statements.header import is_header_line, read_header
-from finqa.lexicon.statements.raw import DASHES, RawTable
+from finqa.lexicon.statements.raw import DASHES, RawTable, RowAt
 
-__all__ = ["split_row", "read_text_page", "join_split_numbers", "unglue_rows", "header_prefix"]
+__all__ = [
+    "split_row",
+    "split_row_at",
+    "split_cells",
+    "read_text_page",
+    "read_text_block",
+    "join_split_numbers",
+    "unglue_rows",
+    "header_prefix",
+]
 
 _SPLIT_NUMBER = re.compile(r"(?:^|[\s$(])\d{1,3}(?:,\d{3})*,$")
 _NEXT_DIGITS = re.compile(r"^\d{3}(?:[,.)\s]|$)")
@@ -60,9 +69,16 @@ def split_row(line: str) -> tuple[str, list[str]]:
     Cells are read by `finqa.lexicon.numbers.extract_quantities`; a lone dash is a cell
     ('—' = nil). Years, dates and note references end the run of cells.
     """
+    label, cells, _spans = split_row_at(line)
+    return label, cells
+
+
+def split_row_at(line: str) -> tuple[str, list[str], list[tuple[int, int]]]:
+    """`split_row`, with each cell's (start, end) in `line` (a nil dash: the dash as printed)."""
     s = line.rstrip(_TAIL_JUNK)
     qs = extract_quantities(s)
     cells: list[str] = []
+    spans: list[tuple[int, int]] = []
     end = len(s)
     while True:
         end = len(s[:end].rstrip(_TAIL_JUNK))
@@ -71,6 +87,9 @@ def split_row(line: str) -> tuple[str, list[str]]:
         cut = s.rfind(" ", 0, end)
         if s[cut + 1 : end].strip("$") in DASHES:
             cells.append("\u2014")
+            spans.append(
+                (cut + 1 + (len(s[cut + 1 : end]) - len(s[cut + 1 : end].lstrip("$"))), end)
+            )
             end = max(cut, 0)
             continue
         q = None
@@ -81,16 +100,34 @@ def split_row(line: str) -> tuple[str, list[str]]:
                 break
         if q is None or q.kind != "number" or any(ch.isalpha() for ch in s[q.start : end]):
             break  # a cell holds no words ('186,880,413 shares' is label text)
-        cells.append(s[q.start : end].strip())
+        text = s[q.start : end]
+        lead = len(text) - len(text.lstrip())
+        cells.append(text.strip())
+        spans.append((q.start + lead, q.start + lead + len(text.strip())))
         end = q.start
     cells.reverse()
+    spans.reverse()
     while cells and s[:end].count("(") > s[:end].count(")") and cells[0].endswith(")"):
         if "(" in cells[0]:
             break
         cell = cells.pop(0)  # '(Note 11 and 14)': the reference closes, no cell '14)'
+        spans.pop(0)
         end = s.index(cell, end) + len(cell)
     label = s[:end].strip(" $:\u00a0")
-    return label, cells
+    return label, cells, spans
+
+
+_GLUED_MARK = re.compile(r"\(\d\)")  # a footnote mark: '(2)'
+
+
+def split_cells(line: str) -> tuple[str, list[str], list[tuple[int, int]]]:
+    """`split_row_at` for a line of any table: a footnote mark glued to the caption
+    ('Restructuring charges(2)') is caption, no cell. (Statement pages are still read by
+    `split_row_at` alone, so the statement model stays as built.)"""
+    label, cells, spans = split_row_at(line)
+    if cells and _GLUED_MARK.fullmatch(cells[0]) and line[spans[0][0] - 1 : spans[0][0]].isalpha():
+        return line[: spans[0][1]].strip(" $:\u00a0"), cells[1:], spans[1:]
+    return label, cells, spans
 
 
 # one cell of a flowed row: '2,936', '(34)', '$5,494', '9.94', '12%', or a nil dash; never a
@@ -200,17 +237,34 @@ def _is_label(text: str) -> bool:
 def read_text_page(
     text: str, page: int, *, kind: StatementKind | None = None, title: str = ""
 ) -> list[RawTable]:
-    """Raw statement tables on one page of text; [] when the page holds no statement."""
+    """Raw statement tables on one page of text; [] when the page holds no statement.
+
+    Each table keeps, per row, where its caption and cells sit in `text` (`RawTable.at`)."""
+    return _read(text, page, kind, title, other=False)
+
+
+def read_text_block(text: str) -> list[RawTable]:
+    """Every table of a block of text, a statement's or not (an MD&A or note table, `other`
+    when no statement title names it), each row with its caption's and cells' offsets."""
+    return _read(text, 0, None, "", other=True)
+
+
+def _read(
+    text: str, page: int, kind: StatementKind | None, title: str, *, other: bool
+) -> list[RawTable]:
     lines = [ln.strip() for ln in text.replace("\r\n", "\n").split("\n")]
     lines = join_split_numbers([_DATE_COMMA.sub(r"\1, \2", ln) for ln in lines if ln and ln != "$"])
     if kind is None:
         kind, title = statement_of_page(lines)
-    if kind is None:
+    if kind is None and not other:
         return []
+    kind = kind or "other"
     at = next((i for i, ln in enumerate(lines) if ln == title), 0)
     # a title below the page head (a release's statement after its prose): its lines are the
     # table's context (scale note), not the prose above
     scan = _PageScan(page, kind, title, lines[at : at + 12] if at >= 8 else lines[:12])
+    scan.cursor = _Cursor(text)
+    scan.block = other
     for line in lines:
         t_kind = title_kind(line) if len(line) < 120 else None
         if (
@@ -218,6 +272,7 @@ def read_text_page(
             and (scan.current.rows or scan.label_parts)
             and (line != title or scan.current.header_lines)
         ):  # a new title after rows starts a table (the page's own title after another's rows)
+            scan.cursor.place(line)
             scan.new_table(t_kind, line, [line])
         elif is_header_line(line):
             scan.header(line)
@@ -241,6 +296,49 @@ def read_text_page(
     return scan.tables
 
 
+Span = tuple[int, int]
+_NOT_MEANINGFUL = re.compile(r"N/?M|n/a", re.I)
+_FOOTNOTE = re.compile(r"\([a-z]\)|\*+")
+# a column of changes between the periods: 'Change', '% Change', 'Increase (Decrease)', '%'
+CHANGE_COLUMN = re.compile(
+    r"(?:%|\$)?\s*(?:change|increase|decrease|variance|increase\s*\(decrease\)|"
+    r"increase/\(decrease\)|%)(?:\s*%)?",
+    re.I,
+)
+
+
+class _Cursor:
+    """Where the lines the reader reads sit in the page text: the reader strips lines, joins a
+    number broken over two, spaces a date ('27,2014') and cuts rows run together, none of which
+    moves a printed character, so each line's characters are found in order from the last one
+    placed (only blanks and dropped '$' lines skipped)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.at = 0
+        self.lost = not text
+
+    def place(self, line: str) -> list[int] | None:
+        """The text offset of each character of `line` (a blank: the offset after the last
+        character placed), None once a line is not found where it should be."""
+        if self.lost:
+            return None
+        text, j, out = self.text, self.at, []
+        for ch in line:
+            if ch.isspace():
+                out.append(j)
+                continue
+            while j < len(text) and text[j] != ch and (text[j].isspace() or text[j] == "$"):
+                j += 1
+            if j >= len(text) or text[j] != ch:
+                self.lost = True
+                return None
+            out.append(j)
+            j += 1
+        self.at = j
+        return out
+
+
 class _PageScan:
     """The state of `read_text_page`: the table being read, its current row and the tables done."""
 
@@ -254,6 +352,10 @@ class _PageScan:
         self.inline_line = ""  # the label's own line when it ended in number-like text
         self.heading = ""
         self._columns = (0, 0)  # (header lines counted, columns they name)
+        self.cursor = _Cursor("")
+        self.block = False  # reading any block of text (`read_text_block`), not a statement page
+        self.label_span: Span | None = None  # where the caption read so far sits in the text
+        self.cell_spans: list[Span | None] = []
 
     def _table(self, kind: StatementKind, title: str) -> RawTable:
         return RawTable(
@@ -271,7 +373,23 @@ class _PageScan:
         if self.label_parts:
             self.current.rows.append((" ".join(self.label_parts), list(self.cells)))
             self.current.headings.append(self.heading)
+            self.current.at.append(RowAt(self.label_span, tuple(self.cell_spans)))
         self.label_parts, self.cells = [], []
+        self.label_span, self.cell_spans = None, []
+
+    def _label_to(self, pos: list[int] | None, end: int, start: int | None = None) -> None:
+        """The caption now runs from `start` (a new caption) or its old start to `end` of the
+        line placed at `pos`."""
+        if pos is None or end <= 0:
+            self.label_span = None if start is not None else self.label_span
+            return
+        at = pos[start] if start is not None else None
+        if at is None:
+            at = self.label_span[0] if self.label_span else None
+        self.label_span = None if at is None else (at, pos[end - 1] + 1)
+
+    def _spans(self, pos: list[int] | None, spans: list[tuple[int, int]]) -> list[Span | None]:
+        return [None if pos is None else (pos[s], pos[e - 1] + 1) for s, e in spans]
 
     def finish(self) -> None:
         self.flush_row()
@@ -289,39 +407,76 @@ class _PageScan:
         """A column header line: the first starts the table; a later one after figures starts
         another, unless it ends a caption cut after a connector ('... outstanding at December
         31, 2021 and' / 'December 31, 2020')."""
+        pos = self.cursor.place(line)
         unfinished = self.label_parts and _UNFINISHED.search(self.label_parts[-1])
         if self.current.header_lines and unfinished and not self.cells:
             self.label_parts.append(line)
+            self._label_to(pos, len(line))
             return
+        if not self.current.header_lines and self.block and any(c for _, c in self.current.rows):
+            # a block's rows before its header are a table of their own (an extraction that
+            # prints the header below the rows), not furniture
+            self.new_table(self.current.kind, self.current.title, self.context[:12])
         if not self.current.header_lines:  # rows above the first header are page furniture
             self.current.rows.clear()
             self.current.headings.clear()
+            self.current.at.clear()
             self.label_parts, self.cells = [], []
-        elif any(c for _, c in self.current.rows) or self.cells:
+            self.label_span, self.cell_spans = None, []
+        elif (
+            any(c for _, c in self.current.rows) or self.cells or (self.block and self.current.rows)
+        ):
+            # a block's header after captions or prose heads a table of its own
             self.new_table(self.current.kind, self.current.title, self.context[:12])
         elif self.label_parts and not self.cells:
+            self._change_column()
             self.label_parts = []  # a column caption above the years, not a line item
+            self.label_span = None
         self.current.header_lines.append(line)
+        self.current.columns.append(line)
+
+    def _change_column(self) -> None:
+        """A caption between or after the header's years that names a change column ('Change',
+        '% Change'): kept among the header's column captions (it takes a column of figures)."""
+        caption = " ".join(self.label_parts)
+        figures = any(c for _, c in self.current.rows)
+        if self.current.header_lines and not figures and CHANGE_COLUMN.fullmatch(caption):
+            self.current.columns.append(caption)
 
     def row(self, line: str) -> None:
         """A label with its cells, a wrapped label, more cells, or an uncaptioned total."""
-        label, found = split_row(line)
+        pos = self.cursor.place(line)
+        if self.block and _NOT_MEANINGFUL.fullmatch(line):
+            if self.label_parts and self.cells and pos is not None:  # 'NM': a cell with no figure
+                self.cells.append(line)
+                self.cell_spans.append((pos[0], pos[-1] + 1))
+            return
+        if self.block and _FOOTNOTE.fullmatch(line):
+            return  # '(a)' on a line of its own: a footnote mark, no caption
+        label, found, spans = split_cells(line) if self.block else split_row_at(line)
         if label and not _is_label(label) and re.search(r"[A-Za-z]", label):
             self.flush_row()  # prose, or rows run together past reading: no figures of a row
             return
+        lead = len(line) - len(line.lstrip(" $:\u00a0"))
         if label and _is_label(label):
             if self.cells:
                 self.flush_row()
                 self.label_parts = [label]
+                self._label_to(pos, lead + len(label), lead)
             elif self.label_parts and (label[:1].islower() or label[:1] == "("):
                 self.label_parts.append(label)  # a wrapped label continues
+                self._label_to(pos, lead + len(label))
             else:
                 if self.label_parts:
+                    self._change_column()
                     self.heading = " ".join(self.label_parts)
                     self.current.rows.append((self.heading, []))
                     self.current.headings.append("")
+                    self.current.at.append(RowAt(self.label_span, ()))
                 self.label_parts = [label]
+                self._label_to(pos, lead + len(label), lead)
             self.cells = list(found)
+            self.cell_spans = self._spans(pos, spans)
             self.inline_line = line.rstrip(" $") if found else ""
         elif found and self.label_parts:
             if (
@@ -329,9 +484,16 @@ class _PageScan:
             ):  # numbers on the label's line were part of the label ('$40 and $42')
                 self.label_parts[-1] = self.inline_line
                 self.cells, self.inline_line = [], ""
+                last = self.cell_spans[-1] if self.cell_spans else None
+                self.label_span = (
+                    (self.label_span[0], last[1]) if self.label_span and last else None
+                )
+                self.cell_spans = []
             self.cells.extend(found)
+            self.cell_spans.extend(self._spans(pos, spans))
         elif found and not self.label_parts and self.heading:
             self.label_parts, self.cells = (
                 [f"Total {self.heading}"],
                 list(found),
             )  # an uncaptioned total
+            self.label_span, self.cell_spans = None, self._spans(pos, spans)

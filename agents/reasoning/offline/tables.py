@@ -18,6 +18,7 @@ from finqa.lexicon.line_items import label_key
 from finqa.lexicon.numbers import detect_scale, parse_cell
 from finqa.lexicon.statements.classify import classify_statement as lexicon_classify
 from finqa.lexicon.statements.classify import title_kind
+from finqa.lexicon.statements.text import split_cells, unglue_rows
 
 __all__ = [
     "Row",
@@ -28,9 +29,6 @@ __all__ = [
     "parse_cell",
 ]
 
-_NUM = re.compile(
-    r"(?<![\w.])\(\s*\$?\s*\d[\d,]*(?:\.\d+)?\s*\)%?|(?<![\w.(])-?\$?\s*\d[\d,]*(?:\.\d+)?%?(?![\w)])"
-)
 _YEAR = re.compile(r"\b(19[5-9]\d|20[0-4]\d)\b")
 _MONTHS = (
     "january|february|march|april|may|june|july|august|september|october|november|december|"
@@ -120,45 +118,27 @@ def title_statement(line: str) -> str | None:
     return _OFFLINE_NAME.get(kind, kind) if kind else None
 
 
-_RUN_THEN_LABEL = re.compile(
-    r"((?:\s+\$?\s*(?:\(\s*\d[\d,]*(?:\.\d+)?\s*\)|-?\d[\d,]*(?:\.\d+)?|[\u2014\u2013])%?){2,})\s+(?=[A-Z][A-Za-z])"
-)
-
-
 def _explode(lines: list[str]) -> list[str]:
-    """Split lines that hold several rows ('... (3.4) Dividends paid (1,244.5) ...') into one row each."""
+    """Split lines that hold several rows ('... (3.4) Dividends paid (1,244.5) ...') into one row
+    each, as the statement text reader cuts them (`lexicon.statements.text.unglue_rows`)."""
     out: list[str] = []
     for line in lines:
-        if len(line) > 60 and _RUN_THEN_LABEL.search(line):
-            out.extend(_RUN_THEN_LABEL.sub(lambda m: m.group(1) + "\n", line).split("\n"))
-        else:
-            out.append(line)
+        pieces = unglue_rows(line, 2) if len(line) > 60 else []
+        out.extend(pieces if len(pieces) > 1 else [line])
     return out
 
 
 def _split_line(line: str) -> tuple[str, list[float]]:
-    """(label text, trailing numbers) of one line; numbers inside the label stay label."""
-    s = line.strip()
+    """(label text, trailing numbers) of one line, as the statement text reader splits a table
+    line (`lexicon.statements.text.split_cells`); a nil dash reads 0."""
+    label, cells, _spans = split_cells(line.strip())
     values: list[float] = []
-    while s:
-        s = s.rstrip(" $\u00a0")
-        m = None
-        for cand in _NUM.finditer(s):
-            m = cand
-        if m is None or s[m.end() :].strip(" $%\u00a0"):
-            dash = re.search(r"(?:^|\s)([\u2014\u2013\-]{1,2})$", s)
-            if dash and (len(s) <= 2 or values or re.search(r"\d", s)):
-                values.append(0.0)
-                s = s[: dash.start(1)]
-                continue
-            break
-        value = parse_cell(m.group(0))
+    for cell in cells:
+        value = 0.0 if cell == "\u2014" else parse_cell(cell)
         if value is None:
-            break
+            return line.strip().strip(" $:\u00a0"), []
         values.append(value)
-        s = s[: m.start()]
-    values.reverse()
-    return s.strip(" $:\u00a0"), values
+    return label, values
 
 
 def _header_years(line: str) -> list[int] | None:
