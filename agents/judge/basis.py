@@ -2,11 +2,14 @@
 figure is accepted only when a sentence it quotes from the evidence is about the question's
 subject and states it as a fact of the asked period.
 
-* about the subject - the sentence shares at least two of the question's subject words (its
-  content words less the company's name and the years; one of a subject of three words or
-  fewer), not one shared word, and names no other company than the asked ones;
-* a fact - no modal or hedge wording ('could adversely affect', 'may', 'we expect': lexicon
-  data), and not from the risk factors;
+* about the subject - the sentence shares at least two of the question's topic words (the
+  content words of its asked parts, not of its instructions or conditional clauses, less the
+  company's name, the years and the words that frame a question: 'report', 'business',
+  'increase' - `lexicon.question_frame`; one of a topic of three words or fewer), not a word
+  of the frame, and names no other company than the asked ones;
+* a fact - no modal or hedge wording ('could adversely affect', 'may', 'we expect') and no
+  clause opened by a condition ('If ...', lexicon data), and not from the risk factors (the
+  section of the chunk the sentence is cited from, else of its page);
 * of the asked period - a sentence that names years names one within a year of an asked one
   (a retailer's fiscal year is named by either calendar year it touches).
 
@@ -58,13 +61,20 @@ class BasisCheck:
 
 
 def subject_words(question: str) -> frozenset[str]:
-    """The question's subject: its content words less the asked companies' names and years."""
+    """The question's topic: the content words of its asked parts less the asked companies'
+    names, the years and the question's frame ('report', 'business', 'increase'); the parts'
+    whole content words where the frame is all they hold."""
+    from finqa.lexicon.question_frame import frame_words
+
     intent = read_intent(question)  # the lexicon's one reading of the question
-    head = intent.head
+    asked = " ".join(p.text for p in intent.parts.parts) or intent.head
     names: set[str] = set()
     for company in intent.companies:
         names |= set(content_tokens(company))
-    return frozenset(t for t in content_tokens(head) if t not in names)
+    words = [t for t in content_tokens(asked) if t not in names]
+    frame = {t for w in frame_words() for t in content_tokens(w)}
+    topic = frozenset(t for t in words if t not in frame)
+    return topic or frozenset(words)
 
 
 def check_basis(
@@ -83,9 +93,10 @@ def check_basis(
     if not candidates:
         return None
     failures: list[BasisCheck] = []
-    for source_id, sentence in candidates:
+    for source_id, sentence, chunk_id in candidates:
         item = evidence.by_source(source_id) if source_id else None
-        failed = _judge_sentence(sentence, source_id, item, subject, asked_names, asked)
+        section = _section(item, chunk_id)
+        failed = _judge_sentence(sentence, source_id, item, section, subject, asked_names, asked)
         if failed is None:
             return BasisCheck("supported", sentence, source_id, "about the subject, a fact")
         failures.append(failed)
@@ -97,6 +108,7 @@ def _judge_sentence(
     sentence: str,
     source_id: str | None,
     item: Any,
+    section: str | None,
     subject: frozenset[str],
     asked_names: set[str],
     asked: Sequence[int],
@@ -128,7 +140,7 @@ def _judge_sentence(
             source_id,
             f"the quoted sentence states a possibility ('{hedge}'), not a fact of the period",
         )
-    if item is not None and in_risk_factors(item.section, item.text):
+    if item is not None and in_risk_factors(section, item.text):
         return BasisCheck(
             "risk_factor",
             sentence,
@@ -151,18 +163,38 @@ def _judge_sentence(
 
 def _basis_sentences(
     answer: Answer, claims: Sequence[Any], evidence: Evidence
-) -> list[tuple[str | None, str]]:
-    """(source, sentence): what the answer quotes as its basis - its citations' quotes and the
-    sentences it puts in quotation marks, each with the source it cites (an answer that quotes
-    nothing is judged by its grounding alone)."""
-    out: list[tuple[str | None, str]] = [
-        (c.source_id, c.quote.strip()) for c in answer.citations if c.quote.strip()
+) -> list[tuple[str | None, str, str | None]]:
+    """(source, sentence, chunk): what the answer quotes as its basis - its citations' quotes
+    (with the chunk each is cited from) and the sentences it puts in quotation marks, each with
+    the source it cites (an answer that quotes nothing is judged by its grounding alone)."""
+    out: list[tuple[str | None, str, str | None]] = [
+        (c.source_id, c.quote.strip(), c.chunk_id) for c in answer.citations if c.quote.strip()
     ]
+    quoted = {quote: chunk for _s, quote, chunk in out}
     for m in _QUOTED.finditer(answer.text):
         cited = CITATION.search(answer.text, m.end(), m.end() + 40)
         source = "S" + cited.group(1).split(",")[0].strip().lstrip("Ss") if cited else None
-        out.append((source, m.group(1).strip()))
+        sentence = m.group(1).strip()
+        chunk = next((c for q, c in quoted.items() if q and q[:60] in sentence), None)
+        out.append((source, sentence, chunk))
     return list(dict.fromkeys(out))
+
+
+def _section(item: Any, chunk_id: str | None) -> str | None:
+    """The part of the filing a basis sentence is from: the section of the chunk it is cited
+    from; else, on a page that holds chunks of several parts, the risk factors' heading if any
+    chunk is from them (finqa cannot tell which part holds the sentence, and a possibility is
+    no basis); else the page's section."""
+    if item is None:
+        return None
+    from finqa.lexicon.hedges import in_risk_factors
+
+    sections = list(item.metadata.get("sections") or ())
+    by_chunk = dict(zip(item.chunk_ids, sections, strict=False))
+    if chunk_id is not None and chunk_id in by_chunk:
+        return by_chunk[chunk_id]  # type: ignore[no-any-return]
+    risky = [s for s in sections if s and in_risk_factors(s)]
+    return risky[0] if risky else item.section
 
 
 def _companies(text: str) -> list[str]:
