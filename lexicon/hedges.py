@@ -9,7 +9,7 @@ import re
 
 from finqa.lexicon._data import data_cache, read_yaml
 
-__all__ = ["hedge_in", "in_risk_factors"]
+__all__ = ["future_in", "hedge_in", "in_risk_factors"]
 
 _MONTH_MAY = re.compile(r"may\s+\d", re.I)
 
@@ -41,6 +41,19 @@ def hedge_in(sentence: str) -> str | None:
         return m.group(0)
     condition = opening.search(sentence)
     return condition.group(1) if condition else None
+
+
+@data_cache()
+def _future() -> re.Pattern[str]:
+    words = (read_yaml("hedges.yaml") or {}).get("future") or ()
+    body = "|".join(re.escape(str(w)).replace(r"\ ", r"\s+") for w in words) or "(?!)"
+    return re.compile(rf"\b(?:{body})\b", re.I)
+
+
+def future_in(text: str) -> str | None:
+    """The word that puts `text` in the future ('will', 'going to'), else None."""
+    m = _future().search(text)
+    return m.group(0) if m else None
 
 
 def in_risk_factors(section: str | None, text: str = "") -> bool:

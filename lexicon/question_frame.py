@@ -8,10 +8,18 @@ from __future__ import annotations
 
 from finqa.lexicon._data import data_cache, read_words
 
-__all__ = ["frame_words"]
+__all__ = ["base_forms", "frame_words"]
 
 
 @data_cache()
 def frame_words() -> frozenset[str]:
     """The question-frame words, lower case."""
     return frozenset(w.lower() for w in read_words("question_frame.txt"))
+
+
+@data_cache()
+def base_forms() -> dict[str, str]:
+    """Irregular past forms and their verbs ('paid' -> 'pay'), data/irregular_verbs.txt: a
+    question asks in the base form what a filing states in the past."""
+    pairs = (line.split() for line in read_words("irregular_verbs.txt"))
+    return {p[0].lower(): p[1].lower() for p in pairs if len(p) == 2}
