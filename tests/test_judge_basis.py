@@ -174,3 +174,45 @@ class TestBasisTopic:
         v = _judge_on(q, fact, _ev(fact))
         assert v.details["basis"]["outcome"] == "supported", v.details["basis"]
         assert v.decision == "accept", v.feedback
+
+    def test_one_word_of_a_two_word_topic_is_not_enough(self) -> None:
+        """'Customer' alone is not customer concentration: a sentence about working with
+        customers is not accepted."""
+        q = "Did Corning report customer concentration in FY2022?"
+        other = "In 2022, Corning worked with its customers to create new glass products."
+        v = _judge_on(q, other, _ev(other))
+        assert v.details["basis"]["outcome"] == "not_about", v.details["basis"]
+
+    def test_concept_in_its_filing_language_accepted(self) -> None:
+        """Customer concentration stated in the filings' own words ('one customer accounted for')
+        names the concept: accepted."""
+        q = "Did Corning report customer concentration in FY2022?"
+        fact = "In 2022, one customer accounted for a significant part of Corning's net sales."
+        v = _judge_on(q, fact, _ev(fact))
+        assert v.details["basis"]["outcome"] == "supported", v.details["basis"]
+        assert v.decision == "accept", v.feedback
+
+
+class TestBasisPeriodAndFuture:
+    def test_future_is_no_fact_of_the_period(self) -> None:
+        """'will continue to' states what will be: no basis for what a company did."""
+        q = "Did Corning's display sales depend on a few large customers in FY2022?"
+        will = "A few large customers will continue to account for most of Corning's display sales."
+        v = _judge_on(q, will, _ev(will))
+        assert v.details["basis"]["outcome"] == "possibility", v.details["basis"]
+        assert v.decision == "retry"
+
+    def test_year_named_as_the_comparison(self) -> None:
+        """A sentence naming only the year it compares against ('compared to fiscal 2021') is a
+        fact of the year after: it answers for fiscal 2022 (FY2023 of a retailer whose fiscal
+        2022 ends in January 2023); one compared to fiscal 2020 does not."""
+        q = "What drove the decrease in Corning's selling and administrative expenses in FY2023?"
+        fact = (
+            "Selling and administrative expenses decreased compared to fiscal 2020, primarily "
+            "due to lower marketing costs."
+        )
+        fact21 = fact.replace("2020", "2021")
+        v = _judge_on(q, fact21, _ev(fact21))
+        assert v.details["basis"]["outcome"] == "supported", v.details["basis"]
+        v = _judge_on(q, fact, _ev(fact))
+        assert v.details["basis"]["outcome"] == "other_period", v.details["basis"]

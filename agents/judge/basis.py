@@ -32,7 +32,7 @@ from typing import Any, Literal
 
 from finqa.agents.judge import _lex
 from finqa.agents.judge.text import CITATION, content_tokens
-from finqa.agents.types import Answer, Evidence
+from finqa.agents.types import Answer, Evidence, EvidenceItem
 from finqa.lexicon.question_intent import read_intent
 
 __all__ = ["BasisCheck", "BasisOutcome", "check_basis", "subject_words"]
@@ -254,7 +254,7 @@ def _basis_sentences(
     return list(dict.fromkeys(out))
 
 
-def _section(item: Any, chunk_id: str | None) -> str | None:
+def _section(item: EvidenceItem | None, chunk_id: str | None) -> str | None:
     """The part of the filing a basis sentence is from: the section of the chunk it is cited
     from; else, on a page that holds chunks of several parts, the risk factors' heading if any
     chunk is from them (finqa cannot tell which part holds the sentence, and a possibility is
@@ -268,8 +268,7 @@ def _section(item: Any, chunk_id: str | None) -> str | None:
     if chunk_id is not None and chunk_id in by_chunk:
         return by_chunk[chunk_id]
     risky = [s for s in sections if s and in_risk_factors(s)]
-    page: str | None = item.section
-    return risky[0] if risky else page
+    return risky[0] if risky else item.section
 
 
 def _companies(text: str, *, matched: bool = False) -> list[str]:
