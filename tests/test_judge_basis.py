@@ -112,6 +112,13 @@ def _judge_on(question: str, quote: str, ev: Evidence, chunk: str | None = None)
     return JudgeAgent(Settings()).evaluate(question, answer, ev, 1)
 
 
+def _expect(question: str, sentence: str, outcome: str, decision: str | None = None) -> None:
+    """The judge's basis outcome (and decision) on a Yes quoting `sentence` from its page."""
+    v = _judge_on(question, sentence, _ev(sentence))
+    assert v.details["basis"]["outcome"] == outcome, v.details["basis"]
+    assert decision is None or v.decision == decision, v.feedback
+
+
 class TestBasisStatesAFact:
     Q_CUSTOMERS = "Did Corning's display sales depend on a few large customers in FY2022?"
 
@@ -159,9 +166,7 @@ class TestBasisTopic:
         subject, not customer concentration: not accepted."""
         q = "Did Corning report customer concentration in FY2022?"
         other = "In 2022, Corning reported its results in five reportable segments."
-        v = _judge_on(q, other, _ev(other))
-        assert v.details["basis"]["outcome"] == "not_about", v.details["basis"]
-        assert v.decision == "retry"
+        _expect(q, other, "not_about", "retry")
 
     def test_instruction_words_are_not_the_subject(self) -> None:
         """The topic is read from the asked sentence, not the instruction after it ('please
@@ -171,26 +176,21 @@ class TestBasisTopic:
             "this company, then please state that and explain why."
         )
         fact = "In 2022, Corning paid cash dividends each quarter."
-        v = _judge_on(q, fact, _ev(fact))
-        assert v.details["basis"]["outcome"] == "supported", v.details["basis"]
-        assert v.decision == "accept", v.feedback
+        _expect(q, fact, "supported", "accept")
 
     def test_one_word_of_a_two_word_topic_is_not_enough(self) -> None:
         """'Customer' alone is not customer concentration: a sentence about working with
         customers is not accepted."""
         q = "Did Corning report customer concentration in FY2022?"
         other = "In 2022, Corning worked with its customers to create new glass products."
-        v = _judge_on(q, other, _ev(other))
-        assert v.details["basis"]["outcome"] == "not_about", v.details["basis"]
+        _expect(q, other, "not_about")
 
     def test_concept_in_its_filing_language_accepted(self) -> None:
         """Customer concentration stated in the filings' own words ('one customer accounted for')
         names the concept: accepted."""
         q = "Did Corning report customer concentration in FY2022?"
         fact = "In 2022, one customer accounted for a significant part of Corning's net sales."
-        v = _judge_on(q, fact, _ev(fact))
-        assert v.details["basis"]["outcome"] == "supported", v.details["basis"]
-        assert v.decision == "accept", v.feedback
+        _expect(q, fact, "supported", "accept")
 
 
 class TestBasisPeriodAndFuture:
@@ -198,9 +198,7 @@ class TestBasisPeriodAndFuture:
         """'will continue to' states what will be: no basis for what a company did."""
         q = "Did Corning's display sales depend on a few large customers in FY2022?"
         will = "A few large customers will continue to account for most of Corning's display sales."
-        v = _judge_on(q, will, _ev(will))
-        assert v.details["basis"]["outcome"] == "possibility", v.details["basis"]
-        assert v.decision == "retry"
+        _expect(q, will, "possibility", "retry")
 
     def test_year_named_as_the_comparison(self) -> None:
         """A sentence naming only the year it compares against ('compared to fiscal 2021') is a
@@ -212,7 +210,5 @@ class TestBasisPeriodAndFuture:
             "due to lower marketing costs."
         )
         fact21 = fact.replace("2020", "2021")
-        v = _judge_on(q, fact21, _ev(fact21))
-        assert v.details["basis"]["outcome"] == "supported", v.details["basis"]
-        v = _judge_on(q, fact, _ev(fact))
-        assert v.details["basis"]["outcome"] == "other_period", v.details["basis"]
+        _expect(q, fact21, "supported")
+        _expect(q, fact, "other_period")
