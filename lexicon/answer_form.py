@@ -19,6 +19,7 @@ __all__ = [
     "asks_percent",
     "asks_positive",
     "asks_share_of_revenue",
+    "share_base",
     "ask_head",
     "defines_metric",
     "is_yes_no",
@@ -133,6 +134,19 @@ def asks_share_of_revenue(head: str) -> bool:
         if metric is not None and metric.unit == "USD" and "margin" in m.matched.lower():
             plain = plain[: m.start] + " " * (m.end - m.start) + plain[m.end :]
     return bool(_PCT_OF_REV.search(plain))
+
+
+_SHARE_BASE = re.compile(
+    r"\bas an? (?:%|percent(?:age)?) of (?:total |net )*(?:revenues?|sales)\b|"
+    r"\b(?:%|percent(?:age)?) of (?:total |net )*(?:revenues?|sales)\b",
+    re.I,
+)
+
+
+def share_base(text: str) -> list[tuple[int, int]]:
+    """The spans naming the whole a share is taken of ('as a percent of net sales'): what the
+    question measures by, not what it asks about."""
+    return [m.span() for m in _SHARE_BASE.finditer(text)]
 
 
 def is_yes_no(question: str) -> bool:

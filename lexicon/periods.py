@@ -26,6 +26,7 @@ __all__ = [
     "parse_date",
     "quarter_of",
     "year_mentions",
+    "stated_years",
 ]
 
 
@@ -315,3 +316,21 @@ def year_mentions(text: str) -> list[tuple[int, int, int]]:
     for m in _SHORT_FY.finditer(text):
         out.append((2000 + int(m.group(1)), m.start(), m.end()))
     return sorted(out, key=lambda t: t[1])
+
+
+# a year named as what the stated figure is set against ('decreased to 23.5% compared to 23.9% in
+# fiscal 2021'): the statement is about the year after it
+_COMPARED_TO = re.compile(
+    r"\b(?:compared (?:to|with)|versus|vs\.?|over|than)\b(?:[^.;]|\.(?=\d)){0,50}$", re.I
+)
+
+
+def stated_years(text: str) -> set[int]:
+    """The years a sentence states a fact of: each year it names, and the year after one it
+    names only as the comparison ('... compared to 23.9% in fiscal 2021' is a fact of 2022)."""
+    out: set[int] = set()
+    for year, start, _end in year_mentions(text):
+        out.add(year)
+        if _COMPARED_TO.search(text, max(0, start - 60), start):
+            out.add(year + 1)
+    return out

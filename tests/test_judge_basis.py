@@ -8,7 +8,7 @@ from typing import Any
 from _reasoning_data import evidence
 from finqa.agents.config import Settings
 from finqa.agents.judge import JudgeAgent
-from finqa.agents.types import Answer, Citation, Evidence
+from finqa.agents.types import Answer, Citation, Evidence, EvidenceItem
 from finqa.lexicon.hedges import hedge_in, in_risk_factors
 
 DOC = "CORNING_2022_10K"
@@ -88,3 +88,127 @@ class TestQuotedInText:
         answer = Answer(text="Yes, Corning paid cash dividends to shareholders each quarter [S1].")
         v = JudgeAgent(Settings()).evaluate(Q, answer, _ev(FACT), 1)
         assert v.details["basis"] is None and v.decision == "accept", v.feedback
+
+
+def _page(chunks: list[tuple[str, str]], section: str) -> Evidence:
+    """One page whose chunks come from several parts of the filing (the page's own section is
+    its first chunk's)."""
+    plan = evidence("x").plan
+    item = EvidenceItem(
+        source_id="S1",
+        doc_id=DOC,
+        pages=(7,),
+        chunk_ids=tuple(f"{DOC}#{i}" for i in range(len(chunks))),
+        text="\n".join(t for _s, t in chunks),
+        section=section,
+        metadata={"sections": [s for s, _t in chunks]},
+    )
+    return Evidence(question="q", items=(item,), plan=plan)
+
+
+def _judge_on(question: str, quote: str, ev: Evidence, chunk: str | None = None) -> Any:
+    cite = Citation(source_id="S1", doc_id=DOC, page=7, quote=quote, chunk_id=chunk)
+    answer = Answer(text=f'Yes. "{quote}" [S1]', citations=(cite,))
+    return JudgeAgent(Settings()).evaluate(question, answer, ev, 1)
+
+
+def _expect(question: str, sentence: str, outcome: str, decision: str | None = None) -> None:
+    """The judge's basis outcome (and decision) on a Yes quoting `sentence` from its page."""
+    v = _judge_on(question, sentence, _ev(sentence))
+    assert v.details["basis"]["outcome"] == outcome, v.details["basis"]
+    assert decision is None or v.decision == decision, v.feedback
+
+
+class TestBasisStatesAFact:
+    Q_CUSTOMERS = "Did Corning's display sales depend on a few large customers in FY2022?"
+
+    def test_risk_factor_chunk_on_a_business_page_rejected(self) -> None:
+        """A risk factor worded without a modal, quoted from the risk-factor chunk of a page that
+        opens in the business section, is not a fact of the period: not accepted."""
+        risk = "Corning's display sales depend on a few large customers in Asia in 2022."
+        ev = _page(
+            [
+                ("Item 1. Business", "Corning makes specialty glass and ceramics."),
+                ("Item 1A. Risk Factors", risk),
+            ],
+            "Item 1. Business",
+        )
+        v = _judge_on(self.Q_CUSTOMERS, risk, ev, chunk=f"{DOC}#1")
+        assert v.details["basis"]["outcome"] == "risk_factor", v.details["basis"]
+        assert v.decision == "retry"
+
+    def test_business_chunk_on_the_same_page_accepted(self) -> None:
+        """The same page's business-section sentence, cited from its own chunk, is a fact."""
+        fact = "In 2022, Corning's display sales depended on a few large customers in Asia."
+        ev = _page(
+            [
+                ("Item 1. Business", fact),
+                ("Item 1A. Risk Factors", "Competition is intense in every market we serve."),
+            ],
+            "Item 1. Business",
+        )
+        v = _judge_on(self.Q_CUSTOMERS, fact, ev, chunk=f"{DOC}#0")
+        assert v.details["basis"]["outcome"] == "supported", v.details["basis"]
+        assert v.decision == "accept", v.feedback
+
+    def test_conditional_clause_rejected(self) -> None:
+        """A sentence opened by a condition ('If ...') states what follows should it happen, not
+        a fact of the period: not accepted, though it has no modal verb."""
+        cond = "If a few large customers reduce their orders, Corning's display sales decline."
+        v = _judge_on(self.Q_CUSTOMERS, cond, _ev(cond))
+        assert v.details["basis"]["outcome"] == "possibility", v.details["basis"]
+        assert v.decision == "retry"
+
+
+class TestBasisTopic:
+    def test_frame_word_alone_is_not_the_subject(self) -> None:
+        """A sentence sharing only the question's frame word ('report') with it is about another
+        subject, not customer concentration: not accepted."""
+        q = "Did Corning report customer concentration in FY2022?"
+        other = "In 2022, Corning reported its results in five reportable segments."
+        _expect(q, other, "not_about", "retry")
+
+    def test_instruction_words_are_not_the_subject(self) -> None:
+        """The topic is read from the asked sentence, not the instruction after it ('please
+        state that and explain why'): a plain fact about dividends in the year is accepted."""
+        q = (
+            "Did Corning pay dividends in FY2022? If dividends are not a relevant measure for "
+            "this company, then please state that and explain why."
+        )
+        fact = "In 2022, Corning paid cash dividends each quarter."
+        _expect(q, fact, "supported", "accept")
+
+    def test_one_word_of_a_two_word_topic_is_not_enough(self) -> None:
+        """'Customer' alone is not customer concentration: a sentence about working with
+        customers is not accepted."""
+        q = "Did Corning report customer concentration in FY2022?"
+        other = "In 2022, Corning worked with its customers to create new glass products."
+        _expect(q, other, "not_about")
+
+    def test_concept_in_its_filing_language_accepted(self) -> None:
+        """Customer concentration stated in the filings' own words ('one customer accounted for')
+        names the concept: accepted."""
+        q = "Did Corning report customer concentration in FY2022?"
+        fact = "In 2022, one customer accounted for a significant part of Corning's net sales."
+        _expect(q, fact, "supported", "accept")
+
+
+class TestBasisPeriodAndFuture:
+    def test_future_is_no_fact_of_the_period(self) -> None:
+        """'will continue to' states what will be: no basis for what a company did."""
+        q = "Did Corning's display sales depend on a few large customers in FY2022?"
+        will = "A few large customers will continue to account for most of Corning's display sales."
+        _expect(q, will, "possibility", "retry")
+
+    def test_year_named_as_the_comparison(self) -> None:
+        """A sentence naming only the year it compares against ('compared to fiscal 2021') is a
+        fact of the year after: it answers for fiscal 2022 (FY2023 of a retailer whose fiscal
+        2022 ends in January 2023); one compared to fiscal 2020 does not."""
+        q = "What drove the decrease in Corning's selling and administrative expenses in FY2023?"
+        fact = (
+            "Selling and administrative expenses decreased compared to fiscal 2020, primarily "
+            "due to lower marketing costs."
+        )
+        fact21 = fact.replace("2020", "2021")
+        _expect(q, fact21, "supported")
+        _expect(q, fact, "other_period")

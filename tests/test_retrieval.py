@@ -307,6 +307,19 @@ class TestPageItems:
         assert [(i.pages, i.chunk_ids) for i in items] == [((5,), ("D#1", "D#2")), ((8,), ("D#9",))]
         assert items[0].text == "a\nb" and items[0].scores["page_chunks"] == 2.0
 
+    def test_each_chunk_keeps_its_section(self) -> None:
+        """A page that ends one part of the filing and opens the next keeps each chunk's own
+        section (the judge reads a quoted sentence's part from its chunk)."""
+        from finqa.agents.retrieval.agent import _page_items
+        from finqa.agents.retrieval.fusion import Candidate
+
+        first = _chunk("D", 1, "a", 7).model_copy(update={"section": "Item 1. Business"})
+        second = _chunk("D", 2, "b", 7).model_copy(update={"section": "Item 1A. Risk Factors"})
+        chunks = {c.chunk_id: c for c in (first, second)}
+        items = _page_items([Candidate("D#1", {}), Candidate("D#2", {})], chunks, k=10)
+        assert items[0].section == "Item 1. Business"
+        assert items[0].metadata["sections"] == ["Item 1. Business", "Item 1A. Risk Factors"]
+
 
 class TestReranker:
     """The finance reranker's features (scored here with the hand-set weights) lift the statement that reports the asked metric."""

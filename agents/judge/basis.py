@@ -2,13 +2,21 @@
 figure is accepted only when a sentence it quotes from the evidence is about the question's
 subject and states it as a fact of the asked period.
 
-* about the subject - the sentence shares at least two of the question's subject words (its
-  content words less the company's name and the years; one of a subject of three words or
-  fewer), not one shared word, and names no other company than the asked ones;
-* a fact - no modal or hedge wording ('could adversely affect', 'may', 'we expect': lexicon
-  data), and not from the risk factors;
-* of the asked period - a sentence that names years names one within a year of an asked one
-  (a retailer's fiscal year is named by either calendar year it touches).
+* about the subject - the sentence shares two of the question's topic words (one where the
+  topic is one word): the content words of its asked parts, not of its instructions or
+  conditional clauses, less the company's name, the years and the words that frame a question
+  ('report', 'business', 'increase', 'what drove': `lexicon.question_frame`); a hyphenated
+  compound ('capital-intensive') is two words. A disclosure concept of the catalogue the
+  question names (customer concentration) is also named by its filing language beside a word
+  of its name ('One customer accounted for 16% of net revenue'). The sentence names no other
+  company than the asked ones;
+* a fact - no modal or hedge wording ('could adversely affect', 'may', 'we expect'), no clause
+  opened by a condition ('If ...'), no future ('will') unless the question asks what will be
+  (lexicon data), and not from the risk factors (the section of the chunk the sentence is
+  cited from, else of its page);
+* of the asked period - a sentence that names years states a fact of one within a year of an
+  asked one (a retailer's fiscal year is named by either calendar year it touches; a year named
+  only as the comparison, '... compared to 23.9% in fiscal 2021', stands for the year after).
 
 The basis sentences are what the answer quotes: its citations' quotes and the sentences it puts
 in quotation marks (the grounding check judges an answer that quotes nothing). Where no quoted
@@ -24,15 +32,25 @@ from typing import Any, Literal
 
 from finqa.agents.judge import _lex
 from finqa.agents.judge.text import CITATION, content_tokens
-from finqa.agents.types import Answer, Evidence
+from finqa.agents.types import Answer, Evidence, EvidenceItem
 from finqa.lexicon.question_intent import read_intent
 
 __all__ = ["BasisCheck", "BasisOutcome", "check_basis", "subject_words"]
 
 BasisOutcome = Literal["supported", "not_about", "possibility", "risk_factor", "other_period"]
+_WORDS = re.compile(r"[A-Za-z]+")
 _QUOTED = re.compile(r"[\"“]([^\"”]{30,}?)[\"”]")
-_MIN_SHARED = 2
-_SHORT = 3  # a subject of at most this many words
+_MIN_SHARED = 2  # topic words a basis sentence shares with the question (fewer: all of them)
+
+
+@dataclass(frozen=True)
+class _Topic:
+    """What the question asks about: its topic words, the disclosure concepts it names, and
+    whether it asks what will be."""
+
+    words: frozenset[str]
+    concepts: Sequence[tuple[Sequence[frozenset[str]], frozenset[str]]]
+    asks_future: bool
 
 
 @dataclass(frozen=True)
@@ -58,13 +76,59 @@ class BasisCheck:
 
 
 def subject_words(question: str) -> frozenset[str]:
-    """The question's subject: its content words less the asked companies' names and years."""
+    """The question's topic: the content words of its asked parts less the asked companies'
+    names (as written too), the periods, the whole a share is taken of and the question's
+    frame ('report', 'business', 'increase'); the parts' whole content words where the frame is
+    all they hold."""
+    from finqa.lexicon.answer_form import share_base
+    from finqa.lexicon.periods import find_periods
+    from finqa.lexicon.question_frame import frame_words
+
     intent = read_intent(question)  # the lexicon's one reading of the question
-    head = intent.head
+    asked = " ".join(p.text for p in intent.parts.parts) or intent.head
+    # the periods named ('August 30, 2023') and the whole a share is taken of ('as a percent
+    # of net sales') are not what is asked about
+    spans = [(p.start, p.end) for p in find_periods(asked)] + share_base(asked)
+    for start, end in sorted(spans, reverse=True):
+        asked = asked[:start] + " " + asked[end:]
     names: set[str] = set()
-    for company in intent.companies:
-        names |= set(content_tokens(company))
-    return frozenset(t for t in content_tokens(head) if t not in names)
+    for company in [*intent.companies, *_companies(question, matched=True)]:
+        names |= set(_tokens(company))
+    words = [t for t in _tokens(asked) if t not in names]
+    frame = {t for w in frame_words() for t in _tokens(w)}
+    topic = frozenset(t for t in words if t not in frame)
+    return topic or frozenset(words)
+
+
+def _tokens(text: str) -> list[str]:
+    """Content words, a hyphenated compound read as its words ('capital-intensive') and an
+    irregular past form as its verb ('paid' as 'pay')."""
+    from finqa.lexicon.question_frame import base_forms
+
+    forms = base_forms()
+    words = _WORDS.sub(lambda m: forms.get(m.group(0).lower(), m.group(0)), text)
+    return content_tokens(words.replace("-", " "))
+
+
+def _concepts(question: str) -> list[tuple[list[frozenset[str]], frozenset[str]]]:
+    """The catalogue's disclosure concepts the question names (not statement lines): each
+    concept's filing phrases and the words of its name as asked."""
+    from finqa.lexicon.metrics import get_metric
+
+    out = []
+    for m in _lex.find_metrics(question):
+        metric = get_metric(m.canonical)
+        if metric is None or metric.statement != "other":
+            continue
+        phrases = [frozenset(_tokens(t)) for t in (*metric.line_items, *metric.synonyms)]
+        out.append(([p for p in phrases if p], frozenset(_tokens(m.matched))))
+    return out
+
+
+def _names_concept(bag: set[str], phrases: Sequence[frozenset[str]], name: frozenset[str]) -> bool:
+    """The sentence uses the concept's filing phrase and, beside it, a word of its name ('accounted
+    for' and 'customer'): 'Concentrations of credit risk' alone is not customer concentration."""
+    return any(p <= bag and (name - p) & bag for p in phrases)
 
 
 def check_basis(
@@ -77,15 +141,20 @@ def check_basis(
     """The first basis sentence that is about the subject and a fact of the asked period
     (`supported`), else the best failing one with its reason; None when the answer quotes
     nothing at all (a bare verdict is judged elsewhere)."""
+    from finqa.lexicon.hedges import future_in
+
     subject = subject_words(question)
-    asked_names = {c.lower() for c in read_intent(question).companies}
+    intent = read_intent(question)
+    asked_names = {c.lower() for c in intent.companies}
+    topic = _Topic(subject, _concepts(question), bool(future_in(intent.asked_text)))
     candidates = _basis_sentences(answer, claims, evidence)
     if not candidates:
         return None
     failures: list[BasisCheck] = []
-    for source_id, sentence in candidates:
+    for source_id, sentence, chunk_id in candidates:
         item = evidence.by_source(source_id) if source_id else None
-        failed = _judge_sentence(sentence, source_id, item, subject, asked_names, asked)
+        section = _section(item, chunk_id)
+        failed = _judge_sentence(sentence, source_id, item, section, topic, asked_names, asked)
         if failed is None:
             return BasisCheck("supported", sentence, source_id, "about the subject, a fact")
         failures.append(failed)
@@ -97,16 +166,25 @@ def _judge_sentence(
     sentence: str,
     source_id: str | None,
     item: Any,
-    subject: frozenset[str],
+    section: str | None,
+    topic: _Topic,
     asked_names: set[str],
     asked: Sequence[int],
 ) -> BasisCheck | None:
-    from finqa.lexicon.hedges import hedge_in, in_risk_factors
+    from finqa.lexicon.hedges import future_in, hedge_in, in_risk_factors
+    from finqa.lexicon.periods import stated_years
 
-    shared = subject & set(content_tokens(sentence))
-    # two shared words where the subject has several; a short subject ('customer
-    # concentration') is named by one of its words
-    need = min(_MIN_SHARED if len(subject) > _SHORT else 1, len(subject))
+    subject = topic.words
+    bag = set(_tokens(sentence))
+    shared = subject & bag
+    need = min(_MIN_SHARED, len(subject))
+    named = [name for phrases, name in topic.concepts if _names_concept(bag, phrases, name)]
+    if named:
+        # the concept named in its filing language counts as one word of the topic; the
+        # topic's other words still count as words
+        rest = subject - frozenset().union(*named)
+        shared = frozenset({"<concept>"}) | (rest & bag)
+        need = min(_MIN_SHARED, 1 + len(rest))
     if len(shared) < need:
         return BasisCheck(
             "not_about",
@@ -128,14 +206,22 @@ def _judge_sentence(
             source_id,
             f"the quoted sentence states a possibility ('{hedge}'), not a fact of the period",
         )
-    if item is not None and in_risk_factors(item.section, item.text):
+    future = None if topic.asks_future else future_in(sentence)
+    if future is not None:
+        return BasisCheck(
+            "possibility",
+            sentence,
+            source_id,
+            f"the quoted sentence states what will be ('{future}'), not a fact of the period",
+        )
+    if item is not None and in_risk_factors(section, item.text):
         return BasisCheck(
             "risk_factor",
             sentence,
             source_id,
             "the quoted sentence is a risk factor: a possibility, not a fact of the period",
         )
-    years = {y for y, _s, _e in _lex.year_mentions(sentence)}
+    years = stated_years(sentence)
     # a year away: a 52/53-week fiscal year is named by either calendar year it touches
     near = {y + d for y in asked for d in (-1, 0, 1)}
     if years and asked and not years & near:
@@ -151,23 +237,44 @@ def _judge_sentence(
 
 def _basis_sentences(
     answer: Answer, claims: Sequence[Any], evidence: Evidence
-) -> list[tuple[str | None, str]]:
-    """(source, sentence): what the answer quotes as its basis - its citations' quotes and the
-    sentences it puts in quotation marks, each with the source it cites (an answer that quotes
-    nothing is judged by its grounding alone)."""
-    out: list[tuple[str | None, str]] = [
-        (c.source_id, c.quote.strip()) for c in answer.citations if c.quote.strip()
+) -> list[tuple[str | None, str, str | None]]:
+    """(source, sentence, chunk): what the answer quotes as its basis - its citations' quotes
+    (with the chunk each is cited from) and the sentences it puts in quotation marks, each with
+    the source it cites (an answer that quotes nothing is judged by its grounding alone)."""
+    out: list[tuple[str | None, str, str | None]] = [
+        (c.source_id, c.quote.strip(), c.chunk_id) for c in answer.citations if c.quote.strip()
     ]
+    quoted = {quote: chunk for _s, quote, chunk in out}
     for m in _QUOTED.finditer(answer.text):
         cited = CITATION.search(answer.text, m.end(), m.end() + 40)
         source = "S" + cited.group(1).split(",")[0].strip().lstrip("Ss") if cited else None
-        out.append((source, m.group(1).strip()))
+        sentence = m.group(1).strip()
+        chunk = next((c for q, c in quoted.items() if q and q[:60] in sentence), None)
+        out.append((source, sentence, chunk))
     return list(dict.fromkeys(out))
 
 
-def _companies(text: str) -> list[str]:
-    """The companies a basis sentence names."""
+def _section(item: EvidenceItem | None, chunk_id: str | None) -> str | None:
+    """The part of the filing a basis sentence is from: the section of the chunk it is cited
+    from; else, on a page that holds chunks of several parts, the risk factors' heading if any
+    chunk is from them (finqa cannot tell which part holds the sentence, and a possibility is
+    no basis); else the page's section."""
+    if item is None:
+        return None
+    from finqa.lexicon.hedges import in_risk_factors
+
+    sections = [str(s) if s else None for s in item.metadata.get("sections") or ()]
+    by_chunk = dict(zip(item.chunk_ids, sections, strict=False))
+    if chunk_id is not None and chunk_id in by_chunk:
+        return by_chunk[chunk_id]
+    risky = [s for s in sections if s and in_risk_factors(s)]
+    return risky[0] if risky else item.section
+
+
+def _companies(text: str, *, matched: bool = False) -> list[str]:
+    """The companies a text names (`matched`: as written, 'JnJ')."""
     try:
-        return list(dict.fromkeys(c.name for c in _lex.find_companies(text)))
+        found = _lex.find_companies(text)
+        return list(dict.fromkeys(str(c.matched if matched else c.name) for c in found))
     except Exception:  # noqa: BLE001 - company names only refine the check
         return []

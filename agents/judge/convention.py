@@ -180,17 +180,15 @@ def convention_dependent(
 def _asked(question: str, metric: str | None) -> tuple[str | None, Form, Any]:
     """The metric whose variants matter, what the answer concludes about it, and the
     judgement's ratio test when a yes/no judgement is asked."""
-    from finqa.lexicon import intent
-    from finqa.lexicon.answer_form import ask_head, is_yes_no
     from finqa.lexicon.judgements import asked_judgements, judgements
     from finqa.lexicon.question_intent import read_intent
 
-    read = read_intent(question)
+    read = read_intent(question)  # the lexicon's one parse: the form of answer it asks
     named = [metric] if metric else list(getattr(read.analysis, "metrics", ()) or ())
-    head = ask_head(question)
-    if not is_yes_no(question):
+    ask = read.ask
+    if not ask.is_yes_no:
         return (named[0] if named else None), "figure", None
-    if any(intent.asked_direction(head)) or (intent.asks_comparison(head) and len(read.years) > 1):
+    if any(ask.direction) or (ask.compares and len(read.years) > 1):
         return (named[0] if named else None), "direction", None
     asked = asked_judgements(question) or [
         j for j in judgements().values() if any(t.varies_as in named for t in j.tests)

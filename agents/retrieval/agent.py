@@ -435,6 +435,9 @@ def _item(
     pages = sorted({p for c in chunks for p in range(c.page, (c.page_end or c.page) + 1)})
     meta: dict[str, Any] = {k: getattr(first, k) for k in _META if getattr(first, k) is not None}
     meta["positions"] = [c.position for c in chunks]
+    # each chunk's own section: a page can end one part of the filing and open the next (the
+    # judge reads a quoted sentence's part from its chunk: a risk factor is no fact)
+    meta["sections"] = [c.section for c in chunks]
     return EvidenceItem(
         source_id=f"S{rank}",
         doc_id=first.doc_id,
