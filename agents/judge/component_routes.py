@@ -1,0 +1,63 @@
+"""The printed total against the sum of its printed components: the judge's route inside one
+statement table (`lexicon.statements.components`).
+
+* A line a heading names whose parts the table prints with no total (AMCOR's 'Inventories,
+  net' over 'Raw materials and supplies' and 'Work in process and finished goods') is read
+  as the parts' sum, labelled as derived from components with the lines used: the definition
+  names the whole, so the whole is the operand, never one part.
+* A printed total ('Total current assets') whose parts, framed by the heading that names the
+  same line, add up to another figure beyond the printed rounding is contested by its own
+  table: the sum is a reading of its own (route `components`), shown beside the total with
+  its page, and a figure resting on the total is not accepted (`routes_disagree`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from finqa.agents.types import StatementFact
+
+__all__ = ["contested_totals", "whole_facts"]
+
+_PRIMARY = ("income", "balance")
+
+
+def _tables(store: Any, doc: str) -> list[Any]:
+    try:
+        return [t for t in store.tables(doc) if t.statement in _PRIMARY]
+    except Exception:  # noqa: BLE001 - a store without tables: no component route
+        return []
+
+
+def whole_facts(store: Any, doc: str, item: str, year: int) -> list[StatementFact]:
+    """`item` for fiscal `year` as the sum of the parts a primary table prints under a heading
+    that names it with no total (one fact per table and column, labelled with the lines)."""
+    from finqa.lexicon.statements.components import derived_wholes
+
+    out: list[StatementFact] = []
+    for table in _tables(store, doc):
+        for whole in derived_wholes(table, item):
+            fact = whole.fact()
+            if fact.period.matches(year):
+                out.append(fact)
+    return out
+
+
+def contested_totals(
+    store: Any, doc: str, facts: Sequence[StatementFact]
+) -> list[tuple[StatementFact, float, str]]:
+    """(printed total, its parts' sum, the parts as printed) for each total among `facts` whose
+    parts disagree with it beyond the printed rounding."""
+    from finqa.lexicon.statements.components import printed_whole
+
+    tables = {t.table_id: t for t in _tables(store, doc)}
+    out: list[tuple[StatementFact, float, str]] = []
+    for fact in facts:
+        table = tables.get(fact.table_id)
+        if table is None or fact.source == "xbrl":
+            continue
+        whole = printed_whole(table, fact)
+        if whole is not None and not whole.agrees:
+            out.append((fact, whole.value, whole.lines()))
+    return out
