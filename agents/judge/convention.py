@@ -155,9 +155,9 @@ def check_conventions(
     conclusions = {v.conclusion for v in strong}
     check.flips = len(conclusions - {None}) > 1
     check.open = form != "figure" and None in conclusions
-    stated = _verify_other_figures(strong, numbers, rel_tol)
+    figured = _verify_other_figures(strong, numbers, rel_tol)
     if convention_dependent(check, policy, tolerance) or (
-        stated and len(stated) < len(strong) and policy != "record" and check.spread > tolerance
+        figured and len(figured) < len(strong) and policy != "record" and check.spread > tolerance
     ):
         # a direction or a judgement may hold under every definition while the figures the
         # answer states for it are some definitions' and not the others': those figures are
