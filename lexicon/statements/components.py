@@ -143,16 +143,24 @@ def _whole(
     used = tuple(c for c in cells if c is not None)
     if len({c.scale for c in used}) > 1:
         return None
-    signed = [_counted(c, item) for c in used]
-    if any(v is None for v in signed):
-        return None
-    amounts = [v for v in signed if v is not None]
     tolerance = sum(printed_rounding(c) for c in used)
     if total is not None:
+        # a total and its parts are compared as printed (parentheses for minus): the sign reader
+        # gives a mapped total its economic sign, its unmapped parts keep the printed one
+        amounts = [_printed(c) for c in used]
         tolerance += printed_rounding(total)
         if _subtotalled(amounts, tolerance):
             return None
-    return Whole(item, caption, used, sum(amounts), tolerance, total)
+        flip = -1.0 if (total.value < 0) != (_printed(total) < 0) else 1.0
+        return Whole(item, caption, used, flip * sum(amounts), tolerance, total)
+    signed = [_counted(c, item) for c in used]
+    if any(v is None for v in signed):
+        return None
+    return Whole(item, caption, used, sum(v for v in signed if v is not None), tolerance)
+
+
+def _printed(fact: StatementFact) -> float:
+    return -abs(fact.value) if fact.negative else abs(fact.value)
 
 
 def _counted(fact: StatementFact, item: str) -> float | None:
@@ -245,11 +253,10 @@ def printed_whole(table: StatementTable, total: StatementFact) -> Whole | None:
     """The printed total `total` (a 'Total X' row of `table`) with the rows it totals: every
     row between it and the heading right above that names the same line. Only a plain layout
     is read (None otherwise): no sub-heading or nested total between them (their own rows
-    are counted by their total, which a flat sum cannot tell), no row the reader skipped."""
+    are counted by their total, which a flat sum cannot tell), no row the reader skipped (a
+    row with no figures that is no heading: it may be one of the parts)."""
     if total.item is None or not _TOTAL.match(total.label) or total.dimensions:
         return None
-    if any("skipped" in n for n in table.notes):
-        return None  # a row the reader could not read may be one of the parts
     rows = _rows(table)
     parts: list[list[StatementFact]] = []
     for r in range(total.row - 1, -1, -1):
