@@ -24,6 +24,9 @@ _PRIMARY = ("income", "balance")
 
 
 def _tables(store: Any, doc: str) -> list[Any]:
+    """The primary tables of `doc` (the evidence pages' own model behind `LazyPages.model`)."""
+    if hasattr(store, "model"):
+        store = store.model()
     try:
         return [t for t in store.tables(doc) if t.statement in _PRIMARY]
     except Exception:  # noqa: BLE001 - a store without tables: no component route
@@ -61,3 +64,35 @@ def contested_totals(
         if whole is not None and not whole.agrees:
             out.append((fact, whole.value, whole.lines()))
     return out
+
+
+def part_for_whole(store: Any, doc: str, wholes: Sequence[str], figure: float) -> str | None:
+    """Where `figure` (as written) is one printed part of a line the definition names (`wholes`:
+    catalogue line items): 'Deferred revenue 2,405,950 is one part of Total current liabilities
+    3,527,457 (DOC p.56)'; None when no printed total or heading-framed line of those items has
+    it among its parts."""
+    from finqa.lexicon.statements.components import derived_wholes, printed_whole
+
+    target = abs(figure)
+    if not target:
+        return None
+    for table in _tables(store, doc):
+        found = list(derived_wholes(table))
+        for fact in table.facts:
+            if fact.item in wholes:
+                whole = printed_whole(table, fact)
+                if whole is not None and whole.agrees:
+                    found.append(whole)
+        for whole in found:
+            if whole.item not in wholes:
+                continue
+            total = whole.fact()
+            if abs(abs(total.filed_value) - target) <= 0.001 * target:
+                continue  # the whole itself
+            for part in whole.parts:
+                if abs(abs(part.filed_value) - target) <= 0.001 * target:
+                    return (
+                        f"'{part.label} {part.raw}' is one part of {whole.caption} "
+                        f"({total.raw}, {doc} p.{part.page}), the line the definition names"
+                    )
+    return None

@@ -17,6 +17,10 @@ periods are kept apart (an operand of the year before is `prev`). A calculation 
 Anything else (an operand the catalogue cannot name, an ending balance where the definition
 averages, a question-defined variant over other line items) is not judged here: the check only
 fails a calculation it can show is of something else.
+
+The pieces, by concept: `definition_operands` (which metric an operand is), `definition_formula`
+(formulas compared as functions of line items), `definition_dimension` (amounts, ratios, per
+share) and `parent_equity` (return on equity over the parent's equity).
 """
 
 from __future__ import annotations
@@ -26,10 +30,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from finqa.agents.judge.definition_dimension import _DIM_WORDS, _KIND_DIM, _UNIT_DIM, _dimension
-from finqa.agents.judge.definition_formula import _candidates, _compare, _reads, _which_metric
-from finqa.agents.judge.definition_operands import _metric, operand_metric
-from finqa.agents.judge.parent_equity import _equity_with_minority
+from finqa.agents.judge.definition_dimension import DIM_WORDS, KIND_DIM, UNIT_DIM, calc_dimension
+from finqa.agents.judge.definition_formula import (
+    candidate_metrics,
+    compare_formulas,
+    metric_reads,
+    which_metric,
+)
+from finqa.agents.judge.definition_operands import catalogue_metric, operand_metric
+from finqa.agents.judge.parent_equity import equity_with_minority
 from finqa.agents.types import Calculation
 
 __all__ = ["DefinitionCheck", "check_definitions", "judge_definitions", "operand_metric"]
@@ -80,11 +89,11 @@ def check_definitions(
     """Compare the calculations at `indices` (those the answer states the result of) with the
     asked `metric`'s definition; `kinds` are the answer kinds the question allows, `named` the
     other metrics the question names (a calculation of one of them is not 'another metric')."""
-    definition = _metric(metric) if metric else None
+    definition = catalogue_metric(metric) if metric else None
     if definition is None:
         return []
-    allowed = {_KIND_DIM[k] for k in kinds if k in _KIND_DIM}
-    asks_itself = _UNIT_DIM.get(definition.unit) in allowed
+    allowed = {KIND_DIM[k] for k in kinds if k in KIND_DIM}
+    asks_itself = UNIT_DIM.get(definition.unit) in allowed
     checks = [
         _check(i, calcs[i], definition, allowed, asks_itself, named)
         for i in dict.fromkeys(indices)
@@ -110,7 +119,7 @@ def judge_definitions(
         return []
     # a question whose kind of figure is not read still has the metric's operands judged
     kinds = (expect.kind, *expect.also) if expect.kind is not None else ()
-    inputs = _reads(expect.metric)
+    inputs = metric_reads(expect.metric)
     named = [
         m for m in getattr(analysis, "metrics", ()) or () if m != expect.metric and m not in inputs
     ]
@@ -138,7 +147,7 @@ def _check(
     name = definition.name
     defined = f"{name} is {_shown(definition)}"
     base = {"metric": definition.id, "operands": ops}
-    whole = _equity_with_minority(calc, ops, definition)
+    whole = equity_with_minority(calc, ops, definition)
     if whole is not None:
         return DefinitionCheck(
             index,
@@ -150,17 +159,17 @@ def _check(
             **base,
         )
     if asks_itself and all(ops):
-        same, keys = _compare(calc, ops, definition.id)
+        same, keys = compare_formulas(calc, ops, definition.id)
         if same:
             return DefinitionCheck(index, "matches", defined, **base)
         # a metric over the asked one, of a kind the question allows ('D&A as % of revenue' for
         # a question the analysis reads as D&A), is what was asked, not another metric
         over = {
             m
-            for m in _candidates(frozenset(o for o in ops if o))
+            for m in candidate_metrics(frozenset(o for o in ops if o))
             if _over(m, definition.id, allowed)
         }
-        other = _which_metric(calc, ops, exclude={definition.id, *named, *over})
+        other = which_metric(calc, ops, exclude={definition.id, *named, *over})
         if same is False and keys:
             also = f" (it computes {other.name.lower()})" if other is not None else ""
             return DefinitionCheck(
@@ -178,21 +187,21 @@ def _check(
                 computes=other.id,
                 **base,
             )
-    dim = _dimension(calc)
+    dim = calc_dimension(calc)
     if dim is not None and allowed and dim not in allowed:
         return DefinitionCheck(
             index,
             "wrong_dimension",
-            f"the calculation {calc.expression} gives {_DIM_WORDS.get(dim, 'another kind')}, "
-            f"not {' or '.join(sorted(_DIM_WORDS.get(d, '?') for d in allowed))}: {defined}",
+            f"the calculation {calc.expression} gives {DIM_WORDS.get(dim, 'another kind')}, "
+            f"not {' or '.join(sorted(DIM_WORDS.get(d, '?') for d in allowed))}: {defined}",
             **base,
         )
     return DefinitionCheck(index, "not_judged", **base)
 
 
 def _over(mid: str, asked: str, allowed: set[tuple[int, int]]) -> bool:
-    m = _metric(mid)
-    return m is not None and asked in _reads(mid) and _UNIT_DIM.get(m.unit) in allowed
+    m = catalogue_metric(mid)
+    return m is not None and asked in metric_reads(mid) and UNIT_DIM.get(m.unit) in allowed
 
 
 def _shown(metric: Any) -> str:
@@ -201,7 +210,7 @@ def _shown(metric: Any) -> str:
         return f"the {metric.name.lower()} line"
     text = str(metric.formula)
     for inp in sorted(metric.inputs, key=len, reverse=True):
-        m = _metric(inp)
+        m = catalogue_metric(inp)
         if m is not None:
             text = re.sub(rf"\b{re.escape(inp)}\b", m.name.lower(), text)
     return text

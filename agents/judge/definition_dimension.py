@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from finqa.agents.types import Calculation
 
 # the dimension of an answer kind: (money exponent, shares exponent)
-_KIND_DIM: dict[str, tuple[int, int]] = {
+KIND_DIM: dict[str, tuple[int, int]] = {
     "amount": (1, 0),
     "ratio": (0, 0),
     "percent": (0, 0),
@@ -19,7 +19,7 @@ _KIND_DIM: dict[str, tuple[int, int]] = {
     "per_share": (1, -1),
     "count": (0, 1),
 }
-_UNIT_DIM: dict[str, tuple[int, int]] = {
+UNIT_DIM: dict[str, tuple[int, int]] = {
     "USD": (1, 0),
     "%": (0, 0),
     "ratio": (0, 0),
@@ -28,20 +28,20 @@ _UNIT_DIM: dict[str, tuple[int, int]] = {
     "shares": (0, 1),
     "USD/share": (1, -1),
 }
-_COUNTED_UNITS = frozenset({"USD", "shares", "USD/share"})  # dimensions judged only over these
-_DIM_WORDS = {(1, 0): "an amount", (0, 0): "a ratio or percentage", (1, -1): "an amount per share"}
-_PERCENT_AFTER = re.compile(r"\d\s*%")
+COUNTED_UNITS = frozenset({"USD", "shares", "USD/share"})  # dimensions judged only over these
+DIM_WORDS = {(1, 0): "an amount", (0, 0): "a ratio or percentage", (1, -1): "an amount per share"}
+PERCENT_AFTER = re.compile(r"\d\s*%")
 
 
-def _dimension(calc: Calculation) -> tuple[int, int] | None:
+def calc_dimension(calc: Calculation) -> tuple[int, int] | None:
     """(money, shares) exponents of the calculation's result from its operands' units; None when
     an operand is not an amount or a share count (or its text shows a percentage), or the
     expression mixes dimensions."""
     dims: dict[str, tuple[int, int]] = {}
     for op in calc.operands:
-        if op.unit not in _COUNTED_UNITS or _PERCENT_AFTER.search(op.text or ""):
+        if op.unit not in COUNTED_UNITS or PERCENT_AFTER.search(op.text or ""):
             return None  # a ratio/percent/days operand: its recorded unit is too easily wrong
-        dims[op.name] = _UNIT_DIM[op.unit]
+        dims[op.name] = UNIT_DIM[op.unit]
     try:
         tree = ast.parse(calc.expression, mode="eval")
     except SyntaxError:

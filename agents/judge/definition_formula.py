@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from finqa.agents.judge.definition_operands import _metric, _offsets
+from finqa.agents.judge.definition_operands import catalogue_metric, period_offsets
 from finqa.agents.types import Calculation
 
 _POINTS = 4
@@ -29,7 +29,7 @@ class _Point:
         self.touched: set[tuple[str, int]] = set()
 
     def value(self, mid: str, t: int, depth: int = 0) -> float:
-        metric = _metric(mid)
+        metric = catalogue_metric(mid)
         if metric is None or not metric.formula or depth > 6:
             key = (mid, t)
             if key not in self.base:
@@ -62,7 +62,7 @@ def _alternatives(mid: str) -> tuple[str, ...]:
     """The catalogue's other formulas of a metric (`formulas:`) that define it over other line
     items (gross profit / revenue for gross margin); a bare line item listed there is only
     where a statement reader looks first (total debt's 'Total debt' line), not a definition."""
-    m = _metric(mid)
+    m = catalogue_metric(mid)
     if m is None:
         return ()
     return tuple(f for f in m.formulas if f != m.formula and _formula_inputs(f) != (f,))
@@ -75,7 +75,7 @@ def _calc_fn(
     (negated when written negative and `signed`: capex recorded as -460.8)."""
     from finqa.lexicon.arith import evaluate
 
-    offsets = _offsets(calc)
+    offsets = period_offsets(calc)
     keys = [(str(mid), t) for mid, t in zip(ops, offsets, strict=True)]
     # distinct figures read as one line item are its parts; the same figure twice is one fact
     # read twice (its tag and its text row, one line on two pages, one row named twice) and is
@@ -159,7 +159,7 @@ def _same(
     return all(abs(r - first) <= _TOL * abs(first) for r in ratios), same_items
 
 
-def _compare(
+def compare_formulas(
     calc: Calculation, ops: Sequence[str | None], mid: str, alternatives: bool = True
 ) -> tuple[bool | None, bool]:
     """Whether the calculation is the metric's formula or one of the catalogue's other formulas
@@ -182,7 +182,7 @@ def _compare(
     return verdict, items
 
 
-def _which_metric(calc: Calculation, ops: Sequence[str | None], exclude: set[str]) -> Any | None:
+def which_metric(calc: Calculation, ops: Sequence[str | None], exclude: set[str]) -> Any | None:
     """The catalogue metric the calculation computes, if it is one (and not excluded): only a
     metric resting on the same line items can be the same formula."""
     point = _Point(0)
@@ -191,24 +191,24 @@ def _which_metric(calc: Calculation, ops: Sequence[str | None], exclude: set[str
     except Exception:  # noqa: BLE001 - a calculation that cannot be evaluated is not judged
         return None
     items = frozenset(k for k, _t in point.touched)
-    for mid in _candidates(frozenset(o for o in ops if o)):
+    for mid in candidate_metrics(frozenset(o for o in ops if o)):
         if mid in exclude or _base_items(mid) != items:
             continue
-        same, _keys = _compare(calc, ops, mid)
+        same, _keys = compare_formulas(calc, ops, mid)
         if same:
-            return _metric(mid)
+            return catalogue_metric(mid)
     return None
 
 
 @lru_cache(maxsize=256)
-def _candidates(operands: frozenset[str]) -> tuple[str, ...]:
+def candidate_metrics(operands: frozenset[str]) -> tuple[str, ...]:
     """Catalogue metrics that can rest on these operands: the operands themselves and every
     derived metric whose formula (expanded) reads one of them."""
     from finqa.lexicon import METRICS
 
     out = [m for m in operands if m in METRICS]
     for mid, m in METRICS.items():
-        if m.formula and mid not in out and _reads(mid) & operands:
+        if m.formula and mid not in out and metric_reads(mid) & operands:
             out.append(mid)
     return tuple(out)
 
@@ -230,10 +230,10 @@ def _base_items(mid: str) -> frozenset[str]:
     return _touched(mid) or frozenset()
 
 
-def _reads(mid: str) -> frozenset[str]:
+def metric_reads(mid: str) -> frozenset[str]:
     """Every metric a metric's formula reads, expanded."""
     touched = _touched(mid)
     if touched is None:
         return frozenset()
-    m = _metric(mid)
+    m = catalogue_metric(mid)
     return touched | (frozenset(m.inputs) if m is not None else frozenset())

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from finqa.agents.judge.definition_dimension import _COUNTED_UNITS, _PERCENT_AFTER, _UNIT_DIM
+from finqa.agents.judge.definition_dimension import COUNTED_UNITS, PERCENT_AFTER, UNIT_DIM
 from finqa.agents.types import Calculation, Operand
 from finqa.lexicon.caches import data_cache
 
@@ -18,8 +18,8 @@ _FIRST_FIGURE = re.compile(r"[\s$(]*[-\u2212]?\(?\$?\d")
 def operand_metric(op: Operand) -> str | None:
     """The catalogue metric an operand is: the row it was read from ('Net cash provided by
     operating activities 3,676.2' -> cfo), else its own name ('capex_fy2020' -> capex)."""
-    label = _label(op.text)
-    amount = op.unit in _COUNTED_UNITS and not _PERCENT_AFTER.search(op.text or "")
+    label = operand_label(op.text)
+    amount = op.unit in COUNTED_UNITS and not PERCENT_AFTER.search(op.text or "")
     for text in (label, _YEAR.sub(" ", op.name.replace("_", " "))):
         for found in (_longest(text), _captioned(text)):
             if found and not (amount and _is_ratio(found)):
@@ -30,19 +30,19 @@ def operand_metric(op: Operand) -> str | None:
 def _is_ratio(mid: str) -> bool:
     """A metric that is a ratio, percentage or number of days: an amount's row cannot be it
     (Apple prints its gross profit as 'Gross margin 170,782')."""
-    m = _metric(mid)
-    return m is not None and _UNIT_DIM.get(m.unit) == (0, 0)
+    m = catalogue_metric(mid)
+    return m is not None and UNIT_DIM.get(m.unit) == (0, 0)
 
 
 def _same_fact(mid: str) -> str:
     """The line item a catalogue line is read as: one the catalogue reads as its own line, else
     exactly one other line item (its `formulas` are itself then that one: the attributable net
     income, else net income) is that line item, the other's convention being the same amount."""
-    m = _metric(mid)
+    m = catalogue_metric(mid)
     if m is None or m.formula or len(m.formulas) != 2 or m.formulas[0] != mid:
         return mid
     other = m.formulas[1]
-    return other if _metric(other) is not None else mid
+    return other if catalogue_metric(other) is not None else mid
 
 
 def _captioned(label: str) -> str | None:
@@ -65,7 +65,7 @@ def _captions() -> dict[str, Any]:
     return out
 
 
-def _label(text: str) -> str:
+def operand_label(text: str) -> str:
     m = _FIRST_FIGURE.search(text or "")
     return (text[: m.start()] if m else text or "").strip()
 
@@ -84,13 +84,13 @@ def _longest(text: str) -> str | None:
     return max(found, key=lambda m: m.end - m.start).canonical
 
 
-def _metric(mid: str) -> Any | None:
+def catalogue_metric(mid: str) -> Any | None:
     from finqa.lexicon import METRICS
 
     return METRICS.get(mid)
 
 
-def _offsets(calc: Calculation) -> list[int]:
+def period_offsets(calc: Calculation) -> list[int]:
     """Each operand's period relative to the latest one (0 = latest, -1 = the year before)."""
     years = [_year(op.period) for op in calc.operands]
     known = [y for y in years if y is not None]

@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from finqa.agents.judge.definition_operands import _label
+from finqa.agents.judge.definition_operands import operand_label
 from finqa.agents.types import Calculation
 
 # a row of equity that is the parent's: it names its owners ('Total shareholders' equity',
@@ -16,7 +16,7 @@ from finqa.agents.types import Calculation
 _OWNERS = re.compile(r"share ?holder|stock ?holder|share ?owner|owner|attributable|common|parent")
 
 
-def _equity_with_minority(
+def equity_with_minority(
     calc: Calculation, ops: Sequence[str | None], definition: Any
 ) -> str | None:
     """The equity row of a return on equity that is not the parent's: net income is the
@@ -27,7 +27,7 @@ def _equity_with_minority(
     if not {"net_income", "shareholders_equity"} <= inputs or "net_income" not in ops:
         return None
     for op, mid in zip(calc.operands, ops, strict=True):
-        label = _label(op.text)
+        label = operand_label(op.text)
         if mid == "shareholders_equity" and not _OWNERS.search(label.lower()):
             return label or op.name
     return None
