@@ -131,9 +131,13 @@ def _parts_for_wholes(ctx: Context, answer: Answer, numbers: list[NumberCheck]) 
             continue
         calc = answer.calculations[nc.calculation]
         used = {operand_metric(op) for op in calc.operands}
-        wholes = sorted(named - used)
         for op in calc.operands:
-            if not wholes or operand_metric(op) in named:
+            # an operand of a line the definition names may still be one part of that very
+            # line ('Other current liabilities' read as current liabilities); an operand of no
+            # named line may be a part of a named line the calculation leaves out
+            mine = operand_metric(op)
+            wholes = [mine] if mine in named else sorted(named - used)
+            if not wholes:
                 continue
             said = next(
                 (m for s in stores for d in docs if (m := part_for_whole(s, d, wholes, op.value))),
