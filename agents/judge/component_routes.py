@@ -66,11 +66,15 @@ def contested_totals(
     return out
 
 
-def part_for_whole(store: Any, doc: str, wholes: Sequence[str], figure: float) -> str | None:
-    """Where `figure` (as written) is one printed part of a line the definition names (`wholes`:
-    catalogue line items): 'Deferred revenue 2,405,950 is one part of Total current liabilities
-    3,527,457 (DOC p.56)'; None when no printed total or heading-framed line of those items has
-    it among its parts."""
+def part_for_whole(
+    store: Any, doc: str, wholes: Sequence[str], figure: float, figures: Sequence[float] = ()
+) -> str | None:
+    """Where `figure` (as written) is the one printed part of a line the definition names
+    (`wholes`: catalogue line items) that the calculation takes (`figures`: all its operands):
+    'Deferred revenue 2,405,950 is one part of Current liabilities (3,527,457, DOC p.56)'. None
+    when no printed total or heading-framed line of those items has it among its parts, or
+    when the calculation takes several parts of that line (a subtotal of its own choosing,
+    'operating' working capital: another convention, not a part for the whole) or the line."""
     from finqa.lexicon.statements.components import derived_wholes, printed_whole
 
     target = abs(figure)
@@ -87,12 +91,18 @@ def part_for_whole(store: Any, doc: str, wholes: Sequence[str], figure: float) -
             if whole.item not in wholes:
                 continue
             total = whole.fact()
-            if abs(abs(total.filed_value) - target) <= 0.001 * target:
-                continue  # the whole itself
-            for part in whole.parts:
-                if abs(abs(part.filed_value) - target) <= 0.001 * target:
-                    return (
-                        f"'{part.label} {part.raw}' is one part of {whole.caption} "
-                        f"({total.raw}, {doc} p.{part.page}), the line the definition names"
-                    )
+            if any(_same(total.filed_value, f) for f in (figure, *figures)):
+                continue  # the whole itself is an operand
+            hit = [p for p in whole.parts if _same(p.filed_value, target)]
+            taken = [p for p in whole.parts if any(_same(p.filed_value, f) for f in figures)]
+            if hit and len(taken) <= 1:
+                part = hit[0]
+                return (
+                    f"'{part.label} {part.raw}' is one part of {whole.caption} "
+                    f"({total.raw}, {doc} p.{part.page}), the line the definition names"
+                )
     return None
+
+
+def _same(a: float, b: float) -> bool:
+    return abs(abs(a) - abs(b)) <= 0.001 * max(abs(a), abs(b))

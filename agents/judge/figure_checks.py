@@ -131,6 +131,7 @@ def _parts_for_wholes(ctx: Context, answer: Answer, numbers: list[NumberCheck]) 
             continue
         calc = answer.calculations[nc.calculation]
         used = {operand_metric(op) for op in calc.operands}
+        figures = [op.value for op in calc.operands]
         for op in calc.operands:
             # an operand of a line the definition names may still be one part of that very
             # line ('Other current liabilities' read as current liabilities); an operand of no
@@ -140,7 +141,12 @@ def _parts_for_wholes(ctx: Context, answer: Answer, numbers: list[NumberCheck]) 
             if not wholes:
                 continue
             said = next(
-                (m for s in stores for d in docs if (m := part_for_whole(s, d, wholes, op.value))),
+                (
+                    m
+                    for s in stores
+                    for d in docs
+                    if (m := part_for_whole(s, d, wholes, op.value, figures))
+                ),
                 None,
             )
             if said is not None:
