@@ -31,7 +31,7 @@ from finqa.lexicon.statements.balances import balance_side
 
 __all__ = ["Whole", "derived_wholes", "printed_whole", "printed_rounding", "whole_item"]
 
-_TOTAL = re.compile(r"^\s*total\b", re.I)
+_TOTAL = re.compile(r"^\s*total", re.I)  # 'Total revenues', and PDF text's 'Totalrevenues'
 _DECIMALS = re.compile(r"\.(\d+)")
 # natures a flat sum does not add into a statement's totals (their printed signs vary)
 _AGAINST = {"income": ("expense", "loss"), "balance": ("liability",)}
@@ -156,7 +156,10 @@ def _whole(
     signed = [_counted(c, item) for c in used]
     if any(v is None for v in signed):
         return None
-    return Whole(item, caption, used, sum(v for v in signed if v is not None), tolerance)
+    amounts = [v for v in signed if v is not None]
+    if _subtotalled(amounts, tolerance):
+        return None  # an uncaptioned total among the rows: not a flat run of parts
+    return Whole(item, caption, used, sum(amounts), tolerance)
 
 
 def _printed(fact: StatementFact) -> float:
