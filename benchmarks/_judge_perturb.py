@@ -4,8 +4,9 @@ another line of the same column, the question copied back, the evidence copied b
 figure stated beside a calculation the reasoner flagged as invalid, and a calculation of another
 metric over the gold's own operands (a percentage where an amount is defined, the reciprocal of a
 ratio, a difference where a ratio is defined), and the gold's figures alone where the question
-asks which segment / region / year (the choice itself left out). (A figure from another period is `prior_year` in
-`_judge_cases`.)
+asks which segment / region / year (the choice itself left out), and the gold's calculation with a
+printed total among its operands replaced by one of the total's printed components (a part for
+the whole). (A figure from another period is `prior_year` in `_judge_cases`.)
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ PERTURBATIONS = (
     "invalid_calculation",
     "other_metric",
     "figure_only_choice",
+    "component_for_total",
 )
 _LEADING_YES_NO = re.compile(r"^\W*(yes|no)\b", re.I)
 
@@ -128,6 +130,49 @@ def _other_metric(calc: Calculation, kind: str | None) -> tuple[str, Calculation
     return f"{value:,.2f}", new
 
 
+def _component_for_total(
+    gold: str, q: Any, evidence: Evidence, calc: Calculation
+) -> tuple[str, Calculation] | None:
+    """The gold calculation with an operand that is a printed total of the evidence pages
+    ('Total current assets', framed by its heading, its parts agreeing with it) replaced by its
+    largest printed component, and the gold's figure replaced by the result."""
+    from finqa.agents.judge.statement_figures import StatementFigures
+    from finqa.lexicon.statements.components import printed_whole
+
+    store = StatementFigures(evidence).store()
+    if store is None:
+        return None
+    for table in (t for doc in store.docs() for t in store.tables(doc)):
+        for fact in table.facts:
+            whole = printed_whole(table, fact)
+            if whole is None or not whole.agrees:
+                continue
+            filed = abs(fact.filed_value)
+            for op in calc.operands:
+                if not filed or abs(abs(op.value) - filed) > 0.001 * filed:
+                    continue
+                part = max(whole.parts, key=lambda f: abs(f.value))
+                value = abs(part.filed_value) if op.value >= 0 else -abs(part.filed_value)
+                read = {"value": value, "text": f"{part.label} {part.raw}"}
+                operands = tuple(
+                    o.model_copy(update=read) if o.name == op.name else o for o in calc.operands
+                )
+                try:
+                    result = safe_eval(calc.expression, {o.name: o.value for o in operands})
+                except CalcError:
+                    continue
+                if not result or abs(result - calc.result) <= 0.05 * abs(calc.result):
+                    continue
+                m = re.search(r"\d[\d,]*(?:\.\d+)?|\.\d+", q.text)
+                if m is None:
+                    return None
+                digits = f"{abs(result):,.{max(int(q.decimals or 0), 2)}f}"
+                s, t = q.start + m.start(), q.start + m.end()
+                new = calc.model_copy(update={"operands": operands, "result": result})
+                return gold[:s] + digits + gold[t:], new
+    return None
+
+
 def perturbations(
     qid: str,
     question: str,
@@ -178,3 +223,8 @@ def perturbations(
                 Answer(text=text, calculations=(calc,)),
                 f"{text} = {calc.expression}",
             )
+    if calcs and headline is not None:
+        part = _component_for_total(gold, headline, evidence, calcs[0])
+        if part is not None:
+            text, calc = part
+            yield "component_for_total", Answer(text=text, calculations=(calc,)), text[:80]

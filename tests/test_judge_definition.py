@@ -279,6 +279,19 @@ class TestCatalogueReadings:
         [check] = check_definitions([calc], [0], "total_debt", ["amount"])
         assert check.status == "other_operation"
 
+    def test_one_fact_read_from_two_sources_is_not_summed(self) -> None:
+        """Long-term debt read from the balance sheet and again from the debt note (two
+        captions, one figure) and added to short-term debt counts one fact twice: not total
+        debt."""
+        calc = _calc(
+            "a + b + c",
+            ("a", 27516, "Long-term debt 27,516"),
+            ("b", 27516, "Long-term debt, net of current portion 27,516"),
+            ("c", 10994, "Loans and notes payable 10,994"),
+        )
+        [check] = check_definitions([calc], [0], "total_debt", ["amount"])
+        assert check.status == "other_operation"
+
     def test_attributable_net_income_is_net_income(self) -> None:
         """Net income attributable to the company is net income as the catalogue defines it."""
         calc = _calc("n", ("n", 19265, "Net income attributable to Verizon 19,265"))

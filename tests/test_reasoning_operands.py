@@ -126,6 +126,27 @@ class TestOneFactCountedOnce:
         found = Book(evidence(PROSE), store).find_summed("long_term_debt", 2022)
         assert [f.value for f in found] == [5000]
 
+    def test_one_line_on_two_pages_once(self) -> None:
+        """Long-term debt 5,000 printed on a statement's page and again on the next page (a
+        statement over two pages repeating the line) is 5,000, not 10,000."""
+        from finqa.lexicon.model import StatementFact, StatementPeriod, StatementTable
+
+        end = StatementPeriod(label="December 31, 2022", fiscal_year=2022, months=0, instant=True)
+
+        def table(page: int) -> StatementTable:
+            fact = StatementFact(
+                doc_id=DOC, statement="balance", table_id=f"p{page}-t0", label="Long-term debt",
+                item="long_term_debt", period=end, value=5000e6, scale=1e6, page=page,
+            )  # fmt: skip
+            return StatementTable(
+                table_id=f"p{page}-t0", doc_id=DOC, statement="balance", title="Balance Sheets",
+                pages=(page,), scale=1e6, periods=(end,), facts=(fact,),
+            )  # fmt: skip
+
+        store = MemoryStatementStore([table(9), table(10)])
+        found = Book(evidence(PROSE), store).find_summed("long_term_debt", 2022)
+        assert [f.value for f in found] == [5000]
+
 
 SPLIT_COSTS = """ACME CORP
 CONSOLIDATED STATEMENTS OF INCOME

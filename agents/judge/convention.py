@@ -155,8 +155,13 @@ def check_conventions(
     conclusions = {v.conclusion for v in strong}
     check.flips = len(conclusions - {None}) > 1
     check.open = form != "figure" and None in conclusions
-    _verify_other_figures(strong, numbers, rel_tol)
-    if convention_dependent(check, policy, tolerance):
+    figured = _verify_other_figures(strong, numbers, rel_tol)
+    if convention_dependent(check, policy, tolerance) or (
+        figured and len(figured) < len(strong) and policy != "record" and check.spread > tolerance
+    ):
+        # a direction or a judgement may hold under every definition while the figures the
+        # answer states for it are some definitions' and not the others': those figures are
+        # convention-dependent
         check.outcome = "convention_dependent"
         check.reason = _reason(check)
         for nc in numbers:
@@ -331,11 +336,13 @@ def _spread(values: Sequence[VariantValue]) -> float:
 
 def _verify_other_figures(
     values: Sequence[VariantValue], numbers: Sequence[NumberCheck], rel_tol: float
-) -> None:
+) -> set[str]:
     """A figure the answer gives for another variant ('9.54 on year-end inventory') is the
-    judge's own derivation of that variant: verified."""
+    judge's own derivation of that variant: verified. Returns the variants whose figure the
+    answer states (its value for a year)."""
     from finqa.agents.judge.statement_figures import StatementValue
 
+    stated = {v.name for v in values if v.answer}
     for nc in numbers:
         if nc.ok or nc.quantity is None:
             continue
@@ -344,7 +351,9 @@ def _verify_other_figures(
             if match_statement_value(nc.quantity, found, rel_tol):
                 nc.status = "rederived"
                 nc.detail = f"statement model, the {v.name} definition: {v.shown()}"
+                stated.add(v.name)
                 break
+    return stated
 
 
 def _is_answer_figure(nc: NumberCheck, values: Sequence[VariantValue], rel_tol: float) -> bool:

@@ -69,6 +69,7 @@ def check_figures(
         ctx.definitions.extend(
             judge_definitions(answer.calculations, numbers, ctx.expect, ctx.analysis)
         )
+        _parts_for_wholes(ctx, answer, numbers)
     if deterministic and any(nc.status in REDERIVABLE for nc in numbers):
         # the judge's own derivation: the catalogue formula over the statement model
         model = model_value(ctx)
@@ -100,6 +101,57 @@ def check_figures(
             ):
                 check_direction(nc, change, ctx.text)
     return numbers, skipped, calcs
+
+
+def _parts_for_wholes(ctx: Context, answer: Answer, numbers: list[NumberCheck]) -> None:
+    """A stated result whose calculation takes one printed part of a line the asked metric's
+    definitions name ('Deferred revenue' of total current liabilities) in that line's place,
+    the line itself not among its operands, is not the metric: a part for the whole."""
+    from finqa.agents.judge.component_routes import part_for_whole
+    from finqa.agents.judge.definition import operand_metric
+    from finqa.agents.judge.routes import formula_leaves
+
+    metric = ctx.expect.metric or next(iter(getattr(ctx.analysis, "metrics", ()) or ()), None)
+    if metric is None or ctx.routes is None:
+        return
+    try:
+        from finqa.lexicon import get_metric
+        from finqa.lexicon.variants import read_variants
+
+        own = get_metric(metric)
+        formulas = [own.formula or metric, *own.formulas]
+        formulas += [v.formula for v in read_variants(metric, ctx.question).variants]
+    except Exception:  # noqa: BLE001 - a metric without formulas: nothing to compare with
+        return
+    named = {leaf for f in formulas if f for leaf in formula_leaves(f)}
+    stores = [s for s in (ctx.routes.store, ctx.routes.pages) if s is not None]
+    docs = list(dict.fromkeys(i.doc_id for i in ctx.routes.evidence.items))
+    for nc in numbers:
+        if nc.status != "calculation" or nc.calculation is None:
+            continue
+        calc = answer.calculations[nc.calculation]
+        used = {operand_metric(op) for op in calc.operands}
+        figures = [op.value for op in calc.operands]
+        for op in calc.operands:
+            # an operand of a line the definition names may still be one part of that very
+            # line ('Other current liabilities' read as current liabilities); an operand of no
+            # named line may be a part of a named line the calculation leaves out
+            mine = operand_metric(op)
+            wholes = [mine] if mine in named else sorted(named - used)
+            if not wholes:
+                continue
+            said = next(
+                (
+                    m
+                    for s in stores
+                    for d in docs
+                    if (m := part_for_whole(s, d, wholes, op.value, figures))
+                ),
+                None,
+            )
+            if said is not None:
+                nc.status, nc.detail = "calc_other_metric", f"a part for the whole: {said}"
+                break
 
 
 def _second_route(ctx: Context, numbers: list[NumberCheck], rel_tol: float) -> None:

@@ -3,7 +3,9 @@ statement model by sources of its own, never by the reasoner's reading.
 
 Each line item the catalogue formula needs is read from every source the statement model holds
 for it, each a route: the filing's inline-XBRL tag for the total (`xbrl`), a primary statement
-table (`statement`), another table of the filing (MD&A, notes: `other_table`) and a later
+table (`statement`; a line printed only as its parts under a heading that names it is their
+sum), the sum of a printed total's parts where it is another figure (`components`,
+`component_routes`), another table of the filing (MD&A, notes: `other_table`) and a later
 filing's comparative column (`later_filing`). The judge evaluates the catalogue formula itself
 (`lexicon.evaluate_metric`) over each route's readings. Then, for the answer's figure:
 
@@ -24,12 +26,14 @@ part's figure, and with no fact of the member the figure has no route (it is not
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from finqa.agents.judge import _lex
+from finqa.agents.judge.component_routes import contested_totals, whole_facts
 from finqa.agents.judge.statement_figures import StatementValue, match_statement_value
 from finqa.agents.types import Evidence, StatementFact, StatementStore
 from finqa.lexicon.metrics import metric_key
@@ -47,7 +51,7 @@ __all__ = [
     "leaves",
 ]
 
-RouteKind = Literal["xbrl", "statement", "other_table", "later_filing"]
+RouteKind = Literal["xbrl", "statement", "components", "other_table", "later_filing"]
 RouteOutcome = Literal["corroborated", "routes_disagree", "contradicted", "no_route"]
 
 _PRIMARY = frozenset({"income", "balance", "cashflow"})
@@ -269,6 +273,8 @@ class Routes:
                 except Exception:  # noqa: BLE001 - a filing the store cannot read: no reading
                     continue
                 main = self._main_pages(store, doc)
+                # a line printed only as its parts under a heading that names it: their sum
+                facts = [*facts, *whole_facts(store, doc, item, year)]
                 for fact in facts:
                     reading = _reading(fact, item, year, later, main)
                     if reading is None or (unit is not None and reading.unit != unit):
@@ -277,6 +283,7 @@ class Routes:
                     if mark not in seen:
                         seen.add(mark)
                         found.append(reading)
+                found += _component_sums(store, doc, facts, item, year, later, main)
         return found
 
     def _part_read(self, part: Any, item: str, year: int) -> list[Reading]:
@@ -487,6 +494,26 @@ def _reading(
     )
 
 
+def _component_sums(
+    store: Any,
+    doc: str,
+    facts: Sequence[StatementFact],
+    item: str,
+    year: int,
+    later: bool,
+    main: dict[str, int],
+) -> list[Reading]:
+    """The sum of a printed total's parts where it is another figure than the total (beyond
+    the printed rounding): a reading of its own (`components`) that contests the total."""
+    out: list[Reading] = []
+    for fact, value, lines in contested_totals(store, doc, facts):
+        total = _reading(fact, item, year, later, main)
+        if total is not None and total.strong:
+            raw = f"sum of components {lines}"
+            out.append(dataclasses.replace(total, value=value, route="components", raw=raw))
+    return out
+
+
 def _part_reading(fact: StatementFact, item: str, year: int) -> Reading | None:
     """A fact of the asked member as a reading of the part's line item for the year: the tag
     of the member may contradict; a table's row of the part corroborates only (a text table's
@@ -631,7 +658,7 @@ def _close(a: float, b: float) -> bool:
 def _groups(readings: Iterable[Reading]) -> list[list[Reading]]:
     """Readings grouped by value (within rounding): strong sources' groups first, then in
     source order (a tag before a table, a primary statement before a note)."""
-    order = {"xbrl": 0, "statement": 1, "later_filing": 2, "other_table": 3}
+    order = {"xbrl": 0, "statement": 1, "components": 2, "later_filing": 3, "other_table": 4}
     groups: list[list[Reading]] = []
     for r in sorted(readings, key=lambda r: order[r.route]):
         for g in groups:

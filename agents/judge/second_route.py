@@ -109,6 +109,10 @@ class LazyPages:
     def __init__(self, figures: StatementFigures) -> None:
         self._figures = figures
 
+    def model(self) -> Any:
+        """The store itself (its tables: `component_routes`), None when the pages read none."""
+        return self._figures.store()
+
     def lookup(self, doc_id: str, item: str, period: Any = None) -> list[Any]:
         store = self._figures.store()
         return [] if store is None else list(store.lookup(doc_id, item, period))

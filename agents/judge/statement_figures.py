@@ -111,6 +111,7 @@ class StatementFigures:
         if store is None:
             return None
         try:
+            from finqa.agents.judge.component_routes import whole_facts
             from finqa.lexicon import evaluate_metric, get_metric
 
             current: dict[str, float] = {}
@@ -119,7 +120,8 @@ class StatementFigures:
             scales: set[float] = set()
             for leaf in _leaves(metric_id):
                 for doc in store.docs():
-                    now = store.lookup(doc, leaf, year)
+                    # a line printed only as its parts under a heading naming it: their sum
+                    now = store.lookup(doc, leaf, year) or whole_facts(store, doc, leaf, year)
                     if now and leaf not in current:
                         current[leaf] = now[0].value
                         if now[0].unit == "USD":
@@ -127,7 +129,9 @@ class StatementFigures:
                         used.append(
                             f"{now[0].label} FY{year} = {now[0].raw} ({doc} p.{now[0].page})"
                         )
-                    before = store.lookup(doc, leaf, year - 1)
+                    before = store.lookup(doc, leaf, year - 1) or whole_facts(
+                        store, doc, leaf, year - 1
+                    )
                     if before and leaf not in previous:
                         previous[leaf] = before[0].value
             if len(scales) > 1:
