@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 
 from finqa.lexicon.model import StatementFact, StatementTable
+from finqa.lexicon.statements.parts_groups import folded, heading_item
 
 __all__ = [
     "part_tables",
@@ -193,7 +194,7 @@ def _above_totals(table: StatementTable, rows: dict[int, list[StatementFact]]) -
         if any(f.unit != "USD" for f in rows[r]):
             continue  # a 'percentage of total revenue' row between the parts: no part
         item = row_item(label)
-        titled = _title_item(table) if bare_total(label) else None
+        titled = (_title_item(table) or heading_item(table, r)) if bare_total(label) else None
         if titled is not None and (flow := flow_item(titled)) is not None:
             block = _block(table, rows, r)  # 'Total', or no caption: the caption's line item
             if len(block) >= 2 and _adds_up(block, rows, rows[r]):
@@ -357,6 +358,8 @@ def part_tables(tables: Iterable[StatementTable], texts: Mapping[int, str]) -> l
         if table.statement == "income":
             facts = [f for f in _above_totals(table, rows) if f.item == "revenue"]
         elif _in_context(table, texts):
+            table = folded(table)
+            rows = _by_row(table)
             facts = _under_headings(table, rows) or _above_totals(table, rows)
         else:
             continue

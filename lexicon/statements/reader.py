@@ -152,12 +152,17 @@ def read_pages(
     from finqa.lexicon.statements.parts import part_tables, sentence_parts
     from finqa.lexicon.statements.parts_columns import column_parts, grouped_column_parts
     from finqa.lexicon.statements.parts_grid import grid_part_tables
+    from finqa.lexicon.statements.parts_text_columns import text_column_parts
 
     try:  # a segment note's rows, or its columns, by part; never at the cost of the rest
         parts = part_tables(read.tables, texts) + sentence_parts(read.tables, texts)
+        parts += _new_parts(
+            part_tables(_part_pages(read, page_list, doc_id, company), texts), parts
+        )
         notes = [(p, g) for p, gs in sorted(by_page.items()) for g in gs]
         parts += column_parts(doc_id, notes, texts, company)
         parts += grouped_column_parts(doc_id, notes, texts, company)
+        parts += _new_parts(text_column_parts(doc_id, page_list, _one_scale(read.tables), company), parts)  # fmt: skip
         parts += grid_part_tables(doc_id, notes, texts, company, have=parts, typed=read.tables)
         parts += _new_parts(country_sentence_parts(doc_id, page_list, company), parts)
         read.tables.extend(parts)
@@ -165,6 +170,35 @@ def read_pages(
         read.failures.append(BuildFailure(-1, "segment", "parts", f"{type(exc).__name__}: {exc}"))
     read.seconds = time.perf_counter() - started
     return read
+
+
+def _one_scale(tables: Sequence[StatementTable]) -> float | None:
+    """The scale every primary statement read from the text states, when they agree."""
+    scales = {t.scale for t in tables if t.statement in ("income", "balance", "cashflow") and t.source != "xbrl"}  # fmt: skip
+    return next(iter(scales)) if len(scales) == 1 else None
+
+
+def _part_pages(
+    read: StatementRead, pages: Sequence[tuple[int, str]], doc_id: str, company: str | None
+) -> list[StatementTable]:
+    """The tables of the pages no statement was typed from that hold a table of figures and
+    speak of segments, regions or the disaggregation of revenue (a segment note read past its
+    heading's page, an MD&A's results by segment), read as segment tables: only their rows
+    named by parts are kept (`parts.part_tables`), never a line item of the company's own."""
+    from finqa.lexicon.statements.parts import PARTS_CONTEXT
+
+    done = set(read.statement_pages)
+    out: list[StatementTable] = []
+    for page, text in pages:
+        if page in done or not PARTS_CONTEXT.search(text) or not _tabular(_lines(text)):
+            continue
+        for n, raw in enumerate(read_text_page(text, page, kind="segment", title="")):
+            if not header_scale(raw.context):  # '(In Millions)' printed in the period header
+                raw.context = "\n".join([raw.context, *raw.header_lines])
+            built = build_table(raw, doc_id=doc_id, table_id=f"p{page}-n{n}", company=company)
+            if not isinstance(built, BuildFailure):
+                out.append(built)
+    return out
 
 
 def _new_parts(tables: Sequence[StatementTable], have: Sequence[StatementTable]) -> list[StatementTable]:  # fmt: skip

@@ -79,10 +79,15 @@ def split_row(line: str) -> tuple[str, list[str]]:
                 if not s[cand.end : end].strip(" %)"):
                     q = cand
                 break
-        if q is None or q.kind != "number" or any(ch.isalpha() for ch in s[q.start : end]):
+        start = q.start if q is not None else 0
+        if q is not None and re.fullmatch(
+            r"(?:[A-Z]\.?)+\s+\$", s[start : s.find("$", start, end) + 1]
+        ):
+            start = s.find("$", start, end)  # 'U.S. $ 9,588.4': the place is the caption's
+        if q is None or q.kind != "number" or any(ch.isalpha() for ch in s[start:end]):
             break  # a cell holds no words ('186,880,413 shares' is label text)
-        cells.append(s[q.start : end].strip())
-        end = q.start
+        cells.append(s[start:end].strip())
+        end = start
     cells.reverse()
     while cells and s[:end].count("(") > s[:end].count(")") and cells[0].endswith(")"):
         if "(" in cells[0]:
