@@ -64,6 +64,7 @@ def part_name(label: str) -> str:
 
 
 _LOSS = re.compile(r"\blosse?s?\b", re.I)
+_CONSOLIDATED = re.compile(r"^\s*consolidated\s+(?=\w)", re.I)
 
 
 def _item(label: str) -> str | None:
@@ -73,6 +74,8 @@ def _item(label: str) -> str | None:
 
     name = part_name(label)
     item = item_for_label(name)
+    if item is None and _CONSOLIDATED.match(name):  # 'Consolidated operating income': the total
+        item = item_for_label(_CONSOLIDATED.sub("", name))
     if item is None and _LOSS.search(name):
         item = item_for_label(_LOSS.sub("income", name))
     return item
@@ -178,10 +181,12 @@ def _above_totals(table: StatementTable, rows: dict[int, list[StatementFact]]) -
     nested: dict[int, list[int]] = {}  # subtotal row -> the rows it adds up
 
     def close(subtotal: int) -> None:
-        """A subtotal no total adds up further is the table's total: its own line item."""
+        """A subtotal no total adds up further is the table's total: its own line item, when
+        its words name the company's whole line or places ('Total net operating revenues',
+        'Total non-U.S. revenues'), not one offering ('Total Wireless service revenue')."""
         item = row_item(table.labels[subtotal], last_words=True)
         flow = flow_item(item) if item is not None else None
-        if flow is not None:
+        if flow is not None and _whole_or_places(table, part_name(table.labels[subtotal])):
             for q in nested[subtotal]:
                 out.extend(_dimensioned(table, rows[q], flow, part_name(table.labels[q])))
 
@@ -286,6 +291,17 @@ def row_item(label: str, last_words: bool = False) -> str | None:
         words = label.split()
         return _item(" ".join(words[-2:])) or _item(words[-1])
     return item
+
+
+_WHOLE_WORDS = frozenset({"net", "operating", "consolidated", "company", "reportable", "segment", "segments", "total", "revenue", "revenues", "sales"})  # fmt: skip
+
+
+def _whole_or_places(table: StatementTable, inner: str) -> bool:
+    """A subtotal's words left after 'Total' and its line item name the whole line or places."""
+    words = [w.lower() for w in re.findall(r"[A-Za-z.'-]+", inner)]
+    if TOTAL_ROW.match(inner) or all(w in _WHOLE_WORDS for w in words):
+        return True
+    return _groups_places(table, inner)
 
 
 def names_places(name: str) -> bool:

@@ -195,10 +195,32 @@ def _part_pages(
         for n, raw in enumerate(read_text_page(text, page, kind="segment", title="")):
             if not header_scale(raw.context):  # '(In Millions)' printed in the period header
                 raw.context = "\n".join([raw.context, *raw.header_lines])
+            _without_change(raw, company)
             built = build_table(raw, doc_id=doc_id, table_id=f"p{page}-n{n}", company=company)
             if not isinstance(built, BuildFailure):
                 out.append(built)
     return out
+
+
+_CHANGE = re.compile(
+    r"\b(?:percent(?:age)?\s+change|change|increase\s*/?\s*\(?decrease\)?|vs\.?)\b|%\s*change", re.I
+)
+
+
+def _without_change(raw: RawTable, company: str | None) -> None:
+    """The change columns of a results table dropped ('2023 2022 Percent Change', 'Increase/
+    (Decrease) ... 2019 vs. 2018'): where the header or a caption above the first figures
+    names a change, a row of more cells than periods keeps the periods' (the first)."""
+    from finqa.lexicon.statements.header import read_header
+
+    first = next((i for i, (_, cells) in enumerate(raw.rows) if cells), len(raw.rows))
+    above = [label for label, _ in raw.rows[:first]]
+    if not any(_CHANGE.search(t) for t in [*raw.header_lines, *above, raw.context[-300:]]):
+        return
+    info = read_header(raw.header_lines, "segment", company) if raw.header_lines else None
+    n = len(info.periods) if info is not None else 0
+    if n:
+        raw.rows = [(label, cells[:n] if len(cells) > n else cells) for label, cells in raw.rows]
 
 
 def _new_parts(tables: Sequence[StatementTable], have: Sequence[StatementTable]) -> list[StatementTable]:  # fmt: skip
