@@ -178,6 +178,17 @@ def _one_scale(tables: Sequence[StatementTable]) -> float | None:
     return next(iter(scales)) if len(scales) == 1 else None
 
 
+def _part_tabular(lines: list[str]) -> bool:
+    """`_tabular`, or rows of figures under a period header glued to a column's caption
+    ('2023 2022 Percent Change')."""
+    from finqa.lexicon.statements.text import header_prefix
+
+    if _tabular(lines):
+        return True
+    numeric = sum(1 for ln in lines if len(ln) < _PROSE and split_row(ln)[1])
+    return numeric >= 4 and any(header_prefix(ln, "segment") for ln in lines)
+
+
 def _part_pages(
     read: StatementRead, pages: Sequence[tuple[int, str]], doc_id: str, company: str | None
 ) -> list[StatementTable]:
@@ -190,7 +201,7 @@ def _part_pages(
     done = set(read.statement_pages)
     out: list[StatementTable] = []
     for page, text in pages:
-        if page in done or not PARTS_CONTEXT.search(text) or not _tabular(_lines(text)):
+        if page in done or not PARTS_CONTEXT.search(text) or not _part_tabular(_lines(text)):
             continue
         for n, raw in enumerate(read_text_page(text, page, kind="segment", title="")):
             if not header_scale(raw.context):  # '(In Millions)' printed in the period header
