@@ -137,7 +137,7 @@ class TestPartsAsColumnsInText:
 
     def test_header_split_by_country_names(self) -> None:
         """Country names split the header's words; the words between are one name."""
-        words = "United States Mexico Other Markets Total".split()
+        words = ["United", "States", "Mexico", "Other", "Markets", "Total"]
         assert header_names(words) == ["United States", "Mexico", "Other Markets", "Total"]
 
     def test_columns_read_per_period(self) -> None:
@@ -181,5 +181,7 @@ class TestAskedPartFromText:
             evidence(prose, doc=DOC),
             1,
         )
-        assert missing.abstained and "gross profit of segment 'Sensor Products Group'" in missing.text
+        assert (
+            missing.abstained and "gross profit of segment 'Sensor Products Group'" in missing.text
+        )
         assert "Sensor Products Group" in " ".join(missing.missing)
