@@ -5,8 +5,10 @@ figure is the one the part is asked by:
 
 - a heading without figures over the group's rows, closed by an uncaptioned subtotal equal to
   their sum in every column ('Data Center Group' / 'Platform' / 'Adjacent' / the group's
-  figures on a line of their own), or by a 'Total X' row naming the heading ('FedEx Express
-  segment:' ... 'Total FedEx Express segment'; nested groups fold first);
+  figures on a line of their own), or by a 'Total X' row naming the heading ('Parcel
+  segment:' ... 'Total Parcel segment'; nested groups fold first); a region over places that
+  add up to its 'Total X' ('Americas:' / 'United States' / 'Other' / 'Total Americas') stays as
+  printed: its places are the company's parts too (`parts` reads them);
 - an uncaptioned subtotal line glued to the caption of the row above it by the text reader
   ('Adjacent 3,047 2,040 1,836' holding the subtotal's cells): the caption's own figures are
   the trailing numbers of the caption, one per column, and the cells are the subtotal's.
@@ -17,6 +19,8 @@ the heading, its rows and their sum (or the 'Total' of the heading's own words) 
 """
 
 from __future__ import annotations
+
+import re
 
 from finqa.lexicon.model import StatementFact, StatementTable
 
@@ -38,7 +42,8 @@ def _unglued(table: StatementTable) -> list[_Row]:
         facts = tuple(sorted(by_row.get(r, ()), key=lambda f: f.column))
         caption, cells = split_row(label) if facts else (label, [])
         read = [read_cell(c) for c in cells]
-        if facts and caption and len(cells) == len(facts) and all(v is not None for v in read):
+        marker = any(re.fullmatch(r"\(?\d\)?", c.strip()) for c in cells)  # 'Europe (1)'
+        if facts and caption and not marker and len(cells) == len(facts) and all(v is not None for v in read):  # fmt: skip
             own = tuple(
                 f.model_copy(
                     update={"label": caption, "value": v[0] * f.scale, "negative": v[1], "raw": c}
@@ -81,13 +86,19 @@ def _heading(out: list[_Row], total_label: str) -> int | None:
         label, facts = out[j]
         if facts:
             continue
-        if named:
-            if _same_name(label, total_label):
+        heading = label.strip() and row_item(label) is None and caption_item(label) is None
+        if named:  # 'Revenues:' over 'Total revenues' is a line item's block, no group
+            if heading and _same_name(label, total_label):
                 return j
             continue
-        heading = label.strip() and row_item(label) is None and caption_item(label) is None
         return j if heading and j < len(out) - 1 else None
     return None
+
+
+def _places(table: StatementTable, label: str) -> bool:
+    from finqa.lexicon.statements.parts import _groups_places, part_name
+
+    return _groups_places(table, part_name(label))
 
 
 def folded(table: StatementTable) -> StatementTable:
@@ -95,12 +106,17 @@ def folded(table: StatementTable) -> StatementTable:
     from finqa.lexicon.statements.parts import part_name
 
     out: list[_Row] = []
-    changed = False
-    for label, facts in _unglued(table):
+    rows = _unglued(table)
+    changed = len(rows) != len(table.labels)
+    for label, facts in rows:
         j = _heading(out, label) if facts and (not label.strip() or label[:1].isalpha()) else None
         if j is not None and label.strip() and not _same_name(out[j][0], label):
             j = None
-        if j is not None and (label.strip() or _sums(out[j + 1 :], facts)):
+        if j is not None and label.strip() == "" and not _sums(out[j + 1 :], facts):
+            j = None
+        if j is not None and label.strip() and _sums(out[j + 1 :], facts) and _places(table, label):
+            j = None  # 'Americas:' / rows / 'Total Americas': a region's places, read as such
+        if j is not None:
             name = part_name(out[j][0])
             out[j:] = [(name, tuple(f.model_copy(update={"label": name}) for f in facts))]
             changed = True
@@ -118,10 +134,22 @@ def folded(table: StatementTable) -> StatementTable:
 
 def heading_item(table: StatementTable, row: int) -> str | None:
     """The amount line item the nearest row without figures above `row` names ('Revenue:',
-    'REVENUE BY SERVICE TYPE'): what a total row printed without a caption adds up; None
-    when that row names none ('Noncurrent assets')."""
+    'REVENUE BY SERVICE TYPE'), past the headings of parts over their own rows: what a total
+    row printed without a caption adds up; None when that row names another line item
+    ('Noncurrent assets')."""
     from finqa.lexicon.statements.parts import caption_item
 
+    from finqa.lexicon.statements.parts import row_item
+
     with_figures = {f.row for f in table.facts}
-    above = next((r for r in range(row - 1, -1, -1) if r not in with_figures), None)
-    return caption_item(table.labels[above]) if above is not None else None
+    for r in range(row - 1, -1, -1):
+        label = table.labels[r]
+        if r in with_figures or not label.strip():
+            continue
+        item = caption_item(label)
+        if item is not None or row_item(label) is not None:
+            # the line item heads the caption ('REVENUE BY SERVICE TYPE'), not the object of
+            # another word ('Items affecting Operating Income')
+            return item if caption_item(" ".join(label.split()[:3])) == item else None
+        # a part's heading ('Parcel segment:') over its own rows: the block goes on above it
+    return None
