@@ -137,9 +137,7 @@ def heading_item(table: StatementTable, row: int) -> str | None:
     'REVENUE BY SERVICE TYPE'), past the headings of parts over their own rows: what a total
     row printed without a caption adds up; None when that row names another line item
     ('Noncurrent assets')."""
-    from finqa.lexicon.statements.parts import caption_item
-
-    from finqa.lexicon.statements.parts import row_item
+    from finqa.lexicon.statements.parts import caption_item, row_item
 
     with_figures = {f.row for f in table.facts}
     for r in range(row - 1, -1, -1):
