@@ -39,7 +39,7 @@ __all__ = [
 ]
 
 PART_TOLERANCE = 0.005
-_MARK = re.compile(r"\s*(?:\(\w{1,2}\)|\*+)\s*$")  # footnote markers: 'Europe (1)'
+_MARK = re.compile(r"\s*(?:\(\w{1,2}\)|\*+)\s*,?\s*$")  # footnote markers: 'Europe (1)'
 _PRIMARY = frozenset({"income", "balance", "cashflow", "equity"})
 PARTS_CONTEXT = re.compile(
     r"\bsegments?\b|\bgeograph(?:y|ic|ical)\b|\bregions?\b|\bdisaggregat(?:ed|ion)\b", re.I

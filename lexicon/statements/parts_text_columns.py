@@ -7,7 +7,8 @@ column's name breaks across lines is lost; the header's words are split into nam
 words are, never by a list of one filing's parts:
 
 - a country's name (`data/country_codes.csv`, longest first) is one name;
-- the words between two such names (or a header of one word per column) are one name;
+- the words between two such names are one name; without a country, names that end with the
+  same word ('United States Operations', 'Canadian Operations') end after each occurrence;
 - the last word is the total's ('Total', 'Consolidated').
 
 The split is read only when it gives one name per figure column but the last, and each row's
@@ -24,7 +25,8 @@ from finqa.lexicon.model import StatementFact, StatementTable
 __all__ = ["text_column_parts", "header_names"]
 
 _TOTAL_WORD = re.compile(r"^(?:total|consolidated)$", re.I)
-_MAX_HEADER_LINES = 4
+_MAX_HEADER_LINES = 8
+_NAME_LINE = 60  # a longer line is prose, not a column's name
 
 
 def header_names(words: Sequence[str]) -> list[str] | None:
@@ -59,9 +61,26 @@ def header_names(words: Sequence[str]) -> list[str] | None:
             i += 1
     if run:
         names.append(" ".join(run))
-    if countries == 0:
-        names = list(body)  # no country to split by: one word per column only
-    return [*names, words[-1]]
+    alike = _by_last_word(body)  # names that end alike split finer than by countries alone
+    if countries == 0 or len(alike) > len(names):
+        names = alike
+    return [*names, words[-1]] if names else None
+
+
+def _by_last_word(body: Sequence[str]) -> list[str]:
+    """Names that each end with the same word ('United States Operations', 'Canadian
+    Operations', 'Other International Operations'): split after each of its occurrences."""
+    last = body[-1] if body else ""
+    if not last or sum(1 for w in body if w == last) < 2:
+        return []
+    names: list[str] = []
+    run: list[str] = []
+    for w in body:
+        run.append(w)
+        if w == last:
+            names.append(" ".join(run))
+            run = []
+    return names
 
 
 def _header_words(lines: Sequence[str]) -> list[str]:
@@ -69,13 +88,18 @@ def _header_words(lines: Sequence[str]) -> list[str]:
 
 
 def _names_above(lines: Sequence[str], r: int) -> list[str] | None:
-    """The part names of the header lines right above the period line `r`: the fewest lines
-    whose words split into as many names as the rows below print figures."""
+    """The part names of the header lines right above the period line `r` (up to a sentence
+    or a row of figures): the most lines whose words split into as many names as the rows
+    below print figures."""
     from finqa.lexicon.statements.text import split_row
 
     width = next((len(c) for ln in lines[r + 1 : r + 3] if (c := split_row(ln)[1])), 0)
-    above = [ln for ln in lines[max(0, r - _MAX_HEADER_LINES) : r] if not split_row(ln)[1]]
-    for k in range(1, len(above) + 1):
+    above: list[str] = []
+    for ln in reversed(lines[max(0, r - _MAX_HEADER_LINES) : r]):
+        if split_row(ln)[1] or len(ln) > _NAME_LINE or ln.rstrip().endswith((".", ":")):
+            break  # a row of figures or a sentence ends the header
+        above.insert(0, ln)
+    for k in range(len(above), 0, -1):  # the whole header, from the sentence above it
         got = header_names(_header_words(above[-k:]))
         if got is not None and len(got) == width:
             return got

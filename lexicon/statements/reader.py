@@ -156,9 +156,8 @@ def read_pages(
 
     try:  # a segment note's rows, or its columns, by part; never at the cost of the rest
         parts = part_tables(read.tables, texts) + sentence_parts(read.tables, texts)
-        parts += _new_parts(
-            part_tables(_part_pages(read, page_list, doc_id, company), texts), parts
-        )
+        off_pages = part_tables(_part_pages(read, page_list, doc_id, company), texts)
+        parts += _new_parts([t for t in map(_segment_lines, off_pages) if t.facts], parts)
         notes = [(p, g) for p, gs in sorted(by_page.items()) for g in gs]
         parts += column_parts(doc_id, notes, texts, company)
         parts += grouped_column_parts(doc_id, notes, texts, company)
@@ -176,6 +175,22 @@ def _one_scale(tables: Sequence[StatementTable]) -> float | None:
     """The scale every primary statement read from the text states, when they agree."""
     scales = {t.scale for t in tables if t.statement in ("income", "balance", "cashflow") and t.source != "xbrl"}  # fmt: skip
     return next(iter(scales)) if len(scales) == 1 else None
+
+
+_SEGMENT_LINES = ("revenue", "operating_income")
+_LINE_WORDS = re.compile(r"^(?:total\s+)?(?:net\s+)?(?:revenues?|sales|operating\s+income)\b", re.I)
+
+
+def _segment_lines(table: StatementTable) -> StatementTable:
+    """A table of parts read off the statement pages, kept to what a segment reports (revenue,
+    operating income) under names that are no line item's caption ('Revenues by'): another
+    breakdown on such a page (other income by kind, expenses as percentages) is no part's."""
+    facts = tuple(
+        f for f in table.facts
+        if f.item in _SEGMENT_LINES and f.unit == "USD"
+        and not any(_LINE_WORDS.match(member) for _, member in f.dimensions)
+    )  # fmt: skip
+    return table.model_copy(update={"facts": facts})
 
 
 def _part_tabular(lines: list[str]) -> bool:
@@ -199,6 +214,7 @@ def _part_pages(
     from finqa.lexicon.statements.parts import PARTS_CONTEXT
 
     done = set(read.statement_pages)
+    inherited = _statements_scale(read.tables)
     out: list[StatementTable] = []
     for page, text in pages:
         if page in done or not PARTS_CONTEXT.search(text) or not _part_tabular(_lines(text)):
@@ -206,6 +222,10 @@ def _part_pages(
         for n, raw in enumerate(read_text_page(text, page, kind="segment", title="")):
             if not header_scale(raw.context):  # '(In Millions)' printed in the period header
                 raw.context = "\n".join([raw.context, *raw.header_lines])
+            if not header_scale(raw.context):
+                if not inherited:
+                    continue  # no scale stated, none to take: not read
+                raw.context += "\n" + inherited
             _without_change(raw, company)
             built = build_table(raw, doc_id=doc_id, table_id=f"p{page}-n{n}", company=company)
             if not isinstance(built, BuildFailure):
