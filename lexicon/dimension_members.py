@@ -84,7 +84,7 @@ def _axes() -> dict[str, tuple[str, tuple[str, ...]]]:
 
 
 @data_cache()
-def _countries() -> dict[str, tuple[str, ...]]:
+def country_names() -> dict[str, tuple[str, ...]]:
     return {
         r["code"].strip().upper(): tuple(n.strip() for n in r["names"].split("|"))
         for r in read_csv("country_codes.csv")
@@ -132,7 +132,7 @@ def member_name(member: str) -> str:
     -> 'Japan', 'us-gaap:EMEAMember' -> 'EMEA'; a caption as printed stays as it is."""
     prefix, _, local = member.rpartition(":")
     if prefix == "country":
-        names = _countries().get(local.upper())
+        names = country_names().get(local.upper())
         return names[0] if names else local
     if " " in member or not local.endswith("Member"):
         return member.strip()
@@ -146,7 +146,7 @@ def member_name(member: str) -> str:
     return re.sub(r"\bNon (?=\w)", "Non-", text) if words else local
 
 
-def _key(text: str) -> str:
+def name_key(text: str) -> str:
     return re.sub(r"[^a-z0-9]", "", text.lower())
 
 
@@ -154,19 +154,19 @@ def _member_keys(member: str, name: str) -> tuple[str, ...]:
     prefix, _, local = member.rpartition(":")
     from finqa.lexicon.abbreviations import abbreviations
 
-    keys = [_key(name)]
+    keys = [name_key(name)]
     outer = re.match(r"^(.*?)\s*\(([^()]+)\)\s*$", name)  # 'Asia-Pacific (APAC)'
     if outer:
-        keys += [_key(outer.group(1)), _key(outer.group(2))]
+        keys += [name_key(outer.group(1)), name_key(outer.group(2))]
     for short in [name, *(outer.groups() if outer else ())]:
         long = abbreviations().get(short.strip())  # mined from filings: 'EMEA'
         if long:
-            keys.append(_key(long))
+            keys.append(name_key(long))
     if prefix == "country":
-        keys += [_key(n) for n in _countries().get(local.upper(), ())]
+        keys += [name_key(n) for n in country_names().get(local.upper(), ())]
     if not local.endswith("Member") or " " in member:  # a caption as printed
         bare = _LINE_WORDS.sub("", name).strip()  # 'Sales of products' -> 'products'
-        keys.append(_key(bare))
+        keys.append(name_key(bare))
     keys += [k[:-1] for k in keys if len(k) > 4 and k.endswith("s") and not k.endswith("ss")]
     keys.append(_loose(name))
     return tuple(k for k in dict.fromkeys(keys) if k)
@@ -191,7 +191,7 @@ def bare_name(name: str) -> str:
 
 def country_keys() -> frozenset[str]:
     """Every spelling of a country's name, letters only ('unitedstates', 'us', 'japan')."""
-    return frozenset(_key(n) for names in _countries().values() for n in names)
+    return frozenset(name_key(n) for names in country_names().values() for n in names)
 
 
 # 'Other Americas': on a geographic axis the rest of a region is a part of its own, not the
@@ -242,7 +242,7 @@ def members_of(facts: Iterable[StatementFact]) -> tuple[DimensionMember, ...]:
     for (axis, member), n in order:
         name = member_name(member)
         kind = axis_kind(axis)
-        if kind is None or not _kept(name, kind) or len(_key(name)) < 2:
+        if kind is None or not _kept(name, kind) or len(name_key(name)) < 2:
             continue
         keys = _member_keys(member, name)
         caption = ":" not in member and _caption(name)  # a printed name, not a tag

@@ -24,12 +24,12 @@ from finqa.lexicon._dimension_names import narrower as _narrower
 from finqa.lexicon.dimension_members import (
     KIND_AXES,
     DimensionMember,
-    _countries,
-    _key,
     bare_name,
     country_keys,
+    country_names,
     is_residual,
     kind_words,
+    name_key,
 )
 
 if TYPE_CHECKING:
@@ -148,7 +148,7 @@ def asked_dimension(question: str) -> AskedDimension | None:
         while run and run[0].lower() in ("and", "of", "the", ","):
             run.pop(0)
         phrase = " ".join(run)
-        if any(_key(question[a:b]) == _key(phrase) for a, b in companies):
+        if any(name_key(question[a:b]) == name_key(phrase) for a, b in companies):
             phrase = ""  # "Best Buy product category": the company is no part's name
         if phrase and not is_residual(phrase):
             return AskedDimension(kind=kind, phrase=phrase)
@@ -162,9 +162,9 @@ def asked_dimension(question: str) -> AskedDimension | None:
     for i in range(len(toks)):
         for j in range(min(len(toks), i + 4), i, -1):
             text = question[toks[i][0] : toks[j - 1][1]]
-            key = _key(text)
-            for code, names in _countries().items():
-                spelled = key in {_key(n) for n in names} and _short_ok(text, key)
+            key = name_key(text)
+            for code, names in country_names().items():
+                spelled = key in {name_key(n) for n in names} and _short_ok(text, key)
                 if spelled and _place_ok(question, toks[i][0], toks[j - 1][1]):
                     return AskedDimension(
                         kind="geography",
@@ -210,9 +210,9 @@ def _source_named(question: str) -> AskedDimension | None:
     whole = any(a <= start and start + len(name) <= b for a, b in _company_spans(question))
     if not name or "~" in name or whole or is_residual(name):
         return None
-    key = _key(name)
-    for code, names in _countries().items():
-        if key in {_key(n) for n in names}:
+    key = name_key(name)
+    for code, names in country_names().items():
+        if key in {name_key(n) for n in names}:
             geo = KIND_AXES["geography"]
             return AskedDimension(
                 kind="geography", phrase=name, axis=geo, member=f"country:{code}", label=names[0]
@@ -250,7 +250,7 @@ def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> Aske
     for i in range(len(toks)):
         for j in range(min(len(toks), i + _MAX_WORDS), i, -1):
             text = question[toks[i][0] : toks[j - 1][1]]
-            key = _key(text)
+            key = name_key(text)
             hits = index.get(key, []) or index.get(_loose(text), [])
             hits = hits or [m for m in members if _abbreviates(text, m.name)]
             generic = _GROUP_AFTER.match(question[toks[j - 1][1] :])
@@ -259,7 +259,7 @@ def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> Aske
                     continue  # 'product categories': a kind of part, not one part's name
                 if _LEFT_OUT_BEFORE.search(question[: toks[i][0]]):
                     continue  # the part the question leaves out is not the one it asks
-                if m.caption and not (spoken and _key(spoken.phrase) == key):
+                if m.caption and not (spoken and name_key(spoken.phrase) == key):
                     continue  # 'sales' is the company's unless the question names the part
                 if m.member.startswith("country:") and not _place_ok(
                     question, toks[i][0], toks[j - 1][1]
@@ -287,7 +287,7 @@ def _in_runs(question: str, members: Sequence[DimensionMember]) -> AskedDimensio
     found = [
         asked
         for run in proper_runs(question)
-        if _key(run) not in spelled and _loose(run) not in spelled
+        if name_key(run) not in spelled and _loose(run) not in spelled
         if (asked := _by_structure(AskedDimension(kind="part", phrase=run), members)).member
         or asked.candidates
     ]
@@ -308,7 +308,7 @@ def _left_out(question: str) -> AskedDimension | None:
             text = question[s : toks[j - 1][1]]
             after = question[toks[j - 1][1] :]
             place = not _NOT_PLACE_AFTER.search(after)
-            if place and _key(text) in country_keys() and _short_ok(text, _key(text)):
+            if place and name_key(text) in country_keys() and _short_ok(text, name_key(text)):
                 return AskedDimension(
                     kind="geography", phrase=question[before.start() : toks[j - 1][1]]
                 )
@@ -332,7 +332,7 @@ def _rest_of(question: str) -> AskedDimension | None:
     for p in sorted(find_periods(question), key=lambda p: p.start, reverse=True):
         text = text[: p.start] + "~" * (p.end - p.start) + text[p.end :]  # 'FY22, excluding'
     m = _REST_OF.search(text)
-    if m is None or "~" in m.group(0) or not _key(_unsaid_company(m.group("x"))):
+    if m is None or "~" in m.group(0) or not name_key(_unsaid_company(m.group("x"))):
         return None
     x = _unsaid_company(m.group("x"))
     return AskedDimension(kind="part", phrase=f"{x} excluding {m.group('y')}")
@@ -344,7 +344,7 @@ def _by_structure(spoken: AskedDimension, members: Sequence[DimensionMember]) ->
     the printed names it could be; none: the question's part as it said it."""
     from finqa.lexicon._name_structure import structural_matches
 
-    phrase = _key(_unsaid_company(spoken.phrase)) and _unsaid_company(spoken.phrase)
+    phrase = name_key(_unsaid_company(spoken.phrase)) and _unsaid_company(spoken.phrase)
     found = structural_matches(phrase, members, bare_name, country_keys())
     if len(found) == 1:
         m = found[0]

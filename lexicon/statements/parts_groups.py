@@ -24,7 +24,7 @@ import re
 
 from finqa.lexicon.model import StatementFact, StatementTable
 
-__all__ = ["folded", "heading_item"]
+__all__ = ["folded"]
 
 _Row = tuple[str, tuple[StatementFact, ...]]  # caption, its figures (none for a heading)
 
@@ -96,9 +96,9 @@ def _heading(out: list[_Row], total_label: str) -> int | None:
 
 
 def _places(table: StatementTable, label: str) -> bool:
-    from finqa.lexicon.statements.parts import _groups_places, part_name
+    from finqa.lexicon.statements.parts import groups_places, part_name
 
-    return _groups_places(table, part_name(label))
+    return groups_places(table, part_name(label))
 
 
 def folded(table: StatementTable) -> StatementTable:
@@ -130,24 +130,3 @@ def folded(table: StatementTable) -> StatementTable:
     return table.model_copy(
         update={"labels": tuple(label for label, _ in out), "facts": tuple(kept)}
     )
-
-
-def heading_item(table: StatementTable, row: int) -> str | None:
-    """The amount line item the nearest row without figures above `row` names ('Revenue:',
-    'REVENUE BY SERVICE TYPE'), past the headings of parts over their own rows: what a total
-    row printed without a caption adds up; None when that row names another line item
-    ('Noncurrent assets')."""
-    from finqa.lexicon.statements.parts import caption_item, row_item
-
-    with_figures = {f.row for f in table.facts}
-    for r in range(row - 1, -1, -1):
-        label = table.labels[r]
-        if r in with_figures or not label.strip():
-            continue
-        item = caption_item(label)
-        if item is not None or row_item(label) is not None:
-            # the line item heads the caption ('REVENUE BY SERVICE TYPE'), not the object of
-            # another word ('Items affecting Operating Income')
-            return item if caption_item(" ".join(label.split()[:3])) == item else None
-        # a part's heading ('Parcel segment:') over its own rows: the block goes on above it
-    return None

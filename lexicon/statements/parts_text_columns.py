@@ -31,7 +31,7 @@ _NAME_LINE = 60  # a longer line is prose, not a column's name
 
 def header_names(words: Sequence[str]) -> list[str] | None:
     """The part names of a header's words, its last the total's (see the module doc)."""
-    from finqa.lexicon.dimension_members import _key, country_keys
+    from finqa.lexicon.dimension_members import country_keys, name_key
 
     if len(words) < 3 or not _TOTAL_WORD.match(words[-1]):
         return None
@@ -45,7 +45,7 @@ def header_names(words: Sequence[str]) -> list[str] | None:
             (
                 n
                 for n in range(min(4, len(body) - i), 0, -1)
-                if _key(" ".join(body[i : i + n])) in keys
+                if name_key(" ".join(body[i : i + n])) in keys
             ),
             0,
         )
@@ -117,7 +117,7 @@ def text_column_parts(
     from finqa.lexicon.numbers import detect_scale
     from finqa.lexicon.statements.header import is_header_line, read_header
     from finqa.lexicon.statements.parts import PARTS_CONTEXT, close_enough, flow_item, row_item
-    from finqa.lexicon.statements.parts_columns import _axis
+    from finqa.lexicon.statements.parts_columns import part_axis
     from finqa.lexicon.statements.raw import read_cell
     from finqa.lexicon.statements.text import split_row
 
@@ -165,7 +165,7 @@ def text_column_parts(
                         table_title="parts as columns: " + ", ".join(names), label=label,
                         item=flow, period=period, value=v[0] * page_scale, scale=page_scale,
                         negative=v[1], page=page, row=r, column=c, raw=cells[c], source="text",
-                        dimensions=((_axis(name), name),),
+                        dimensions=((part_axis(name), name),),
                     )
                 )  # fmt: skip
         if facts:

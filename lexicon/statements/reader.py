@@ -152,11 +152,12 @@ def read_pages(
     from finqa.lexicon.statements.parts import part_tables, sentence_parts
     from finqa.lexicon.statements.parts_columns import column_parts, grouped_column_parts
     from finqa.lexicon.statements.parts_grid import grid_part_tables
+    from finqa.lexicon.statements.parts_groups import folded
     from finqa.lexicon.statements.parts_text_columns import text_column_parts
 
     try:  # a segment note's rows, or its columns, by part; never at the cost of the rest
-        parts = part_tables(read.tables, texts) + sentence_parts(read.tables, texts)
-        off_pages = part_tables(_part_pages(read, page_list, doc_id, company), texts)
+        parts = part_tables(read.tables, texts, folded) + sentence_parts(read.tables, texts)
+        off_pages = part_tables(_part_pages(read, page_list, doc_id, company), texts, folded)
         parts += _new_parts([t for t in map(_segment_lines, off_pages) if t.facts], parts)
         notes = [(p, g) for p, gs in sorted(by_page.items()) for g in gs]
         parts += column_parts(doc_id, notes, texts, company)
