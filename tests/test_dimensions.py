@@ -274,7 +274,7 @@ class TestNamesInQuestions:
 
     def test_printed_name_with_its_abbreviation(self) -> None:
         """'Asia-Pacific (APAC)' as printed is asked by either name; 'EMEA' by its long form."""
-        from finqa.lexicon.dimensions import DimensionMember, _member_keys
+        from finqa.lexicon.dimension_members import DimensionMember, _member_keys
 
         apac = DimensionMember(GEO, "Asia-Pacific (APAC)", "geography", "Asia-Pacific (APAC)",
                                _member_keys("Asia-Pacific (APAC)", "Asia-Pacific (APAC)"))  # fmt: skip

@@ -18,7 +18,7 @@ so `lexicon.dimensions.dimensional_facts` finds them; the table read stays as it
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from finqa.lexicon.model import StatementFact, StatementTable
 
@@ -38,7 +38,7 @@ __all__ = [
 ]
 
 PART_TOLERANCE = 0.005
-_MARK = re.compile(r"\s*(?:\(\w{1,2}\)|\*+)\s*$")  # footnote markers: 'Europe (1)'
+_MARK = re.compile(r"\s*(?:\(\w{1,2}\)|\*+)\s*,?\s*$")  # footnote markers: 'Europe (1)'
 _PRIMARY = frozenset({"income", "balance", "cashflow", "equity"})
 PARTS_CONTEXT = re.compile(
     r"\bsegments?\b|\bgeograph(?:y|ic|ical)\b|\bregions?\b|\bdisaggregat(?:ed|ion)\b", re.I
@@ -63,6 +63,7 @@ def part_name(label: str) -> str:
 
 
 _LOSS = re.compile(r"\blosse?s?\b", re.I)
+_CONSOLIDATED = re.compile(r"^\s*consolidated\s+(?=\w)", re.I)
 
 
 def _item(label: str) -> str | None:
@@ -72,6 +73,8 @@ def _item(label: str) -> str | None:
 
     name = part_name(label)
     item = item_for_label(name)
+    if item is None and _CONSOLIDATED.match(name):  # 'Consolidated operating income': the total
+        item = item_for_label(_CONSOLIDATED.sub("", name))
     if item is None and _LOSS.search(name):
         item = item_for_label(_LOSS.sub("income", name))
     return item
@@ -177,10 +180,12 @@ def _above_totals(table: StatementTable, rows: dict[int, list[StatementFact]]) -
     nested: dict[int, list[int]] = {}  # subtotal row -> the rows it adds up
 
     def close(subtotal: int) -> None:
-        """A subtotal no total adds up further is the table's total: its own line item."""
+        """A subtotal no total adds up further is the table's total: its own line item, when
+        its words name the company's whole line or places ('Total net operating revenues',
+        'Total non-U.S. revenues'), not one offering ('Total Wireless service revenue')."""
         item = row_item(table.labels[subtotal], last_words=True)
         flow = flow_item(item) if item is not None else None
-        if flow is not None:
+        if flow is not None and _whole_or_places(table, part_name(table.labels[subtotal])):
             for q in nested[subtotal]:
                 out.extend(_dimensioned(table, rows[q], flow, part_name(table.labels[q])))
 
@@ -193,7 +198,7 @@ def _above_totals(table: StatementTable, rows: dict[int, list[StatementFact]]) -
         if any(f.unit != "USD" for f in rows[r]):
             continue  # a 'percentage of total revenue' row between the parts: no part
         item = row_item(label)
-        titled = _title_item(table) if bare_total(label) else None
+        titled = (_title_item(table) or heading_item(table, r)) if bare_total(label) else None
         if titled is not None and (flow := flow_item(titled)) is not None:
             block = _block(table, rows, r)  # 'Total', or no caption: the caption's line item
             if len(block) >= 2 and _adds_up(block, rows, rows[r]):
@@ -255,7 +260,7 @@ def _group(
     out: list[StatementFact] = []
     for p in run:
         out += _dimensioned(table, rows[p], flow, part_name(table.labels[p]))
-        if p in nested and _groups_places(table, part_name(table.labels[p])):
+        if p in nested and groups_places(table, part_name(table.labels[p])):
             for q in nested[p]:
                 out += _dimensioned(table, rows[q], flow, part_name(table.labels[q]))
     return out
@@ -287,11 +292,22 @@ def row_item(label: str, last_words: bool = False) -> str | None:
     return item
 
 
+_WHOLE_WORDS = frozenset({"net", "operating", "consolidated", "company", "reportable", "segment", "segments", "total", "revenue", "revenues", "sales"})  # fmt: skip
+
+
+def _whole_or_places(table: StatementTable, inner: str) -> bool:
+    """A subtotal's words left after 'Total' and its line item name the whole line or places."""
+    words = [w.lower() for w in re.findall(r"[A-Za-z.'-]+", inner)]
+    if TOTAL_ROW.match(inner) or all(w in _WHOLE_WORDS for w in words):
+        return True
+    return groups_places(table, inner)
+
+
 def names_places(name: str) -> bool:
     return bool(_PLACES.search(name))
 
 
-def _groups_places(table: StatementTable, name: str) -> bool:
+def groups_places(table: StatementTable, name: str) -> bool:
     """A subtotal whose parts are places of the company: one named as the rest of the world
     ('non-U.S.', 'international'), or a region of a table by geography ('Total Americas'
     over the United States and the rest of the Americas). A brand's subtotal ('Total NIKE
@@ -342,13 +358,18 @@ def _in_context(table: StatementTable, texts: Mapping[int, str]) -> bool:
     return any(PARTS_CONTEXT.search(texts.get(p, "")) for p in pages)
 
 
-def part_tables(tables: Iterable[StatementTable], texts: Mapping[int, str]) -> list[StatementTable]:
+def part_tables(
+    tables: Iterable[StatementTable],
+    texts: Mapping[int, str],
+    fold: Callable[[StatementTable], StatementTable] | None = None,
+) -> list[StatementTable]:
     """One 'segment' table per text table with rows named by parts (see the module doc),
     among the tables of a note about parts: its page (or the one before) speaks of segments,
     geographic areas, regions or the disaggregation of revenue (`texts`: page -> text). Of
     the primary statements only the income statement's revenue lines are read ('Products',
     'Services' over 'Total net sales': the offerings Regulation S-X has a filer print apart);
-    its other unnamed lines above a total are expenses, not parts."""
+    its other unnamed lines above a total are expenses, not parts. `fold`: what a note's table
+    is read as first (`parts_groups.folded`: groups of rows as one row per part)."""
     out: list[StatementTable] = []
     for table in tables:
         if table.source == "xbrl" or table.statement in _PRIMARY - {"income"}:
@@ -357,6 +378,8 @@ def part_tables(tables: Iterable[StatementTable], texts: Mapping[int, str]) -> l
         if table.statement == "income":
             facts = [f for f in _above_totals(table, rows) if f.item == "revenue"]
         elif _in_context(table, texts):
+            table = fold(table) if fold is not None else table  # `parts_groups.folded`
+            rows = _by_row(table)
             facts = _under_headings(table, rows) or _above_totals(table, rows)
         else:
             continue
@@ -373,6 +396,25 @@ def part_tables(tables: Iterable[StatementTable], texts: Mapping[int, str]) -> l
             )
         )
     return out
+
+
+def heading_item(table: StatementTable, row: int) -> str | None:
+    """The amount line item the nearest row without figures above `row` names ('Revenue:',
+    'REVENUE BY SERVICE TYPE'), past the headings of parts over their own rows: what a total
+    row printed without a caption adds up; None when that row names another line item
+    ('Noncurrent assets')."""
+    with_figures = {f.row for f in table.facts}
+    for r in range(row - 1, -1, -1):
+        label = table.labels[r]
+        if r in with_figures or not label.strip():
+            continue
+        item = caption_item(label)
+        if item is not None or row_item(label) is not None:
+            # the line item heads the caption ('REVENUE BY SERVICE TYPE'), not the object of
+            # another word ('Items affecting Operating Income')
+            return item if caption_item(" ".join(label.split()[:3])) == item else None
+        # a part's heading ('Parcel segment:') over its own rows: the block goes on above it
+    return None
 
 
 # --------------------------------------------------------------------------- a country's revenue in a sentence

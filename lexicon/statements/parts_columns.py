@@ -105,7 +105,7 @@ def column_parts(
                         table_title=head[-1], label=row[0], item=flow, period=period,
                         value=v[0] * scale, scale=scale, negative=v[1], page=page, row=r,
                         column=c, raw=row[c + 1], source="text",
-                        dimensions=((_axis(part_name(name)), part_name(name)),),
+                        dimensions=((part_axis(part_name(name)), part_name(name)),),
                     )
                 )  # fmt: skip
         if not (facts and checked):
@@ -144,7 +144,7 @@ def _names(row: Sequence[str]) -> list[str]:
 def _column_groups(head: Sequence[str]) -> tuple[set[int], set[int]]:
     """(the columns the last one adds up, the columns inside a subtotal that are the company's
     parts too): a 'Total X' column before the last adds up the columns since the previous
-    one; its columns are the company's only when it groups places (`_groups_places`)."""
+    one; its columns are the company's only when it groups places (`parts.groups_places`)."""
     top: set[int] = set()
     inner: set[int] = set()
     start = 0
@@ -198,7 +198,7 @@ def _is_period(cell: str) -> bool:
     return is_header_line(cell)
 
 
-def _axis(name: str) -> str:
+def part_axis(name: str) -> str:
     from finqa.lexicon.dimensions import KIND_AXES, asked_dimension
 
     place = asked_dimension(f"revenue from {name}")
@@ -284,7 +284,7 @@ def grouped_column_parts(
                         table_title=" ".join(lines)[:150], label=row[0], item=flow,
                         period=periods[c // (g - 1)], value=v[0] * scale, scale=scale,
                         negative=v[1], page=page, row=r, column=c, raw=row[c + 1], source="text",
-                        dimensions=((_axis(name), name),),
+                        dimensions=((part_axis(name), name),),
                     )
                 )  # fmt: skip
         if not (facts and checked):

@@ -160,6 +160,7 @@ def grid_part_tables(
     every figure a table of `have` (the parts already read from typed tables) holds; `typed`:
     the tables typed from the pages, whose scale a grid stating none takes."""
     from finqa.lexicon.statements.parts import part_tables
+    from finqa.lexicon.statements.parts_groups import folded
 
     seen = {_key(f) for t in have for f in t.facts}
     scales: dict[int, set[float]] = {}
@@ -174,7 +175,8 @@ def grid_part_tables(
         table = grid_table(doc_id, page, n, rows, texts.get(page, ""), company, fallback)
         if table is not None:
             tables.append(table)
-    return [t for t in part_tables(tables, texts) if not all(_key(f) in seen for f in t.facts)]
+    read = part_tables(tables, texts, folded)
+    return [t for t in read if not all(_key(f) in seen for f in t.facts)]
 
 
 def _key(f: StatementFact) -> tuple[object, ...]:

@@ -152,12 +152,17 @@ def read_pages(
     from finqa.lexicon.statements.parts import part_tables, sentence_parts
     from finqa.lexicon.statements.parts_columns import column_parts, grouped_column_parts
     from finqa.lexicon.statements.parts_grid import grid_part_tables
+    from finqa.lexicon.statements.parts_groups import folded
+    from finqa.lexicon.statements.parts_text_columns import text_column_parts
 
     try:  # a segment note's rows, or its columns, by part; never at the cost of the rest
-        parts = part_tables(read.tables, texts) + sentence_parts(read.tables, texts)
+        parts = part_tables(read.tables, texts, folded) + sentence_parts(read.tables, texts)
+        off_pages = part_tables(_part_pages(read, page_list, doc_id, company), texts, folded)
+        parts += _new_parts([t for t in map(_segment_lines, off_pages) if t.facts], parts)
         notes = [(p, g) for p, gs in sorted(by_page.items()) for g in gs]
         parts += column_parts(doc_id, notes, texts, company)
         parts += grouped_column_parts(doc_id, notes, texts, company)
+        parts += _new_parts(text_column_parts(doc_id, page_list, _one_scale(read.tables), company), parts)  # fmt: skip
         parts += grid_part_tables(doc_id, notes, texts, company, have=parts, typed=read.tables)
         parts += _new_parts(country_sentence_parts(doc_id, page_list, company), parts)
         read.tables.extend(parts)
@@ -165,6 +170,89 @@ def read_pages(
         read.failures.append(BuildFailure(-1, "segment", "parts", f"{type(exc).__name__}: {exc}"))
     read.seconds = time.perf_counter() - started
     return read
+
+
+def _one_scale(tables: Sequence[StatementTable]) -> float | None:
+    """The scale every primary statement read from the text states, when they agree."""
+    scales = {t.scale for t in tables if t.statement in ("income", "balance", "cashflow") and t.source != "xbrl"}  # fmt: skip
+    return next(iter(scales)) if len(scales) == 1 else None
+
+
+_SEGMENT_LINES = ("revenue", "operating_income")
+_LINE_WORDS = re.compile(r"^(?:total\s+)?(?:net\s+)?(?:revenues?|sales|operating\s+income)\b", re.I)
+
+
+def _segment_lines(table: StatementTable) -> StatementTable:
+    """A table of parts read off the statement pages, kept to what a segment reports (revenue,
+    operating income) under names that are no line item's caption ('Revenues by'): another
+    breakdown on such a page (other income by kind, expenses as percentages) is no part's."""
+    facts = tuple(
+        f for f in table.facts
+        if f.item in _SEGMENT_LINES and f.unit == "USD"
+        and not any(_LINE_WORDS.match(member) for _, member in f.dimensions)
+    )  # fmt: skip
+    return table.model_copy(update={"facts": facts})
+
+
+def _part_tabular(lines: list[str]) -> bool:
+    """`_tabular`, or rows of figures under a period header glued to a column's caption
+    ('2023 2022 Percent Change')."""
+    from finqa.lexicon.statements.text import header_prefix
+
+    if _tabular(lines):
+        return True
+    numeric = sum(1 for ln in lines if len(ln) < _PROSE and split_row(ln)[1])
+    return numeric >= 4 and any(header_prefix(ln, "segment") for ln in lines)
+
+
+def _part_pages(
+    read: StatementRead, pages: Sequence[tuple[int, str]], doc_id: str, company: str | None
+) -> list[StatementTable]:
+    """The tables of the pages no statement was typed from that hold a table of figures and
+    speak of segments, regions or the disaggregation of revenue (a segment note read past its
+    heading's page, an MD&A's results by segment), read as segment tables: only their rows
+    named by parts are kept (`parts.part_tables`), never a line item of the company's own."""
+    from finqa.lexicon.statements.parts import PARTS_CONTEXT
+
+    done = set(read.statement_pages)
+    inherited = _statements_scale(read.tables)
+    out: list[StatementTable] = []
+    for page, text in pages:
+        if page in done or not PARTS_CONTEXT.search(text) or not _part_tabular(_lines(text)):
+            continue
+        for n, raw in enumerate(read_text_page(text, page, kind="segment", title="")):
+            if not header_scale(raw.context):  # '(In Millions)' printed in the period header
+                raw.context = "\n".join([raw.context, *raw.header_lines])
+            if not header_scale(raw.context):
+                if not inherited:
+                    continue  # no scale stated, none to take: not read
+                raw.context += "\n" + inherited
+            _without_change(raw, company)
+            built = build_table(raw, doc_id=doc_id, table_id=f"p{page}-n{n}", company=company)
+            if not isinstance(built, BuildFailure):
+                out.append(built)
+    return out
+
+
+_CHANGE = re.compile(
+    r"\b(?:percent(?:age)?\s+change|change|increase\s*/?\s*\(?decrease\)?|vs\.?)\b|%\s*change", re.I
+)
+
+
+def _without_change(raw: RawTable, company: str | None) -> None:
+    """The change columns of a results table dropped ('2023 2022 Percent Change', 'Increase/
+    (Decrease) ... 2019 vs. 2018'): where the header or a caption above the first figures
+    names a change, a row of more cells than periods keeps the periods' (the first)."""
+    from finqa.lexicon.statements.header import read_header
+
+    first = next((i for i, (_, cells) in enumerate(raw.rows) if cells), len(raw.rows))
+    above = [label for label, _ in raw.rows[:first]]
+    if not any(_CHANGE.search(t) for t in [*raw.header_lines, *above, raw.context[-300:]]):
+        return
+    info = read_header(raw.header_lines, "segment", company) if raw.header_lines else None
+    n = len(info.periods) if info is not None else 0
+    if n:
+        raw.rows = [(label, cells[:n] if len(cells) > n else cells) for label, cells in raw.rows]
 
 
 def _new_parts(tables: Sequence[StatementTable], have: Sequence[StatementTable]) -> list[StatementTable]:  # fmt: skip

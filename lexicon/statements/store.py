@@ -44,7 +44,9 @@ __all__ = [
 # 6: parts named by their structure, a country's revenue in prose
 # 7: a caption listing a catalogue caption's kinds but an inner one is its line (caption_words)
 # 8: 'group' a segment word and a part's operating result (the parts read may change)
-MODEL_VERSION = 8
+# 9: segment tables off the statement pages (a note read past its heading's page, MD&A results by
+#    segment), groups of rows folded to their part, 'U.S. $ 9,588.4' a place and its cell
+MODEL_VERSION = 9
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
 

@@ -98,13 +98,18 @@ def split_row_at(line: str) -> tuple[str, list[str], list[tuple[int, int]]]:
                 if not s[cand.end : end].strip(" %)"):
                     q = cand
                 break
-        if q is None or q.kind != "number" or any(ch.isalpha() for ch in s[q.start : end]):
+        start = q.start if q is not None else 0
+        if q is not None and re.fullmatch(
+            r"(?:[A-Z]\.?)+\s+\$", s[start : s.find("$", start, end) + 1]
+        ):
+            start = s.find("$", start, end)  # 'U.S. $ 9,588.4': the place is the caption's
+        if q is None or q.kind != "number" or any(ch.isalpha() for ch in s[start:end]):
             break  # a cell holds no words ('186,880,413 shares' is label text)
-        text = s[q.start : end]
+        text = s[start:end]
         lead = len(text) - len(text.lstrip())
         cells.append(text.strip())
-        spans.append((q.start + lead, q.start + lead + len(text.strip())))
-        end = q.start
+        spans.append((start + lead, start + lead + len(text.strip())))
+        end = start
     cells.reverse()
     spans.reverse()
     while cells and s[:end].count("(") > s[:end].count(")") and cells[0].endswith(")"):

@@ -1,0 +1,419 @@
+"""The dimension a question names: a segment, business unit, region, country or product line.
+
+The general words a question uses for each kind of part ("segment", "region", "product line")
+come with the axes in `data/dimension_axes.csv`; country members are named by
+`data/country_codes.csv`; the filing's own vocabulary of parts is `dimension_members`'.
+
+- `asked_dimension(question)`: what the question's own words say, without a filing ('the
+  Foo segment', 'revenue in Japan'): the kind and the phrase, no member yet;
+- `resolve_dimension(question, members)`: the member of the filing's vocabulary the question
+  names (longest name wins), or the unresolved phrase of `asked_dimension`;
+- `asked_item`, `asked_change`, `part_item`, `period_spec`: the line item, change and period
+  asked of the part.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from finqa.lexicon._dimension_names import abbreviates as _abbreviates
+from finqa.lexicon._dimension_names import loose as _loose
+from finqa.lexicon._dimension_names import narrower as _narrower
+from finqa.lexicon.dimension_members import (
+    KIND_AXES,
+    DimensionMember,
+    bare_name,
+    country_keys,
+    country_names,
+    is_residual,
+    kind_words,
+    name_key,
+)
+
+if TYPE_CHECKING:
+    from finqa.lexicon.model import AskedDimension
+
+__all__ = [
+    "asked_dimension",
+    "resolve_dimension",
+    "asked_item",
+    "period_spec",
+    "part_item",
+    "asked_change",
+]
+
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9.&'’-]*")
+_MAX_WORDS = 7
+# a country is named as a place figures come from: 'in / from / within / outside (the) X',
+# not 'U.S. GAAP' or 'in U.S. dollars'
+_PLACE_BEFORE = re.compile(r"\b(?:in|from|within|to|of)\s+(?:the\s+)?$", re.I)
+# 'outside the United States', 'excluding the U.S.': the part named is the one left out
+_LEFT_OUT_BEFORE = re.compile(
+    r"\b(?:outside(?:\s+of)?|excluding|except(?:\s+for)?|other\s+than)\s+(?:the\s+)?$", re.I
+)
+_NOT_PLACE_AFTER = re.compile(
+    r"^\W*(?:gaap|dollars?|currency|federal|treasury|tax|government)\b", re.I
+)
+
+
+def _tokens(question: str) -> list[tuple[int, int, str]]:
+    out = []
+    for m in _WORD.finditer(question):
+        text = m.group(0)
+        end = m.end()
+        for tail in ("'s", "’s"):
+            if text.lower().endswith(tail):
+                text, end = text[: -len(tail)], end - len(tail)
+        text = text.rstrip(".'’-") if not re.fullmatch(r"(?:[A-Z]\.)+", text) else text
+        if text:
+            out.append((m.start(), end, text))
+    return out
+
+
+def _place_ok(question: str, start: int, end: int) -> bool:
+    return bool(_PLACE_BEFORE.search(question[:start])) and not _NOT_PLACE_AFTER.search(
+        question[end:]
+    )
+
+
+def _short_ok(text: str, key: str) -> bool:
+    """A name of two letters ('US', 'UK') counts only in capitals, one of three ('Mac') only
+    capitalised: 'us' and 'mac' in running text are no part's name."""
+    if len(key) > 3:
+        return True
+    letters = text.replace(".", "")
+    return letters.isupper() if len(key) <= 2 else letters[:1].isupper()
+
+
+def _axis_word(question: str) -> tuple[str, int, int] | None:
+    """The kind of part a general word of the question names, and where the word is."""
+    best: tuple[str, int, int] | None = None
+    for kind, words in kind_words().items():
+        for w in sorted(words, key=len, reverse=True):
+            for m in re.finditer(rf"\b{re.escape(w)}\b", question, re.I):
+                if best is None or m.start() < best[1]:
+                    best = (kind, m.start(), m.end())
+    return best
+
+
+def _company_spans(question: str) -> list[tuple[int, int]]:
+    """Where the question names a company by its name, alias or ticker (a brand, such as a
+    segment named after one, 'Converse', is left to be a part's name)."""
+    from finqa.lexicon.entities import find_companies
+
+    return [(c.start, c.end) for c in find_companies(question) if c.via != "brand"]
+
+
+def _figure_near(question: str, start: int, end: int) -> bool:
+    """A catalogue line item is named near the kind word (within 60 characters, the kind
+    word's own match left out): the part qualifies a figure ('the X segment's operating
+    income'), not an event ('the separation of its X business segment')."""
+    from finqa.lexicon.metrics import find_metrics
+
+    return any(
+        not (start <= m.start and m.end <= end)
+        and min(abs(m.start - end), abs(start - m.end), 0 if m.start < end < m.end else 99) <= 60
+        for m in find_metrics(question)
+    )
+
+
+_PROPER = re.compile(r"^(?:[A-Z0-9][\w.&'’-]*|&|and|of|the|,)$")
+_QUESTION_WORDS = frozenset({"what", "which", "how", "in", "for", "the", "did", "was", "is", "its"})
+
+
+def asked_dimension(question: str) -> AskedDimension | None:
+    """A part the question names by its own words, without a filing's vocabulary: a proper
+    name before a kind word ('the Greater China segment', "Boeing's Global Services business
+    unit"), or a country as a place ('revenue from Japan'). None when it names none."""
+    from finqa.lexicon.demonyms import place_adjective
+    from finqa.lexicon.model import AskedDimension
+
+    found = _axis_word(question)
+    if found is not None and _figure_near(question, found[1], found[2]):
+        kind, start, _ = found
+        words = [t for t in _tokens(question[:start])]
+        companies = _company_spans(question)
+        run: list[str] = []
+        for s, e, text in reversed(words):
+            raw = question[s : e + 2]
+            if not _PROPER.match(text) or text.lower() in _QUESTION_WORDS:
+                break
+            if raw[len(text) :].startswith(("'s", "’s")) and run:
+                break  # "Apple's Greater China": the company's possessive ends the name
+            run.insert(0, text)
+            if raw[len(text) :].startswith(("'s", "’s")):
+                break
+        while run and run[0].lower() in ("and", "of", "the", ","):
+            run.pop(0)
+        phrase = " ".join(run)
+        if any(name_key(question[a:b]) == name_key(phrase) for a, b in companies):
+            phrase = ""  # "Best Buy product category": the company is no part's name
+        if phrase and not is_residual(phrase):
+            return AskedDimension(kind=kind, phrase=phrase)
+    place_part = place_adjective(question)  # 'Canadian operations', 'European revenue'
+    if place_part is not None:
+        return place_part
+    source = _source_named(question)
+    if source is not None:
+        return source
+    toks = _tokens(question)
+    for i in range(len(toks)):
+        for j in range(min(len(toks), i + 4), i, -1):
+            text = question[toks[i][0] : toks[j - 1][1]]
+            key = name_key(text)
+            for code, names in country_names().items():
+                spelled = key in {name_key(n) for n in names} and _short_ok(text, key)
+                if spelled and _place_ok(question, toks[i][0], toks[j - 1][1]):
+                    return AskedDimension(
+                        kind="geography",
+                        phrase=text,
+                        axis=KIND_AXES["geography"],
+                        member=f"country:{code}",
+                        label=names[0],
+                    )
+    return None
+
+
+# '<revenue | sales> from / in <Proper Name>': the part the revenue comes from
+_SOURCE = re.compile(
+    r"\b(?:revenues?|net revenues?|sales|net sales)\s+(?:from|in|of)\s+(?:the\s+|its\s+)?"
+    r"(?P<name>[A-Z][\w&.'’-]*(?:,?\s+(?:and\s+|of\s+|&\s+)?[A-Z][\w&.'’-]*)*)"
+)
+
+
+# a unit, scale or period word after 'revenue in': 'in USD millions', 'in Fiscal 2024'
+_UNIT_WORD = re.compile(
+    r"^(?:USD|US\$|U\.S\. dollars?|EUR|GBP|JPY|CNY|dollars?|euros?|millions?|thousands?|"
+    r"billions?|percent|fiscal|FY|Q[1-4]|H[12]|quarter|year|GAAP|non-GAAP)\b",
+    re.I,
+)
+
+
+def _source_named(question: str) -> AskedDimension | None:
+    """A proper name a question says revenue comes from ('revenue from Oceania', 'sales in
+    Greater China'), companies and periods left out; a country is a geography member."""
+    from finqa.lexicon.model import AskedDimension
+    from finqa.lexicon.periods import find_periods
+
+    text = question
+    for p in sorted(find_periods(question), key=lambda p: p.start, reverse=True):
+        text = text[: p.start] + "~" * (p.end - p.start) + text[p.end :]
+    m = _SOURCE.search(text)
+    if m is None:
+        return None
+    name = m.group("name").strip(" ,")
+    if _UNIT_WORD.match(name):
+        return None  # 'revenues in USD millions': a unit, no part
+    start = m.start("name")
+    whole = any(a <= start and start + len(name) <= b for a, b in _company_spans(question))
+    if not name or "~" in name or whole or is_residual(name):
+        return None
+    key = name_key(name)
+    for code, names in country_names().items():
+        if key in {name_key(n) for n in names}:
+            geo = KIND_AXES["geography"]
+            return AskedDimension(
+                kind="geography", phrase=name, axis=geo, member=f"country:{code}", label=names[0]
+            )
+    return AskedDimension(kind="part", phrase=name)
+
+
+# a plural noun of grouping right after a name makes the name a kind of parts ('product
+# categories', 'service lines'), not one part ('the Products segment')
+_GROUP_AFTER = re.compile(
+    r"^\s*(?:categories|lines|groups|types|kinds|segments|units|divisions|regions|areas)\b", re.I
+)
+
+
+def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> AskedDimension | None:
+    """The part of the business the question names, from the filing's own members: the
+    longest span of the question spelling a member's name (a country only as a place), the
+    member of the kind the question's words name first on a tie. Without a match, what the
+    question's own words name (`asked_dimension`, member None when it is not a country)."""
+    from finqa.lexicon.model import AskedDimension
+
+    spoken = asked_dimension(question)
+    rest = _rest_of(question)
+    if rest is not None:  # 'the Americas outside the United States': the rest, not the US
+        found = _by_structure(rest, members)
+        if found.member is not None or found.candidates:
+            return found
+    index: dict[str, list[DimensionMember]] = {}
+    for m in members:
+        for k in m.keys:
+            index.setdefault(k, []).append(m)
+            index.setdefault(k + "s", []).append(m)
+    toks = _tokens(question)
+    best: tuple[int, int, int, DimensionMember, str] | None = None  # (-length, start, ...)
+    for i in range(len(toks)):
+        for j in range(min(len(toks), i + _MAX_WORDS), i, -1):
+            text = question[toks[i][0] : toks[j - 1][1]]
+            key = name_key(text)
+            hits = index.get(key, []) or index.get(_loose(text), [])
+            hits = hits or [m for m in members if _abbreviates(text, m.name)]
+            generic = _GROUP_AFTER.match(question[toks[j - 1][1] :])
+            for m in hits:
+                if not _short_ok(text, key) or generic:
+                    continue  # 'product categories': a kind of part, not one part's name
+                if _LEFT_OUT_BEFORE.search(question[: toks[i][0]]):
+                    continue  # the part the question leaves out is not the one it asks
+                if m.caption and not (spoken and name_key(spoken.phrase) == key):
+                    continue  # 'sales' is the company's unless the question names the part
+                if m.member.startswith("country:") and not _place_ok(
+                    question, toks[i][0], toks[j - 1][1]
+                ):
+                    continue
+                rank = (-len(key), 0 if spoken and spoken.kind == m.kind else 1, i)
+                if best is None or rank < best[:3]:
+                    best = (*rank, m, text)
+    if best is not None and not _narrower(best[4], spoken):
+        m, text = best[3], best[4]
+        return AskedDimension(kind=m.kind, phrase=text, axis=m.axis, member=m.member, label=m.name)
+    if spoken is not None and spoken.member is None and spoken.phrase:
+        return _by_structure(spoken, members)
+    return rest or spoken or _left_out(question) or _in_runs(question, members)
+
+
+def _in_runs(question: str, members: Sequence[DimensionMember]) -> AskedDimension | None:
+    """A part named in the question's own capitalised words without a kind word ('How much
+    revenue did Sales Cloud bring in'): only a run that meets exactly one member by the names'
+    structure; a run meeting none leaves the question about no part."""
+    from finqa.lexicon._name_structure import proper_runs
+    from finqa.lexicon.model import AskedDimension
+
+    spelled = {k for m in members for k in m.keys}  # a name spelled out is the scan's to read
+    found = [
+        asked
+        for run in proper_runs(question)
+        if name_key(run) not in spelled and _loose(run) not in spelled
+        if (asked := _by_structure(AskedDimension(kind="part", phrase=run), members)).member
+        or asked.candidates
+    ]
+    return found[0] if len(found) == 1 else None
+
+
+def _left_out(question: str) -> AskedDimension | None:
+    """'revenue outside the U.S.': a part the question names by the country it leaves out,
+    unresolved (no member: the country's own figure is not the answer)."""
+    from finqa.lexicon.model import AskedDimension
+
+    toks = _tokens(question)
+    for i, (s, _, _) in enumerate(toks):
+        before = _LEFT_OUT_BEFORE.search(question[:s])
+        if before is None:
+            continue
+        for j in range(min(len(toks), i + 3), i, -1):
+            text = question[s : toks[j - 1][1]]
+            after = question[toks[j - 1][1] :]
+            place = not _NOT_PLACE_AFTER.search(after)
+            if place and name_key(text) in country_keys() and _short_ok(text, name_key(text)):
+                return AskedDimension(
+                    kind="geography", phrase=question[before.start() : toks[j - 1][1]]
+                )
+    return None
+
+
+# 'the Americas outside the United States', 'Europe excluding the UK': a whole less a part
+_REST_OF = re.compile(
+    r"\b(?P<x>(?:[A-Z][\w.&'’-]*\s+){0,3}?[A-Z][\w.&'’-]*),?\s+(?:excluding|outside(?:\s+of)?|"
+    r"except(?:\s+for)?|other\s+than)\s+(?:the\s+)?(?P<y>[A-Z][\w.]*(?:\s+[A-Z][\w.]*){0,2})"
+)
+
+
+def _rest_of(question: str) -> AskedDimension | None:
+    """A part the question names as a whole less another part ('the Americas outside the
+    United States'); a period less a part ('FY22, excluding Embedded') is none."""
+    from finqa.lexicon.model import AskedDimension
+    from finqa.lexicon.periods import find_periods
+
+    text = question
+    for p in sorted(find_periods(question), key=lambda p: p.start, reverse=True):
+        text = text[: p.start] + "~" * (p.end - p.start) + text[p.end :]  # 'FY22, excluding'
+    m = _REST_OF.search(text)
+    if m is None or "~" in m.group(0) or not name_key(_unsaid_company(m.group("x"))):
+        return None
+    x = _unsaid_company(m.group("x"))
+    return AskedDimension(kind="part", phrase=f"{x} excluding {m.group('y')}")
+
+
+def _by_structure(spoken: AskedDimension, members: Sequence[DimensionMember]) -> AskedDimension:
+    """The one member whose printed name meets the question's own name of a part by the
+    names' structure (`_name_structure`); two or more: the question's part, unresolved, with
+    the printed names it could be; none: the question's part as it said it."""
+    from finqa.lexicon._name_structure import structural_matches
+
+    phrase = name_key(_unsaid_company(spoken.phrase)) and _unsaid_company(spoken.phrase)
+    found = structural_matches(phrase, members, bare_name, country_keys())
+    if len(found) == 1:
+        m = found[0]
+        return spoken.model_copy(
+            update={"kind": m.kind, "axis": m.axis, "member": m.member, "label": m.name}
+        )
+    if len(found) > 1:
+        return spoken.model_copy(update={"candidates": tuple(m.name for m in found)})
+    return spoken
+
+
+def _unsaid_company(phrase: str) -> str:
+    """The phrase without a company's name in it ('Salesforce Platform and Other')."""
+    for a, b in sorted(_company_spans(phrase), reverse=True):
+        phrase = phrase[:a] + " " + phrase[b:]
+    return " ".join(phrase.split())
+
+
+def asked_item(question: str, dimension: AskedDimension | None = None) -> str | None:
+    """The catalogue line item the question asks for a part of, read outside the part's own
+    name ('Finished Product Operations' names no line item); None when it names none."""
+    from finqa.lexicon.metrics import find_metrics, get_metric
+
+    if dimension is not None and dimension.phrase:
+        question = question.replace(dimension.phrase, " ")
+    for m in find_metrics(question):
+        metric = get_metric(m.canonical)
+        if metric is not None:
+            return part_item(metric.id)
+    return None
+
+
+def asked_change(question: str) -> str | None:
+    """'growth' or 'change' when the question asks how a figure moved over the year before;
+    None for one period's figure (a CAGR or a multi-year average is not read here)."""
+    from finqa.lexicon.answer_form import asked_aggregates
+
+    found = asked_aggregates(question, question)
+    return found[0] if found and found[0] in ("growth", "change") else None
+
+
+def part_item(item: str) -> str:
+    """The line item a part's figure is read as: a segment's revenue ('segment revenue') is
+    the part's revenue, its segment operating income the part's operating income."""
+    from finqa.lexicon.metrics import get_metric
+
+    metric = get_metric(item)
+    if metric is None or metric.statement != "segment" or metric.is_derived:
+        return item
+    if "revenue" in item:
+        return "revenue"
+    return "operating_income" if item == "segment_operating_income" else item
+
+
+def period_spec(question: str, company: str | None = None) -> str | int | None:
+    """The statement-model period the question asks for: 2024 (a fiscal year), '2025Q3',
+    '2025M9' (nine months to date), 'FY2024@end' / '2025Q2@end' (a balance); None: not said."""
+    from finqa.lexicon.asked_period import asked_periods
+
+    asked = asked_periods(question, company) or ()
+    if not asked:
+        return None
+    chosen = max(asked, key=lambda a: a.fiscal_year)  # the latest year named
+    if chosen.annual:
+        return chosen.fiscal_year
+    if chosen.instant:
+        return f"{chosen.fiscal_year}Q{chosen.quarter}@end" if chosen.quarter else None
+    if chosen.months == 3 and chosen.quarter:
+        return f"{chosen.fiscal_year}Q{chosen.quarter}"
+    if chosen.months in (6, 9):
+        return f"{chosen.fiscal_year}M{chosen.months}"
+    return None
