@@ -133,6 +133,9 @@ def expected_kind(question: str, facet_kinds: Sequence[str]) -> Expectation:
             "verdict", needs_basis=True, reason="a yes/no question: the verdict needs its basis"
         )
     metric = _asked_metric(question)
+    operated = _operator_expected(question, metric) if "figure" in kinds else None
+    if operated is not None:
+        return operated
     if "figure" in kinds and metric is not None:
         kind = KIND_OF_UNIT.get(metric.unit)
         if kind is not None:
@@ -158,6 +161,26 @@ def expected_kind(question: str, facet_kinds: Sequence[str]) -> Expectation:
     if metric is None:
         return Expectation(None, reason="no recognisable metric in the question: kind not checked")
     return Expectation(None, metric.id, unit=metric.unit, reason="the question asks for no figure")
+
+
+def _operator_expected(question: str, metric: Any | None) -> Expectation | None:
+    """A return, share or ratio asked over the line items the question names
+    (`QuestionAsk.operator`): a ratio or a percentage answers it, never the amount of one
+    operand (total assets for a return on total assets, revenue for R&D as a % of revenue)."""
+    ask = read_intent(question).ask
+    if ask.operator is None:
+        return None
+    kind = "percent" if ask.operator == "share" else "ratio"
+    other = "ratio" if kind == "percent" else "percent"
+    part, whole = (x.replace("_", " ") if x else "" for x in ask.operands)
+    over = f"{part} over {whole}".strip() if part else f"over {whole}"
+    return Expectation(
+        kind,
+        metric.id if metric is not None else None,
+        (other,),
+        unit=metric.unit if metric is not None and metric.unit != "USD" else None,
+        reason=f"a {ask.operator} ({over}) is asked: the amount of one operand does not answer it",
+    )
 
 
 def _change_expected(metric: Any, kind: str) -> Expectation:
