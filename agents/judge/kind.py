@@ -78,6 +78,7 @@ class Expectation:
     needs_basis: bool = False  # a yes/no that must say what it rests on
     reason: str = ""
     change: bool = False  # the movement of `metric` is asked (an amount, or points), not a rate
+    operator: str | None = None  # a return / share / ratio over named line items (`reason` says)
 
     def describe(self) -> str:
         return _KIND_WORDS.get(self.kind or "", "an answer")
@@ -91,6 +92,7 @@ class Expectation:
             "needs_basis": self.needs_basis,
             "reason": self.reason,
             "change": self.change,
+            "operator": self.operator,
         }
 
 
@@ -180,6 +182,7 @@ def _operator_expected(question: str, metric: Any | None) -> Expectation | None:
         (other,),
         unit=metric.unit if metric is not None and metric.unit != "USD" else None,
         reason=f"a {ask.operator} ({over}) is asked: the amount of one operand does not answer it",
+        operator=ask.operator,
     )
 
 
@@ -487,10 +490,11 @@ def check_kind(
             what = "; ".join(f"{q.text.strip()} {why}" for q, why in wrong[:3])
             code = "no_unit" if all("no " in why for _q, why in wrong) else "wrong_kind"
             metric = f" ({expect.metric.replace('_', ' ')})" if expect.metric else ""
+            why = f" ({expect.reason})" if expect.operator else ""
             problems.append(
                 KindProblem(
                     code,
-                    f"{expect.describe()}{metric} was asked: {what}",
+                    f"{expect.describe()}{metric} was asked{why}: {what}",
                     [q.text.strip() for q, _w in wrong],
                 )
             )
