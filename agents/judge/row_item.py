@@ -9,6 +9,7 @@ them by the catalogue's item (`item_for_label`), never by a shared word.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from finqa.agents.judge import _lex
@@ -24,6 +25,8 @@ from finqa.lexicon.statements.located import row_label
 __all__ = ["other_item_row"]
 
 _TOL = 0.005
+_NAME = re.compile(r"\b[a-z][a-z0-9_]*\b")
+_FUNCTIONS = frozenset({"avg", "prev", "change", "abs", "min", "max", "y"})
 
 
 def other_item_row(ctx: Context, numbers: Sequence[NumberCheck]) -> list[KindProblem]:
@@ -38,6 +41,8 @@ def other_item_row(ctx: Context, numbers: Sequence[NumberCheck]) -> list[KindPro
     for nc in numbers:
         if nc.status != "evidence" or nc.quantity is None or nc.source is None:
             continue
+        if nc.calculation is not None:
+            continue  # an operand of a recorded calculation: judged with that calculation
         found = _row_of(ctx, nc)
         if found is None:
             continue
@@ -59,13 +64,25 @@ def _asked_items(ctx: Context) -> set[str]:
     ids |= set(getattr(ctx.analysis, "metrics", ()) or ())
     ask = ctx.intent.ask
     ids |= {x for x in (ctx.expect.metric, ask.metric, *ask.operands) if x}
+    ids |= {x for x in (ask.recipe,) if x}
     stack = list(ids)
     while stack:
-        for inp in _lex.metric_inputs(stack.pop()):
+        for inp in _operands(stack.pop()):
             if inp not in ids:
                 ids.add(inp)
                 stack.append(inp)
     return ids
+
+
+def _operands(metric_id: str) -> set[str]:
+    """The ids a metric's formula, or any formula of its recipe, reads."""
+    from finqa.lexicon.recipes import get_recipe
+
+    found = set(_lex.metric_inputs(metric_id))
+    recipe = get_recipe(metric_id)
+    for formula in recipe.formulas if recipe is not None else ():
+        found |= set(_NAME.findall(formula)) - _FUNCTIONS
+    return found
 
 
 def _row_of(ctx: Context, nc: NumberCheck) -> tuple[str, str] | None:
