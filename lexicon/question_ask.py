@@ -185,11 +185,16 @@ def _aggregate(
         # growth is an operator over the line item named: 'year-over-year growth in operating
         # income for FY2022' is operating income's growth from FY2021 to FY2022
         return "growth", (target - 1, target)
-    if target and "change" in forms and base is not None and base.unit == "USD":
-        if intent.asks_change_amount(head):
-            # 'the year-over-year change in operating income for FY2022': the change operator
-            # over the line item named, from the year before to the year named
-            return "change", (target - 1, target)
+    if (
+        target
+        and "change" in forms
+        and base is not None
+        and base.unit == "USD"
+        and intent.asks_change_amount(head)
+    ):
+        # 'the year-over-year change in operating income for FY2022': the change operator over
+        # the line item named, from the year before to the year named
+        return "change", (target - 1, target)
     if target and (
         (answer_form.is_yes_no_of_fact(q) and any(intent.asked_direction(head)))
         or (intent.asks_comparison(head) and several)

@@ -116,6 +116,19 @@ class TestOperatorJudged:
         assert "a percentage" in v.feedback
 
 
+    def test_amount_for_x_as_a_percentage_of_y_rejected(self, judge: JudgeAgent) -> None:
+        """SG&A's amount given for 'SG&A as a percentage of net revenue' is not accepted."""
+        q = "What was Acme's FY2022 SG&A as a percentage of net revenue?"
+        v = _judge(judge, q, "Acme's FY2022 SG&A was $34,304 million [S1].", INCOME)
+        assert v.decision != "accept" and "wrong_kind" in _codes(v)
+
+    def test_level_for_a_year_over_year_change_rejected(self, judge: JudgeAgent) -> None:
+        """The level of operating profit given for its year-over-year change is not accepted."""
+        q = "What was the year-over-year change in Acme's operating profit for FY2022?"
+        v = _judge(judge, q, "Acme's operating profit was $11,512 million in FY2022 [S1].", INCOME)
+        assert v.decision != "accept" and "not_change" in _codes(v)
+
+
 class TestAskedItemNotAQualifier:
     def test_allowance_is_not_the_loans(self, judge: JudgeAgent) -> None:
         """'Allowance for loan losses' names no 'loans': the Loans row does not answer it."""
