@@ -129,6 +129,14 @@ class TestOperatorJudged:
         assert v.decision != "accept" and "not_change" in _codes(v)
 
 
+    def test_percentage_for_an_amount_rejected(self, judge: JudgeAgent) -> None:
+        """And vice versa: a percentage alone given where the amount of a line item is asked is not accepted."""
+        q = "What were Acme's total assets at December 31, 2022?"
+        v = _judge(judge, q, "Acme's assets earned a 5.6% return in FY2022.", BALANCE)
+        assert v.decision != "accept" and "wrong_kind" in _codes(v)
+        assert "is a percentage, not an amount" in v.feedback
+
+
 class TestAskedItemNotAQualifier:
     def test_allowance_is_not_the_loans(self, judge: JudgeAgent) -> None:
         """'Allowance for loan losses' names no 'loans': the Loans row does not answer it."""

@@ -434,6 +434,9 @@ def _kind_problem(q: Any, expect: Expectation, question_scale: float | None) -> 
     """None when q fits the expected kind or one the question's wording also allows."""
     if expect.change and expect.kind in ("amount", "per_share") and q.unit == "%":
         return "is a growth rate, not the amount of the change"
+    if expect.kind == "amount" and q.unit == "%" and "percent" not in expect.also:
+        # and vice versa: a ratio or percentage where the wording asks the amount alone
+        return "is a percentage, not an amount"
     first = figure_kind_ok(q, expect, question_scale)
     for other in expect.also:
         if first is None:
