@@ -12,7 +12,7 @@ from finqa.agents.config import Settings
 from finqa.agents.judge import JudgeAgent
 from finqa.agents.reasoning import build_reasoner
 from finqa.agents.reasoning.offline.model_rows import model_rows
-from finqa.agents.types import Answer
+from finqa.agents.types import Answer, Calculation, Operand
 from finqa.lexicon.metrics import find_metrics
 from finqa.lexicon.model import StatementFact, StatementPeriod, StatementTable
 from finqa.lexicon.question_ask import read_ask
@@ -115,7 +115,6 @@ class TestOperatorJudged:
         assert v.decision != "accept" and "wrong_kind" in _codes(v)
         assert "a percentage" in v.feedback
 
-
     def test_amount_for_x_as_a_percentage_of_y_rejected(self, judge: JudgeAgent) -> None:
         """SG&A's amount given for 'SG&A as a percentage of net revenue' is not accepted."""
         q = "What was Acme's FY2022 SG&A as a percentage of net revenue?"
@@ -127,7 +126,6 @@ class TestOperatorJudged:
         q = "What was the year-over-year change in Acme's operating profit for FY2022?"
         v = _judge(judge, q, "Acme's operating profit was $11,512 million in FY2022 [S1].", INCOME)
         assert v.decision != "accept" and "not_change" in _codes(v)
-
 
     def test_percentage_for_an_amount_rejected(self, judge: JudgeAgent) -> None:
         """And vice versa: a percentage alone given where the amount of a line item is asked is not accepted."""
@@ -159,6 +157,17 @@ class TestAskedItemNotAQualifier:
         assert read_ask("What was Acme's cash balance at the end of FY2022?").metric == "cash"
 
 
+EQUITY = """Consolidated Balance Sheets
+(in thousands)
+December 31, 2022 2021
+Net income attributable to Acme 2,049,146 1,200,000
+Total Acme stockholders' equity 7,727,265 6,512,283
+Noncontrolling interests 4,935,654 3,957,508
+Total stockholders' equity 12,662,919 10,469,791
+$ 33,876,356 $ 30,210,706
+"""
+
+
 class TestUncaptionedRow:
     FY22 = StatementPeriod(label="2022", fiscal_year=2022, instant=True)
 
@@ -180,6 +189,26 @@ class TestUncaptionedRow:
         )  # fmt: skip
         rows = model_rows(MemoryStatementStore([table]), evidence("Balance sheet.", doc=DOC))
         assert [r.label for r in rows] == ["Noncontrolling interests"]
+
+    def test_uncaptioned_total_is_no_equity_for_the_judge(self, judge: JudgeAgent) -> None:
+        """A return on equity computed over the uncaptioned total row (liabilities and equity) is not accepted."""
+        q = "What was Acme's return on average equity in FY2022?"
+        ops = (
+            Operand(name="net_income_fy2022", value=2_049_146, scale=1e3, period="FY2022", source_id="S1"),
+            Operand(name="shareholders_equity_fy2022", value=33_876_356, scale=1e3, period="FY2022", source_id="S1"),
+            Operand(name="shareholders_equity_fy2021", value=30_210_706, scale=1e3, period="FY2021", source_id="S1"),
+        )  # fmt: skip
+        calc = Calculation(
+            expression="net_income_fy2022 / avg(shareholders_equity_fy2022, shareholders_equity_fy2021)",
+            operands=ops, result=2_049_146 / ((33_876_356 + 30_210_706) / 2), unit="ratio",
+        )  # fmt: skip
+        text = (
+            "FY2022 return on equity: 0.064 (6.4%) [S1], from net income 2,049,146 and "
+            "shareholders equity 33,876,356 and 30,210,706 [S1]."
+        )
+        v = judge.evaluate(q, Answer(text=text, calculations=(calc,)), evidence(EQUITY, doc=DOC), 1)
+        assert v.decision != "accept"
+        assert any("without a caption" in n["detail"] for n in v.details["numbers"])
 
     def test_caption_naming_its_own_figures_kept(self) -> None:
         """A caption that quotes figures of its own (shares authorised) keeps its identity."""

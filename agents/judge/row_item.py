@@ -1,10 +1,13 @@
-"""The nearer word is not the item: a figure read from a row whose caption is a catalogue line
+"""The nearer word is not the item, and a row without a caption is no item: a figure read from a row whose caption is a catalogue line
 item the question does not ask for, though the question shares the caption's words, answers
 another question. 'Allowance for loan losses' shares 'loan' with a 'Loans' row, 'cash paid for
 income taxes' shares 'cash' with 'Cash and cash equivalents': the question's one parse
 (`lexicon.metrics.find_metrics`: the object of an allowance, a balance word a payment verb
 follows, name no item) says which catalogue items are asked; the row's caption is compared with
-them by the catalogue's item (`item_for_label`), never by a shared word.
+them by the catalogue's item (`item_for_label`), never by a shared word. A figure printed on a
+row with no caption of its own (under a row complete with its caption and figures: the
+unlabelled total of liabilities and equity under 'Total stockholders' equity') is no line
+item's figure, whatever words stand near it (`lexicon.label_keys.uncaptioned_row`).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from finqa.agents.judge.context import Context, question_parts_of
 from finqa.agents.judge.kind import KindProblem
 from finqa.agents.judge.numeric import NumberCheck
 from finqa.agents.judge.text import content_tokens
+from finqa.lexicon.label_keys import uncaptioned_row
 from finqa.lexicon.metrics import find_metrics
 from finqa.lexicon.statements.catalogue import item_for_label
 from finqa.lexicon.statements.located import row_label
@@ -40,6 +44,14 @@ def other_item_row(ctx: Context, numbers: Sequence[NumberCheck]) -> list[KindPro
     problems: list[KindProblem] = []
     for nc in numbers:
         if nc.status != "evidence" or nc.quantity is None or nc.source is None:
+            continue
+        if _on_uncaptioned_rows(ctx, nc):
+            nc.status = "not_found"
+            nc.detail = (
+                f"{nc.text.strip()} is on a row printed without a caption (the row above it "
+                "holds its own caption and figures): it is no line item's figure"
+            )
+            problems.append(KindProblem("other_item", nc.detail, [nc.text.strip()]))
             continue
         if nc.calculation is not None:
             continue  # an operand of a recorded calculation: judged with that calculation
@@ -83,6 +95,15 @@ def _operands(metric_id: str) -> set[str]:
     for formula in recipe.formulas if recipe is not None else ():
         found |= set(_NAME.findall(formula)) - _FUNCTIONS
     return found
+
+
+def _on_uncaptioned_rows(ctx: Context, nc: NumberCheck) -> bool:
+    """Every printing of the figure in its cited source is on a row without a caption."""
+    src = next((s for s in ctx.view.sources if s.source_id == nc.source), None)
+    if src is None:
+        return False
+    at = [e.start for e in src.quantities if match(nc.quantity, e, _TOL)]
+    return bool(at) and all(uncaptioned_row(src.text, start) for start in at)
 
 
 def _row_of(ctx: Context, nc: NumberCheck) -> tuple[str, str] | None:
