@@ -269,7 +269,7 @@ _VALUATION_HEAD = re.compile(
 _FLOW_VERB = re.compile(
     r"^\s+(?:(?:was|were|has|have|had|did|does|do|is|are|will)\s+(?:[\w'&-]+\s+){0,3}?)?"
     r"(?:paid|pays?|paying|spent|spend(?:s|ing)?|received|receiv(?:e|es|ing)|collected|"
-    r"collect(?:s|ing)?|used|provided|generated|returned|repaid|refunded)\b",
+    r"collect(?:s|ing)?|used|provided?|generated?|generating|returned|repaid|refunded)\b",
     re.I,
 )
 
