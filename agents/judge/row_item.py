@@ -37,8 +37,12 @@ def other_item_row(ctx: Context, numbers: Sequence[NumberCheck]) -> list[KindPro
     """A problem for each figure found only on rows of a catalogue item the question does not
     ask for (nor any operand of what it asks) whose caption's words the question shares; the
     figure becomes unsupported."""
+    ask = ctx.intent.ask
     if len(question_parts_of(ctx.checklist)) > 1:
         return []
+    uncaptioned_only = ask.choice or ask.compares or ask.descriptive
+    # a choice among options, a comparison or a description reads rows the question names as
+    # options or context: only a row without a caption is ruled out there
     asked = _asked_items(ctx)
     words = set(content_tokens(ctx.question))
     problems: list[KindProblem] = []
@@ -53,7 +57,7 @@ def other_item_row(ctx: Context, numbers: Sequence[NumberCheck]) -> list[KindPro
             )
             problems.append(KindProblem("other_item", nc.detail, [nc.text.strip()]))
             continue
-        if nc.calculation is not None:
+        if nc.calculation is not None or uncaptioned_only:
             continue  # an operand of a recorded calculation: judged with that calculation
         found = _row_of(ctx, nc)
         if found is None:
