@@ -215,7 +215,7 @@ _CHANGE_AMOUNT = re.compile(
     r"\b(?:by\s+)?how much (?:did|has|have|had|does|do|was|were|is|are|will)\b[^?]*?\b"
     r"(?:chang\w*|increas\w*|decreas\w*|grow\w*|grew|declin\w*|ris(?:e|en)|rose|f[ae]ll\w*|"
     r"drop\w*|improv\w*|expand\w*|shr[iu]nk\w*|reduc\w*|go (?:up|down)|went (?:up|down))"
-    r"|\bwhat (?:is|was|were|are) the (?:\w+ )?(?:change|increase|decrease|decline|drop|rise)"
+    r"|\bwhat (?:is|was|were|are) the (?:[\w-]+ )?(?:change|increase|decrease|decline|drop|rise)"
     r"s? in\b",
     re.I,
 )

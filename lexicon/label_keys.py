@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["label_key"]
+__all__ = ["label_key", "borrowed_caption", "uncaptioned_row"]
 
+# a figure cell at the end of a caption: '12,662,919', '(10,202)', '$ 1,234.5'
+_TRAILING_CELL = re.compile(r"\s+\(?\$?\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?)\)?\s*$")
 _NOTE_REF = re.compile(r"\((?:note|notes|see)[^)]*\)|\([a-z0-9]\)", re.I)  # (Note 5), (a), (1)
 
 
@@ -14,3 +16,46 @@ def label_key(text: str) -> str:
     """Letters only, lower case, note references dropped: 'Cost of goods sold (Note 3)' and
     'Costofgoodssold' both -> 'costofgoodssold'."""
     return re.sub(r"[^a-z]", "", _NOTE_REF.sub(" ", text).lower())
+
+
+def borrowed_caption(label: str, values: tuple[float, ...] = ()) -> bool:
+    """The caption ends in figure cells that are not the row's own `values` (as filed): the
+    caption and its figures were read as one line of text, and the figures the row holds are
+    those of the next, uncaptioned row ('Total stockholders' equity 12,662,919 10,469,791'
+    holding the unlabelled total of liabilities and equity). Such a row has no caption of its
+    own, so no line item's identity."""
+    cells: list[float] = []
+    rest = label
+    while (m := _TRAILING_CELL.search(rest)) is not None:
+        cells.append(float(m.group(1).replace(",", "")))
+        rest = rest[: m.start()]
+    if not cells or not rest.strip():
+        return False
+    own = {round(abs(v), 2) for v in values}
+    return not all(round(c, 2) in own for c in cells)
+
+
+_CELL = re.compile(r"\(?\$?\s?\d{1,3}(?:,\d{3})+(?:\.\d+)?\)?")
+_FIGURES_ONLY = re.compile(r"^[\s$()\-\u2013\u2014,.\d]*\d[\s$()\-\u2013\u2014,.\d]*$")
+_CAPTIONED = re.compile(
+    r"^(?P<caption>.*?[A-Za-z].*?)(?P<cells>(?:\s+\(?\$?\s?\d{1,3}(?:,\d{3})+(?:\.\d+)?\)?)+)\s*$"
+)
+
+
+def uncaptioned_row(text: str, start: int) -> bool:
+    """The figure at `start` sits on a table row printed without a caption: its line holds
+    figures only, and the line above is a row complete with its caption and as many figure
+    cells ('Total stockholders' equity 12,662,919 10,469,791' over '$ 33,876,356 $ 30,210,706',
+    the unlabelled total of liabilities and equity). Such a row has no line item's identity; a
+    caption whose cells follow on lines of their own is not one (its line above holds no
+    figures)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", start)
+    line = text[line_start : len(text) if line_end < 0 else line_end]
+    if line_start == 0 or not _FIGURES_ONLY.match(line):
+        return False
+    prev = text[text.rfind("\n", 0, line_start - 1) + 1 : line_start - 1]
+    m = _CAPTIONED.match(prev)
+    if m is None or sum(ch.isalpha() for ch in m.group("caption")) < 3:
+        return False
+    return len(_CELL.findall(m.group("cells"))) == len(_CELL.findall(line)) >= 1

@@ -250,10 +250,39 @@ def find_metrics(text: str) -> list[MetricMatch]:
     """Every metric mention in text, in order (longest spelling wins, no overlaps). An operator
     word ('year-over-year growth') names its default metric only when the text names no other:
     growth, like change or margin, is an operator over the line item the text names."""
-    found = _scan(text)
+    found = [m for m in _scan(text) if not _qualifier_only(m, text)]
     if any(m.operator for m in found) and any(not m.operator for m in found):
         found = [m for m in found if not m.operator]
     return _fold_heads(found, text)
+
+
+# a head noun that makes the item after it a qualifier: an allowance, reserve or provision for
+# X is a valuation account against X (or an expense), not X ('allowance for loan losses' is not
+# the loans; 'reserve for inventory obsolescence' is not the inventory)
+_VALUATION_HEAD = re.compile(
+    r"\b(?:allowances?|reserves?|provisions?|valuation\s+allowances?)\s+for\s+(?:the\s+)?"
+    r"(?:[\w&'-]+\s+){0,3}$",
+    re.I,
+)
+# a payment verb after a balance word: 'cash paid for income taxes', 'cash did it pay', 'cash
+# received from customers' name a cash flow over a period, not the balance held at a date
+_FLOW_VERB = re.compile(
+    r"^\s+(?:(?:was|were|has|have|had|did|does|do|is|are|will)\s+(?:[\w'&-]+\s+){0,3}?)?"
+    r"(?:paid|pays?|paying|spent|spend(?:s|ing)?|received|receiv(?:e|es|ing)|collected|"
+    r"collect(?:s|ing)?|used|provided?|generated?|generating|returned|repaid|refunded)\b",
+    re.I,
+)
+
+
+def _qualifier_only(m: MetricMatch, text: str) -> bool:
+    """The mention names no item of its own: the object of a valuation head ('allowance for
+    loan losses'), or a balance word a payment verb follows ('cash paid for ...')."""
+    if _VALUATION_HEAD.search(text[: m.start]):
+        return True
+    metric = _load().get(m.canonical)
+    if metric is None or metric.period_type != "instant" or m.operator:
+        return False
+    return bool(_FLOW_VERB.match(re.split(r"[?!;\n]|\.\s", text[m.end :], maxsplit=1)[0]))
 
 
 # words that set two mentions side by side ('cash and operating cash flow', 'cash to CFO')

@@ -19,6 +19,7 @@ from finqa.lexicon.asked_period import AskedPeriod, asked_periods
 from finqa.lexicon.conventions import Conventions, stated_conventions
 from finqa.lexicon.dimensions import asked_change, period_spec
 from finqa.lexicon.numbers import question_scale
+from finqa.lexicon.operators import asked_operator
 from finqa.lexicon.periods import find_periods, fiscal_naming
 from finqa.lexicon.recipes import PCT_OF_REVENUE, Recipe, get_recipe, match_asked_metric
 
@@ -68,6 +69,11 @@ class QuestionAsk:
     # before ('growth' | 'change'; None: one period's figure)
     statement_period: str | int | None = None
     change_over_prior: str | None = None
+    # an operator asked over the line items named (`lexicon.operators`): 'return' | 'share' |
+    # 'ratio' (its form of answer: a ratio or a percentage, never one operand's amount), with
+    # its operands (part, whole); None: the figure of the metric or line item itself
+    operator: str | None = None
+    operands: tuple[str | None, str | None] = (None, None)
 
     def period_label(self, year: int) -> str:
         """How the answer names a fiscal year's period: 'FY2025', or the shorter period asked
@@ -106,6 +112,18 @@ def _read(q: str, fy_label: str | None) -> QuestionAsk:
         and answer_form.asks_share_of_revenue(head)
     ):
         recipe = PCT_OF_REVENUE + str(recipe)  # 'D&A as a % of revenue', 'capex % margin'
+    metric = named[0] if named else None
+    op = asked_operator(head)
+    if op is not None and base is not None and base.unit != "USD":
+        op = None  # a metric of its own kind is named ('gross margin as a % of revenue')
+    if op is not None:
+        # a return, share or ratio over the line items named: one operand's amount answers
+        # another question; the catalogue's metric that is the operator, else none computes it
+        recipe = op.metric
+        base = get_recipe(op.metric)
+        metric = op.metric if op.metric is not None and base is not None else op.part
+        if recipe is not None and recipe.startswith(PCT_OF_REVENUE):
+            metric = op.part
     years = _years(q, fy_label)
     head_years = _years(head, fy_label)
     target = max(head_years) if head_years else (max(years) if years else None)
@@ -118,7 +136,7 @@ def _read(q: str, fy_label: str | None) -> QuestionAsk:
         aggregate = "growth"  # 'year-over-year change in operating income (in units of percents)'
     sub_annual, periods = _sub_annual(head, fy_label)
     return QuestionAsk(
-        metric=named[0] if named else None,
+        metric=metric,
         recipe=recipe,
         years=tuple(sorted(set(years))),
         target_year=target,
@@ -142,6 +160,8 @@ def _read(q: str, fy_label: str | None) -> QuestionAsk:
         direction=intent.asked_direction(q),
         statement_period=period_spec(q),
         change_over_prior=asked_change(q),
+        operator=op.kind if op is not None else None,
+        operands=(op.part, op.whole) if op is not None else (None, None),
     )
 
 
@@ -165,6 +185,16 @@ def _aggregate(
         # growth is an operator over the line item named: 'year-over-year growth in operating
         # income for FY2022' is operating income's growth from FY2021 to FY2022
         return "growth", (target - 1, target)
+    if (
+        target
+        and "change" in forms
+        and base is not None
+        and base.unit == "USD"
+        and intent.asks_change_amount(head)
+    ):
+        # 'the year-over-year change in operating income for FY2022': the change operator over
+        # the line item named, from the year before to the year named
+        return "change", (target - 1, target)
     if target and (
         (answer_form.is_yes_no_of_fact(q) and any(intent.asked_direction(head)))
         or (intent.asks_comparison(head) and several)

@@ -19,6 +19,7 @@ from finqa.agents.judge.grounding import check_claims
 from finqa.agents.judge.kind import Expectation, KindProblem, check_kind
 from finqa.agents.judge.numeric import NumberCheck
 from finqa.agents.judge.part_named import part_not_named
+from finqa.agents.judge.row_item import other_item_row
 from finqa.agents.judge.text import split_claims
 from finqa.agents.types import Answer
 
@@ -42,6 +43,7 @@ PROBLEM_FACETS: dict[str, tuple[str, ...]] = {
     "basis": ("verdict", "explanation", "answer"),
     "part_named": ("figure",),
     "accrual_for_cash": ("figure",),
+    "other_item": ("figure",),
 }
 
 
@@ -76,6 +78,8 @@ def check_answer_kind(
     if ctx.expect.kind in FIGURE_KINDS:
         problems += part_not_named(ctx, numbers)
         problems += accrual_for_cash(ctx, numbers)
+    if ctx.expect.kind in FIGURE_KINDS or ctx.expect.kind is None:
+        problems += other_item_row(ctx, numbers)
     problems += ctx.problems  # the second route's and the definitions' (step 2)
     flagged = [x for x in answer.calc_problems if x]
     if flagged:

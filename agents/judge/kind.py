@@ -78,6 +78,7 @@ class Expectation:
     needs_basis: bool = False  # a yes/no that must say what it rests on
     reason: str = ""
     change: bool = False  # the movement of `metric` is asked (an amount, or points), not a rate
+    operator: str | None = None  # a return / share / ratio over named line items (`reason` says)
 
     def describe(self) -> str:
         return _KIND_WORDS.get(self.kind or "", "an answer")
@@ -91,6 +92,7 @@ class Expectation:
             "needs_basis": self.needs_basis,
             "reason": self.reason,
             "change": self.change,
+            "operator": self.operator,
         }
 
 
@@ -133,6 +135,9 @@ def expected_kind(question: str, facet_kinds: Sequence[str]) -> Expectation:
             "verdict", needs_basis=True, reason="a yes/no question: the verdict needs its basis"
         )
     metric = _asked_metric(question)
+    operated = _operator_expected(question, metric) if "figure" in kinds else None
+    if operated is not None:
+        return operated
     if "figure" in kinds and metric is not None:
         kind = KIND_OF_UNIT.get(metric.unit)
         if kind is not None:
@@ -158,6 +163,27 @@ def expected_kind(question: str, facet_kinds: Sequence[str]) -> Expectation:
     if metric is None:
         return Expectation(None, reason="no recognisable metric in the question: kind not checked")
     return Expectation(None, metric.id, unit=metric.unit, reason="the question asks for no figure")
+
+
+def _operator_expected(question: str, metric: Any | None) -> Expectation | None:
+    """A return, share or ratio asked over the line items the question names
+    (`QuestionAsk.operator`): a ratio or a percentage answers it, never the amount of one
+    operand (total assets for a return on total assets, revenue for R&D as a % of revenue)."""
+    ask = read_intent(question).ask
+    if ask.operator is None:
+        return None
+    kind = "percent" if ask.operator == "share" else "ratio"
+    other = "ratio" if kind == "percent" else "percent"
+    part, whole = (x.replace("_", " ") if x else "" for x in ask.operands)
+    over = f"{part} over {whole}".strip() if part else f"over {whole}"
+    return Expectation(
+        kind,
+        metric.id if metric is not None else None,
+        (other,),
+        unit=metric.unit if metric is not None and metric.unit != "USD" else None,
+        reason=f"a {ask.operator} ({over}) is asked: the amount of one operand does not answer it",
+        operator=ask.operator,
+    )
 
 
 def _change_expected(metric: Any, kind: str) -> Expectation:
@@ -408,6 +434,9 @@ def _kind_problem(q: Any, expect: Expectation, question_scale: float | None) -> 
     """None when q fits the expected kind or one the question's wording also allows."""
     if expect.change and expect.kind in ("amount", "per_share") and q.unit == "%":
         return "is a growth rate, not the amount of the change"
+    if expect.kind == "amount" and q.unit == "%" and "percent" not in expect.also:
+        # and vice versa: a ratio or percentage where the wording asks the amount alone
+        return "is a percentage, not an amount"
     first = figure_kind_ok(q, expect, question_scale)
     for other in expect.also:
         if first is None:
@@ -464,10 +493,11 @@ def check_kind(
             what = "; ".join(f"{q.text.strip()} {why}" for q, why in wrong[:3])
             code = "no_unit" if all("no " in why for _q, why in wrong) else "wrong_kind"
             metric = f" ({expect.metric.replace('_', ' ')})" if expect.metric else ""
+            why = f" ({expect.reason})" if expect.operator else ""
             problems.append(
                 KindProblem(
                     code,
-                    f"{expect.describe()}{metric} was asked: {what}",
+                    f"{expect.describe()}{metric} was asked{why}: {what}",
                     [q.text.strip() for q, _w in wrong],
                 )
             )

@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 from finqa.agents.reasoning.offline.tables import Row
 from finqa.agents.types import Evidence, StatementStore
 from finqa.lexicon.asked_period import AskedPeriod
+from finqa.lexicon.label_keys import borrowed_caption
 from finqa.lexicon.line_items import label_key
 from finqa.lexicon.model import StatementFact, StatementPeriod, StatementTable
 from finqa.lexicon.statements.catalogue import worded_item
@@ -226,6 +227,8 @@ def _row(
     if not chosen:
         return None
     first = next(iter(chosen.values()))
+    if borrowed_caption(first.label, tuple(f.value / (f.scale or 1.0) for f in facts)):
+        return None  # a caption read with its own figures: this row's are another's, uncaptioned
     years = tuple(chosen)
     unit = first.unit
     if unit == "USD" and first.scale == 1.0 and first.source != "xbrl":
