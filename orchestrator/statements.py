@@ -108,7 +108,7 @@ def build_models(
     from finqa.agents.retrieval.ingest import build_statement_model
     from finqa.agents.retrieval.loaders import LoadedDoc, load_path
     from finqa.lexicon.statements import read_pdf, write_model
-    from finqa.lexicon.statements.store import manifest_entry
+    from finqa.lexicon.statements.store import MODEL_VERSION, manifest_entry
 
     started = time.perf_counter()
     index_dir = Path(index_dir)
@@ -120,7 +120,11 @@ def build_models(
     by_source: dict[str, dict[str, str]] = {}
     for doc_id, content_hash, source, _kind in docs:
         entry = manifest_entry(index_dir, doc_id)
-        same = bool(entry) and entry.get("content_hash") == content_hash  # type: ignore[union-attr]
+        same = (
+            bool(entry)
+            and entry.get("content_hash") == content_hash  # type: ignore[union-attr]
+            and entry.get("version") == MODEL_VERSION  # type: ignore[union-attr]
+        )  # a model built by an older reader is outdated even when the source is unchanged
         if not force and same and (method == "text" or entry.get("method") == method):  # type: ignore[union-attr]
             report.current.append(doc_id)
             continue

@@ -64,6 +64,16 @@ class TestIngestHook:
         again = build_models(index)
         assert first.built == [DOC] and again.current == [DOC] and not again.built
 
+    def test_model_of_an_older_reader_is_rebuilt(self, indexed: tuple[Path, Path]) -> None:
+        """A model stored by an older statement-model version is rebuilt without --force."""
+        _, index = indexed
+        manifest = index / "statements" / "manifest.json"
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+        data["docs"][DOC]["version"] = 1
+        manifest.write_text(json.dumps(data), encoding="utf-8")
+        report = build_models(index)
+        assert report.built == [DOC] and not report.current
+
     def test_changed_source_is_reported_not_parsed(self, indexed: tuple[Path, Path]) -> None:
         """A source edited since ingest is skipped with a reason (the index would disagree)."""
         pdf, index = indexed
