@@ -183,6 +183,18 @@ class TestReasoner:
         ans = self._ask("What was Acme's Cloud segment's revenue in fiscal year 2024, in USD millions?", _acme())  # fmt: skip
         assert not ans.abstained and "60,000" in ans.text and "100,000" not in ans.text
 
+    def test_part_named_once(self) -> None:
+        """'the Cloud segment' asked is shown once: no doubled article or kind word."""
+        for q in (
+            "What was the revenue of the Cloud segment of Acme in fiscal year 2024?",
+            "What operating margin did the Cloud segment of Acme achieve in fiscal year 2024?",
+        ):
+            text = self._ask(q, _acme()).text
+            assert "of the Cloud segment for FY2024" in text, text
+            assert (
+                "the the" not in text and "of the of" not in text and "segment segment" not in text
+            )
+
     def test_segment_operating_loss_is_negative(self) -> None:
         """A segment's operating loss is answered negative and said to be a loss."""
         ans = self._ask("What was Acme's Devices segment's operating income in fiscal year 2024?", _acme())  # fmt: skip

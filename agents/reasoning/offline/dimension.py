@@ -183,7 +183,7 @@ def _computed(
     kind = {"geography": "region", "product": "product line"}.get(asked.kind, asked.kind)
     when = next(iter(figures.current.values())).period.key
     text = (
-        f"The {label} of the {asked.phrase or asked.label} {kind} for {when} was {shown} "
+        f"The {label} of the {_part_name(asked, kind)} {kind} for {when} was {shown} "
         f"[{cites[0].source_id}], computed from the {kind}'s own figures: {parts}; not the "
         f"consolidated figures. Answer: {shown}."
     )
@@ -224,6 +224,15 @@ def _when(period: str | int) -> str:
     return f"FY{period}" if isinstance(period, int) else str(period).replace("@end", " end")
 
 
+def _part_name(asked: AskedDimension, kind: str) -> str:
+    """The part as the answer names it before its kind word: 'the FedEx Ground segment' said
+    in the question is shown 'FedEx Ground' (no doubled article or kind)."""
+    said = asked.phrase or asked.label
+    name = re.sub(r"^(?:(?:of|the|in|from|for|at|by)\s+)+", "", said, flags=re.I).strip()
+    trimmed = re.sub(rf"\s+{re.escape(kind)}s?$", "", name, flags=re.I).strip()
+    return trimmed or name
+
+
 def _answer(
     fact: StatementFact,
     facts: list[StatementFact],
@@ -236,7 +245,7 @@ def _answer(
     amount = format_amount(fact.value / scale, fact.unit, scale)
     cite = _cite(fact, evidence)
     kind = {"geography": "region", "product": "product line"}.get(asked.kind, asked.kind)
-    label = re.sub(r"^the\s+", "", asked.phrase or asked.label, flags=re.I)
+    label = _part_name(asked, kind)
     how = (
         f"tagged as {fact.concept} for {asked.member} ({fact.period.label})"
         if fact.source == "xbrl"
