@@ -8,13 +8,20 @@ from __future__ import annotations
 
 from finqa.lexicon._data import data_cache, read_words
 
-__all__ = ["base_forms", "frame_words"]
+__all__ = ["base_forms", "cause_frame_words", "frame_words"]
 
 
 @data_cache()
 def frame_words() -> frozenset[str]:
     """The question-frame words, lower case."""
     return frozenset(w.lower() for w in read_words("question_frame.txt"))
+
+
+@data_cache()
+def cause_frame_words() -> frozenset[str]:
+    """The words of a cause question's frame around the figure asked (data/cause_frame.txt:
+    'drove', 'factors', 'decline'), never the figure whose causes are searched for."""
+    return frozenset(w.lower() for w in read_words("cause_frame.txt"))
 
 
 @data_cache()

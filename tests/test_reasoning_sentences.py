@@ -66,6 +66,12 @@ class TestYesNoQuestion:
         terms = subject_terms("Did Adobe report any legal proceedings in FY2022?")
         assert terms == ["legal", "proceedings"]
 
+    def test_subject_frame_is_the_judges(self) -> None:
+        """The reasoner's subject drops the same frame words the judge's basis check drops
+        (one list, lexicon.question_frame): the direction asked is not the topic."""
+        terms = subject_terms("Did Adobe's inventory increase in FY2022?")
+        assert terms == ["inventory"]
+
 
 class TestAssertion:
     def test_concept_stated_yes(self) -> None:

@@ -44,6 +44,7 @@ from finqa.lexicon.causes import (
 from finqa.lexicon.formula import numerator_inputs
 from finqa.lexicon.line_items import get_line_item, item_for_metric
 from finqa.lexicon.polarity import stem
+from finqa.lexicon.question_frame import cause_frame_words
 
 __all__ = ["cause_answer", "cause_target", "CauseTarget", "SECOND_WITHIN"]
 
@@ -61,59 +62,6 @@ _MAX_WORDS = 100
 _GENERIC = frozenset({"the", "total", "net", "consolidated", "our", "its", "company", "fiscal", "gaap", "reported", "as", "in", "for"})  # fmt: skip
 _PUNCT = ".,;:()'\"\u2019"
 _SUB_ANNUAL = frozenset({"quarter", "half", "ytd"})
-# words of the question's frame around X ('what drove the change in X'), never X itself
-_FRAME = frozenset(
-    {
-        "drove",
-        "drive",
-        "drives",
-        "driven",
-        "driver",
-        "drivers",
-        "caused",
-        "cause",
-        "causes",
-        "reason",
-        "reasons",
-        "factor",
-        "factors",
-        "contributed",
-        "led",
-        "change",
-        "changes",
-        "changed",
-        "increase",
-        "increased",
-        "decrease",
-        "decreased",
-        "reduction",
-        "decline",
-        "declined",
-        "improvement",
-        "improve",
-        "improved",
-        "raise",
-        "raised",
-        "lower",
-        "higher",
-        "growth",
-        "grow",
-        "balance",
-        "end",
-        "main",
-        "primary",
-        "major",
-        "key",
-        "useful",
-        "relevant",
-        "metric",
-        "like",
-        "explain",
-        "state",
-        "please",
-        "then",
-    }
-)
 
 
 @dataclass(frozen=True)
@@ -187,11 +135,11 @@ def cause_target(question: str) -> CauseTarget:
             item = get_line_item(item_id) if item_id else None
             if item is not None:
                 phrases += [item.name, *item.labels]
-    subject = {_norm(stem(w)) for w in subject_terms(question) if w not in _FRAME}
+    subject = {_norm(stem(w)) for w in subject_terms(question) if w not in cause_frame_words()}
     stemmed = {frozenset(s) for p in phrases if (s := _stems(p) - {"total", "net"})}
     quarter = any(p.kind in _SUB_ANNUAL for p in find_periods(question))
     label = ", ".join(dict.fromkeys(labels)) or " ".join(
-        w for w in subject_terms(question) if w not in _FRAME
+        w for w in subject_terms(question) if w not in cause_frame_words()
     )
     asked = frozenset(w.lower().strip(_PUNCT) for w in question.replace("'s", " ").split())
     return CauseTarget(

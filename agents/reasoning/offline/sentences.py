@@ -41,6 +41,7 @@ from finqa.lexicon.polarity import (
     stem,
 )
 from finqa.lexicon.query import asks_total
+from finqa.lexicon.question_frame import frame_words
 from finqa.lexicon.question_intent import read_intent
 
 __all__ = [
@@ -54,27 +55,6 @@ __all__ = [
 # at least half of what the question asks about must be in the sentence (product rule, not
 # fitted; crossval's per-mode gate may withhold more)
 MIN_COVERAGE = 0.5
-# words that frame a question rather than name its subject
-_FRAME = frozenset(
-    [
-        "report",
-        "reported",
-        "reports",
-        "disclose",
-        "disclosed",
-        "disclosure",
-        "mention",
-        "mentioned",
-        "any",
-        "there",
-        "business",
-        "businesses",
-        "currently",
-        "ongoing",
-        "amount",
-        "much",
-    ]
-)
 _CANDIDATES = 8  # sentences read per question (best first)
 
 
@@ -97,7 +77,7 @@ def subject_terms(question: str, concept_spans: list[tuple[int, int]] | None = N
     spans += [(p.start, p.end) for p in find_periods(question)]
     spans += concept_spans or []
     words = content_words(_strip(question, spans))
-    return list(dict.fromkeys(w for w in words if not w.endswith("'s") and w not in _FRAME))
+    return list(dict.fromkeys(w for w in words if not w.endswith("'s") and w not in frame_words()))
 
 
 def _concept(question: str) -> tuple[list[tuple[int, int]], list[set[str]], set[str]]:
