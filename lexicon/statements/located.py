@@ -25,6 +25,7 @@ __all__ = [
     "row_cells",
     "row_label",
     "percent_column",
+    "column_years",
 ]
 
 _NARRATIVE = re.compile(
@@ -72,7 +73,7 @@ class ReadRow:
         return self.header[index % h] if n % h == 0 else None
 
 
-def _header(table: RawTable) -> tuple[int | None, ...]:
+def column_years(table: RawTable) -> tuple[int | None, ...]:
     """The year of each value column: the periods the header names (`header.read_header`),
     with None where a change column's caption stands between them."""
     from finqa.lexicon.statements.header import read_header
@@ -115,7 +116,7 @@ def _rows(text: str) -> tuple[ReadRow, ...]:
 
     out: list[ReadRow] = []
     for t, table in enumerate(read_text_block(text)):
-        header = _header(table)
+        header = column_years(table)
         for (caption, _cells), at in zip(table.rows, table.at, strict=False):
             cells = tuple(_with_currency(text, c) for c in at.cells if c is not None)
             if cells:

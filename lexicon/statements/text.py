@@ -279,7 +279,12 @@ def _read(
         ):  # a new title after rows starts a table (the page's own title after another's rows)
             scan.cursor.place(line)
             scan.new_table(t_kind, line, [line])
-        elif is_header_line(line):
+            continue
+        if t_kind is not None and scan.block and scan.current.kind == "other":
+            # a block's first title (one the page head did not name: several titles on one
+            # text read as an index) names the table read under it
+            scan.current.kind, scan.current.title = t_kind, line
+        if is_header_line(line):
             scan.header(line)
         else:
             # a header opens a table: after figures, a date on a line ('Balances as of ...',

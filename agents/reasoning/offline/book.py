@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from finqa.agents.reasoning.offline.model_rows import model_rows
-from finqa.agents.reasoning.offline.tables import Row, Table, classify_statement, parse_tables
+from finqa.agents.reasoning.offline.tables import Row, Table, classify_statement, read_tables
 from finqa.agents.types import Evidence, EvidenceItem, StatementStore
 from finqa.lexicon.asked_period import AskedPeriod
 from finqa.lexicon.line_items import LineItem, get_item
@@ -213,7 +213,7 @@ class Book:
         scale: float | None,
         statement: str | None,
     ) -> Table:
-        return parse_tables(
+        return read_tables(
             item.text,
             source_id=item.source_id,
             doc_id=item.doc_id,

@@ -1,0 +1,116 @@
+"""The reasoner's `Book` takes its evidence rows from the one text reader
+(`lexicon.statements.text.read_text_block`): flowed rows, a glued header and per-share lines
+beside a thousands table are read as the reader reads them, each row with its offsets."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from _reasoning_data import evidence
+from finqa.agents.reasoning.offline.book import Book
+
+ROOT = Path(__file__).resolve().parents[1]
+OFFLINE = ROOT / "agents" / "reasoning" / "offline"
+
+# an extraction that flowed the balance sheet's header and rows onto one line
+FLOWED = (
+    "CONSOLIDATED BALANCE SHEETS\n(in millions)\n"
+    "December 31, 2019 2018 ASSETS Current assets Cash and cash equivalents $ 2,329 $ 1,526 "
+    "Accounts receivable, net 612 657 Total current assets 2,941 2,183\n"
+)
+# a period header run into the first row
+GLUED = (
+    "CONSOLIDATED STATEMENTS OF INCOME\n(in millions)\n"
+    "Year Ended December 31, 2019 2018 2017 Net income $ 2,214 $ 583 $ 2,088\n"
+)
+# amounts in thousands, per-share figures under their own heading
+PER_SHARE = (
+    "CONSOLIDATED STATEMENTS OF OPERATIONS\n(in thousands, except per share data)\n"
+    "2022 2021\nNet sales 1,500 1,200\nNet income 300 240\n"
+    "Earnings per share:\nBasic $ 1.59 $ 1.30\nDiluted 1.55 1.27\n"
+)
+
+
+class TestBookFromReaderRows:
+    """Rows of the evidence text come from the statement text reader, offsets kept."""
+
+    def test_flowed_statement(self) -> None:
+        """Rows run together on one line (after the header) are read one per caption."""
+        book = Book(evidence(FLOWED))
+        ar = book.find("accounts_receivable", 2019)
+        assert ar is not None and ar.value == 612 and ar.row.scale == 1e6
+        assert ar.row.primary and ar.row.statement == "balance"
+        tca = book.find("total_current_assets", 2018)
+        assert tca is not None and tca.value == 2183
+
+    def test_glued_header(self) -> None:
+        """A period header running into the first row gives that row's column years."""
+        book = Book(evidence(GLUED))
+        found = book.find("net_income", 2018)
+        assert found is not None and found.value == 583 and not found.row.header_inferred
+
+    def test_per_share_beside_thousands(self) -> None:
+        """Per-share lines under their heading are per-share rows, never amounts in thousands."""
+        book = Book(evidence(PER_SHARE))
+        eps = book.find("eps_diluted", 2022)
+        assert eps is not None and eps.value == 1.55 and eps.row.per_share
+        income = book.find("net_income", 2021)
+        assert income is not None and income.value == 240 and income.row.scale == 1e3
+        assert not income.row.per_share
+
+    def test_rows_keep_offsets(self) -> None:
+        """A text row carries where the reader read its caption and cells in the evidence text."""
+        book = Book(evidence(FLOWED))
+        row = next(r for r in book.rows if r.key == "accountsreceivablenet")
+        assert row.at is not None and row.at.caption is not None
+        start, end = row.at.caption
+        assert FLOWED[start:end] == "Accounts receivable, net"
+        assert [FLOWED[c[0] : c[1]] for c in row.at.cells if c] == ["612", "657"]
+
+    def test_first_of_several_titles(self) -> None:
+        """Several statements in one text (read as an index by the page head): the first
+        statement's rows are still that statement's, primary."""
+        text = (
+            "Consolidated Statements of Operations\n(in millions)\n2022 2021\n"
+            "Net income 820 1,263\n"
+            "Consolidated Balance Sheets\n(in millions)\n2022 2021\nTotal assets 30,000 28,000\n"
+            "Consolidated Statements of Cash Flows\n(in millions)\n2022 2021\n"
+            "Capital expenditures (2,600) (2,100)\n"
+        )
+        row = next(r for r in Book(evidence(text)).rows if r.key == "netincome")
+        assert row.statement == "income" and row.primary
+
+
+class TestNoSecondParser:
+    """The reasoner reads no table line of its own: no line splitter outside the text reader."""
+
+    def test_offline_imports_no_line_splitter(self) -> None:
+        """No module of the offline reasoner imports the reader's line splitters (its tables
+        are read by `read_text_block`)."""
+        splitters = {"split_row", "split_row_at", "split_cells", "unglue_rows"}
+        used: dict[str, set[str]] = {}
+        for path in OFFLINE.glob("*.py"):
+            tree = ast.parse(path.read_text())
+            names = {
+                alias.name
+                for node in ast.walk(tree)
+                if isinstance(node, ast.ImportFrom)
+                for alias in node.names
+            }
+            if names & splitters:
+                used[path.name] = names & splitters
+        assert used == {}
+
+    def test_tables_read_with_the_reader(self) -> None:
+        """offline/tables.py reads the evidence with `read_text_block` and defines no scanner."""
+        tree = ast.parse((OFFLINE / "tables.py").read_text())
+        names = {
+            alias.name
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom)
+            for alias in node.names
+        }
+        assert "read_text_block" in names
+        defined = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.ClassDef)}
+        assert not defined & {"parse_tables", "_Scanner", "_split_line", "_header_years"}
