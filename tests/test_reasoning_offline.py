@@ -296,9 +296,7 @@ class TestRobustness:
             "Purchases of common stock for treasury (876.8) (301.4) (3.4) Dividends paid (1,244.5) (1,246.4) (1,195.8) "
             "Other, net (28.0) (30.9) (16.0)\n"
         )
-        rows = {
-            r.key: r.values for r in read_tables(text, source_id="S1", doc_id="D", page=1).rows
-        }
+        rows = {r.key: r.values for r in read_tables(text, source_id="S1", doc_id="D", page=1).rows}
         assert rows["dividendspaid"] == (-1244.5, -1246.4, -1195.8)
 
     def test_statement_preferred_over_mdna_table(self) -> None:
@@ -323,9 +321,7 @@ class TestRobustness:
     def test_unlabeled_total_row(self) -> None:
         """A total printed without a label after a section heading is read as 'Total <heading>'."""
         text = "Statements of Operations\n(In thousands)\n2020\n2019\nRevenues\nCasino\n10\n20\nRooms\n5\n6\n\n15\n26\n"
-        rows = {
-            r.key: r.values for r in read_tables(text, source_id="S1", doc_id="D", page=1).rows
-        }
+        rows = {r.key: r.values for r in read_tables(text, source_id="S1", doc_id="D", page=1).rows}
         assert rows["totalrevenues"] == (15, 26)
 
     def test_growth_cagr_and_change(self) -> None:
