@@ -81,6 +81,16 @@ class TestBookFromReaderRows:
         row = next(r for r in Book(evidence(text)).rows if r.key == "netincome")
         assert row.statement == "income" and row.primary
 
+    def test_scale_of_a_second_table(self) -> None:
+        """A second table's own scale note, printed between the tables, is that table's scale."""
+        text = (
+            "CONSOLIDATED STATEMENTS OF INCOME\n(in millions)\n2022 2021\n"
+            "Net sales 1,500 1,200\n(in thousands)\n2022 2021\n"
+            "Restructuring charges 4,200 3,100\n"
+        )
+        rows = {r.key: r for r in Book(evidence(text)).rows}
+        assert rows["netsales"].scale == 1e6 and rows["restructuringcharges"].scale == 1e3
+
 
 class TestNoSecondParser:
     """The reasoner reads no table line of its own: no line splitter outside the text reader."""

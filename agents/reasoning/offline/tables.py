@@ -133,12 +133,15 @@ class _Running:
         self.years: tuple[int, ...] = ()
         self.first_title: str | None = None
 
-    def enter(self, table: RawTable, exhibit: bool) -> None:
+    def enter(self, table: RawTable, exhibit: bool, before: str) -> None:
+        """A table starts: its title, and the scale declared in the text `before` its first row
+        (since the last table), else in its title lines and header."""
         titled = title_statement(table.title) if table.title else None
         if titled:
             self.statement, self.primary = titled, not exhibit
             self.first_title = self.first_title or titled
-        self.scale = detect_scale("\n".join([table.context, *table.header_lines])) or self.scale
+        head = "\n".join([table.context, *table.header_lines])
+        self.scale = detect_scale(before) or detect_scale(head) or self.scale
 
 
 def read_tables(
@@ -168,9 +171,11 @@ def read_tables(
     ctx = _RowContext(
         source_id, doc_id, page, chunk_id, order, exhibit, default_years, default_scale
     )
-    n = 0
+    n = done = 0
     for raw in _read(text):
-        run.enter(raw, exhibit)
+        start, end = _extent(raw)
+        run.enter(raw, exhibit, text[done:start] if start is not None else "")
+        done = end if end is not None else done
         header = column_years(raw)
         if any(y is not None for y in header):
             run.years = tuple(y for y in header if y is not None)
@@ -191,6 +196,14 @@ def read_tables(
     table.years = run.years
     table.scale = run.scale
     return table
+
+
+def _extent(table: RawTable) -> tuple[int | None, int | None]:
+    """Where a table's rows with figures start and end in the text read (None: not placed)."""
+    spans = [s for at in table.at if at.cells for s in (at.caption, *at.cells) if s is not None]
+    if not spans:
+        return None, None
+    return min(s for s, _ in spans), max(e for _, e in spans)
 
 
 def _values(cells: list[str]) -> list[float]:
