@@ -91,6 +91,20 @@ class TestBookFromReaderRows:
         rows = {r.key: r for r in Book(evidence(text)).rows}
         assert rows["netsales"].scale == 1e6 and rows["restructuringcharges"].scale == 1e3
 
+    def test_year_named_twice_gives_no_row(self) -> None:
+        """Columns grouped by period (three and six months of the same years): no per-year row,
+        where a header naming each year once gives one."""
+        grouped = (
+            "CONSOLIDATED STATEMENTS OF INCOME\n(in millions)\n"
+            "Three Months Ended June 30, Six Months Ended June 30,\n2022 2021 2022 2021\nEarnings\n"
+            "Net income\n8,649\n11,948\n16,931\n26,248\n"
+        )
+        assert Book(evidence(grouped)).find("net_income", 2022) is None
+        single = grouped.replace("Three Months Ended June 30, ", "").replace(" 2022 2021\n", "\n")
+        single = single.replace("8,649\n11,948\n", "")
+        found = Book(evidence(single)).find("net_income", 2022)
+        assert found is not None and found.value == 16931
+
 
 class TestNoSecondParser:
     """The reasoner reads no table line of its own: no line splitter outside the text reader."""

@@ -177,10 +177,12 @@ def read_tables(
         run.enter(raw, exhibit, text[done:start] if start is not None else "")
         done = end if end is not None else done
         header = column_years(raw)
-        if any(y is not None for y in header):
-            run.years = tuple(y for y in header if y is not None)
-        else:
-            header = ()
+        named = [y for y in header if y is not None]
+        run.years = tuple(dict.fromkeys(named)) or run.years
+        # a year named twice (three and six months, two plans side by side): which group is
+        # the year's figure is not known, so the table gives no per-year row
+        grouped = len(set(named)) < len(named)
+        header = header if named else ()
         for (label, cells), heading, at in zip(raw.rows, raw.headings, raw.at, strict=False):
             values = _values(cells)
             if not values:
@@ -189,6 +191,8 @@ def read_tables(
             table.keys.append(label_key(label))
             if header and len(values) == len(header):  # a change column's figures dropped
                 values = [v for v, y in zip(values, header, strict=True) if y is not None]
+            if grouped:
+                continue
             inline = _inline(text, at)
             table.rows.extend(_rows(ctx, run, n, label, values, heading, inline, at))
             n += 1
