@@ -9,6 +9,7 @@ from pathlib import Path
 
 from _reasoning_data import evidence
 from finqa.agents.reasoning.offline.book import Book
+from finqa.lexicon.statements.located import row_label
 
 ROOT = Path(__file__).resolve().parents[1]
 OFFLINE = ROOT / "agents" / "reasoning" / "offline"
@@ -104,6 +105,20 @@ class TestBookFromReaderRows:
         single = single.replace("8,649\n11,948\n", "")
         found = Book(evidence(single)).find("net_income", 2022)
         assert found is not None and found.value == 16931
+
+    def test_uncaptioned_row_under_a_complete_row(self) -> None:
+        """Figures on a line of their own under a row complete with caption and figures (the
+        unlabelled total of liabilities and equity) are no caption's cells and no line item."""
+        text = (
+            "CONSOLIDATED BALANCE SHEETS\n(In thousands)\nDecember 31, 2019 2018\n"
+            "Noncontrolling interests 4,935,654 3,957,508\n"
+            "Total stockholders' equity 12,662,919 10,469,791\n$ 33,876,356 $ 30,210,706\n"
+        )
+        book = Book(evidence(text))
+        found = book.find("shareholders_equity", 2019)
+        assert found is not None and found.value == 12662919
+        assert not any(33876356 in r.values for r in book.rows)
+        assert row_label(text, text.index("33,876,356")) is None
 
 
 class TestNoSecondParser:

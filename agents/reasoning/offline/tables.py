@@ -185,7 +185,7 @@ def read_tables(
         header = header if named else ()
         for (label, cells), heading, at in zip(raw.rows, raw.headings, raw.at, strict=False):
             values = _values(cells)
-            if not values:
+            if not values or not label:  # figures printed without a caption: no line item's
                 continue
             table.value_counts[len(values)] = table.value_counts.get(len(values), 0) + 1
             table.keys.append(label_key(label))
