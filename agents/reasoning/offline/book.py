@@ -1,9 +1,10 @@
 """A `Book`: every statement row read for one Evidence, and the best row for (line item, year).
 
 The filing's statement model (`StatementStore`, built once at ingest) is read for the filings
-present in the evidence only (`model_rows`) and preferred at equal fit; the statement tables
-parsed from the evidence text are the fall-back when the model has no fitting row for the line
-item and year (or a better-fitting one on the evidence's pages).
+present in the evidence only (`model_rows`) and preferred at equal fit; the tables the statement
+text reader reads in the evidence text (`tables.read_tables`, the one reader of figures) are the
+fall-back when the model has no fitting row for the line item and year (or a better-fitting one
+on the evidence's pages).
 A filing's fiscal year and form come from the index's document metadata (carried on the
 evidence items), else from `lexicon.identity` (document names of a known shape).
 

@@ -7,7 +7,9 @@ module only turns its tables into `Row`s: the column years its header names
 (`lexicon.statements.located.column_years`: change columns dropped), the scale the table's
 title or scale note declares (else the text's), the statement a title names (else the chunk's
 section), each cell read by `lexicon.numbers.parse_cell`. A row whose number of cells does not
-match the columns is skipped (never guessed); nothing here reads a table line of its own.
+match the columns is skipped (never guessed), and so is every row of a table whose header names
+a year twice (period groups, plans side by side) and figures printed without a caption; nothing
+here reads a table line of its own. Each row keeps where the reader read it (`Row.at`).
 """
 
 from __future__ import annotations
