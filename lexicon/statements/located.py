@@ -26,6 +26,7 @@ __all__ = [
     "row_label",
     "percent_column",
     "column_years",
+    "uncaptioned_row",
 ]
 
 _NARRATIVE = re.compile(
@@ -177,6 +178,15 @@ def row_label(text: str, start: int) -> str | None:
     if sum(ch.isascii() and ch.isalpha() for ch in row.caption) < 3:
         return None
     return _clean(row.caption)
+
+
+def uncaptioned_row(text: str, start: int) -> bool:
+    """The figure at `start` sits on a row the text reader read without a caption: figures on a
+    line of their own under a row complete with its caption and figures ('Total stockholders'
+    equity 12,662,919 10,469,791' over '$ 33,876,356 $ 30,210,706', the unlabelled total of
+    liabilities and equity). Such a row has no line item's identity."""
+    row = read_row(text, start)
+    return row is not None and not row.caption and row.caption_at is None
 
 
 def row_cells(text: str, start: int) -> list[tuple[int, int, int | None]]:
