@@ -120,6 +120,16 @@ class TestBookFromReaderRows:
         assert not any(33876356 in r.values for r in book.rows)
         assert row_label(text, text.index("33,876,356")) is None
 
+    def test_sentence_date_above_the_title(self) -> None:
+        """A sentence's date printed above a statement's title ('Fiscal 2023 ended December
+        31, 2023.') is no column of the statement below it."""
+        text = (
+            "Fiscal 2023 ended December 31, 2023.\n\nCONSOLIDATED STATEMENTS OF OPERATIONS\n"
+            "(In millions)\nYear ended December 31, 2023 2022\nNet sales 4,200 4,000\n"
+        )
+        found = Book(evidence(text)).find("revenue", 2023)
+        assert found is not None and found.value == 4200 and found.row.years == (2023, 2022)
+
 
 class TestNoSecondParser:
     """The reasoner reads no table line of its own: no line splitter outside the text reader."""

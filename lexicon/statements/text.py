@@ -281,10 +281,13 @@ def _read(
             scan.cursor.place(line)
             scan.new_table(t_kind, line, [line])
             continue
-        if t_kind is not None and scan.block and scan.current.kind == "other":
-            # a block's first title (one the page head did not name: several titles on one
-            # text read as an index) names the table read under it
+        if t_kind is not None and scan.block and not scan.current.rows:
+            # a block's title before any row names the table read under it (one the page head
+            # did not name: several titles read as an index); a date read above it (a
+            # sentence's 'ended December 31, 2023') is no column of it
             scan.current.kind, scan.current.title = t_kind, line
+            scan.current.header_lines.clear()
+            scan.current.columns.clear()
         if is_header_line(line):
             scan.header(line)
         else:
