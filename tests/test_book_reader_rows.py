@@ -130,6 +130,17 @@ class TestBookFromReaderRows:
         found = Book(evidence(text)).find("revenue", 2023)
         assert found is not None and found.value == 4200 and found.row.years == (2023, 2022)
 
+    def test_footnote_mark_is_no_complete_row(self) -> None:
+        """A caption's footnote mark ('Basic earnings per share (2)') over figures on lines of
+        their own is no row complete on its line: the figures are the caption's."""
+        text = (
+            "Year Ended December 31,\n2016\n2017\n(in millions, except per share data)\n"
+            "Statements of Operations:\nNet income\n$\n2,371\n$\n3,033\n"
+            "Basic earnings per share (2)\n$\n5.01\n$\n6.32\n"
+        )
+        found = Book(evidence(text)).find("eps_basic", 2017)
+        assert found is not None and found.value == 6.32
+
 
 class TestNoSecondParser:
     """The reasoner reads no table line of its own: no line splitter outside the text reader."""

@@ -461,12 +461,8 @@ class _PageScan:
             self.cell_spans = self._spans(pos, spans)
             self.inline_line = line.rstrip(" $") if found else ""
         elif found and self.label_parts:
-            if (
-                self.inline_line
-                and self.block
-                and len(self.cells) == (self.columns() or len(found))
-            ):
-                self.flush_row()  # a row complete on its line, then figures without a caption
+            if self.inline_line and self.block and len(self.cells) == len(found) == self.columns():
+                self.flush_row()  # a row complete on its line, then a row without a caption
                 self.current.rows.append(("", list(found)))
                 self.current.headings.append(self.heading)
                 self.current.at.append(RowAt(None, tuple(self._spans(pos, spans))))
