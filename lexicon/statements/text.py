@@ -461,7 +461,12 @@ class _PageScan:
             self.cell_spans = self._spans(pos, spans)
             self.inline_line = line.rstrip(" $") if found else ""
         elif found and self.label_parts:
-            if self.inline_line and self.block and len(self.cells) == len(found) == self.columns():
+            if (
+                self.inline_line
+                and self.block
+                and len(self.cells) == len(found) == self.columns() >= 2
+                and not any(_GLUED_MARK.fullmatch(c) for c in self.cells)  # '(1)': a mark
+            ):
                 self.flush_row()  # a row complete on its line, then a row without a caption
                 self.current.rows.append(("", list(found)))
                 self.current.headings.append(self.heading)
