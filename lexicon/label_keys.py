@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["label_key", "borrowed_caption", "uncaptioned_row"]
+__all__ = ["label_key", "borrowed_caption"]
 
 # a figure cell at the end of a caption: '12,662,919', '(10,202)', '$ 1,234.5'
 _TRAILING_CELL = re.compile(r"\s+\(?\$?\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?)\)?\s*$")
@@ -33,29 +33,3 @@ def borrowed_caption(label: str, values: tuple[float, ...] = ()) -> bool:
         return False
     own = {round(abs(v), 2) for v in values}
     return not all(round(c, 2) in own for c in cells)
-
-
-_CELL = re.compile(r"\(?\$?\s?\d{1,3}(?:,\d{3})+(?:\.\d+)?\)?")
-_FIGURES_ONLY = re.compile(r"^[\s$()\-\u2013\u2014,.\d]*\d[\s$()\-\u2013\u2014,.\d]*$")
-_CAPTIONED = re.compile(
-    r"^(?P<caption>.*?[A-Za-z].*?)(?P<cells>(?:\s+\(?\$?\s?\d{1,3}(?:,\d{3})+(?:\.\d+)?\)?)+)\s*$"
-)
-
-
-def uncaptioned_row(text: str, start: int) -> bool:
-    """The figure at `start` sits on a table row printed without a caption: its line holds
-    figures only, and the line above is a row complete with its caption and as many figure
-    cells ('Total stockholders' equity 12,662,919 10,469,791' over '$ 33,876,356 $ 30,210,706',
-    the unlabelled total of liabilities and equity). Such a row has no line item's identity; a
-    caption whose cells follow on lines of their own is not one (its line above holds no
-    figures)."""
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", start)
-    line = text[line_start : len(text) if line_end < 0 else line_end]
-    if line_start == 0 or not _FIGURES_ONLY.match(line):
-        return False
-    prev = text[text.rfind("\n", 0, line_start - 1) + 1 : line_start - 1]
-    m = _CAPTIONED.match(prev)
-    if m is None or sum(ch.isalpha() for ch in m.group("caption")) < 3:
-        return False
-    return len(_CELL.findall(m.group("cells"))) == len(_CELL.findall(line)) >= 1

@@ -412,10 +412,10 @@ class TestParseCell:
 
     def test_thousands_except_per_share_header(self) -> None:
         """'(in thousands, except per share data)' sets the table's scale to thousands."""
-        from finqa.agents.reasoning.offline.tables import parse_tables
+        from finqa.agents.reasoning.offline.tables import read_tables
 
         text = (
             "Consolidated Statements of Operations\n(in thousands, except per share data)\n"
             "2022 2021\nNet sales 1,500 1,200\nCost of sales 900 800\n"
         )
-        assert parse_tables(text, source_id="S1", doc_id="D", page=1).scale == 1e3
+        assert read_tables(text, source_id="S1", doc_id="D", page=1).scale == 1e3

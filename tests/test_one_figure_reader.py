@@ -58,10 +58,10 @@ class TestLocatedIsALookup:
 
 
 class TestEvidenceTablesUseTheReader:
-    """The reasoner's evidence tables (`offline/tables.py`) split a line with the text reader."""
+    """The reasoner's evidence tables (`offline/tables.py`) are the text reader's tables."""
 
-    def test_lines_are_split_by_the_text_reader(self) -> None:
-        """tables.py imports the text reader's line splitters and has no cell regex of its own."""
+    def test_tables_are_read_by_the_text_reader(self) -> None:
+        """tables.py reads tables with `read_text_block`, splits no line and has no cell regex."""
         tree = ast.parse(OFFLINE_TABLES.read_text())
         names = {
             alias.name
@@ -69,5 +69,5 @@ class TestEvidenceTablesUseTheReader:
             if isinstance(node, ast.ImportFrom) and node.module == "finqa.lexicon.statements.text"
             for alias in node.names
         }
-        assert {"split_cells", "unglue_rows"} <= names
+        assert names == {"read_text_block"}
         assert _cell_readers(OFFLINE_TABLES) == []

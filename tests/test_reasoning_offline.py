@@ -19,7 +19,7 @@ from _reasoning_data import (
 )
 from finqa.agents.config import Settings
 from finqa.agents.reasoning import build_reasoner
-from finqa.agents.reasoning.offline.tables import parse_tables
+from finqa.agents.reasoning.offline.tables import read_tables
 from finqa.lexicon.arith import ArithmeticError_, evaluate, variables
 
 
@@ -39,14 +39,14 @@ class TestTables:
 
     def test_pdf_layout_rows(self) -> None:
         """Cells on their own lines (with '$' cells) give one row per label, in header-year order."""
-        t = parse_tables(INCOME, source_id="S1", doc_id="D", page=1)
+        t = read_tables(INCOME, source_id="S1", doc_id="D", page=1)
         assert t.years == (2022, 2021, 2020) and t.scale == 1e6 and t.statement == "income"
         rev = next(r for r in t.rows if r.key == "netrevenue")
         assert rev.value_for(2021) == 79474 and rev.value_for(2020) == 70372
 
     def test_parentheses_are_negative(self) -> None:
         """'(5,207)' reads as -5207."""
-        t = parse_tables(CASH_FLOW, source_id="S1", doc_id="D", page=1)
+        t = read_tables(CASH_FLOW, source_id="S1", doc_id="D", page=1)
         capex = next(r for r in t.rows if r.key == "capitalspending")
         assert capex.values == (-5207, -4625, -4240)
 
@@ -55,13 +55,13 @@ class TestTables:
         text = (
             "Statements of Operations\n(in millions)\n2020 2021 2022\nTotal net sales 100 200 300\n"
         )
-        row = parse_tables(text, source_id="S1", doc_id="D", page=1).rows[0]
+        row = read_tables(text, source_id="S1", doc_id="D", page=1).rows[0]
         assert row.value_for(2022) == 300 and row.value_for(2020) == 100
 
     def test_row_with_missing_cells_is_skipped(self) -> None:
         """A row with fewer numbers than columns is not guessed."""
         text = "Statements of Income\n(in millions)\n2022 2021 2020\nImpairment charges 3,166 42\n"
-        assert parse_tables(text, source_id="S1", doc_id="D", page=1).rows == []
+        assert read_tables(text, source_id="S1", doc_id="D", page=1).rows == []
 
 
 class TestMetrics:
@@ -296,9 +296,7 @@ class TestRobustness:
             "Purchases of common stock for treasury (876.8) (301.4) (3.4) Dividends paid (1,244.5) (1,246.4) (1,195.8) "
             "Other, net (28.0) (30.9) (16.0)\n"
         )
-        rows = {
-            r.key: r.values for r in parse_tables(text, source_id="S1", doc_id="D", page=1).rows
-        }
+        rows = {r.key: r.values for r in read_tables(text, source_id="S1", doc_id="D", page=1).rows}
         assert rows["dividendspaid"] == (-1244.5, -1246.4, -1195.8)
 
     def test_statement_preferred_over_mdna_table(self) -> None:
@@ -323,9 +321,7 @@ class TestRobustness:
     def test_unlabeled_total_row(self) -> None:
         """A total printed without a label after a section heading is read as 'Total <heading>'."""
         text = "Statements of Operations\n(In thousands)\n2020\n2019\nRevenues\nCasino\n10\n20\nRooms\n5\n6\n\n15\n26\n"
-        rows = {
-            r.key: r.values for r in parse_tables(text, source_id="S1", doc_id="D", page=1).rows
-        }
+        rows = {r.key: r.values for r in read_tables(text, source_id="S1", doc_id="D", page=1).rows}
         assert rows["totalrevenues"] == (15, 26)
 
     def test_growth_cagr_and_change(self) -> None:

@@ -7,7 +7,7 @@ follows, name no item) says which catalogue items are asked; the row's caption i
 them by the catalogue's item (`item_for_label`), never by a shared word. A figure printed on a
 row with no caption of its own (under a row complete with its caption and figures: the
 unlabelled total of liabilities and equity under 'Total stockholders' equity') is no line
-item's figure, whatever words stand near it (`lexicon.label_keys.uncaptioned_row`).
+item's figure, whatever words stand near it (`lexicon.statements.located.uncaptioned_row`).
 """
 
 from __future__ import annotations
@@ -21,10 +21,9 @@ from finqa.agents.judge.context import Context, question_parts_of
 from finqa.agents.judge.kind import KindProblem
 from finqa.agents.judge.numeric import NumberCheck
 from finqa.agents.judge.text import content_tokens
-from finqa.lexicon.label_keys import uncaptioned_row
 from finqa.lexicon.metrics import find_metrics
 from finqa.lexicon.statements.catalogue import item_for_label
-from finqa.lexicon.statements.located import row_label
+from finqa.lexicon.statements.located import row_label, uncaptioned_row
 
 __all__ = ["other_item_row"]
 

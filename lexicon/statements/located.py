@@ -25,6 +25,8 @@ __all__ = [
     "row_cells",
     "row_label",
     "percent_column",
+    "column_years",
+    "uncaptioned_row",
 ]
 
 _NARRATIVE = re.compile(
@@ -72,7 +74,7 @@ class ReadRow:
         return self.header[index % h] if n % h == 0 else None
 
 
-def _header(table: RawTable) -> tuple[int | None, ...]:
+def column_years(table: RawTable) -> tuple[int | None, ...]:
     """The year of each value column: the periods the header names (`header.read_header`),
     with None where a change column's caption stands between them."""
     from finqa.lexicon.statements.header import read_header
@@ -115,7 +117,7 @@ def _rows(text: str) -> tuple[ReadRow, ...]:
 
     out: list[ReadRow] = []
     for t, table in enumerate(read_text_block(text)):
-        header = _header(table)
+        header = column_years(table)
         for (caption, _cells), at in zip(table.rows, table.at, strict=False):
             cells = tuple(_with_currency(text, c) for c in at.cells if c is not None)
             if cells:
@@ -176,6 +178,15 @@ def row_label(text: str, start: int) -> str | None:
     if sum(ch.isascii() and ch.isalpha() for ch in row.caption) < 3:
         return None
     return _clean(row.caption)
+
+
+def uncaptioned_row(text: str, start: int) -> bool:
+    """The figure at `start` sits on a row the text reader read without a caption: figures on a
+    line of their own under a row complete with its caption and figures ('Total stockholders'
+    equity 12,662,919 10,469,791' over '$ 33,876,356 $ 30,210,706', the unlabelled total of
+    liabilities and equity). Such a row has no line item's identity."""
+    row = read_row(text, start)
+    return row is not None and not row.caption and row.caption_at is None
 
 
 def row_cells(text: str, start: int) -> list[tuple[int, int, int | None]]:

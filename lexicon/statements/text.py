@@ -22,6 +22,7 @@ from finqa.lexicon.model import StatementKind
 from finqa.lexicon.numbers import detect_scale, extract_quantities
 from finqa.lexicon.periods import find_periods
 from finqa.lexicon.statements.classify import classify_statement, statement_of_page, title_kind
+from finqa.lexicon.statements.cursor import Cursor
 from finqa.lexicon.statements.header import is_header_line, read_header
 from finqa.lexicon.statements.raw import DASHES, RawTable, RowAt
 
@@ -268,7 +269,7 @@ def _read(
     # a title below the page head (a release's statement after its prose): its lines are the
     # table's context (scale note), not the prose above
     scan = _PageScan(page, kind, title, lines[at : at + 12] if at >= 8 else lines[:12])
-    scan.cursor = _Cursor(text)
+    scan.cursor = Cursor(text)
     scan.block = other
     for line in lines:
         t_kind = title_kind(line) if len(line) < 120 else None
@@ -279,7 +280,15 @@ def _read(
         ):  # a new title after rows starts a table (the page's own title after another's rows)
             scan.cursor.place(line)
             scan.new_table(t_kind, line, [line])
-        elif is_header_line(line):
+            continue
+        if t_kind is not None and scan.block and not scan.current.rows:
+            # a block's title before any row names the table read under it (one the page head
+            # did not name: several titles read as an index); a date read above it (a
+            # sentence's 'ended December 31, 2023') is no column of it
+            scan.current.kind, scan.current.title = t_kind, line
+            scan.current.header_lines.clear()
+            scan.current.columns.clear()
+        if is_header_line(line):
             scan.header(line)
         else:
             # a header opens a table: after figures, a date on a line ('Balances as of ...',
@@ -312,38 +321,6 @@ CHANGE_COLUMN = re.compile(
 )
 
 
-class _Cursor:
-    """Where the lines the reader reads sit in the page text: the reader strips lines, joins a
-    number broken over two, spaces a date ('27,2014') and cuts rows run together, none of which
-    moves a printed character, so each line's characters are found in order from the last one
-    placed (only blanks and dropped '$' lines skipped)."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.at = 0
-        self.lost = not text
-
-    def place(self, line: str) -> list[int] | None:
-        """The text offset of each character of `line` (a blank: the offset after the last
-        character placed), None once a line is not found where it should be."""
-        if self.lost:
-            return None
-        text, j, out = self.text, self.at, []
-        for ch in line:
-            if ch.isspace():
-                out.append(j)
-                continue
-            while j < len(text) and text[j] != ch and (text[j].isspace() or text[j] == "$"):
-                j += 1
-            if j >= len(text) or text[j] != ch:
-                self.lost = True
-                return None
-            out.append(j)
-            j += 1
-        self.at = j
-        return out
-
-
 class _PageScan:
     """The state of `read_text_page`: the table being read, its current row and the tables done."""
 
@@ -357,7 +334,7 @@ class _PageScan:
         self.inline_line = ""  # the label's own line when it ended in number-like text
         self.heading = ""
         self._columns = (0, 0)  # (header lines counted, columns they name)
-        self.cursor = _Cursor("")
+        self.cursor = Cursor("")
         self.block = False  # reading any block of text (`read_text_block`), not a statement page
         self.label_span: Span | None = None  # where the caption read so far sits in the text
         self.cell_spans: list[Span | None] = []
@@ -484,6 +461,18 @@ class _PageScan:
             self.cell_spans = self._spans(pos, spans)
             self.inline_line = line.rstrip(" $") if found else ""
         elif found and self.label_parts:
+            if (
+                self.inline_line
+                and self.block
+                and len(self.cells) == len(found) == self.columns() >= 2
+                and not any(_GLUED_MARK.fullmatch(c) for c in self.cells)  # '(1)': a mark
+            ):
+                self.flush_row()  # a row complete on its line, then a row without a caption
+                self.current.rows.append(("", list(found)))
+                self.current.headings.append(self.heading)
+                self.current.at.append(RowAt(None, tuple(self._spans(pos, spans))))
+                self.inline_line = ""
+                return
             if (
                 self.inline_line
             ):  # numbers on the label's line were part of the label ('$40 and $42')

@@ -1,9 +1,10 @@
 """A `Book`: every statement row read for one Evidence, and the best row for (line item, year).
 
 The filing's statement model (`StatementStore`, built once at ingest) is read for the filings
-present in the evidence only (`model_rows`) and preferred at equal fit; the statement tables
-parsed from the evidence text are the fall-back when the model has no fitting row for the line
-item and year (or a better-fitting one on the evidence's pages).
+present in the evidence only (`model_rows`) and preferred at equal fit; the tables the statement
+text reader reads in the evidence text (`tables.read_tables`, the one reader of figures) are the
+fall-back when the model has no fitting row for the line item and year (or a better-fitting one
+on the evidence's pages).
 A filing's fiscal year and form come from the index's document metadata (carried on the
 evidence items), else from `lexicon.identity` (document names of a known shape).
 
@@ -24,7 +25,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from finqa.agents.reasoning.offline.model_rows import model_rows
-from finqa.agents.reasoning.offline.tables import Row, Table, classify_statement, parse_tables
+from finqa.agents.reasoning.offline.tables import Row, Table, classify_statement, read_tables
 from finqa.agents.types import Evidence, EvidenceItem, StatementStore
 from finqa.lexicon.asked_period import AskedPeriod
 from finqa.lexicon.line_items import LineItem, get_item
@@ -213,7 +214,7 @@ class Book:
         scale: float | None,
         statement: str | None,
     ) -> Table:
-        return parse_tables(
+        return read_tables(
             item.text,
             source_id=item.source_id,
             doc_id=item.doc_id,
