@@ -80,6 +80,10 @@ class QuestionAsk:
     # much cash did X pay ... during 2020'), 'instant' for a balance ('at the end of', 'as of
     # <date>', 'outstanding'); None when the words give neither or a movement is asked
     period_type: PeriodType | None = None
+    # the form of a movement of an amount (`answer_form.change_form`): 'percent' or 'amount'
+    # as the ask states it, 'both' for a bare 'change' (headline: `aggregate`); None: no
+    # movement of an amount is asked
+    change_form: str | None = None
 
     def period_label(self, year: int) -> str:
         """How the answer names a fiscal year's period: 'FY2025', or the shorter period asked
@@ -145,8 +149,15 @@ def _read(q: str, fy_label: str | None) -> QuestionAsk:
     aggregate, agg_years = _aggregate(q, head, (recipe, base), years, target)
     percent = answer_form.asks_percent(q)
     final = get_recipe(recipe)
-    if aggregate == "change" and percent and final is not None and final.unit == "USD":
-        aggregate = "growth"  # 'year-over-year change in operating income (in units of percents)'
+    form: str | None = None
+    if aggregate in ("change", "growth") and final is not None and final.unit == "USD":
+        # the movement of an amount: its form as the ask states it ('by how many percent',
+        # 'growth rate' -> percent; 'in dollars' -> amount); a bare 'change' gets both, the
+        # headline first ('year-over-year change in operating income (in units of percents)')
+        form = answer_form.change_form(head) or ("percent" if percent else None)
+        headline = form or answer_form.BARE_CHANGE_HEADLINE
+        aggregate = "growth" if headline == "percent" else "change"
+        form = form or "both"
     sub_annual, periods = _sub_annual(head, fy_label)
     return QuestionAsk(
         metric=metric,
@@ -176,6 +187,7 @@ def _read(q: str, fy_label: str | None) -> QuestionAsk:
         operator=op.kind if op is not None else None,
         operands=(op.part, op.whole) if op is not None else (None, None),
         period_type=period if aggregate == "single" and op is None else None,
+        change_form=form,
     )
 
 
