@@ -58,8 +58,14 @@ def bare_change_rows(files: Sequence[Path]) -> list[dict[str, Any]]:
             ask = read_intent(q["question"]).ask
             form = gold_form(str(q.get("answer") or ""))
             if ask.change_form == "both" and form is not None:
-                rows.append({"id": q.get("financebench_id"), "company": q.get("company"),
-                             "gold": form, "question": q["question"]})
+                rows.append(
+                    {
+                        "id": q.get("financebench_id"),
+                        "company": q.get("company"),
+                        "gold": form,
+                        "question": q["question"],
+                    }
+                )
     return rows
 
 
@@ -89,8 +95,10 @@ def main(argv: list[str] | None = None) -> int:
     for r in rows:
         print(f"  {r['id']}: gold {r['gold']:8s} {r['question'][:90]}")
     hits, n, head, chosen = fit(rows)
-    print(f"bare change questions: {n}; folds chose {chosen}; out of fold the gold uses the "
-          f"headline in {hits}/{n}; all folds: {head}")
+    print(
+        f"bare change questions: {n}; folds chose {chosen}; out of fold the gold uses the "
+        f"headline in {hits}/{n}; all folds: {head}"
+    )
     return 0
 
 

@@ -11,6 +11,7 @@ another question: the reasoner does not give it and the judge does not accept it
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Literal
 
 from finqa.lexicon._data import data_cache, read_yaml
@@ -23,14 +24,21 @@ PeriodType = Literal["instant", "duration"]
 _WORD = re.compile(r"[A-Za-z]+(?:\s+back\b)?")
 
 
+@dataclass(frozen=True)
+class _Words:
+    verbs: frozenset[str]
+    flow: tuple[re.Pattern[str], ...]
+    balance: tuple[re.Pattern[str], ...]
+
+
 @data_cache()
-def _words() -> dict[str, object]:
+def _words() -> _Words:
     data = read_yaml("period_words.yaml")
-    return {
-        "verbs": frozenset(str(v).lower() for v in data["flow_verbs"]),
-        "flow": tuple(re.compile(p, re.I) for p in data["flow_frames"]),
-        "balance": tuple(re.compile(p, re.I) for p in data["balance_frames"]),
-    }
+    return _Words(
+        frozenset(str(v).lower() for v in data["flow_verbs"]),
+        tuple(re.compile(p, re.I) for p in data["flow_frames"]),
+        tuple(re.compile(p, re.I) for p in data["balance_frames"]),
+    )
 
 
 def _base(word: str) -> str:
@@ -40,10 +48,17 @@ def _base(word: str) -> str:
     irregular = base_forms()
     if w in irregular:
         return irregular[w]
-    verbs = _words()["verbs"]
-    assert isinstance(verbs, frozenset)
-    for suffix, repl in (("ied", "y"), ("ies", "y"), ("ed", ""), ("ed", "e"), ("ing", ""),
-                         ("ing", "e"), ("es", ""), ("s", "")):
+    verbs = _words().verbs
+    for suffix, repl in (
+        ("ied", "y"),
+        ("ies", "y"),
+        ("ed", ""),
+        ("ed", "e"),
+        ("ing", ""),
+        ("ing", "e"),
+        ("es", ""),
+        ("s", ""),
+    ):
         if w.endswith(suffix) and w[: -len(suffix)] + repl in verbs:
             return w[: -len(suffix)] + repl
     return w
@@ -51,8 +66,7 @@ def _base(word: str) -> str:
 
 def flow_verb_at(text: str) -> re.Match[str] | None:
     """The first verb of flow in `text` ('paid', 'generated', 'bought back'), else None."""
-    verbs = _words()["verbs"]
-    assert isinstance(verbs, frozenset)
+    verbs = _words().verbs
     for m in _WORD.finditer(text):
         phrase = " ".join(m.group(0).split()).lower()
         head = phrase.split()[0]
@@ -63,15 +77,12 @@ def flow_verb_at(text: str) -> re.Match[str] | None:
 
 def states_flow(text: str) -> bool:
     """The words state a flow over a period: a verb of flow or a span frame ('during')."""
-    flow = _words()["flow"]
-    assert isinstance(flow, tuple)
+    flow = _words().flow
     return flow_verb_at(text) is not None or any(rx.search(text) for rx in flow)
 
 
 def _states_balance(text: str) -> bool:
-    balance = _words()["balance"]
-    assert isinstance(balance, tuple)
-    return any(rx.search(text) for rx in balance)
+    return any(rx.search(text) for rx in _words().balance)
 
 
 def asked_period_type(ask: str) -> PeriodType | None:

@@ -46,7 +46,7 @@ def other_period_type(
         names = ", ".join(sorted(i.replace("_", " ") for i in items))
         nc.status = "not_found"
         nc.detail = (
-            f"{nc.text.strip()} is {names}, {_WORDS[kinds.pop()]}; the question asks "
+            f"{nc.text.strip()} is {names}, {_WORDS[str(kinds.pop())]}; the question asks "
             f"{_WORDS[asked]}"
         )
         problems.append(KindProblem("period_type", nc.detail, [nc.text.strip()]))

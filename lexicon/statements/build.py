@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from finqa.lexicon.cash_basis import paid_under
 from finqa.lexicon.model import (
     StatementFact,
     StatementKind,
@@ -18,7 +19,6 @@ from finqa.lexicon.model import (
     StatementUnit,
 )
 from finqa.lexicon.statements.balances import balance_period, balance_side
-from finqa.lexicon.cash_basis import paid_under
 from finqa.lexicon.statements.catalogue import item_for_label
 from finqa.lexicon.statements.header import read_header
 from finqa.lexicon.statements.raw import DASHES, BuildFailure, RawTable, read_cell
