@@ -35,7 +35,8 @@ _PAID_OBJECT = re.compile(
 def asks_cash_paid(question: str, metric_id: str | None) -> bool:
     """The question asks the cash paid for an expense item ('how much did X pay in income taxes
     in cash', 'cash paid for interest'), not the item's expense for the period."""
-    metric = METRICS.get(metric_id) if metric_id else None
+    expense = paid_item_of(metric_id) or metric_id  # the payment item read for it: its expense
+    metric = METRICS.get(expense) if expense else None
     if metric is None or metric.nature != "expense":
         return False
     return bool(_PAY.search(question) and _CASH.search(question))
