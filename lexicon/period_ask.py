@@ -68,6 +68,8 @@ def flow_verb_at(text: str) -> re.Match[str] | None:
     """The first verb of flow in `text` ('paid', 'generated', 'bought back'), else None."""
     verbs = _words().verbs
     for m in _WORD.finditer(text):
+        if not m.group(0)[0].islower():
+            continue  # a name ('Best Buy'), not a verb of the ask
         phrase = " ".join(m.group(0).split()).lower()
         head = phrase.split()[0]
         if _base(head) in verbs or (" " in phrase and f"{_base(head)} back" in verbs):

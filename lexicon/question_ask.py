@@ -84,6 +84,9 @@ class QuestionAsk:
     # as the ask states it, 'both' for a bare 'change' (headline: `aggregate`); None: no
     # movement of an amount is asked
     change_form: str | None = None
+    # a measure adjusted from the reported line is asked ('if we exclude the impact of FX',
+    # 'Adjusted EBIT', 'organic'): the reported figure is not it
+    adjusted: bool = False
 
     def period_label(self, year: int) -> str:
         """How the answer names a fiscal year's period: 'FY2025', or the shorter period asked
@@ -188,6 +191,7 @@ def _read(q: str, fy_label: str | None) -> QuestionAsk:
         operands=(op.part, op.whole) if op is not None else (None, None),
         period_type=period if aggregate == "single" and op is None else None,
         change_form=form,
+        adjusted=intent.asks_adjusted(head),
     )
 
 

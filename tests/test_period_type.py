@@ -122,6 +122,12 @@ class TestAskedPeriodType:
         assert asked_period_type("What is Acme's FY2022 revenue as of FY2022?") is None
         assert asked_period_type("How many shares were issued and outstanding at year end?") is None
 
+    def test_a_name_is_no_verb(self) -> None:
+        """A company's name ('Best Buy') is no verb of flow: only the ask's own words count."""
+        from finqa.lexicon.period_ask import asked_period_type
+
+        assert asked_period_type("What is the year end FY2019 inventory for Best Buy?") is None
+
     def test_balance_not_matched_for_a_flow(self) -> None:
         """'How much cash did X pay in income taxes' asks the taxes paid, not cash: the one
         parse drops an instant item for a duration ask and takes the payment line."""
@@ -263,3 +269,17 @@ class TestChangeForm:
         v = judge.evaluate(question, Answer(text=text), evidence(INCOME), 1)
         assert v.decision == "retry"
         assert "wrong_kind" in _codes(v)
+
+
+class TestAdjustedMeasure:
+    def test_adjusted_change_not_answered_with_the_reported_one(self) -> None:
+        """'The real change in sales if we exclude the impact of FX' is not the reported
+        change: the reasoner abstains saying so."""
+        q = (
+            "How much was the real change in Acme's net sales from 2021 to 2022, if we exclude "
+            "the impact of FX movements?"
+        )
+        assert read_intent(q).ask.adjusted
+        answer, _ = _ask(q, INCOME)
+        assert answer.abstained
+        assert "adjusted" in answer.text

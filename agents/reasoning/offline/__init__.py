@@ -103,6 +103,13 @@ class OfflineBackend:
             )
         if metric_q and spec.sub_annual and not spec.periods:
             return self._abstain_period(spec, strategy)
+        if metric_q and spec.adjusted and not spec.is_yes_no:
+            text = (
+                f"I {CANNOT}: the question asks a measure adjusted from the reported figures "
+                "(excluding named impacts, or an adjusted measure), which the statements do not "
+                "report; the reported figure would answer another question."
+            )
+            return self._abstained(text, strategy, ["an adjusted measure"])
         item = METRICS.get(spec.recipe or "")
         if metric_q and item is not None and _other_period(spec, item.period_type):
             # a balance for a flow or a flow for a balance answers another question
