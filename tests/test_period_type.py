@@ -9,28 +9,9 @@ import pytest
 from _reasoning_data import evidence
 from finqa.agents.config import Settings
 from finqa.agents.judge import JudgeAgent
-from finqa.agents.reasoning import build_reasoner
-from finqa.agents.types import Answer, Evidence, Verdict
+from finqa.agents.types import Answer
 from finqa.lexicon.question_intent import read_intent
-
-BALANCE = """ACME INC.
-CONSOLIDATED BALANCE SHEETS
-(amounts in millions)
-December 31, 2022 December 31, 2021
-Cash and cash equivalents $ 310 $ 290
-Receivables, net 120 110
-Total current assets 430 400
-"""
-
-TAXES = """ACME INC.
-CONSOLIDATED STATEMENTS OF INCOME
-(amounts in millions)
-2022 2021 2020
-Total revenue 2,100 1,880 1,570
-Income before provision for income taxes 400 380 300
-Provision for income taxes 100 90 70
-Net income 300 290 230
-"""
+from test_asked_line_item import BALANCE, TAXES, _ask, _codes
 
 TAXES_PAID = """ACME INC.
 SUPPLEMENTAL CASH FLOW INFORMATION
@@ -79,17 +60,6 @@ CASH_ANSWER = (
 @pytest.fixture(scope="module")
 def judge() -> JudgeAgent:
     return JudgeAgent(Settings())
-
-
-def _ask(question: str, *texts: str) -> tuple[Answer, Verdict]:
-    settings = Settings()
-    ev: Evidence = evidence(*texts, question=question)
-    answer = build_reasoner(settings).generate(question, ev, 1)
-    return answer, JudgeAgent(settings).evaluate(question, answer, ev, 1)
-
-
-def _codes(v: Verdict) -> list[str]:
-    return [p["code"] for p in v.details["answer_problems"]]
 
 
 class TestAskedPeriodType:
