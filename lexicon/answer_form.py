@@ -113,13 +113,15 @@ def asked_decimals(question: str) -> int | None:
 
 
 # the form a change's ask states: a rate ('by how many percent', 'growth rate', '% change',
-# 'year-over-year growth') or an amount ('by how many dollars', 'in USD millions', 'the amount')
+# 'year-over-year growth') or an amount ('by how much', 'in USD millions', 'the amount')
 _RATE_FORM = re.compile(
     r"%|\bpercent(?:age)?s?\b(?!\s+points?\b)|\bper cent\b|\bgrowth\b|\brate\b|\bcagr\b",
     re.I,
 )
 _AMOUNT_FORM = re.compile(
-    r"\$|\bdollars?\b|\busd\b|\bin (?:millions|billions|thousands)\b|\bamount\b", re.I
+    r"\$|\bdollars?\b|\busd\b|\bin (?:millions|billions|thousands)\b|\bamount\b|"
+    r"\bby how much\b",
+    re.I,
 )
 # the headline of a change whose ask states no form ('what was the year-over-year change in
 # X', 'how much did X change'): the answer states both, this one first. Chosen on
