@@ -112,6 +112,33 @@ def asked_decimals(question: str) -> int | None:
     return 0 if _WHOLE.search(question) else None
 
 
+# the form a change's ask states: a rate ('by how many percent', 'growth rate', '% change',
+# 'year-over-year growth') or an amount ('by how much', 'in USD millions', 'the amount')
+_RATE_FORM = re.compile(
+    r"%|\bpercent(?:age)?s?\b(?!\s+points?\b)|\bper cent\b|\bgrowth\b|\brate\b|\bcagr\b",
+    re.I,
+)
+_AMOUNT_FORM = re.compile(
+    r"\$|\bdollars?\b|\busd\b|\bin (?:millions|billions|thousands)\b|\bamount\b|"
+    r"\bby how much\b",
+    re.I,
+)
+# the headline of a change whose ask states no form ('what was the year-over-year change in
+# X', 'how much did X change'): the answer states both, this one first. Chosen on
+# company-grouped training folds over the dev questions and sets A/B/C (`python -m
+# finqa.benchmarks.change_form_fit`: the gold answers' own form)
+BARE_CHANGE_HEADLINE: Literal["amount", "percent"] = "percent"
+
+
+def change_form(head: str) -> Literal["amount", "percent"] | None:
+    """The form a change's ask states: 'percent' (a rate, growth), 'amount' (dollars), None
+    when it states neither or both (a bare 'change': the answer gives both)."""
+    rate, amount = bool(_RATE_FORM.search(head)), bool(_AMOUNT_FORM.search(head))
+    if rate == amount:
+        return None
+    return "percent" if rate else "amount"
+
+
 def asks_percent(question: str) -> bool:
     """The answer is asked in percent ('as a %', 'in units of percents', 'percentage')."""
     return bool(_PERCENT.search(question))

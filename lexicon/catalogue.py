@@ -68,6 +68,7 @@ _FIELDS = frozenset(
         "unread",
         "convention",
         "parts_of",
+        "paid_for",
         "decimals",
         "operator_words",
         "nature",
@@ -163,6 +164,8 @@ def _check(key: str, spec: Mapping[str, Any], known: frozenset[str] | None = Non
         raise CatalogueError(f"{where}: period {spec['period']!r} is none of {sorted(PERIODS)}")
     if spec.get("variants") is not None:
         _check_variants(where, spec, known)
+    if spec.get("paid_for") and known is not None and spec["paid_for"] not in known:
+        raise CatalogueError(f"{where}: paid_for names no catalogue key: {spec['paid_for']!r}")
     if "read" in spec and not spec.get("line_items"):
         raise CatalogueError(f"{where}: `read:` rules without captions (`line_items`) to read")
 

@@ -25,6 +25,7 @@ __all__ = [
     "asks_choice",
     "choice_options",
     "asks_change_amount",
+    "asks_adjusted",
     "is_descriptive",
     "asks_direct",
     "asks_comparison",
@@ -231,6 +232,22 @@ def asks_change_amount(question: str) -> bool:
     of the movement (points for a percentage), not a growth rate, which '% change', 'percentage',
     'growth rate' or 'CAGR' would ask for."""
     return bool(_CHANGE_AMOUNT.search(question)) and not _RATE_ASKED.search(question)
+
+
+# a measure adjusted from the reported line: 'if we exclude the impact of FX', 'organic growth',
+# 'in constant currency', 'Adjusted EBIT', 'non-GAAP'
+_ADJUSTED = re.compile(
+    r"\bexclud(?:e|es|ing)\b[^?]*?\b(?:impacts?|effects?)\b|\borganic(?:ally)?\b|"
+    r"\bconstant[- ]currency\b|\bnon-gaap\b|\badjusted\b",
+    re.I,
+)
+
+
+def asks_adjusted(question: str) -> bool:
+    """The question asks a measure adjusted from the reported line ('the real change in sales
+    if we exclude the impact of FX', 'organic growth', 'Adjusted EBIT'): the reported figure
+    answers another question."""
+    return bool(_ADJUSTED.search(question))
 
 
 def is_descriptive(question: str) -> bool:

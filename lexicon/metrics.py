@@ -61,6 +61,9 @@ class Metric:
     concepts: tuple[str, ...] = ()  # XBRL concepts that report it
     # a segment metric: the consolidated metric its parts add up to ('segment_revenue' -> revenue)
     parts_of: str | None = None
+    # a supplemental cash payment: the expense item it is the cash paid for (income taxes paid
+    # for the income tax provision; `lexicon.cash_basis`)
+    paid_for: str | None = None
     # display precision in answers when it differs from the unit's (finqa.lexicon.display)
     decimals: int | None = None
     # words naming an operator (growth) rather than its operand: they mean this metric only
@@ -123,6 +126,7 @@ def _load() -> dict[str, Metric]:
             balance=str(spec["balance"]) if spec.get("balance") else None,
             concepts=tuple(str(c) for c in spec.get("concepts") or ()),
             parts_of=str(spec["parts_of"]) if spec.get("parts_of") else None,
+            paid_for=str(spec["paid_for"]) if spec.get("paid_for") else None,
             decimals=int(spec["decimals"]) if spec.get("decimals") is not None else None,
             operator_words=tuple(str(s) for s in spec.get("operator_words") or ()),
         )

@@ -16,10 +16,12 @@ from dataclasses import dataclass
 from finqa.lexicon import answer_form, intent
 from finqa.lexicon._data import data_cache
 from finqa.lexicon.asked_period import AskedPeriod, asked_periods
+from finqa.lexicon.cash_basis import paid_asked
 from finqa.lexicon.conventions import Conventions, stated_conventions
 from finqa.lexicon.dimensions import asked_change, period_spec
 from finqa.lexicon.numbers import question_scale
 from finqa.lexicon.operators import asked_operator
+from finqa.lexicon.period_ask import PeriodType, asked_period_type
 from finqa.lexicon.periods import find_periods, fiscal_naming
 from finqa.lexicon.recipes import PCT_OF_REVENUE, Recipe, get_recipe, match_asked_metric
 
@@ -74,6 +76,17 @@ class QuestionAsk:
     # its operands (part, whole); None: the figure of the metric or line item itself
     operator: str | None = None
     operands: tuple[str | None, str | None] = (None, None)
+    # the period type of the one item asked (`lexicon.period_ask`): 'duration' for a flow ('how
+    # much cash did X pay ... during 2020'), 'instant' for a balance ('at the end of', 'as of
+    # <date>', 'outstanding'); None when the words give neither or a movement is asked
+    period_type: PeriodType | None = None
+    # the form of a movement of an amount (`answer_form.change_form`): 'percent' or 'amount'
+    # as the ask states it, 'both' for a bare 'change' (headline: `aggregate`); None: no
+    # movement of an amount is asked
+    change_form: str | None = None
+    # a measure adjusted from the reported line is asked ('if we exclude the impact of FX',
+    # 'Adjusted EBIT', 'organic'): the reported figure is not it
+    adjusted: bool = False
 
     def period_label(self, year: int) -> str:
         """How the answer names a fiscal year's period: 'FY2025', or the shorter period asked
@@ -95,11 +108,18 @@ def read_ask(question: str, fy_label: str | None = None) -> QuestionAsk:
 def _read(q: str, fy_label: str | None) -> QuestionAsk:
     fy_label = fy_label or fiscal_naming(q)
     head = answer_form.ask_head(q)  # the ask, without "X is defined as: ..."
-    matched = match_asked_metric(head)
+    period = _item_period(head, q)
+    matched = match_asked_metric(head, period=period)
     text = head if matched else q
-    lex = matched or match_asked_metric(q)
+    lex = matched or match_asked_metric(q, period=period)
     recipe = lex[0] if lex else None
-    named = match_asked_metric(head, computable=False) or match_asked_metric(q, computable=False)
+    named = match_asked_metric(head, computable=False, period=period) or match_asked_metric(
+        q, computable=False, period=period
+    )
+    paid = paid_asked(head, recipe)
+    if paid is not None and get_recipe(paid) is not None:
+        # 'how much did X pay in income taxes': the payment, not the period's provision
+        recipe, named = paid, (paid, *(named[1:] if named else (0, 0)))
     base = get_recipe(recipe)
     if lex and base is not None and base.unit == "USD" and intent.ratio_follows(text[lex[2] :]):
         # 'debt to total capital': a ratio of the amount to a line the catalogue does not
@@ -132,8 +152,15 @@ def _read(q: str, fy_label: str | None) -> QuestionAsk:
     aggregate, agg_years = _aggregate(q, head, (recipe, base), years, target)
     percent = answer_form.asks_percent(q)
     final = get_recipe(recipe)
-    if aggregate == "change" and percent and final is not None and final.unit == "USD":
-        aggregate = "growth"  # 'year-over-year change in operating income (in units of percents)'
+    form: str | None = None
+    if aggregate in ("change", "growth") and final is not None and final.unit == "USD":
+        # the movement of an amount: its form as the ask states it ('by how many percent',
+        # 'growth rate' -> percent; 'in dollars' -> amount); a bare 'change' gets both, the
+        # headline first ('year-over-year change in operating income (in units of percents)')
+        form = answer_form.change_form(head) or ("percent" if percent else None)
+        headline = form or answer_form.BARE_CHANGE_HEADLINE
+        aggregate = "growth" if headline == "percent" else "change"
+        form = form or "both"
     sub_annual, periods = _sub_annual(head, fy_label)
     return QuestionAsk(
         metric=metric,
@@ -162,7 +189,21 @@ def _read(q: str, fy_label: str | None) -> QuestionAsk:
         change_over_prior=asked_change(q),
         operator=op.kind if op is not None else None,
         operands=(op.part, op.whole) if op is not None else (None, None),
+        period_type=period if aggregate == "single" and op is None else None,
+        change_form=form,
+        adjusted=intent.asks_adjusted(head),
     )
+
+
+def _item_period(head: str, q: str) -> PeriodType | None:
+    """The period type of the item asked (`lexicon.period_ask`): a flow or a balance, when the
+    ask is one item's figure; None for a movement, an average or an operator over items (the
+    change in a balance 'during' a year is still a balance's)."""
+    if answer_form.asked_aggregates(head, q) or any(intent.asked_direction(head)):
+        return None
+    if intent.asks_change_amount(head) or asked_operator(head) is not None:
+        return None
+    return asked_period_type(head)
 
 
 def _aggregate(

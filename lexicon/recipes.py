@@ -199,13 +199,20 @@ def get_recipe(recipe_id: str | None) -> Recipe | None:
     return lexicon_recipe(recipe_id)
 
 
-def match_asked_metric(text: str, *, computable: bool = True) -> tuple[str, int, int] | None:
+def match_asked_metric(
+    text: str, *, computable: bool = True, period: str | None = None
+) -> tuple[str, int, int] | None:
     """(metric id, start, end) of the metric the text asks for, among the catalogue metrics it
     names (`computable`: those that have a recipe): a metric whose formula uses another named
     metric wins over that input ('payout ratio (using dividends paid and net income)' asks for
-    the payout ratio); then the first metric with a formula of its own; then the first named."""
+    the payout ratio); then the first metric with a formula of its own; then the first named.
+    `period`: the period type the ask has (`lexicon.period_ask`): an item of the other type is
+    not what it asks ('how much cash did X pay in income taxes' asks no balance of cash)."""
     found = [
-        m for m in find_metrics(text) if not computable or lexicon_recipe(m.canonical) is not None
+        m
+        for m in find_metrics(text)
+        if (not computable or lexicon_recipe(m.canonical) is not None)
+        and not _other_period(str(m.canonical), period)
     ]
     named = {str(m.canonical) for m in found}
     used = set().union(*(_inputs(c) for c in named)) if named else set()
@@ -214,6 +221,13 @@ def match_asked_metric(text: str, *, computable: bool = True) -> tuple[str, int,
     for m in derived or heads:  # 'EBITDAR contribution by region': the EBITDAR is asked
         return (str(m.canonical), int(m.start), int(m.end))
     return None
+
+
+def _other_period(metric_id: str, period: str | None) -> bool:
+    """The item is of the other period type than the one asked (an instant for a flow)."""
+    metric = METRICS.get(metric_id)
+    kind = metric.period_type if metric is not None else None
+    return period is not None and kind is not None and kind != period
 
 
 def _derived(metric_id: str) -> bool:

@@ -264,11 +264,12 @@ class TestBalanceNamedAccrued:
 
     def test_expense_refused_for_the_accrued_balance(self, judge: JudgeAgent) -> None:
         """'What accrued income taxes did X carry' is the balance-sheet accrual: the year's
-        income tax expense given for it is sent back (the part 'accrued' is a row of its own)."""
+        income tax expense given for it is sent back (the part 'accrued' is a row of its own;
+        the expense, a flow, is no balance at a date: `period_type`)."""
         text = "FY2022 income tax expense: $100 million [S1]. Read from the line 'Provision for income taxes 100 90 70' [S1]."
         v = judge.evaluate(self.Q, Answer(text=text), evidence(TAXES, BALANCE_TAXES), 1)
         assert v.decision == "retry"
-        assert "part_named" in _codes(v)
+        assert {"part_named", "period_type"} & set(_codes(v))
 
     def test_accrued_balance_not_refused_for_it(self, judge: JudgeAgent) -> None:
         """The balance read from the 'Accrued income taxes' row names the part asked."""

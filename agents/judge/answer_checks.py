@@ -19,6 +19,7 @@ from finqa.agents.judge.grounding import check_claims
 from finqa.agents.judge.kind import Expectation, KindProblem, check_kind
 from finqa.agents.judge.numeric import NumberCheck
 from finqa.agents.judge.part_named import part_not_named
+from finqa.agents.judge.period_type import other_period_type
 from finqa.agents.judge.row_item import other_item_row
 from finqa.agents.judge.text import split_claims
 from finqa.agents.types import Answer
@@ -44,6 +45,7 @@ PROBLEM_FACETS: dict[str, tuple[str, ...]] = {
     "part_named": ("figure",),
     "accrual_for_cash": ("figure",),
     "other_item": ("figure",),
+    "period_type": ("figure",),
 }
 
 
@@ -80,6 +82,7 @@ def check_answer_kind(
         problems += accrual_for_cash(ctx, numbers)
     if ctx.expect.kind in FIGURE_KINDS or ctx.expect.kind is None:
         problems += other_item_row(ctx, numbers)
+        problems += other_period_type(ctx, answer, numbers)
     problems += ctx.problems  # the second route's and the definitions' (step 2)
     flagged = [x for x in answer.calc_problems if x]
     if flagged:

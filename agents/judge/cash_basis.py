@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from finqa.agents.judge.context import Context
 from finqa.agents.judge.kind import KindProblem
 from finqa.agents.judge.numeric import NumberCheck
-from finqa.lexicon.cash_basis import asks_cash_paid, names_payment
+from finqa.lexicon.cash_basis import asks_cash_paid, names_payment, paid_item_of
 
 __all__ = ["accrual_for_cash"]
 
@@ -21,7 +21,7 @@ def accrual_for_cash(ctx: Context, numbers: Sequence[NumberCheck]) -> list[KindP
     metric = ctx.expect.metric
     if not numbers or not asks_cash_paid(ctx.intent.asked_text, metric) or names_payment(ctx.text):
         return []
-    name = (metric or "the item").replace("_", " ")
+    name = (paid_item_of(metric) or metric or "the item").replace("_", " ")
     message = (
         f"the cash paid was asked, not the {name} of the period (an accrual): give the payment "
         "the statement of cash flows reports (its 'cash paid' line)"

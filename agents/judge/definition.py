@@ -118,7 +118,7 @@ def judge_definitions(
     if not stated or expect.metric is None:
         return []
     # a question whose kind of figure is not read still has the metric's operands judged
-    kinds = (expect.kind, *expect.also) if expect.kind is not None else ()
+    kinds = (expect.kind, *expect.also, *expect.companion) if expect.kind is not None else ()
     inputs = metric_reads(expect.metric)
     named = [
         m for m in getattr(analysis, "metrics", ()) or () if m != expect.metric and m not in inputs

@@ -79,6 +79,10 @@ class Expectation:
     reason: str = ""
     change: bool = False  # the movement of `metric` is asked (an amount, or points), not a rate
     operator: str | None = None  # a return / share / ratio over named line items (`reason` says)
+    # kinds the answer may state beside the one asked (a movement's other form: the percent
+    # beside the amount asked), each recorded as a calculation of its own; the kind check
+    # still wants a figure of the asked kind
+    companion: tuple[str, ...] = ()
 
     def describe(self) -> str:
         return _KIND_WORDS.get(self.kind or "", "an answer")
@@ -93,6 +97,7 @@ class Expectation:
             "reason": self.reason,
             "change": self.change,
             "operator": self.operator,
+            "companion": list(self.companion),
         }
 
 
@@ -143,6 +148,8 @@ def expected_kind(question: str, facet_kinds: Sequence[str]) -> Expectation:
         if kind is not None:
             intent = read_intent(question)  # the lexicon's one reading of the question's words
             reason = f"catalogue: {metric.name} is in {metric.unit}"
+            if kind == "amount" and intent.ask.change_form is not None:
+                return _movement_expected(metric, intent.ask.change_form, intent.ask.aggregate)
             if intent.change_amount:
                 return _change_expected(metric, kind)
             if intent.percent_asked and kind != "percent":
@@ -199,6 +206,31 @@ def _change_expected(metric: Any, kind: str) -> Expectation:
         unit=metric.unit,
         change=True,
         reason=f"'by how much ... change' asks how much {metric.name.lower()} moved, not a growth rate",
+    )
+
+
+def _movement_expected(metric: Any, form: str, aggregate: str) -> Expectation:
+    """The movement of an amount (`QuestionAsk.change_form`): the form the ask states ('by how
+    many percent' -> a percentage, 'in dollars' -> an amount), the other form allowed beside it
+    as a companion; a bare 'change' allows either (its headline: the aggregate read)."""
+    headline = "percent" if aggregate in ("growth", "cagr") else "amount"
+    other = "amount" if headline == "percent" else "percent"
+    if form == "both":
+        return Expectation(
+            headline,
+            metric.id,
+            (other,),
+            unit=metric.unit,
+            change=True,
+            reason=f"the change in {metric.name.lower()} is asked in no form: its amount or percent",
+        )
+    return Expectation(
+        form,
+        metric.id,
+        unit=metric.unit,
+        change=True,
+        companion=(other,),
+        reason=f"the change in {metric.name.lower()} is asked as {_KIND_WORDS[form]}",
     )
 
 

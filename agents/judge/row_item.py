@@ -25,7 +25,7 @@ from finqa.lexicon.metrics import find_metrics
 from finqa.lexicon.statements.catalogue import item_for_label
 from finqa.lexicon.statements.located import row_label, uncaptioned_row
 
-__all__ = ["other_item_row"]
+__all__ = ["other_item_row", "row_items"]
 
 _TOL = 0.005
 _NAME = re.compile(r"\b[a-z][a-z0-9_]*\b")
@@ -109,12 +109,12 @@ def _on_uncaptioned_rows(ctx: Context, nc: NumberCheck) -> bool:
     return bool(at) and all(uncaptioned_row(src.text, start) for start in at)
 
 
-def _row_of(ctx: Context, nc: NumberCheck) -> tuple[str, str] | None:
-    """The one catalogue item of the rows of the cited source printing the figure, with a
-    caption of it; None when a row has no caption, the rows differ, or one is no catalogue item."""
+def row_items(ctx: Context, nc: NumberCheck) -> dict[str, str]:
+    """The catalogue items of the rows of the cited source printing the figure, each with a
+    caption of it; empty when a row has no caption or one is no catalogue item."""
     src = next((s for s in ctx.view.sources if s.source_id == nc.source), None)
-    if src is None:
-        return None
+    if src is None or nc.quantity is None:
+        return {}
     found: dict[str, str] = {}
     for e in src.quantities:
         if not match(nc.quantity, e, _TOL):
@@ -122,8 +122,15 @@ def _row_of(ctx: Context, nc: NumberCheck) -> tuple[str, str] | None:
         label = row_label(src.text, e.start)
         item = item_for_label(label) if label else None
         if label is None or item is None:
-            return None
+            return {}
         found.setdefault(item, label)
+    return found
+
+
+def _row_of(ctx: Context, nc: NumberCheck) -> tuple[str, str] | None:
+    """The one catalogue item of the rows of the cited source printing the figure, with a
+    caption of it; None when a row has no caption, the rows differ, or one is no catalogue item."""
+    found = row_items(ctx, nc)
     if len(found) != 1:
         return None
     item, label = next(iter(found.items()))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from finqa.lexicon.cash_basis import paid_under
 from finqa.lexicon.model import (
     StatementFact,
     StatementKind,
@@ -123,7 +124,7 @@ def build_table(
                 notes.append(f"row {label[:40]!r}: {len(cells)} cells for {ncols} columns, skipped")
             continue
         heading = headings[r] if r < len(headings) else ""
-        item = _item(label, row_unit(label, heading, "", scale, raw.kind)[0])
+        item = paid_under(heading, _item(label, row_unit(label, heading, "", scale, raw.kind)[0]))
         side = balance_side(label)  # an opening / closing balance is an instant
         row_periods = [(balance_period(p, side) if side else None) or p for p in periods]
         for c, (cell, parsed) in enumerate(zip(cells, values, strict=True)):

@@ -46,7 +46,9 @@ __all__ = [
 # 8: 'group' a segment word and a part's operating result (the parts read may change)
 # 9: segment tables off the statement pages (a note read past its heading's page, MD&A results by
 #    segment), groups of rows folded to their part, 'U.S. $ 9,588.4' a place and its cell
-MODEL_VERSION = 9
+# 10: a row under a heading of cash paid ('Cash paid during the year for:') is the payment item
+#     of the expense its caption names (income taxes paid, interest paid: catalogue `paid_for`)
+MODEL_VERSION = 10
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
 

@@ -13,6 +13,7 @@ import re
 from finqa.agents.reasoning.confidence import confidence_signals
 from finqa.agents.reasoning.offline.book import Book
 from finqa.agents.reasoning.offline.causes import cause_answer
+from finqa.agents.reasoning.offline.change_form import both_forms
 from finqa.agents.reasoning.offline.conventions import other_conventions
 from finqa.agents.reasoning.offline.dimension import dimension_answer
 from finqa.agents.reasoning.offline.explain import explain, fmt_unit
@@ -36,6 +37,7 @@ from finqa.agents.types import Answer, Evidence, StatementStore
 from finqa.lexicon import intent
 from finqa.lexicon.causes import asks_cause
 from finqa.lexicon.conventions import asks_per_share
+from finqa.lexicon.metrics import METRICS
 from finqa.lexicon.question_ask import QuestionAsk
 from finqa.lexicon.question_intent import read_intent_in
 
@@ -101,6 +103,21 @@ class OfflineBackend:
             )
         if metric_q and spec.sub_annual and not spec.periods:
             return self._abstain_period(spec, strategy)
+        if metric_q and spec.adjusted and not spec.is_yes_no:
+            text = (
+                f"I {CANNOT}: the question asks a measure adjusted from the reported figures "
+                "(excluding named impacts, or an adjusted measure), which the statements do not "
+                "report; the reported figure would answer another question."
+            )
+            return self._abstained(text, strategy, ["an adjusted measure"])
+        item = METRICS.get(spec.recipe or "")
+        if metric_q and item is not None and _other_period(spec, item.period_type):
+            # a balance for a flow or a flow for a balance answers another question
+            text = (
+                f"I {CANNOT}: the question asks {_PERIOD_WORDS[str(spec.period_type)]}, and "
+                f"{item.name.lower()} is {_PERIOD_WORDS[str(item.period_type)]}."
+            )
+            return self._abstained(text, strategy, [item.name.lower()])
         if metric_q and (spec.is_yes_no or spec.computes or spec.aggregate == "trend"):
             sol = solve(spec, book)
             if sol is not None and sol.unit == "USD" and asks_per_share(question):
@@ -139,8 +156,13 @@ class OfflineBackend:
         cites = citations_for(sol)
         refs = "".join(f"[{s}]" for s in source_order(c.source_id for c in cites))
         lead = ""
+        both = both_forms(spec, sol, book)  # a movement of an amount: its amount and percent
+        if both is not None:
+            value = f"{value} ({both.other})"
         if spec.is_yes_no and spec.wants_positive:
             lead = "Yes. " if sol.value > 0 else "No. "
+        elif both is not None and not spec.is_yes_no:
+            pass  # the two years' figures follow the figures asked
         elif spec.aggregate in ("trend", "change") and len(sol.per_year) == 2:
             # the direction family: X at both period ends, the movement, and a verdict when
             # a yes/no question names a direction ('Has X increased ...?': either way)
@@ -154,6 +176,8 @@ class OfflineBackend:
         if not lead:
             lead = metric_lead(question, spec, sol.recipe.id, sol.value)
         text = f"{lead}{what[:1].upper()}{what[1:]}: {value} {refs}."
+        if both is not None and not lead:
+            text += f" {both.years}"
         scale = {1e3: "thousands", 1e6: "millions", 1e9: "billions"}.get(
             sol.calculation.operands[0].scale, ""
         )
@@ -192,7 +216,11 @@ class OfflineBackend:
             strategy,
             conf,
             citations=tuple(cites),
-            calculations=(sol.calculation, *others.calculations),
+            calculations=(
+                sol.calculation,
+                *((both.calculation,) if both is not None else ()),
+                *others.calculations,
+            ),
         )
 
     def _abstain(
@@ -295,6 +323,14 @@ def _named_years(answer: Answer, spec: QuestionAsk) -> Answer:
         for text, fy in spec.renamed
     )
     return answer.model_copy(update={"text": f"{answer.text.rstrip()} ({said}.)"})
+
+
+_PERIOD_WORDS = {"instant": "a balance at a date", "duration": "a flow over a period"}
+
+
+def _other_period(spec: QuestionAsk, kind: str | None) -> bool:
+    """The ask's period type (`QuestionAsk.period_type`) and the item's differ."""
+    return spec.period_type is not None and kind is not None and kind != spec.period_type
 
 
 def _relabel(answer: Answer, spec: QuestionAsk) -> Answer:

@@ -28,6 +28,7 @@ from finqa.agents.reasoning.offline.model_rows import model_rows
 from finqa.agents.reasoning.offline.tables import Row, Table, classify_statement, read_tables
 from finqa.agents.types import Evidence, EvidenceItem, StatementStore
 from finqa.lexicon.asked_period import AskedPeriod
+from finqa.lexicon.cash_basis import paid_item_of
 from finqa.lexicon.line_items import LineItem, get_item
 
 __all__ = ["Book", "Fact", "doc_identity", "MODEL_PREFERENCE", "TAG_PREFERENCE"]
@@ -379,6 +380,8 @@ class Book:
                 continue
             if li.id in _PER_SHARE_OK and not row.per_share and not _PER_SHARE_KEY.search(row.key):
                 continue  # 'Diluted 608.6' under weighted-average shares is a count, not EPS
+            if paid_item_of(row.item) == li.id:
+                continue  # the cash paid for an expense (read under its heading) is not it
             score = _row_score(row, li.statement, exact, prefixes, excludes, off)
             if (
                 score is None

@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 from finqa.agents.reasoning.offline.tables import Row
 from finqa.agents.types import Evidence, StatementStore
 from finqa.lexicon.asked_period import AskedPeriod
+from finqa.lexicon.cash_basis import paid_item_of
 from finqa.lexicon.label_keys import borrowed_caption
 from finqa.lexicon.line_items import label_key
 from finqa.lexicon.model import StatementFact, StatementPeriod, StatementTable
@@ -265,7 +266,9 @@ def _row(
         table_id=table.table_id,
         # what the tag says it is; a text row whose caption the catalogue does not list, what
         # its words say ('Operating earnings', 'Cash flow from operations': caption_words)
-        item=first.item if tagged else worded_item(first.label),
+        # (a payment read under its heading, 'Cash paid during the year for:' / 'Income
+        # taxes', is the payment item the model gave it: its caption alone names the expense)
+        item=first.item if tagged or paid_item_of(first.item) else worded_item(first.label),
         concept=(first.concept or first.label) if tagged else None,
         ends=tuple(
             (chosen[y].period.end_date, chosen[y].period.instant)
