@@ -72,10 +72,7 @@ def fact_reading(
     consolidating, a summary) is another table, which corroborates but never contradicts."""
     if fact.dimensions or fact.statement in ("segment", "quarterly"):
         return None
-    if not period_type_fits(fact, item):
-        return None
-    months = fact.period.months
-    if fact.period.quarter is not None or (months not in (None, 0, 12) and not fact.period.instant):
+    if not _annual_fit(fact, item):
         return None
     route: RouteKind
     if later:
@@ -88,19 +85,7 @@ def fact_reading(
         route = "statement"
     else:
         route = "other_table"
-    return Reading(
-        item=item,
-        year=year,
-        value=float(fact.value),
-        unit=str(fact.unit),
-        route=route,
-        doc=fact.doc_id,
-        page=fact.page,
-        label=fact.label,
-        raw=fact.raw,
-        statement=str(fact.statement),
-        scale=float(fact.scale or 1.0),
-    )
+    return _as_reading(fact, item, year, route)
 
 
 def component_sums(
@@ -127,17 +112,28 @@ def part_reading(fact: StatementFact, item: str, year: int) -> Reading | None:
     """A fact of the asked member as a reading of the part's line item for the year: the tag
     of the member may contradict; a table's row of the part corroborates only (a text table's
     part may be a narrower or broader breakdown than the tag's)."""
-    if not period_type_fits(fact, item):
+    if not _annual_fit(fact, item):
         return None
+    route: RouteKind = "xbrl" if fact.source == "xbrl" else "other_table"
+    return _as_reading(fact, item, year, route)
+
+
+def _annual_fit(fact: StatementFact, item: str) -> bool:
+    """The fact is of the item's period type and a year's figure (no quarter, no part-year)."""
     months = fact.period.months
-    if fact.period.quarter is not None or (months not in (None, 0, 12) and not fact.period.instant):
-        return None
+    part_year = fact.period.quarter is not None or (
+        months not in (None, 0, 12) and not fact.period.instant
+    )
+    return period_type_fits(fact, item) and not part_year
+
+
+def _as_reading(fact: StatementFact, item: str, year: int, route: RouteKind) -> Reading:
     return Reading(
         item=item,
         year=year,
         value=float(fact.value),
         unit=str(fact.unit),
-        route="xbrl" if fact.source == "xbrl" else "other_table",
+        route=route,
         doc=fact.doc_id,
         page=fact.page,
         label=fact.label,
