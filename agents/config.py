@@ -179,6 +179,11 @@ class OrchestratorConfig(_Section):
     # a question naming two companies, or one company over three or more fiscal years, is split
     # into legs answered one by one and combined (finqa.orchestrator.legs)
     cross_filing: bool = True
+    # an answer no attempt got verified (the judge's utility below its threshold every time):
+    # "abstain" returns an abstention that shows the unverified reading, marked as not an answer;
+    # "answer" returns it as best_effort. Chosen on company-grouped folds of the dev questions
+    # (`python -m finqa.benchmarks.unverified_fit`: every fold chooses abstain)
+    unverified: Literal["abstain", "answer"] = "abstain"
 
 
 class AuditConfig(_Section):

@@ -28,6 +28,7 @@ from finqa.lexicon.arith import evaluate
 from finqa.lexicon.legs import Leg, LegPlan, with_latest_quarter, with_latest_years
 from finqa.lexicon.metrics import METRICS
 from finqa.orchestrator import _leg_filings as filings
+from finqa.orchestrator.policy import unverified_outcome
 from finqa.orchestrator.result import LegResult, QAResult, Restatement, Status, shown_figure
 
 
@@ -47,6 +48,7 @@ class Orchestrator(Protocol):
         question_id: str | None = None,
         company: str | None = None,
         doc_ids: Sequence[str] | None = None,
+        part: bool = False,
     ) -> QAResult: ...
 
     def record(self, event: str, qid: str, **fields: Any) -> None: ...
@@ -154,9 +156,9 @@ def _ask(orch: Orchestrator, store: _Store, leg: Leg, qid: str) -> LegResult:
     )
     if pin:
         ids = [f.doc_id for f in sorted(reporting, key=lambda f: f.sort_key, reverse=True)]
-        result = orch.run(leg.question, question_id=qid, doc_ids=ids)
+        result = orch.run(leg.question, question_id=qid, doc_ids=ids, part=True)
     else:
-        result = orch.run(leg.question, question_id=qid, company=leg.company)
+        result = orch.run(leg.question, question_id=qid, company=leg.company, part=True)
     return _leg_result(store, leg, result)
 
 
@@ -183,7 +185,7 @@ def _restated(orch: Orchestrator, store: _Store, leg: Leg, got: LegResult, qid: 
     if not filings.beyond_rounding(got.value, lfact.scale, lfact.value, lfact.scale):
         return got.model_copy(update={"restatement": note})
     # the leg read the original figure: asked again of the latest filing alone
-    again = orch.run(leg.question, question_id=f"{qid}/latest", doc_ids=[lf.doc_id])
+    again = orch.run(leg.question, question_id=f"{qid}/latest", doc_ids=[lf.doc_id], part=True)
     redo = _leg_result(store, leg, again, restatement=note)
     if redo.value is not None and not filings.beyond_rounding(
         redo.value, lfact.scale, lfact.value, lfact.scale
@@ -456,6 +458,9 @@ def run_legs(orch: Orchestrator, question: str, qid: str, plan: LegPlan) -> QARe
     if calcs and why:
         answer += " Caveat: " + "; ".join(why) + "."
     reason = "; ".join(why) or f"all {len(legs)} legs accepted; combined from their figures"
+    status, answer, reason = unverified_outcome(
+        orch.settings, status, answer, reason, "the combination was not verified"
+    )
     citations = _citations(legs)
     utility = min((leg.utility for leg in legs), default=0.0)
     orch.record(

@@ -35,7 +35,13 @@ from finqa.agents.types import (
 from finqa.lexicon.legs import plan_legs
 from finqa.orchestrator import _records as rec
 from finqa.orchestrator.citing import label_pages, renumber
-from finqa.orchestrator.policy import AttemptPlan, first_plan, next_plan, should_stop
+from finqa.orchestrator.policy import (
+    AttemptPlan,
+    first_plan,
+    next_plan,
+    should_stop,
+    unverified_outcome,
+)
 from finqa.orchestrator.result import AttemptRecord, QAResult, Status
 
 __all__ = ["Orchestrator", "AGENT"]
@@ -100,8 +106,11 @@ class Orchestrator:
         question_id: str | None = None,
         company: str | None = None,
         doc_ids: Sequence[str] | None = None,
+        part: bool = False,
     ) -> QAResult:
-        """Answer one question; never raises for an agent's failure (status `failed` instead)."""
+        """Answer one question; never raises for an agent's failure (status `failed` instead).
+        `part`: a leg of a question across filings, whose unverified answer stays best_effort
+        (the combined answer is held to `orchestrator.unverified`)."""
         qid = question_id or rec.default_question_id(question, company, doc_ids)
         plan = None if company or doc_ids else plan_legs(question)
         with structlog.contextvars.bound_contextvars(run_id=self.run_id, question_id=qid):
@@ -109,10 +118,15 @@ class Orchestrator:
                 from finqa.orchestrator.legs import run_legs
 
                 return run_legs(self, question, qid, plan)
-            return self._run(question, qid, company, doc_ids)
+            return self._run(question, qid, company, doc_ids, part)
 
     def _run(
-        self, question: str, qid: str, company: str | None, doc_ids: Sequence[str] | None
+        self,
+        question: str,
+        qid: str,
+        company: str | None,
+        doc_ids: Sequence[str] | None,
+        part: bool = False,
     ) -> QAResult:
         started = self._timer()
         started_at = self.clock.now().isoformat()
@@ -203,7 +217,16 @@ class Orchestrator:
 
         attempts = tuple(d.record for d in done) + tuple(partial)
         return self._finish(
-            question, qid, status or "failed", reason, attempts, best, error, started, started_at
+            question,
+            qid,
+            status or "failed",
+            reason,
+            attempts,
+            best,
+            error,
+            started,
+            started_at,
+            part,
         )
 
     # ------------------------------------------------------------------ one attempt
@@ -320,6 +343,7 @@ class Orchestrator:
         error: str | None,
         started: float,
         started_at: str,
+        part: bool = False,
     ) -> QAResult:
         if best is not None and best.answer.abstained and status != "failed":
             status = "abstained"
@@ -350,6 +374,12 @@ class Orchestrator:
             )
             labeller = self.retriever if isinstance(self.retriever, PageLabeller) else None
             citations = label_pages(citations, labeller.page_label if labeller else None)
+            if not part:
+                status, answer, reason = unverified_outcome(
+                    self.settings, status, answer, reason,
+                    f"no attempt was verified (best utility {utility:.3f} below its threshold "
+                    f"{best.verdict.threshold:.2f})",
+                )  # fmt: skip
         result = QAResult(
             question=question,
             question_id=qid,

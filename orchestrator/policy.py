@@ -18,8 +18,23 @@ from __future__ import annotations
 
 from finqa.agents.config import Settings
 from finqa.agents.types import Frozen, Verdict
+from finqa.orchestrator.result import Status
 
-__all__ = ["AttemptPlan", "first_plan", "next_plan", "should_stop", "StopDecision"]
+__all__ = [
+    "AttemptPlan",
+    "first_plan",
+    "next_plan",
+    "should_stop",
+    "StopDecision",
+    "UNVERIFIED_LEAD",
+    "unverified_outcome",
+]
+
+# what an abstention shows before the reading no attempt got verified (orchestrator.unverified)
+UNVERIFIED_LEAD = (
+    "Cannot answer with confidence: the judge did not verify the best reading found. "
+    "Unverified reading, not an answer: "
+)
 
 
 class AttemptPlan(Frozen):
@@ -190,4 +205,20 @@ def should_stop(
             )
     return StopDecision(
         stop=False, reason=f"utility below threshold on attempt {attempt}; retrying"
+    )
+
+
+def unverified_outcome(
+    settings: Settings, status: Status, answer: str, reason: str, why: str
+) -> tuple[Status, str, str]:
+    """(status, answer, reason) of a question's outcome under `orchestrator.unverified`: with
+    "abstain" an unverified answer (best_effort) becomes an abstention that shows the reading
+    after `UNVERIFIED_LEAD`, marked as not an answer; `why` says what was not verified."""
+    if status != "best_effort" or settings.orchestrator.unverified != "abstain":
+        return status, answer, reason
+    return (
+        "abstained",
+        UNVERIFIED_LEAD + answer,
+        f"{reason}; {why}: abstaining, the unverified reading shown as not an answer "
+        "(orchestrator.unverified = abstain)",
     )

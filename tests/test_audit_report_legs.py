@@ -127,7 +127,7 @@ class TestReportDataLegs:
         """A peer not in the store: the whole is not accepted and the report names the leg."""
         q = _by_id(legs_log)["missing"]
         combo = q["combination"]
-        assert q["status"] == "best_effort" and "1 of 2 legs not accepted" in q["flags"]
+        assert q["status"] == "abstained" and "1 of 2 legs not accepted" in q["flags"]
         assert combo["failed"] == [
             {
                 "index": 2,
@@ -244,7 +244,7 @@ class TestLegsInBrowser:
         page.click("#qrows tr.q[data-qid='missing']")
         detail = page.locator("#qrows tr.detail-row[data-qid='missing']")
         whole = detail.locator(".combination .whole").inner_text()
-        assert "not accepted (best_effort)" in whole and "leg 2 Boeing revenue FY2024" in whole
+        assert "not accepted (abstained)" in whole and "leg 2 Boeing revenue FY2024" in whole
         legs = detail.locator(".legs > .leg")
         assert legs.evaluate_all("ls => ls.map(l => l.dataset.qid)") == ["missing/leg1", "missing/leg2"]  # fmt: skip
         first = detail.locator(".leg[data-qid='missing/leg1']")

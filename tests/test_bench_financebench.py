@@ -422,7 +422,7 @@ class TestWithOrchestrator:
         from finqa.testing import FakeReasoner, FakeRetriever, MemorySink, ScriptedJudge
 
         def factory(mode: str, overrides: Mapping[str, Any]) -> FinQA:
-            s = Settings().with_overrides(overrides)
+            s = Settings().with_overrides({"orchestrator.unverified": "answer", **overrides})
             return FinQA(
                 s,
                 retriever=FakeRetriever(s),

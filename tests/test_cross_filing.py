@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from finqa.agents.config import Settings
 from finqa.lexicon.legs import plan_legs, with_latest_years
+from finqa.orchestrator.policy import UNVERIFIED_LEAD
 
 ADOBE = """ADOBE INC.
 ANNUAL REPORT ON FORM 10-K FOR THE FISCAL YEAR ENDED NOVEMBER 29, 2024
@@ -166,7 +167,7 @@ class TestAcrossFilings:
 
         with FinQA.open(config=peers) as fq:
             result = fq.ask("Which had the higher revenue in fiscal 2024, Adobe or Boeing?")
-        assert result.status == "best_effort"
+        assert result.status == "abstained" and result.answer.startswith(UNVERIFIED_LEAD)
         boeing = [leg for leg in result.legs if leg.company == "Boeing"]
         assert boeing and boeing[0].value is None and boeing[0].status == "abstained"
         assert "no figure found for Boeing revenue FY2024" in result.answer
@@ -559,7 +560,7 @@ class TestBadInput:
         )
         with FinQA.open(config=settings) as fq:
             result = fq.ask("Which had the higher revenue in fiscal 2024, Adobe or Boeing?")
-        assert result.status == "best_effort" and not result.calculations
+        assert result.status == "abstained" and not result.calculations
         boeing_leg = next(leg for leg in result.legs if leg.company == "Boeing")
         assert boeing_leg.value is None and boeing_leg.status == "abstained"
         assert "no figure found for Boeing revenue FY2024" in result.answer
@@ -694,8 +695,9 @@ class TestJudgeChecksTheCombination:
                 question_id="bad-calc",
             )
             log = fq.audit_path
-        assert result.status == "best_effort"
+        assert result.status == "abstained" and result.answer.startswith(UNVERIFIED_LEAD)
         assert "the judge's check of the combination failed" in result.reason
+        assert "the combination was not verified" in result.reason
         judge = next(
             r for r in _records(log) if r["question_id"] == "bad-calc" and r["event"] == "judge"
         )

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from finqa.agents.config import Settings
 from finqa.orchestrator import Orchestrator
-from finqa.orchestrator.policy import first_plan, next_plan, should_stop
+from finqa.orchestrator.policy import UNVERIFIED_LEAD, first_plan, next_plan, should_stop
 from finqa.testing import FakeReasoner, FakeRetriever, MemorySink, ScriptedJudge
 
 Q = "What were 3M's net sales in 2018?"
@@ -16,6 +16,10 @@ Q = "What were 3M's net sales in 2018?"
 
 def _settings(**overrides: Any) -> Settings:
     return Settings().with_overrides(overrides)
+
+
+# the loop's own best-of mechanics, seen with unverified answers returned as best_effort
+_AS_ANSWER = {"orchestrator.unverified": "answer"}
 
 
 def _run(
@@ -58,7 +62,7 @@ class TestAcceptance:
 
     def test_budget_spent_is_best_effort(self) -> None:
         """When no attempt clears its threshold the best answer comes back as best_effort."""
-        result, *_ = _run(Settings(), [0.1, 0.2, 0.25])
+        result, *_ = _run(_settings(**_AS_ANSWER), [0.1, 0.2, 0.25])
         assert result.status == "best_effort"
         assert len(result.attempts) == 3
         assert result.answer == "a3" and result.best_attempt == 3
@@ -69,7 +73,7 @@ class TestBestOf:
 
     def test_best_kept_when_later_attempts_are_worse(self) -> None:
         """A later, worse attempt does not replace the best one."""
-        settings = _settings(**{"orchestrator.stop_on_no_improvement": False})
+        settings = _settings(**{"orchestrator.stop_on_no_improvement": False, **_AS_ANSWER})
         result, *_ = _run(settings, [0.28, 0.2, 0.1])
         assert len(result.attempts) == 3
         assert result.answer == "a1" and result.utility == 0.28 and result.best_attempt == 1
@@ -88,7 +92,7 @@ class TestEarlyStop:
 
     def test_utility_declining_stops(self) -> None:
         """A lower utility than the previous attempt stops the loop with the best answer."""
-        result, sink, *_ = _run(Settings(), [0.28, 0.1, 0.9])
+        result, sink, *_ = _run(_settings(**_AS_ANSWER), [0.28, 0.1, 0.9])
         assert len(result.attempts) == 2
         assert result.status == "best_effort" and result.answer == "a1"
         assert "declining" in result.reason
@@ -151,7 +155,7 @@ class TestAbstainAndFailure:
 
     def test_failure_after_an_answer_keeps_it(self) -> None:
         """A failure on a later attempt returns the earlier best answer as best_effort, error recorded."""
-        settings = Settings()
+        settings = _settings(**_AS_ANSWER)
         sink = MemorySink()
 
         class FlakyJudge(ScriptedJudge):
@@ -347,3 +351,31 @@ class TestOtherCompanysFiling:
             settings, FakeRetriever(settings), FakeReasoner(("a1",)), judge, MemorySink()
         ).run("What was ZETA's revenue in 2024?", question_id="q1")
         assert result.status == "accepted"
+
+
+class TestUnverifiedAnswers:
+    """An answer no attempt got verified is an abstention by default (orchestrator.unverified,
+    chosen on company-grouped folds), showing the reading it did not verify as not an answer."""
+
+    def test_never_verified_abstains_and_shows_the_reading(self) -> None:
+        result, sink, *_ = _run(Settings(), [0.1, 0.2, 0.25])
+        assert result.status == "abstained"
+        assert result.answer == UNVERIFIED_LEAD + "a3" and result.best_attempt == 3
+        assert "no attempt was verified" in result.reason and "0.250" in result.reason
+        final = sink.records[-1]
+        assert final["event"] == "final" and final["decision"] == "abstained"
+
+    def test_verified_answer_is_unchanged(self) -> None:
+        result, *_ = _run(Settings(), [0.3, 0.45])
+        assert result.status == "accepted" and result.answer == "a2"
+
+    def test_answer_setting_returns_best_effort(self) -> None:
+        result, *_ = _run(_settings(**_AS_ANSWER), [0.1, 0.2, 0.25])
+        assert result.status == "best_effort" and result.answer == "a3"
+
+    def test_abstention_is_graded_as_one(self) -> None:
+        """The bench grades the shown reading as an abstention, even where it holds the gold."""
+        from finqa.benchmarks.grading import grade
+
+        text = UNVERIFIED_LEAD + "Revenue was $32,765 million."
+        assert grade(Q, "$32,765 million", text, abstained=True).label == "abstained"
