@@ -8,6 +8,7 @@ asked with a verb of payment is asked on the cash basis: the catalogue's payment
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from finqa.lexicon._data import data_cache
 from finqa.lexicon.metrics import METRICS
@@ -90,13 +91,29 @@ def paid_asked(question: str, metric_id: str | None) -> str | None:
 _PAID_HEADING = re.compile(r"\bcash\s+(?:paid|payments?)\b", re.I)
 
 
-def paid_under(heading: str, item: str | None) -> str | None:
+def paid_under(
+    heading: str,
+    item: str | None,
+    label: str = "",
+    known: Callable[[str], str | None] | None = None,
+) -> str | None:
     """The item of a row under `heading`: under a heading of cash paid ('Cash paid during the
     year for:' / 'Income taxes, net of refunds'), an expense item's row is its payment
-    ('income taxes paid'), not the provision; else the row's own item."""
-    if heading and _PAID_HEADING.search(heading):
-        return paid_item(item) or item
-    return item
+    ('income taxes paid'), not the provision, and a row the catalogue does not map is what the
+    heading says was paid for it ('Interest, net of amounts capitalized' is 'Interest paid, net
+    of amounts capitalized': `known`, the caption lookup, reads the caption so composed) when
+    that is a payment item; else the row's own item."""
+    if not (heading and _PAID_HEADING.search(heading)):
+        return item
+    paid = paid_item(item)
+    if paid is not None or item is not None or known is None or not label:
+        return paid or item
+    head, comma, qualifier = label.partition(",")  # the payment's qualifier stays last
+    for caption in (f"{head.strip()} paid{comma}{qualifier}", f"Cash paid for {label.strip()}"):
+        found = known(caption)
+        if found is not None and paid_item_of(found) is not None:
+            return found
+    return None
 
 
 def names_payment(text: str) -> bool:

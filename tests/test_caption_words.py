@@ -71,7 +71,7 @@ class TestEarningsIsIncome:
 
 
 class TestTotalAndNet:
-    """'Total X' is X; 'Net X' is X only for revenue."""
+    """'Total X' is X; 'Net X' is X only for revenue and a payment."""
 
     def test_net_revenue(self) -> None:
         """'Net operating revenues' is revenue without its mined caption."""
@@ -82,6 +82,13 @@ class TestTotalAndNet:
         """'Net accounts payable' is not read as accounts payable by dropping 'Net'."""
         assert item_for_label("Accounts payable") == "accounts_payable"
         assert item_for_label("Net accounts payable") is None
+
+    def test_net_payment(self) -> None:
+        """'Net income tax payments/(refunds)' is income taxes paid (a payment is net of its
+        refunds); 'Net interest expense' stays no payment."""
+        assert item_for_label("Net income tax payments/(refunds)") == "income_taxes_paid"
+        assert item_for_label("Net interest payments") == "interest_paid"
+        assert item_for_label("Net interest expense") != "interest_paid"
 
 
 class TestBookReadsWordedRows:

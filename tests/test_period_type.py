@@ -176,6 +176,22 @@ class TestCashPaidLine:
         assert items["Income taxes"] == "income_taxes_paid"
         assert items["Net income"] != "income_taxes_paid"
 
+    def test_row_the_catalogue_lacks_is_what_the_heading_paid(self) -> None:
+        """'Interest, net of capitalized amount' under 'Cash paid during the year for:' is the
+        interest paid, an outflow given its sign from its nature (printed '(382)', paid +382)."""
+        from finqa.lexicon.statements.reader import read_pages
+
+        page = CASH_FLOWS.replace("$ 382 $ 383 $ 332", "(382) (383) (332)")
+        read = read_pages("ACME_2022_10K", [(40, page)])
+        facts = {
+            f.period.key: f for t in read.tables for f in t.facts if f.label.startswith("Interest")
+        }
+        assert {k: (f.item, f.value) for k, f in facts.items()} == {
+            "FY2022": ("interest_paid", 382e6),
+            "FY2021": ("interest_paid", 383e6),
+            "FY2020": ("interest_paid", 332e6),
+        }
+
 
 class TestChangeForm:
     def test_form_read_from_the_ask(self) -> None:

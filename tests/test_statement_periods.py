@@ -196,3 +196,34 @@ Total liabilities and equity $ 46,455 $ 47,072
         ]
         cash = [f for f in table.facts if f.label == "Cash and cash equivalents"]
         assert [f.value for f in cash] == [3_655e6, 4_564e6]
+
+
+class TestEquityMatrixBalances:
+    """An equity matrix's balance rows fill every column; its movements leave some blank."""
+
+    def test_balance_rows_wider_than_the_movements(self) -> None:
+        """'Balance at May 31, 2022 305 $— 1,266 $3 $11,484 $318 $3,476 $15,281' beside two-cell
+        movement rows is the total equity at that year end, its last cell."""
+        from finqa.lexicon.statements.equity import build_equity
+        from finqa.lexicon.statements.raw import RawTable
+
+        bal = ["305", "$—", "1,266", "$3", "$11,484", "$318", "$3,476"]
+        rows = [
+            ("Balance at May 31, 2022", [*bal, "$15,281"]),
+            ("Stock-based compensation", ["755", "755"]),
+            ("Net income", ["5,070", "5,070"]),
+            ("Other comprehensive income (loss)", ["(87)", "(87)"]),
+            ("Balance at May 31, 2023", [*bal, "$14,004"]),
+            ("Net income", ["5,700", "5,700"]),
+            ("Balance at May 31, 2024", [*bal, "$14,430"]),
+        ]
+        raw = RawTable(
+            page=62, kind="equity", title="CONSOLIDATED STATEMENTS OF SHAREHOLDERS' EQUITY",
+            header_lines=[], rows=rows, context="(In millions, except per share data) TOTAL",
+        )  # fmt: skip
+        table = build_equity(raw, doc_id="NIKE_2025_10K", table_id="t0", company="Nike")
+        assert isinstance(table, StatementTable)
+        balances = {
+            f.period.key: f.value / 1e6 for f in table.facts if f.label.startswith("Balance")
+        }
+        assert balances == {"FY2022@end": 15_281, "FY2023@end": 14_004, "FY2024@end": 14_430}

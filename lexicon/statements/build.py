@@ -124,7 +124,8 @@ def build_table(
                 notes.append(f"row {label[:40]!r}: {len(cells)} cells for {ncols} columns, skipped")
             continue
         heading = headings[r] if r < len(headings) else ""
-        item = paid_under(heading, _item(label, row_unit(label, heading, "", scale, raw.kind)[0]))
+        row_item = _item(label, row_unit(label, heading, "", scale, raw.kind)[0])
+        item = paid_under(heading, row_item, label, item_for_label)
         side = balance_side(label)  # an opening / closing balance is an instant
         row_periods = [(balance_period(p, side) if side else None) or p for p in periods]
         for c, (cell, parsed) in enumerate(zip(cells, values, strict=True)):

@@ -14,7 +14,8 @@ the concept's own, by general financial language rather than any one filer's wor
   operations', 'Net earnings'), and 'taxes on income' for income taxes ('Earnings before
   provision for taxes on income'): read as the income caption the catalogue lists;
 - 'Total X' is X's line, and 'Net X' is X's where X is revenue (revenue is net of returns and
-  allowances by definition: 'Net operating revenues'); 'X, net of Y' is X stated net of Y
+  allowances by definition: 'Net operating revenues') or a payment (a payment is net of its
+  refunds: 'Net income tax payments/(refunds)'); 'X, net of Y' is X stated net of Y
   ('Interest expense, net of portion capitalized');
 - a result named by its loss ('Loss from operations', 'Operating loss') is the income line of
   the same words (the sign reader gives it its direction);
@@ -141,9 +142,18 @@ def caption_item(label: str, known: Callable[[str], str | None]) -> str | None:
             return item
     if _NET.match(said):
         item = known(_NET.sub("", said))
-        if item is not None and _is_revenue(item):
+        if item is not None and (_is_revenue(item) or _is_payment(item)):
             return item
     return None
+
+
+def _is_payment(item: str) -> bool:
+    """A payment item of the catalogue (`paid_for`: income taxes paid), stated net of its
+    refunds by definition (us-gaap IncomeTaxesPaidNet): 'Net income tax payments' is its line."""
+    from finqa.lexicon.metrics import METRICS
+
+    metric = METRICS.get(item)
+    return metric is not None and bool(metric.paid_for)
 
 
 # a coordination of single words: 'selling, general and administrative', 'property and equipment'

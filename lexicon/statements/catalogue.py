@@ -66,7 +66,7 @@ def worded_item(label: str) -> str | None:
 
 @data_cache()
 def _listed(label: str) -> str | None:
-    clean = _PAREN.sub(" ", label).strip(" :,.*")
+    clean = _PAREN.sub(" ", label).strip(" :,.*/")  # 'payments/(refunds)': the payments
     spellings = _spellings()
     for text in (label, clean):
         key = metric_key(text)

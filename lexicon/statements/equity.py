@@ -5,7 +5,10 @@ earnings, treasury stock, ..., Total) and its periods are in the rows: 'Balance 
 December 31, 2021' is an instant, the rows below it (net income, dividends, repurchases)
 belong to the fiscal year that ends at the next balance. Text extraction loses which
 caption heads which column, so only the last column, the total, is typed (when the
-captions name a total); each row's total becomes a fact of the row's period.
+captions name a total); each row's total becomes a fact of the row's period. A row is read
+when it has the matrix's most common number of cells, or, for a balance row, the widest
+balance rows' (a balance fills every column where a movement row leaves some blank: 'Balance
+at May 31, 2022 305 $— 1,266 $3 $11,484 $318 $3,476 $15,281' beside 'Net income 5,070 5,070').
 """
 
 from __future__ import annotations
@@ -56,6 +59,10 @@ def build_equity(
     marks = [(i, p) for i, p in balances if p is not None]
     if not marks:
         return BuildFailure(raw.page, raw.kind, raw.title, "equity matrix without balance dates")
+    balance_rows = {i for i, _ in marks}
+    # a balance row fills every column (a movement row leaves some blank, and text extraction
+    # drops the blanks): the widest balance rows are the matrix's full width, total last
+    full = max(len(raw.rows[i][1]) for i in balance_rows)
     scale = header_scale(raw.context) or 1.0
     periods: dict[str, StatementPeriod] = {}
     facts: list[StatementFact] = []
@@ -74,7 +81,10 @@ def build_equity(
                 end_date=nxt.end_date,
                 months=12,
             )
-        if len(cells) != ncols or read_cell(cells[-1]) is None:
+        if len(cells) not in (ncols, full if r in balance_rows else ncols):
+            skipped += 1
+            continue
+        if read_cell(cells[-1]) is None:
             skipped += 1
             continue
         parsed = read_cell(cells[-1])

@@ -146,7 +146,7 @@ def read_pages(
     _read_note_grids(read, by_page, texts, company)
     from finqa.lexicon.statements.sentences import read_sentences
 
-    read.tables.extend(read_sentences(doc_id, page_list, company))
+    read.tables.extend(read_sentences(doc_id, page_list, company, notes_scale(texts)))
     read.tables = attributed(typed_by_nature(sign_tables(top_lines(read.tables))))
     from finqa.lexicon.statements.part_sentences import country_sentence_parts
     from finqa.lexicon.statements.parts import part_tables, sentence_parts

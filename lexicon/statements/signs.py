@@ -7,7 +7,9 @@ the nature of its catalogue item, taken from the taxonomy facts of the concepts 
 (the catalogue's `nature`, `period`, `balance`), as the filing would tag it:
 
 - cash outflows and inflows (capex, dividends paid, debt repaid, proceeds) and contra balances
-  (an equity item with a debit balance: treasury stock) are amounts, positive;
+  (an equity item with a debit balance: treasury stock) are amounts, positive, except where the
+  caption names the flow's reverse in parentheses ('Net income tax payments/(refunds)'): there
+  a figure in parentheses is the reverse flow (a net refund), negative;
 - expenses and losses are positive as expenses: in a table that prints its expenses in
   parentheses (most expense cells of two rows or more) the printed sign is turned; else an
   item the catalogue reads as a magnitude (`read: magnitude: true` in the catalogue: cost of sales,
@@ -176,6 +178,20 @@ def _caption(label: str, nature: Nature) -> str:
     return "turned" if own.search(inside) else "opposite"
 
 
+# a flow's reverse named in parentheses beside it ('payments/(refunds)', 'proceeds/(payments)'):
+# the row's parentheses print the reverse flow, its plain figures the flow itself
+_REVERSE = {
+    "outflow": re.compile(r"\b(?:refunds?|receipts?|proceeds|inflows?)\b", re.I),
+    "inflow": re.compile(r"\b(?:payments?|repayments?|outflows?)\b", re.I),
+}
+
+
+def _reverse_in_parens(label: str, nature: str) -> bool:
+    """The caption names the flow's reverse in its parentheses ('Net income tax
+    payments/(refunds)'): there a figure in parentheses is the reverse flow, negative."""
+    return any(_REVERSE[nature].search(inside) for inside in _PARENS.findall(label))
+
+
 # an expense shown in parentheses beside its benefit ('Income tax (expense)/benefit',
 # '(Provision) benefit for income taxes'): the figures as filed are benefits, expenses negative
 _EXPENSE_IN_PARENS = re.compile(r"\((?:expenses?|provisions?(?: for)?|charges?)\)", re.I)
@@ -256,6 +272,8 @@ def _signed(f: StatementFact, costs_negative: bool, statement: str, row_negative
     if n is None:  # 'Less: Current portion (1,000)', 'Less: imputed interest (2,460)': deducted
         return abs(f.value) if _LESS.match(f.label) and not f.item else f.value
     amount = abs(f.value)
+    if n.nature in _OUTWARD and _reverse_in_parens(f.label, n.nature):
+        return f.value  # 'Net income tax payments/(refunds) 187 (1,317)': a refund of 1,317
     if (n.nature in _OUTWARD and n.balance) or n.contra or n.nature == "revenue":
         return amount  # an amount paid or received, a deduction, sales or interest earned
     caption = _caption(f.label, n)
