@@ -129,6 +129,8 @@ class OfflineBackend:
                     "figure for it is in the filings' statements."
                 )
                 return ans.model_copy(update={"text": text})
+            if sol is not None and sol.implausible:
+                return self._abstain_implausible(spec, sol, strategy)
             if sol is not None and self._acceptable(sol, spec, strategy):
                 return self._metric_answer(question, spec, sol, strategy, book)
             if not spec.is_yes_no:
@@ -252,6 +254,20 @@ class OfflineBackend:
         conf = confidence_signals(text, cited=False)
         conf["mode"] = "abstain"
         return offline_answer(text, strategy, conf, abstained=True, missing=missing)
+
+    def _abstain_implausible(self, spec: QuestionAsk, sol: Solution, strategy: str) -> Answer:
+        """Every reading of the metric gives a figure its definition rules out (a margin of
+        243.7%): the lines read are not the ones the definition names, so no figure is given."""
+        read = "; ".join(
+            f"{o.name.replace('_fy', ' FY').replace('_', ' ')} = {_num(o.value)} [{o.source_id}]"
+            for o in sol.calculation.operands
+        )
+        text = (
+            f"I {CANNOT}: the {sol.recipe.name} computed from the evidence, "
+            f"{format_value(sol, spec)}, is not plausible: {sol.implausible}; the lines read "
+            f"({read}) are not the ones its definition names."
+        )
+        return self._abstained(text, strategy, [f"{sol.recipe.name} ({sol.implausible})"])
 
     def _abstain_period(self, spec: QuestionAsk, strategy: str) -> Answer:
         """Two different periods asked in one fiscal year ('Q1 2025 vs Q2 2025'): the offline

@@ -1,0 +1,40 @@
+"""The offline reasoner does not answer with a figure its definition rules out (a margin outside
+[-100%, 100%]): it abstains naming what failed; a figure within the definition is answered."""
+
+from __future__ import annotations
+
+from _reasoning_data import evidence
+from finqa.agents.config import Settings
+from finqa.agents.reasoning import build_reasoner
+from finqa.lexicon.plausibility import out_of_bounds
+
+
+def _income(revenue: str, operating: str) -> str:
+    return (
+        "Consolidated Statements of Operations\n(in millions)\n2022 2021\n"
+        f"Net sales {revenue}\nCost of sales 700 585\nOperating income {operating}\n"
+        "Income before income taxes 250 240\nProvision for income taxes 50 48\n"
+        "Net income 200 192\n"
+    )
+
+
+def ask(question: str, *texts: str):  # type: ignore[no-untyped-def]
+    return build_reasoner(Settings()).generate(question, evidence(*texts, question=question), 1)
+
+
+class TestImplausibleMetric:
+    def test_margin_over_100_percent_abstains(self) -> None:
+        """An operating margin of 243.7% (operating income read larger than revenue) is no
+        answer: the reasoner abstains and names the range it breaks."""
+        ans = ask("What was Acme's operating margin in FY2022?", _income("1,000 900", "2,437 300"))
+        assert ans.abstained
+        assert "not plausible" in ans.text and "[-100, 100]" in ans.text
+
+    def test_operating_loss_margin_within_range_is_answered(self) -> None:
+        """An operating loss of 40% of revenue is a plausible (negative) margin: answered."""
+        ans = ask("What was Acme's operating margin in FY2022?", _income("1,000 900", "(400) 300"))
+        assert not ans.abstained and "-40.0%" in ans.text
+
+    def test_days_ratio_cannot_be_negative(self) -> None:
+        """Days sales outstanding is an average balance over a day's revenue: never negative."""
+        assert out_of_bounds(-12.0, "dso") is not None and out_of_bounds(45.0, "dso") is None
