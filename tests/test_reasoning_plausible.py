@@ -38,3 +38,23 @@ class TestImplausibleMetric:
     def test_days_ratio_cannot_be_negative(self) -> None:
         """Days sales outstanding is an average balance over a day's revenue: never negative."""
         assert out_of_bounds(-12.0, "dso") is not None and out_of_bounds(45.0, "dso") is None
+
+
+class TestVerdictByFigure:
+    Q = "Did Acme have positive momentum in its licensing business in FY2022?"
+
+    def test_sign_question_not_answered_from_wording_of_a_figure(self) -> None:
+        """A sign asked of a sentence that states the figure is not answered by the sentence's
+        wording ('net cash used in' reads as a statement, not as a negative figure)."""
+        sentence = (
+            "In fiscal 2022 the licensing business of Acme had momentum, with net cash used in "
+            "licensing of $120 million."
+        )
+        ans = ask(self.Q, sentence)
+        assert ans.abstained or not ans.text.startswith("Yes"), ans.text
+
+    def test_sign_question_without_a_figure_is_read_from_wording(self) -> None:
+        """A covering sentence stating no figure still gives the verdict by its wording."""
+        sentence = "In fiscal 2022 the licensing business of Acme had positive momentum."
+        ans = ask(self.Q, sentence)
+        assert ans.text.startswith("Yes"), ans.text
