@@ -58,3 +58,41 @@ class TestVerdictByFigure:
         sentence = "In fiscal 2022 the licensing business of Acme had positive momentum."
         ans = ask(self.Q, sentence)
         assert ans.text.startswith("Yes"), ans.text
+
+
+TAX_NOTE_DEFERRED = """Income Taxes
+The components of deferred tax assets and liabilities are as follows (in millions):
+2021 2020
+Deferred revenue 210 274
+Accrued compensation 95 80
+Total deferred tax assets 305 354
+"""
+
+BALANCE_DEFERRED = """Consolidated Balance Sheets
+(in millions)
+December 31, 2021 December 31, 2020
+Total current assets 9,000 8,000
+Deferred revenue 1,118 1,689
+Total current liabilities 3,000 2,900
+"""
+
+
+class TestNamedStatement:
+    Q = "What balance of deferred revenues did Acme report on its balance sheet at December 31, 2021?"
+
+    def test_balance_sheet_row_preferred_over_a_note(self) -> None:
+        """A question naming the balance sheet reads the balance sheet's row, not the income
+        tax note's line of the same caption."""
+        ans = ask(self.Q, TAX_NOTE_DEFERRED, BALANCE_DEFERRED)
+        assert not ans.abstained and "1,118" in ans.text and "210" not in ans.text, ans.text
+
+    def test_note_only_abstains(self) -> None:
+        """With only the note's line in the evidence, the figure the question asks (the balance
+        sheet's) is not there: abstain, naming the statement."""
+        ans = ask(self.Q, TAX_NOTE_DEFERRED)
+        assert ans.abstained and "balance sheet the question names only" in ans.text, ans.text
+
+    def test_without_a_named_statement_the_note_still_answers(self) -> None:
+        """Without a statement named, nothing changes: the note's line is read as before."""
+        ans = ask("What deferred revenue did Acme report at December 31, 2021?", TAX_NOTE_DEFERRED)
+        assert "210" in ans.text or ans.abstained

@@ -27,6 +27,7 @@ from finqa.agents.reasoning.offline.solver import (
     Solution,
     citations_for,
     format_value,
+    formula_items,
     get_recipe,
     missing_operands,
     solve,
@@ -246,7 +247,9 @@ class OfflineBackend:
         else:
             what = recipe.name if recipe else "the figure asked for"
             text = f"I {CANNOT}: the evidence does not show every line item needed for {what} ({years})"
-            text += f"; missing: {', '.join(missing)}." if missing else "."
+            text += f"; missing: {', '.join(missing)}" if missing else ""
+            named = _named_titles(spec)
+            text += f" (read from the {named} the question names only)." if named else "."
         return self._abstained(text, strategy, list(missing or []))
 
     def _abstained(self, text: str, strategy: str, missing: list[str]) -> Answer:
@@ -323,6 +326,23 @@ class OfflineBackend:
         return offline_answer(
             text, strategy, conf, abstained=True, citations=tuple(p.citation for p in passages)
         )
+
+
+def _named_titles(spec: QuestionAsk) -> str:
+    """'balance sheet' when the question names the statement of an operand of its metric."""
+    from finqa.lexicon.line_items import get_item
+    from finqa.lexicon.query import STATEMENT_TITLES
+
+    recipe = get_recipe(spec.recipe)
+    if recipe is None or not spec.statements:
+        return ""
+    statements = {
+        item.statement
+        for formula in recipe.formulas
+        for item in map(get_item, formula_items(formula))
+        if item is not None and item.statement in spec.statements
+    }
+    return " and ".join(STATEMENT_TITLES[s] for s in sorted(statements))
 
 
 _FY = re.compile(r"\bFY(\d{4})\b")

@@ -59,6 +59,7 @@ def _expand(
     facts: dict[str, Fact],
     rows: dict[str, Row],
     summed: dict[str, list[str]] | None = None,
+    named: tuple[str, ...] = (),
 ) -> str | None:
     """Formula for one year with operand names; None when an operand is missing. A summed
     line item (`LineItem.summed`) is the sum of its lines: one operand each (`summed`: the
@@ -74,7 +75,7 @@ def _expand(
         if name not in facts:
             li = line_items().get(item_id)
             if li is not None and li.summed:
-                found = book.find_summed(item_id, y)
+                found = book.find_summed(item_id, y, named)
                 if not found:
                     missing = True
                     return name
@@ -82,7 +83,7 @@ def _expand(
                 facts.update(zip(names, found, strict=True))
                 summed[name] = names
             else:
-                fact = book.find(item_id, y, prefer=rows.get(item_id))
+                fact = book.find(item_id, y, prefer=rows.get(item_id), named=named)
                 if fact is None or (fact.item.unit == "%" and not abs(fact.value) < 100):
                     missing = True  # no row; or a stated rate that is no percentage
                     return name
@@ -118,7 +119,7 @@ def missing_operands(spec: QuestionAsk, book: Book) -> list[str]:
         for m in _TOKEN.finditer(apply_conventions(recipe.formulas[0], spec.conventions)):
             item_id, yy = m.group(1), y - int(m.group(2) or 0)
             label = f"{item_id.replace('_', ' ')} FY{yy}"
-            if label not in out and book.find(item_id, yy) is None:
+            if label not in out and book.find(item_id, yy, named=spec.statements) is None:
                 out.append(label)
     return out
 
@@ -158,7 +159,7 @@ def _solve(
     if recipe is None or not spec.agg_years:
         return None
     years = spec.agg_years
-    found: list[tuple[tuple[int, int, int], Solution]] = []
+    found: list[tuple[tuple[bool, int, int, int], Solution]] = []
     for n, filed in enumerate(recipe.formulas):
         formula = apply_conventions(filed, spec.conventions)  # what the question states
         facts: dict[str, Fact] = {}
@@ -166,7 +167,7 @@ def _solve(
         summed: dict[str, list[str]] = {}
         parts: list[str] = []
         for y in years:
-            expr = _expand(formula, y, book, facts, rows, summed)
+            expr = _expand(formula, y, book, facts, rows, summed, spec.statements)
             if expr is None:
                 break
             parts.append(expr)
