@@ -114,3 +114,54 @@ class TestNamedStatement:
             TAX_NOTE,
         )
         assert "other_statement" not in _codes(v), v.details["answer_problems"]
+
+
+CASH_FLOW = """Consolidated Statement of Cash Flows
+(in millions)
+2022
+2021
+Net income
+8,978
+7,679
+Restructuring and impairment charges
+411
+247
+Net cash provided by operating activities
+10,811
+11,616
+"""
+
+
+CASH_FLOW_CASH = (
+    CASH_FLOW
+    + """Cash and cash equivalents, end of year
+5,100
+4,900
+"""
+)
+
+
+class TestOtherFlowStatement:
+    def test_flow_printed_on_the_cash_flow_statement_is_accepted(self) -> None:
+        """Restructuring charges for 'in its income statement' read off the cash flow statement
+        (the same charges added back) stand: a flow statement prints the same flow."""
+        q = "What restructuring costs did Acme report in its income statement for FY2022?"
+        v = JudgeAgent(Settings()).evaluate(
+            q,
+            Answer(text="Restructuring costs in FY2022 were $411 million [S1]."),
+            evidence(CASH_FLOW, doc="ACME_2022_10K", first_page=59),
+            1,
+        )
+        assert "other_statement" not in _codes(v), v.details["answer_problems"]
+
+    def test_balance_question_figure_off_a_flow_statement_is_rejected(self) -> None:
+        """A balance sheet question's balance read under the cash flow statement's title (its
+        year-end cash line) is sent back: a balance is not read off a flow statement."""
+        q = "What cash and cash equivalents did Acme report on its balance sheet at the end of FY2022?"
+        v = JudgeAgent(Settings()).evaluate(
+            q,
+            Answer(text="Cash and cash equivalents at the end of FY2022 were $5,100 million [S1]."),
+            evidence(CASH_FLOW_CASH, doc="ACME_2022_10K", first_page=59),
+            1,
+        )
+        assert "other_statement" in _codes(v), v.details["answer_problems"]

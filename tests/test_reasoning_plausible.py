@@ -96,3 +96,37 @@ class TestNamedStatement:
         """Without a statement named, nothing changes: the note's line is read as before."""
         ans = ask("What deferred revenue did Acme report at December 31, 2021?", TAX_NOTE_DEFERRED)
         assert "210" in ans.text or ans.abstained
+
+
+INCOME_NO_RESTRUCTURING = """Consolidated Statement of Income
+(in millions)
+2022 2021
+Net revenue 86,392 79,474
+Cost of sales 40,576 37,075
+Operating profit 11,512 11,162
+"""
+
+CASH_FLOW_RESTRUCTURING = """Consolidated Statement of Cash Flows
+(in millions)
+2022 2021
+Net income 8,978 7,679
+Depreciation and amortization 2,763 2,710
+Restructuring and impairment charges 411 247
+Net cash provided by operating activities 10,811 11,616
+"""
+
+NOTE_RESTRUCTURING = """Note 3 Restructuring
+A summary of our restructuring charges (in millions):
+2022 2021
+Restructuring and impairment charges 388 247
+"""
+
+
+class TestNamedFlowStatement:
+    Q = "What is the quantity of restructuring costs directly outlined in Acme's income statements for FY2022?"
+
+    def test_flow_on_the_other_flow_statement_is_the_same_figure(self) -> None:
+        """A flow the question places on the income statement, printed only on the cash flow
+        statement (charges added back), is read there, not from a note's table."""
+        ans = ask(self.Q, NOTE_RESTRUCTURING, INCOME_NO_RESTRUCTURING, CASH_FLOW_RESTRUCTURING)
+        assert not ans.abstained and "$411 million" in ans.text, ans.text

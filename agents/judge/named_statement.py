@@ -7,10 +7,11 @@ statement) answers another question: it becomes unsupported, with the reason.
 The judge's own reading of the page the figure is read from (its cited source, or the one
 operand line of the calculation that gives it): the statement its statement model of the
 evidence pages reads there (`StatementFigures`), else the page's title
-(`lexicon.statements.classify`), else the section the page is indexed under. A page with none
-of these is a note when the evidence shows the named statement on pages not next to it; else
-(the statement not in the evidence, or a continuation page) it cannot be told and is left to
-the other checks.
+(`lexicon.statements.classify`), else the section the page is indexed under. The named
+statement, or the other flow statement for a flow (the same figure printed twice), is in place;
+another statement or table is not. A page with none of these is a note when the evidence shows
+the named statement on pages not next to it; else (the statement not in the evidence, or a
+continuation page) it cannot be told and is left to the other checks.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from finqa.lexicon.query import STATEMENT_TITLES
 __all__ = ["off_named_statement"]
 
 # the statement model's kinds for the statements a question names (lexicon.query's ids)
+_FLOWS = frozenset({"income", "cashflow"})
 _KIND = {"income": "income", "balance": "balance", "cash_flow": "cashflow", "equity": "equity"}
 
 
@@ -63,6 +65,14 @@ def off_named_statement(
     return problems
 
 
+def _same_figure(printed: str, named: str) -> bool:
+    """A line of the named statement printed on this one is the same figure: the statement
+    itself, or the other flow statement (restructuring charges added back in the cash flow
+    statement are the income statement's charges); a balance is never read off a flow
+    statement, nor a flow off the balance sheet, nor either off a note's table."""
+    return printed == named or {printed, named} <= _FLOWS
+
+
 def _sources(answer: Answer, nc: NumberCheck) -> list[str]:
     """The source the figure is read from: the one operand line of the calculation that gives
     it, else its cited source ([] for a figure computed from several lines)."""
@@ -90,12 +100,11 @@ def _elsewhere(ctx: Context, store: Any, source: str, kind: str, title: str) -> 
     titled, title = statement_of_page(item.text.splitlines())
     if titled is None and item.section:
         titled, title = classify_statement(item.section), item.section
-    if titled == kind:
-        return None
     if titled is not None:
-        return f"on p.{page} under '{title.strip()}'"
+        return None if _same_figure(titled, kind) else f"on p.{page} under '{title.strip()}'"
     if here:
-        return f"on p.{page}, in a {sorted(here)[0]} table"
+        other = sorted(here)[0]
+        return None if _same_figure(other, kind) else f"on p.{page}, in a {other} table"
     shown = sorted({p for t in tables if str(t.statement) == kind for p in t.pages})
     if not shown or any(abs(p - page) <= 1 for p in shown):
         return None  # the named statement is not in the evidence, or runs onto this page

@@ -274,15 +274,18 @@ class Book:
         `prefer`: the row already used for this item in another year — reused when it has the
         year, so one metric never mixes a statement with an unrelated table.
         `named`: the statements the question names (`QuestionAsk.statements`); an item of one
-        of them is read from that statement's own rows only, never from a note's table.
+        of them is read from the financial statements' own rows only (that statement's first,
+        as always; a flow printed on the other flow statement, restructuring charges added back
+        in the cash flow statement, is the same figure), never from a note's or MD&A's table
+        (the income-tax note's 'Deferred revenue' line is a deferred tax asset).
         """
         li = get_item(item_id)
         if li is None:
             return None
         pool: Sequence[Row] = self.rows
         if li.statement in named:
-            pool = [r for r in self.rows if r.primary and r.statement == li.statement]
-            if prefer is not None and prefer not in pool:
+            pool = [r for r in self.rows if r.primary]
+            if prefer is not None and not prefer.primary:
                 prefer = None
         if prefer is not None:
             v = prefer.value_for(year)
