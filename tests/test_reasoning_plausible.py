@@ -90,7 +90,7 @@ class TestNamedStatement:
         """With only the note's line in the evidence, the figure the question asks (the balance
         sheet's) is not there: abstain, naming the statement."""
         ans = ask(self.Q, TAX_NOTE_DEFERRED)
-        assert ans.abstained and "balance sheet the question names only" in ans.text, ans.text
+        assert ans.abstained and "as the question names the balance sheet" in ans.text, ans.text
 
     def test_without_a_named_statement_the_note_still_answers(self) -> None:
         """Without a statement named, nothing changes: the note's line is read as before."""

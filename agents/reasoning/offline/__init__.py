@@ -249,7 +249,11 @@ class OfflineBackend:
             text = f"I {CANNOT}: the evidence does not show every line item needed for {what} ({years})"
             text += f"; missing: {', '.join(missing)}" if missing else ""
             named = _named_titles(spec)
-            text += f" (read from the {named} the question names only)." if named else "."
+            text += (
+                f" (read from the financial statements only, as the question names the {named})."
+                if named
+                else "."
+            )
         return self._abstained(text, strategy, list(missing or []))
 
     def _abstained(self, text: str, strategy: str, missing: list[str]) -> Answer:
