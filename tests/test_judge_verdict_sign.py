@@ -103,3 +103,13 @@ class TestVerdictAgainstFigure:
             Q_CFO, "Yes. Operating cash flow in FY2022 was negative $1,234 million [S1].", CASH_FLOW
         )
         assert "verdict_sign" in _codes(v), v.details["answer_problems"]
+
+    def test_judgement_over_a_threshold_is_no_direction(self) -> None:
+        """'Is Acme a high growth company?' answered 'No' beside revenue growing 7% a year is the
+        judgement's verdict (below its threshold), not a direction contradicted."""
+        v = _judge(
+            "Are Acme's FY2022 financials that of a high growth company?",
+            "No. Revenue grew from $900 million in FY2021 to $1,000 million in FY2022 [S1].",
+            INCOME,
+        )
+        assert "verdict_sign" not in _codes(v), v.details["answer_problems"]

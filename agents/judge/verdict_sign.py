@@ -3,7 +3,8 @@ flow from operations?' answered 'Yes' beside a negative figure, or 'Did X's marg
 answered 'Yes' beside a decline, contradicts itself and is not accepted.
 
 What the question tests comes from the lexicon's one reading of it (`QuestionAsk`): a sign
-('positive ...?': `wants_positive`) or a direction (up / down: `direction`). The figure is the
+('positive ...?': `wants_positive`) or a direction (up / down: `direction`; not where it asks
+a judgement over a threshold, 'Is X a high-growth company?'). The figure is the
 answer's own: the result of its recorded calculation, else the first amount it states after the
 verdict (signed as written: '-$1,561 million', '$(1,234) million', 'negative $5 million'); for a
 direction, a recorded change, else a movement it states ('from 40.1% ... to 38.2%'). Where the
@@ -46,7 +47,7 @@ def verdict_against_figure(
     test: Test
     if ask.wants_positive:
         test = "positive"
-    elif up != down:
+    elif up != down and not _judgement(ctx.question):
         test = "up" if up else "down"
     else:
         return []
@@ -68,6 +69,20 @@ def verdict_against_figure(
         f"gives as its basis, {shown}, is {what[1]}: the verdict contradicts its own figure"
     )
     return [KindProblem("verdict_sign", message, [shown])]
+
+
+def _judgement(question: str) -> bool:
+    """The question asks a judgement over a threshold ('a high-growth company', 'capital
+    intensive', 'a healthy quick ratio'), not whether a figure went up or down: a 'No' beside
+    revenue growth of 7% a year is the judgement's, not a direction."""
+    from finqa.lexicon import intent
+    from finqa.lexicon.judgements import asked_judgements
+
+    return bool(
+        asked_judgements(question)
+        or intent.asks_high_growth(question)
+        or intent.asks_evaluation(question)
+    )
 
 
 def _figure(
