@@ -130,3 +130,29 @@ class TestNamedFlowStatement:
         statement (charges added back), is read there, not from a note's table."""
         ans = ask(self.Q, NOTE_RESTRUCTURING, INCOME_NO_RESTRUCTURING, CASH_FLOW_RESTRUCTURING)
         assert not ans.abstained and "$411 million" in ans.text, ans.text
+
+
+LOSS_BENEFIT = """Consolidated Statements of Operations
+(in millions)
+2022 2021
+Net sales 5,000 5,200
+Cost of sales 4,100 4,000
+Operating loss (900) (350)
+Loss before income taxes (1,000) (400)
+Income tax expense (benefit) (210) (80)
+Net loss (790) (320)
+"""
+
+
+class TestBadInput:
+    def test_tax_benefit_on_a_pretax_loss_is_a_positive_rate(self) -> None:
+        """A tax benefit on a pre-tax loss is a positive effective tax rate: answered (21.0%),
+        not abstained as implausible."""
+        ans = ask("What was Acme's effective tax rate in FY2022?", LOSS_BENEFIT)
+        assert not ans.abstained and "21.0%" in ans.text and "-21.0%" not in ans.text, ans.text
+
+    def test_operating_loss_with_costs_printed_positive(self) -> None:
+        """Costs printed as positive numbers without parentheses and an operating loss in
+        parentheses give a negative margin within the definition: answered (-18.0%)."""
+        ans = ask("What was Acme's operating margin in FY2022?", LOSS_BENEFIT)
+        assert not ans.abstained and "-18.0%" in ans.text, ans.text
