@@ -113,3 +113,24 @@ class TestVerdictAgainstFigure:
             INCOME,
         )
         assert "verdict_sign" not in _codes(v), v.details["answer_problems"]
+
+    def test_a_calculation_of_another_figure_is_no_basis(self) -> None:
+        """The figure is the one the text states: 'No ... -$1,234 million' beside a recorded
+        calculation of another, positive figure is no contradiction."""
+        from finqa.agents.types import Calculation, Operand
+
+        calc = Calculation(
+            expression="a / b",
+            operands=(
+                Operand(name="a", value=456.0, unit="USD", source_id="S1"),
+                Operand(name="b", value=1.0, unit="USD", source_id="S1"),
+            ),
+            result=456.0,
+            unit="ratio",
+        )
+        answer = Answer(
+            text="No. Net cash from operating activities in FY2022 was -$1,234 million [S1].",
+            calculations=(calc,),
+        )
+        v = JudgeAgent(Settings()).evaluate(Q_CFO, answer, _ev(CASH_FLOW), 1)
+        assert "verdict_sign" not in _codes(v), v.details["answer_problems"]

@@ -5,9 +5,9 @@ answered 'Yes' beside a decline, contradicts itself and is not accepted.
 What the question tests comes from the lexicon's one reading of it (`QuestionAsk`): a sign
 ('positive ...?': `wants_positive`) or a direction (up / down: `direction`; not where it asks
 a judgement over a threshold, 'Is X a high-growth company?'). The figure is the
-answer's own: the result of its recorded calculation, else the first amount it states after the
-verdict (signed as written: '-$1,561 million', '$(1,234) million', 'negative $5 million'); for a
-direction, a recorded change, else a movement it states ('from 40.1% ... to 38.2%'). Where the
+answer's own as its text states it (a recorded calculation may be of another figure): the first
+amount after the verdict (signed as written: '-$1,561 million', '$(1,234) million', 'negative
+$5 million'); for a direction, a movement it states ('from 40.1% ... to 38.2%'). Where the
 answer gives no such figure the check says nothing (the basis check judges a verdict resting on
 sentences).
 """
@@ -31,7 +31,6 @@ _NEGATIVE_WORD = re.compile(r"\bnegative\s*$", re.I)
 _FROM = re.compile(r"\bfrom\s*$", re.I)
 _TO = re.compile(r"^\W*(?:\w+\W+){0,6}?to\s*$", re.I)
 _AMOUNT_UNITS = frozenset({"USD", ""})
-_CHANGES = frozenset({"trend", "change", "growth"})
 
 
 def verdict_against_figure(
@@ -51,7 +50,7 @@ def verdict_against_figure(
         test = "up" if up else "down"
     else:
         return []
-    found = _figure(ctx, answer, numbers, test, end)
+    found = _figure(ctx, numbers, test, end)
     if found is None or not found[0]:
         return []
     value, shown = found
@@ -86,13 +85,12 @@ def _judgement(question: str) -> bool:
 
 
 def _figure(
-    ctx: Context, answer: Answer, numbers: Sequence[NumberCheck], test: Test, end: int
+    ctx: Context, numbers: Sequence[NumberCheck], test: Test, end: int
 ) -> tuple[float, str] | None:
-    """(value, as shown) of the figure the verdict rests on, or None."""
-    calcs = [c for c in answer.calculations if c.result is not None]
+    """(value, as shown) of the figure the verdict rests on, as the answer's text states it after
+    the verdict, or None (a recorded calculation alone may be of another figure: the working
+    capital question's answer may carry a ratio's calculation beside it)."""
     if test == "positive":
-        if calcs:
-            return float(calcs[0].result), f"{calcs[0].result:,.4g} (its calculation)"
         for nc in sorted(numbers, key=lambda n: n.start):
             q = nc.quantity
             if nc.start < end or q is None or str(q.unit or "") not in _AMOUNT_UNITS:
@@ -102,8 +100,6 @@ def _figure(
                 value = -value
             return value, nc.text.strip()
         return None
-    if calcs and ctx.intent.ask.aggregate in _CHANGES:
-        return float(calcs[0].result), f"{calcs[0].result:,.4g} (its calculated change)"
     return _stated_movement(ctx.text, numbers, end)
 
 
