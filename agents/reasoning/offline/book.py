@@ -277,13 +277,16 @@ class Book:
         of them is read from the financial statements' own rows only (that statement's first,
         as always; a flow printed on the other flow statement, restructuring charges added back
         in the cash flow statement, is the same figure), never from a note's or MD&A's table
-        (the income-tax note's 'Deferred revenue' line is a deferred tax asset).
+        (the income-tax note's 'Deferred revenue' line is a deferred tax asset), when the
+        evidence holds the named statement; without it, the other tables are read as before.
         """
         li = get_item(item_id)
         if li is None:
             return None
         pool: Sequence[Row] = self.rows
-        if li.statement in named:
+        if li.statement in named and any(
+            r.primary and r.statement == li.statement for r in self.rows
+        ):
             pool = [r for r in self.rows if r.primary]
             if prefer is not None and not prefer.primary:
                 prefer = None
