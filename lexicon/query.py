@@ -23,6 +23,7 @@ __all__ = [
     "named_statements",
     "primary_fiscal_year",
     "STATEMENT_NAMES",
+    "STATEMENT_TITLES",
 ]
 
 STATEMENT_NAMES = {
@@ -30,6 +31,13 @@ STATEMENT_NAMES = {
     "balance": "consolidated balance sheets financial position",
     "cash_flow": "consolidated statements of cash flows",
     "equity": "consolidated statements of shareholders equity",
+}
+# how an answer names each statement a question can name
+STATEMENT_TITLES = {
+    "income": "income statement",
+    "balance": "balance sheet",
+    "cash_flow": "cash flow statement",
+    "equity": "statement of shareholders' equity",
 }
 _STATEMENT_RX = [
     (

@@ -87,6 +87,10 @@ class QuestionAsk:
     # a measure adjusted from the reported line is asked ('if we exclude the impact of FX',
     # 'Adjusted EBIT', 'organic'): the reported figure is not it
     adjusted: bool = False
+    # the financial statements the question names ('on its balance sheet', 'in the cash flow
+    # statement': `lexicon.query.named_statements`): a line item of a named statement is read
+    # from that statement's rows, never from a note's table
+    statements: tuple[str, ...] = ()
 
     def period_label(self, year: int) -> str:
         """How the answer names a fiscal year's period: 'FY2025', or the shorter period asked
@@ -192,7 +196,14 @@ def _read(q: str, fy_label: str | None) -> QuestionAsk:
         period_type=period if aggregate == "single" and op is None else None,
         change_form=form,
         adjusted=intent.asks_adjusted(head),
+        statements=_named_statements(q),
     )
+
+
+def _named_statements(q: str) -> tuple[str, ...]:
+    from finqa.lexicon.query import named_statements
+
+    return named_statements(q)
 
 
 def _item_period(head: str, q: str) -> PeriodType | None:

@@ -391,6 +391,15 @@ class TestPlausibility:
         v = _judge().evaluate(q, Answer(text="Asset turnover was -0.45 [S1]."), _ev(INCOME), 3)
         assert "implausible" in _codes(v), v.details["answer_problems"]
 
+    def test_negative_days_ratio(self) -> None:
+        """A negative days sales outstanding is sent back: a days ratio is a balance over a
+        day's flow; '45.0 days' is not."""
+        q = "What was Corning's days sales outstanding in FY2022?"
+        v = _judge().evaluate(q, Answer(text="DSO was -45.0 days [S1]."), _ev(INCOME), 3)
+        assert "implausible" in _codes(v), v.details["answer_problems"]
+        ok = _judge().evaluate(q, Answer(text="DSO was 45.0 days [S1]."), _ev(INCOME), 3)
+        assert "implausible" not in _codes(ok), ok.details["answer_problems"]
+
     def test_share_over_a_whole(self) -> None:
         """A share of a whole above 100% is sent back."""
         q = "What percentage of Corning's total net sales in FY2022 was cost of sales?"

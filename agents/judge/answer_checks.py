@@ -17,11 +17,13 @@ from finqa.agents.judge.context import Context, counted, question_parts_of
 from finqa.agents.judge.facets import Facet, check_facets
 from finqa.agents.judge.grounding import check_claims
 from finqa.agents.judge.kind import Expectation, KindProblem, check_kind
+from finqa.agents.judge.named_statement import off_named_statement
 from finqa.agents.judge.numeric import NumberCheck
 from finqa.agents.judge.part_named import part_not_named
 from finqa.agents.judge.period_type import other_period_type
 from finqa.agents.judge.row_item import other_item_row
 from finqa.agents.judge.text import split_claims
+from finqa.agents.judge.verdict_sign import verdict_against_figure
 from finqa.agents.types import Answer
 
 __all__ = ["PROBLEM_FACETS", "check_answer_kind", "check_parts", "level_not_change"]
@@ -46,6 +48,8 @@ PROBLEM_FACETS: dict[str, tuple[str, ...]] = {
     "accrual_for_cash": ("figure",),
     "other_item": ("figure",),
     "period_type": ("figure",),
+    "verdict_sign": ("verdict",),
+    "other_statement": ("figure",),
 }
 
 
@@ -83,6 +87,8 @@ def check_answer_kind(
     if ctx.expect.kind in FIGURE_KINDS or ctx.expect.kind is None:
         problems += other_item_row(ctx, numbers)
         problems += other_period_type(ctx, answer, numbers)
+        problems += off_named_statement(ctx, answer, numbers)
+    problems += verdict_against_figure(ctx, answer, numbers)
     problems += ctx.problems  # the second route's and the definitions' (step 2)
     flagged = [x for x in answer.calc_problems if x]
     if flagged:

@@ -36,7 +36,7 @@ class SignBasis:
 
 def in_metric_units(q: Any, unit: str) -> float | None:
     """The figure in the metric's catalogue unit: percent points for '%' ('0.25' written as a
-    fraction is 25), a plain number for ratios and turnovers; None when it is neither."""
+    fraction is 25), a plain number for ratios, turnovers and days; None when it is neither."""
     value = float(q.value)
     written = str(q.unit or "")
     if unit == "%":
@@ -49,6 +49,8 @@ def in_metric_units(q: Any, unit: str) -> float | None:
         if written == "%":
             return value / 100.0
         return value if written in ("", "ratio", "times", "x") else None
+    if unit == "days":
+        return value if written in ("", "days") else None
     return None
 
 
@@ -106,7 +108,7 @@ def implausible(
         if rule.quotient_sign and metric_id and routes is not None and year
         else None
     )
-    as_unit = unit if unit in ("%", "ratio", "times") else ("%" if share else unit)
+    as_unit = unit if unit in ("%", "ratio", "times", "days") else ("%" if share else unit)
     for nc in figures:
         value = in_metric_units(nc.quantity, as_unit)
         if value is None:

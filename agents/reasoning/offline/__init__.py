@@ -27,6 +27,7 @@ from finqa.agents.reasoning.offline.solver import (
     Solution,
     citations_for,
     format_value,
+    formula_items,
     get_recipe,
     missing_operands,
     solve,
@@ -129,6 +130,8 @@ class OfflineBackend:
                     "figure for it is in the filings' statements."
                 )
                 return ans.model_copy(update={"text": text})
+            if sol is not None and sol.implausible:
+                return self._abstain_implausible(spec, sol, strategy)
             if sol is not None and self._acceptable(sol, spec, strategy):
                 return self._metric_answer(question, spec, sol, strategy, book)
             if not spec.is_yes_no:
@@ -244,7 +247,13 @@ class OfflineBackend:
         else:
             what = recipe.name if recipe else "the figure asked for"
             text = f"I {CANNOT}: the evidence does not show every line item needed for {what} ({years})"
-            text += f"; missing: {', '.join(missing)}." if missing else "."
+            text += f"; missing: {', '.join(missing)}" if missing else ""
+            named = _named_titles(spec)
+            text += (
+                f" (read from the financial statements only, as the question names the {named})."
+                if named
+                else "."
+            )
         return self._abstained(text, strategy, list(missing or []))
 
     def _abstained(self, text: str, strategy: str, missing: list[str]) -> Answer:
@@ -252,6 +261,20 @@ class OfflineBackend:
         conf = confidence_signals(text, cited=False)
         conf["mode"] = "abstain"
         return offline_answer(text, strategy, conf, abstained=True, missing=missing)
+
+    def _abstain_implausible(self, spec: QuestionAsk, sol: Solution, strategy: str) -> Answer:
+        """Every reading of the metric gives a figure its definition rules out (a margin of
+        243.7%): the lines read are not the ones the definition names, so no figure is given."""
+        read = "; ".join(
+            f"{o.name.replace('_fy', ' FY').replace('_', ' ')} = {_num(o.value)} [{o.source_id}]"
+            for o in sol.calculation.operands
+        )
+        text = (
+            f"I {CANNOT}: the {sol.recipe.name} computed from the evidence, "
+            f"{format_value(sol, spec)}, is not plausible: {sol.implausible}; the lines read "
+            f"({read}) are not the ones its definition names."
+        )
+        return self._abstained(text, strategy, [f"{sol.recipe.name} ({sol.implausible})"])
 
     def _abstain_period(self, spec: QuestionAsk, strategy: str) -> Answer:
         """Two different periods asked in one fiscal year ('Q1 2025 vs Q2 2025'): the offline
@@ -307,6 +330,23 @@ class OfflineBackend:
         return offline_answer(
             text, strategy, conf, abstained=True, citations=tuple(p.citation for p in passages)
         )
+
+
+def _named_titles(spec: QuestionAsk) -> str:
+    """'balance sheet' when the question names the statement of an operand of its metric."""
+    from finqa.lexicon.line_items import get_item
+    from finqa.lexicon.query import STATEMENT_TITLES
+
+    recipe = get_recipe(spec.recipe)
+    if recipe is None or not spec.statements:
+        return ""
+    statements = {
+        item.statement
+        for formula in recipe.formulas
+        for item in map(get_item, formula_items(formula))
+        if item is not None and item.statement in spec.statements
+    }
+    return " and ".join(STATEMENT_TITLES[s] for s in sorted(statements))
 
 
 _FY = re.compile(r"\bFY(\d{4})\b")

@@ -262,20 +262,39 @@ class Book:
         return years if descending else tuple(reversed(years))
 
     # ------------------------------------------------------------------ lookup
-    def find(self, item_id: str, year: int, prefer: Row | None = None) -> Fact | None:
+    def find(
+        self,
+        item_id: str,
+        year: int,
+        prefer: Row | None = None,
+        named: Sequence[str] = (),
+    ) -> Fact | None:
         """The best row for a line item and fiscal year, or None (never a guess across items).
 
         `prefer`: the row already used for this item in another year — reused when it has the
         year, so one metric never mixes a statement with an unrelated table.
+        `named`: the statements the question names (`QuestionAsk.statements`); an item of one
+        of them is read from the financial statements' own rows only (that statement's first,
+        as always; a flow printed on the other flow statement, restructuring charges added back
+        in the cash flow statement, is the same figure), never from a note's or MD&A's table
+        (the income-tax note's 'Deferred revenue' line is a deferred tax asset), when the
+        evidence holds the named statement; without it, the other tables are read as before.
         """
         li = get_item(item_id)
         if li is None:
             return None
+        pool: Sequence[Row] = self.rows
+        if li.statement in named and any(
+            r.primary and r.statement == li.statement for r in self.rows
+        ):
+            pool = [r for r in self.rows if r.primary]
+            if prefer is not None and not prefer.primary:
+                prefer = None
         if prefer is not None:
             v = prefer.value_for(year)
             if v is not None:
                 return Fact(li, year, prefer, float(v))
-        found = self._best(li, year, self.rows)
+        found = self._best(li, year, pool)
         if found is None and li.id == TOP_LINE:
             found = self._top_line(li, year)
         if found is not None and li.id == ATTRIBUTED:
@@ -309,7 +328,7 @@ class Book:
                 return Fact(found.item, year, row, float(row.value_for(year) or 0.0))
         return None
 
-    def find_summed(self, item_id: str, year: int) -> list[Fact]:
+    def find_summed(self, item_id: str, year: int, named: Sequence[str] = ()) -> list[Fact]:
         """Every line of one statement that is the item, for an item the catalogue sums
         (`LineItem.summed`: 'Commercial paper' + 'Current portion of long-term debt'); the best
         row alone for any other item, or when the best row is not in its primary statement.
@@ -317,8 +336,9 @@ class Book:
         The lines are those of the best row's filing and statement, on its page or the next
         (a statement over two pages), from the same reader (statement model or evidence text,
         never both: one line is counted once), each caption once; a 'Total ...' line of the
-        item, when printed, is the sum itself and is used alone. [] when no row is the item."""
-        best = self.find(item_id, year)
+        item, when printed, is the sum itself and is used alone. [] when no row is the item.
+        `named`: the statements the question names (as for `find`)."""
+        best = self.find(item_id, year, named=named)
         if best is None:
             return []
         li, top = best.item, best.row

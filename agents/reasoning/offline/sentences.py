@@ -11,7 +11,8 @@ states rather than a statement line item.
   (idf-weighted over the evidence sentences); its polarity (`lexicon.polarity`) gives the
   verdict: "Yes" when it states the subject, "No" when it denies it ("No customer accounted
   for ...", "... will not have a material adverse effect"). A question about a movement or a
-  comparison of figures ("Did X's segment grow?") is not answered from wording.
+  comparison of figures ("Did X's segment grow?") is not answered from wording, nor is a
+  question about a sign ("positive cash flow?") from a sentence that states the figure.
 - stated figure ("What is the amount of the gain ...?"): a covering sentence that states
   exactly one amount answers with it; a question asking for a total or a difference of several
   figures is not answered by one stated figure.
@@ -21,6 +22,8 @@ answer them. Without a covering sentence the functions return None (the caller a
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from finqa.agents.reasoning.confidence import confidence_signals
 from finqa.agents.reasoning.offline.extractive import Passage, best_passages, content_words
@@ -33,6 +36,7 @@ from finqa.lexicon import (
     find_periods,
     get_metric,
 )
+from finqa.lexicon.answer_form import asks_positive
 from finqa.lexicon.polarity import (
     YES_NO_HEAD,
     asks_direction,
@@ -150,6 +154,10 @@ def assertion_answer(question: str, evidence: Evidence, strategy: str) -> Answer
     if found is None:
         return None
     p, terms, cov = found
+    if asks_positive(question) and _amounts(p.text):
+        # a sign asked ('positive cash flow?') of a sentence stating the figure: the figure's
+        # sign decides, which the sentence's wording cannot read ('net cash used in ...')
+        return None
     polarity = sentence_polarity(p.text, terms)
     yes = (polarity == "affirms") != is_negated_question(question)
     says = "states it" if polarity == "affirms" else "denies it"
@@ -172,7 +180,7 @@ def figure_answer(question: str, evidence: Evidence, strategy: str) -> Answer | 
     if found is None:
         return None
     p, _terms, cov = found
-    amounts = [q for q in extract_quantities(p.text) if q.kind == "number" and q.unit == "USD"]
+    amounts = _amounts(p.text)
     if len(amounts) != 1:
         return None
     amount = amounts[0].text
@@ -181,3 +189,8 @@ def figure_answer(question: str, evidence: Evidence, strategy: str) -> Answer | 
         "this sentence; the figure is as stated, not computed."
     )
     return _answer(text, p, cov, strategy, "stated_figure", figure=amount)
+
+
+def _amounts(text: str) -> list[Any]:
+    """The amounts of money a sentence states."""
+    return [q for q in extract_quantities(text) if q.kind == "number" and q.unit == "USD"]

@@ -47,6 +47,9 @@ class Solution:
     # 'defined': the catalogue's formula; 'year_end': its averages taken at the year-end balance
     # because a prior year-end balance was not in the evidence (stated, with lower confidence)
     basis: str = "defined"
+    # why the figure cannot be the metric by its definition (`lexicon.plausibility`: a margin
+    # outside [-100%, 100%], a negative turnover or days ratio); empty when it can
+    implausible: str = ""
 
 
 def _expand(
@@ -56,6 +59,7 @@ def _expand(
     facts: dict[str, Fact],
     rows: dict[str, Row],
     summed: dict[str, list[str]] | None = None,
+    named: tuple[str, ...] = (),
 ) -> str | None:
     """Formula for one year with operand names; None when an operand is missing. A summed
     line item (`LineItem.summed`) is the sum of its lines: one operand each (`summed`: the
@@ -71,7 +75,7 @@ def _expand(
         if name not in facts:
             li = line_items().get(item_id)
             if li is not None and li.summed:
-                found = book.find_summed(item_id, y)
+                found = book.find_summed(item_id, y, named)
                 if not found:
                     missing = True
                     return name
@@ -79,7 +83,7 @@ def _expand(
                 facts.update(zip(names, found, strict=True))
                 summed[name] = names
             else:
-                fact = book.find(item_id, y, prefer=rows.get(item_id))
+                fact = book.find(item_id, y, prefer=rows.get(item_id), named=named)
                 if fact is None or (fact.item.unit == "%" and not abs(fact.value) < 100):
                     missing = True  # no row; or a stated rate that is no percentage
                     return name
@@ -115,7 +119,7 @@ def missing_operands(spec: QuestionAsk, book: Book) -> list[str]:
         for m in _TOKEN.finditer(apply_conventions(recipe.formulas[0], spec.conventions)):
             item_id, yy = m.group(1), y - int(m.group(2) or 0)
             label = f"{item_id.replace('_', ' ')} FY{yy}"
-            if label not in out and book.find(item_id, yy) is None:
+            if label not in out and book.find(item_id, yy, named=spec.statements) is None:
                 out.append(label)
     return out
 
@@ -123,21 +127,23 @@ def missing_operands(spec: QuestionAsk, book: Book) -> list[str]:
 def solve(spec: QuestionAsk, book: Book) -> Solution | None:
     """The metric the question asks for, computed from the evidence, or None.
 
+    A reading whose figure the metric cannot take by its definition (`Solution.implausible`)
+    is returned only when no other reading is plausible: the caller abstains, saying why.
     A metric the catalogue defines on average balances whose prior year-end balance is not in
     the evidence is computed on the year-end balance instead (`Solution.basis` 'year_end'),
     unless the question states its balance basis: the answer then says so."""
     sol = _solve(spec, book)
-    if sol is not None or spec.conventions.balance is not None:
+    if (sol is not None and not sol.implausible) or spec.conventions.balance is not None:
         return sol
     recipe = get_recipe(spec.recipe)
     if recipe is None or not any("avg(" in f for f in recipe.formulas):
-        return None
+        return sol
     ending = replace(spec, conventions=replace(spec.conventions, balance="ending"))
-    sol = _solve(ending, book, described=False)
-    if sol is None:
-        return None
-    sol.basis = "year_end"
-    return sol
+    other = _solve(ending, book, described=False)
+    if other is None or (other.implausible and sol is not None):
+        return sol  # the defined reading's failure is the one to state
+    other.basis = "year_end"
+    return other
 
 
 def solve_with(spec: QuestionAsk, book: Book, recipe: Recipe) -> Solution | None:
@@ -153,7 +159,7 @@ def _solve(
     if recipe is None or not spec.agg_years:
         return None
     years = spec.agg_years
-    found: list[tuple[tuple[int, int, int], Solution]] = []
+    found: list[tuple[tuple[bool, int, int, int], Solution]] = []
     for n, filed in enumerate(recipe.formulas):
         formula = apply_conventions(filed, spec.conventions)  # what the question states
         facts: dict[str, Fact] = {}
@@ -161,18 +167,29 @@ def _solve(
         summed: dict[str, list[str]] = {}
         parts: list[str] = []
         for y in years:
-            expr = _expand(formula, y, book, facts, rows, summed)
+            expr = _expand(formula, y, book, facts, rows, summed, spec.statements)
             if expr is None:
                 break
             parts.append(expr)
         else:
             sol = _build(spec, recipe, formula, years, parts, facts, described)
             if sol is not None:
+                sol.implausible = _implausible(spec, sol)
                 weak = sum(1 for f in facts.values() if not f.row.primary)
                 guessed = sum(1 for f in facts.values() if f.row.header_inferred)
-                found.append(((weak, guessed, n), sol))
-    # the alternative read most from the financial statements themselves wins
+                found.append(((bool(sol.implausible), weak, guessed, n), sol))
+    # a plausible alternative first; then the one read most from the financial statements
     return min(found, key=lambda t: t[0])[1] if found else None
+
+
+def _implausible(spec: QuestionAsk, sol: Solution) -> str:
+    """Why one year's figure of the metric breaks its definition (`lexicon.plausibility`), else
+    '' (a change, growth or average over years may take any sign or size)."""
+    from finqa.lexicon.plausibility import out_of_bounds
+
+    if spec.aggregate != "single" or len(sol.per_year) != 1 or sol.unit != sol.recipe.unit:
+        return ""
+    return out_of_bounds(sol.value, sol.recipe.id) or ""
 
 
 def _year_phrase(year: int, facts: Iterable[Fact], fy_label: str = "end") -> str:

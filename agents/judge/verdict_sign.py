@@ -1,0 +1,123 @@
+"""A yes/no verdict agrees with the figure it quotes as its basis: 'Did X generate positive cash
+flow from operations?' answered 'Yes' beside a negative figure, or 'Did X's margin improve?'
+answered 'Yes' beside a decline, contradicts itself and is not accepted.
+
+What the question tests comes from the lexicon's one reading of it (`QuestionAsk`): a sign
+('positive ...?': `wants_positive`) or a direction (up / down: `direction`; not where it asks
+a judgement over a threshold, 'Is X a high-growth company?'). The figure is the
+answer's own as its text states it (a recorded calculation may be of another figure): the first
+amount after the verdict (signed as written: '-$1,561 million', '$(1,234) million', 'negative
+$5 million'); for a direction, a movement it states ('from 40.1% ... to 38.2%'). Where the
+answer gives no such figure the check says nothing (the basis check judges a verdict resting on
+sentences).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Literal
+
+from finqa.agents.judge.context import Context
+from finqa.agents.judge.kind import KindProblem
+from finqa.agents.judge.numeric import NumberCheck
+from finqa.agents.types import Answer
+from finqa.lexicon.intent import leading_yes_no
+
+__all__ = ["verdict_against_figure"]
+
+Test = Literal["positive", "up", "down"]
+_NEGATIVE_WORD = re.compile(r"\bnegative\s*$", re.I)
+_FROM = re.compile(r"\bfrom\s*$", re.I)
+_TO = re.compile(r"^\W*(?:\w+\W+){0,6}?to\s*$", re.I)
+_AMOUNT_UNITS = frozenset({"USD", ""})
+
+
+def verdict_against_figure(
+    ctx: Context, answer: Answer, numbers: Sequence[NumberCheck]
+) -> list[KindProblem]:
+    """A problem when the answer's leading Yes / No contradicts the sign or the direction of the
+    figure it gives for what the question tests; [] otherwise."""
+    ask = ctx.intent.ask
+    end = leading_yes_no(ctx.text)
+    if ctx.abstained or not ask.is_yes_no or end is None:
+        return []
+    up, down = ask.direction
+    test: Test
+    if ask.wants_positive:
+        test = "positive"
+    elif up != down and not _judgement(ctx.question):
+        test = "up" if up else "down"
+    else:
+        return []
+    found = _figure(ctx, numbers, test, end)
+    if found is None or not found[0]:
+        return []
+    value, shown = found
+    holds = value > 0 if test in ("positive", "up") else value < 0
+    yes = ctx.text[:end].strip().lower().endswith("yes")
+    if holds == yes:
+        return []
+    what = {
+        "positive": ("is positive", "negative" if value < 0 else "positive"),
+        "up": ("went up", "a decline" if value < 0 else "a rise"),
+        "down": ("went down", "a rise" if value > 0 else "a decline"),
+    }[test]
+    message = (
+        f"the answer says '{'Yes' if yes else 'No'}' to whether it {what[0]}, but the figure it "
+        f"gives as its basis, {shown}, is {what[1]}: the verdict contradicts its own figure"
+    )
+    return [KindProblem("verdict_sign", message, [shown])]
+
+
+def _judgement(question: str) -> bool:
+    """The question asks a judgement over a threshold ('a high-growth company', 'capital
+    intensive', 'a healthy quick ratio'), not whether a figure went up or down: a 'No' beside
+    revenue growth of 7% a year is the judgement's, not a direction."""
+    from finqa.lexicon import intent
+    from finqa.lexicon.judgements import asked_judgements
+
+    return bool(
+        asked_judgements(question)
+        or intent.asks_high_growth(question)
+        or intent.asks_evaluation(question)
+    )
+
+
+def _figure(
+    ctx: Context, numbers: Sequence[NumberCheck], test: Test, end: int
+) -> tuple[float, str] | None:
+    """(value, as shown) of the figure the verdict rests on, as the answer's text states it after
+    the verdict, or None (a recorded calculation alone may be of another figure: the working
+    capital question's answer may carry a ratio's calculation beside it)."""
+    if test == "positive":
+        for nc in sorted(numbers, key=lambda n: n.start):
+            q = nc.quantity
+            if nc.start < end or q is None or str(q.unit or "") not in _AMOUNT_UNITS:
+                continue
+            value = float(q.value)
+            if value > 0 and _NEGATIVE_WORD.search(ctx.text[max(0, nc.start - 12) : nc.start]):
+                value = -value
+            return value, nc.text.strip()
+        return None
+    return _stated_movement(ctx.text, numbers, end)
+
+
+def _stated_movement(
+    text: str, numbers: Sequence[NumberCheck], end: int
+) -> tuple[float, str] | None:
+    """The first movement the answer states after its verdict: 'from A ... to B' (A and B in
+    one unit) as B - A."""
+    ordered = [n for n in sorted(numbers, key=lambda n: n.start) if n.quantity is not None]
+    for a, b in zip(ordered, ordered[1:], strict=False):
+        if a.start < end or str(a.quantity.unit or "") != str(b.quantity.unit or ""):
+            continue
+        if _FROM.search(text[max(0, a.start - 8) : a.start]) and _TO.search(text[a.end : b.start]):
+            change = _base(b) - _base(a)
+            return change, f"from {a.text.strip()} to {b.text.strip()}"
+    return None
+
+
+def _base(nc: NumberCheck) -> float:
+    """The figure in base units ('$1.2 billion' and '$900 million' compared as amounts)."""
+    return float(nc.quantity.value) * float(nc.quantity.scale or 1.0)
