@@ -31,6 +31,7 @@ from finqa.lexicon.dimension_members import (
     kind_words,
     name_key,
 )
+from finqa.lexicon.metrics import EXPENSE_HEAD
 
 if TYPE_CHECKING:
     from finqa.lexicon.model import AskedDimension
@@ -227,6 +228,12 @@ _GROUP_AFTER = re.compile(
 )
 
 
+# an expense line's head noun right after a name makes the name part of the line's caption
+# ('Technology and infrastructure expenses', 'Marketing costs'), not a part of the business:
+# a part is named as one only when the question's own words say so ('the Fulfillment segment')
+_EXPENSE_AFTER = re.compile(r"^\s*(?:'s\s+|’s\s+)?" + EXPENSE_HEAD.pattern, re.I)
+
+
 def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> AskedDimension | None:
     """The part of the business the question names, from the filing's own members: the
     longest span of the question spelling a member's name (a country only as a place), the
@@ -253,10 +260,14 @@ def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> Aske
             key = name_key(text)
             hits = index.get(key, []) or index.get(_loose(text), [])
             hits = hits or [m for m in members if _abbreviates(text, m.name)]
-            generic = _GROUP_AFTER.match(question[toks[j - 1][1] :])
+            after = question[toks[j - 1][1] :]
+            said = spoken is not None and name_key(spoken.phrase) == key  # 'the X segment'
+            # 'product categories': a kind of part, not one part's name; 'Fulfillment
+            # expenses': an expense line's caption, not a part
+            generic = _GROUP_AFTER.match(after) or (_EXPENSE_AFTER.match(after) and not said)
             for m in hits:
                 if not _short_ok(text, key) or generic:
-                    continue  # 'product categories': a kind of part, not one part's name
+                    continue
                 if _LEFT_OUT_BEFORE.search(question[: toks[i][0]]):
                     continue  # the part the question leaves out is not the one it asks
                 if m.caption and not (spoken and name_key(spoken.phrase) == key):

@@ -209,11 +209,13 @@ def choice_options(question: str) -> tuple[str, ...]:
     return tuple(parts)
 
 
-# 'by how much did X change / increase / decrease', 'how much did X grow', 'what was the change
-# / increase / decrease in X': the amount of the movement (or its points, for a percentage), not
-# a growth rate; 'percentage change', 'growth rate', 'CAGR' ask for the rate
+# 'by how much did X change / increase / decrease', 'by how many dollars did X rise', 'how much
+# did X grow', 'what was the change / increase / decrease in X': the amount of the movement (or
+# its points, for a percentage), not a growth rate; 'percentage change', 'growth rate', 'CAGR'
+# ask for the rate
 _CHANGE_AMOUNT = re.compile(
-    r"\b(?:by\s+)?how much (?:did|has|have|had|does|do|was|were|is|are|will)\b[^?]*?\b"
+    r"\b(?:by\s+)?how (?:much|many (?:(?:u\.?s\.?\s+)?dollars|usd|millions|billions|thousands))"
+    r"(?:\s+of\s+dollars)? (?:did|has|have|had|does|do|was|were|is|are|will)\b[^?]*?\b"
     r"(?:chang\w*|increas\w*|decreas\w*|grow\w*|grew|declin\w*|ris(?:e|en)|rose|f[ae]ll\w*|"
     r"drop\w*|improv\w*|expand\w*|shr[iu]nk\w*|reduc\w*|go (?:up|down)|went (?:up|down))"
     r"|\bwhat (?:is|was|were|are) the (?:[\w-]+ )?(?:change|increase|decrease|decline|drop|rise)"

@@ -29,6 +29,7 @@ __all__ = [
     "get_metric",
     "find_metrics",
     "metric_key",
+    "EXPENSE_HEAD",
 ]
 
 _HELPERS = {"avg", "prev", "change"}
@@ -257,7 +258,23 @@ def find_metrics(text: str) -> list[MetricMatch]:
     found = [m for m in _scan(text) if not _qualifier_only(m, text)]
     if any(m.operator for m in found) and any(not m.operator for m in found):
         found = [m for m in found if not m.operator]
+    found = [m for m in found if not (m.operator and _names_expense(text, m))]
     return _fold_heads(found, text)
+
+
+# the head noun of an expense line's caption ('Fulfillment expenses', 'Technology costs',
+# 'Restructuring charges'): the words before it name which expense, a line item of its own
+EXPENSE_HEAD = re.compile(r"\b(?:expenses?|costs?|charges)\b", re.I)
+
+
+def _names_expense(text: str, m: MetricMatch) -> bool:
+    """An operator word ('growth') whose sentence names an expense line ('fulfillment expense
+    growth', 'growth in X costs') is over that line, not over its default (revenue): the
+    catalogue does not know the line, so no metric is named."""
+    start = max((b.end() for b in re.finditer(r"[?!;\n]|\.\s", text[: m.start])), default=0)
+    end = re.search(r"[?!;\n]|\.\s", text[m.end :])
+    sentence = text[start : m.end + end.start() if end else len(text)]
+    return bool(EXPENSE_HEAD.search(sentence))
 
 
 # a head noun that makes the item after it a qualifier: an allowance, reserve or provision for

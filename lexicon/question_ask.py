@@ -24,6 +24,7 @@ from finqa.lexicon.operators import asked_operator
 from finqa.lexicon.period_ask import PeriodType, asked_period_type
 from finqa.lexicon.periods import find_periods, fiscal_naming
 from finqa.lexicon.recipes import PCT_OF_REVENUE, Recipe, get_recipe, match_asked_metric
+from finqa.lexicon.variants import Variant, read_variants
 
 __all__ = ["QuestionAsk", "read_ask"]
 
@@ -91,6 +92,10 @@ class QuestionAsk:
     # statement': `lexicon.query.named_statements`): a line item of a named statement is read
     # from that statement's rows, never from a note's table
     statements: tuple[str, ...] = ()
+    # the recognised definition of the metric the question's words select where it is not the
+    # catalogue's own formula (`lexicon.variants`: DPO over cost of sales where the question
+    # names cost of sales, not the purchases); None: the catalogue's formula
+    variant: Variant | None = None
 
     def period_label(self, year: int) -> str:
         """How the answer names a fiscal year's period: 'FY2025', or the shorter period asked
@@ -166,6 +171,7 @@ def _read(q: str, fy_label: str | None) -> QuestionAsk:
         aggregate = "growth" if headline == "percent" else "change"
         form = form or "both"
     sub_annual, periods = _sub_annual(head, fy_label)
+    variant = read_variants(recipe, q).leading if recipe is not None else None
     return QuestionAsk(
         metric=metric,
         recipe=recipe,
@@ -197,6 +203,7 @@ def _read(q: str, fy_label: str | None) -> QuestionAsk:
         change_form=form,
         adjusted=intent.asks_adjusted(head),
         statements=_named_statements(q),
+        variant=variant,
     )
 
 
@@ -231,6 +238,10 @@ def _aggregate(
         return "avg3", tuple(range(end - 2, end + 1)) if end else ()
     if several and (form := next((f for f in forms if f != "avg3"), None)) is not None:
         return form, (min(years), max(years))  # cagr, change or growth: first to last year
+    if several and intent.asks_change_amount(head):
+        # 'by how many dollars did X increase from 2020 to 2022': the movement between the
+        # first and the last year named, not one year's figure (nor two adjacent years)
+        return "change", (min(years), max(years))
     if target and (
         recipe == "revenue_growth" or ("growth" in forms and base is not None and base.unit != "%")
     ):

@@ -8,6 +8,14 @@ its convention ('using ending inventory', 'average total assets', 'quick assets 
 current assets less inventories', its own 'X is defined as ...' clause) selects one and no
 ambiguity is left; otherwise an answer's figure depends on the convention wherever the variants
 give different values, and says so.
+
+The line items a question names select too (issue #25 class 5: the operands the question names
+win over the catalogue's default): 'DPO ... using cost of sales' leaves only the definitions over
+cost of sales open (purchases name the change in inventory it does not), 'inventory turnover on
+net sales' the sales-based ones; definitions compared by the line items they rest on, derived
+metrics expanded ('dio + dso - dpo' rests on the same lines as its year-end form). The one the
+question's words lead with where it is not the catalogue's formula (`VariantReading.leading`) is
+what the reasoner computes (`QuestionAsk.variant`) and what the judge's route derives.
 """
 
 from __future__ import annotations
@@ -52,6 +60,22 @@ class VariantReading:
     stated: Variant | None = None  # the variant the question's own words select
     own_definition: bool = False  # the question defines the metric itself ('... defined as')
     how: str = ""  # why the question's wording selects (or leaves open) a variant
+    # the recognised definitions over line items the question does not name (DPO on purchases
+    # where it names cost of sales): a figure by one of them answers another definition
+    ruled_out: tuple[Variant, ...] = ()
+
+    @property
+    def leading(self) -> Variant | None:
+        """The definition an answer computes where it is not the metric's own formula: the one
+        stated, else the first the question's operands leave open; None: the catalogue's."""
+        lead = self.stated or (self.variants[0] if self.ruled_out and self.variants else None)
+        if lead is None or lead.is_default:
+            return None
+        # a variant of the balance basis alone is the catalogue's formula under the question's
+        # stated convention (`lexicon.conventions`): no other formula
+        own = metric_variants(self.metric)[0]
+        same = formula_operands(lead.formula) == formula_operands(own.formula)
+        return None if same and lead.basis is not None else lead
 
     @property
     def ambiguous(self) -> bool:
@@ -101,27 +125,88 @@ def read_variants(metric_id: str, question: str) -> VariantReading:
     )
     if len(fits) < 2:
         return VariantReading(metric_id, fits)
-    if defines_metric(question):
+    # the operands the question names select among definitions over other line items (DPO on
+    # cost of sales rather than on purchases): those of the others' operands it leaves unnamed
+    named_ops, among = _by_operands(metric_id, question, fits)
+    ruled_out = tuple(v for v in fits if v not in among)
+    defined = defines_metric(question)
+    balance = stated_conventions(question).balance
+    if balance is None and defined and ruled_out:
+        balance = "ending"  # its own definition over balances it does not average: year-end
+    if balance is not None:
+        chosen = [v for v in among if v.basis == balance]
+        if len(chosen) == 1 and (chosen[0] != fits[0] or not defined):
+            how = f"the question {named_ops}states {balance} balances"
+            return VariantReading(metric_id, among, chosen[0], how=how, ruled_out=ruled_out)
+    if len(among) == 1 and (among[0] != fits[0] or not defined):
+        how = f"the question {named_ops.strip(', ')}"
+        return VariantReading(metric_id, among, among[0], how=how, ruled_out=ruled_out)
+    if defined:
         return VariantReading(
             metric_id, fits, own_definition=True, how="the question defines the metric itself"
         )
-    balance = stated_conventions(question).balance
-    if balance is not None:
-        chosen = [v for v in fits if v.basis == balance]
-        if len(chosen) == 1:
-            return VariantReading(
-                metric_id, fits, chosen[0], how=f"the question states {balance} balances"
-            )
     named = [
         (max(len(p) for p in v.stated_by if f" {_words(p)}" in words), v)
-        for v in fits
+        for v in among
         if any(f" {_words(p)}" in words for p in v.stated_by)
     ]
     if named:
         longest = max(n for n, _v in named)
         chosen = [v for n, v in named if n == longest]
         if len(chosen) == 1:
-            return VariantReading(
-                metric_id, fits, chosen[0], how=f"the question names {chosen[0].name}"
-            )
+            how = f"the question names {chosen[0].name}"
+            return VariantReading(metric_id, among, chosen[0], how=how, ruled_out=ruled_out)
+    if ruled_out:
+        how = f"the question {named_ops}states no balance basis"
+        return VariantReading(metric_id, among, how=how, ruled_out=ruled_out)
     return VariantReading(metric_id, fits, how="the question states no convention")
+
+
+def formula_operands(formula: str) -> frozenset[str]:
+    """The line items a variant's formula rests on, derived metrics expanded through their own
+    catalogue formulas ('dio + dso - dpo' -> inventory, cogs, receivables, revenue, payables)."""
+    from finqa.lexicon.formula import keys
+
+    return frozenset().union(*(_leaves(k) for k in keys(formula)))
+
+
+@data_cache()
+def _leaves(key: str, depth: int = 0) -> frozenset[str]:
+    """The line items a catalogue key rests on: itself, or its formula's, expanded."""
+    from finqa.lexicon.formula import keys
+    from finqa.lexicon.metrics import METRICS
+
+    metric = METRICS.get(key)
+    formula = str(metric.formula or "") if metric is not None else ""
+    if not formula or depth > 6:
+        return frozenset({key})
+    own = keys(formula)
+    if own == (key,):
+        return frozenset({key})
+    return frozenset().union(*(_leaves(k, depth + 1) for k in own))
+
+
+def _by_operands(
+    metric_id: str, question: str, fits: tuple[Variant, ...]
+) -> tuple[str, tuple[Variant, ...]]:
+    """The variants whose operands the question names: where it names a line item that only
+    some definitions read (cost of sales, not the purchases' change in inventory), those whose
+    distinguishing operands it names and none it leaves unnamed; every variant where it names
+    none. Returns what it names ('names cost of sales, ') and the variants kept."""
+    from finqa.lexicon.metrics import find_metrics
+
+    ops = [formula_operands(v.formula) for v in fits]
+    common = frozenset.intersection(*ops)
+    differ = frozenset.union(*ops) - common
+    found = [m for m in find_metrics(question) if m.canonical != metric_id]
+    named = frozenset().union(*(_leaves(str(m.canonical)) for m in found))
+    if not differ or not (named & frozenset.union(*ops)):
+        return "", fits
+    scores = [(len((o & differ) - named), -len(o & differ & named)) for o in ops]
+    best = min(scores)
+    kept = tuple(v for v, sc in zip(fits, scores, strict=True) if sc == best)
+    if len(kept) == len(fits):
+        return "", fits
+    every = frozenset.union(*ops)
+    said = ", ".join(dict.fromkeys(m.matched for m in found if _leaves(str(m.canonical)) & every))
+    return f"names {said}, ", kept

@@ -171,6 +171,22 @@ class TestVerbsAndResults:
         """'Interest expense, net of portion capitalized' is interest expense."""
         assert item_for_label("Interest expense, net of portion capitalized") == "interest_expense"
 
+    def test_net_of_amounts_capitalized_is_a_cost(self) -> None:
+        """'Interest, net of capitalized amount' names the interest cost (only a cost is
+        capitalized); under 'Cash paid during the year for:' it is the interest paid."""
+        from finqa.lexicon.cash_basis import paid_under
+
+        for label in (
+            "Interest, net of capitalized amount",
+            "Interest, net of amounts capitalized",
+            "Interest, net of capitalized interest",
+        ):
+            assert item_for_label(label) == "interest_expense", label
+            assert paid_under("Cash paid during the year for:", item_for_label(label)) == (
+                "interest_paid"
+            )
+        assert item_for_label("Interest, net") is None  # no cost named: interest income or expense
+
 
 class TestWordedItem:
     """What the Book takes as a text row's item: the caption's own words, whatever the catalogue lists."""

@@ -143,7 +143,7 @@ def check_conventions(
     if not reading.ambiguous:
         stated = reading.stated.name if reading.stated else "the question's own definition"
         check = ConventionCheck(metric, year, form, "stated", reading.how, stated)
-        return check, []
+        return _named_definition(check, reading, routes, numbers, rel_tol, test)
     values = _values(reading.variants, metric, year, routes, numbers, rel_tol, form, test)
     # a variant read in part from a note or a part of the company (a parent-only balance sheet)
     # is shown, but only the filing's own statements can set two definitions against each other
@@ -169,6 +169,45 @@ def check_conventions(
                 nc.status, nc.detail = "convention_dependent", check.reason
         return check, [KindProblem("convention_dependent", check.reason)]
     return check, []
+
+
+def _named_definition(
+    check: ConventionCheck,
+    reading: Any,
+    routes: Routes,
+    numbers: Sequence[NumberCheck],
+    rel_tol: float,
+    test: Any,
+) -> tuple[ConventionCheck, list[KindProblem]]:
+    """The figure checked against the definition the question's own words name (its operands,
+    its balance basis), by the judge's routes: a figure that is another recognised definition's
+    value (DPO over purchases where the question names cost of sales), and not the named one's,
+    answers another definition and is not accepted."""
+    named = reading.stated or (reading.variants[0] if reading.own_definition else None)
+    if named is None or check.form != "figure":
+        return check, []
+    others = [v for v in (*reading.variants, *reading.ruled_out) if v != named]
+    values = _values(
+        [named, *others], check.metric, check.year, routes, numbers, rel_tol, "figure", test
+    )
+    mine = next((v for v in values if v.name == named.name), None)
+    check.values = values
+    if mine is None or not mine.strong or mine.answer:
+        return check, []
+    hit = [v for v in values if v.answer and v.name != named.name and v.strong]
+    gaps = [abs(v.value - mine.value) / max(abs(v.value), abs(mine.value), 1e-12) for v in hit]
+    if not hit or min(gaps) <= rel_tol:  # the named definition's figure up to rounding
+        return check, []
+    other = hit[0]
+    check.outcome = "convention_dependent"
+    check.reason = (
+        f"the question names {named.name} ({reading.how}), which gives {mine.shown()}; "
+        f"the answer's {other.shown()} is {other.name}"
+    )
+    for nc in numbers:
+        if nc.ok and _is_answer_figure(nc, [other], rel_tol):
+            nc.status, nc.detail = "convention_dependent", check.reason
+    return check, [KindProblem("convention_dependent", check.reason)]
 
 
 def convention_dependent(

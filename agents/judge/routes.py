@@ -332,12 +332,15 @@ class Routes:
         rel_tol: float,
         *,
         may_contradict: bool = True,
+        formula: str | None = None,
+        unit: str | None = None,
     ) -> RouteCheck:
         """The second route's outcome for the answer's figures: `candidates` are the figures
         that may state the metric (NumberChecks), `headline` those that must (its result).
         `may_contradict` is False when the question asks something the catalogue formula for
-        one year is not (its own definition, an average over years)."""
-        values = self.values(metric_id, year)
+        one year is not (its own definition, an average over years). `formula`: the metric by
+        the definition the question's words name (`QuestionAsk.variant`), in `unit`."""
+        values = self.values(metric_id, year, formula=formula, unit=unit)
         if not values:
             return RouteCheck(metric_id, year, "no_route", detail="no second route in the filing")
         strong = [v for v in values if v.strong]

@@ -46,7 +46,13 @@ def second_route(
         and _unit_fits(str(nc.quantity.unit or ""), unit)
         and claimed_year(text, nc.quantity) in (None, year)
     ]
-    single = len(asked) == 1 and not intent.aggregates and not intent.defines_metric
+    # the definition the question's words name (DPO over cost of sales): the route derives the
+    # figure by its operands, and may contradict a figure of another definition
+    named = intent.ask.variant if intent.ask.variant is not None else None
+    if named is not None and named.metric != expect.metric:
+        named = None
+    one_year = len(asked) == 1 and not intent.aggregates
+    single = one_year and (named is not None or not intent.defines_metric)
     candidates = [nc for nc in figures if nc.ok]
     results = [nc for nc in candidates if nc.status == "calculation"]
     headline = results or (candidates if len(candidates) == 1 else [])
@@ -55,7 +61,14 @@ def second_route(
     # a later filing), as the reasoner reads the period asked (`QuestionAsk.sub_annual`)
     whole_years = not intent.ask.sub_annual
     check = routes.check(
-        expect.metric, year, candidates, headline, rel_tol, may_contradict=single and whole_years
+        expect.metric,
+        year,
+        candidates,
+        headline,
+        rel_tol,
+        may_contradict=single and whole_years,
+        formula=named.formula if named is not None else None,
+        unit=named.unit if named is not None else None,
     )
     problems: list[KindProblem] = []
     if check.rejects:

@@ -16,7 +16,9 @@ the concept's own, by general financial language rather than any one filer's wor
 - 'Total X' is X's line, and 'Net X' is X's where X is revenue (revenue is net of returns and
   allowances by definition: 'Net operating revenues') or a payment (a payment is net of its
   refunds: 'Net income tax payments/(refunds)'); 'X, net of Y' is X stated net of Y
-  ('Interest expense, net of portion capitalized');
+  ('Interest expense, net of portion capitalized'), and 'X, net of amounts capitalized' is the
+  cost X ('Interest, net of capitalized amount': interest expense, only a cost being
+  capitalized; its payment under a heading of cash paid);
 - a result named by its loss ('Loss from operations', 'Operating loss') is the income line of
   the same words (the sign reader gives it its direction);
 - a caption that lists a catalogue caption's coordinated words but an inner one ('Selling and
@@ -56,6 +58,11 @@ _EARNINGS = re.compile(r"\bearnings\b", re.I)
 _TAXES_ON_INCOME = re.compile(r"\btaxes on income\b", re.I)
 _TOTAL = re.compile(r"^\s*total\s+", re.I)
 _NET_OF = re.compile(r",?\s+net\s+of\b.*$", re.I)
+# only a cost is capitalized (interest on borrowings during construction, ASC 835-20): 'X, net
+# of amounts capitalized' names the cost X, whose caption the catalogue lists as 'X expense';
+# under a heading of cash paid ('Cash paid during the year for:') it is the cost's payment
+# (`lexicon.cash_basis.paid_under`)
+_CAPITALIZED = re.compile(r",?\s+net\s+of\b[^,]*\bcapitali[sz]", re.I)
 _TAX_EXPENSE = re.compile(r"\bbefore (?:provision for )?income tax expense\b", re.I)
 _LOSS = re.compile(r"\bloss\b", re.I)
 _RESULTS = frozenset({"gain"})
@@ -131,6 +138,8 @@ def caption_item(label: str, known: Callable[[str], str | None]) -> str | None:
         return item
     if _NET_OF.search(said) and (item := known(_NET_OF.sub("", said))) is not None:
         return item
+    if _CAPITALIZED.search(said) and (item := known(_NET_OF.sub("", said) + " expense")):
+        return item  # 'Interest, net of amounts capitalized': the interest cost's line
     if _LOSS.search(said):
         result = known(_LOSS.sub("income", said))
         if result is not None and _nature(result) in _RESULTS:

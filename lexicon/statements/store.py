@@ -51,6 +51,7 @@ __all__ = [
 # 11: a row under it the catalogue lacks is what was paid for it ('Interest, net of amounts
 #     capitalized'); sentences with several lists, amounts in the notes' scale, a flow 'as of'
 #     its years' ends, 'Net' payments and a reverse flow in parentheses ('payments/(refunds)')
+#     (operand) 'X, net of amounts capitalized' is the cost X
 MODEL_VERSION = 11
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)

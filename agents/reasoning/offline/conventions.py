@@ -100,7 +100,12 @@ def _others(
         calcs.append(other.calculation)
     if not said:
         return OtherConventions()
-    own = "the catalogue's definition" if lead == variants[0] else "year-end balances only"
+    if lead.is_default:
+        own = "the catalogue's definition"
+    elif lead == variants[0]:
+        own = "over the line items the question names"
+    else:
+        own = "year-end balances only"
     clause = f" Convention: {lead.name} ({own}); " + "; ".join(said) + "."
     return OtherConventions(clause, tuple(calcs))
 

@@ -16,7 +16,7 @@ from finqa.lexicon.display import format_amount, period_phrase
 from finqa.lexicon.line_items import line_items
 from finqa.lexicon.metrics import display_value
 from finqa.lexicon.question_ask import QuestionAsk
-from finqa.lexicon.recipes import Recipe, get_recipe
+from finqa.lexicon.recipes import Recipe, get_recipe, variant_recipe
 from finqa.lexicon.statements.signs import caption_sign
 
 __all__ = [
@@ -155,6 +155,12 @@ def solve_with(spec: QuestionAsk, book: Book, recipe: Recipe) -> Solution | None
 def _solve(
     spec: QuestionAsk, book: Book, described: bool = True, recipe: Recipe | None = None
 ) -> Solution | None:
+    if recipe is None and spec.variant is not None and spec.variant.metric == spec.recipe:
+        # the definition the question's words select (DPO over cost of sales)
+        v = spec.variant
+        recipe = variant_recipe(v.metric, v.formula, v.unit)
+        if recipe is not None:
+            recipe = replace(recipe, name=f"{recipe.name} ({v.name}, as the question names it)")
     recipe = recipe or get_recipe(spec.recipe)
     if recipe is None or not spec.agg_years:
         return None
