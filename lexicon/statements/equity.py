@@ -4,8 +4,13 @@ An equity statement's columns are components (common stock, paid-in capital, ret
 earnings, treasury stock, ..., Total) and its periods are in the rows: 'Balance at
 December 31, 2021' is an instant, the rows below it (net income, dividends, repurchases)
 belong to the fiscal year that ends at the next balance. Text extraction loses which
-caption heads which column, so only the last column, the total, is typed (when the
-captions name a total); each row's total becomes a fact of the row's period.
+caption heads which column, so only the total column is typed (when the captions name a
+total); each row's total becomes a fact of the row's period. The total is the last column,
+unless the balance rows' arithmetic says otherwise: a balance row prints every column, and
+its total is the cell that is the sum of every cell after it ('Total' first, Johnson &
+Johnson; after a column of share counts, Coca-Cola) or before it. A balance row printing more
+cells than the movements (empty cells of the movements lost to the text) is read by that
+arithmetic too.
 """
 
 from __future__ import annotations
@@ -43,6 +48,51 @@ def _balance_period(label: str, company: str | None) -> StatementPeriod | None:
     )
 
 
+def _sum_at(values: list[float]) -> int | None:
+    """The index of the cell that is the sum of every cell after it or before it (at least two),
+    the last cell first; None when none is."""
+    n = len(values)
+    order: list[int] = [n - 1, *range(n - 1)]
+    for i in order:
+        for others in (values[i + 1 :], values[:i]):
+            if len(others) >= 2 and abs(sum(others) - values[i]) <= 1.5 + 0.0005 * abs(values[i]):
+                return i
+    return None
+
+
+def _values(cells: list[str]) -> list[float] | None:
+    read = [read_cell(c) for c in cells]
+    return None if any(r is None for r in read) else [r[0] for r in read if r is not None]
+
+
+def _total_column(balances: list[list[str]]) -> tuple[int, int] | None:
+    """(index, cell count) of the total column by the balance rows' arithmetic, when every
+    balance row that adds up agrees on it and prints the same number of cells; else None."""
+    found: set[tuple[int, int]] = set()
+    for cells in balances:
+        values = _values(cells)
+        i = _sum_at(values) if values else None
+        if i is not None:
+            found.add((i, len(cells)))
+    return found.pop() if len(found) == 1 else None
+
+
+def _total_cell(
+    cells: list[str], ncols: int, at: tuple[int, int] | None, *, balance: bool
+) -> str | None:
+    """A row's total cell: at the balance rows' total column when the row prints as many cells;
+    a balance row's by its own arithmetic; else the last cell of a row of the usual width."""
+    if at is not None and len(cells) == at[1]:
+        return cells[at[0]]
+    if balance and len(cells) > ncols:
+        values = _values(cells)
+        i = _sum_at(values) if values else None
+        return cells[i] if i is not None else None
+    if at is not None and at[0] != at[1] - 1:
+        return None  # the total is not the last column: a narrower row's place is unknown
+    return cells[-1] if len(cells) == ncols else None
+
+
 def build_equity(
     raw: RawTable, *, doc_id: str, table_id: str, company: str | None = None
 ) -> StatementTable | BuildFailure:
@@ -57,6 +107,7 @@ def build_equity(
     if not marks:
         return BuildFailure(raw.page, raw.kind, raw.title, "equity matrix without balance dates")
     scale = header_scale(raw.context) or 1.0
+    at = _total_column([raw.rows[i][1] for i, _ in marks])
     periods: dict[str, StatementPeriod] = {}
     facts: list[StatementFact] = []
     skipped = 0
@@ -74,10 +125,11 @@ def build_equity(
                 end_date=nxt.end_date,
                 months=12,
             )
-        if len(cells) != ncols or read_cell(cells[-1]) is None:
+        cell = _total_cell(cells, ncols, at, balance=period.instant)
+        if cell is None or read_cell(cell) is None:
             skipped += 1
             continue
-        parsed = read_cell(cells[-1])
+        parsed = read_cell(cell)
         if parsed is None:
             continue
         value, negative, _ = parsed
@@ -99,7 +151,7 @@ def build_equity(
                 page=raw.page,
                 row=r,
                 column=column,
-                raw=cells[-1].strip(),
+                raw=cell.strip(),
                 source="text",
             )
         )
