@@ -263,3 +263,72 @@ class TestEquityStatementTotal:
         """'Total' printed first: the balance is 76,715, not the last column's (88,189)."""
         got = _balances(EQUITY_TOTAL_FIRST)
         assert got.get("FY2022@end") == 76715.0 and got.get("FY2021@end") == 68774.0
+
+    def test_total_after_share_count_columns(self) -> None:
+        """Share counts printed before the amounts ('305 $— 1,266 $3 $11,484 ... $15,281'): the
+        total is the sum of the amounts right before it."""
+        page = """ACME CORP
+CONSOLIDATED STATEMENTS OF SHAREHOLDERS' EQUITY
+(In millions)
+SHARES AMOUNT SHARES AMOUNT CAPITAL RETAINED EARNINGS TOTAL
+Balance at May 31, 2022 305 $— 1,266 $3 $11,484 $3,794 $15,281
+Net income 5,070 5,070
+Stock-based compensation 755 755
+Dividends (2,059) (2,059)
+Balance at May 31, 2023 305 $— 1,266 $3 $12,239 $6,805 $19,047
+"""
+        got = _balances(page)
+        assert got.get("FY2022@end") == 15281.0 and got.get("FY2023@end") == 19047.0
+
+    def test_quarterly_statement_of_equity(self) -> None:
+        """A 10-Q's statement of equity under one quarter's header: its balances are the
+        quarters' ends (2025Q1@end, 2025Q2@end) and the year's end (FY2024@end), the total
+        printed first."""
+        page = """ACME CORP
+CONSOLIDATED STATEMENTS OF EQUITY
+(Unaudited; Dollars in Millions)
+Fiscal Second Quarter Ended June 29, 2025
+Total Retained Earnings Accumulated Other Comprehensive Income Treasury Stock Amount
+Balance, March 30, 2025 $78,109 162,635 (8,620) (75,906)
+Net earnings 5,537 5,537 — —
+Cash dividends paid (3,129) (3,129) — —
+Other comprehensive income (loss), net of tax (2,565) — (2,565) —
+Balance, June 29, 2025 $77,952 165,043 (11,185) (75,906)
+Fiscal Six Months Ended June 29, 2025
+Total Retained Earnings Accumulated Other Comprehensive Income Treasury Stock Amount
+Balance, December 29, 2024 $71,490 155,791 (8,621) (75,680)
+Net earnings 16,536 16,536 — —
+Other comprehensive income (loss), net of tax (2,564) — (2,564) —
+Repurchase of common stock (7,510) (7,284) — (226)
+Balance, June 29, 2025 $77,952 165,043 (11,185) (75,906)
+"""
+        got = _balances(page)
+        assert got.get("2025Q1@end") == 78109.0 and got.get("2025Q2@end") == 77952.0
+        assert got.get("FY2024@end") == 71490.0
+
+    def test_continued_statement_takes_the_first_pages_scale(self) -> None:
+        """The statement of equity's second page, printed without '(Dollars in Millions)', is
+        in millions like its first."""
+        first = """ACME CORP
+CONSOLIDATED STATEMENTS OF EQUITY
+(Dollars in Millions)
+Total Retained Earnings Common Stock Treasury Stock
+Balance at December 31, 2022 $68,774 153,843 3,120 (88,189)
+Net earnings 7,941 7,941 — —
+Balance at December 31, 2023 $76,715 161,784 3,120 (88,189)
+"""
+        second = """CONSOLIDATED STATEMENTS OF EQUITY (continued)
+Total Retained Earnings Common Stock Treasury Stock
+Balance at December 31, 2023 $76,715 161,784 3,120 (88,189)
+Net earnings 8,000 8,000 — —
+Balance at December 31, 2024 $84,715 169,784 3,120 (88,189)
+"""
+        tables = read_pages(DOC, [(60, first), (61, second)]).tables
+        got = {
+            f.period.key: f.value
+            for t in tables
+            if t.statement == "equity" and t.page == 61
+            for f in t.facts
+            if f.period.instant
+        }
+        assert got.get("FY2024@end") == 84715e6

@@ -24,9 +24,11 @@ from finqa.lexicon.statements.catalogue import item_for_label
 from finqa.lexicon.statements.raw import BuildFailure, RawTable, read_cell
 from finqa.lexicon.statements.scale import header_scale
 
-__all__ = ["build_equity"]
+__all__ = ["build_equity", "continued_scale"]
 
-_BALANCE = re.compile(r"^\s*balances?\b[^,]{0,30}?\b(?:at|as\s+of)\b", re.I)
+# 'Balance at December 31, 2022', 'Balances as of ...', 'Balance, March 30, 2025'
+_BALANCE = re.compile(r"^\s*balances?\b(?:[^,]{0,30}?\b(?:at|as\s+of)\b|\s*,)", re.I)
+_QUARTERLY_DAYS = 330  # balances closer than this are a quarterly statement's (3, 6, 9 months)
 _TOTAL = re.compile(r"\btotal\b", re.I)
 
 
@@ -50,14 +52,22 @@ def _balance_period(label: str, company: str | None) -> StatementPeriod | None:
 
 def _sum_at(values: list[float]) -> int | None:
     """The index of the cell that is the sum of every cell after it or before it (at least two),
-    the last cell first; None when none is."""
+    else of a run of at least three cells right before it (the amounts after columns of share
+    counts, Nike); the last cell first; None when none is."""
     n = len(values)
     order: list[int] = [n - 1, *range(n - 1)]
     for i in order:
         for others in (values[i + 1 :], values[:i]):
-            if len(others) >= 2 and abs(sum(others) - values[i]) <= 1.5 + 0.0005 * abs(values[i]):
+            if len(others) >= 2 and _adds(others, values[i]):
                 return i
+    for start in range(1, n - 3):
+        if _adds(values[start : n - 1], values[n - 1]):
+            return n - 1
     return None
+
+
+def _adds(parts: list[float], total: float) -> bool:
+    return abs(sum(parts) - total) <= 1.5 + 0.0005 * abs(total)
 
 
 def _values(cells: list[str]) -> list[float] | None:
@@ -93,6 +103,40 @@ def _total_cell(
     return cells[-1] if len(cells) == ncols else None
 
 
+def _days(a: StatementPeriod, b: StatementPeriod) -> int:
+    return (b.end_date - a.end_date).days if a.end_date and b.end_date else 0
+
+
+def _quarterly(marks: list[tuple[int, StatementPeriod]]) -> bool:
+    """Balances a quarter or two apart (a 10-Q's statement of equity), not years apart."""
+    spans = [_days(a, b) for (_, a), (_, b) in zip(marks, marks[1:], strict=False)]
+    return any(0 < d < _QUARTERLY_DAYS for d in spans)
+
+
+def _in_quarter(period: StatementPeriod, company: str | None) -> StatementPeriod:
+    """A quarterly statement's balance: at its fiscal quarter's end, unless that is the fiscal
+    year's end (a balance at the year end stays the year's)."""
+    from finqa.lexicon.entities import lookup_company
+    from finqa.lexicon.periods import quarter_of
+
+    if period.end_date is None:
+        return period
+    q = quarter_of(period.end_date, lookup_company(company) if company else None)
+    return period if q == 4 else period.model_copy(update={"quarter": q})
+
+
+def _movement(prev: StatementPeriod, nxt: StatementPeriod) -> StatementPeriod:
+    """A quarterly statement's movements: the months from the balance above to the one below."""
+    months = max(1, round(_days(prev, nxt) / 30.44))
+    return StatementPeriod(
+        label=f"{months} months ended {nxt.end_date}",
+        fiscal_year=nxt.fiscal_year,
+        end_date=nxt.end_date,
+        months=months,
+        quarter=nxt.quarter if nxt.quarter is not None else (4 if months < 12 else None),
+    )
+
+
 def build_equity(
     raw: RawTable, *, doc_id: str, table_id: str, company: str | None = None
 ) -> StatementTable | BuildFailure:
@@ -106,6 +150,9 @@ def build_equity(
     marks = [(i, p) for i, p in balances if p is not None]
     if not marks:
         return BuildFailure(raw.page, raw.kind, raw.title, "equity matrix without balance dates")
+    quarterly = _quarterly(marks)
+    if quarterly:
+        marks = [(i, _in_quarter(p, company)) for i, p in marks]
     scale = header_scale(raw.context) or 1.0
     at = _total_column([raw.rows[i][1] for i, _ in marks])
     periods: dict[str, StatementPeriod] = {}
@@ -119,11 +166,16 @@ def build_equity(
             nxt = next((p for i, p in marks if i > r), None)
             if nxt is None or r < marks[0][0]:
                 continue
-            period = StatementPeriod(
-                label=f"year ended {nxt.end_date}",
-                fiscal_year=nxt.fiscal_year,
-                end_date=nxt.end_date,
-                months=12,
+            prev = [p for i, p in marks if i < r][-1]
+            period = (
+                _movement(prev, nxt)
+                if quarterly
+                else StatementPeriod(
+                    label=f"year ended {nxt.end_date}",
+                    fiscal_year=nxt.fiscal_year,
+                    end_date=nxt.end_date,
+                    months=12,
+                )
             )
         cell = _total_cell(cells, ncols, at, balance=period.instant)
         if cell is None or read_cell(cell) is None:
@@ -173,3 +225,23 @@ def build_equity(
         source="text",
         notes=tuple(notes),
     )
+
+
+def continued_scale(tables: list[StatementTable]) -> list[StatementTable]:
+    """A statement of equity continued on the next page without its scale line ('(Dollars in
+    Millions)' printed once, above the first page's matrix) takes the first page's scale."""
+    stated = {t.page: t.scale for t in tables if t.statement == "equity" and t.scale != 1.0}
+    out: list[StatementTable] = []
+    for t in tables:
+        scale = stated.get(t.page - 1)
+        if t.statement != "equity" or t.scale != 1.0 or t.source == "xbrl" or scale is None:
+            out.append(t)
+            continue
+        facts = tuple(
+            f.model_copy(update={"value": f.value * scale, "scale": scale})
+            if f.unit == "USD" and f.scale == 1.0
+            else f
+            for f in t.facts
+        )
+        out.append(t.model_copy(update={"scale": scale, "facts": facts}))
+    return out
