@@ -382,8 +382,10 @@ class Book:
                 continue  # 'Diluted 608.6' under weighted-average shares is a count, not EPS
             if paid_item_of(row.item) == li.id:
                 continue  # the cash paid for an expense (read under its heading) is not it
-            if row.model and row.item is not None and row.item in li.partners:
-                continue  # the whole where the part is asked, or the part for the whole
+            if row.model and not _tagged(row) and row.item in li.partners:
+                # the layout typed this line as the item's partner (the total with
+                # noncontrolling interests where the company's equity is asked, or the reverse)
+                continue
             score = _row_score(row, li.statement, exact, prefixes, excludes, off)
             if (
                 score is None
