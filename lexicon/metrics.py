@@ -368,11 +368,15 @@ def display_value(
     '$13.89 per diluted share'): `decimals` when asked, else the metric's own `decimals:` in
     metrics.yaml, else its unit's. A small ratio is never rounded away: -0.0128 at two decimals
     would read '-0.01', so it keeps two significant digits and, for a ratio, shows its percent
-    form ('-0.013 (-1.3%)'); so does a ratio quoted as a percent (a return: '0.29 (28.8%)')."""
+    form ('-0.013 (-1.3%)'). A ratio quoted as a percent (a return) is shown as the percent
+    ('28.8%'); at a precision the question asks, as the ratio with its percent beside it
+    ('0.29 (28.8%)')."""
     m = METRICS.get(metric) if metric else None
     if decimals is None and m is not None:
         decimals = m.decimals
-    percent = m is not None and m.quoted_percent
+    percent = m is not None and m.quoted_percent and unit == "ratio"
+    if percent and decimals is None:
+        return format_amount(value * 100.0, "%")  # a return as it is quoted: '28.8%'
     return format_amount(
         value, unit, decimals=decimals, diluted=is_diluted(metric), with_percent=percent
     )

@@ -52,6 +52,13 @@ Total liabilities and equity 144,860 152,496
 """
 
 # one equity line: the company's and the total are the same figure
+# 'Equity attributable to ...' rows, as Coca-Cola prints them
+OWNERS_WORDED = BALANCE.replace(
+    "Total Acme shareholders' equity", "Equity Attributable to Shareowners of Acme"
+).replace(
+    "Noncontrolling interest 40,000", "Equity attributable to noncontrolling interests 40,000"
+)
+
 SINGLE = BALANCE.replace("Total Acme shareholders' equity 40,000 40,000\n", "").replace(
     "Noncontrolling interest 40,000 40,000\n", ""
 )
@@ -80,6 +87,13 @@ class TestEquityByLayout:
         total row (captioned 'Total equity') is total equity."""
         items = _items(_store(BALANCE))
         assert items["Total Acme shareholders' equity"] == "shareholders_equity"
+        assert items["Total equity"] == "total_equity"
+
+    def test_equity_attributable_rows(self) -> None:
+        """'Equity attributable to noncontrolling interests' is the noncontrolling interests'
+        row: the row above is the company's equity, 'Total equity' the total."""
+        items = _items(_store(OWNERS_WORDED))
+        assert items["Equity Attributable to Shareowners of Acme"] == "shareholders_equity"
         assert items["Total equity"] == "total_equity"
 
     def test_one_equity_line_stays_shareholders_equity(self) -> None:
@@ -155,8 +169,10 @@ class TestReturnOnEquity:
 
 class TestPercentDisplay:
     def test_return_shown_as_percent(self) -> None:
-        """A return is quoted as a percent beside the ratio: '0.29 (28.8%)'."""
-        assert display_value(0.2878, "ratio", metric="roe") == "0.29 (28.8%)"
+        """A return is quoted as a percent, '28.8%'; at an asked precision, the ratio with its
+        percent beside it: '0.29 (28.8%)'."""
+        assert display_value(0.2878, "ratio", metric="roe") == "28.8%"
+        assert display_value(0.2878, "ratio", 2, metric="roe") == "0.29 (28.8%)"
         assert display_value(1.2345, "ratio", metric="current_ratio") == "1.23"
 
 

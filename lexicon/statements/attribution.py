@@ -76,7 +76,7 @@ def is_parent_caption(label: str) -> bool:
 def _is_nci_equity(f: StatementFact) -> bool:
     return f.item == "noncontrolling_interest" or bool(
         _NCI.search(f.label) and not _REDEEMABLE.search(f.label)
-        and not re.search(r"\b(?:income|earnings|loss|attributable)\b", f.label, re.I)
+        and not re.search(r"\b(?:income|earnings|loss)\b", f.label, re.I)
     )  # fmt: skip
 
 
