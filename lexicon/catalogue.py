@@ -70,6 +70,7 @@ _FIELDS = frozenset(
         "parts_of",
         "paid_for",
         "decimals",
+        "quoted",
         "operator_words",
         "nature",
         "period",

@@ -3,7 +3,12 @@
 Balance-based metrics (returns, turnovers, days outstanding) are computed on the average of
 the opening and closing balance by default (the catalogue's `convention`, the textbook
 definition); a question that asks for the ending (closing, year-end) balance, or for a
-360-day year, gets that instead. Both come from general financial definitions, not from any
+360-day year, gets that instead. Returns and ratios over net income and equity take the
+company's own share by default (net income attributable to its shareholders, the equity
+attributable to them: us-gaap NetIncomeLoss and StockholdersEquity); a question that asks for
+total equity, amounts including noncontrolling interests, or consolidated net income gets the
+consolidated lines (ProfitLoss and StockholdersEquityIncludingPortionAttributableTo-
+NoncontrollingInterest) instead. These come from general financial definitions, not from any
 one question: `stated_conventions` only reads what the question itself says.
 """
 
@@ -40,6 +45,19 @@ _PER_SHARE = re.compile(
     r"\bper (?:shareholder|stockholder)\b",
     re.IGNORECASE,
 )
+# the consolidated owners' convention, as a question states it (never a bare 'consolidated': it
+# names the statements, 'consolidated balance sheet'); 'total shareholders' equity' names the
+# company's owners
+_CONSOLIDATED = re.compile(
+    r"\btotal equity\b|\bconsolidated (?:net (?:income|earnings)|equity)\b|"
+    r"\b(?:including|includes|include|with) (?:the )?(?:non-?controlling|minority) interests?\b",
+    re.IGNORECASE,
+)
+# the company's line -> the consolidated line that adds noncontrolling interests
+_CONSOLIDATED_ITEMS = {
+    "net_income": "net_income_consolidated",
+    "shareholders_equity": "total_equity",
+}
 _AVG_TERM = re.compile(r"avg\((\w+)\[y\],\s*\1\[y-1\]\)")
 _DAYS_TERM = re.compile(r"\b365\b")
 
@@ -50,6 +68,8 @@ class Conventions:
 
     balance: Literal["average", "ending"] | None = None
     days: int | None = None
+    # 'consolidated': net income and equity including noncontrolling interests
+    owners: Literal["consolidated"] | None = None
 
     def describe(self) -> str:
         """'ending balances, 360-day year' (empty when nothing was stated)."""
@@ -58,6 +78,10 @@ class Conventions:
             parts.append(f"{self.balance} balances")
         if self.days:
             parts.append(f"{self.days}-day year")
+        if self.owners:
+            parts.append(
+                "consolidated net income and total equity, including noncontrolling interests"
+            )
         return ", ".join(parts)
 
 
@@ -72,7 +96,8 @@ def stated_conventions(question: str) -> Conventions:
     elif average and not ending:
         balance = "average"
     days = {int(m.group(1)) for m in _DAYS.finditer(q)}
-    return Conventions(balance=balance, days=days.pop() if len(days) == 1 else None)
+    owners: Literal["consolidated"] | None = "consolidated" if _CONSOLIDATED.search(q) else None
+    return Conventions(balance=balance, days=days.pop() if len(days) == 1 else None, owners=owners)
 
 
 def apply_conventions(formula: str, conventions: Conventions) -> str:
@@ -83,6 +108,9 @@ def apply_conventions(formula: str, conventions: Conventions) -> str:
         out = _AVG_TERM.sub(lambda m: f"{m.group(1)}[y]", out)
     if conventions.days and conventions.days != DEFAULT_DAYS:
         out = _DAYS_TERM.sub(str(conventions.days), out)
+    if conventions.owners == "consolidated":
+        for own, whole in _CONSOLIDATED_ITEMS.items():
+            out = re.sub(rf"\b{own}\b", whole, out)
     return out
 
 

@@ -62,10 +62,12 @@ def format_amount(
     decimals: int | None = None,
     *,
     diluted: bool | None = None,
+    with_percent: bool = False,
 ) -> str:
     """A figure as an answer prints it. `scale` is the money scale of a USD value (1e6: the value
     is in millions, printed '$51,217 million'); `decimals` a precision asked for (fixed), else the
-    unit's display precision; `diluted` names a per-share figure's basis."""
+    unit's display precision; `diluted` names a per-share figure's basis; `with_percent` shows a
+    ratio's percent beside it ('0.29 (28.8%)': a return is quoted as a percent)."""
     asked = decimals is not None
     d = UNIT_DECIMALS.get(unit, 2) if decimals is None else decimals
     sign = "-" if value < 0 and format_number(abs(value), d, fixed=asked) != "0" else ""
@@ -87,6 +89,8 @@ def format_amount(
         sig = max(d, -math.floor(math.log10(abs(value))) + 1)
         pct = f" ({value * 100:.1f}%)" if unit == "ratio" else ""  # '0.01 times' has no percent
         return f"{value:.{sig}f}{pct}"
+    if unit == "ratio" and with_percent:
+        return f"{format_number(value, d, fixed=True)} ({value * 100:.1f}%)"
     return format_number(value, d, fixed=asked or unit in _FIXED)
 
 

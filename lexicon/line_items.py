@@ -68,6 +68,10 @@ class LineItem:
     nature: str | None = None  # revenue, expense, gain, loss, asset, liability, equity, ...
     period_type: str | None = None  # instant | duration
     concepts: tuple[str, ...] = ()  # XBRL concepts that report it
+    # the entries its `read: also` names: the whole or the part of the same line by owners
+    # (consolidated net income, total equity); a line the statement model's layout typed as
+    # one of them is not this item
+    partners: tuple[str, ...] = ()
 
     def keys(self) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
         """label_keys of (labels, prefixes, exclude); a caption written two ways ('Net income',
@@ -110,6 +114,7 @@ def _item(key: str, spec: Mapping[str, Any], also: tuple[str, ...]) -> LineItem:
         summed=bool(d.get("summed", False)),
         unit=str(d.get("unit") or spec.get("unit") or "USD"),
         note=" ".join(str(d.get("note", "")).split()),
+        partners=tuple(str(x) for x in d.get("also") or ()),
         **_kind(spec),
     )
 

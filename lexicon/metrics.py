@@ -67,6 +67,9 @@ class Metric:
     paid_for: str | None = None
     # display precision in answers when it differs from the unit's (finqa.lexicon.display)
     decimals: int | None = None
+    # a ratio conventionally quoted as a percent (a return: ROE 0.288 is '28.8%'): the answer
+    # shows the percent beside the ratio
+    quoted_percent: bool = False
     # words naming an operator (growth) rather than its operand: they mean this metric only
     # when the text names no other line item ('growth in operating income' is not revenue growth)
     operator_words: tuple[str, ...] = ()
@@ -129,6 +132,7 @@ def _load() -> dict[str, Metric]:
             parts_of=str(spec["parts_of"]) if spec.get("parts_of") else None,
             paid_for=str(spec["paid_for"]) if spec.get("paid_for") else None,
             decimals=int(spec["decimals"]) if spec.get("decimals") is not None else None,
+            quoted_percent=spec.get("quoted") == "percent",
             operator_words=tuple(str(s) for s in spec.get("operator_words") or ()),
         )
     return out
@@ -381,11 +385,18 @@ def display_value(
     '$13.89 per diluted share'): `decimals` when asked, else the metric's own `decimals:` in
     metrics.yaml, else its unit's. A small ratio is never rounded away: -0.0128 at two decimals
     would read '-0.01', so it keeps two significant digits and, for a ratio, shows its percent
-    form ('-0.013 (-1.3%)')."""
+    form ('-0.013 (-1.3%)'). A ratio quoted as a percent (a return) is shown as the percent
+    ('28.8%'); at a precision the question asks, as the ratio with its percent beside it
+    ('0.29 (28.8%)')."""
     m = METRICS.get(metric) if metric else None
     if decimals is None and m is not None:
         decimals = m.decimals
-    return format_amount(value, unit, decimals=decimals, diluted=is_diluted(metric))
+    percent = m is not None and m.quoted_percent and unit == "ratio"
+    if percent and decimals is None:
+        return format_amount(value * 100.0, "%")  # a return as it is quoted: '28.8%'
+    return format_amount(
+        value, unit, decimals=decimals, diluted=is_diluted(metric), with_percent=percent
+    )
 
 
 def is_diluted(metric: str | None) -> bool:

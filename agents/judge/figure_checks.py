@@ -70,6 +70,7 @@ def check_figures(
             judge_definitions(answer.calculations, numbers, ctx.expect, ctx.analysis)
         )
         _parts_for_wholes(ctx, answer, numbers)
+        _owners_equity(ctx, answer, numbers)
     if deterministic and any(nc.status in REDERIVABLE for nc in numbers):
         # the judge's own derivation: the catalogue formula over the statement model
         model = model_value(ctx)
@@ -152,6 +153,29 @@ def _parts_for_wholes(ctx: Context, answer: Answer, numbers: list[NumberCheck]) 
             if said is not None:
                 nc.status, nc.detail = "calc_other_metric", f"a part for the whole: {said}"
                 break
+
+
+def _owners_equity(ctx: Context, answer: Answer, numbers: list[NumberCheck]) -> None:
+    """A stated result over equity must take the asked owners' equity: the company's by
+    default, the total with noncontrolling interests where the question says so; the judge
+    tells them apart by the balance sheet's own arithmetic (`owners_equity`)."""
+    from finqa.agents.judge.owners_equity import asked_owners, equity_splits, wrong_owners
+
+    owners = asked_owners(ctx.question, ctx.expect.metric)
+    if owners is None or ctx.routes is None:
+        return
+    stores = [s for s in (ctx.routes.store, ctx.routes.pages) if s is not None]
+    docs = list(dict.fromkeys(i.doc_id for i in ctx.routes.evidence.items))
+    splits = [s for store in stores for d in docs for s in equity_splits(store, d)]
+    if not splits:
+        return
+    for nc in numbers:
+        if nc.status != "calculation" or nc.calculation is None:
+            continue
+        calc = answer.calculations[nc.calculation]
+        said = wrong_owners(owners, [op.value for op in calc.operands], splits)
+        if said is not None:
+            nc.status, nc.detail = "calc_other_metric", f"another owners' equity: {said}"
 
 
 def _second_route(ctx: Context, numbers: list[NumberCheck], rel_tol: float) -> None:

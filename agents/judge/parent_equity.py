@@ -28,6 +28,10 @@ def equity_with_minority(
         return None
     for op, mid in zip(calc.operands, ops, strict=True):
         label = operand_label(op.text)
-        if mid == "shareholders_equity" and not _OWNERS.search(label.lower()):
+        # read as the total with noncontrolling interests (`total_equity`), or an equity row
+        # naming no owners
+        if mid == "total_equity" or (
+            mid == "shareholders_equity" and not _OWNERS.search(label.lower())
+        ):
             return label or op.name
     return None

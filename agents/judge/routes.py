@@ -275,7 +275,14 @@ class Routes:
             unit = unit or get_metric(metric_id).unit
         except Exception:  # noqa: BLE001 - an unknown metric: nothing to derive
             return []
-        items = leaves(metric_id) if formula is None else formula_leaves(formula)
+        # the catalogue formula under the owners the question states (total equity, amounts
+        # including noncontrolling interests: `lexicon.conventions`), else the formula given
+        stated = self._owners_formula(metric_id) if formula is None else None
+        items = (
+            leaves(metric_id)
+            if formula is None and stated is None
+            else formula_leaves(formula or stated or "")
+        )
         groups = [by_value(self.readings(i, year)) for i in items]
         if any(not g for g in groups):
             return []
@@ -285,7 +292,7 @@ class Routes:
             if prior:
                 previous[i] = prior[0][0].value
         out: list[RouteValue] = []
-        averages = formula is None and "avg(" in (_lex.metric_formula(metric_id) or "")
+        averages = formula is None and "avg(" in (stated or _lex.metric_formula(metric_id) or "")
         for choice in itertools.islice(itertools.product(*groups), 27):
             if len({g[0].scale for g in choice if g[0].unit == "USD"}) > 1:
                 continue  # lines read at different scales (a missed '(in millions)')
@@ -303,8 +310,8 @@ class Routes:
                 try:
                     value = (
                         evaluate_metric(metric_id, current, earlier)
-                        if formula is None
-                        else evaluate_formula(formula, current, earlier)
+                        if formula is None and stated is None
+                        else evaluate_formula(formula or stated or "", current, earlier)
                     )
                 except Exception:  # noqa: BLE001 - a formula these readings cannot feed
                     continue
@@ -322,6 +329,19 @@ class Routes:
                     continue
                 out.append(RouteValue(metric_id, year, value, unit, readings, variant))
         return out
+
+    def _owners_formula(self, metric_id: str) -> str | None:
+        """The metric's catalogue formula with the consolidated lines where the question states
+        them ('return on total equity': consolidated net income over total equity); None when
+        the question states no owners or the formula names no line they change."""
+        from finqa.lexicon.conventions import Conventions, apply_conventions, stated_conventions
+
+        owners = stated_conventions(self.question).owners if self.question else None
+        own = _lex.metric_formula(metric_id)
+        if owners is None or not own:
+            return None
+        stated = apply_conventions(own, Conventions(owners=owners))
+        return stated if stated != own else None
 
     def check(
         self,

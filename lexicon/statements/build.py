@@ -86,6 +86,27 @@ def _item(label: str, unit: StatementUnit) -> str | None:
     return item_for_label(label)
 
 
+def _without_marks(cells: list[str], ncols: int) -> list[str]:
+    """A row's cells without the footnote markers '(1)' printed after its label."""
+    if len(cells) > ncols and all(_FOOTNOTE.match(c) for c in cells[: len(cells) - ncols]):
+        return cells[len(cells) - ncols :]
+    return cells
+
+
+def _as_matrix(
+    raw: RawTable, skipped: int, rows: int, doc_id: str, table_id: str, company: str | None
+) -> StatementTable | None:
+    """A statement of equity whose header names the span, not its columns (one 'Fiscal Second
+    Quarter Ended' over a matrix of components, most rows too wide for it): read as the matrix
+    it is (`equity.build_equity`); None for any other table."""
+    if raw.kind != "equity" or skipped * 2 <= rows:
+        return None
+    from finqa.lexicon.statements.equity import build_equity
+
+    matrix = build_equity(raw, doc_id=doc_id, table_id=table_id, company=company)
+    return matrix if isinstance(matrix, StatementTable) else None
+
+
 def build_table(
     raw: RawTable, *, doc_id: str, table_id: str, company: str | None = None
 ) -> StatementTable | BuildFailure:
@@ -115,8 +136,7 @@ def build_table(
         labels.append(label)
         if not cells:
             continue
-        if len(cells) > ncols and all(_FOOTNOTE.match(c) for c in cells[: len(cells) - ncols]):
-            cells = cells[len(cells) - ncols :]  # footnote markers '(1)' after the label
+        cells = _without_marks(cells, ncols)
         values = [read_cell(c) if c else None for c in cells]
         if len(values) != ncols or any(v is None and c for v, c in zip(values, cells, strict=True)):
             skipped += 1
@@ -153,6 +173,9 @@ def build_table(
                     source="pdf" if raw.source == "pdf" else "text",
                 )
             )
+    matrix = _as_matrix(raw, skipped, len(rows), doc_id, table_id, company)
+    if matrix is not None:
+        return matrix
     if not facts:
         return BuildFailure(
             raw.page, raw.kind, raw.title, f"no row matched the {ncols} period columns"

@@ -21,6 +21,7 @@ from finqa.lexicon.numbers import detect_scale
 from finqa.lexicon.statements.attribution import attributed
 from finqa.lexicon.statements.build import build_table
 from finqa.lexicon.statements.classify import statement_of_page
+from finqa.lexicon.statements.equity import continued_scale
 from finqa.lexicon.statements.header import is_header_line
 from finqa.lexicon.statements.nature_periods import typed_by_nature
 from finqa.lexicon.statements.positions import top_lines
@@ -147,7 +148,7 @@ def read_pages(
     from finqa.lexicon.statements.sentences import read_sentences
 
     read.tables.extend(read_sentences(doc_id, page_list, company, notes_scale(texts)))
-    read.tables = attributed(typed_by_nature(sign_tables(top_lines(read.tables))))
+    read.tables = attributed(typed_by_nature(sign_tables(top_lines(continued_scale(read.tables)))))
     from finqa.lexicon.statements.part_sentences import country_sentence_parts
     from finqa.lexicon.statements.parts import part_tables, sentence_parts
     from finqa.lexicon.statements.parts_columns import column_parts, grouped_column_parts
@@ -445,6 +446,6 @@ def read_pdf(doc_id: str, path: str | Path) -> StatementRead:
                 typed = _type(read, raws, doc_id, company, page)
             if typed:
                 read.typed_pages.append(page)
-    read.tables = attributed(typed_by_nature(sign_tables(top_lines(read.tables))))
+    read.tables = attributed(typed_by_nature(sign_tables(top_lines(continued_scale(read.tables)))))
     read.seconds = time.perf_counter() - started
     return read

@@ -30,6 +30,7 @@ from finqa.agents.types import Evidence, EvidenceItem, StatementStore
 from finqa.lexicon.asked_period import AskedPeriod
 from finqa.lexicon.cash_basis import paid_item_of
 from finqa.lexicon.line_items import LineItem, get_item
+from finqa.lexicon.statements.attribution import is_parent_caption
 
 __all__ = ["Book", "Fact", "doc_identity", "MODEL_PREFERENCE", "TAG_PREFERENCE"]
 
@@ -73,8 +74,7 @@ _CONTENT_HINTS = (
 MODEL_PREFERENCE = 3.0
 TOP_LINE = "revenue"  # the line item read as the income statement's top line when uncaptioned
 ATTRIBUTED = "net_income"  # read after noncontrolling interests where a statement shows both
-# row keys (letters only): the company's share of net income, and a noncontrolling interests' line
-_PARENT = re.compile(r"^(?:net(?:income|earnings|loss|incomeloss|earningsloss))attributableto")
+# row keys (letters only): a noncontrolling interests' line
 _NCI = re.compile(r"noncontrolling|minorityinterest")
 _PER_SHARE_KEY = re.compile(r"pershare|pershr|eps")
 # a row the filing tags as the line item (inline XBRL, no dimension) fits like the item's first
@@ -324,7 +324,7 @@ class Book:
         if not any(_NCI.search(r.key) for r in pool):
             return None
         for row in pool:
-            if _PARENT.match(row.key) and not _NCI.search(row.key):
+            if is_parent_caption(row.label):
                 return Fact(found.item, year, row, float(row.value_for(year) or 0.0))
         return None
 
@@ -402,6 +402,10 @@ class Book:
                 continue  # 'Diluted 608.6' under weighted-average shares is a count, not EPS
             if paid_item_of(row.item) == li.id:
                 continue  # the cash paid for an expense (read under its heading) is not it
+            if row.model and not _tagged(row) and row.item in li.partners:
+                # the layout typed this line as the item's partner (the total with
+                # noncontrolling interests where the company's equity is asked, or the reverse)
+                continue
             score = _row_score(row, li.statement, exact, prefixes, excludes, off)
             if (
                 score is None

@@ -33,6 +33,7 @@ from finqa.lexicon.cash_basis import paid_item_of
 from finqa.lexicon.label_keys import borrowed_caption
 from finqa.lexicon.line_items import label_key
 from finqa.lexicon.model import StatementFact, StatementPeriod, StatementTable
+from finqa.lexicon.statements.attribution import EQUITY_OWNERS
 from finqa.lexicon.statements.catalogue import worded_item
 from finqa.lexicon.statements.main_printing import (
     PRIMARY_STATEMENTS,
@@ -268,7 +269,11 @@ def _row(
         # its words say ('Operating earnings', 'Cash flow from operations': caption_words)
         # (a payment read under its heading, 'Cash paid during the year for:' / 'Income
         # taxes', is the payment item the model gave it: its caption alone names the expense)
-        item=first.item if tagged or paid_item_of(first.item) else worded_item(first.label),
+        # (an equity line the model's layout typed by its owners, the company's or the total
+        # with noncontrolling interests, is the item the layout says: `statements.attribution`)
+        item=first.item
+        if tagged or paid_item_of(first.item) or first.item in EQUITY_OWNERS
+        else worded_item(first.label),
         concept=(first.concept or first.label) if tagged else None,
         ends=tuple(
             (chosen[y].period.end_date, chosen[y].period.instant)
