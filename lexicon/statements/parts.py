@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from finqa.lexicon.model import StatementFact, StatementTable
+from finqa.lexicon.statements.parts_names import HEADED
 
 __all__ = [
     "part_tables",
@@ -35,6 +36,8 @@ __all__ = [
     "names_places",
     "bare_total",
     "caption_item",
+    "segments_total",
+    "stated_scale",
 ]
 
 PART_TOLERANCE = 0.005
@@ -127,6 +130,7 @@ def _dimensioned(
             }
         )
         for f in facts
+        if not f.period.instant  # a flow's part figure covers a duration, never an instant
     ]
 
 
@@ -178,13 +182,14 @@ def _above_totals(table: StatementTable, rows: dict[int, list[StatementFact]]) -
     out: list[StatementFact] = []
     run: list[int] = []
     nested: dict[int, list[int]] = {}  # subtotal row -> the rows it adds up
+    whole: set[int] = set()  # the segments' total of a line item: read already, no part
 
     def close(subtotal: int) -> None:
         """A subtotal no total adds up further is the table's total: its own line item, when
         its words name the company's whole line or places ('Total net operating revenues',
         'Total non-U.S. revenues'), not one offering ('Total Wireless service revenue')."""
         item = row_item(table.labels[subtotal], last_words=True)
-        flow = flow_item(item) if item is not None else None
+        flow = flow_item(item) if item is not None and subtotal not in whole else None
         if flow is not None and _whole_or_places(table, part_name(table.labels[subtotal])):
             for q in nested[subtotal]:
                 out.extend(_dimensioned(table, rows[q], flow, part_name(table.labels[q])))
@@ -198,7 +203,8 @@ def _above_totals(table: StatementTable, rows: dict[int, list[StatementFact]]) -
         if any(f.unit != "USD" for f in rows[r]):
             continue  # a 'percentage of total revenue' row between the parts: no part
         item = row_item(label)
-        titled = (_title_item(table) or heading_item(table, r)) if bare_total(label) else None
+        bare = bare_total(label) or _company_total(label)
+        titled = (_title_item(table) or heading_item(table, r)) if bare else None
         if titled is not None and (flow := flow_item(titled)) is not None:
             block = _block(table, rows, r)  # 'Total', or no caption: the caption's line item
             if len(block) >= 2 and _adds_up(block, rows, rows[r]):
@@ -216,11 +222,16 @@ def _above_totals(table: StatementTable, rows: dict[int, list[StatementFact]]) -
             and len(run) >= 2
             and _adds_up(run, rows, rows[r])
         ):
+            seg_item = segments_total(label)
+            if seg_item is not None and (flow := flow_item(seg_item)) is not None:
+                # 'Total business segment operating profit': the segments' own line item
+                out += _group(table, rows, run, nested, flow)
+                whole.add(r)
             nested[r] = run
             run = [r]  # the subtotal is one part of what follows
             continue
         if flow is not None and len(run) >= 2 and _adds_up(run, rows, rows[r]):
-            out += _group(table, rows, run, nested, flow)
+            out += _group(table, rows, [p for p in run if p not in whole], nested, flow)
         elif run and run[0] in nested:
             close(run[0])
         run = []
@@ -266,6 +277,24 @@ def _group(
     return out
 
 
+_SEGMENTS_TOTAL = re.compile(
+    r"^\s*total\s+(?:(?:business|reportable|operating)\s+)?segments?\s+(?P<line>\S.*)$"
+    r"|^\s*(?P<line2>\S.*?)\s+of\s+(?:(?:all|our)\s+)?(?:business\s+|reportable\s+|operating\s+)?segments\s*$",
+    re.I,
+)
+
+
+def segments_total(label: str) -> str | None:
+    """The line item a row adding up the segments names ('Total business segment operating
+    profit', 'Total segment revenues', 'Net sales of reportable segments'); None for another
+    row. Its figure is the segments' sum, no part: the rows it adds up are the segments'."""
+    m = _SEGMENTS_TOTAL.match(part_name(label) if not TOTAL_ROW.match(label) else label)
+    if m is None:
+        return None
+    line = m.group("line") or m.group("line2") or ""
+    return _item(line) or caption_item(line)
+
+
 _SUBTOTAL = re.compile(r"^\s*total\s+|\s+(?:net\s+)?(?:revenues?|sales)\s*$", re.I)
 _PLACES = re.compile(r"\b(?:non-?u\.?s\.?|international|foreign|outside|overseas)\b", re.I)
 
@@ -293,6 +322,17 @@ def row_item(label: str, last_words: bool = False) -> str | None:
 
 
 _WHOLE_WORDS = frozenset({"net", "operating", "consolidated", "company", "reportable", "segment", "segments", "total", "revenue", "revenues", "sales"})  # fmt: skip
+
+
+def _company_total(label: str) -> bool:
+    """A total row named by the whole company alone ('Total Company', 'Total consolidated'),
+    no line item: what it adds up is the line item of the heading above it."""
+    words = [w.lower() for w in re.findall(r"[A-Za-z.'-]+", label)]
+    return (
+        bool(TOTAL_ROW.match(label))
+        and len(words) >= 2
+        and all(w in ("total", "company", "consolidated") for w in words)
+    )
 
 
 def _whole_or_places(table: StatementTable, inner: str) -> bool:
@@ -374,13 +414,18 @@ def part_tables(
     for table in tables:
         if table.source == "xbrl" or table.statement in _PRIMARY - {"income"}:
             continue
+        if len({p.key for p in table.periods}) < len(table.periods):
+            continue  # a period over several columns: groups of another kind (assets, capex)
+        table = stated_scale(table, texts)
         rows = _by_row(table)
+        headed: list[StatementFact] = []
         if table.statement == "income":
             facts = [f for f in _above_totals(table, rows) if f.item == "revenue"]
         elif _in_context(table, texts):
             table = fold(table) if fold is not None else table  # `parts_groups.folded`
             rows = _by_row(table)
-            facts = _under_headings(table, rows) or _above_totals(table, rows)
+            headed = _under_headings(table, rows)
+            facts = headed or _above_totals(table, rows)
         else:
             continue
         if not facts:
@@ -391,11 +436,37 @@ def part_tables(
                     "table_id": f"{table.table_id}-parts",
                     "statement": "segment",
                     "facts": tuple(facts),
-                    "notes": (*table.notes, "rows named by parts of the business"),
+                    "notes": (*table.notes, "rows named by parts of the business",
+                              *((HEADED,) if headed else ())),
                 }
             )
         )
     return out
+
+
+def stated_scale(table: StatementTable, texts: Mapping[int, str]) -> StatementTable:
+    """A table read without a scale (its header and the lines next to it state none: the
+    caption '... as follows (in millions):' sits below a page of prose) with the scale its
+    page states last above its first row of figures; as read when the page states none
+    there."""
+    from finqa.lexicon.numbers import scale_regions
+
+    if table.scale != 1.0 or not table.facts:
+        return table
+    first = min(table.facts, key=lambda f: f.row)
+    text = texts.get(first.page, "")
+    line = re.search(r"(?m)^[ \t]*" + re.escape(first.label), text) if first.label else None
+    at = line.start() if line else -1
+    before = [s for pos, s in scale_regions(text) if 0 <= pos < at]
+    if at < 0 or not before or before[-1] == 1.0:
+        return table
+    scale = before[-1]
+    facts = tuple(
+        f.model_copy(update={"value": f.value * scale, "scale": scale})
+        if f.unit == "USD" and f.scale == 1.0 else f
+        for f in table.facts
+    )  # fmt: skip
+    return table.model_copy(update={"scale": scale, "facts": facts})
 
 
 def heading_item(table: StatementTable, row: int) -> str | None:
