@@ -147,7 +147,7 @@ def _under_headings(table: StatementTable, rows: dict[int, list[StatementFact]])
     for r, label in enumerate(table.labels):
         if r not in rows:
             name = part_name(label)
-            if name and _item(label) is None and not TOTAL_ROW.match(name):
+            if name and row_item(label) is None and not TOTAL_ROW.match(name):
                 blocks.append((name, []))
             else:
                 blocks.append(("", []))
@@ -167,6 +167,89 @@ def _under_headings(table: StatementTable, rows: dict[int, list[StatementFact]])
         for item, facts in body:
             out += _dimensioned(table, facts, item, name)
     return out
+
+
+def heading_flow(label: str) -> str | None:
+    """The income-statement amount a heading row over parts names, by its whole caption
+    ('Net sales', 'Operating profit'), or a derived measure the catalogue computes as one such
+    amount ('Earnings before interest and taxes', 'Adjusted EBIT': operating income); None
+    for another caption ('Intersegment sales', 'Sales including intersegment sales')."""
+    from finqa.lexicon.metrics import find_metrics, get_metric
+
+    item = _item(label)
+    if item is not None:
+        return flow_item(item)
+    found = [m for m in find_metrics(label) if not m.operator]
+    if len(found) != 1:
+        return None
+    metric = get_metric(found[0].canonical)
+    if metric is None or not metric.formula or not re.fullmatch(r"[a-z_]+", metric.formula):
+        return None
+    return flow_item(metric.formula) if get_metric(metric.formula) is not None else None
+
+
+def _sign(label: str) -> float:
+    """-1 for a row the catalogue names as a cost (a debit: 'Interest expense (income),
+    net' between the parts' earnings and the pre-tax total), else +1."""
+    from finqa.lexicon.metrics import get_metric
+
+    item = _item(label)
+    metric = get_metric(item) if item else None
+    return -1.0 if metric is not None and metric.balance == "debit" else 1.0
+
+
+def _item_blocks(table: StatementTable, rows: dict[int, list[StatementFact]]) -> list[StatementFact]:  # fmt: skip
+    """Line-item headings over the same parts, block after block ('Net sales' / 'Aeronautics'
+    / ... / 'Total net sales', then 'Operating profit' / 'Aeronautics' / ...; 'REVENUES',
+    then 'EARNINGS BEFORE INTEREST AND TAXES' over the same regions). A block runs from its
+    heading to a total row (or a row printed under the heading's own caption), and its rows
+    add up to that row in every column, a cost row between them subtracted. A part is a row
+    name printed in two blocks or more of the table: one printed once (a reconciling item)
+    is no part. Each part's row in a block of an income-statement amount is that amount."""
+    blocks: list[tuple[str | None, list[int], int | None]] = []  # flow, rows, closing row
+    heading = ""
+    for r, label in enumerate(table.labels):
+        if r not in rows:
+            if label.strip():
+                heading = label
+                blocks.append((heading_flow(label), [], None))
+            continue
+        if not blocks or blocks[-1][2] is not None:
+            continue
+        flow, body, _ = blocks[-1]
+        closing = bool(TOTAL_ROW.match(label)) or part_name(label).lower() == part_name(heading).lower()  # fmt: skip
+        if closing:
+            blocks[-1] = (flow, body, r)
+        else:
+            body.append(r)
+    names: dict[str, int] = {}
+    for _, body, _ in blocks:
+        for n in {part_name(table.labels[q]).lower() for q in body if row_item(table.labels[q]) is None}:  # fmt: skip
+            names[n] = names.get(n, 0) + 1
+    out: list[StatementFact] = []
+    for flow, body, end in blocks:
+        if flow is None or end is None or len(body) < 2:
+            continue
+        if not _adds_up_signed(table, body, rows, rows[end]):
+            continue
+        for q in body:
+            name = part_name(table.labels[q])
+            if row_item(table.labels[q]) is None and names.get(name.lower(), 0) >= 2:
+                out += _dimensioned(table, rows[q], flow, name)
+    return out
+
+
+def _adds_up_signed(table: StatementTable, run: Sequence[int], rows: dict[int, list[StatementFact]], total: Sequence[StatementFact]) -> bool:  # fmt: skip
+    checked = 0
+    for t in total:
+        parts = [(q, f) for q in run for f in rows[q] if f.column == t.column]
+        if len(parts) != len(run) or t.value == 0:
+            return False
+        got = sum(_sign(table.labels[q]) * f.value for q, f in parts)
+        if not close_enough(got, t.value):
+            return False
+        checked += 1
+    return checked > 0
 
 
 def close_enough(a: float, b: float) -> bool:
@@ -419,28 +502,36 @@ def part_tables(
         table = stated_scale(table, texts)
         rows = _by_row(table)
         headed: list[StatementFact] = []
+        blocks: list[StatementFact] = []
+        printed = table
         if table.statement == "income":
             facts = [f for f in _above_totals(table, rows) if f.item == "revenue"]
         elif _in_context(table, texts):
+            blocks = _item_blocks(table, rows)  # as printed: a block's rows are its parts
             table = fold(table) if fold is not None else table  # `parts_groups.folded`
             rows = _by_row(table)
             headed = _under_headings(table, rows)
-            facts = headed or _above_totals(table, rows)
+            facts = [] if headed else _above_totals(table, rows)
+            have = {(f.dimensions, f.item, f.period.key) for f in [*headed, *facts]}
+            blocks = [f for f in blocks if (f.dimensions, f.item, f.period.key) not in have]
         else:
             continue
-        if not facts:
-            continue
-        out.append(
-            table.model_copy(
-                update={
-                    "table_id": f"{table.table_id}-parts",
-                    "statement": "segment",
-                    "facts": tuple(facts),
-                    "notes": (*table.notes, "rows named by parts of the business",
-                              *((HEADED,) if headed else ())),
-                }
-            )
-        )
+        for base, suffix, got, notes in (
+            (table, "parts", facts, ()), (table, "heads", headed, (HEADED,)),
+            (printed, "blocks", blocks, ()),
+        ):  # fmt: skip
+            if got:
+                tid = f"{base.table_id}-{suffix}"
+                out.append(
+                    base.model_copy(
+                        update={
+                            "table_id": tid,
+                            "statement": "segment",
+                            "facts": tuple(f.model_copy(update={"table_id": tid}) for f in got),
+                            "notes": (*base.notes, "rows named by parts of the business", *notes),
+                        }
+                    )
+                )
     return out
 
 

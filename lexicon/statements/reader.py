@@ -219,8 +219,10 @@ def _part_pages(
     done = set(read.statement_pages) - failed  # a segment page with a table not read: again
     inherited = _statements_scale(read.tables)
     out: list[StatementTable] = []
+    texts = dict(pages)
     for page, text in pages:
-        if page in done or not PARTS_CONTEXT.search(text) or not _part_tabular(_lines(text)):
+        about = text + texts.get(page - 1, "")  # a note's table past its heading's page
+        if page in done or not PARTS_CONTEXT.search(about) or not _part_tabular(_lines(text)):
             continue
         for n, raw in enumerate(read_text_page(text, page, kind="segment", title="")):
             if not header_scale(raw.context):  # '(In Millions)' printed in the period header
