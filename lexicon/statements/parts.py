@@ -174,18 +174,16 @@ def heading_flow(label: str) -> str | None:
     ('Net sales', 'Operating profit'), or a derived measure the catalogue computes as one such
     amount ('Earnings before interest and taxes', 'Adjusted EBIT': operating income); None
     for another caption ('Intersegment sales', 'Sales including intersegment sales')."""
-    from finqa.lexicon.metrics import find_metrics, get_metric
+    from finqa.lexicon.metrics import METRICS, find_metrics
 
     item = _item(label)
     if item is not None:
         return flow_item(item)
     found = [m for m in find_metrics(label) if not m.operator]
-    if len(found) != 1:
+    metric = METRICS.get(found[0].canonical) if len(found) == 1 else None
+    if metric is None or not metric.formula or metric.formula not in METRICS:
         return None
-    metric = get_metric(found[0].canonical)
-    if metric is None or not metric.formula or not re.fullmatch(r"[a-z_]+", metric.formula):
-        return None
-    return flow_item(metric.formula) if get_metric(metric.formula) is not None else None
+    return flow_item(metric.formula)
 
 
 def _sign(label: str) -> float:

@@ -48,7 +48,7 @@ __all__ = [
 #    segment), groups of rows folded to their part, 'U.S. $ 9,588.4' a place and its cell
 # 10: a row under a heading of cash paid ('Cash paid during the year for:') is the payment item
 #     of the expense its caption names (income taxes paid, interest paid: catalogue `paid_for`)
-MODEL_VERSION = 10
+MODEL_VERSION = 11
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
 
