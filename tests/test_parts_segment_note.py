@@ -216,3 +216,35 @@ class TestCompoundHead:
         got = [m.canonical for m in find_metrics("What Adjusted EBIT margin did it earn?")]
         assert got == ["operating_margin"]
         assert [m.canonical for m in find_metrics("Adjusted EBIT was $299 million")] == ["ebit"]
+
+
+ONE_SEGMENT = """Our operating segments are Retail and Pharmacy.
+Retail Segment
+The following table summarizes the Retail segment's performance (in millions):
+Year Ended December 31,
+2024 2023
+Revenues
+Products $ 800 $ 700
+Services 200 150
+Total revenues 1,000 850
+Cost of products sold 600 500
+Operating expenses 300 250
+Operating income $ 100 $ 100
+"""
+
+
+class TestOneSegmentsTable:
+    """A table under a heading naming one segment holds that segment's lines."""
+
+    def test_segment_lines_not_company_parts(self) -> None:
+        """'Products' / 'Services' are the segment's lines; its totals are its figures."""
+        got = _parts(ONE_SEGMENT)
+        assert not any(name in ("Products", "Services") for name, _, _ in got)
+        assert got[("Retail", "revenue", "FY2024")] == 1_000
+        assert got[("Retail", "operating_income", "FY2023")] == 100
+
+    def test_footnote_digit_glued_to_a_caption(self) -> None:
+        """'Total business segment operating profit1' is still the segments' total."""
+        got = _parts(SEGMENT_TOTAL.replace("segment operating profit 100", "segment operating profit1 100"))  # fmt: skip
+        assert got[("Wings", "operating_income", "2024Q2")] == 60
+        assert not any("business segment" in name for name, _, _ in got)

@@ -41,7 +41,7 @@ __all__ = [
 ]
 
 PART_TOLERANCE = 0.005
-_MARK = re.compile(r"\s*(?:\(\w{1,2}\)|\*+)\s*,?\s*$")  # footnote markers: 'Europe (1)'
+_MARK = re.compile(r"\s*(?:\(\w{1,2}\)|\*+)\s*,?\s*$|(?<=[a-z])\d$")  # 'Europe (1)', 'profit1'
 _PRIMARY = frozenset({"income", "balance", "cashflow", "equity"})
 PARTS_CONTEXT = re.compile(
     r"\bsegments?\b|\bgeograph(?:y|ic|ical)\b|\bregions?\b|\bdisaggregat(?:ed|ion)\b", re.I
@@ -504,6 +504,8 @@ def part_tables(
         printed = table
         if table.statement == "income":
             facts = [f for f in _above_totals(table, rows) if f.item == "revenue"]
+        elif _in_context(table, texts) and (one := one_part_caption(table, texts)):
+            headed, facts = _one_part_lines(table, rows, part_name(one)), []
         elif _in_context(table, texts):
             blocks = _item_blocks(table, rows)  # as printed: a block's rows are its parts
             table = fold(table) if fold is not None else table  # `parts_groups.folded`
@@ -530,6 +532,47 @@ def part_tables(
                         }
                     )
                 )
+    return out
+
+
+_ONE_PART = re.compile(r"^(?P<name>[A-Z0-9][\w/&'’.,-]*(?:\s+(?:[A-Z0-9&][\w/&'’.,-]*|and|of))*)\s+Segment:?$")
+_GENERIC = frozenset({"business", "operating", "reportable", "reporting", "segment", "total"})
+
+
+def one_part_caption(table: StatementTable, texts: Mapping[int, str], above: int = 8) -> str | None:
+    """The table sits under a heading naming one segment ('Retail/LTC Segment', "Sam's Club
+    Segment"): its rows ('Products', 'Services') are that segment's lines, no part of the
+    company. A heading of words only ('Selected Financial Data by Business Segment') or of
+    generic words ('Business Segment') names no one segment. The segment's name, or None."""
+    if not table.facts:
+        return None
+    first = min(table.facts, key=lambda f: f.row)
+    text = texts.get(first.page, "")
+    line = re.search(r"(?m)^[ \t]*" + re.escape(first.label), text) if first.label else None
+    if line is None:
+        return None
+    lines = [ln.strip() for ln in text[: line.start()].splitlines() if ln.strip()][-above:]
+    for ln in lines:
+        m = _ONE_PART.match(ln)
+        if m and not {w.lower() for w in m.group("name").split()} <= _GENERIC:
+            return m.group("name")
+    return None
+
+
+def _one_part_lines(table: StatementTable, rows: dict[int, list[StatementFact]], name: str) -> list[StatementFact]:  # fmt: skip
+    """A segment's own table (under its heading, `one_part_caption`): each amount of the
+    income statement printed on one row only ('Total revenues', 'Operating income') is the
+    segment's; one printed twice (net sales including and excluding fuel) is left alone."""
+    found: dict[str, list[int]] = {}
+    for r, label in enumerate(table.labels):
+        item = row_item(label) if r in rows else None
+        flow = flow_item(item) if item is not None else None
+        if flow is not None and all(f.unit == "USD" for f in rows[r]):
+            found.setdefault(flow, []).append(r)
+    out: list[StatementFact] = []
+    for flow, at in found.items():
+        if len(at) == 1:
+            out += _dimensioned(table, rows[at[0]], flow, name)
     return out
 
 

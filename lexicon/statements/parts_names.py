@@ -9,8 +9,9 @@ holds. A name is listed, whole, by:
 
 - a sentence that lists the segments ('We operate in four business segments: Aeronautics,
   Missiles and Fire Control (MFC), Rotary and Mission Systems (RMS) and Space.', 'our
-  reportable segments are A, B and C'): each comma- or semicolon-separated item, and the last
-  item split at an 'and' into the two names it may join (a name may hold 'and' itself);
+  reportable segments are A, B and C', 'has three operating segments, A, B and C'): each
+  comma- or semicolon-separated item, whole, and an item holding 'and' also as the two names
+  it may join (a name may hold 'and' itself: 'Publishing and Advertising');
 - a row or column a reader confirmed by arithmetic (parts that add up to their total);
 - a country (`data/country_codes.csv`).
 
@@ -31,7 +32,7 @@ HEADED = "part headings over line items"
 
 _LIST = re.compile(
     r"\b(?:reportable|operating|business|reporting)?\s*segments?\s*"
-    r"(?:[:\u2014\u2013-]|\bare\b|\binclude\b|\bconsist\s+of\b|\bcomprise\b|,\s+which\s+are\b)"
+    r"(?:[:\u2014\u2013-]|\bare\b|\binclude\b|\bconsist\s+of\b|\bcomprise\b|,\s+which\s+are\b|,(?=\s+[A-Z]))"
     r"\s*(?:the\s+following\s*:?\s*)?(?P<list>(?:[^.:]|\.(?=\S)){3,400}?)\.(?:\s|$)",
     re.I,
 )
@@ -44,15 +45,14 @@ def _items(text: str) -> list[str]:
     if len(pieces) < 2 and not re.search(r"\band\b", text):
         return []
     out: list[str] = []
-    for i, piece in enumerate(pieces):
+    for piece in pieces:
         piece = re.sub(r"^(?:and|or)\s+", "", piece, flags=re.I)
         piece = re.sub(r"^(?:the\s+)", "", piece, flags=re.I)
         out.append(piece)
-        if i == len(pieces) - 1 or len(pieces) == 1:
-            words = piece.split()
-            for k, w in enumerate(words):
-                if w.lower() == "and" and 0 < k < len(words) - 1:
-                    out += [" ".join(words[:k]), " ".join(words[k + 1 :])]
+        words = piece.split()  # 'A and B' may be one name or two: both readings are listed
+        for k, w in enumerate(words):
+            if w.lower() == "and" and 0 < k < len(words) - 1:
+                out += [" ".join(words[:k]), " ".join(words[k + 1 :])]
     names = []
     for name in out:
         name = _PAREN.sub("", name).strip(" \"'“”")
