@@ -47,9 +47,10 @@ def _docs(path: Path, only: set[str]) -> Iterator[tuple[str, list[tuple[int, str
 
 
 def _reader(table_id: str) -> str:
-    """The reader a part table comes from, by its id ('p9-t0-parts' a typed table's rows)."""
-    m = re.search(r"-(?P<kind>[a-z]+)\d*(?:-.*)?-?(?:parts|grouped)$", table_id)
-    return m.group("kind") if m else table_id
+    """The reader a part table comes from, by its id: 'p9-t0-parts' a typed table's rows,
+    'p90-n0-blocks' a note's line-item blocks, 'p63-c17-parts' a page's text columns."""
+    m = re.fullmatch(r"p\d+-(?P<kind>[a-z]+)\d*(?:-(?P<how>[a-z]+))?", table_id)
+    return f"{m.group('kind')}-{m.group('how') or ''}" if m else table_id
 
 
 def part_figures(doc: str, pages: list[tuple[int, str]]) -> list[dict[str, Any]]:
