@@ -12,7 +12,8 @@ holds. A name is listed, whole, by:
   reportable segments are A, B and C', 'has three operating segments, A, B and C'): each
   comma- or semicolon-separated item, whole, and an item holding 'and' also as the two names
   it may join (a name may hold 'and' itself: 'Publishing and Advertising');
-- a row or column a reader confirmed by arithmetic (parts that add up to their total);
+- a row or column a reader confirmed by arithmetic (parts that add up to their total), or
+  a row of figures the name captions anywhere in the filing ('Americas $41,198 $37,678');
 - a country (`data/country_codes.csv`).
 
 `listed_names(texts)` reads the sentences; `kept_headings(parts, texts)` drops the figures of
@@ -72,7 +73,14 @@ def listed_names(texts: Iterable[str]) -> set[str]:
     return out
 
 
-def kept_headings(parts: Sequence[StatementTable], texts: Iterable[str]) -> list[StatementTable]:
+def _row_caption(name: str, texts: Sequence[str]) -> bool:
+    """The name printed as the caption of a row of figures ('Americas $41,198 $37,678 9%'):
+    a table of the filing lists it, outside the heading layout ('Americas:' over its lines)."""
+    row = re.compile(rf"(?im)^[ \t]*{re.escape(name)}(?:[ \t]*\(\w{{1,2}}\))?[ \t]+\$?[ \t]*\(?\d")
+    return any(row.search(t) for t in texts)
+
+
+def kept_headings(parts: Sequence[StatementTable], texts: Sequence[str]) -> list[StatementTable]:
     """`parts` with the figures of part headings (tables noted `HEADED`) kept only for names
     the filing lists (see the module doc)."""
     from finqa.lexicon.dimension_members import name_key
@@ -83,8 +91,10 @@ def kept_headings(parts: Sequence[StatementTable], texts: Iterable[str]) -> list
     names = {name_key(m) for t in parts if HEADED not in t.notes for f in t.facts for _, m in f.dimensions}  # fmt: skip
     names |= {name_key(n) for n in listed_names(texts)}
 
+    pages = list(texts)
+
     def listed(member: str) -> bool:
-        if name_key(member) in names:
+        if name_key(member) in names or _row_caption(member, pages):
             return True
         asked = asked_dimension(f"revenue from {member}")
         return asked is not None and str(asked.member or "").startswith("country:")

@@ -166,7 +166,7 @@ def read_pages(
         parts += _new_parts(text_column_parts(doc_id, page_list, _one_scale(read.tables), company), parts)  # fmt: skip
         parts += grid_part_tables(doc_id, notes, texts, company, have=parts, typed=read.tables)
         parts += _new_parts(country_sentence_parts(doc_id, page_list, company), parts)
-        read.tables.extend(kept_headings(parts, texts.values()))
+        read.tables.extend(kept_headings(parts, list(texts.values())))
     except Exception as exc:  # noqa: BLE001 - reported as a failure, the model is kept
         read.failures.append(BuildFailure(-1, "segment", "parts", f"{type(exc).__name__}: {exc}"))
     read.seconds = time.perf_counter() - started
