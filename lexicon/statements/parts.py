@@ -176,9 +176,9 @@ def heading_flow(label: str) -> str | None:
     for another caption ('Intersegment sales', 'Sales including intersegment sales')."""
     from finqa.lexicon.metrics import METRICS, find_metrics
 
-    item = _item(label)
-    if item is not None:
-        return flow_item(item)
+    item = row_item(label)  # a place ('International') heads its own rows: no line item
+    if item is not None or _item(label) is not None:
+        return flow_item(item) if item is not None else None
     found = [m for m in find_metrics(label) if not m.operator]
     metric = METRICS.get(found[0].canonical) if len(found) == 1 else None
     if metric is None or not metric.formula or metric.formula not in METRICS:
@@ -567,8 +567,9 @@ def _one_part_lines(table: StatementTable, rows: dict[int, list[StatementFact]],
     for r, label in enumerate(table.labels):
         item = row_item(label) if r in rows else None
         flow = flow_item(item) if item is not None else None
-        if flow is not None and all(f.unit == "USD" for f in rows[r]):
-            found.setdefault(flow, []).append(r)
+        marker = any(re.fullmatch(r"\(\w\)", f.raw.strip()) for f in rows.get(r, ()))
+        if flow is not None and not marker and all(f.unit == "USD" for f in rows[r]):
+            found.setdefault(flow, []).append(r)  # '(1)': a footnote's marker, no amount
     out: list[StatementFact] = []
     for flow, at in found.items():
         if len(at) == 1:
