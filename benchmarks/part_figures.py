@@ -35,7 +35,7 @@ def _docs(path: Path, only: set[str]) -> Iterator[tuple[str, list[tuple[int, str
     """(doc, its pages in order) of a pages JSONL, one filing at a time."""
     opener = gzip.open if path.suffix == ".gz" else open
     pages: dict[str, list[tuple[int, str]]] = {}
-    with opener(path, "rt", encoding="utf-8") as fh:  # type: ignore[operator]
+    with opener(path, "rt", encoding="utf-8") as fh:
         for line in fh:
             row = json.loads(line)
             doc = row["doc_name"]

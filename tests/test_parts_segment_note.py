@@ -39,7 +39,9 @@ Total consolidated operating profit $ 115 $ 88
 # line-item headings over the same regions, block after block; the EBIT block runs to the
 # pre-tax total past an interest row (a cost, subtracted); a page with no segment word,
 # after the page that heads the note
-BLOCKS_HEAD = "NOTE 15 - OPERATING SEGMENTS AND RELATED INFORMATION\nOur operating segments are regions."
+BLOCKS_HEAD = (
+    "NOTE 15 - OPERATING SEGMENTS AND RELATED INFORMATION\nOur operating segments are regions."
+)
 BLOCKS = """YEAR ENDED MAY 31,
 (Dollars in millions) 2024 2023
 REVENUES
@@ -98,7 +100,9 @@ Cloud
 Net sales $ 100 $ 80
 Operating income $ 30 $ 20
 """
-LISTS = "We have organized our operations into three segments: North America, International, and Cloud."
+LISTS = (
+    "We have organized our operations into three segments: North America, International, and Cloud."
+)
 
 # a period printed over several columns: assets, depreciation and capex by segment
 GROUPS = """Segment information (in millions)

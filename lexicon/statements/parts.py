@@ -266,14 +266,8 @@ def _above_totals(table: StatementTable, rows: dict[int, list[StatementFact]]) -
     whole: set[int] = set()  # the segments' total of a line item: read already, no part
 
     def close(subtotal: int) -> None:
-        """A subtotal no total adds up further is the table's total: its own line item, when
-        its words name the company's whole line or places ('Total net operating revenues',
-        'Total non-U.S. revenues'), not one offering ('Total Wireless service revenue')."""
-        item = row_item(table.labels[subtotal], last_words=True)
-        flow = flow_item(item) if item is not None and subtotal not in whole else None
-        if flow is not None and _whole_or_places(table, part_name(table.labels[subtotal])):
-            for q in nested[subtotal]:
-                out.extend(_dimensioned(table, rows[q], flow, part_name(table.labels[q])))
+        if subtotal not in whole:
+            out.extend(_closed(table, rows, nested[subtotal], subtotal))
 
     for r, label in enumerate(table.labels):
         if r not in rows:
@@ -284,8 +278,7 @@ def _above_totals(table: StatementTable, rows: dict[int, list[StatementFact]]) -
         if any(f.unit != "USD" for f in rows[r]):
             continue  # a 'percentage of total revenue' row between the parts: no part
         item = row_item(label)
-        bare = bare_total(label) or _company_total(label)
-        titled = (_title_item(table) or heading_item(table, r)) if bare else None
+        titled = _total_title(table, r) if bare_total(label) or _company_total(label) else None
         if titled is not None and (flow := flow_item(titled)) is not None:
             block = _block(table, rows, r)  # 'Total', or no caption: the caption's line item
             if len(block) >= 2 and _adds_up(block, rows, rows[r]):
@@ -303,8 +296,7 @@ def _above_totals(table: StatementTable, rows: dict[int, list[StatementFact]]) -
             and len(run) >= 2
             and _adds_up(run, rows, rows[r])
         ):
-            seg_item = segments_total(label)
-            if seg_item is not None and (flow := flow_item(seg_item)) is not None:
+            if (flow := _segments_flow(label)) is not None:
                 # 'Total business segment operating profit': the segments' own line item
                 out += _group(table, rows, run, nested, flow)
                 whole.add(r)
@@ -312,13 +304,34 @@ def _above_totals(table: StatementTable, rows: dict[int, list[StatementFact]]) -
             run = [r]  # the subtotal is one part of what follows
             continue
         if flow is not None and len(run) >= 2 and _adds_up(run, rows, rows[r]):
-            out += _group(table, rows, [p for p in run if p not in whole], nested, flow)
+            out += _group(table, rows, sorted(set(run) - whole), nested, flow)
         elif run and run[0] in nested:
             close(run[0])
         run = []
     if run and run[0] in nested:
         close(run[0])
     return out
+
+
+def _closed(table: StatementTable, rows: dict[int, list[StatementFact]], run: Sequence[int], subtotal: int) -> list[StatementFact]:  # fmt: skip
+    """A subtotal no total adds up further is the table's total: its own line item, when
+    its words name the company's whole line or places ('Total net operating revenues',
+    'Total non-U.S. revenues'), not one offering ('Total Wireless service revenue')."""
+    item = row_item(table.labels[subtotal], last_words=True)
+    flow = flow_item(item) if item is not None else None
+    if flow is None or not _whole_or_places(table, part_name(table.labels[subtotal])):
+        return []
+    return [f for q in run for f in _dimensioned(table, rows[q], flow, part_name(table.labels[q]))]
+
+
+def _total_title(table: StatementTable, r: int) -> str | None:
+    """The line item a total row named by no line item adds up: the caption's or heading's."""
+    return _title_item(table) or heading_item(table, r)
+
+
+def _segments_flow(label: str) -> str | None:
+    item = segments_total(label)
+    return flow_item(item) if item is not None else None
 
 
 def _block(table: StatementTable, rows: dict[int, list[StatementFact]], end: int) -> list[int]:
@@ -535,7 +548,9 @@ def part_tables(
     return out
 
 
-_ONE_PART = re.compile(r"^(?P<name>[A-Z0-9][\w/&'’.,-]*(?:\s+(?:[A-Z0-9&][\w/&'’.,-]*|and|of))*)\s+Segment:?$")
+_ONE_PART = re.compile(
+    r"^(?P<name>[A-Z0-9][\w/&'’.,-]*(?:\s+(?:[A-Z0-9&][\w/&'’.,-]*|and|of))*)\s+Segment:?$"
+)
 _GENERIC = frozenset({"business", "operating", "reportable", "reporting", "segment", "total"})
 
 
