@@ -349,6 +349,32 @@ def _fold_heads(found: list[MetricMatch], text: str) -> list[MetricMatch]:
     return [m for i, m in enumerate(found) if i not in dropped]
 
 
+def _head_ratio(
+    toks: list[tuple[int, int, str]],
+    i: int,
+    n: int,
+    mid: str,
+    index: Mapping[str, str],
+    lengths: Mapping[str, tuple[int, ...]],
+) -> tuple[int, int, str] | None:
+    """A spelling that starts inside the one matched at `i` and runs past its end, naming a
+    ratio over the matched item ('adjusted ebit' + 'ebit margin' in 'Adjusted EBIT margin'):
+    the compound's last noun is its head, so the text names the ratio, the words before it
+    qualifying its operand. (start, tokens, id) of that spelling, or None."""
+    metrics = _load()
+    base = metrics.get(mid)
+    own = {mid, *(base.inputs if base is not None and len(base.inputs) == 1 else ())}
+    for j in range(i + 1, i + n):
+        for m in lengths.get(toks[j][2], ()):
+            if j + m <= i + n or j + m > len(toks):
+                continue
+            other = index.get(" ".join(t[2] for t in toks[j : j + m]))
+            ratio = metrics.get(other) if other else None
+            if ratio is not None and ratio.unit == "%" and own & set(ratio.inputs):
+                return j, m, str(other)
+    return None
+
+
 def _scan(text: str) -> list[MetricMatch]:
     index, lengths = _phrases()
     operators = _operator_keys()
@@ -366,6 +392,11 @@ def _scan(text: str) -> list[MetricMatch]:
             start, end = toks[i][0], toks[i + n - 1][1]
             if n > 1 and re.search(r"[?!;\n]|\.\s", text[start:end]):
                 continue  # never across sentences or lines
+            head = _head_ratio(toks, i, n, mid, index, lengths) if mid else None
+            if head is not None:  # 'Adjusted EBIT margin': the margin of (adjusted) EBIT
+                j, m, mid = head
+                start, end, key = toks[j][0], toks[j + m - 1][1], " ".join(t[2] for t in toks[j : j + m])  # fmt: skip
+                n = j + m - i
             if mid:
                 out.append(MetricMatch(mid, text[start:end], start, end, key in operators))
             i += n

@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from finqa.lexicon.model import StatementFact, StatementTable
+from finqa.lexicon.statements.parts_names import HEADED
 
 __all__ = [
     "part_tables",
@@ -35,10 +36,12 @@ __all__ = [
     "names_places",
     "bare_total",
     "caption_item",
+    "segments_total",
+    "stated_scale",
 ]
 
 PART_TOLERANCE = 0.005
-_MARK = re.compile(r"\s*(?:\(\w{1,2}\)|\*+)\s*,?\s*$")  # footnote markers: 'Europe (1)'
+_MARK = re.compile(r"\s*(?:\(\w{1,2}\)|\*+)\s*,?\s*$|(?<=[a-z])\d$")  # 'Europe (1)', 'profit1'
 _PRIMARY = frozenset({"income", "balance", "cashflow", "equity"})
 PARTS_CONTEXT = re.compile(
     r"\bsegments?\b|\bgeograph(?:y|ic|ical)\b|\bregions?\b|\bdisaggregat(?:ed|ion)\b", re.I
@@ -127,6 +130,7 @@ def _dimensioned(
             }
         )
         for f in facts
+        if not f.period.instant  # a flow's part figure covers a duration, never an instant
     ]
 
 
@@ -143,7 +147,7 @@ def _under_headings(table: StatementTable, rows: dict[int, list[StatementFact]])
     for r, label in enumerate(table.labels):
         if r not in rows:
             name = part_name(label)
-            if name and _item(label) is None and not TOTAL_ROW.match(name):
+            if name and row_item(label) is None and not TOTAL_ROW.match(name):
                 blocks.append((name, []))
             else:
                 blocks.append(("", []))
@@ -165,6 +169,87 @@ def _under_headings(table: StatementTable, rows: dict[int, list[StatementFact]])
     return out
 
 
+def heading_flow(label: str) -> str | None:
+    """The income-statement amount a heading row over parts names, by its whole caption
+    ('Net sales', 'Operating profit'), or a derived measure the catalogue computes as one such
+    amount ('Earnings before interest and taxes', 'Adjusted EBIT': operating income); None
+    for another caption ('Intersegment sales', 'Sales including intersegment sales')."""
+    from finqa.lexicon.metrics import METRICS, find_metrics
+
+    item = row_item(label)  # a place ('International') heads its own rows: no line item
+    if item is not None or _item(label) is not None:
+        return flow_item(item) if item is not None else None
+    found = [m for m in find_metrics(label) if not m.operator]
+    metric = METRICS.get(found[0].canonical) if len(found) == 1 else None
+    if metric is None or not metric.formula or metric.formula not in METRICS:
+        return None
+    return flow_item(metric.formula)
+
+
+def _sign(label: str) -> float:
+    """-1 for a row the catalogue names as a cost (a debit: 'Interest expense (income),
+    net' between the parts' earnings and the pre-tax total), else +1."""
+    from finqa.lexicon.metrics import get_metric
+
+    item = _item(label)
+    metric = get_metric(item) if item else None
+    return -1.0 if metric is not None and metric.balance == "debit" else 1.0
+
+
+def _item_blocks(table: StatementTable, rows: dict[int, list[StatementFact]]) -> list[StatementFact]:  # fmt: skip
+    """Line-item headings over the same parts, block after block ('Net sales' / 'Aeronautics'
+    / ... / 'Total net sales', then 'Operating profit' / 'Aeronautics' / ...; 'REVENUES',
+    then 'EARNINGS BEFORE INTEREST AND TAXES' over the same regions). A block runs from its
+    heading to a total row (or a row printed under the heading's own caption), and its rows
+    add up to that row in every column, a cost row between them subtracted. A part is a row
+    name printed in two blocks or more of the table: one printed once (a reconciling item)
+    is no part. Each part's row in a block of an income-statement amount is that amount."""
+    blocks: list[tuple[str | None, list[int], int | None]] = []  # flow, rows, closing row
+    heading = ""
+    for r, label in enumerate(table.labels):
+        if r not in rows:
+            if label.strip():
+                heading = label
+                blocks.append((heading_flow(label), [], None))
+            continue
+        if not blocks or blocks[-1][2] is not None:
+            continue
+        flow, body, _ = blocks[-1]
+        closing = bool(TOTAL_ROW.match(label)) or part_name(label).lower() == part_name(heading).lower()  # fmt: skip
+        if closing:
+            blocks[-1] = (flow, body, r)
+        else:
+            body.append(r)
+    names: dict[str, int] = {}
+    for _, body, _ in blocks:
+        for n in {part_name(table.labels[q]).lower() for q in body if row_item(table.labels[q]) is None}:  # fmt: skip
+            names[n] = names.get(n, 0) + 1
+    out: list[StatementFact] = []
+    for flow, body, end in blocks:
+        if flow is None or end is None or len(body) < 2:
+            continue
+        if not _adds_up_signed(table, body, rows, rows[end]):
+            continue
+        for q in body:
+            name = part_name(table.labels[q])
+            if row_item(table.labels[q]) is None and names.get(name.lower(), 0) >= 2:
+                out += _dimensioned(table, rows[q], flow, name)
+    return out
+
+
+def _adds_up_signed(table: StatementTable, run: Sequence[int], rows: dict[int, list[StatementFact]], total: Sequence[StatementFact]) -> bool:  # fmt: skip
+    checked = 0
+    for t in total:
+        parts = [(q, f) for q in run for f in rows[q] if f.column == t.column]
+        if len(parts) != len(run) or t.value == 0:
+            return False
+        got = sum(_sign(table.labels[q]) * f.value for q, f in parts)
+        if not close_enough(got, t.value):
+            return False
+        checked += 1
+    return checked > 0
+
+
 def close_enough(a: float, b: float) -> bool:
     return abs(a - b) <= PART_TOLERANCE * max(abs(b), 1.0)
 
@@ -178,16 +263,11 @@ def _above_totals(table: StatementTable, rows: dict[int, list[StatementFact]]) -
     out: list[StatementFact] = []
     run: list[int] = []
     nested: dict[int, list[int]] = {}  # subtotal row -> the rows it adds up
+    whole: set[int] = set()  # the segments' total of a line item: read already, no part
 
     def close(subtotal: int) -> None:
-        """A subtotal no total adds up further is the table's total: its own line item, when
-        its words name the company's whole line or places ('Total net operating revenues',
-        'Total non-U.S. revenues'), not one offering ('Total Wireless service revenue')."""
-        item = row_item(table.labels[subtotal], last_words=True)
-        flow = flow_item(item) if item is not None else None
-        if flow is not None and _whole_or_places(table, part_name(table.labels[subtotal])):
-            for q in nested[subtotal]:
-                out.extend(_dimensioned(table, rows[q], flow, part_name(table.labels[q])))
+        if subtotal not in whole:
+            out.extend(_closed(table, rows, nested[subtotal], subtotal))
 
     for r, label in enumerate(table.labels):
         if r not in rows:
@@ -198,7 +278,7 @@ def _above_totals(table: StatementTable, rows: dict[int, list[StatementFact]]) -
         if any(f.unit != "USD" for f in rows[r]):
             continue  # a 'percentage of total revenue' row between the parts: no part
         item = row_item(label)
-        titled = (_title_item(table) or heading_item(table, r)) if bare_total(label) else None
+        titled = _total_title(table, r) if bare_total(label) or _company_total(label) else None
         if titled is not None and (flow := flow_item(titled)) is not None:
             block = _block(table, rows, r)  # 'Total', or no caption: the caption's line item
             if len(block) >= 2 and _adds_up(block, rows, rows[r]):
@@ -216,17 +296,42 @@ def _above_totals(table: StatementTable, rows: dict[int, list[StatementFact]]) -
             and len(run) >= 2
             and _adds_up(run, rows, rows[r])
         ):
+            if (flow := _segments_flow(label)) is not None:
+                # 'Total business segment operating profit': the segments' own line item
+                out += _group(table, rows, run, nested, flow)
+                whole.add(r)
             nested[r] = run
             run = [r]  # the subtotal is one part of what follows
             continue
         if flow is not None and len(run) >= 2 and _adds_up(run, rows, rows[r]):
-            out += _group(table, rows, run, nested, flow)
+            out += _group(table, rows, sorted(set(run) - whole), nested, flow)
         elif run and run[0] in nested:
             close(run[0])
         run = []
     if run and run[0] in nested:
         close(run[0])
     return out
+
+
+def _closed(table: StatementTable, rows: dict[int, list[StatementFact]], run: Sequence[int], subtotal: int) -> list[StatementFact]:  # fmt: skip
+    """A subtotal no total adds up further is the table's total: its own line item, when
+    its words name the company's whole line or places ('Total net operating revenues',
+    'Total non-U.S. revenues'), not one offering ('Total Wireless service revenue')."""
+    item = row_item(table.labels[subtotal], last_words=True)
+    flow = flow_item(item) if item is not None else None
+    if flow is None or not _whole_or_places(table, part_name(table.labels[subtotal])):
+        return []
+    return [f for q in run for f in _dimensioned(table, rows[q], flow, part_name(table.labels[q]))]
+
+
+def _total_title(table: StatementTable, r: int) -> str | None:
+    """The line item a total row named by no line item adds up: the caption's or heading's."""
+    return _title_item(table) or heading_item(table, r)
+
+
+def _segments_flow(label: str) -> str | None:
+    item = segments_total(label)
+    return flow_item(item) if item is not None else None
 
 
 def _block(table: StatementTable, rows: dict[int, list[StatementFact]], end: int) -> list[int]:
@@ -266,6 +371,24 @@ def _group(
     return out
 
 
+_SEGMENTS_TOTAL = re.compile(
+    r"^\s*total\s+(?:(?:business|reportable|operating)\s+)?segments?\s+(?P<line>\S.*)$"
+    r"|^\s*(?P<line2>\S.*?)\s+of\s+(?:(?:all|our)\s+)?(?:business\s+|reportable\s+|operating\s+)?segments\s*$",
+    re.I,
+)
+
+
+def segments_total(label: str) -> str | None:
+    """The line item a row adding up the segments names ('Total business segment operating
+    profit', 'Total segment revenues', 'Net sales of reportable segments'); None for another
+    row. Its figure is the segments' sum, no part: the rows it adds up are the segments'."""
+    m = _SEGMENTS_TOTAL.match(part_name(label) if not TOTAL_ROW.match(label) else label)
+    if m is None:
+        return None
+    line = m.group("line") or m.group("line2") or ""
+    return _item(line) or caption_item(line)
+
+
 _SUBTOTAL = re.compile(r"^\s*total\s+|\s+(?:net\s+)?(?:revenues?|sales)\s*$", re.I)
 _PLACES = re.compile(r"\b(?:non-?u\.?s\.?|international|foreign|outside|overseas)\b", re.I)
 
@@ -293,6 +416,17 @@ def row_item(label: str, last_words: bool = False) -> str | None:
 
 
 _WHOLE_WORDS = frozenset({"net", "operating", "consolidated", "company", "reportable", "segment", "segments", "total", "revenue", "revenues", "sales"})  # fmt: skip
+
+
+def _company_total(label: str) -> bool:
+    """A total row named by the whole company alone ('Total Company', 'Total consolidated'),
+    no line item: what it adds up is the line item of the heading above it."""
+    words = [w.lower() for w in re.findall(r"[A-Za-z.'-]+", label)]
+    return (
+        bool(TOTAL_ROW.match(label))
+        and len(words) >= 2
+        and all(w in ("total", "company", "consolidated") for w in words)
+    )
 
 
 def _whole_or_places(table: StatementTable, inner: str) -> bool:
@@ -374,28 +508,113 @@ def part_tables(
     for table in tables:
         if table.source == "xbrl" or table.statement in _PRIMARY - {"income"}:
             continue
+        if len({p.key for p in table.periods}) < len(table.periods):
+            continue  # a period over several columns: groups of another kind (assets, capex)
+        table = stated_scale(table, texts)
         rows = _by_row(table)
+        headed: list[StatementFact] = []
+        blocks: list[StatementFact] = []
+        printed = table
         if table.statement == "income":
             facts = [f for f in _above_totals(table, rows) if f.item == "revenue"]
+        elif _in_context(table, texts) and (one := one_part_caption(table, texts)):
+            headed, facts = _one_part_lines(table, rows, part_name(one)), []
         elif _in_context(table, texts):
+            blocks = _item_blocks(table, rows)  # as printed: a block's rows are its parts
             table = fold(table) if fold is not None else table  # `parts_groups.folded`
             rows = _by_row(table)
-            facts = _under_headings(table, rows) or _above_totals(table, rows)
+            headed = _under_headings(table, rows)
+            facts = [] if headed else _above_totals(table, rows)
+            have = {(f.dimensions, f.item, f.period.key) for f in [*headed, *facts]}
+            blocks = [f for f in blocks if (f.dimensions, f.item, f.period.key) not in have]
         else:
             continue
-        if not facts:
-            continue
-        out.append(
-            table.model_copy(
-                update={
-                    "table_id": f"{table.table_id}-parts",
-                    "statement": "segment",
-                    "facts": tuple(facts),
-                    "notes": (*table.notes, "rows named by parts of the business"),
-                }
-            )
-        )
+        for base, suffix, got, notes in (
+            (table, "parts", facts, ()), (table, "heads", headed, (HEADED,)),
+            (printed, "blocks", blocks, ()),
+        ):  # fmt: skip
+            if got:
+                tid = f"{base.table_id}-{suffix}"
+                out.append(
+                    base.model_copy(
+                        update={
+                            "table_id": tid,
+                            "statement": "segment",
+                            "facts": tuple(f.model_copy(update={"table_id": tid}) for f in got),
+                            "notes": (*base.notes, "rows named by parts of the business", *notes),
+                        }
+                    )
+                )
     return out
+
+
+_ONE_PART = re.compile(
+    r"^(?P<name>[A-Z0-9][\w/&'’.,-]*(?:\s+(?:[A-Z0-9&][\w/&'’.,-]*|and|of))*)\s+Segment:?$"
+)
+_GENERIC = frozenset({"business", "operating", "reportable", "reporting", "segment", "total"})
+
+
+def one_part_caption(table: StatementTable, texts: Mapping[int, str], above: int = 8) -> str | None:
+    """The table sits under a heading naming one segment ('Retail/LTC Segment', "Sam's Club
+    Segment"): its rows ('Products', 'Services') are that segment's lines, no part of the
+    company. A heading of words only ('Selected Financial Data by Business Segment') or of
+    generic words ('Business Segment') names no one segment. The segment's name, or None."""
+    if not table.facts:
+        return None
+    first = min(table.facts, key=lambda f: f.row)
+    text = texts.get(first.page, "")
+    line = re.search(r"(?m)^[ \t]*" + re.escape(first.label), text) if first.label else None
+    if line is None:
+        return None
+    lines = [ln.strip() for ln in text[: line.start()].splitlines() if ln.strip()][-above:]
+    for ln in lines:
+        m = _ONE_PART.match(ln)
+        if m and not {w.lower() for w in m.group("name").split()} <= _GENERIC:
+            return m.group("name")
+    return None
+
+
+def _one_part_lines(table: StatementTable, rows: dict[int, list[StatementFact]], name: str) -> list[StatementFact]:  # fmt: skip
+    """A segment's own table (under its heading, `one_part_caption`): each amount of the
+    income statement printed on one row only ('Total revenues', 'Operating income') is the
+    segment's; one printed twice (net sales including and excluding fuel) is left alone."""
+    found: dict[str, list[int]] = {}
+    for r, label in enumerate(table.labels):
+        item = row_item(label) if r in rows else None
+        flow = flow_item(item) if item is not None else None
+        marker = any(re.fullmatch(r"\(\w\)", f.raw.strip()) for f in rows.get(r, ()))
+        if flow is not None and not marker and all(f.unit == "USD" for f in rows[r]):
+            found.setdefault(flow, []).append(r)  # '(1)': a footnote's marker, no amount
+    out: list[StatementFact] = []
+    for flow, at in found.items():
+        if len(at) == 1:
+            out += _dimensioned(table, rows[at[0]], flow, name)
+    return out
+
+
+def stated_scale(table: StatementTable, texts: Mapping[int, str]) -> StatementTable:
+    """A table read without a scale (its header and the lines next to it state none: the
+    caption '... as follows (in millions):' sits below a page of prose) with the scale its
+    page states last above its first row of figures; as read when the page states none
+    there."""
+    from finqa.lexicon.numbers import scale_regions
+
+    if table.scale != 1.0 or not table.facts:
+        return table
+    first = min(table.facts, key=lambda f: f.row)
+    text = texts.get(first.page, "")
+    line = re.search(r"(?m)^[ \t]*" + re.escape(first.label), text) if first.label else None
+    at = line.start() if line else -1
+    before = [s for pos, s in scale_regions(text) if 0 <= pos < at]
+    if at < 0 or not before or before[-1] == 1.0:
+        return table
+    scale = before[-1]
+    facts = tuple(
+        f.model_copy(update={"value": f.value * scale, "scale": scale})
+        if f.unit == "USD" and f.scale == 1.0 else f
+        for f in table.facts
+    )  # fmt: skip
+    return table.model_copy(update={"scale": scale, "facts": facts})
 
 
 def heading_item(table: StatementTable, row: int) -> str | None:

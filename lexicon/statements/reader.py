@@ -154,6 +154,7 @@ def read_pages(
     from finqa.lexicon.statements.parts_columns import column_parts, grouped_column_parts
     from finqa.lexicon.statements.parts_grid import grid_part_tables
     from finqa.lexicon.statements.parts_groups import folded
+    from finqa.lexicon.statements.parts_names import kept_headings
     from finqa.lexicon.statements.parts_text_columns import text_column_parts
 
     try:  # a segment note's rows, or its columns, by part; never at the cost of the rest
@@ -166,7 +167,7 @@ def read_pages(
         parts += _new_parts(text_column_parts(doc_id, page_list, _one_scale(read.tables), company), parts)  # fmt: skip
         parts += grid_part_tables(doc_id, notes, texts, company, have=parts, typed=read.tables)
         parts += _new_parts(country_sentence_parts(doc_id, page_list, company), parts)
-        read.tables.extend(parts)
+        read.tables.extend(kept_headings(parts, list(texts.values())))
     except Exception as exc:  # noqa: BLE001 - reported as a failure, the model is kept
         read.failures.append(BuildFailure(-1, "segment", "parts", f"{type(exc).__name__}: {exc}"))
     read.seconds = time.perf_counter() - started
@@ -215,11 +216,14 @@ def _part_pages(
     named by parts are kept (`parts.part_tables`), never a line item of the company's own."""
     from finqa.lexicon.statements.parts import PARTS_CONTEXT
 
-    done = set(read.statement_pages)
+    failed = {f.page for f in read.failures if f.kind == "segment"}
+    done = set(read.statement_pages) - failed  # a segment page with a table not read: again
     inherited = _statements_scale(read.tables)
     out: list[StatementTable] = []
+    texts = dict(pages)
     for page, text in pages:
-        if page in done or not PARTS_CONTEXT.search(text) or not _part_tabular(_lines(text)):
+        about = text + texts.get(page - 1, "")  # a note's table past its heading's page
+        if page in done or not PARTS_CONTEXT.search(about) or not _part_tabular(_lines(text)):
             continue
         for n, raw in enumerate(read_text_page(text, page, kind="segment", title="")):
             if not header_scale(raw.context):  # '(In Millions)' printed in the period header
@@ -228,11 +232,36 @@ def _part_pages(
                 if not inherited:
                     continue  # no scale stated, none to take: not read
                 raw.context += "\n" + inherited
+            _years_in_caption(raw, company)
             _without_change(raw, company)
             built = build_table(raw, doc_id=doc_id, table_id=f"p{page}-n{n}", company=company)
             if not isinstance(built, BuildFailure):
                 out.append(built)
     return out
+
+
+_TRAILING_YEARS = re.compile(r"^(?P<caption>.*?\S)\s+(?P<years>(?:(?:19|20)\d{2}\s*){2,})$")
+
+
+def _years_in_caption(raw: RawTable, company: str | None) -> None:
+    """A header that names no periods ('Year ended December 31,') over a caption that ends in
+    them ('Net Sales (Millions) 2020 2019 2018'): the years are the header's columns, as many
+    as the first row of figures has cells; the caption stays a heading."""
+    from finqa.lexicon.statements.header import read_header
+
+    info = read_header(raw.header_lines, "segment", company) if raw.header_lines else None
+    if info is not None and info.periods:
+        return
+    first = next((i for i, (_, cells) in enumerate(raw.rows) if cells), None)
+    if first is None:
+        return
+    for i in range(first):
+        label, cells = raw.rows[i]
+        m = _TRAILING_YEARS.match(label)
+        if m and not cells and len(m.group("years").split()) == len(raw.rows[first][1]):
+            raw.header_lines.append(m.group("years").strip())
+            raw.rows[i] = (m.group("caption"), [])
+            return
 
 
 _CHANGE = re.compile(

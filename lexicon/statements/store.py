@@ -54,6 +54,7 @@ __all__ = [
 #     (operand) 'X, net of amounts capitalized' is the cost X
 #     equity by owners: the company's and total equity told apart by the balance sheet's layout
 #     (catalogue `total_equity`), 'Consolidated net income attributable to X' read as the company's
+
 MODEL_VERSION = 11
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
