@@ -54,6 +54,7 @@ __all__ = [
 #     (operand) 'X, net of amounts capitalized' is the cost X
 #     equity by owners: the company's and total equity told apart by the balance sheet's layout
 #     (catalogue `total_equity`), 'Consolidated net income attributable to X' read as the company's
+#     segment notes: names the filing lists whole, 'Total business segment X', per-segment tables
 
 MODEL_VERSION = 11
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
