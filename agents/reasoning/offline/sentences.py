@@ -36,7 +36,6 @@ from finqa.lexicon import (
     find_periods,
     get_metric,
 )
-from finqa.lexicon.answer_form import asks_positive
 from finqa.lexicon.polarity import (
     YES_NO_HEAD,
     asks_direction,
@@ -45,6 +44,7 @@ from finqa.lexicon.polarity import (
     stem,
 )
 from finqa.lexicon.query import asks_total
+from finqa.lexicon.question_ask import read_ask
 from finqa.lexicon.question_frame import frame_words
 from finqa.lexicon.question_intent import read_intent
 
@@ -154,7 +154,7 @@ def assertion_answer(question: str, evidence: Evidence, strategy: str) -> Answer
     if found is None:
         return None
     p, terms, cov = found
-    if asks_positive(question) and _amounts(p.text):
+    if read_ask(question).wants_positive and _amounts(p.text):
         # a sign asked ('positive cash flow?') of a sentence stating the figure: the figure's
         # sign decides, which the sentence's wording cannot read ('net cash used in ...')
         return None
