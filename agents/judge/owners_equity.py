@@ -20,11 +20,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from finqa.lexicon.display import format_number as _fmt
+from finqa.lexicon.statements.attribution import NCI_CAPTION as _NCI
+
 __all__ = ["OwnersSplit", "asked_owners", "equity_splits", "wrong_owners"]
 
 Owners = Literal["company", "consolidated"]
 
-_NCI = re.compile(r"non-?controlling|minority", re.I)
 _OUTSIDE = re.compile(r"\bredeemable|temporary|liabilit|income|earnings", re.I)
 _EQUITY = re.compile(r"equity|deficit", re.I)
 _NOT_TOTAL = re.compile(r"liabilities|per share|comprehensive", re.I)
@@ -144,7 +146,3 @@ def wrong_owners(
 
 def _same(a: float, b: float) -> bool:
     return abs(abs(a) - abs(b)) <= 0.001 * max(abs(a), abs(b))
-
-
-def _fmt(v: float) -> str:
-    return f"{v:,.0f}" if v == int(v) else f"{v:,.2f}"

@@ -43,13 +43,16 @@ __all__ = [
     "attribute_net_income",
     "attributed",
     "is_parent_caption",
+    "NCI_CAPTION",
 ]
 
 # the equity items the layout tells apart (a statement reader takes the model's word for them)
 EQUITY_OWNERS = frozenset({"shareholders_equity", "total_equity"})
 
 _NET = frozenset({"net_income", "net_income_consolidated", "net_income_attributable"})
-_NCI = re.compile(r"non-?controlling|minority", re.I)
+# the words of a noncontrolling (minority) interests caption: one list, read by the judge too
+NCI_CAPTION = re.compile(r"non-?controlling|minority", re.I)
+_NCI = NCI_CAPTION
 _PARENT = re.compile(
     r"^\s*(?:consolidated\s+)?net\s+(?:income|earnings|loss)(?:\s*\((?:loss|income)\))?(?:\s*/\s*\(?loss\)?)?\s+"
     r"attributable\s+to\b",
