@@ -32,6 +32,7 @@ these entries; nothing else reads the file.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -97,6 +98,7 @@ _READ_FIELDS = frozenset(
         "magnitude",
         "signed_expense",
         "summed",
+        "derive",
     }
 )
 
@@ -212,8 +214,19 @@ def _operands(where: str, name: str, formula: str) -> list[str]:
 
 
 def _check_also(raw: Mapping[str, Mapping[str, Any]]) -> None:
-    """`read: also` names other entries of the catalogue, each with captions to read."""
+    """`read: also` names other entries of the catalogue, each with captions to read; `read:
+    derive` is arithmetic over other such entries."""
     for key, spec in raw.items():
+        derive = str((spec.get("read") or {}).get("derive") or "")
+        for other in re.findall(r"[a-z_]+", derive):
+            spec_other = raw.get(other) or {}
+            if (
+                other == key
+                or not spec_other.get("line_items")
+                or "read" not in spec_other  # a line item of the reasoner's own
+                or (spec_other.get("read") or {}).get("derive")  # one level: no chains
+            ):
+                raise CatalogueError(f"{CATALOGUE_FILE}: {key}: read: derive names {other!r}")
         for other in (spec.get("read") or {}).get("also") or ():
             if other == key or not (raw.get(other) or {}).get("line_items"):
                 raise CatalogueError(f"{CATALOGUE_FILE}: {key}: read: also names {other!r}")

@@ -53,6 +53,14 @@ _CONSOLIDATED = re.compile(
     r"\b(?:including|includes|include|with) (?:the )?(?:non-?controlling|minority) interests?\b",
     re.IGNORECASE,
 )
+# the company's share stated in words that contain 'total equity': 'total equity attributable to
+# Acme', '(total equity less noncontrolling interests)' name the parent's equity, not the total
+_PARENT_SPAN = re.compile(
+    r"\btotal equity,?\s*(?:attributable to (?!non-?controlling|minority)|"
+    r"(?:less|minus|excluding|excludes|net of|without|after(?: deducting)?) (?:the )?"
+    r"(?:non-?controlling|minority) interests?\b)",
+    re.IGNORECASE,
+)
 # the company's line -> the consolidated line that adds noncontrolling interests
 _CONSOLIDATED_ITEMS = {
     "net_income": "net_income_consolidated",
@@ -96,7 +104,8 @@ def stated_conventions(question: str) -> Conventions:
     elif average and not ending:
         balance = "average"
     days = {int(m.group(1)) for m in _DAYS.finditer(q)}
-    owners: Literal["consolidated"] | None = "consolidated" if _CONSOLIDATED.search(q) else None
+    stated = _CONSOLIDATED.search(_PARENT_SPAN.sub(" ", q))
+    owners: Literal["consolidated"] | None = "consolidated" if stated else None
     return Conventions(balance=balance, days=days.pop() if len(days) == 1 else None, owners=owners)
 
 

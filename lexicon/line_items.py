@@ -72,6 +72,9 @@ class LineItem:
     # (consolidated net income, total equity); a line the statement model's layout typed as
     # one of them is not this item
     partners: tuple[str, ...] = ()
+    # the item from other line items of the same date where no line of it is printed
+    # ('total_equity - noncontrolling_interest'), in the catalogue's notation; '' for none
+    derive: str = ""
 
     def keys(self) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
         """label_keys of (labels, prefixes, exclude); a caption written two ways ('Net income',
@@ -115,6 +118,7 @@ def _item(key: str, spec: Mapping[str, Any], also: tuple[str, ...]) -> LineItem:
         unit=str(d.get("unit") or spec.get("unit") or "USD"),
         note=" ".join(str(d.get("note", "")).split()),
         partners=tuple(str(x) for x in d.get("also") or ()),
+        derive=" ".join(str(d.get("derive") or "").split()),
         **_kind(spec),
     )
 

@@ -33,7 +33,10 @@ _GENERIC = frozenset(
     figure average approximate approximately per share company group firm business entire whole
     combined aggregate full same current prior previous last latest respective other any all
     if as using define defined calculate compute positive negative highest lowest largest
-    smallest major key main primary such its less plus minus""",
+    smallest major key main primary such its less plus minus
+    use uses used take takes taking divide divided divides dividing compare compared comparing
+    calculated computed computing calculating based base sum add adding subtract subtracting
+    deduct deducting include including includes exclude excluding excludes report show give""",
     )
 )
 

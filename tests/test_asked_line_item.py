@@ -164,6 +164,12 @@ class TestPartNamed:
         assert qualifiers("What was FedEx revenue in 2023?") == ()
         assert qualifiers("What was Acme's total revenue in 2022?") == ()
 
+    def test_an_instruction_is_no_qualifier(self) -> None:
+        """'Use net income attributable to Acme': 'use' tells how to compute, it names no part
+        of net income (a 'Right-of-use assets' row does not make it one)."""
+        q = "What was Acme's ROE? Use net income attributable to Acme divided by equity."
+        assert named_part(q, row_labels("Operating lease right-of-use assets 1,000 900\n")) is None
+
     def test_whole_item_refused_for_its_named_part(self) -> None:
         """Total revenue's growth given for membership fee revenue's growth is sent back."""
         answer, verdict = _ask(Q_PART, INCOME)

@@ -63,6 +63,13 @@ SINGLE = BALANCE.replace("Total Acme shareholders' equity 40,000 40,000\n", "").
     "Noncontrolling interest 40,000 40,000\n", ""
 )
 
+# no subtotal of the company's own: components, noncontrolling interests, 'Total equity' (as
+# Verizon and Foot Locker print it); the company's equity is 80,000 - 40,000
+COMPONENTS = BALANCE.replace("Total Acme shareholders' equity 40,000 40,000\n", "").replace(
+    "Retained earnings 39,724 39,718",
+    "Retained earnings 39,724 39,718\nTreasury stock, at cost 0 0",
+)
+
 # 'Total stockholders' equity' is the total here; its figures glued to its caption, the grand
 # total printed bare below it (as the text of some filers' pages reads)
 GLUED = BALANCE.replace(
@@ -109,6 +116,13 @@ class TestEquityByLayout:
         assert total and {f.filed_value for f in total} == {80000.0}
         assert total[0].label == "Total stockholders' equity"
 
+    def test_total_below_noncontrolling_interests_without_a_parent_subtotal(self) -> None:
+        """Components, then noncontrolling interests, then 'Total equity': the total includes
+        them (the company's own equity is printed nowhere)."""
+        items = _items(_store(COMPONENTS))
+        assert items["Total equity"] == "total_equity"
+        assert items["Noncontrolling interest"] == "noncontrolling_interest"
+
     def test_consolidated_caption_attributable_to_the_company(self) -> None:
         """'Consolidated net income attributable to Acme' is the company's net income."""
         store = _store(INCOME)
@@ -138,6 +152,35 @@ class TestReturnOnEquity:
         assert not ans.abstained
         assert "25.0%" in ans.text and "13.3%" not in ans.text
 
+    def test_roe_over_total_equity_less_noncontrolling_interests(self) -> None:
+        """No parent's subtotal printed: the company's equity is derived, 80,000 - 40,000 =
+        40,000 (catalogue `read: derive`), and both lines are shown; ROE 25.0%, not 12.5%."""
+        store = _store(INCOME, COMPONENTS)
+        book = Book(evidence(INCOME, COMPONENTS), store)
+        assert book.find("shareholders_equity", 2022) is None  # the total is not it
+        ans = build_reasoner(Settings(), statements=store).generate(
+            "What was Acme's return on equity in FY2022, based on year-end equity?",
+            evidence(INCOME, COMPONENTS),
+            1,
+        )
+        assert not ans.abstained and "25.0%" in ans.text, ans.text
+        assert "total equity" in ans.text.lower() and "noncontrolling" in ans.text.lower()
+
+    def test_judge_accepts_equity_derived_as_total_less_noncontrolling_interests(self) -> None:
+        """The question states the company's equity as total equity less noncontrolling
+        interests ('Use ...', an instruction, names no part of net income); the derived 25.0%
+        is accepted, the total's 12.5% never given."""
+        q = (
+            "What was Acme's FY2022 return on equity? Use net income attributable to Acme "
+            "divided by year-end equity attributable to Acme (total equity less noncontrolling "
+            "interests)."
+        )
+        store, ev = _store(INCOME, COMPONENTS), evidence(INCOME, COMPONENTS)
+        ans = build_reasoner(Settings(), statements=store).generate(q, ev, 1)
+        verdict = JudgeAgent(Settings(), statements=store).evaluate(q, ans, ev, 1)
+        assert "25.0%" in ans.text and "12.5%" not in ans.text, ans.text
+        assert verdict.decision == "accept", verdict
+
     def test_total_equity_question_gets_consolidated_convention(self) -> None:
         """'using total equity': consolidated net income over total equity, 10,649 / 80,000."""
         ans = build_reasoner(Settings(), statements=_store(INCOME, BALANCE)).generate(
@@ -165,6 +208,23 @@ class TestReturnOnEquity:
             "consolidated"
         )
         assert stated_conventions("ROE on total shareholders' equity").owners is None
+
+    def test_total_equity_less_noncontrolling_interests_is_the_company_s(self) -> None:
+        """'total equity' inside words that take the noncontrolling interests out, or give the
+        company's share, names the parent's equity: no consolidated convention."""
+        for q in (
+            "ROE on average equity attributable to Acme (total equity less noncontrolling "
+            "interests)",
+            "ROE on total equity attributable to Acme Corp",
+            "ROE on total equity, excluding noncontrolling interests",
+        ):
+            assert stated_conventions(q).owners is None, q
+        assert (
+            stated_conventions(
+                "ROE on total equity attributable to noncontrolling interests and Acme"
+            ).owners
+            == "consolidated"
+        )
 
 
 class TestPercentDisplay:

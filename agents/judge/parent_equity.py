@@ -26,7 +26,10 @@ def equity_with_minority(
     inputs = set(definition.inputs)
     if not {"net_income", "shareholders_equity"} <= inputs or "net_income" not in ops:
         return None
+    less_nci = _less_noncontrolling(calc, ops)
     for op, mid in zip(calc.operands, ops, strict=True):
+        if op.name in less_nci:
+            continue  # total equity less noncontrolling interests: the company's equity
         label = operand_label(op.text)
         # read as the total with noncontrolling interests (`total_equity`), or an equity row
         # naming no owners
@@ -35,3 +38,20 @@ def equity_with_minority(
         ):
             return label or op.name
     return None
+
+
+def _less_noncontrolling(calc: Calculation, ops: Sequence[str | None]) -> set[str]:
+    """Operand names the expression takes as 'X - noncontrolling interests' (the company's
+    equity where its balance sheet prints only the total: us-gaap StockholdersEquity =
+    ...IncludingPortionAttributableToNoncontrollingInterest - MinorityInterest)."""
+    nci = [
+        op.name
+        for op, mid in zip(calc.operands, ops, strict=True)
+        if mid == "noncontrolling_interest"
+    ]
+    expr = " ".join(calc.expression.split())
+    return {
+        op.name
+        for op in calc.operands
+        if any(re.search(rf"\b{re.escape(op.name)} - {re.escape(n)}\b", expr) for n in nci)
+    }

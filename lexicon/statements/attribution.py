@@ -27,7 +27,11 @@ company: returns on equity, book value), the last StockholdersEquityIncludingPor
 AttributableToNoncontrollingInterest (`total_equity`). Captions cannot tell ('Total
 stockholders' equity' is the total at one filer, the parent's at another); the layout can,
 with its arithmetic: the row above a noncontrolling-interests row plus that row is the row
-below it, in every column. A balance sheet without that layout is left as read.
+below it, in every column. Where the row above is one of the company's components (common
+stock, retained earnings, ...: no subtotal of its own is printed), the 'Total equity' row right
+below the noncontrolling interests is the total including them, and the company's equity is
+that total less them (catalogue `read: derive`). A balance sheet without either layout is left
+as read.
 """
 
 from __future__ import annotations
@@ -67,6 +71,8 @@ def _is_nci(f: StatementFact) -> bool:
 
 
 _REDEEMABLE = re.compile(r"\bredeemable|temporary", re.I)  # mezzanine, outside equity
+_TOTAL_EQUITY = re.compile(r"^\s*total\b[^0-9]*\b(?:equity|deficit)\b", re.I)
+_NOT_EQUITY_TOTAL = re.compile(r"liabilities|attributable|per share", re.I)
 _EQUITY_LINE = re.compile(r"equity|deficit|capital", re.I)
 
 
@@ -99,9 +105,10 @@ def attribute_equity(table: StatementTable) -> StatementTable:
         if not _is_nci_equity(next(iter(nci.values()))):
             continue
         parent, below = by_row[rows[i - 1]], by_row[rows[i + 1]]
-        if not all(_EQUITY_LINE.search(next(iter(x.values())).label) for x in (parent, below)):
+        if not _EQUITY_LINE.search(next(iter(below.values())).label):
             continue
-        for total in (below, _glued(below)):
+        split = _EQUITY_LINE.search(next(iter(parent.values())).label) is not None
+        for total in (below, _glued(below)) if split else ():
             shared = set(parent) & set(nci) & set(total)
             if shared and all(_adds_up(parent[k], nci[k], total[k]) for k in shared):
                 relabel[rows[i - 1]] = "shareholders_equity"
@@ -109,6 +116,12 @@ def attribute_equity(table: StatementTable) -> StatementTable:
                 if total is not below:  # its own figures were read into its caption
                     return _unglue(_relabelled(table, relabel), rows[i + 1], total)
                 break
+        else:
+            below_label = next(iter(below.values())).label
+            if _TOTAL_EQUITY.match(below_label) and not _NOT_EQUITY_TOTAL.search(below_label):
+                # no subtotal of the company's own above the noncontrolling interests: the
+                # total below them includes them (the company's equity is not printed)
+                relabel.setdefault(rows[i + 1], "total_equity")
     return _relabelled(table, relabel)
 
 

@@ -56,7 +56,7 @@ __all__ = [
 #     (catalogue `total_equity`), 'Consolidated net income attributable to X' read as the company's
 #     segment notes: names the filing lists whole, 'Total business segment X', per-segment tables
 
-MODEL_VERSION = 11
+MODEL_VERSION = 12
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
 

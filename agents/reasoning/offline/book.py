@@ -389,6 +389,14 @@ class Book:
         exact, prefixes, excludes = li.keys()
         off = li.off_statement_keys()
         best: tuple[float, Row] | None = None
+        # lines the layout typed as the item's partner: their evidence-text rows (same filing,
+        # caption and figures; a merged passage gives its first page) are them too
+        partnered = {
+            (r.doc_id, r.key, y, r.value_for(y))
+            for r in pool
+            if r.model and not _tagged(r) and r.item in li.partners
+            for y in r.years
+        }
         for row in pool:
             if (
                 row.value_for(year) is None
@@ -402,7 +410,10 @@ class Book:
                 continue  # 'Diluted 608.6' under weighted-average shares is a count, not EPS
             if paid_item_of(row.item) == li.id:
                 continue  # the cash paid for an expense (read under its heading) is not it
-            if row.model and not _tagged(row) and row.item in li.partners:
+            if (row.model and not _tagged(row) and row.item in li.partners) or (
+                not row.model
+                and any((row.doc_id, row.key, y, row.value_for(y)) in partnered for y in row.years)
+            ):
                 # the layout typed this line as the item's partner (the total with
                 # noncontrolling interests where the company's equity is asked, or the reverse)
                 continue

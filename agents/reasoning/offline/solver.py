@@ -31,6 +31,7 @@ __all__ = [
 ]
 
 _TOKEN = re.compile(r"([a-z_]+)\[y(?:-(\d))?\]")
+_ITEM = re.compile(r"[a-z_]+")  # a catalogue key in `read: derive`
 _SCALE_WORD = {1e3: "thousand", 1e6: "million", 1e9: "billion"}
 
 
@@ -84,6 +85,16 @@ def _expand(
                 summed[name] = names
             else:
                 fact = book.find(item_id, y, prefer=rows.get(item_id), named=named)
+                if fact is None and li is not None and li.derive:
+                    # no line of it printed: the catalogue's derivation from other lines of
+                    # the same date (the company's equity = total equity - NCI), shown; one
+                    # level (the catalogue refuses a derivation over derived items)
+                    derived = _ITEM.sub(lambda t: f"{t.group(0)}[y]", li.derive)
+                    expr = _expand(derived, y, book, facts, rows, summed, named)
+                    if expr is None:
+                        missing = True
+                        return name
+                    return f"({expr})"
                 if fact is None or (fact.item.unit == "%" and not abs(fact.value) < 100):
                     missing = True  # no row; or a stated rate that is no percentage
                     return name
