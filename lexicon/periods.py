@@ -61,6 +61,11 @@ DATE_PATTERN = (
 _ORD = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
 _Y = r"['’]?\s*(?P<y>(?:19|20)\d\d|\d\d)"
 _FYW = r"(?:FY|fiscal(?:\s+year)?)"
+# a quarter in the filer's own words ('third quarter of 2022', 'Q3 fiscal 2022'), not the 'FY'
+# shorthand (FY N ends in calendar year N): a start-naming filer's year is shifted like 'fiscal N'
+_OWN_QUARTER = re.compile(
+    r"^(?!.*\bFY).*(?:\bfiscal\b|\b(?:first|second|third|fourth|1st|2nd|3rd|4th)\b)", re.I
+)
 
 Handler = Callable[[re.Match[str], Company | None], PeriodMatch | None]
 _RULES: list[tuple[re.Pattern[str], str]] = []
@@ -200,6 +205,8 @@ def _resolve(m: re.Match[str], kind: str, company: Company | None) -> PeriodMatc
     if kind == "quarter":
         q = int(g["q"]) if g.get("q") else _ORD.get((g.get("ord") or "").lower())
         fy = _year(g.get("y"))
+        if fy and company is not None and company.fy_label == "start" and _OWN_QUARTER.search(text):
+            fy += 1  # Foot Locker's 'third quarter of 2022' ended October 29, 2022: FY2023's
         end_date = _quarter_end(fy, q, company).isoformat() if fy and q else None
         return PeriodMatch(text, fy, q, None, end_date, start, end, "quarter")
     if kind == "half":

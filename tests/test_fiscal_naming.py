@@ -120,6 +120,17 @@ class TestNaming:
         assert spec.years == (2024,) and spec.renamed == (("fiscal year 2023", 2024),)
         assert read_ask(q).years == (2023,)  # nothing says how Zeta names its years
 
+    def test_a_quarter_in_the_filer_s_words_follows_the_naming(self) -> None:
+        """'the third quarter of 2022' of a start-naming filer ended in October 2022, within its
+        fiscal 2022 (FY2023, ending January 2023); 'Q3 FY2022' keeps the end-year reading; an
+        end-naming filer's quarter is read as written."""
+        q = "How much inventory did Zeta Stores hold at the end of its third quarter of 2022?"
+        (p,) = find_periods(q, fy_label="start")
+        assert (p.fiscal_year, p.quarter) == (2023, 3)
+        assert [x.fiscal_year for x in find_periods(q, fy_label="end")] == [2022]
+        assert [x.fiscal_year for x in find_periods("in Q3 FY2022", fy_label="start")] == [2022]
+        assert read_ask(q, "start").renamed == (("third quarter of 2022", 2023),)
+
     def test_gazetteer_naming_reaches_the_reasoner(self) -> None:
         """A company the gazetteer knows to name years by their start (Ulta) is read so by the
         reasoner as by retrieval, without a filing in scope."""

@@ -173,6 +173,16 @@ def test_caption_year_over_the_column_years() -> None:
     assert len({k[1] for k in facts}) == 2
 
 
+def test_one_month_and_day_per_column_over_a_line_of_years() -> None:
+    """'October 29, October 30, January 29,' over '2022 2021 2022*': each column its own day
+    (a quarter-end, the year-earlier quarter-end, the last year-end), not the first day for all."""
+    info = read_header(
+        ["October 29, October 30, January 29,", "($ in millions) 2022 2021 2022*"], "balance"
+    )
+    assert info is not None
+    assert [str(p.end_date) for p in info.periods] == ["2022-10-29", "2021-10-30", "2022-01-29"]
+
+
 def test_an_index_run_onto_one_line_is_no_statement_page() -> None:
     """'Consolidated Statements of Operations 56 Consolidated Statements of ... 57 ...': the
     statements an index lists, with their page numbers, on one line."""

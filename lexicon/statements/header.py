@@ -29,6 +29,7 @@ _MONTHS_OF = {"three": 3, "3": 3, "six": 6, "6": 6, "nine": 9, "9": 9, "twelve":
 _WEEKS = re.compile(r"\b(fifty[- ]two|fifty[- ]three|52|53)[- ]weeks?\b", re.I)
 _RESTATED = re.compile(r"\b(?:as\s+)?(?:restated|recast|revised|as\s+adjusted)\b", re.I)
 _UNAUDITED = re.compile(r"\bunaudited\b", re.I)
+_YEAR_NEXT = re.compile(r",?\s*(?:19|20)\d\d\b")  # a month and day written with its year
 _MONTH_DAY = re.compile(
     r"\b(Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|"
     r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?\s+(\d{1,2})\b",
@@ -199,12 +200,17 @@ def read_header(
     restated = _flag_near(_RESTATED, text, spans)
     unaudited = bool(_UNAUDITED.search(text))
     month_day = _MONTH_DAY.search(text)
+    # 'October 29, October 30, January 29,' over '2022 2021 2022': one day per column, in order
+    days = [m for m in _MONTH_DAY.finditer(text) if not _YEAR_NEXT.match(text, m.end())]
+    per_column = len(days) == len(found) > 1 and all(p.kind == "year" for p in found)
     group_months = _column_months(durations, len(found))
     # a note table headed 'As of December 31,' / 'December 31,' with no span of time over its
     # years is a list of balances (a balance sheet's convention): its columns are instants
     at_date = kind == "other" and not durations and bool(month_day or _AS_OF.search(text))
     periods = [
-        _column_period(p, group_months[i], kind, month_day, company, at_date).model_copy(
+        _column_period(
+            p, group_months[i], kind, days[i] if per_column else month_day, company, at_date
+        ).model_copy(
             update={"weeks": week_vals[i], "restated": restated[i], "unaudited": unaudited}
         )
         for i, p in enumerate(found)

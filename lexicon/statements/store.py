@@ -56,7 +56,11 @@ __all__ = [
 #     (catalogue `total_equity`), 'Consolidated net income attributable to X' read as the company's
 #     segment notes: names the filing lists whole, 'Total business segment X', per-segment tables
 
-MODEL_VERSION = 12
+# 12: a 'Total equity' right below noncontrolling interests, with no subtotal of the company's
+#     own above them, is the total including them (lexicon.statements.attribution)
+# 13: a header's days listed one per column over a line of years ('October 29, October 30,
+#     January 29,' over '2022 2021 2022')
+MODEL_VERSION = 13
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
 
