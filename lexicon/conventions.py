@@ -53,9 +53,11 @@ _CONSOLIDATED = re.compile(
     r"\b(?:including|includes|include|with) (?:the )?(?:non-?controlling|minority) interests?\b",
     re.IGNORECASE,
 )
-# the company's share stated in words that contain 'total equity': 'total equity attributable to
-# Acme', '(total equity less noncontrolling interests)' name the parent's equity, not the total
+# the company's share stated in words that contain 'total equity' or 'consolidated net income':
+# 'total equity attributable to Acme', '(total equity less noncontrolling interests)',
+# 'consolidated net income attributable to Walmart' name the parent's, not the total
 _PARENT_SPAN = re.compile(
+    r"\bconsolidated net (?:income|earnings) attributable to (?!non-?controlling|minority)|"
     r"\btotal equity,?\s*(?:attributable to (?!non-?controlling|minority)|"
     r"(?:less|minus|excluding|excludes|net of|without|after(?: deducting)?) (?:the )?"
     r"(?:non-?controlling|minority) interests?\b)",

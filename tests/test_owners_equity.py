@@ -217,6 +217,7 @@ class TestReturnOnEquity:
             "interests)",
             "ROE on total equity attributable to Acme Corp",
             "ROE on total equity, excluding noncontrolling interests",
+            "net margin using consolidated net income attributable to Acme over revenue",
         ):
             assert stated_conventions(q).owners is None, q
         assert (

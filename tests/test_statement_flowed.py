@@ -183,6 +183,19 @@ def test_one_month_and_day_per_column_over_a_line_of_years() -> None:
     assert [str(p.end_date) for p in info.periods] == ["2022-10-29", "2021-10-30", "2022-01-29"]
 
 
+def test_a_day_broken_onto_its_own_line_stays_in_the_header() -> None:
+    """'Three Months Ended April' / '30,' / '2023 2022': the day is the header's (the quarter
+    ended April 30), not lost, so the columns get their end dates."""
+    page = (
+        "Acme Inc.\nCondensed Consolidated Statements of Income\n(Unaudited)\n"
+        "Three Months Ended April\n30,\n(Amounts in millions) 2023 2022\n"
+        "Total revenues 152,301 141,569\nOperating income 6,240 5,318\n"
+        "Consolidated net income 1,896 2,103\n"
+    )
+    facts = [f for t in read_pages("ACME_2023Q1_10Q", [(2, page)]).tables for f in t.facts]
+    assert {str(f.period.end_date) for f in facts} == {"2023-04-30", "2022-04-30"}
+
+
 def test_an_index_run_onto_one_line_is_no_statement_page() -> None:
     """'Consolidated Statements of Operations 56 Consolidated Statements of ... 57 ...': the
     statements an index lists, with their page numbers, on one line."""

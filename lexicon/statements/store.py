@@ -60,7 +60,9 @@ __all__ = [
 #     own above them, is the total including them (lexicon.statements.attribution)
 # 13: a header's days listed one per column over a line of years ('October 29, October 30,
 #     January 29,' over '2022 2021 2022')
-MODEL_VERSION = 13
+# 14: a day broken onto a line of its own after its month ('Three Months Ended April' / '30,')
+#     stays in the header
+MODEL_VERSION = 14
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
 

@@ -288,7 +288,7 @@ def _read(
             scan.current.kind, scan.current.title = t_kind, line
             scan.current.header_lines.clear()
             scan.current.columns.clear()
-        if is_header_line(line):
+        if is_header_line(line) or _day_of_header(line, scan):
             scan.header(line)
         else:
             # a header opens a table: after figures, a date on a line ('Balances as of ...',
@@ -308,6 +308,26 @@ def _read(
                 scan.context.append(line)
     scan.finish()
     return scan.tables
+
+
+# 'Three Months Ended April' then '30,' on a line of its own (an extraction that broke the
+# date): the day belongs to the header, before any row
+_DAY_ONLY = re.compile(r"\s*[0-3]?\d,?\s*")
+_ENDS_MONTH = re.compile(
+    r"\b(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|"
+    r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?\s*$",
+    re.I,
+)
+
+
+def _day_of_header(line: str, scan: _PageScan) -> bool:
+    head = scan.current.header_lines
+    return (
+        bool(head)
+        and not scan.current.rows
+        and _DAY_ONLY.fullmatch(line) is not None
+        and _ENDS_MONTH.search(head[-1]) is not None
+    )
 
 
 Span = tuple[int, int]
