@@ -18,7 +18,7 @@ from finqa.agents.reasoning.offline.conventions import other_conventions
 from finqa.agents.reasoning.offline.dimension import dimension_answer
 from finqa.agents.reasoning.offline.explain import explain, fmt_unit
 from finqa.agents.reasoning.offline.extractive import best_passages, content_words
-from finqa.agents.reasoning.offline.named_rows import named_clause, named_solution
+from finqa.agents.reasoning.offline.named_rows import NAMED_LINE, named_clause, named_solution
 from finqa.agents.reasoning.offline.sentences import (
     assertion_answer,
     figure_answer,
@@ -166,7 +166,9 @@ class OfflineBackend:
         cites = citations_for(sol)
         refs = "".join(f"[{s}]" for s in source_order(c.source_id for c in cites))
         lead = ""
-        both = both_forms(spec, sol, book)  # a movement of an amount: its amount and percent
+        # a movement of an amount: its amount and percent (of the catalogue item: not for the
+        # line the question names, whose other form `both_forms` cannot read)
+        both = both_forms(spec, sol, book) if sol.recipe.id != NAMED_LINE else None
         if both is not None:
             value = f"{value} ({both.other})"
         if spec.is_yes_no and spec.wants_positive:
