@@ -18,7 +18,10 @@ from dataclasses import dataclass
 
 from finqa.lexicon._data import data_cache
 from finqa.lexicon.answer_form import ask_head
-from finqa.lexicon.metrics import metric_key
+from finqa.lexicon.dimension_question import asked_dimension
+from finqa.lexicon.intent import asks_share
+from finqa.lexicon.line_items import get_item
+from finqa.lexicon.metrics import find_metrics, metric_key
 from finqa.lexicon.qualifiers import item_words, qualifiers
 
 __all__ = ["NamedLine", "named_line", "caption_part", "captions", "CURRENT", "NONCURRENT"]
@@ -61,9 +64,16 @@ class NamedLine:
     phrase: str  # as written: "other (gains) and losses", "membership fee revenue"
     words: tuple[str, ...]  # keys a caption must hold (all of a quoted caption's words)
     allowed: frozenset[str]  # keys a caption may add (the item's own words); () when quoted
+    # a caption must be the phrase's words, no more (a quoted caption; the name of an item
+    # the catalogue sums from several lines, 'short-term debt'), not only hold them
     quoted: bool
-    metric: str | None  # the catalogue item the phrase narrows (None for a quoted caption)
+    metric: str | None  # the catalogue item the phrase names or narrows (None: quoted)
     both_parts: bool  # 'current plus non-current': the two lines of the caption, summed
+
+    @property
+    def printed(self) -> bool:
+        """The ask's own name of an item the catalogue sums from several lines."""
+        return self.quoted and self.metric is not None
 
 
 def named_line(question: str) -> NamedLine | None:
@@ -81,12 +91,30 @@ def _named(q: str) -> NamedLine | None:
         words = tuple(metric_key(phrase).split())
         if 1 <= len(words) <= _MAX_QUOTED_WORDS:
             return NamedLine(phrase, words, frozenset(), True, None, both)
+    if asks_share(q):
+        return None  # a share of a whole names its lines as operands, not as the figure asked
+    if asked_dimension(q) is not None:
+        return None  # a segment's or a region's figure: its words name a part, not a line
     found = qualifiers(q)
-    if not found:
+    if found:
+        first = found[0]
+        phrase = f"{' '.join(first.words)} {first.mention}"
+        return NamedLine(phrase, first.words, item_words(first.metric), False, first.metric, both)
+    return _printed(head, both)
+
+
+def _printed(head: str, both: bool) -> NamedLine | None:
+    """The ask's name of an item the catalogue sums from several lines (short-term debt:
+    short-term borrowings and the current portion of long-term debt), as written: a filing
+    printing a line under that very caption has stated the item itself."""
+    mention = next((m for m in find_metrics(head)), None)
+    if mention is None:
         return None
-    first = found[0]
-    phrase = f"{' '.join(first.words)} {first.mention}"
-    return NamedLine(phrase, first.words, item_words(first.metric), False, first.metric, both)
+    item = get_item(mention.canonical)
+    if item is None or not item.summed:
+        return None
+    words = tuple(metric_key(mention.matched).split())
+    return NamedLine(mention.matched, words, frozenset(), True, item.id, both)
 
 
 def caption_part(line: NamedLine, caption: str) -> str | None:

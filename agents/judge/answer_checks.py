@@ -17,8 +17,8 @@ from finqa.agents.judge.context import Context, counted, question_parts_of
 from finqa.agents.judge.facets import Facet, check_facets
 from finqa.agents.judge.grounding import check_claims
 from finqa.agents.judge.kind import Expectation, KindProblem, check_kind
-from finqa.agents.judge.named_statement import off_named_statement
 from finqa.agents.judge.named_line import other_line
+from finqa.agents.judge.named_statement import off_named_statement
 from finqa.agents.judge.numeric import NumberCheck
 from finqa.agents.judge.part_named import part_not_named
 from finqa.agents.judge.period_type import other_period_type

@@ -48,7 +48,9 @@ def reads_named_line(line: NamedLine | None, answer: Answer) -> bool:
 def narrowed(expect: Expectation, line: NamedLine | None, answer: Answer) -> Expectation:
     """The expectation without the broader catalogue item when the answer reads the named line
     (its figure is that line's, not the item's); else as it was."""
-    if line is None or expect.metric is None or not reads_named_line(line, answer):
+    if line is None or line.printed or expect.metric is None:
+        return expect  # an item's own name: the catalogue's routes still check its figure
+    if not reads_named_line(line, answer):
         return expect
     return replace(
         expect,
@@ -74,7 +76,9 @@ def other_line(ctx: Context, answer: Answer, numbers: Sequence[NumberCheck]) -> 
     ]
     if not printed:
         return []  # the filing prints no such line: the catalogue's reading is the one left
-    other = next((c for c in read if c and caption_part(line, c) is None), "another line")
+    other = next((c for c in read if c and caption_part(line, c) is None), None)
+    if other is None:
+        return []  # operands printed without a caption: which line they are is not read here
     message = (
         f"answers {other!r}, the question asks {line.phrase!r}, a line the evidence prints "
         f"({printed[0]!r})"

@@ -112,12 +112,17 @@ class OfflineBackend:
                 "report; the reported figure would answer another question."
             )
             return self._abstained(text, strategy, ["an adjusted measure"])
+        # the line the question names, read from the filing's line under that caption, before
+        # a catalogue item the phrase names only part of
         named = named_solution(spec, book)
-        if named is not None and not (spec.sub_annual and not spec.periods) and not spec.adjusted:
-            # the line the question names, read from the filing's line under that caption,
-            # before a catalogue item the phrase names only part of
-            if not named.implausible and self._acceptable(named, spec, strategy):
-                return self._metric_answer(question, spec, named, strategy, book)
+        if (
+            named is not None
+            and not (spec.sub_annual and not spec.periods)
+            and not spec.adjusted
+            and not named.implausible
+            and self._acceptable(named, spec, strategy)
+        ):
+            return self._metric_answer(question, spec, named, strategy, book)
         item = METRICS.get(spec.recipe or "")
         if metric_q and item is not None and _other_period(spec, item.period_type):
             # a balance for a flow or a flow for a balance answers another question

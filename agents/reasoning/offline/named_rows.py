@@ -39,6 +39,13 @@ def named_solution(spec: QuestionAsk, book: Book) -> Solution | None:
     base = get_recipe(line.metric) if line.metric is not None else None
     if line.metric is not None and (base is None or base.unit != "USD"):
         return None  # a narrowed ratio or margin ('services gross margin') is not one line
+    if line.printed and (
+        spec.recipe != line.metric
+        or len(book.find_summed(line.metric or "", spec.agg_years[-1], spec.statements)) < 2
+    ):
+        # the item's own name: read apart from the catalogue's sum only where the sum would
+        # add other lines to the one printed under that name
+        return None
     parts = (CURRENT, NONCURRENT) if line.both_parts else ("",)
     rows = _rows(line, book, parts, spec.agg_years[-1])
     if rows is None:
@@ -60,9 +67,7 @@ def named_solution(spec: QuestionAsk, book: Book) -> Solution | None:
     return build_solution(spec, recipe, NAMED_LINE, spec.agg_years, expressions, facts)
 
 
-def _rows(
-    line: NamedLine, book: Book, parts: Sequence[str], year: int
-) -> tuple[Row, ...] | None:
+def _rows(line: NamedLine, book: Book, parts: Sequence[str], year: int) -> tuple[Row, ...] | None:
     """One row per part asked, each captioned as the named line and holding the year, all of
     one filing and statement; the financial statements' own rows first."""
     found: dict[str, list[Row]] = {p: [] for p in parts}
@@ -80,7 +85,9 @@ def _rows(
         same = [
             r
             for r in found[part]
-            if r.doc_id == first.doc_id and r.statement == first.statement and r.model == first.model
+            if r.doc_id == first.doc_id
+            and r.statement == first.statement
+            and r.model == first.model
         ]
         if not same:
             return None
