@@ -118,6 +118,7 @@ class JudgeAgent:
                 expected_kind(question, [f.kind for f in checklist]),
                 intent.ask.named_line,
                 answer,
+                evidence,
             ),
             figures=(figures := StatementFigures(evidence)),
             routes=Routes(evidence, self.statements, LazyPages(figures), question),

@@ -2,8 +2,8 @@
 
 A question naming a line by a quoted caption or by a narrowed item ('other (gains) and losses',
 'membership fee revenue': `lexicon.named_line`) is answered only by a figure read from lines
-under that caption. The judge reads the captions of the answer's operands as printed (each
-operand's row, words before its first figure), not the reasoner's choice of row:
+under that caption. The judge reads the captions of the answer's operands as the cited source
+prints them (each operand's row, where the source prints it; words before its first figure):
 - every operand's caption is the named line: the figure is that line's, so the catalogue item
   the phrase only partly names (total revenue, total liabilities, net income) is not the metric
   the judge re-derives it as (`narrowed`);
@@ -19,25 +19,29 @@ from dataclasses import replace
 from finqa.agents.judge.context import Context
 from finqa.agents.judge.kind import Expectation, KindProblem
 from finqa.agents.judge.numeric import NumberCheck
-from finqa.agents.types import Answer
+from finqa.agents.types import Answer, Evidence
 from finqa.lexicon.named_line import NamedLine, caption_part, captions
 
 __all__ = ["narrowed", "other_line", "reads_named_line"]
 
 
-def _captions(answer: Answer) -> list[str]:
-    """The caption of each operand of the answer's calculations, as its row prints it."""
+def _captions(answer: Answer, evidence: Evidence) -> list[str]:
+    """The caption of each operand of the answer's calculations, as its row prints it: the
+    operand's row read only where the cited source prints that row (else '', unread)."""
     out = []
     for calc in answer.calculations:
         for op in calc.operands:
-            labels = captions(op.text or "")
+            src = evidence.by_source(op.source_id or "")
+            row = " ".join((op.text or "").split())
+            printed = src is not None and bool(row) and row in " ".join(src.text.split())
+            labels = captions(row) if printed else ()
             out.append(labels[0] if labels else "")
     return out
 
 
-def reads_named_line(line: NamedLine | None, answer: Answer) -> bool:
+def reads_named_line(line: NamedLine | None, answer: Answer, evidence: Evidence) -> bool:
     """Every operand of the answer's calculations is a line under the named caption."""
-    read = _captions(answer)
+    read = _captions(answer, evidence)
     return (
         line is not None
         and bool(read)
@@ -45,12 +49,14 @@ def reads_named_line(line: NamedLine | None, answer: Answer) -> bool:
     )
 
 
-def narrowed(expect: Expectation, line: NamedLine | None, answer: Answer) -> Expectation:
+def narrowed(
+    expect: Expectation, line: NamedLine | None, answer: Answer, evidence: Evidence
+) -> Expectation:
     """The expectation without the broader catalogue item when the answer reads the named line
     (its figure is that line's, not the item's); else as it was."""
     if line is None or line.printed or expect.metric is None:
         return expect  # an item's own name: the catalogue's routes still check its figure
-    if not reads_named_line(line, answer):
+    if not reads_named_line(line, answer, evidence):
         return expect
     return replace(
         expect,
@@ -65,8 +71,8 @@ def other_line(ctx: Context, answer: Answer, numbers: Sequence[NumberCheck]) -> 
     line = ctx.intent.ask.named_line
     if line is None or not numbers or ctx.abstained:
         return []
-    read = _captions(answer)
-    if not read or reads_named_line(line, answer):
+    read = _captions(answer, ctx.evidence)
+    if not read or reads_named_line(line, answer, ctx.evidence):
         return []
     printed = [
         label
