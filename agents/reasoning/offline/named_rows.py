@@ -11,7 +11,6 @@ read from one statement of one filing. No such row: None, and the catalogue's re
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from finqa.agents.reasoning.offline.book import Book, Fact
 from finqa.agents.reasoning.offline.solver import Solution, build_solution
@@ -101,14 +100,11 @@ def _rank(row: Row) -> tuple[bool, bool, int, int]:
 
 
 def _item(line: NamedLine, row: Row) -> LineItem:
-    """The line item the facts stand for: the named line, with the narrowed item's statement
-    and nature where the phrase narrows one."""
+    """The line item the facts stand for: the named line under the row's own caption and
+    statement (not the broader item's nature: 'Accrued income taxes' is no tax expense)."""
     base = get_item(line.metric) if line.metric is not None else None
     statement = row.statement or (base.statement if base is not None else "income")
-    item = LineItem(id=_slug(line), name=line.phrase, statement=statement, labels=(row.label,))
-    if base is not None:
-        item = replace(item, nature=base.nature, period_type=base.period_type)
-    return item
+    return LineItem(id=_slug(line), name=line.phrase, statement=statement, labels=(row.label,))
 
 
 def _slug(line: NamedLine) -> str:
