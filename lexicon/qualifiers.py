@@ -18,7 +18,7 @@ from finqa.lexicon._data import data_cache
 from finqa.lexicon.answer_form import ask_head
 from finqa.lexicon.metrics import METRICS, find_metrics, metric_key
 
-__all__ = ["Qualifier", "qualifiers", "named_part", "row_labels"]
+__all__ = ["Qualifier", "qualifiers", "named_part", "row_labels", "item_words"]
 
 _MAX_WORDS = 3
 _WORD = re.compile(r"[A-Za-z][A-Za-z\-]*(?:['\u2019]s)?")
@@ -92,6 +92,11 @@ def _company_spans(question: str) -> tuple[tuple[int, int], ...]:
         return tuple((c.start, c.end) for c in find_companies(question))
     except Exception:  # noqa: BLE001 - names only bound the qualifier; never fail on them
         return ()
+
+
+def item_words(metric_id: str) -> frozenset[str]:
+    """The keys of a catalogue item's own spellings (synonyms, captions, name)."""
+    return _own_words(metric_id)
 
 
 @data_cache(512)

@@ -19,6 +19,7 @@ from finqa.lexicon.asked_period import AskedPeriod, asked_periods
 from finqa.lexicon.cash_basis import paid_asked
 from finqa.lexicon.conventions import Conventions, stated_conventions
 from finqa.lexicon.dimensions import asked_change, period_spec
+from finqa.lexicon.named_line import NamedLine, named_line
 from finqa.lexicon.numbers import question_scale
 from finqa.lexicon.operators import asked_operator
 from finqa.lexicon.period_ask import PeriodType, asked_period_type
@@ -96,6 +97,10 @@ class QuestionAsk:
     # catalogue's own formula (`lexicon.variants`: DPO over cost of sales where the question
     # names cost of sales, not the purchases); None: the catalogue's formula
     variant: Variant | None = None
+    # the line item the ask names by a quoted caption or by an item with narrowing words
+    # (`lexicon.named_line`: 'membership fee revenue', 'content liabilities (current plus
+    # non-current)'): a filing's line under that caption answers before a broader catalogue item
+    named_line: NamedLine | None = None
 
     def period_label(self, year: int) -> str:
         """How the answer names a fiscal year's period: 'FY2025', or the shorter period asked
@@ -204,6 +209,7 @@ def _read(q: str, fy_label: str | None) -> QuestionAsk:
         adjusted=intent.asks_adjusted(head),
         statements=_named_statements(q),
         variant=variant,
+        named_line=named_line(q),
     )
 
 

@@ -170,12 +170,17 @@ class TestPartNamed:
         q = "What was Acme's ROE? Use net income attributable to Acme divided by equity."
         assert named_part(q, row_labels("Operating lease right-of-use assets 1,000 900\n")) is None
 
-    def test_whole_item_refused_for_its_named_part(self) -> None:
+    def test_whole_item_refused_for_its_named_part(self, judge: JudgeAgent) -> None:
         """Total revenue's growth given for membership fee revenue's growth is sent back."""
-        answer, verdict = _ask(Q_PART, INCOME)
-        assert "11.7%" in answer.text
-        assert verdict.decision == "retry"
-        assert "part_named" in _codes(verdict)
+        text = "Growth in revenue, FY2021 to FY2022: 11.7% [S1]. Answer: 11.7%."
+        v = judge.evaluate(Q_PART, Answer(text=text), evidence(INCOME), 1)
+        assert v.decision == "retry"
+        assert "part_named" in _codes(v)
+
+    def test_named_part_answered_from_its_line(self) -> None:
+        """The reasoner reads the part from its own line (`lexicon.named_line`): 25.0%."""
+        answer, _ = _ask(Q_PART, INCOME)
+        assert "25.0%" in answer.text and "11.7%" not in answer.text
 
     def test_answer_naming_the_part_is_not_refused_for_it(self, judge: JudgeAgent) -> None:
         """An answer that names the membership fees is not held to have read the whole."""

@@ -24,6 +24,7 @@ from finqa.agents.judge.facets import decompose
 from finqa.agents.judge.figure_checks import check_figures
 from finqa.agents.judge.injection import check_injection
 from finqa.agents.judge.kind import KindProblem, expected_kind
+from finqa.agents.judge.named_line import narrowed
 from finqa.agents.judge.policy import decide, score
 from finqa.agents.judge.record import Findings, build_verdict, with_company
 from finqa.agents.judge.routes import Routes
@@ -113,7 +114,12 @@ class JudgeAgent:
             abstained=abstained,
             cited=[c.source_id for c in answer.citations],
             checklist=checklist,
-            expect=expected_kind(question, [f.kind for f in checklist]),
+            expect=narrowed(
+                expected_kind(question, [f.kind for f in checklist]),
+                intent.ask.named_line,
+                answer,
+                evidence,
+            ),
             figures=(figures := StatementFigures(evidence)),
             routes=Routes(evidence, self.statements, LazyPages(figures), question),
         )

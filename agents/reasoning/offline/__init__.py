@@ -18,6 +18,7 @@ from finqa.agents.reasoning.offline.conventions import other_conventions
 from finqa.agents.reasoning.offline.dimension import dimension_answer
 from finqa.agents.reasoning.offline.explain import explain, fmt_unit
 from finqa.agents.reasoning.offline.extractive import best_passages, content_words
+from finqa.agents.reasoning.offline.named_rows import NAMED_LINE, named_clause, named_solution
 from finqa.agents.reasoning.offline.sentences import (
     assertion_answer,
     figure_answer,
@@ -111,6 +112,17 @@ class OfflineBackend:
                 "report; the reported figure would answer another question."
             )
             return self._abstained(text, strategy, ["an adjusted measure"])
+        # the line the question names, read from the filing's line under that caption, before
+        # a catalogue item the phrase names only part of
+        named = named_solution(spec, book)
+        if (
+            named is not None
+            and not (spec.sub_annual and not spec.periods)
+            and not spec.adjusted
+            and not named.implausible
+            and self._acceptable(named, spec, strategy)
+        ):
+            return self._metric_answer(question, spec, named, strategy, book)
         item = METRICS.get(spec.recipe or "")
         if metric_q and item is not None and _other_period(spec, item.period_type):
             # a balance for a flow or a flow for a balance answers another question
@@ -159,7 +171,9 @@ class OfflineBackend:
         cites = citations_for(sol)
         refs = "".join(f"[{s}]" for s in source_order(c.source_id for c in cites))
         lead = ""
-        both = both_forms(spec, sol, book)  # a movement of an amount: its amount and percent
+        # a movement of an amount: its amount and percent (of the catalogue item: not for the
+        # line the question names, whose other form `both_forms` cannot read)
+        both = both_forms(spec, sol, book) if sol.recipe.id != NAMED_LINE else None
         if both is not None:
             value = f"{value} ({both.other})"
         if spec.is_yes_no and spec.wants_positive:
@@ -196,7 +210,7 @@ class OfflineBackend:
             text += (
                 f" Computed by finqa as {sol.calculation.expression} from {operands}{unit_note}."
             )
-        text += explain(sol)
+        text += explain(sol) + named_clause(sol)
         others = other_conventions(question, spec, book, sol)
         text += others.clause
         if strategy == "detailed" and len(sol.per_year) > 1:

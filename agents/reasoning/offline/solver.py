@@ -28,6 +28,7 @@ __all__ = [
     "fact_citations",
     "formula_items",
     "solve_with",
+    "build_solution",
 ]
 
 _TOKEN = re.compile(r"([a-z_]+)\[y(?:-(\d))?\]")
@@ -224,6 +225,19 @@ def _year_phrase(year: int, facts: Iterable[Fact], fy_label: str = "end") -> str
         return f"FY{year}"
     ((end, instant),) = seen
     return period_phrase(year, end, instant=instant, fy_label=fy_label)
+
+
+def build_solution(
+    spec: QuestionAsk,
+    recipe: Recipe,
+    formula: str,
+    years: tuple[int, ...],
+    parts: list[str],
+    facts: dict[str, Fact],
+) -> Solution | None:
+    """A solution over facts already read: `parts` is each year's expression over the facts'
+    names, `formula` the recipe's formula it came from (one of `recipe.formulas`)."""
+    return _build(spec, recipe, formula, years, parts, facts)
 
 
 def _build(

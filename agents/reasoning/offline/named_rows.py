@@ -1,0 +1,124 @@
+"""The line the question names, read from the filing's line under that caption.
+
+A question that names a line by a quoted caption ('other (gains) and losses') or by a catalogue
+item with narrowing words ('membership fee revenue', 'content liabilities (current plus
+non-current)') is answered from the row whose caption is that line (`lexicon.named_line`),
+before the catalogue item the phrase only partly names: total revenue is not membership fee
+revenue. 'Current plus non-current' sums the current and the non-current line of the caption,
+read from one statement of one filing. No such row: None, and the catalogue's reading follows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from finqa.agents.reasoning.offline.book import Book, Fact
+from finqa.agents.reasoning.offline.solver import Solution, build_solution
+from finqa.agents.reasoning.offline.tables import Row
+from finqa.lexicon.line_items import LineItem, get_item
+from finqa.lexicon.metrics import metric_key
+from finqa.lexicon.named_line import CURRENT, NONCURRENT, NamedLine, caption_part
+from finqa.lexicon.question_ask import QuestionAsk
+from finqa.lexicon.recipes import Recipe, get_recipe
+
+__all__ = ["named_solution", "named_clause", "NAMED_LINE"]
+
+NAMED_LINE = "named_line"  # the recipe id of a figure read from the line the question names
+_AGGREGATES = ("single", "growth", "change")
+
+
+def named_solution(spec: QuestionAsk, book: Book) -> Solution | None:
+    """The named line's figure (or its growth or change over the years asked) from the rows
+    whose caption is the line, or None when the question names no line or no row is it."""
+    line = spec.named_line
+    if line is None or spec.operator is not None or spec.aggregate not in _AGGREGATES:
+        return None
+    if spec.is_yes_no or spec.descriptive or not spec.agg_years:
+        return None
+    base = get_recipe(line.metric) if line.metric is not None else None
+    if line.metric is not None and (base is None or base.unit != "USD"):
+        return None  # a narrowed ratio or margin ('services gross margin') is not one line
+    if line.printed and (
+        spec.recipe != line.metric
+        or len(book.find_summed(line.metric or "", spec.agg_years[-1], spec.statements)) < 2
+    ):
+        # the item's own name: read apart from the catalogue's sum only where the sum would
+        # add other lines to the one printed under that name
+        return None
+    parts = (CURRENT, NONCURRENT) if line.both_parts else ("",)
+    rows = _rows(line, book, parts, spec.agg_years[-1])
+    if rows is None:
+        return None
+    item = _item(line, rows[0])
+    facts: dict[str, Fact] = {}
+    expressions: list[str] = []
+    for year in spec.agg_years:
+        names = []
+        for n, row in enumerate(rows):
+            value = row.value_for(year)
+            if value is None:
+                return None
+            name = f"{_slug(line)}{'_' + str(n + 1) if n else ''}_fy{year}"
+            facts[name] = Fact(item, year, row, float(value))
+            names.append(name)
+        expressions.append(" + ".join(names) if len(names) > 1 else names[0])
+    recipe = Recipe(NAMED_LINE, line.phrase, (NAMED_LINE,), "USD")
+    return build_solution(spec, recipe, NAMED_LINE, spec.agg_years, expressions, facts)
+
+
+def _rows(line: NamedLine, book: Book, parts: Sequence[str], year: int) -> tuple[Row, ...] | None:
+    """One row per part asked, each captioned as the named line and holding the year, all of
+    one filing and statement; the financial statements' own rows first."""
+    found: dict[str, list[Row]] = {p: [] for p in parts}
+    for row in book.rows:
+        if row.exhibit or row.per_share or row.value_for(year) is None:
+            continue
+        part = caption_part(line, row.label)
+        if part in found:
+            found[part].append(row)
+    if not all(found.values()):
+        return None
+    first = min(found[parts[0]], key=_rank)
+    chosen = [first]
+    for part in parts[1:]:
+        same = [
+            r
+            for r in found[part]
+            if r.doc_id == first.doc_id
+            and r.statement == first.statement
+            and r.model == first.model
+        ]
+        if not same:
+            return None
+        chosen.append(min(same, key=_rank))
+    return tuple(chosen)
+
+
+def _rank(row: Row) -> tuple[bool, bool, int, int]:
+    """Primary statements first, the statement model's reading before the text's, by page."""
+    return (not row.primary, not row.model, row.page, row.order)
+
+
+def _item(line: NamedLine, row: Row) -> LineItem:
+    """The line item the facts stand for: the named line under the row's own caption and
+    statement (not the broader item's nature: 'Accrued income taxes' is no tax expense)."""
+    base = get_item(line.metric) if line.metric is not None else None
+    statement = row.statement or (base.statement if base is not None else "income")
+    return LineItem(id=_slug(line), name=line.phrase, statement=statement, labels=(row.label,))
+
+
+def _slug(line: NamedLine) -> str:
+    return "_".join(metric_key(line.phrase).split())[:40] or NAMED_LINE
+
+
+def named_clause(sol: Solution) -> str:
+    """What a named line's answer read: the caption(s) of the filing's line(s), summed where
+    two; '' for any other solution."""
+    if sol.recipe.id != NAMED_LINE:
+        return ""
+    labels = list(dict.fromkeys(f.row.label for f in sol.facts))
+    lines = " + ".join(f"'{label}'" for label in labels)
+    return (
+        f" The question names the line '{sol.recipe.name}': read from the filing's "
+        f"{'lines' if len(labels) > 1 else 'line'} {lines}, not from a broader catalogue item."
+    )

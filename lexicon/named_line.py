@@ -1,0 +1,163 @@
+"""The line item a question names, as a filing captions it: a quoted caption ('other (gains) and
+losses') or the catalogue item's mention with the words that narrow it ('membership fee
+revenue', 'content liabilities'), read once from the question (`QuestionAsk.named_line`).
+
+A filing that prints a line under that caption answers with the line, before any catalogue
+metric that covers only part of the phrase (total revenue for membership fee revenue, total
+liabilities for content liabilities, net income for 'other (gains) and losses'). Whether a
+caption is the named line is decided here (`caption_part`), by the caption's words: a quoted
+caption is the caption written (letters only); a narrowed item's caption holds every narrowing
+word and adds none but the item's own (`lexicon.qualifiers`). 'Current plus non-current' asks
+for the two lines of one caption summed: the balance sheet's current and non-current lines.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from finqa.lexicon._data import data_cache
+from finqa.lexicon.answer_form import ask_head
+from finqa.lexicon.dimension_question import asked_dimension
+from finqa.lexicon.intent import asks_share
+from finqa.lexicon.line_items import get_item
+from finqa.lexicon.metrics import find_metrics, metric_key
+from finqa.lexicon.qualifiers import item_words, qualifiers
+
+__all__ = ["NamedLine", "named_line", "caption_part", "captions", "CURRENT", "NONCURRENT"]
+
+CURRENT = "current"
+NONCURRENT = "non-current"
+
+# a caption quoted in the question: opened after a space, '(' or the start, closed before
+# punctuation, a space or the end ("Walmart's" is no opening quote)
+_QUOTED = re.compile(
+    r"(?:^|(?<=[\s(]))['\u2018\"\u201c]([A-Za-z][^'\u2019\"\u201d?]{2,80}?)['\u2019\"\u201d](?=[\s,.?;:)]|$)"
+)
+_MAX_QUOTED_WORDS = 8
+# 'current plus non-current', 'current and noncurrent', 'non-current and current portions'
+_BOTH = re.compile(
+    r"\b(?:current\s*(?:\+|plus|and|&)\s*(?:non-?\s?current|long-term)"
+    r"|(?:non-?\s?current|long-term)\s*(?:\+|plus|and|&)\s*current)\b",
+    re.IGNORECASE,
+)
+# how a balance sheet marks the current and the non-current line of one caption, as keys
+# (`metric_key` tokens): a leading 'Current' / 'Non-current' or a trailing ', current'
+_PART_WORDS: dict[tuple[str, ...], str] = {
+    ("current",): CURRENT,
+    ("short", "term"): CURRENT,
+    ("non", "current"): NONCURRENT,
+    ("noncurrent",): NONCURRENT,
+    ("long", "term"): NONCURRENT,
+}
+# where a row's figures start: a dollar sign, a digit (parenthesised or not), a dash for nil;
+# a parenthesis before a word is part of the caption ('Other (gains) and losses')
+_FIRST_FIGURE = re.compile(r"\$|\(?\s*\d|\u2014")
+# words a caption may add to a narrowed item without naming another line
+_PLAIN = frozenset({"total", "net"})
+
+
+@dataclass(frozen=True)
+class NamedLine:
+    """The line item a question names, with the words a caption of it must hold."""
+
+    phrase: str  # as written: "other (gains) and losses", "membership fee revenue"
+    words: tuple[str, ...]  # keys a caption must hold (all of a quoted caption's words)
+    allowed: frozenset[str]  # keys a caption may add (the item's own words); () when quoted
+    # a caption must be the phrase's words, no more (a quoted caption; the name of an item
+    # the catalogue sums from several lines, 'short-term debt'), not only hold them
+    quoted: bool
+    metric: str | None  # the catalogue item the phrase names or narrows (None: quoted)
+    both_parts: bool  # 'current plus non-current': the two lines of the caption, summed
+
+    @property
+    def printed(self) -> bool:
+        """The ask's own name of an item the catalogue sums from several lines."""
+        return self.quoted and self.metric is not None
+
+
+def named_line(question: str) -> NamedLine | None:
+    """The line item the question's ask names by a quoted caption, else by a catalogue item
+    with narrowing words before it; None when it names neither."""
+    return _named(" ".join(question.split()))
+
+
+@data_cache(256)
+def _named(q: str) -> NamedLine | None:
+    head = ask_head(q)
+    both = _BOTH.search(q) is not None
+    for m in _QUOTED.finditer(head):
+        phrase = m.group(1).strip()
+        words = tuple(metric_key(phrase).split())
+        if 1 <= len(words) <= _MAX_QUOTED_WORDS:
+            return NamedLine(phrase, words, frozenset(), True, None, both)
+    if asks_share(q):
+        return None  # a share of a whole names its lines as operands, not as the figure asked
+    if asked_dimension(q) is not None:
+        return None  # a segment's or a region's figure: its words name a part, not a line
+    found = qualifiers(q)
+    if found:
+        first = found[0]
+        phrase = f"{' '.join(first.words)} {first.mention}"
+        return NamedLine(phrase, first.words, item_words(first.metric), False, first.metric, both)
+    return _printed(head, both)
+
+
+def _printed(head: str, both: bool) -> NamedLine | None:
+    """The ask's name of an item the catalogue sums from several lines (short-term debt:
+    short-term borrowings and the current portion of long-term debt), as written: a filing
+    printing a line under that very caption has stated the item itself."""
+    mention = next((m for m in find_metrics(head)), None)
+    if mention is None:
+        return None
+    item = get_item(mention.canonical)
+    if item is None or not item.summed:
+        return None
+    words = tuple(metric_key(mention.matched).split())
+    return NamedLine(mention.matched, words, frozenset(), True, item.id, both)
+
+
+def caption_part(line: NamedLine, caption: str) -> str | None:
+    """Whether a filing's caption is the named line: '' for the line itself, CURRENT or
+    NONCURRENT for one of its two parts when the question asks both, None when it is another
+    line (a broader one, or one the narrowing words do not name)."""
+    keys = metric_key(caption).split()
+    part = ""
+    if line.both_parts:
+        keys, part = _split_part(keys)
+    if not keys:
+        return None
+    if line.quoted:
+        plain = [k for k in keys if k not in _PLAIN or k in line.words]
+        return part if tuple(plain) == line.words else None
+    held = set(keys)
+    if not set(line.words) <= held:
+        return None
+    extra = held - set(line.words)
+    return part if extra <= (line.allowed | _PLAIN) else None
+
+
+def _split_part(keys: list[str]) -> tuple[list[str], str]:
+    """The caption's keys without a leading or trailing current / non-current marker, and the
+    part it marks ('' when none)."""
+    for words, part in sorted(_PART_WORDS.items(), key=lambda kv: -len(kv[0])):
+        n = len(words)
+        if tuple(keys[:n]) == words:
+            return keys[n:], part
+        if len(keys) > n and tuple(keys[-n:]) == words:
+            return keys[:-n], part
+    return keys, ""
+
+
+def captions(text: str) -> tuple[str, ...]:
+    """The caption of each of the text's rows that print a figure: its words before the first
+    figure, as printed."""
+    out = []
+    for row in text.splitlines():
+        m = _FIRST_FIGURE.search(row)
+        if m is None or m.start() == 0:
+            continue
+        caption = row[: m.start()].strip(" .:")
+        if any(c.isalpha() for c in caption):
+            out.append(caption)
+    return tuple(out)
