@@ -104,3 +104,19 @@ class TestColumnFits:
         p = AskedPeriod("December 29, 2024", 2024, 0, 4, date(2024, 12, 29))
         assert p.fits(FY24) and p.fits(AT_FY)
         assert not p.fits(Q2_24.model_copy(update={"end_date": date(2024, 12, 29)}))
+
+
+def test_two_spellings_of_one_quarter_read_under_the_column_s_fiscal_year() -> None:
+    """'first quarter of fiscal 2024 (three months ended April 30, 2023)': read without the
+    filer's calendar, the date looks like FY2023's second quarter; the column (resolved by the
+    company's January year end) is FY2024's first, and its figure is read under FY2024."""
+    from finqa.agents.reasoning.offline.model_rows import period_slot
+
+    asks = (
+        AskedPeriod("three months ended April 30, 2023", 2023, 3, 2, date(2023, 4, 30)),
+        AskedPeriod("first quarter of fiscal 2024", 2024, 3, 1),
+    )
+    column = StatementPeriod(fiscal_year=2024, quarter=1, months=3, end_date=date(2023, 4, 30))
+    assert period_slot(asks)(column) == 2024
+    other = StatementPeriod(fiscal_year=2023, quarter=2, months=3, end_date=date(2023, 4, 30))
+    assert period_slot(asks)(other) == 2023

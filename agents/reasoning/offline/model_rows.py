@@ -69,10 +69,11 @@ def period_slot(periods: Sequence[AskedPeriod] | None) -> Slot:
         return fiscal_year_of
 
     def slot(period: StatementPeriod) -> int | None:
-        for ask in periods:
-            if ask.fits(period):
-                return ask.fiscal_year
-        return None
+        fitting = [ask.fiscal_year for ask in periods if ask.fits(period)]
+        # two spellings of one period ('first quarter of fiscal 2024 (three months ended
+        # April 30, 2023)'), one read without the filer's calendar: the column's own fiscal
+        # year (resolved by the company's year end) decides
+        return period.fiscal_year if period.fiscal_year in fitting else next(iter(fitting), None)
 
     return slot
 
