@@ -96,16 +96,40 @@ _rule(
     + r"\b)?",
     "half",
 )
+# a retailer's spans in weeks: 13 (a quarter), 26 (a half), 39 (nine months), 52 / 53 (a year)
+_WEEKS = (
+    r"(?:thirteen|fourteen|twenty[- ]six|twenty[- ]seven|thirty[- ]nine|forty|fifty[- ]two|"
+    r"fifty[- ]three|13|14|26|27|39|40|52|53)[- ]weeks?"
+)
+_WEEKS_AS = {
+    "thirteen": "three months", "fourteen": "three months", "13": "three months",
+    "14": "three months", "twenty six": "six months", "twenty seven": "six months",
+    "26": "six months", "27": "six months", "thirty nine": "nine months", "forty": "nine months",
+    "39": "nine months", "40": "nine months", "fifty two": "year", "fifty three": "year",
+    "52": "year", "53": "year",
+}  # fmt: skip
+
+
+def _in_months(dur: str) -> str:
+    """'13 weeks' -> 'three months', 'fifty-two weeks' -> 'year'; other spans as written."""
+    m = re.fullmatch(r"(.+?)[- ]weeks?", dur)
+    return _WEEKS_AS.get(m.group(1).replace("-", " "), dur) if m else dur
+
+
 # periods ended a date
 _rule(
-    r"\b(?P<dur>(?:fiscal\s+)?years?|twelve\s+months|12\s+months|fifty[- ]two\s+weeks|"
+    r"\b(?P<dur>(?:fiscal\s+)?years?|twelve\s+months|12\s+months|" + _WEEKS + r"|"
     r"(?:three|3)\s+months|(?:fiscal\s+)?quarters?|(?:six|6)\s+months|(?:nine|9)\s+months|"
     r"periods?)\s+(?:then\s+)?end(?:ed|ing)\s+(?:on\s+)?" + DATE_PATTERN,
     "date",
 )
 _rule(
     r"\b(?P<dur>(?:fiscal\s+)?quarter|(?:three|3)\s+months|(?:fiscal\s+)?year|(?:six|6)\s+months|"
-    r"(?:nine|9)\s+months)\s+(?:then\s+)?end(?:ed|ing)\s+(?:on\s+)?(?P<mon>" + _MON + r")\s+"
+    r"(?:nine|9)\s+months|"
+    + _WEEKS
+    + r")\s+(?:then\s+)?end(?:ed|ing)\s+(?:on\s+)?(?P<mon>"
+    + _MON
+    + r")\s+"
     r"(?P<day>\d{1,2})\b(?!,?\s+(?:19|20)\d\d)",
     "dateless",
 )
@@ -221,7 +245,7 @@ def _resolve(m: re.Match[str], kind: str, company: Company | None) -> PeriodMatc
         end_date = _quarter_end(fy, 3, company).isoformat() if fy and nine else None
         return PeriodMatch(text, fy, None, None, end_date, start, end, "ytd")
     if kind == "dateless":
-        dur = (g.get("dur") or "").lower()
+        dur = _in_months((g.get("dur") or "").lower())
         month = _MONTH_NUM[g["mon"].rstrip(".").lower()]
         quarter = None
         if dur.startswith(("three", "3", "quarter", "fiscal quarter")):
@@ -234,7 +258,7 @@ def _resolve(m: re.Match[str], kind: str, company: Company | None) -> PeriodMatc
     if day is None:
         return None
     fy = _fiscal_year_of(day, company)
-    dur = (g.get("dur") or "").lower()
+    dur = _in_months((g.get("dur") or "").lower())
     if dur.startswith(("three", "3", "quarter", "fiscal quarter")):
         return PeriodMatch(
             text, fy, quarter_of(day, company), None, day.isoformat(), start, end, "quarter"

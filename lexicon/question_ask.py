@@ -272,10 +272,22 @@ def _aggregate(
     return "single", (target,) if target else ()
 
 
+def _named_company(head: str) -> str | None:
+    """The one company the question names (its year end reads a stated date: Walmart's 'three
+    months ended April 30, 2023' is its first quarter of FY2024), else None."""
+    from finqa.lexicon.entities import find_companies
+
+    try:
+        names = {c.name for c in find_companies(head) if c.via != "brand"}
+    except Exception:  # noqa: BLE001 - a name only refines the calendar; never fail on it
+        return None
+    return names.pop() if len(names) == 1 else None
+
+
 def _sub_annual(head: str, fy_label: str | None) -> tuple[str, tuple[AskedPeriod, ...] | None]:
     """The periods shorter than a fiscal year a question asks for, as written ('' when none),
     and the period asked in each fiscal year it names (() when one year holds two spans)."""
-    asked = asked_periods(head, fy_label=fy_label)
+    asked = asked_periods(head, _named_company(head), fy_label=fy_label)
     if asked is None:
         return " and ".join(p.text for p in find_periods(head, fy_label=fy_label)), ()
     shorter = [p.text for p in asked if not p.annual]

@@ -120,3 +120,19 @@ def test_two_spellings_of_one_quarter_read_under_the_column_s_fiscal_year() -> N
     assert period_slot(asks)(column) == 2024
     other = StatementPeriod(fiscal_year=2023, quarter=2, months=3, end_date=date(2023, 4, 30))
     assert period_slot(asks)(other) == 2023
+
+
+def test_a_stated_date_is_read_by_the_named_company_s_calendar() -> None:
+    """'the first quarter of fiscal 2023 (13 weeks ended April 29, 2023)' at Ulta (January
+    year end, years named by their start): one quarter, FY2024's first, not two periods; a
+    quarter in weeks is a quarter."""
+    from finqa.lexicon.question_ask import read_ask
+
+    q = (
+        "In the first quarter of fiscal 2023 (13 weeks ended April 29, 2023), what were Ulta "
+        "Beauty's net sales?"
+    )
+    ask = read_ask(q, "start")
+    assert ask.periods is not None and len(ask.periods) == 1
+    (p,) = ask.periods
+    assert (p.fiscal_year, p.quarter, p.months) == (2024, 1, 3)

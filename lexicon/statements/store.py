@@ -62,7 +62,8 @@ __all__ = [
 #     January 29,' over '2022 2021 2022')
 # 14: a day broken onto a line of its own after its month ('Three Months Ended April' / '30,')
 #     stays in the header
-MODEL_VERSION = 14
+# 15: spans in weeks ('13 weeks ended', 'fifty-two weeks ended') read as quarters, halves, years
+MODEL_VERSION = 15
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
 
