@@ -176,6 +176,8 @@ def _read(q: str, fy_label: str | None) -> QuestionAsk:
         aggregate = "growth" if headline == "percent" else "change"
         form = form or "both"
     sub_annual, periods = _sub_annual(head, fy_label)
+    if aggregate in ("change", "growth"):
+        periods, agg_years = _with_prior(periods, agg_years)
     variant = read_variants(recipe, q).leading if recipe is not None else None
     return QuestionAsk(
         metric=metric,
@@ -270,6 +272,23 @@ def _aggregate(
     ):
         return "trend", (min(years), target) if several else (target - 1, target)
     return "single", (target,) if target else ()
+
+
+def _with_prior(
+    periods: tuple[AskedPeriod, ...] | None, agg_years: tuple[int, ...]
+) -> tuple[tuple[AskedPeriod, ...] | None, tuple[int, ...]]:
+    """A year-over-year movement of a quarter ('growth in Q1 2023'): the same span of the year
+    before is the base (FY2022's first quarter), when the question names only the later one;
+    the years are the period's fiscal years (a stated date read by the company's calendar:
+    Walmart's quarter ended April 30, 2023 is FY2024's, its base FY2023's)."""
+    if not periods or len(periods) != 1 or len(agg_years) != 2 or periods[0].annual:
+        return periods, agg_years
+    (p,) = periods
+    if agg_years[1] - agg_years[0] != 1 or abs(p.fiscal_year - agg_years[1]) > 1:
+        return periods, agg_years
+    years = (p.fiscal_year - 1, p.fiscal_year)
+    prior = AskedPeriod(f"{p.text}, a year earlier", years[0], p.months, p.quarter, None)
+    return (prior, p), years
 
 
 def _named_company(head: str) -> str | None:

@@ -136,3 +136,17 @@ def test_a_stated_date_is_read_by_the_named_company_s_calendar() -> None:
     assert ask.periods is not None and len(ask.periods) == 1
     (p,) = ask.periods
     assert (p.fiscal_year, p.quarter, p.months) == (2024, 1, 3)
+
+
+def test_a_quarter_s_year_over_year_growth_takes_the_same_quarter_a_year_earlier() -> None:
+    """'year-over-year growth in net interest income in Q1 2023': the base is the first
+    quarter of 2022, not the fiscal year 2022."""
+    from finqa.lexicon.question_ask import read_ask
+
+    ask = read_ask("What was Acme's year-over-year growth in net interest income in Q1 2023?")
+    assert ask.aggregate == "growth" and ask.agg_years == (2022, 2023)
+    assert ask.periods is not None
+    assert [(p.fiscal_year, p.quarter, p.months) for p in ask.periods] == [
+        (2022, 1, 3),
+        (2023, 1, 3),
+    ]
