@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from finqa.lexicon._data import data_cache, read_yaml
+
 __all__ = [
     "Aggregate",
     "asked_aggregates",
@@ -18,6 +20,7 @@ __all__ = [
     "asked_decimals",
     "asks_percent",
     "asks_positive",
+    "asks_inflow",
     "asks_share_of_revenue",
     "share_base",
     "ask_head",
@@ -145,8 +148,31 @@ def asks_percent(question: str) -> bool:
 
 
 def asks_positive(question: str) -> bool:
-    """The question tests a figure's sign ('positive working capital?')."""
-    return bool(_POSITIVE.search(question))
+    """The question tests a figure's sign ('positive working capital?'), or whether a cash flow
+    of the statement was an inflow ('Did X's operating activities generate cash?')."""
+    return bool(_POSITIVE.search(question)) or asks_inflow(question)
+
+
+def asks_inflow(question: str) -> bool:
+    """The question's verb is an inflow verb of the cash-flow statement's captions with cash as
+    its object ('generate cash', 'provided net cash': `data/cash_flow_verbs.yaml`) and it names
+    a cash-flow item of the catalogue ('operating activities'): it asks whether that flow was an
+    inflow. 'Cash generated from operations' used as the name of a figure asks no sign."""
+    from finqa.lexicon.metrics import METRICS, find_metrics  # the catalogue names the flows
+
+    if not _inflow_verb().search(question):
+        return False
+    return any(
+        (metric := METRICS.get(m.canonical)) is not None and metric.statement == "cash_flow"
+        for m in find_metrics(question)
+    )
+
+
+@data_cache()
+def _inflow_verb() -> re.Pattern[str]:
+    verbs = sorted(read_yaml("cash_flow_verbs.yaml")["inflow"], key=len, reverse=True)
+    alt = "|".join(re.escape(v) for v in verbs)
+    return re.compile(rf"\b(?:{alt})\s+(?:any\s+|positive\s+|net\s+)?cash\b", re.I)
 
 
 def asks_share_of_revenue(head: str) -> bool:

@@ -77,6 +77,18 @@ class TestVerdictAgainstFigure:
         assert "verdict_sign" not in _codes(v), v.details["answer_problems"]
         assert v.decision == "accept", v.feedback
 
+    def test_yes_to_generating_cash_beside_cash_used_is_rejected(self) -> None:
+        """'Did operating activities generate cash?' tests the flow's sign: 'Yes' beside the
+        net cash used, -$1,234 million, contradicts its own figure."""
+        v = _judge(
+            "Did Acme's operating activities generate cash in FY2022, despite its net loss?",
+            "Yes. The FY2022 cash flow statement shows 'Net cash (used in) provided by operating "
+            "activities' of -$1,234 million [S1].",
+            CASH_FLOW,
+        )
+        assert "verdict_sign" in _codes(v), v.details["answer_problems"]
+        assert v.decision == "retry"
+
     def test_yes_to_an_improvement_beside_a_decline_is_rejected(self) -> None:
         """'Yes' to an improved margin beside 'from 41.0% ... to 38.0%' is sent back."""
         v = _judge(
