@@ -12,7 +12,8 @@ subject and states it as a fact of the asked period.
   company than the asked ones;
 * a fact - no modal or hedge wording ('could adversely affect', 'may', 'we expect'), no clause
   opened by a condition ('If ...'), no future ('will') unless the question asks what will be
-  (lexicon data), and not from the risk factors (the section of the chunk the sentence is
+  (lexicon data), no event it dates from after the asked period ('suspend production
+  beginning in January 2020' of a 2019 question), and not from the risk factors (the section of the chunk the sentence is
   cited from, else of its page);
 * of the asked period - a sentence that names years states a fact of one within a year of an
   asked one (a retailer's fiscal year is named by either calendar year it touches; a year named
@@ -171,7 +172,7 @@ def _judge_sentence(
     asked_names: set[str],
     asked: Sequence[int],
 ) -> BasisCheck | None:
-    from finqa.lexicon.hedges import future_in, hedge_in, in_risk_factors
+    from finqa.lexicon.hedges import future_in, hedge_in, in_risk_factors, starts_after
     from finqa.lexicon.periods import stated_years
 
     subject = topic.words
@@ -213,6 +214,14 @@ def _judge_sentence(
             sentence,
             source_id,
             f"the quoted sentence states what will be ('{future}'), not a fact of the period",
+        )
+    later = None if topic.asks_future else starts_after(sentence, asked)
+    if later is not None:
+        return BasisCheck(
+            "other_period",
+            sentence,
+            source_id,
+            f"the quoted sentence states what begins in {later}, after the asked period",
         )
     if item is not None and in_risk_factors(section, item.text):
         return BasisCheck(
