@@ -241,3 +241,26 @@ class TestNotAFact:
         assert not_a_fact("Production will stop.", [2019]) == "what will be ('will')"
         assert not_a_fact("Production will stop.", [2019], asks_future=True) is None
         assert not_a_fact("Production stopped in March 2019.", [2019]) is None
+
+
+class TestBasisBridgingLine:
+    Q = "Why did Corning's 2022 net income exceed its income before taxes?"
+    TAX = (
+        "The income tax benefit in 2022 was primarily due to the release of a valuation "
+        "allowance on deferred tax assets."
+    )
+    NET = "Net income and income before taxes increased in 2022, driven by higher sales of glass."
+
+    def _judge(self, quote: str) -> Any:
+        cite = Citation(source_id="S1", doc_id=DOC, page=7, quote=quote)
+        answer = Answer(text=f'In the filing\'s words: "{quote}" [S1]', citations=(cite,))
+        return JudgeAgent(Settings()).evaluate(self.Q, answer, _ev(quote), 1)
+
+    def test_the_bridging_line_is_the_subject(self) -> None:
+        """Why net income and income before taxes differ is about income taxes: a sentence
+        about the tax line supports the answer; one about the two lines' own movement does not,
+        though it shares more of the question's words."""
+        assert self._judge(self.TAX).details["basis"]["outcome"] == "supported"
+        v = self._judge(self.NET)
+        assert v.details["basis"]["outcome"] == "not_about", v.details["basis"]
+        assert "income tax" in v.details["basis"]["reason"] and v.decision == "retry"
