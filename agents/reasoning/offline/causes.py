@@ -169,9 +169,7 @@ def _bridge_target(question: str, bridge: Metric) -> CauseTarget:
     asked = frozenset(w.lower().strip(_PUNCT) for w in question.replace("'s", " ").split())
     named = tuple(dict.fromkeys(m.matched for m in find_metrics(question)))
     subject = frozenset(_stems(bridge.name) - {"total", "net"})
-    return CauseTarget(
-        bridge.name.lower(), tuple(stemmed), subject, quarter, asked, bridged=named
-    )
+    return CauseTarget(bridge.name.lower(), tuple(stemmed), subject, quarter, asked, bridged=named)
 
 
 @dataclass(frozen=True)
