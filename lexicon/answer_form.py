@@ -21,6 +21,7 @@ __all__ = [
     "asks_percent",
     "asks_positive",
     "asks_inflow",
+    "names_outflow",
     "asks_share_of_revenue",
     "share_base",
     "ask_head",
@@ -166,6 +167,24 @@ def asks_inflow(question: str) -> bool:
         (metric := METRICS.get(m.canonical)) is not None and metric.statement == "cash_flow"
         for m in find_metrics(question)
     )
+
+
+def names_outflow(caption: str) -> bool:
+    """The text names a cash outflow by the statement's captions: an outflow verb ('Net cash
+    used in investing activities') and no inflow verb ('provided by (used in)' leaves the sign
+    to the printing)."""
+    words = read_yaml("cash_flow_verbs.yaml")
+    return _any_of(tuple(words["outflow"])).search(caption) is not None and not (
+        _any_of(tuple(words["inflow"])).search(caption)
+    )
+
+
+@data_cache()
+def _any_of(words: tuple[str, ...]) -> re.Pattern[str]:
+    alt = "|".join(
+        re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=len, reverse=True)
+    )
+    return re.compile(rf"\b(?:{alt})\b", re.I)
 
 
 @data_cache()
