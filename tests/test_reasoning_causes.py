@@ -259,3 +259,13 @@ class TestBridgingLine:
         moved = "Net income increased in 2020, primarily driven by higher operating income."
         a = ask(self.Q, FILLER, moved, sections=(None, MDA))
         assert a.abstained
+
+    def test_the_line_is_read_by_the_catalogue_not_its_words(self) -> None:
+        """'The mix of income before income taxes ... impacted our effective tax rate' holds the
+        words 'income taxes' inside another line's name: it does not explain the tax line."""
+        mix = (
+            "The mix of income before income taxes between the U.S. and foreign countries "
+            "impacted our effective tax rate as a result of the geographic distribution of sales."
+        )
+        a = ask(self.Q, FILLER, mix, sections=(None, MDA))
+        assert a.abstained

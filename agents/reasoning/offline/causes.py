@@ -82,6 +82,7 @@ class CauseTarget:
     # the lines the question names when X is the line bridging them (income before taxes and
     # net income, X income taxes: `lexicon.causes.asked_bridge`); () otherwise
     bridged: tuple[str, ...] = ()
+    bridge: str | None = None  # the bridging line's catalogue key
 
     def qualifier(self, topic: str) -> list[str]:
         """The capitalised name right before X in `topic` that the question does not use
@@ -107,6 +108,20 @@ class CauseTarget:
         if self.phrases:
             return any(p <= bag for p in self.phrases)
         return bool(self.subject) and 2 * len(self.subject & bag) >= len(self.subject)
+
+
+def _names_x(target: CauseTarget, text: str, bag: set[str]) -> bool:
+    """The text names X: for a bridging line, the catalogue reads that line in it ('the
+    provision for income taxes', not 'income before income taxes', whose words hold it)."""
+    if target.bridge is not None:
+        return any(m.canonical == target.bridge for m in find_metrics(text))
+    return target.named_in(bag)
+
+
+def _topic_text(sentence: str) -> str:
+    """What a sentence is about: its words before its cause marker, if it has one."""
+    split = split_at_cause(sentence)
+    return split[0] if split else sentence
 
 
 def _stems(text: str) -> set[str]:
@@ -169,7 +184,9 @@ def _bridge_target(question: str, bridge: Metric) -> CauseTarget:
     asked = frozenset(w.lower().strip(_PUNCT) for w in question.replace("'s", " ").split())
     named = tuple(dict.fromkeys(m.matched for m in find_metrics(question)))
     subject = frozenset(_stems(bridge.name) - {"total", "net"})
-    return CauseTarget(bridge.name.lower(), tuple(stemmed), subject, quarter, asked, bridged=named)
+    return CauseTarget(
+        bridge.name.lower(), tuple(stemmed), subject, quarter, asked, named, bridge.id
+    )
 
 
 @dataclass(frozen=True)
@@ -209,8 +226,8 @@ def _units(target: CauseTarget, evidence: Evidence) -> list[_Unit]:
             if (
                 j > 0
                 and opens_on_movement(s)
-                and target.named_in(topics[j - 1])
-                and (target.named_in(own) or not find_metrics(moved))
+                and _names_x(target, _topic_text(sents[j - 1]), topics[j - 1])
+                and (_names_x(target, moved, own) or not find_metrics(moved))
             ):
                 # 'The increase was ...': the movement of the figure the sentence before names
                 # (not 'The decrease in gross margin ...', which names its own figure)
@@ -218,7 +235,7 @@ def _units(target: CauseTarget, evidence: Evidence) -> list[_Unit]:
                     continue
                 context, bag = sents[j - 1], bags[j - 1] | bags[j]
                 topic = (split_at_cause(context) or (context, "", ""))[0]
-            elif (names_movement(moved) or target.bridged) and target.named_in(own):
+            elif (names_movement(moved) or target.bridged) and _names_x(target, moved, own):
                 # 'X decreased ... due to ...': X and its movement come before the cause (a
                 # bridging line's amount is the gap asked about: 'The income tax benefit was
                 # primarily due to ...' explains it without a movement word)
