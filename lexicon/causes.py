@@ -60,12 +60,26 @@ def asks_cause(question: str) -> bool:
 def asked_bridge(question: str) -> Metric | None:
     """The line a cause question asks about when it names two statement lines one line bridges
     ('Why did net income exceed income before taxes?': income taxes, the catalogue's `bridges`):
-    what made the two differ is that line, not what moved either of them; None otherwise."""
+    what made the two differ is that line, not what moved either of them; None otherwise. Two
+    lines named as a list ('What drove revenue and gross profit?') ask what moved each."""
     from finqa.lexicon.metrics import bridging_item, find_metrics
 
     if not asks_cause(question):
         return None
-    return bridging_item(m.canonical for m in find_metrics(question))
+    found = find_metrics(question)
+    bridge = bridging_item(m.canonical for m in found)
+    if bridge is None:
+        return None
+    ends = [m for m in found if m.canonical != bridge.id]
+    for a, b in zip(ends, ends[1:], strict=False):
+        if _LISTED.fullmatch(question[a.end : b.start]):
+            return None  # listed side by side: each line's own movement is asked
+    return bridge
+
+
+# what stands between two line names listed side by side ('revenue and gross profit', 'net
+# income, and its income before taxes')
+_LISTED = re.compile(r"\W*(?:,\s*)?(?:and|&|as well as|or)?\s*(?:its|their|the|in)?\s*", re.I)
 
 
 def cause_marker(sentence: str) -> str | None:

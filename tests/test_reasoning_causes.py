@@ -247,6 +247,10 @@ class TestBridgingLine:
         assert bridge is not None and bridge.id == "income_tax_expense"
         assert asked_bridge("What drove the increase in Acme's net income in 2020?") is None
         assert asked_bridge("What were Acme's net income and pretax income in 2020?") is None
+        # two lines listed side by side ask what moved each, not why they differ
+        assert (
+            asked_bridge("What drove changes in Acme's net income and income before taxes?") is None
+        )
 
     def test_the_taxes_explain_the_gap(self) -> None:
         """The sentence explaining the income tax line answers, not a segment's income movement."""
