@@ -264,3 +264,18 @@ class TestBasisBridgingLine:
         v = self._judge(self.NET)
         assert v.details["basis"]["outcome"] == "not_about", v.details["basis"]
         assert "income tax" in v.details["basis"]["reason"] and v.decision == "retry"
+
+    def test_naming_the_line_alone_is_not_enough(self) -> None:
+        """The bridging line counts as one topic word: a sentence that names the tax line only
+        among a restatement's effects, sharing no other word of the question, is not about it."""
+        q = "Corning's income before income taxes rose in 2022, yet net income fell. What caused the drop?"  # fmt: skip
+        restated = (
+            "Adoption of the standard required us to restate previously reported results, "
+            "including an increase in the provision for income taxes, primarily due to the net "
+            "change in revenue recognition."
+        )
+        cite = Citation(source_id="S1", doc_id=DOC, page=7, quote=restated)
+        answer = Answer(text=f'In the filing\'s words: "{restated}" [S1]', citations=(cite,))
+        v = JudgeAgent(Settings()).evaluate(q, answer, _ev(restated), 1)
+        assert v.details["basis"]["outcome"] == "not_about", v.details["basis"]
+        assert v.decision == "retry"

@@ -4,7 +4,8 @@ subject and states it as a fact of the asked period.
 
 * about the subject - a question asking why two lines differ that one line bridges (net income
   and income before taxes: `lexicon.causes.asked_bridge`) is about that line (income taxes):
-  the sentence names it. Otherwise the sentence shares two of the question's topic words (one where the
+  the sentence names it, and the line counts as one of the topic words that follow. The
+  sentence shares two of the question's topic words (one where the
   topic is one word): the content words of its asked parts, not of its instructions or
   conditional clauses, less the company's name, the years and the words that frame a question
   ('report', 'business', 'increase', 'what drove': `lexicon.question_frame`); a hyphenated
@@ -195,11 +196,19 @@ def _judge_sentence(
 def _about(sentence: str, source_id: str | None, topic: _Topic) -> BasisCheck | None:
     """The sentence is about the question's subject (module docstring), else why not."""
     if topic.bridge is not None:
-        return _about_bridge(sentence, source_id, topic.bridge)
+        failed = _about_bridge(sentence, source_id, topic.bridge)
+        if failed is not None:
+            return failed
     subject = topic.words
     bag = set(_tokens(sentence))
     shared = subject & bag
     need = min(_MIN_SHARED, len(subject))
+    if topic.bridge is not None:
+        # the bridging line, named, counts as one word of the topic (as a concept does): the
+        # sentence still shares another ('income tax benefit ... valuation allowance' beside
+        # 'income'; a restatement that mentions the tax line among its effects does not)
+        shared = frozenset({"<line>"}) | shared
+        need = min(_MIN_SHARED, 1 + len(subject))
     named = [name for phrases, name in topic.concepts if _names_concept(bag, phrases, name)]
     if named:
         # the concept named in its filing language counts as one word of the topic; the
