@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from finqa.lexicon._data import data_cache, read_yaml
+
 __all__ = [
     "Aggregate",
     "asked_aggregates",
@@ -18,6 +20,8 @@ __all__ = [
     "asked_decimals",
     "asks_percent",
     "asks_positive",
+    "asks_inflow",
+    "names_outflow",
     "asks_share_of_revenue",
     "share_base",
     "ask_head",
@@ -145,8 +149,49 @@ def asks_percent(question: str) -> bool:
 
 
 def asks_positive(question: str) -> bool:
-    """The question tests a figure's sign ('positive working capital?')."""
-    return bool(_POSITIVE.search(question))
+    """The question tests a figure's sign ('positive working capital?'), or whether a cash flow
+    of the statement was an inflow ('Did X's operating activities generate cash?')."""
+    return bool(_POSITIVE.search(question)) or asks_inflow(question)
+
+
+def asks_inflow(question: str) -> bool:
+    """The question's verb is an inflow verb of the cash-flow statement's captions with cash as
+    its object ('generate cash', 'provided net cash': `data/cash_flow_verbs.yaml`) and it names
+    a cash-flow item of the catalogue ('operating activities'): it asks whether that flow was an
+    inflow. 'Cash generated from operations' used as the name of a figure asks no sign."""
+    from finqa.lexicon.metrics import METRICS, find_metrics  # the catalogue names the flows
+
+    if not _inflow_verb().search(question):
+        return False
+    return any(
+        (metric := METRICS.get(m.canonical)) is not None and metric.statement == "cash_flow"
+        for m in find_metrics(question)
+    )
+
+
+def names_outflow(caption: str) -> bool:
+    """The text names a cash outflow by the statement's captions: an outflow verb ('Net cash
+    used in investing activities') and no inflow verb ('provided by (used in)' leaves the sign
+    to the printing)."""
+    words = read_yaml("cash_flow_verbs.yaml")
+    return _any_of(tuple(words["outflow"])).search(caption) is not None and not (
+        _any_of(tuple(words["inflow"])).search(caption)
+    )
+
+
+@data_cache()
+def _any_of(words: tuple[str, ...]) -> re.Pattern[str]:
+    alt = "|".join(
+        re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=len, reverse=True)
+    )
+    return re.compile(rf"\b(?:{alt})\b", re.I)
+
+
+@data_cache()
+def _inflow_verb() -> re.Pattern[str]:
+    verbs = sorted(read_yaml("cash_flow_verbs.yaml")["inflow"], key=len, reverse=True)
+    alt = "|".join(re.escape(v) for v in verbs)
+    return re.compile(rf"\b(?:{alt})\s+(?:any\s+|positive\s+|net\s+)?cash\b", re.I)
 
 
 def asks_share_of_revenue(head: str) -> bool:

@@ -70,6 +70,7 @@ _FIELDS = frozenset(
         "convention",
         "parts_of",
         "paid_for",
+        "bridges",
         "decimals",
         "quoted",
         "operator_words",
@@ -169,6 +170,13 @@ def _check(key: str, spec: Mapping[str, Any], known: frozenset[str] | None = Non
         _check_variants(where, spec, known)
     if spec.get("paid_for") and known is not None and spec["paid_for"] not in known:
         raise CatalogueError(f"{where}: paid_for names no catalogue key: {spec['paid_for']!r}")
+    bridged = spec.get("bridges")
+    if bridged is not None and (
+        not isinstance(bridged, list)
+        or len(bridged) != 2
+        or (known is not None and any(b not in known for b in bridged))
+    ):
+        raise CatalogueError(f"{where}: bridges names two catalogue keys, not {bridged!r}")
     if "read" in spec and not spec.get("line_items"):
         raise CatalogueError(f"{where}: `read:` rules without captions (`line_items`) to read")
 

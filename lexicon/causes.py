@@ -1,5 +1,6 @@
 """The language of causes, from data/causes.yaml: whether a question asks what caused a movement
-('What drove ...', 'Why did ...'), the cause marker a filing sentence holds ('due to', 'driven
+('What drove ...', 'Why did ...') and the line it asks about when it names two lines one bridges,
+the cause marker a filing sentence holds ('due to', 'driven
 by', 'offset by'), whether a sentence opens on a movement it goes on to explain ('The increase
 was primarily due to ...'), and whether a section heading is the management's discussion. One
 place for this language: the offline reasoner's cause answers read filings through it."""
@@ -7,11 +8,16 @@ place for this language: the offline reasoner's cause answers read filings throu
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from finqa.lexicon._data import data_cache, read_yaml
 
+if TYPE_CHECKING:
+    from finqa.lexicon.metrics import Metric
+
 __all__ = [
     "asks_cause",
+    "asked_bridge",
     "cause_marker",
     "split_at_cause",
     "opens_on_movement",
@@ -49,6 +55,31 @@ def _patterns() -> dict[str, re.Pattern[str]]:
 def asks_cause(question: str) -> bool:
     """The question asks what caused a movement ('What drove ...', 'Why did ...', 'reasons for')."""
     return bool(_patterns()["question"].search(question))
+
+
+def asked_bridge(question: str) -> Metric | None:
+    """The line a cause question asks about when it names two statement lines one line bridges
+    ('Why did net income exceed income before taxes?': income taxes, the catalogue's `bridges`):
+    what made the two differ is that line, not what moved either of them; None otherwise. Two
+    lines named as a list ('What drove revenue and gross profit?') ask what moved each."""
+    from finqa.lexicon.metrics import bridging_item, find_metrics
+
+    if not asks_cause(question):
+        return None
+    found = find_metrics(question)
+    bridge = bridging_item(m.canonical for m in found)
+    if bridge is None:
+        return None
+    ends = [m for m in found if m.canonical != bridge.id]
+    for a, b in zip(ends, ends[1:], strict=False):
+        if _LISTED.fullmatch(question[a.end : b.start]):
+            return None  # listed side by side: each line's own movement is asked
+    return bridge
+
+
+# what stands between two line names listed side by side ('revenue and gross profit', 'net
+# income, and its income before taxes')
+_LISTED = re.compile(r"\W*(?:,\s*)?(?:and|&|as well as|or)?\s*(?:its|their|the|in)?\s*", re.I)
 
 
 def cause_marker(sentence: str) -> str | None:

@@ -1,15 +1,17 @@
 """Possibility, expectation and risk wording (data/hedges.yaml): a sentence with a modal or a
 hedge ('could adversely affect', 'may', 'we expect'), a clause opened by a condition ('If we
 lose a major customer, ...'), or a page of the risk factors states what might be, not a fact of
-the period, so it is no basis for a yes/no or descriptive answer."""
+the period, so it is no basis for a yes/no or descriptive answer; nor is an event the sentence
+dates from a period after the asked one ('... beginning in January 2020' of a 2019 question)."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from finqa.lexicon._data import data_cache, read_yaml
 
-__all__ = ["future_in", "hedge_in", "in_risk_factors"]
+__all__ = ["future_in", "hedge_in", "in_risk_factors", "not_a_fact", "starts_after"]
 
 _MONTH_MAY = re.compile(r"may\s+\d", re.I)
 
@@ -31,13 +33,17 @@ def _patterns() -> tuple[re.Pattern[str], tuple[str, ...], re.Pattern[str]]:
     return re.compile(rf"\b(?:{body})\b", re.I), sections, opening
 
 
-def hedge_in(sentence: str) -> str | None:
+def hedge_in(sentence: str, asked: str = "") -> str | None:
     """The first modal or hedge phrase of `sentence` ('could', 'no assurance'), or the word
-    opening a conditional clause ('if'), else None."""
+    opening a conditional clause ('if'), else None. A phrase the question (`asked`) uses itself
+    is what it asks about, not a hedge ('Is X subject to cyclicality?')."""
     pattern, _sections, opening = _patterns()
+    own = {" ".join(m.group(0).lower().split()) for m in pattern.finditer(asked)}
     for m in pattern.finditer(sentence):
         if m.group(0).lower() == "may" and _MONTH_MAY.match(sentence, m.start()):
             continue  # 'May 31, 2023' is a date
+        if " ".join(m.group(0).lower().split()) in own:
+            continue
         return m.group(0)
     condition = opening.search(sentence)
     return condition.group(1) if condition else None
@@ -61,3 +67,51 @@ def in_risk_factors(section: str | None, text: str = "") -> bool:
     _pattern, sections, _opening = _patterns()
     head = " ".join([(section or ""), text[:300]]).lower()
     return any(s in head for s in sections)
+
+
+_START_REACH = 30  # characters between a start word and the period it dates the event from
+
+
+@data_cache()
+def _starts() -> re.Pattern[str]:
+    words = sorted((read_yaml("hedges.yaml") or {}).get("starts") or (), key=len, reverse=True)
+    body = "|".join(re.escape(str(w)).replace(r"\ ", r"\s+") for w in words) or "(?!)"
+    return re.compile(rf"\b(?:{body})\b", re.I)
+
+
+def starts_after(sentence: str, years: Iterable[int]) -> str | None:
+    """The period an event of `sentence` starts in ('beginning in January 2020') when it lies
+    after every asked fiscal year (its calendar year is later), else None. A fiscal year ending
+    early in the next calendar year is not passed over: only a later calendar year counts."""
+    from finqa.lexicon.periods import find_periods
+
+    last = max(years, default=None)
+    if last is None:
+        return None
+    for m in _starts().finditer(sentence):
+        for p in find_periods(sentence[m.end() : m.end() + _START_REACH + 40]):
+            if p.start > _START_REACH:
+                break
+            year = int(p.end_date[:4]) if p.end_date else p.fiscal_year
+            if year is not None and year > last:
+                return p.text
+    return None
+
+
+def not_a_fact(
+    sentence: str, years: Iterable[int], *, asks_future: bool = False, asked: str = ""
+) -> str | None:
+    """Why `sentence` states no fact of the asked period, in a few words ('a possibility
+    ('plans to')', 'what will be ('will')', 'what begins in January 2020'), else None: a modal or
+    hedge the question (`asked`) does not use itself, the future (unless the question asks what
+    will be), an event starting later."""
+    hedge = hedge_in(sentence, asked)
+    if hedge is not None:
+        return f"a possibility ('{hedge}')"
+    future = None if asks_future else future_in(sentence)
+    if future is not None:
+        return f"what will be ('{future}')"
+    later = None if asks_future else starts_after(sentence, years)
+    if later is not None:
+        return f"what begins in {later}, after the asked period"
+    return None

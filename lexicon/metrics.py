@@ -9,7 +9,7 @@ equipment'); the longest spelling wins ('fixed asset turnover' over 'asset turno
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +28,7 @@ __all__ = [
     "UnknownMetricError",
     "get_metric",
     "find_metrics",
+    "bridging_item",
     "metric_key",
     "EXPENSE_HEAD",
 ]
@@ -65,6 +66,9 @@ class Metric:
     # a supplemental cash payment: the expense item it is the cash paid for (income taxes paid
     # for the income tax provision; `lexicon.cash_basis`)
     paid_for: str | None = None
+    # the statement line that takes one line to another (`bridges: [A, B]`: A - this = B, as
+    # income before income taxes less income taxes is net income): it explains why they differ
+    bridges: tuple[str, ...] = ()
     # display precision in answers when it differs from the unit's (finqa.lexicon.display)
     decimals: int | None = None
     # a ratio conventionally quoted as a percent (a return: ROE 0.288 is '28.8%'): the answer
@@ -131,6 +135,7 @@ def _load() -> dict[str, Metric]:
             concepts=tuple(str(c) for c in spec.get("concepts") or ()),
             parts_of=str(spec["parts_of"]) if spec.get("parts_of") else None,
             paid_for=str(spec["paid_for"]) if spec.get("paid_for") else None,
+            bridges=tuple(str(b) for b in spec.get("bridges") or ()),
             decimals=int(spec["decimals"]) if spec.get("decimals") is not None else None,
             quoted_percent=spec.get("quoted") == "percent",
             operator_words=tuple(str(s) for s in spec.get("operator_words") or ()),
@@ -433,3 +438,15 @@ def display_value(
 def is_diluted(metric: str | None) -> bool:
     """A per-share metric on the diluted basis (its id says so: 'eps_diluted')."""
     return bool(metric) and "diluted" in str(metric)
+
+
+def bridging_item(named: Iterable[str]) -> Metric | None:
+    """The catalogue line that bridges two of the `named` catalogue keys (`bridges`: income taxes
+    between income before income taxes and net income), or None. Consolidated net income and
+    net income are one line here (a filer without noncontrolling interests prints one)."""
+    same = {"net_income_consolidated": "net_income", "net_income_attributable": "net_income"}
+    keys = {same.get(k, k) for k in named}
+    for metric in METRICS.values():
+        if len(metric.bridges) == 2 and {same.get(b, b) for b in metric.bridges} <= keys:
+            return metric
+    return None

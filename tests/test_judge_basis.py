@@ -9,7 +9,7 @@ from _reasoning_data import evidence
 from finqa.agents.config import Settings
 from finqa.agents.judge import JudgeAgent
 from finqa.agents.types import Answer, Citation, Evidence, EvidenceItem
-from finqa.lexicon.hedges import hedge_in, in_risk_factors
+from finqa.lexicon.hedges import hedge_in, in_risk_factors, not_a_fact, starts_after
 
 DOC = "CORNING_2022_10K"
 Q = "Did Corning pay dividends to its shareholders in FY2022?"
@@ -212,3 +212,70 @@ class TestBasisPeriodAndFuture:
         fact21 = fact.replace("2020", "2021")
         _expect(q, fact21, "supported")
         _expect(q, fact, "other_period")
+
+    def test_an_event_starting_after_the_asked_year_is_no_fact_of_it(self) -> None:
+        """'... a suspension of production beginning in January 2023', announced in 2022, is not
+        a halt in 2022: the event it dates starts after the asked year; a halt dated from
+        within the year is a fact of it."""
+        q = "Did Corning halt glass production during 2022?"
+        later = (
+            "In the fourth quarter of 2022, Corning announced a temporary halt of glass "
+            "production beginning in January 2023."
+        )
+        _expect(q, later, "other_period", "retry")
+        _expect(q, later.replace("January 2023", "March 2022"), "supported")
+
+
+class TestNotAFact:
+    def test_starts_after_reads_the_dated_period(self) -> None:
+        """An event dated from a later calendar year is found; one within the asked year, or a
+        year asked as the later one, is not."""
+        s = "We announced a suspension of production beginning in January 2020."
+        assert starts_after(s, [2019]) == "January 2020"
+        assert starts_after(s, [2020]) is None
+        assert starts_after("Production stopped beginning in March 2019.", [2019]) is None
+
+    def test_reasons_in_order(self) -> None:
+        """A hedge is named first, then the future, then a later start; a fact has none."""
+        assert not_a_fact("We plan to suspend production.", [2019]) == "a possibility ('plan to')"
+        assert not_a_fact("Production will stop.", [2019]) == "what will be ('will')"
+        assert not_a_fact("Production will stop.", [2019], asks_future=True) is None
+        assert not_a_fact("Production stopped in March 2019.", [2019]) is None
+
+
+class TestBasisBridgingLine:
+    Q = "Why did Corning's 2022 net income exceed its income before taxes?"
+    TAX = (
+        "The income tax benefit in 2022 was primarily due to the release of a valuation "
+        "allowance on deferred tax assets."
+    )
+    NET = "Net income and income before taxes increased in 2022, driven by higher sales of glass."
+
+    def _judge(self, quote: str) -> Any:
+        cite = Citation(source_id="S1", doc_id=DOC, page=7, quote=quote)
+        answer = Answer(text=f'In the filing\'s words: "{quote}" [S1]', citations=(cite,))
+        return JudgeAgent(Settings()).evaluate(self.Q, answer, _ev(quote), 1)
+
+    def test_the_bridging_line_is_the_subject(self) -> None:
+        """Why net income and income before taxes differ is about income taxes: a sentence
+        about the tax line supports the answer; one about the two lines' own movement does not,
+        though it shares more of the question's words."""
+        assert self._judge(self.TAX).details["basis"]["outcome"] == "supported"
+        v = self._judge(self.NET)
+        assert v.details["basis"]["outcome"] == "not_about", v.details["basis"]
+        assert "income tax" in v.details["basis"]["reason"] and v.decision == "retry"
+
+    def test_naming_the_line_alone_is_not_enough(self) -> None:
+        """The bridging line counts as one topic word: a sentence that names the tax line only
+        among a restatement's effects, sharing no other word of the question, is not about it."""
+        q = "Corning's income before income taxes rose in 2022, yet net income fell. What caused the drop?"  # fmt: skip
+        restated = (
+            "Adoption of the standard required us to restate previously reported results, "
+            "including an increase in the provision for income taxes, primarily due to the net "
+            "change in revenue recognition."
+        )
+        cite = Citation(source_id="S1", doc_id=DOC, page=7, quote=restated)
+        answer = Answer(text=f'In the filing\'s words: "{restated}" [S1]', citations=(cite,))
+        v = JudgeAgent(Settings()).evaluate(q, answer, _ev(restated), 1)
+        assert v.details["basis"]["outcome"] == "not_about", v.details["basis"]
+        assert v.decision == "retry"

@@ -10,6 +10,7 @@ from _reasoning_data import evidence
 from finqa.agents.config import Settings
 from finqa.agents.judge import JudgeAgent
 from finqa.agents.types import Answer, Evidence
+from finqa.lexicon.answer_form import names_outflow
 
 DOC = "ACME_2022_10K"
 
@@ -76,6 +77,28 @@ class TestVerdictAgainstFigure:
         )
         assert "verdict_sign" not in _codes(v), v.details["answer_problems"]
         assert v.decision == "accept", v.feedback
+
+    def test_yes_to_generating_cash_beside_cash_used_is_rejected(self) -> None:
+        """'Did operating activities generate cash?' tests the flow's sign: 'Yes' beside the
+        net cash used, -$1,234 million, contradicts its own figure."""
+        v = _judge(
+            "Did Acme's operating activities generate cash in FY2022, despite its net loss?",
+            "Yes. The FY2022 cash flow statement shows 'Net cash (used in) provided by operating "
+            "activities' of -$1,234 million [S1].",
+            CASH_FLOW,
+        )
+        assert "verdict_sign" in _codes(v), v.details["answer_problems"]
+        assert v.decision == "retry"
+
+    def test_an_unsigned_figure_of_cash_used_is_an_outflow(self) -> None:
+        """'Net cash used in operating activities of $1,234 million' is money out: a 'Yes' to
+        positive operating cash flow beside it contradicts it; beside a caption that names both
+        ways ('provided by (used in)') the unsigned figure is an inflow."""
+        used = "Net cash used in operating activities in FY2022 was $1,234 million [S1]."
+        v = _judge(Q_CFO, f"Yes. {used}", CASH_FLOW)
+        assert "verdict_sign" in _codes(v), v.details["answer_problems"]
+        both = "Net cash provided by (used in) operating activities was $1,234 million [S1]."
+        assert names_outflow(used) and not names_outflow(both)
 
     def test_yes_to_an_improvement_beside_a_decline_is_rejected(self) -> None:
         """'Yes' to an improved margin beside 'from 41.0% ... to 38.0%' is sent back."""

@@ -56,6 +56,17 @@ class TestRoundingAndUnits:
         assert answer_form.asks_share_of_revenue("D&A as a % of revenue")
         assert not answer_form.asks_share_of_revenue("What is D&A in FY2022?")
 
+    def test_an_inflow_verb_over_a_cash_flow_asks_its_sign(self) -> None:
+        """'Did X's operating activities generate cash?' tests the flow's sign, as 'positive'
+        does; 'cash generated from operations' as a figure's name, or cash without a flow of
+        the statement, asks none."""
+        assert answer_form.asks_positive(
+            "Did Acme's operating activities generate cash in 2019, despite a profit?"
+        )
+        assert answer_form.asks_positive("Did investing activities provide cash in FY2021?")
+        assert not answer_form.asks_positive("Did Acme's cash generated from operations grow?")
+        assert not answer_form.asks_positive("Did Acme generate cash in 2019?")
+
     def test_yes_no_of_fact(self) -> None:
         """'Did/Has/Is' ask about filed facts; 'Will' is a yes/no question about the future."""
         assert answer_form.is_yes_no("Will capex increase in FY2023?")

@@ -225,3 +225,51 @@ class TestJudgeChecksCauses:
         ev = evidence(FILLER, NO_CAUSE, question=q)
         a = build_reasoner(Settings()).generate(q, ev, 1)
         assert JudgeAgent(Settings()).evaluate(q, a, ev, 1).decision == "retry"
+
+
+class TestBridgingLine:
+    Q = "Why did Acme's 2020 net income exceed its income before taxes?"
+    SEGMENT = (
+        "Computing operating income was $1.3 billion in 2020 compared to $577 million in 2019, "
+        "primarily driven by higher sales."
+    )
+    TAX = (
+        "The income tax benefit of $1.2 billion in 2020 was primarily due to the release of a "
+        "valuation allowance on our U.S. federal deferred tax assets."
+    )
+
+    def test_two_lines_one_bridges_ask_about_that_line(self) -> None:
+        """Net income and income before taxes are bridged by income taxes: a cause question
+        naming both asks about the taxes; one naming a single line asks about that line."""
+        from finqa.lexicon.causes import asked_bridge
+
+        bridge = asked_bridge(self.Q)
+        assert bridge is not None and bridge.id == "income_tax_expense"
+        assert asked_bridge("What drove the increase in Acme's net income in 2020?") is None
+        assert asked_bridge("What were Acme's net income and pretax income in 2020?") is None
+        # two lines listed side by side ask what moved each, not why they differ
+        assert (
+            asked_bridge("What drove changes in Acme's net income and income before taxes?") is None
+        )
+
+    def test_the_taxes_explain_the_gap(self) -> None:
+        """The sentence explaining the income tax line answers, not a segment's income movement."""
+        a = ask(self.Q, FILLER, self.SEGMENT, self.TAX, sections=(None, MDA, MDA))
+        assert not a.abstained and self.TAX in a.text and self.SEGMENT not in a.text
+
+    def test_without_a_tax_sentence_it_abstains(self) -> None:
+        """Where no sentence explains the bridging line, what moved net income is no answer to
+        why it differs from income before taxes: the answer abstains."""
+        moved = "Net income increased in 2020, primarily driven by higher operating income."
+        a = ask(self.Q, FILLER, moved, sections=(None, MDA))
+        assert a.abstained
+
+    def test_the_line_is_read_by_the_catalogue_not_its_words(self) -> None:
+        """'The mix of income before income taxes ... impacted our effective tax rate' holds the
+        words 'income taxes' inside another line's name: it does not explain the tax line."""
+        mix = (
+            "The mix of income before income taxes between the U.S. and foreign countries "
+            "impacted our effective tax rate as a result of the geographic distribution of sales."
+        )
+        a = ask(self.Q, FILLER, mix, sections=(None, MDA))
+        assert a.abstained

@@ -156,3 +156,24 @@ class TestStatedFigure:
         """A question asking for a total of several figures is not answered by one sentence."""
         q = "What is the total amount of the gain on the separation of Adobe's Consumer Health business?"  # fmt: skip
         assert figure_answer(q, evidence(FILLER, GAIN), "standard") is None
+
+
+class TestAssertionStatesAFact:
+    def test_a_plan_starting_after_the_year_answers_no_yes(self) -> None:
+        """A sentence that affirms the subject only as a plan for a later period ('announced
+        plans to suspend production beginning in January 2020') gives no 'Yes' to whether it
+        happened in 2019; the same sentence stating the halt in 2019 does."""
+        q = "Did Adobe halt printer production during 2019?"
+        plan = (
+            "During the fourth quarter of 2019, Adobe announced plans to temporarily halt "
+            "printer production beginning in January 2020."
+        )
+        assert assertion_answer(q, evidence(FILLER, plan), "standard") is None
+        fact = "During the fourth quarter of 2019, Adobe temporarily halted printer production."
+        a = assertion_answer(q, evidence(FILLER, fact), "standard")
+        assert a is not None and a.text.startswith("Yes.")
+
+    def test_a_hedge_the_question_asks_about_is_its_subject(self) -> None:
+        """'subject to' asked ('Is X subject to cyclicality?') is the subject, not a hedge."""
+        a = ask("Is Adobe's business subject to cyclicality?", FILLER, CYCLICAL_YES)
+        assert a.text.startswith("Yes.")

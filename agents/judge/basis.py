@@ -2,7 +2,10 @@
 figure is accepted only when a sentence it quotes from the evidence is about the question's
 subject and states it as a fact of the asked period.
 
-* about the subject - the sentence shares two of the question's topic words (one where the
+* about the subject - a question asking why two lines differ that one line bridges (net income
+  and income before taxes: `lexicon.causes.asked_bridge`) is about that line (income taxes):
+  the sentence names it, and the line counts as one of the topic words that follow. The
+  sentence shares two of the question's topic words (one where the
   topic is one word): the content words of its asked parts, not of its instructions or
   conditional clauses, less the company's name, the years and the words that frame a question
   ('report', 'business', 'increase', 'what drove': `lexicon.question_frame`); a hyphenated
@@ -12,7 +15,8 @@ subject and states it as a fact of the asked period.
   company than the asked ones;
 * a fact - no modal or hedge wording ('could adversely affect', 'may', 'we expect'), no clause
   opened by a condition ('If ...'), no future ('will') unless the question asks what will be
-  (lexicon data), and not from the risk factors (the section of the chunk the sentence is
+  (lexicon data), no event it dates from after the asked period ('suspend production
+  beginning in January 2020' of a 2019 question), and not from the risk factors (the section of the chunk the sentence is
   cited from, else of its page);
 * of the asked period - a sentence that names years states a fact of one within a year of an
   asked one (a retailer's fiscal year is named by either calendar year it touches; a year named
@@ -33,6 +37,8 @@ from typing import Any, Literal
 from finqa.agents.judge import _lex
 from finqa.agents.judge.text import CITATION, content_tokens
 from finqa.agents.types import Answer, Evidence, EvidenceItem
+from finqa.lexicon.causes import asked_bridge
+from finqa.lexicon.metrics import Metric
 from finqa.lexicon.question_intent import read_intent
 
 __all__ = ["BasisCheck", "BasisOutcome", "check_basis", "subject_words"]
@@ -51,6 +57,9 @@ class _Topic:
     words: frozenset[str]
     concepts: Sequence[tuple[Sequence[frozenset[str]], frozenset[str]]]
     asks_future: bool
+    # the line a cause question asks about when it names two lines one bridges (income taxes
+    # between income before taxes and net income); None otherwise
+    bridge: Metric | None = None
 
 
 @dataclass(frozen=True)
@@ -146,7 +155,9 @@ def check_basis(
     subject = subject_words(question)
     intent = read_intent(question)
     asked_names = {c.lower() for c in intent.companies}
-    topic = _Topic(subject, _concepts(question), bool(future_in(intent.asked_text)))
+    topic = _Topic(
+        subject, _concepts(question), bool(future_in(intent.asked_text)), asked_bridge(question)
+    )
     candidates = _basis_sentences(answer, claims, evidence)
     if not candidates:
         return None
@@ -171,13 +182,33 @@ def _judge_sentence(
     asked_names: set[str],
     asked: Sequence[int],
 ) -> BasisCheck | None:
-    from finqa.lexicon.hedges import future_in, hedge_in, in_risk_factors
-    from finqa.lexicon.periods import stated_years
+    failed = _about(sentence, source_id, topic)
+    if failed is not None:
+        return failed
+    others = [c for c in _companies(sentence) if c.lower() not in asked_names]
+    if others and asked_names:
+        return BasisCheck(
+            "not_about", sentence, source_id, f"the quoted sentence is about {others[0]}"
+        )
+    return _fact_of_period(sentence, source_id, item, section, topic, asked)
 
+
+def _about(sentence: str, source_id: str | None, topic: _Topic) -> BasisCheck | None:
+    """The sentence is about the question's subject (module docstring), else why not."""
+    if topic.bridge is not None:
+        failed = _about_bridge(sentence, source_id, topic.bridge)
+        if failed is not None:
+            return failed
     subject = topic.words
     bag = set(_tokens(sentence))
     shared = subject & bag
     need = min(_MIN_SHARED, len(subject))
+    if topic.bridge is not None:
+        # the bridging line, named, counts as one word of the topic (as a concept does): the
+        # sentence still shares another ('income tax benefit ... valuation allowance' beside
+        # 'income'; a restatement that mentions the tax line among its effects does not)
+        shared = frozenset({"<line>"}) | shared
+        need = min(_MIN_SHARED, 1 + len(subject))
     named = [name for phrases, name in topic.concepts if _names_concept(bag, phrases, name)]
     if named:
         # the concept named in its filing language counts as one word of the topic; the
@@ -193,11 +224,36 @@ def _judge_sentence(
             f"the quoted sentence shares {len(shared)} of the question's subject words "
             f"({', '.join(sorted(subject)[:6])}): it is not about what is asked",
         )
-    others = [c for c in _companies(sentence) if c.lower() not in asked_names]
-    if others and asked_names:
-        return BasisCheck(
-            "not_about", sentence, source_id, f"the quoted sentence is about {others[0]}"
-        )
+    return None
+
+
+def _about_bridge(sentence: str, source_id: str | None, bridge: Metric) -> BasisCheck | None:
+    """A basis for why two lines differ names the line between them ('the provision for income
+    taxes ...' where net income and income before taxes are asked), else it is not about it."""
+    if any(m.canonical == bridge.id for m in _lex.find_metrics(sentence)):
+        return None
+    return BasisCheck(
+        "not_about",
+        sentence,
+        source_id,
+        f"the question names two lines that {bridge.name.lower()} bridges, and the quoted "
+        f"sentence does not name {bridge.name.lower()}: it is not about what made them differ",
+    )
+
+
+def _fact_of_period(
+    sentence: str,
+    source_id: str | None,
+    item: Any,
+    section: str | None,
+    topic: _Topic,
+    asked: Sequence[int],
+) -> BasisCheck | None:
+    """A sentence about the subject states a fact of the asked period: no possibility, no
+    future, no event starting later, no risk factor, no other year; None when it does."""
+    from finqa.lexicon.hedges import future_in, hedge_in, in_risk_factors, starts_after
+    from finqa.lexicon.periods import stated_years
+
     hedge = hedge_in(sentence)
     if hedge is not None:
         return BasisCheck(
@@ -213,6 +269,14 @@ def _judge_sentence(
             sentence,
             source_id,
             f"the quoted sentence states what will be ('{future}'), not a fact of the period",
+        )
+    later = None if topic.asks_future else starts_after(sentence, asked)
+    if later is not None:
+        return BasisCheck(
+            "other_period",
+            sentence,
+            source_id,
+            f"the quoted sentence states what begins in {later}, after the asked period",
         )
     if item is not None and in_risk_factors(section, item.text):
         return BasisCheck(

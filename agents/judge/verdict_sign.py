@@ -7,8 +7,9 @@ What the question tests comes from the lexicon's one reading of it (`QuestionAsk
 a judgement over a threshold, 'Is X a high-growth company?'). The figure is the
 answer's own as its text states it (a recorded calculation may be of another figure): the first
 amount after the verdict (signed as written: '-$1,561 million', '$(1,234) million', 'negative
-$5 million'); for a direction, a movement it states ('from 40.1% ... to 38.2%'). Where the
-answer gives no such figure the check says nothing (the basis check judges a verdict resting on
+$5 million'; an unsigned amount given for a caption that names an outflow, 'net cash used in
+operating activities of $2.9 billion', is money out); for a direction, a movement it states
+('from 40.1% ... to 38.2%'). Where the answer gives no such figure the check says nothing (the basis check judges a verdict resting on
 sentences).
 """
 
@@ -22,6 +23,7 @@ from finqa.agents.judge.context import Context
 from finqa.agents.judge.kind import KindProblem
 from finqa.agents.judge.numeric import NumberCheck
 from finqa.agents.types import Answer
+from finqa.lexicon.answer_form import names_outflow
 from finqa.lexicon.intent import leading_yes_no
 
 __all__ = ["verdict_against_figure"]
@@ -31,6 +33,7 @@ _NEGATIVE_WORD = re.compile(r"\bnegative\s*$", re.I)
 _FROM = re.compile(r"\bfrom\s*$", re.I)
 _TO = re.compile(r"^\W*(?:\w+\W+){0,6}?to\s*$", re.I)
 _AMOUNT_UNITS = frozenset({"USD", ""})
+_CAPTION_REACH = 120  # characters before a figure read for the caption it is given for
 
 
 def verdict_against_figure(
@@ -98,9 +101,17 @@ def _figure(
             value = float(q.value)
             if value > 0 and _NEGATIVE_WORD.search(ctx.text[max(0, nc.start - 12) : nc.start]):
                 value = -value
+            elif value > 0 and names_outflow(_same_sentence(ctx.text, nc.start)):
+                value = -value  # 'net cash used in operating activities of $2.9 billion
             return value, nc.text.strip()
         return None
     return _stated_movement(ctx.text, numbers, end)
+
+
+def _same_sentence(text: str, start: int) -> str:
+    """The answer's words before `start` in its sentence (the caption a figure is given for)."""
+    before = text[max(0, start - _CAPTION_REACH) : start]
+    return re.split(r"[.;]\s", before)[-1]
 
 
 def _stated_movement(

@@ -13,6 +13,9 @@ margin decreased primarily due to ...', 'The increase was driven by ..., partial
   outlooks use the same markers). Before its marker it names X and a movement ('Gross margin
   decreased ... due to'), or it opens on the movement of X the sentence before it names ('Net
   revenue was $23.6 billion, up 44%. The increase was primarily driven by ...'): both are quoted.
+- A question naming two lines one line bridges ('Why did net income exceed income before
+  taxes?') asks about that line (`lexicon.causes.asked_bridge`: income taxes): X is it, and a
+  sentence naming it with a cause explains the gap, with or without a movement word.
 - A sentence about a part's figure ('Data Center operating income was ...') does not explain
   the company's figure: a capitalised name before X that the question does not use rules it out.
 - A sentence ending '... driven by:' is followed by its list of causes, one a line, in the filing.
@@ -34,6 +37,7 @@ from finqa.agents.reasoning.offline.verdict_kit import offline_answer
 from finqa.agents.types import Answer, Citation, Evidence, EvidenceItem
 from finqa.lexicon import find_companies, find_metrics, find_periods, get_metric
 from finqa.lexicon.causes import (
+    asked_bridge,
     is_discussion_section,
     is_hypothetical,
     movement_noun,
@@ -43,6 +47,7 @@ from finqa.lexicon.causes import (
 )
 from finqa.lexicon.formula import numerator_inputs
 from finqa.lexicon.line_items import get_line_item, item_for_metric
+from finqa.lexicon.metrics import Metric
 from finqa.lexicon.polarity import stem
 from finqa.lexicon.question_frame import cause_frame_words
 
@@ -74,6 +79,10 @@ class CauseTarget:
     subject: frozenset[str]
     quarter_asked: bool
     asked: frozenset[str] = frozenset()  # the question's own words, lower case
+    # the lines the question names when X is the line bridging them (income before taxes and
+    # net income, X income taxes: `lexicon.causes.asked_bridge`); () otherwise
+    bridged: tuple[str, ...] = ()
+    bridge: str | None = None  # the bridging line's catalogue key
 
     def qualifier(self, topic: str) -> list[str]:
         """The capitalised name right before X in `topic` that the question does not use
@@ -101,6 +110,20 @@ class CauseTarget:
         return bool(self.subject) and 2 * len(self.subject & bag) >= len(self.subject)
 
 
+def _names_x(target: CauseTarget, text: str, bag: set[str]) -> bool:
+    """The text names X: for a bridging line, the catalogue reads that line in it ('the
+    provision for income taxes', not 'income before income taxes', whose words hold it)."""
+    if target.bridge is not None:
+        return any(m.canonical == target.bridge for m in find_metrics(text))
+    return target.named_in(bag)
+
+
+def _topic_text(sentence: str) -> str:
+    """What a sentence is about: its words before its cause marker, if it has one."""
+    split = split_at_cause(sentence)
+    return split[0] if split else sentence
+
+
 def _stems(text: str) -> set[str]:
     return {_norm(stem(w)) for w in content_words(text)}
 
@@ -114,6 +137,9 @@ def _norm(s: str) -> str:
 
 def cause_target(question: str) -> CauseTarget:
     """X read from the question through the catalogue (see the module docstring)."""
+    bridge = asked_bridge(question)
+    if bridge is not None:
+        return _bridge_target(question, bridge)
     phrases: list[str] = []
     labels: list[str] = []
     spans: list[tuple[int, int]] = []
@@ -144,6 +170,22 @@ def cause_target(question: str) -> CauseTarget:
     asked = frozenset(w.lower().strip(_PUNCT) for w in question.replace("'s", " ").split())
     return CauseTarget(
         label or "the figure asked about", tuple(stemmed), frozenset(subject), quarter, asked
+    )
+
+
+def _bridge_target(question: str, bridge: Metric) -> CauseTarget:
+    """X when the question names two lines one line bridges: that line (income taxes between
+    income before taxes and net income), named by its catalogue phrases; what moved either of
+    the two lines does not explain why they differ."""
+    item = get_line_item(item_for_metric(bridge.id) or "")
+    phrases = [bridge.name, *bridge.synonyms, *bridge.line_items, *(item.labels if item else ())]
+    stemmed = {frozenset(s) for p in phrases if (s := _stems(p) - {"total", "net"})}
+    quarter = any(p.kind in _SUB_ANNUAL for p in find_periods(question))
+    asked = frozenset(w.lower().strip(_PUNCT) for w in question.replace("'s", " ").split())
+    named = tuple(dict.fromkeys(m.matched for m in find_metrics(question)))
+    subject = frozenset(_stems(bridge.name) - {"total", "net"})
+    return CauseTarget(
+        bridge.name.lower(), tuple(stemmed), subject, quarter, asked, named, bridge.id
     )
 
 
@@ -184,8 +226,8 @@ def _units(target: CauseTarget, evidence: Evidence) -> list[_Unit]:
             if (
                 j > 0
                 and opens_on_movement(s)
-                and target.named_in(topics[j - 1])
-                and (target.named_in(own) or not find_metrics(moved))
+                and _names_x(target, _topic_text(sents[j - 1]), topics[j - 1])
+                and (_names_x(target, moved, own) or not find_metrics(moved))
             ):
                 # 'The increase was ...': the movement of the figure the sentence before names
                 # (not 'The decrease in gross margin ...', which names its own figure)
@@ -193,8 +235,10 @@ def _units(target: CauseTarget, evidence: Evidence) -> list[_Unit]:
                     continue
                 context, bag = sents[j - 1], bags[j - 1] | bags[j]
                 topic = (split_at_cause(context) or (context, "", ""))[0]
-            elif names_movement(moved) and target.named_in(own):
-                # 'X decreased ... due to ...': X and its movement come before the cause
+            elif (names_movement(moved) or target.bridged) and _names_x(target, moved, own):
+                # 'X decreased ... due to ...': X and its movement come before the cause (a
+                # bridging line's amount is the gap asked about: 'The income tax benefit was
+                # primarily due to ...' explains it without a movement word)
                 context, bag, topic = "", bags[j], moved
             else:
                 continue
@@ -285,6 +329,8 @@ def _subject(question: str, target: CauseTarget) -> str:
     movement, as the question puts them (the answer's lead restates what it explains)."""
     names = [c.matched for c in find_companies(question)]
     owner = f"{names[0]}'s " if names else ""
+    if target.bridged:  # why two lines differ: the line between them
+        return f"the gap between {owner}{' and '.join(target.bridged)}, its {target.label}"
     if names_movement(target.label):  # 'revenue change'
         return f"{owner or 'the '}{target.label}"
     noun = movement_noun(question) or "change"

@@ -10,7 +10,9 @@ states rather than a statement line item.
   word of its name. The sentence must hold at least `MIN_COVERAGE` of the rest of the subject
   (idf-weighted over the evidence sentences); its polarity (`lexicon.polarity`) gives the
   verdict: "Yes" when it states the subject, "No" when it denies it ("No customer accounted
-  for ...", "... will not have a material adverse effect"). A question about a movement or a
+  for ...", "... will not have a material adverse effect"). A sentence that affirms the subject
+  only as a plan, a possibility or an event starting after the asked period
+  (`lexicon.hedges.not_a_fact`) answers no "Yes": no answer. A question about a movement or a
   comparison of figures ("Did X's segment grow?") is not answered from wording, nor is a
   question about a sign ("positive cash flow?") from a sentence that states the figure.
 - stated figure ("What is the amount of the gain ...?"): a covering sentence that states
@@ -159,6 +161,10 @@ def assertion_answer(question: str, evidence: Evidence, strategy: str) -> Answer
         # sign decides, which the sentence's wording cannot read ('net cash used in ...')
         return None
     polarity = sentence_polarity(p.text, terms)
+    if polarity == "affirms" and _not_a_fact(question, p.text):
+        # a plan, a possibility or what begins after the asked period ('announced plans to
+        # suspend production beginning in January 2020') states no fact of the period: no 'Yes'
+        return None
     yes = (polarity == "affirms") != is_negated_question(question)
     says = "states it" if polarity == "affirms" else "denies it"
     text = (
@@ -169,6 +175,15 @@ def assertion_answer(question: str, evidence: Evidence, strategy: str) -> Answer
     # the coverage score goes to the answer's details (audit), not its text: the judge cannot
     # verify a number finqa computed about its own reading
     return _answer(text, p, cov, strategy, "assertion", polarity=polarity, subject=terms[:6])
+
+
+def _not_a_fact(question: str, sentence: str) -> str | None:
+    """Why an affirming sentence states no fact of the asked period (`lexicon.hedges`), or None."""
+    from finqa.lexicon.hedges import future_in, not_a_fact
+
+    intent = read_intent(question)
+    asks_future = bool(future_in(intent.asked_text))
+    return not_a_fact(sentence, intent.ask.years, asks_future=asks_future, asked=question)
 
 
 def figure_answer(question: str, evidence: Evidence, strategy: str) -> Answer | None:
