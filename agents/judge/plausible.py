@@ -6,7 +6,9 @@ the answer back with the reason (the limits live in lexicon/data/plausibility.ya
 * sign - a quotient's sign is its numerator's times its denominator's, read by the judge from
   the statement model: an effective tax rate stated negative where the filing shows a tax
   expense on a pre-tax profit, or one stated negative for a tax benefit on a pre-tax loss (a
-  positive rate).
+  positive rate). An effective tax rate is checked by a route of its own (tax_route.py): the
+  tax the pre-tax and after-tax rows imply, whatever sign the tax line was read with; a rate of
+  the other sign, or of another size on either pre-tax base, is sent back with those rows.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 
 from finqa.agents.judge.kind import KindProblem
 from finqa.agents.judge.routes import Reading, Routes
+from finqa.agents.judge.tax_route import tax_conflict, tax_rate_metric, tax_routes
 
 __all__ = ["SignBasis", "implausible", "sign_basis", "in_metric_units"]
 
@@ -103,9 +106,14 @@ def implausible(
     if rule is None:
         return []
     problems: list[KindProblem] = []
+    taxes = (
+        tax_routes(routes, year)
+        if tax_rate_metric(metric_id) and routes is not None and year
+        else []
+    )
     basis = (
         sign_basis(metric_id, routes, year)
-        if rule.quotient_sign and metric_id and routes is not None and year
+        if rule.quotient_sign and metric_id and routes is not None and year and not taxes
         else None
     )
     as_unit = unit if unit in ("%", "ratio", "times", "days") else ("%" if share else unit)
@@ -119,6 +127,12 @@ def implausible(
             problems.append(
                 KindProblem("implausible", f"{nc.text.strip()} is not plausible: {why}", [nc.text])
             )
+            continue
+        conflict = tax_conflict(value, int(nc.quantity.decimals or 0), taxes)
+        if conflict is not None:  # the rate the pre-tax and after-tax rows give (tax_route.py)
+            code, why = conflict
+            nc.status, nc.detail = code, why
+            problems.append(KindProblem(code, f"{nc.text.strip()}: {why}", [nc.text]))
             continue
         if basis is not None and value and (1 if value > 0 else -1) != basis.sign:
             said = "negative" if value < 0 else "positive"
