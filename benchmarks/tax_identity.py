@@ -67,7 +67,8 @@ def tax_cases(doc: str, pages: list[tuple[int, str]]) -> list[dict[str, Any]]:
         ident = found[0]
         facts = {(f.row, f.column): f for f in table.facts}
         agrees = all(
-            (f := facts.get((ident.tax_row, c))) is not None and abs(f.value - v) < 1e-6 * max(1, abs(v))
+            (f := facts.get((ident.tax_row, c))) is not None
+            and abs(f.value - v) < 1e-6 * max(1, abs(v))
             for c, v in ident.expense.items()
         )
         pre = facts.get((ident.pretax_row, next(iter(ident.expense))))
@@ -148,9 +149,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"    pre-tax {g['pretax']} | after {g['after']} | between {g['between']}")
             labels = [g["pretax"], g["after"], *g["between"]]
             text = texts.get((g["doc"], g["page"]), "")
-            for ln in _page_lines(text, labels) + [
-                ln for ln in text.splitlines() if "tax" in ln.lower()
-            ][:4]:
+            for ln in (
+                _page_lines(text, labels)
+                + [ln for ln in text.splitlines() if "tax" in ln.lower()][:4]
+            ):
                 print("    |", ln.strip()[:150])
     return 0
 

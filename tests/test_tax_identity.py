@@ -135,18 +135,24 @@ class TestJudgeTaxRoute:
     def test_negative_rate_on_a_deducted_provision_is_sent_back(self) -> None:
         """-11.8% where pre-tax 24,178 and net income 21,331 (with 16 of equity income) make the
         tax an expense of 2,863: sent back as the wrong sign, naming the rows; 11.8% accepted."""
-        bad = _judge(EQUITY_AFTER_TAX, self.Q, "The effective tax rate was -11.8% [S1].", "ACME_2020_10K")
+        bad = _judge(
+            EQUITY_AFTER_TAX, self.Q, "The effective tax rate was -11.8% [S1].", "ACME_2020_10K"
+        )
         assert bad.decision == "retry"
         assert "wrong_sign" in _codes(bad), bad.details["answer_problems"]
         assert "Income before income taxes" in bad.feedback and "Net income" in bad.feedback
-        ok = _judge(EQUITY_AFTER_TAX, self.Q, "The effective tax rate was 11.8% [S1].", "ACME_2020_10K")
+        ok = _judge(
+            EQUITY_AFTER_TAX, self.Q, "The effective tax rate was 11.8% [S1].", "ACME_2020_10K"
+        )
         assert "wrong_sign" not in _codes(ok) and "route_conflict" not in _codes(ok), ok.feedback
 
     def test_rate_on_another_pretax_row_is_sent_back(self) -> None:
         """63.9% (a benefit of 133 over another table's pre-tax loss of 208) where the statement
         gives 12.5% on its own pre-tax loss of 1,064: sent back; 12.5% is not."""
         q = "What was Acme's effective tax rate in FY2021?"
-        bad = _judge(BENEFIT_ON_A_LOSS, q, "The effective tax rate was 63.9% [S1].", "ACME_2021_10K")
+        bad = _judge(
+            BENEFIT_ON_A_LOSS, q, "The effective tax rate was 63.9% [S1].", "ACME_2021_10K"
+        )
         assert "route_conflict" in _codes(bad), bad.details["answer_problems"]
         assert "12.5%" in bad.feedback
         ok = _judge(BENEFIT_ON_A_LOSS, q, "The effective tax rate was 12.5% [S1].", "ACME_2021_10K")

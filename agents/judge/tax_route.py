@@ -153,9 +153,10 @@ def tax_conflict(value: float, decimals: int, found: list[TaxRoute]) -> tuple[st
     route, rate = rates[0]
     said = "negative" if value < 0 else "positive"
     if (rate > 0) != (value > 0):
+        real = "positive" if rate > 0 else "negative"
         return "wrong_sign", (
-            f"an effective tax rate has the sign of tax over pre-tax income: {route.describe()}; "
-            f"the answer states it {said} ({value:g}%)"
+            f"an effective tax rate has the sign of tax over pre-tax income: {route.describe()},"
+            f" {real}; the answer states it {said} ({value:g}%)"
         )
     return "route_conflict", (
         f"the statement's arithmetic gives another rate: {route.describe()}; "

@@ -55,8 +55,10 @@ __all__ = [
 #     equity by owners: the company's and total equity told apart by the balance sheet's layout
 #     (catalogue `total_equity`), 'Consolidated net income attributable to X' read as the company's
 #     segment notes: names the filing lists whole, 'Total business segment X', per-segment tables
+# 12: the tax line signed by the income statement's tax identity (pre-tax - tax + the lines after
+#     tax = the after-tax result), the row it closes from named pre-tax income (tax_identity)
 
-MODEL_VERSION = 11
+MODEL_VERSION = 12
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
 
