@@ -52,6 +52,21 @@ Gain from disposal of discontinued businesses, net of income tax 4 3 1
 NET INCOME (LOSS) 951 152 478
 """
 
+# the tax printed as its current and deferred parts above their total
+PARTS_ABOVE_TOTAL = """ACME CORP
+CONSOLIDATED STATEMENTS OF INCOME
+(in millions)
+Fiscal Years Ended January 31,
+2015 2014 2013
+Total revenues 485,651 476,294 468,651
+Operating income 27,147 26,872 27,725
+Income from continuing operations before income taxes 24,799 24,656 25,737
+Current 8,504 8,619 7,976
+Deferred (519) (514) (18)
+Total provision for income taxes 7,985 8,105 7,958
+Income from continuing operations 16,814 16,551 17,779
+"""
+
 # the identity does not close: the tax row is no step between the rows around it
 NOT_CLOSED = """ACME CORP
 CONSOLIDATED STATEMENTS OF OPERATIONS
@@ -105,6 +120,13 @@ class TestPretaxRow:
         table = _income(_read(BENEFIT_ON_A_LOSS))
         pretax = {f.period.key: f.value for f in table.facts if f.item == "pretax_income"}
         assert pretax == {"FY2021": -1064e6, "FY2020": 488e6, "FY2019": 1001e6}
+
+    def test_pretax_row_above_the_parts_of_the_tax(self) -> None:
+        """Past the current and deferred parts printed above their total, the row that closes
+        the identity with the total is the pre-tax income; the parts are not."""
+        table = _income(_read(PARTS_ABOVE_TOTAL, "acme-10k-2015"))
+        pretax = {f.label for f in table.facts if f.item == "pretax_income"}
+        assert pretax == {"Income from continuing operations before income taxes"}
 
     def test_the_identity_rows(self) -> None:
         """The identity's rows: the pre-tax row, the tax line, the equity line between it and

@@ -14,9 +14,10 @@ sum is positive and benefits where it is negative; the row convention (a printed
 expense, or its reverse) is the one every column with a figure beyond rounding agrees on.
 
 The pre-tax row is the row the identity closes from: the nearest row above the tax line that the
-catalogue maps to pre-tax income, else the row right above it when the catalogue maps that row to
-nothing ('Income (loss) from continuing operations before taxes and equity in earnings of
-affiliates'): a row that does not close the identity is not the pre-tax income. The after-tax row
+catalogue maps to pre-tax income, else the nearest row above it (within `_MAX_ABOVE` lines: past
+the current and deferred parts of the tax) that the catalogue maps to nothing and that closes it
+('Income (loss) from continuing operations before taxes and equity in earnings of affiliates'):
+a row that does not close the identity is not the pre-tax income. The after-tax row
 is the first row below, past at most `_MAX_BETWEEN` lines, that closes it.
 
 The tax line and the lines between are read as printed (`StatementFact.negative`), the results as
@@ -27,7 +28,7 @@ pre-tax and after-tax rows of the stored model, never from the tax line's own si
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from finqa.lexicon.model import StatementFact
@@ -77,14 +78,13 @@ def _item(row: dict[int, StatementFact]) -> str | None:
     return next(iter(row.values())).item
 
 
-def _pretax_row(rows: list[int], at: int, cells: dict[int, dict[int, StatementFact]]) -> int | None:
-    """The candidate pre-tax row for the tax row at `rows[at]` (module docstring)."""
-    for back in range(1, min(_MAX_ABOVE + 1, at + 1)):
-        if _item(cells[rows[at - back]]) == PRETAX_ITEM:
-            return rows[at - back]
-    if at >= 1 and _item(cells[rows[at - 1]]) is None:
-        return rows[at - 1]
-    return None
+def _pretax_rows(rows: list[int], at: int, cells: dict[int, dict[int, StatementFact]]) -> list[int]:
+    """The candidate pre-tax rows for the tax row at `rows[at]`, in the order tried: the nearest
+    row above mapped to pre-tax income, else the unmapped rows above, nearest first (past the
+    current and deferred parts of the tax printed before their total)."""
+    above = [rows[at - back] for back in range(1, min(_MAX_ABOVE + 1, at + 1))]
+    named = [r for r in above if _item(cells[r]) == PRETAX_ITEM]
+    return named[:1] or [r for r in above if _item(cells[r]) is None]
 
 
 def _close(
@@ -125,18 +125,16 @@ def tax_identities(facts: Sequence[StatementFact]) -> list[TaxIdentity]:
     for at, row in enumerate(rows):
         if _item(cells[row]) != TAX_ITEM:
             continue
-        pre_row = _pretax_row(rows, at, cells)
-        if pre_row is None:
-            continue
-        for end in range(at + 1, min(at + 2 + _MAX_BETWEEN, len(rows))):
-            between = [cells[r] for r in rows[at + 1 : end]]
-            after = cells[rows[end]]
-            if _item(after) in (TAX_ITEM, PRETAX_ITEM):
-                break
-            closed = _close(cells[pre_row], cells[row], between, after)
-            if closed is None:
-                continue
-            convention, expense = closed
+        found = next(
+            (
+                (pre_row, end, closed)
+                for pre_row in _pretax_rows(rows, at, cells)
+                for end, closed in _after_rows(rows, at, pre_row, cells)
+            ),
+            None,
+        )
+        if found is not None:
+            pre_row, end, (convention, expense) = found
             out.append(
                 TaxIdentity(
                     pretax_row=pre_row,
@@ -149,5 +147,20 @@ def tax_identities(facts: Sequence[StatementFact]) -> list[TaxIdentity]:
                     named=_item(cells[pre_row]) == PRETAX_ITEM,
                 )
             )
-            break
     return out
+
+
+def _after_rows(
+    rows: list[int], at: int, pre_row: int, cells: dict[int, dict[int, StatementFact]]
+) -> Iterator[tuple[int, tuple[int, dict[int, float]]]]:
+    """The first row below the tax row at `rows[at]` that closes the identity from `pre_row`
+    (its index in `rows`, the convention and the expense by column), if any."""
+    for end in range(at + 1, min(at + 2 + _MAX_BETWEEN, len(rows))):
+        after = cells[rows[end]]
+        if _item(after) in (TAX_ITEM, PRETAX_ITEM):
+            return
+        between = [cells[r] for r in rows[at + 1 : end]]
+        closed = _close(cells[pre_row], cells[rows[at]], between, after)
+        if closed is not None:
+            yield end, closed
+            return
