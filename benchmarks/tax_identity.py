@@ -31,7 +31,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from finqa.benchmarks.part_figures import _docs
+from finqa.benchmarks.part_figures import filing_pages
 from finqa.benchmarks.statement_coverage import DEFAULT_FB
 
 __all__ = ["main", "tax_cases"]
@@ -120,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     cases: list[dict[str, Any]] = []
     texts: dict[tuple[str, int], str] = {}
-    for doc, pages in _docs(path, set(args.docs)):
+    for doc, pages in filing_pages(path, set(args.docs)):
         got = tax_cases(doc, pages)
         cases += got
         wanted = {g["page"] for g in got}

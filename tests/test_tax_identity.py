@@ -179,3 +179,17 @@ class TestJudgeTaxRoute:
         assert "12.5%" in bad.feedback
         ok = _judge(BENEFIT_ON_A_LOSS, q, "The effective tax rate was 12.5% [S1].", "ACME_2021_10K")
         assert "route_conflict" not in _codes(ok) and "wrong_sign" not in _codes(ok), ok.feedback
+
+
+class TestBenchmark:
+    """The benchmark counts income statements whose model rows close the identity."""
+
+    def test_closed_and_open_cases(self) -> None:
+        """A statement whose model names the pre-tax row and signs the tax by the identity
+        closes; one whose rows close no identity is listed as open with its rows."""
+        from finqa.benchmarks.tax_identity import tax_cases
+
+        (closed,) = tax_cases("acme-10k-2021", [(3, BENEFIT_ON_A_LOSS)])
+        assert closed["outcome"] == "closes" and closed["convention"] == -1
+        (still,) = tax_cases("acme-10k-2024", [(3, NOT_CLOSED)])
+        assert still["outcome"] == "open" and "Operating income [operating_income]" in still["rows"]

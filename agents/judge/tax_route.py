@@ -18,6 +18,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from finqa.agents.judge.routes import Routes
+from finqa.lexicon.model import StatementPeriod, StatementTable
+from finqa.lexicon.statements.main_printing import main_pages, on_main_printing
+from finqa.lexicon.statements.tax_identity import (
+    PRETAX_ITEM,
+    TAX_ITEM,
+    TaxIdentity,
+    printed,
+    tax_identities,
+)
+
 __all__ = ["TaxRoute", "tax_conflict", "tax_routes", "tax_rate_metric"]
 
 _LOOSE = 0.05  # relative: two rates within 5% of each other are one rate on two bases
@@ -60,7 +71,6 @@ def tax_rate_metric(metric_id: str | None) -> bool:
     """Is the metric income tax over pre-tax income (its catalogue formula's sides)?"""
     from finqa.lexicon.formula import ratio_sides
     from finqa.lexicon.metrics import get_metric
-    from finqa.lexicon.statements.tax_identity import PRETAX_ITEM, TAX_ITEM
 
     if not metric_id:
         return False
@@ -71,14 +81,11 @@ def tax_rate_metric(metric_id: str | None) -> bool:
     return bool(formula) and ratio_sides(formula or "") == (TAX_ITEM, PRETAX_ITEM)
 
 
-def tax_routes(routes: Any, year: int) -> list[TaxRoute]:
+def tax_routes(routes: Routes, year: int) -> list[TaxRoute]:
     """The year's tax by the identity of each evidence filing's main income statement (the
     index's statement model, else the judge's reading of the evidence pages)."""
-    from finqa.lexicon.statements.main_printing import main_pages, on_main_printing
-    from finqa.lexicon.statements.tax_identity import printed, tax_identities
-
     out: list[TaxRoute] = []
-    pages = routes.pages
+    pages: Any = routes.pages
     if pages is not None and hasattr(pages, "model"):  # LazyPages: read only when needed
         pages = pages.model()
     for store in (routes.store, pages):
@@ -95,13 +102,15 @@ def tax_routes(routes: Any, year: int) -> list[TaxRoute]:
                     "income", table.page, str(table.source), main
                 ):
                     continue
-                out += _routes_of(table, year, tax_identities(table.facts), printed)
+                out += _routes_of(table, year, tax_identities(table.facts))
         if out:
             return out  # the index's model first; the pages only where it holds none
     return out
 
 
-def _routes_of(table: Any, year: int, found: list[Any], printed: Any) -> list[TaxRoute]:
+def _routes_of(table: StatementTable, year: int, found: list[TaxIdentity]) -> list[TaxRoute]:
+    """The year's route of each identity of `table` (the tax from the rows around the tax
+    line: pre-tax + the lines after tax - the after-tax result)."""
     cells = {(f.row, f.column): f for f in table.facts}
     out: list[TaxRoute] = []
     for ident in found:
@@ -130,7 +139,7 @@ def _routes_of(table: Any, year: int, found: list[Any], printed: Any) -> list[Ta
     return out
 
 
-def _the_year(period: Any, year: int) -> bool:
+def _the_year(period: StatementPeriod, year: int) -> bool:
     """A fiscal year's column (not a quarter, a year to date or an instant)."""
     return (
         period.fiscal_year == year
