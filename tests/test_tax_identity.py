@@ -52,6 +52,20 @@ Gain from disposal of discontinued businesses, net of income tax 4 3 1
 NET INCOME (LOSS) 951 152 478
 """
 
+# the parent company's own statement, printed in a schedule after the notes
+PARENT_ONLY = """ACME CORP
+SCHEDULE I - CONDENSED FINANCIAL INFORMATION OF REGISTRANT
+STATEMENTS OF OPERATIONS
+(in millions)
+Year Ended December 31,
+2021 2020 2019
+Revenue from subsidiaries and affiliates 28 29 30
+Interest expense (74) (163) (197)
+Income (loss) before income taxes (208) 29 305
+Income tax benefit (expense) (201) 17 (2)
+Net income (loss) (409) 46 303
+"""
+
 # the tax printed as its current and deferred parts above their total
 PARTS_ABOVE_TOTAL = """ACME CORP
 CONSOLIDATED STATEMENTS OF INCOME
@@ -138,6 +152,24 @@ class TestPretaxRow:
         assert [labels[r] for r in ident.between] == ["Net equity in losses of affiliates"]
         col = next(f.column for f in table.facts if f.period.key == "FY2021")
         assert round(ident.rate(col) or 0, 1) == 12.5
+
+
+class TestReasonerRate:
+    """The reasoner reads the pre-tax row the identity names and the tax line it signs."""
+
+    def test_rate_on_the_statements_own_pretax_loss(self) -> None:
+        """A benefit of 133 on the pre-tax loss of 1,064 the identity names: a rate of +12.5%,
+        from the statement's own rows (not a parent-only table's pre-tax line)."""
+        from finqa.agents.reasoning import build_reasoner
+        from finqa.lexicon.statements.memory import MemoryStatementStore
+
+        doc = "ACME_2021_10K"
+        read = read_pages(doc, [(130, BENEFIT_ON_A_LOSS), (212, PARENT_ONLY)])
+        q = "What was Acme's effective tax rate in FY2021?"
+        ev = evidence(BENEFIT_ON_A_LOSS, PARENT_ONLY, doc=doc, first_page=130, question=q)
+        reasoner = build_reasoner(Settings(), statements=MemoryStatementStore(read.tables))
+        answer = reasoner.generate(q, ev, 1)
+        assert "12.5%" in answer.text, answer.text
 
 
 def _judge(text: str, question: str, answer: str, doc: str) -> Any:
