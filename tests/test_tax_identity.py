@@ -200,6 +200,19 @@ class TestJudgeTaxRoute:
         )
         assert "wrong_sign" not in _codes(ok) and "route_conflict" not in _codes(ok), ok.feedback
 
+    def test_a_rate_the_question_defines_keeps_the_statements_sign(self) -> None:
+        """Where the question defines the rate itself, -11.8% is still sent back for its sign
+        (tax over pre-tax income by the rows around the tax line); 11.8% is not."""
+        q = (
+            "What was Acme's effective tax rate in FY2020, defined as provision for income "
+            "taxes divided by income before income taxes?"
+        )
+        doc = "ACME_2020_10K"
+        bad = _judge(EQUITY_AFTER_TAX, q, "The effective tax rate was -11.8% [S1].", doc)
+        assert "wrong_sign" in _codes(bad), bad.details["answer_problems"]
+        ok = _judge(EQUITY_AFTER_TAX, q, "The effective tax rate was 11.8% [S1].", doc)
+        assert "wrong_sign" not in _codes(ok), ok.feedback
+
     def test_rate_on_another_pretax_row_is_sent_back(self) -> None:
         """63.9% (a benefit of 133 over another table's pre-tax loss of 208) where the statement
         gives 12.5% on its own pre-tax loss of 1,064: sent back; 12.5% is not."""

@@ -19,9 +19,9 @@ from typing import Any
 
 from finqa.agents.judge.kind import KindProblem
 from finqa.agents.judge.routes import Reading, Routes
-from finqa.agents.judge.tax_route import tax_conflict, tax_rate_metric, tax_routes
+from finqa.agents.judge.tax_route import TaxRoute, tax_conflict, tax_rate_metric, tax_routes
 
-__all__ = ["SignBasis", "implausible", "sign_basis", "in_metric_units"]
+__all__ = ["SignBasis", "implausible", "sign_basis", "in_metric_units", "tax_sign"]
 
 
 @dataclass(frozen=True)
@@ -128,12 +128,8 @@ def implausible(
                 KindProblem("implausible", f"{nc.text.strip()} is not plausible: {why}", [nc.text])
             )
             continue
-        conflict = tax_conflict(value, int(nc.quantity.decimals or 0), taxes)
-        if conflict is not None:  # the rate the pre-tax and after-tax rows give (tax_route.py)
-            code, why = conflict
-            nc.status, nc.detail = code, why
-            problems.append(KindProblem(code, f"{nc.text.strip()}: {why}", [nc.text]))
-            continue
+        if _tax_problem(nc, value, taxes, problems, size=True):
+            continue  # the rate the pre-tax and after-tax rows give (tax_route.py)
         if basis is not None and value and (1 if value > 0 else -1) != basis.sign:
             said = "negative" if value < 0 else "positive"
             real = "positive" if basis.sign > 0 else "negative"
@@ -144,3 +140,33 @@ def implausible(
             nc.status, nc.detail = "wrong_sign", why
             problems.append(KindProblem("wrong_sign", f"{nc.text.strip()}: {why}", [nc.text]))
     return problems
+
+
+def tax_sign(
+    metric_id: str | None, unit: str, figures: Sequence[Any], routes: Routes, year: int
+) -> list[KindProblem]:
+    """Where the question defines the rate itself (its own pre-tax base), its sign is still tax
+    over pre-tax income: a figure of the other sign than the statement's arithmetic gives is
+    sent back (its size is the question's definition's, not checked)."""
+    if not tax_rate_metric(metric_id):
+        return []
+    taxes = tax_routes(routes, year)
+    problems: list[KindProblem] = []
+    for nc in figures:
+        value = in_metric_units(nc.quantity, unit)
+        if value is not None:
+            _tax_problem(nc, value, taxes, problems, size=False)
+    return problems
+
+
+def _tax_problem(
+    nc: Any, value: float, taxes: list[TaxRoute], problems: list[KindProblem], *, size: bool
+) -> bool:
+    """Mark `nc` and add the problem when the statement's arithmetic gives another rate."""
+    conflict = tax_conflict(value, int(nc.quantity.decimals or 0), taxes, size=size)
+    if conflict is None:
+        return False
+    code, why = conflict
+    nc.status, nc.detail = code, why
+    problems.append(KindProblem(code, f"{nc.text.strip()}: {why}", [nc.text]))
+    return True

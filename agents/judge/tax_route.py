@@ -149,15 +149,20 @@ def _the_year(period: StatementPeriod, year: int) -> bool:
     )
 
 
-def tax_conflict(value: float, decimals: int, found: list[TaxRoute]) -> tuple[str, str] | None:
+def tax_conflict(
+    value: float, decimals: int, found: list[TaxRoute], *, size: bool = True
+) -> tuple[str, str] | None:
     """The problem code ('wrong_sign', 'route_conflict') and why a stated rate (percent points,
     written to `decimals` places) is not the rate the statement's arithmetic gives, else None
-    (some route agrees, or none has a rate)."""
+    (some route agrees, or none has a rate); `size` False: the sign only (a question's own
+    definition of the rate)."""
     rates = [(r, rate) for r in found for rate in r.rates]
     if not rates or not value:
         return None
     rounding = 0.5 * 10.0 ** (-max(decimals, 0))
     if any(abs(value - rate) <= rounding + _LOOSE * abs(rate) for _r, rate in rates):
+        return None
+    if not size and any((rate > 0) == (value > 0) for _r, rate in rates):
         return None
     route, rate = rates[0]
     said = "negative" if value < 0 else "positive"
