@@ -28,10 +28,10 @@ from typing import Any
 
 from finqa.benchmarks.statement_coverage import DEFAULT_FB
 
-__all__ = ["main", "part_figures"]
+__all__ = ["filing_pages", "main", "part_figures"]
 
 
-def _docs(path: Path, only: set[str]) -> Iterator[tuple[str, list[tuple[int, str]]]]:
+def filing_pages(path: Path, only: set[str]) -> Iterator[tuple[str, list[tuple[int, str]]]]:
     """(doc, its pages in order) of a pages JSONL, one filing at a time."""
     opener = gzip.open if path.suffix == ".gz" else open
     pages: dict[str, list[tuple[int, str]]] = {}
@@ -97,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     figures: list[dict[str, Any]] = []
     texts: dict[tuple[str, int], str] = {}
-    for doc, pages in _docs(path, set(args.docs)):
+    for doc, pages in filing_pages(path, set(args.docs)):
         got = part_figures(doc, pages)
         figures += got
         if args.sample:

@@ -6,7 +6,9 @@ the answer back with the reason (the limits live in lexicon/data/plausibility.ya
 * sign - a quotient's sign is its numerator's times its denominator's, read by the judge from
   the statement model: an effective tax rate stated negative where the filing shows a tax
   expense on a pre-tax profit, or one stated negative for a tax benefit on a pre-tax loss (a
-  positive rate).
+  positive rate). An effective tax rate is checked by a route of its own (tax_route.py): the
+  tax the pre-tax and after-tax rows imply, whatever sign the tax line was read with; a rate of
+  the other sign, or of another size on either pre-tax base, is sent back with those rows.
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ from typing import Any
 
 from finqa.agents.judge.kind import KindProblem
 from finqa.agents.judge.routes import Reading, Routes
+from finqa.agents.judge.tax_route import TaxRoute, tax_conflict, tax_rate_metric, tax_routes
 
-__all__ = ["SignBasis", "implausible", "sign_basis", "in_metric_units"]
+__all__ = ["SignBasis", "implausible", "sign_basis", "in_metric_units", "tax_sign"]
 
 
 @dataclass(frozen=True)
@@ -103,9 +106,14 @@ def implausible(
     if rule is None:
         return []
     problems: list[KindProblem] = []
+    taxes = (
+        tax_routes(routes, year)
+        if tax_rate_metric(metric_id) and routes is not None and year
+        else []
+    )
     basis = (
         sign_basis(metric_id, routes, year)
-        if rule.quotient_sign and metric_id and routes is not None and year
+        if rule.quotient_sign and metric_id and routes is not None and year and not taxes
         else None
     )
     as_unit = unit if unit in ("%", "ratio", "times", "days") else ("%" if share else unit)
@@ -120,6 +128,8 @@ def implausible(
                 KindProblem("implausible", f"{nc.text.strip()} is not plausible: {why}", [nc.text])
             )
             continue
+        if _tax_problem(nc, value, taxes, problems, size=True):
+            continue  # the rate the pre-tax and after-tax rows give (tax_route.py)
         if basis is not None and value and (1 if value > 0 else -1) != basis.sign:
             said = "negative" if value < 0 else "positive"
             real = "positive" if basis.sign > 0 else "negative"
@@ -130,3 +140,33 @@ def implausible(
             nc.status, nc.detail = "wrong_sign", why
             problems.append(KindProblem("wrong_sign", f"{nc.text.strip()}: {why}", [nc.text]))
     return problems
+
+
+def tax_sign(
+    metric_id: str | None, unit: str, figures: Sequence[Any], routes: Routes, year: int
+) -> list[KindProblem]:
+    """Where the question defines the rate itself (its own pre-tax base), its sign is still tax
+    over pre-tax income: a figure of the other sign than the statement's arithmetic gives is
+    sent back (its size is the question's definition's, not checked)."""
+    if not tax_rate_metric(metric_id):
+        return []
+    taxes = tax_routes(routes, year)
+    problems: list[KindProblem] = []
+    for nc in figures:
+        value = in_metric_units(nc.quantity, unit)
+        if value is not None:
+            _tax_problem(nc, value, taxes, problems, size=False)
+    return problems
+
+
+def _tax_problem(
+    nc: Any, value: float, taxes: list[TaxRoute], problems: list[KindProblem], *, size: bool
+) -> bool:
+    """Mark `nc` and add the problem when the statement's arithmetic gives another rate."""
+    conflict = tax_conflict(value, int(nc.quantity.decimals or 0), taxes, size=size)
+    if conflict is None:
+        return False
+    code, why = conflict
+    nc.status, nc.detail = code, why
+    problems.append(KindProblem(code, f"{nc.text.strip()}: {why}", [nc.text]))
+    return True

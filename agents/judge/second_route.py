@@ -15,7 +15,7 @@ from typing import Any
 from finqa.agents.judge._question import FIGURE_KINDS
 from finqa.agents.judge.kind import Expectation, KindProblem
 from finqa.agents.judge.numeric import NumberCheck, claimed_year
-from finqa.agents.judge.plausible import implausible
+from finqa.agents.judge.plausible import implausible, tax_sign
 from finqa.agents.judge.routes import RouteCheck, Routes
 from finqa.agents.judge.statement_figures import StatementFigures, units_agree
 from finqa.lexicon.question_intent import read_intent
@@ -86,6 +86,8 @@ def second_route(
     ]
     if single:  # a change of a rate over years, or an average, may take any sign or size
         problems += implausible(expect.metric, unit, judged, share=share, routes=routes, year=year)
+    elif one_year and whole_years:  # the question's own definition: the sign of tax over pre-tax
+        problems += tax_sign(expect.metric, unit, judged, routes, year)
     return check, problems
 
 

@@ -24,6 +24,10 @@ the nature of its catalogue item, taken from the taxonomy facts of the concepts 
   '(Provision) benefit for income taxes') a positive figure is the opposite: the print turned;
 - where the statement's own arithmetic decides (a line between a result and the next line,
   'Income before income taxes / Income taxes / Net income'), the step it makes gives the sign;
+  the tax line by the income statement's tax identity (`tax_identity`: pre-tax income - tax
+  + the lines a layout adds after tax = the after-tax result, 'Provision for income taxes
+  (2,863)' between 24,178 and 21,331 with equity-method income of 16 is an expense of 2,863),
+  which also names the row it closes from the pre-tax income where the table names none;
 - a 'Less:' row of an income or cost line, or of a line the catalogue does not map, is
   otherwise the amount subtracted, positive;
 - revenue and interest income are amounts (a cost-layout statement prints interest income in
@@ -43,6 +47,7 @@ from functools import cache
 
 from finqa.lexicon._data import data_cache
 from finqa.lexicon.model import StatementFact, StatementTable
+from finqa.lexicon.statements.tax_identity import PRETAX_ITEM, TAX_ITEM, tax_identities
 
 __all__ = [
     "Nature",
@@ -310,7 +315,31 @@ def sign_table(table: StatementTable) -> StatementTable:
             changed = True
             f = f.model_copy(update={"value": value})
         facts.append(f)
+    by_identity = _by_tax_identity(facts)
+    if by_identity != facts:
+        changed, facts = True, by_identity
     return table.model_copy(update={"facts": tuple(facts)}) if changed else table
+
+
+def _by_tax_identity(facts: list[StatementFact]) -> list[StatementFact]:
+    """The facts with the tax line signed by the income statement's tax identity, and the row it
+    closes from named the pre-tax income where the table names none (`tax_identity`)."""
+    found = tax_identities(facts)
+    if not found:
+        return facts
+    has_pretax = any(f.item == PRETAX_ITEM for f in facts)
+    values = {(t.tax_row, col): v for t in found for col, v in t.expense.items()}
+    named = set() if has_pretax else {t.pretax_row for t in found if not t.named}
+    out = []
+    for f in facts:
+        update: dict[str, object] = {}
+        value = values.get((f.row, f.column)) if f.item == TAX_ITEM else None
+        if value is not None and value != f.value:
+            update["value"] = value
+        if f.row in named and f.unit == "USD":
+            update["item"] = PRETAX_ITEM
+        out.append(f.model_copy(update=update) if update else f)
+    return out
 
 
 def sign_tables(tables: Iterable[StatementTable]) -> list[StatementTable]:

@@ -55,7 +55,6 @@ __all__ = [
 #     equity by owners: the company's and total equity told apart by the balance sheet's layout
 #     (catalogue `total_equity`), 'Consolidated net income attributable to X' read as the company's
 #     segment notes: names the filing lists whole, 'Total business segment X', per-segment tables
-
 # 12: a 'Total equity' right below noncontrolling interests, with no subtotal of the company's
 #     own above them, is the total including them (lexicon.statements.attribution)
 # 13: a header's days listed one per column over a line of years ('October 29, October 30,
@@ -63,7 +62,10 @@ __all__ = [
 # 14: a day broken onto a line of its own after its month ('Three Months Ended April' / '30,')
 #     stays in the header
 # 15: spans in weeks ('13 weeks ended', 'fifty-two weeks ended') read as quarters, halves, years
-MODEL_VERSION = 15
+# 16: (taxsign) the tax line signed by the income statement's tax identity (pre-tax - tax + the
+#     lines after tax = the after-tax result), the row it closes from named pre-tax income
+
+MODEL_VERSION = 16
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
 

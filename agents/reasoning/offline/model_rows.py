@@ -40,6 +40,7 @@ from finqa.lexicon.statements.main_printing import (
     main_pages,
     on_main_printing,
 )
+from finqa.lexicon.statements.tax_identity import PRETAX_ITEM
 
 __all__ = ["model_rows", "fiscal_year_of", "period_slot", "PRIMARY_STATEMENTS"]
 
@@ -272,8 +273,13 @@ def _row(
         # taxes', is the payment item the model gave it: its caption alone names the expense)
         # (an equity line the model's layout typed by its owners, the company's or the total
         # with noncontrolling interests, is the item the layout says: `statements.attribution`)
+        # (the pre-tax income the model names, by its caption or as the row the tax identity
+        # closes from, is that item: `statements.tax_identity`)
         item=first.item
-        if tagged or paid_item_of(first.item) or first.item in EQUITY_OWNERS
+        if tagged
+        or paid_item_of(first.item)
+        or first.item in EQUITY_OWNERS
+        or first.item == PRETAX_ITEM
         else worded_item(first.label),
         concept=(first.concept or first.label) if tagged else None,
         ends=tuple(
