@@ -178,6 +178,17 @@ def _read(q: str, fy_label: str | None) -> QuestionAsk:
     sub_annual, periods = _sub_annual(head, fy_label)
     if aggregate in ("change", "growth"):
         periods, agg_years = _with_prior(periods, agg_years)
+    elif (
+        periods
+        and len(periods) == 1 == len(agg_years)
+        and not periods[0].annual
+        and abs(periods[0].fiscal_year - agg_years[0]) == 1
+    ):
+        # one span asked, its fiscal year read by the company's calendar (Amcor's three months
+        # ended December 31, 2022 are its FY2023's second quarter): the year asked is its year
+        agg_years = (periods[0].fiscal_year,)
+        target = periods[0].fiscal_year
+        years = [target]
     variant = read_variants(recipe, q).leading if recipe is not None else None
     return QuestionAsk(
         metric=metric,
@@ -281,6 +292,11 @@ def _with_prior(
     before is the base (FY2022's first quarter), when the question names only the later one;
     the years are the period's fiscal years (a stated date read by the company's calendar:
     Walmart's quarter ended April 30, 2023 is FY2024's, its base FY2023's)."""
+    if periods and len(periods) == 2 == len(agg_years):
+        # both spans named (a balance at the year end and at a quarter's end): their years
+        named = tuple(sorted(p.fiscal_year for p in periods))
+        close = all(abs(a - b) <= 1 for a, b in zip(named, agg_years, strict=True))
+        return periods, named if close and named[0] != named[1] else agg_years
     if not periods or len(periods) != 1 or len(agg_years) != 2 or periods[0].annual:
         return periods, agg_years
     (p,) = periods

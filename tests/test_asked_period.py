@@ -150,3 +150,15 @@ def test_a_quarter_s_year_over_year_growth_takes_the_same_quarter_a_year_earlier
         (2022, 1, 3),
         (2023, 1, 3),
     ]
+
+
+def test_one_dated_span_sets_the_year_asked_by_the_company_s_calendar() -> None:
+    """Amcor's year ends in June: 'the three months ended December 31, 2022' are the second
+    quarter of FY2023, and FY2023 is the year asked (not 2022, the year the text names)."""
+    from finqa.lexicon.question_ask import read_ask
+
+    ask = read_ask("What were Amcor's net sales for the three months ended December 31, 2022?")
+    assert ask.periods is not None and [(p.fiscal_year, p.quarter) for p in ask.periods] == [
+        (2023, 2)
+    ]
+    assert ask.agg_years == (2023,) and ask.target_year == 2023
