@@ -287,6 +287,11 @@ def _above_totals(table: StatementTable, rows: dict[int, list[StatementFact]]) -
                 run = []
                 continue
         if item is None and not TOTAL_ROW.match(label):
+            derived = heading_flow(label)  # 'Adjusted EBIT' under the parts: a measure's total
+            if derived is not None and len(run) >= 2 and _adds_up(run, rows, rows[r]):
+                out += _group(table, rows, sorted(set(run) - whole), nested, derived)
+                run = []
+                continue
             run.append(r)
             continue
         flow = flow_item(item) if item is not None else None

@@ -24,6 +24,7 @@ from finqa.lexicon.statements.classify import statement_of_page
 from finqa.lexicon.statements.equity import continued_scale
 from finqa.lexicon.statements.header import is_header_line
 from finqa.lexicon.statements.nature_periods import typed_by_nature
+from finqa.lexicon.statements.parts_glued import split_glued_headings
 from finqa.lexicon.statements.positions import top_lines
 from finqa.lexicon.statements.raw import BuildFailure, RawTable
 from finqa.lexicon.statements.scale import header_scale
@@ -100,6 +101,8 @@ def _type(
 ) -> bool:
     typed = False
     for raw in raws:
+        if raw.kind == "segment":
+            split_glued_headings(raw)  # 'Net sales: North America Retail $ ...'
         table_id = f"p{page}-t{sum(1 for t in read.tables if t.page == page)}"
         built = build_table(raw, doc_id=doc_id, table_id=table_id, company=company)
         if isinstance(built, BuildFailure):
@@ -234,6 +237,7 @@ def _part_pages(
                 raw.context += "\n" + inherited
             _years_in_caption(raw, company)
             _without_change(raw, company)
+            split_glued_headings(raw)
             built = build_table(raw, doc_id=doc_id, table_id=f"p{page}-n{n}", company=company)
             if not isinstance(built, BuildFailure):
                 out.append(built)
