@@ -57,7 +57,7 @@ _KIND_OF_TITLE = (
 def part_name(label: str) -> str:
     """A part's name as printed, without a colon, trademark signs or footnote markers; a
     subtotal's without 'Total' and its line item ('Total non-U.S. revenues' -> 'non-U.S.')."""
-    text = re.sub(r"[®™†‡]", "", label).strip().rstrip(":").strip()
+    text = " ".join(re.sub(r"[®™†‡]", "", label).split()).rstrip(":").strip()  # nbsp: a space
     text = _MARK.sub("", text).strip()
     if TOTAL_ROW.match(text):
         inner = re.sub(r"^\s*total\s+|\s+(?:net\s+)?(?:revenues?|sales)\s*$", "", text, flags=re.I)
@@ -277,7 +277,7 @@ def _above_totals(table: StatementTable, rows: dict[int, list[StatementFact]]) -
             continue
         if any(f.unit != "USD" for f in rows[r]):
             continue  # a 'percentage of total revenue' row between the parts: no part
-        item = row_item(label)
+        item = row_item(label) or _measure_total(label, run, rows, rows[r])
         titled = _total_title(table, r) if bare_total(label) or _company_total(label) else None
         if titled is not None and (flow := flow_item(titled)) is not None:
             block = _block(table, rows, r)  # 'Total', or no caption: the caption's line item
@@ -287,11 +287,6 @@ def _above_totals(table: StatementTable, rows: dict[int, list[StatementFact]]) -
                 run = []
                 continue
         if item is None and not TOTAL_ROW.match(label):
-            derived = heading_flow(label)  # 'Adjusted EBIT' under the parts: a measure's total
-            if derived is not None and len(run) >= 2 and _adds_up(run, rows, rows[r]):
-                out += _group(table, rows, sorted(set(run) - whole), nested, derived)
-                run = []
-                continue
             run.append(r)
             continue
         flow = flow_item(item) if item is not None else None
@@ -316,6 +311,17 @@ def _above_totals(table: StatementTable, rows: dict[int, list[StatementFact]]) -
     if run and run[0] in nested:
         close(run[0])
     return out
+
+
+def _measure_total(label: str, run: Sequence[int], rows: dict[int, list[StatementFact]], total: Sequence[StatementFact]) -> str | None:  # fmt: skip
+    """The line item of a row no catalogue caption names that closes the run of parts above
+    it as their total, by the derived measure it names ('Adjusted EBIT' under the segments'
+    rows: operating income, `heading_flow`) or as the segments' total of a line item ('Net
+    sales of reportable segments'); None when the run does not add up to it."""
+    if TOTAL_ROW.match(label) or len(run) < 2:
+        return None
+    derived = heading_flow(label) or _segments_flow(label)
+    return derived if derived is not None and _adds_up(run, rows, total) else None
 
 
 def _closed(table: StatementTable, rows: dict[int, list[StatementFact]], run: Sequence[int], subtotal: int) -> list[StatementFact]:  # fmt: skip
@@ -557,13 +563,16 @@ _ONE_PART = re.compile(
     r"^(?P<name>[A-Z0-9][\w/&'’.,-]*(?:\s+(?:[A-Z0-9&][\w/&'’.,-]*|and|of))*)\s+Segment:?$"
 )
 _GENERIC = frozenset({"business", "operating", "reportable", "reporting", "segment", "total"})
+_FIGURE = re.compile(r"\d{1,3},\d{3}")
 
 
-def one_part_caption(table: StatementTable, texts: Mapping[int, str], above: int = 8) -> str | None:
+def one_part_caption(table: StatementTable, texts: Mapping[int, str], above: int = 12) -> str | None:  # fmt: skip
     """The table sits under a heading naming one segment ('Retail/LTC Segment', "Sam's Club
     Segment"): its rows ('Products', 'Services') are that segment's lines, no part of the
     company. A heading of words only ('Selected Financial Data by Business Segment') or of
-    generic words ('Business Segment') names no one segment. The segment's name, or None."""
+    generic words ('Business Segment') names no one segment. The nearest heading above the
+    first figures counts, up to a row of figures of another table above it (a figure printed
+    with a thousands separator). The segment's name, or None."""
     if not table.facts:
         return None
     first = min(table.facts, key=lambda f: f.row)
@@ -572,7 +581,9 @@ def one_part_caption(table: StatementTable, texts: Mapping[int, str], above: int
     if line is None:
         return None
     lines = [ln.strip() for ln in text[: line.start()].splitlines() if ln.strip()][-above:]
-    for ln in lines:
+    for ln in reversed(lines):
+        if _FIGURE.search(ln):
+            return None  # another table's rows: its heading is not this table's
         m = _ONE_PART.match(ln)
         if m and not {w.lower() for w in m.group("name").split()} <= _GENERIC:
             return m.group("name")
