@@ -55,8 +55,12 @@ __all__ = [
 #     equity by owners: the company's and total equity told apart by the balance sheet's layout
 #     (catalogue `total_equity`), 'Consolidated net income attributable to X' read as the company's
 #     segment notes: names the filing lists whole, 'Total business segment X', per-segment tables
+# 12: segment tables whose header names change columns beside the years ('2020 2019 2018 $ % $ %',
+#     '23 vs. 22'), a derived measure's or the segments' total under the parts ('Adjusted EBIT',
+#     'Net sales of reportable segments'), a heading glued to the first part ('Net sales: X'),
+#     one segment's heading the nearest above a tall header, part names with no-break spaces
 
-MODEL_VERSION = 11
+MODEL_VERSION = 12
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
 
