@@ -71,7 +71,7 @@ def drop_change_columns(raw: RawTable) -> bool:
     keep = [k for k, t in enumerate(tokens) if re.fullmatch(_YEAR, t)]
     if not any(len(cells) == len(tokens) for _, cells in raw.rows[at + 1 :]):
         return False
-    above = []
+    above: list[str] = []
     for label, cells in reversed(raw.rows[max(0, at - _ABOVE) : at]):
         if cells or len(label) > _SHORT:
             break
