@@ -9,8 +9,12 @@ from _reasoning_data import evidence
 from finqa.agents.config import Settings
 from finqa.agents.reasoning import build_reasoner
 from finqa.lexicon.dimensions import asked_item, period_in, period_spec
+from finqa.lexicon.model import StatementTable
 from finqa.lexicon.statements import MemoryStatementStore
-from finqa.lexicon.statements.parts_change_columns import drop_change_columns
+from finqa.lexicon.statements.build import build_table
+from finqa.lexicon.statements.parts import part_tables
+from finqa.lexicon.statements.parts_change_columns import CHANGE_NOTE, drop_change_columns
+from finqa.lexicon.statements.parts_groups import folded
 from finqa.lexicon.statements.raw import RawTable
 from finqa.lexicon.statements.reader import read_pages
 
@@ -61,6 +65,34 @@ Rigid Containers 57 55
 Adjusted EBIT 410 407
 Interest expense (79) (39)
 Income before income taxes $ 331 $ 368
+"""
+
+# a segment note's measure of profit, then its reconciliation to EBIT below it
+RECONCILIATION = """The following table presents information about reportable segments:
+Years ended June 30,
+(in millions) 2024 2023 2022
+Sales including intersegment sales
+Flexible Packs $ 10,040 $ 9,755 $ 6,566
+Rigid Containers 2,823 2,716 2,893
+Other — — —
+Total sales including intersegment sales 12,863 12,471 9,459
+Intersegment sales
+Flexible Packs 2 3 1
+Rigid Containers — — —
+Other — — —
+Total intersegment sales 2 3 1
+Net sales $ 12,861 $ 12,468 $ 9,458
+Adjusted EBIT from continuing operations
+Flexible Packs 1,427 1,296 805
+Rigid Containers 299 284 306
+Other (105) (83) (36)
+Adjusted EBIT from continuing operations 1,621 1,497 1,075
+Less: Material restructuring programs (1) (88) (106) (64)
+Less: Amortization of acquired intangible assets (2) (165) (191) (31)
+Add: Net gain on disposals (3) 9 — —
+EBIT from continuing operations 1,377 1,200 980
+Interest expense (153) (207) (208)
+Income from continuing operations before income taxes $ 1,224 $ 993 $ 772
 """
 
 # a heading over the parts printed on the first part's line, block after block
@@ -178,3 +210,40 @@ class TestPartQuestion:
             "What pre-tax margin did Acme's Foodservice Stores segment earn in fiscal 2024?", ev, 1
         )
         assert other.abstained and "1,930" not in other.text
+
+
+def _typed(rows: list[tuple[str, list[str]]], notes: list[str] | None = None) -> StatementTable:
+    raw = RawTable(0, "segment", "", ["Years Ended December 31,", "(in millions) 2024 2023"], rows)
+    raw.notes = list(notes or [])
+    built = build_table(raw, doc_id=DOC, table_id="p0-n0")
+    assert isinstance(built, StatementTable)
+    return built
+
+
+def _members(table: StatementTable) -> set[str]:
+    page = {0: "Results of our reportable segments were as follows."}
+    return {m for t in part_tables([table], page, folded) for f in t.facts for _, m in f.dimensions}
+
+
+class TestNotAParts:
+    """Rows that add up to a total and are still no parts of the company."""
+
+    def test_adjustments_under_a_measure(self) -> None:
+        """The segments' 'Adjusted EBIT' and the 'Less:' / 'Add:' rows adding up to 'EBIT'
+        are no parts; the segments above 'Adjusted EBIT' are."""
+        got = _parts(RECONCILIATION)
+        assert got[("Flexible Packs", "operating_income", "FY2024")] == 1_427
+        assert not any(name.startswith(("Less", "Add", "Adjusted")) for name, _, _ in got)
+
+    def test_one_segments_analysis(self) -> None:
+        """An analysis table whose change columns were dropped, its lines adding up to a bare
+        'Total Operating Revenues' (one segment's, under a heading without 'segment'): no
+        parts; the same rows in a segment note's table are the company's parts."""
+        rows = [
+            ("Service", ["73,139", "67,733"]),
+            ("Wireless equipment", ["23,168", "19,781"]),
+            ("Other", ["7,199", "7,786"]),
+            ("Total Operating Revenues", ["103,506", "95,300"]),
+        ]
+        assert _members(_typed(rows, [CHANGE_NOTE])) == set()
+        assert "Service" in _members(_typed(rows))

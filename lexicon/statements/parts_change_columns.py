@@ -10,6 +10,12 @@ and changes, nothing else after its caption), keeps on each row of exactly that 
 the cells under the years, in their places, and leaves the header the periods' words only
 ('Three months ended Six months ended' / 'June 30, June 30,' / '2023 2022 2023 2022'). A row
 of another count of cells is left as it was (the typing reads it by its own count, or not).
+
+Such a table is an MD&A's analysis, often of one segment whose heading does not say
+'segment' ('Consumer Group' over its revenue by service, equipment and other): it is noted
+(`CHANGE_NOTE`), and `parts.part_tables` reads it by one segment's heading, or as parts only
+under the segments' own total ('Net sales of reportable segments'), never under a bare
+'Total revenues' that may be one segment's.
 """
 
 from __future__ import annotations
@@ -18,7 +24,9 @@ import re
 
 from finqa.lexicon.statements.raw import RawTable
 
-__all__ = ["drop_change_columns", "is_columns_line"]
+__all__ = ["CHANGE_NOTE", "drop_change_columns", "is_columns_line"]
+
+CHANGE_NOTE = "change columns dropped from the header"
 
 _VS = r"(?:19|20)?\d{2}\s*vs\.?\s*(?:19|20)?\d{2}"
 _YEAR = r"(?:19|20)\d{2}"
@@ -85,4 +93,5 @@ def drop_change_columns(raw: RawTable) -> bool:
     ]
     raw.headings = raw.headings[at + 1 :]
     raw.at = raw.at[at + 1 :]
+    raw.notes.append(CHANGE_NOTE)
     return True
