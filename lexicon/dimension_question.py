@@ -9,7 +9,9 @@ come with the axes in `data/dimension_axes.csv`; country members are named by
 - `resolve_dimension(question, members)`: the member of the filing's vocabulary the question
   names (longest name wins), or the unresolved phrase of `asked_dimension`;
 - `asked_item`, `asked_change`, `part_item`, `period_spec`: the line item, change and period
-  asked of the part.
+  asked of the part; `period_in(question, docs)`: the period under the calendar of the company
+  the documents are filings of ('three months ended April 30, 2023' is a January filer's
+  fiscal 2024 Q1, as its filings key that column).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "asked_dimension",
+    "period_in",
     "resolve_dimension",
     "asked_item",
     "period_spec",
@@ -384,8 +387,23 @@ def asked_item(question: str, dimension: AskedDimension | None = None) -> str | 
     for m in find_metrics(question):
         metric = get_metric(m.canonical)
         if metric is not None:
-            return part_item(metric.id)
+            item = part_item(metric.id)
+            if _MARGIN_AFTER.match(question[m.end :]):  # 'segment operating profit margin'
+                return _margin_of(item) or item
+            return item
     return None
+
+
+_MARGIN_AFTER = re.compile(r"\s*margins?\b", re.I)
+
+
+def _margin_of(item: str) -> str | None:
+    """The catalogue's margin over an amount: the derived metric whose formula is the amount
+    over revenue in percent (operating income -> operating margin); None when it has none."""
+    from finqa.lexicon.metrics import METRICS
+
+    want = f"{item} / revenue * 100"
+    return next((m.id for m in METRICS.values() if m.is_derived and m.formula == want), None)
 
 
 def asked_change(question: str) -> str | None:
@@ -408,6 +426,17 @@ def part_item(item: str) -> str:
     if "revenue" in item:
         return "revenue"
     return "operating_income" if item == "segment_operating_income" else item
+
+
+def period_in(question: str, doc_ids: Sequence[str]) -> str | int | None:
+    """`period_spec` under the fiscal calendar of the one company `doc_ids` are filings of (a
+    period stated by its end date is that company's fiscal quarter or year-to-date), the
+    calendar reading when the documents are no known company's or several companies'."""
+    from finqa.lexicon.entities import company_for_doc
+
+    names = {c.name if c else None for c in map(company_for_doc, dict.fromkeys(doc_ids))}
+    company = next(iter(names)) if len(names) == 1 else None
+    return period_spec(question, company)
 
 
 def period_spec(question: str, company: str | None = None) -> str | int | None:

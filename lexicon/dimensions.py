@@ -41,6 +41,7 @@ from finqa.lexicon.dimension_question import (
     asked_dimension,
     asked_item,
     part_item,
+    period_in,
     period_spec,
     resolve_dimension,
 )
@@ -59,6 +60,7 @@ __all__ = [
     "dimensional_facts",
     "asked_item",
     "period_spec",
+    "period_in",
     "part_item",
     "asked_change",
     "KIND_AXES",

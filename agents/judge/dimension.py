@@ -25,6 +25,7 @@ from finqa.lexicon.dimensions import (
     asked_item,
     dimensional_facts,
     members_in,
+    period_in,
     resolve_dimension,
 )
 from finqa.lexicon.formula import FormulaError, evaluate_metric
@@ -106,7 +107,7 @@ def check_dimension(
         return None
     item = asked_item(question, asked) or "revenue"
     ask = read_intent(question).ask  # the lexicon's one reading of the question
-    period = ask.statement_period
+    period = period_in(question, docs)  # a stated date by the filer's own calendar
     metric = get_metric(item)
     change = ask.change_over_prior
     if metric is not None and (metric.is_derived or change is not None):

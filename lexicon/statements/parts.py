@@ -57,7 +57,7 @@ _KIND_OF_TITLE = (
 def part_name(label: str) -> str:
     """A part's name as printed, without a colon, trademark signs or footnote markers; a
     subtotal's without 'Total' and its line item ('Total non-U.S. revenues' -> 'non-U.S.')."""
-    text = re.sub(r"[®™†‡]", "", label).strip().rstrip(":").strip()
+    text = " ".join(re.sub(r"[®™†‡]", "", label).split()).rstrip(":").strip()  # nbsp: a space
     text = _MARK.sub("", text).strip()
     if TOTAL_ROW.match(text):
         inner = re.sub(r"^\s*total\s+|\s+(?:net\s+)?(?:revenues?|sales)\s*$", "", text, flags=re.I)
@@ -277,7 +277,7 @@ def _above_totals(table: StatementTable, rows: dict[int, list[StatementFact]]) -
             continue
         if any(f.unit != "USD" for f in rows[r]):
             continue  # a 'percentage of total revenue' row between the parts: no part
-        item = row_item(label)
+        item = row_item(label) or _measure_total(table, r, run, rows)
         titled = _total_title(table, r) if bare_total(label) or _company_total(label) else None
         if titled is not None and (flow := flow_item(titled)) is not None:
             block = _block(table, rows, r)  # 'Total', or no caption: the caption's line item
@@ -311,6 +311,32 @@ def _above_totals(table: StatementTable, rows: dict[int, list[StatementFact]]) -
     if run and run[0] in nested:
         close(run[0])
     return out
+
+
+def _measure_total(table: StatementTable, r: int, run: Sequence[int], rows: dict[int, list[StatementFact]]) -> str | None:  # fmt: skip
+    """The line item of row `r`, which no catalogue caption names, when it closes the run of
+    parts above it as their total by the derived measure it names ('Adjusted EBIT' under the
+    segments' rows: operating income, `heading_flow`) or as the segments' total of a line item
+    ('Net sales of reportable segments'); None when the run does not add up to it, or when a
+    row of the run is an amount of its own rather than a part (a reconciliation's 'Less:
+    Restructuring' or 'Adjusted EBIT' rows adding up to 'EBIT')."""
+    label = table.labels[r]
+    if TOTAL_ROW.match(label) or len(run) < 2:
+        return None
+    if any(_an_amount(table.labels[q]) for q in run):
+        return None
+    derived = heading_flow(label) or _segments_flow(label)
+    return derived if derived is not None and _adds_up(run, rows, rows[r]) else None
+
+
+_ADJUSTMENT = re.compile(r"^\s*(?:less|add|plus|deduct|minus)\b", re.I)
+
+
+def _an_amount(label: str) -> bool:
+    """A row naming an amount of the catalogue or an adjustment ('Less: ...'), no part."""
+    from finqa.lexicon.metrics import find_metrics
+
+    return bool(_ADJUSTMENT.match(label) or find_metrics(part_name(label)))
 
 
 def _closed(table: StatementTable, rows: dict[int, list[StatementFact]], run: Sequence[int], subtotal: int) -> list[StatementFact]:  # fmt: skip
@@ -519,7 +545,7 @@ def part_tables(
             facts = [f for f in _above_totals(table, rows) if f.item == "revenue"]
         elif _in_context(table, texts) and (one := one_part_caption(table, texts)):
             headed, facts = _one_part_lines(table, rows, part_name(one)), []
-        elif _in_context(table, texts):
+        elif _in_context(table, texts) and not _one_segments_analysis(table):
             blocks = _item_blocks(table, rows)  # as printed: a block's rows are its parts
             table = fold(table) if fold is not None else table  # `parts_groups.folded`
             rows = _by_row(table)
@@ -548,17 +574,29 @@ def part_tables(
     return out
 
 
+def _one_segments_analysis(table: StatementTable) -> bool:
+    """An MD&A analysis table (its change columns dropped, `parts_change_columns`) with no
+    row of the segments' own total: its rows may be one segment's lines, not the company's
+    parts ('Service' / 'Wireless equipment' / 'Other' over 'Total Operating Revenues')."""
+    from finqa.lexicon.statements.parts_change_columns import CHANGE_NOTE
+
+    return CHANGE_NOTE in table.notes and not any(segments_total(label) for label in table.labels)
+
+
 _ONE_PART = re.compile(
     r"^(?P<name>[A-Z0-9][\w/&'’.,-]*(?:\s+(?:[A-Z0-9&][\w/&'’.,-]*|and|of))*)\s+Segment:?$"
 )
 _GENERIC = frozenset({"business", "operating", "reportable", "reporting", "segment", "total"})
+_FIGURE = re.compile(r"\d{1,3},\d{3}")
 
 
-def one_part_caption(table: StatementTable, texts: Mapping[int, str], above: int = 8) -> str | None:
+def one_part_caption(table: StatementTable, texts: Mapping[int, str], above: int = 12) -> str | None:  # fmt: skip
     """The table sits under a heading naming one segment ('Retail/LTC Segment', "Sam's Club
     Segment"): its rows ('Products', 'Services') are that segment's lines, no part of the
     company. A heading of words only ('Selected Financial Data by Business Segment') or of
-    generic words ('Business Segment') names no one segment. The segment's name, or None."""
+    generic words ('Business Segment') names no one segment. The nearest heading above the
+    first figures counts, up to a row of figures of another table above it (a figure printed
+    with a thousands separator). The segment's name, or None."""
     if not table.facts:
         return None
     first = min(table.facts, key=lambda f: f.row)
@@ -567,7 +605,9 @@ def one_part_caption(table: StatementTable, texts: Mapping[int, str], above: int
     if line is None:
         return None
     lines = [ln.strip() for ln in text[: line.start()].splitlines() if ln.strip()][-above:]
-    for ln in lines:
+    for ln in reversed(lines):
+        if _FIGURE.search(ln):
+            return None  # another table's rows: its heading is not this table's
         m = _ONE_PART.match(ln)
         if m and not {w.lower() for w in m.group("name").split()} <= _GENERIC:
             return m.group("name")

@@ -24,6 +24,8 @@ from finqa.lexicon.statements.classify import statement_of_page
 from finqa.lexicon.statements.equity import continued_scale
 from finqa.lexicon.statements.header import is_header_line
 from finqa.lexicon.statements.nature_periods import typed_by_nature
+from finqa.lexicon.statements.parts_change_columns import drop_change_columns, is_columns_line
+from finqa.lexicon.statements.parts_glued import split_glued_headings
 from finqa.lexicon.statements.positions import top_lines
 from finqa.lexicon.statements.raw import BuildFailure, RawTable
 from finqa.lexicon.statements.scale import header_scale
@@ -100,6 +102,8 @@ def _type(
 ) -> bool:
     typed = False
     for raw in raws:
+        if raw.kind == "segment":
+            split_glued_headings(raw)  # 'Net sales: North America Retail $ ...'
         table_id = f"p{page}-t{sum(1 for t in read.tables if t.page == page)}"
         built = build_table(raw, doc_id=doc_id, table_id=table_id, company=company)
         if isinstance(built, BuildFailure):
@@ -198,13 +202,14 @@ def _segment_lines(table: StatementTable) -> StatementTable:
 
 def _part_tabular(lines: list[str]) -> bool:
     """`_tabular`, or rows of figures under a period header glued to a column's caption
-    ('2023 2022 Percent Change')."""
+    ('2023 2022 Percent Change') or naming change columns among the years ('2020 2019 2018
+    $ % $ %')."""
     from finqa.lexicon.statements.text import header_prefix
 
     if _tabular(lines):
         return True
     numeric = sum(1 for ln in lines if len(ln) < _PROSE and split_row(ln)[1])
-    return numeric >= 4 and any(header_prefix(ln, "segment") for ln in lines)
+    return numeric >= 4 and any(header_prefix(ln, "segment") or is_columns_line(ln) for ln in lines)
 
 
 def _part_pages(
@@ -226,6 +231,7 @@ def _part_pages(
         if page in done or not PARTS_CONTEXT.search(about) or not _part_tabular(_lines(text)):
             continue
         for n, raw in enumerate(read_text_page(text, page, kind="segment", title="")):
+            drop_change_columns(raw)  # '2020 2019 2018 $ % $ %': the years' columns only
             if not header_scale(raw.context):  # '(In Millions)' printed in the period header
                 raw.context = "\n".join([raw.context, *raw.header_lines])
             if not header_scale(raw.context):
@@ -234,6 +240,7 @@ def _part_pages(
                 raw.context += "\n" + inherited
             _years_in_caption(raw, company)
             _without_change(raw, company)
+            split_glued_headings(raw)
             built = build_table(raw, doc_id=doc_id, table_id=f"p{page}-n{n}", company=company)
             if not isinstance(built, BuildFailure):
                 out.append(built)

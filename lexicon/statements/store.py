@@ -64,8 +64,12 @@ __all__ = [
 # 15: spans in weeks ('13 weeks ended', 'fifty-two weeks ended') read as quarters, halves, years
 # 16: (taxsign) the tax line signed by the income statement's tax identity (pre-tax - tax + the
 #     lines after tax = the after-tax result), the row it closes from named pre-tax income
+# 17: (segrecall) segment tables whose header names change columns beside the years ('2020 2019
+#     2018 $ % $ %', '23 vs. 22'), a derived measure's or the segments' total under the parts
+#     ('Adjusted EBIT', 'Net sales of reportable segments'), a heading glued to the first part
+#     ('Net sales: X'), one segment's heading the nearest above a tall header, no-break spaces
 
-MODEL_VERSION = 16
+MODEL_VERSION = 17
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
 

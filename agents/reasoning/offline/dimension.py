@@ -24,17 +24,18 @@ from finqa.lexicon.dimensions import (
     asked_item,
     dimensional_facts,
     members_in,
+    period_in,
     resolve_dimension,
 )
 from finqa.lexicon.display import format_amount
 from finqa.lexicon.metrics import Metric
 from finqa.lexicon.model import AskedDimension, StatementFact
-from finqa.lexicon.question_ask import QuestionAsk
 from finqa.lexicon.question_intent import read_intent
 
 __all__ = ["dimension_answer"]
 
 CANNOT = "cannot determine from the filings"
+_RATIO_WORD = re.compile(r"\bmargins?\b|\bratio\b|\brate\b", re.I)
 
 
 def _latest(facts: list[StatementFact]) -> list[StatementFact]:
@@ -83,6 +84,14 @@ def dimension_answer(
         return None
     ask = read_intent(question).ask  # the lexicon's one reading of the question
     named = asked_item(question, asked)
+    if named is None and (ask.percent or ask.operator is not None or _RATIO_WORD.search(question)):
+        # a margin or a share of a measure the catalogue does not name: never the part's revenue
+        text = (
+            f"I {CANNOT}: the question asks for a ratio of {asked.describe()} over a measure "
+            "the catalogue does not name; the part's revenue or the consolidated figure would "
+            "answer another question."
+        )
+        return _abstain(text, strategy, f"the measure asked of {asked.describe()}")
     item = named or "revenue"
     metric = get_metric(item)
     name = metric.name.lower() if metric is not None else item.replace("_", " ")
@@ -98,7 +107,10 @@ def dimension_answer(
     aggregate = ask.change_over_prior
     computed = metric is not None and (metric.is_derived or aggregate is not None)
     if computed and named is not None and store is not None:  # the line item said, not assumed
-        return _computed(ask, item, aggregate, asked, docs, store, evidence, strategy)
+        return _computed(
+            item, aggregate, asked, period_in(question, docs), docs, store, evidence, strategy
+        )
+    period = period_in(question, docs)  # a stated date read by the filer's own calendar
     if _not_one_figure(question):
         text = (
             f"I {CANNOT} offline: the question asks about {what} over more than one figure "
@@ -107,7 +119,6 @@ def dimension_answer(
             "would answer another question."
         )
         return _abstain(text, strategy, what)
-    period = ask.statement_period
     facts = dimensional_facts(store, docs, item, asked, period) if store is not None else []
     if period is None:
         facts = _latest(facts)
@@ -123,10 +134,10 @@ def dimension_answer(
 
 
 def _computed(
-    ask: QuestionAsk,
     item: str,
     aggregate: str | None,
     asked: AskedDimension,
+    period: str | int | None,
     docs: list[str],
     store: StatementStore,
     evidence: Evidence,
@@ -143,7 +154,6 @@ def _computed(
         label = f"{aggregate} in {label}"
     else:
         inputs = metric.inputs
-    period = ask.statement_period
     figures = part_figures(store, docs, inputs, asked, period)
     value = (
         part_value(figures, item, aggregate if not metric.is_derived else None) if figures else None
