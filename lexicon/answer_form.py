@@ -164,7 +164,9 @@ def asks_inflow(question: str) -> bool:
     if not _inflow_verb().search(question):
         return False
     return any(
-        (metric := METRICS.get(m.canonical)) is not None and metric.statement == "cash_flow"
+        (metric := METRICS.get(m.canonical)) is not None
+        and metric.statement == "cash_flow"
+        and any("activities" in s for s in metric.synonyms)  # an activity's net flow
         for m in find_metrics(question)
     )
 
@@ -174,9 +176,19 @@ def names_outflow(caption: str) -> bool:
     used in investing activities') and no inflow verb ('provided by (used in)' leaves the sign
     to the printing)."""
     words = read_yaml("cash_flow_verbs.yaml")
-    return _any_of(tuple(words["outflow"])).search(caption) is not None and not (
+    return _cash_used(tuple(words["outflow"])).search(caption) is not None and not (
         _any_of(tuple(words["inflow"])).search(caption)
     )
+
+
+@data_cache()
+def _cash_used(words: tuple[str, ...]) -> re.Pattern[str]:
+    """An outflow verb in a cash caption's shape ('cash used in', 'net cash (used in)'), not
+    any 'used by' of running text ('the measure used by management')."""
+    alt = "|".join(
+        re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=len, reverse=True)
+    )
+    return re.compile(rf"\bcash\b(?:\W+\w+){{0,2}}?\W+\(?(?:{alt})\b", re.I)
 
 
 @data_cache()
@@ -189,9 +201,13 @@ def _any_of(words: tuple[str, ...]) -> re.Pattern[str]:
 
 @data_cache()
 def _inflow_verb() -> re.Pattern[str]:
-    verbs = sorted(read_yaml("cash_flow_verbs.yaml")["inflow"], key=len, reverse=True)
-    alt = "|".join(re.escape(v) for v in verbs)
-    return re.compile(rf"\b(?:{alt})\s+(?:any\s+|positive\s+|net\s+)?cash\b", re.I)
+    words = read_yaml("cash_flow_verbs.yaml")
+    alt = "|".join(re.escape(v) for v in sorted(words["inflow"], key=len, reverse=True))
+    nouns = "|".join(re.escape(n) for n in words["cash_nouns"])
+    # cash as the object itself, not a noun it qualifies ('provide cash dividends')
+    return re.compile(
+        rf"\b(?:{alt})\s+(?:any\s+|positive\s+|net\s+)?cash\b(?!\s+(?:{nouns})\w*)", re.I
+    )
 
 
 def asks_share_of_revenue(head: str) -> bool:

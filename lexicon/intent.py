@@ -277,6 +277,19 @@ def asks_direct(question: str) -> bool:
     return bool(_DIRECT.search(question))
 
 
+_SEQUENTIAL = re.compile(
+    r"\bsequential(?:ly)?\b|\bquarter[- ]over[- ]quarter\b|\bq-?o-?q\b|"
+    r"\b(?:from|over|than|versus|vs\.?) (?:the )?(?:prior|previous|preceding) quarter\b",
+    re.I,
+)
+
+
+def asks_sequential(question: str) -> bool:
+    """A quarter set against the quarter before it ('sequential growth', 'quarter over
+    quarter'), not against the same quarter a year earlier."""
+    return bool(_SEQUENTIAL.search(question))
+
+
 def asks_comparison(question: str) -> bool:
     """Figures are set side by side ('How does X compare to ...', 'FY2022 vs FY2021')."""
     return bool(_COMPARISON.search(question))

@@ -86,15 +86,15 @@ def named_line(question: str) -> NamedLine | None:
 def _named(q: str) -> NamedLine | None:
     head = ask_head(q)
     both = _BOTH.search(q) is not None
+    if asks_share(q):
+        return None  # a share of a whole names its lines as operands, not as the figure asked
+    if asked_dimension(q) is not None:
+        return None  # a segment's or a region's figure: its words name a part, not a line
     for m in _QUOTED.finditer(head):
         phrase = m.group(1).strip()
         words = tuple(metric_key(phrase).split())
         if 1 <= len(words) <= _MAX_QUOTED_WORDS:
             return NamedLine(phrase, words, frozenset(), True, None, both)
-    if asks_share(q):
-        return None  # a share of a whole names its lines as operands, not as the figure asked
-    if asked_dimension(q) is not None:
-        return None  # a segment's or a region's figure: its words name a part, not a line
     found = qualifiers(q)
     if found:
         first = found[0]

@@ -19,6 +19,7 @@ from finqa.lexicon.asked_period import AskedPeriod, asked_periods
 from finqa.lexicon.cash_basis import paid_asked
 from finqa.lexicon.conventions import Conventions, stated_conventions
 from finqa.lexicon.dimensions import asked_change, period_spec
+from finqa.lexicon.metrics import METRICS
 from finqa.lexicon.named_line import NamedLine, named_line
 from finqa.lexicon.numbers import question_scale
 from finqa.lexicon.operators import asked_operator
@@ -176,7 +177,10 @@ def _read(q: str, fy_label: str | None) -> QuestionAsk:
         aggregate = "growth" if headline == "percent" else "change"
         form = form or "both"
     sub_annual, periods = _sub_annual(head, fy_label)
-    if aggregate in ("change", "growth"):
+    balance = recipe is not None and recipe in METRICS and METRICS[recipe].period_type == "instant"
+    if aggregate in ("change", "growth") and not balance and not intent.asks_sequential(head):
+        # a flow's movement over a quarter: year over year (a balance's or a sequential
+        # movement starts at the quarter before, which a per-year reader does not hold)
         periods, agg_years = _with_prior(periods, agg_years)
     elif (
         periods
@@ -300,6 +304,8 @@ def _with_prior(
     if not periods or len(periods) != 1 or len(agg_years) != 2 or periods[0].annual:
         return periods, agg_years
     (p,) = periods
+    if p.months == 0:
+        return periods, agg_years  # a balance's change over a quarter starts at its last end
     if agg_years[1] - agg_years[0] != 1 or abs(p.fiscal_year - agg_years[1]) > 1:
         return periods, agg_years
     years = (p.fiscal_year - 1, p.fiscal_year)

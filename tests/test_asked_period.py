@@ -162,3 +162,16 @@ def test_one_dated_span_sets_the_year_asked_by_the_company_s_calendar() -> None:
         (2023, 2)
     ]
     assert ask.agg_years == (2023,) and ask.target_year == 2023
+
+
+def test_a_sequential_or_a_balance_s_quarter_change_takes_no_year_earlier_base() -> None:
+    """'sequential growth' sets a quarter against the one before; a balance's change over a
+    quarter starts at the last quarter's end: neither takes the same quarter a year earlier."""
+    from finqa.lexicon.question_ask import read_ask
+
+    for q in (
+        "What was the sequential growth in Acme's revenue in Q2 2023?",
+        "How much did Acme's inventory change during the quarter ended March 31, 2023?",
+    ):
+        ask = read_ask(q)
+        assert ask.periods is not None and len(ask.periods) == 1, q

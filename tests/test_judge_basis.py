@@ -234,6 +234,12 @@ class TestNotAFact:
         assert starts_after(s, [2019]) == "January 2020"
         assert starts_after(s, [2020]) is None
         assert starts_after("Production stopped beginning in March 2019.", [2019]) is None
+        # a year named after the word, not a dated start: no event beginning later
+        assert starts_after("Cash at the beginning of 2020 was $5 million.", [2019]) is None
+        assert (
+            starts_after("Our effective tax rate for fiscal 2020 was 21.0%, against 2019.", [2019])
+            is None
+        )
 
     def test_reasons_in_order(self) -> None:
         """A hedge is named first, then the future, then a later start; a fact has none."""

@@ -72,3 +72,15 @@ class TestRoundingAndUnits:
         assert answer_form.is_yes_no("Will capex increase in FY2023?")
         assert not answer_form.is_yes_no_of_fact("Will capex increase in FY2023?")
         assert answer_form.is_yes_no_of_fact("Did capex increase in FY2023?")
+
+
+def test_cash_qualifying_a_noun_asks_no_flow_sign() -> None:
+    """'provide cash dividends', 'generate cash savings': cash names a kind of dividend or
+    saving, not the flow's object; an outflow is named by a cash caption's shape only."""
+    from finqa.lexicon.answer_form import asks_inflow, names_outflow
+
+    assert not asks_inflow("Did Acme provide cash dividends in 2022?")
+    assert not asks_inflow("Did Acme generate cash savings from operating activities in 2022?")
+    assert asks_inflow("Did operating activities provide cash in 2022?")
+    assert names_outflow("Net cash (used in) financing activities")
+    assert not names_outflow("the measure used by management was $5 million")

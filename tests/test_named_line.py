@@ -275,3 +275,40 @@ class TestNoNamedLine:
         text = "FY2022 other (gains) and losses: $35 million [S1]. Answer: $35 million."
         v = judge.evaluate(Q_QUOTED, Answer(text=text, calculations=(calc,)), evidence(INCOME), 1)
         assert "named_line" not in _codes(v)
+
+
+class TestLineInAnotherFigure:
+    """A ratio, a percent or a share over the named line asks another figure than the line's
+    own: the line's amount is no answer to it, and a ratio reading the line is not 'another
+    line'."""
+
+    def test_ratio_over_the_line_is_not_the_line(self) -> None:
+        from test_asked_line_item import INCOME as REV
+
+        for q in (
+            "What was the ratio of Acme's membership fee revenue to its net sales in 2022?",
+            "What percentage of Acme's 2022 total revenue came from 'Membership fees'?",
+        ):
+            answer, _ = _ask(q, REV)
+            assert "$100 million" not in answer.text, (q, answer.text)
+        assert (
+            named_line("What percentage of Acme's 2022 revenue came from 'Membership fees'?")
+            is None
+        )
+
+    def test_judge_takes_a_ratio_reading_the_line(self, judge: JudgeAgent) -> None:
+        from test_asked_line_item import INCOME as REV
+
+        q = "What was Acme's membership fee revenue as a ratio of its net sales in 2022?"
+        ops = (
+            Operand(name="fees_fy2022", value=100.0, unit="USD", scale=1e6, period="FY2022",
+                    source_id="S1", text="Membership fees 100 80 70"),
+            Operand(name="sales_fy2022", value=2000.0, unit="USD", scale=1e6, period="FY2022",
+                    source_id="S1", text="Net sales $ 2,000 $ 1,800 $ 1,500"),
+        )  # fmt: skip
+        calc = Calculation(
+            expression="fees_fy2022 / sales_fy2022", operands=ops, result=0.05, unit="ratio"
+        )
+        text = "Membership fees over net sales in 2022: 0.05 [S1]. Answer: 0.05."
+        v = judge.evaluate(q, Answer(text=text, calculations=(calc,)), evidence(REV), 1)
+        assert "named_line" not in _codes(v)

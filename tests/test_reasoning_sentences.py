@@ -97,6 +97,18 @@ class TestAssertion:
         a = ask("Is Adobe's business subject to cyclicality?", FILLER, CYCLICAL_YES)
         assert a.text.startswith("Yes.") and CYCLICAL_YES in a.text
 
+    def test_judge_takes_a_hedge_the_question_asks_about(self) -> None:
+        """'subject to' is what the question asks ('Is X subject to cyclicality?'), not a
+        possibility: the judge reads the basis as the reasoner does (one reading, the lexicon's)."""
+        from finqa.agents.judge import JudgeAgent
+
+        q = "Is Adobe's business subject to cyclicality?"
+        ev = evidence(FILLER, CYCLICAL_YES, question=q)
+        a = build_reasoner(Settings()).generate(q, ev, 1)
+        v = JudgeAgent(Settings()).evaluate(q, a, ev, 1)
+        assert a.text.startswith("Yes.")
+        assert v.details["basis"]["outcome"] == "supported", v.details["basis"]
+
     def test_coverage_in_details_not_in_text(self) -> None:
         """The sentence's coverage of the question is recorded in the answer's details, and the
         answer text states no number of finqa's own that the judge could not find in a filing."""

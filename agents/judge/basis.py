@@ -60,6 +60,7 @@ class _Topic:
     # the line a cause question asks about when it names two lines one bridges (income taxes
     # between income before taxes and net income); None otherwise
     bridge: Metric | None = None
+    question: str = ""  # as asked: a hedge it uses itself is its subject ('subject to')
 
 
 @dataclass(frozen=True)
@@ -156,7 +157,11 @@ def check_basis(
     intent = read_intent(question)
     asked_names = {c.lower() for c in intent.companies}
     topic = _Topic(
-        subject, _concepts(question), bool(future_in(intent.asked_text)), asked_bridge(question)
+        subject,
+        _concepts(question),
+        bool(future_in(intent.asked_text)),
+        asked_bridge(question),
+        question,
     )
     candidates = _basis_sentences(answer, claims, evidence)
     if not candidates:
@@ -254,7 +259,7 @@ def _fact_of_period(
     from finqa.lexicon.hedges import future_in, hedge_in, in_risk_factors, starts_after
     from finqa.lexicon.periods import stated_years
 
-    hedge = hedge_in(sentence)
+    hedge = hedge_in(sentence, topic.question)
     if hedge is not None:
         return BasisCheck(
             "possibility",

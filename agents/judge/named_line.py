@@ -74,6 +74,10 @@ def other_line(ctx: Context, answer: Answer, numbers: Sequence[NumberCheck]) -> 
     read = _captions(answer, ctx.evidence)
     if not read or reads_named_line(line, answer, ctx.evidence):
         return []
+    if any(c and caption_part(line, c) is not None for c in read) and all(
+        calc.unit not in ("USD", "") for calc in answer.calculations
+    ):
+        return []  # the named line is one operand of a ratio or a share over another line
     printed = [
         label
         for src in ctx.view.sources

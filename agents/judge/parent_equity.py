@@ -53,5 +53,5 @@ def _less_noncontrolling(calc: Calculation, ops: Sequence[str | None]) -> set[st
     return {
         op.name
         for op in calc.operands
-        if any(re.search(rf"\b{re.escape(op.name)} - {re.escape(n)}\b", expr) for n in nci)
+        if any(re.search(rf"\b{re.escape(op.name)}\s*-\s*{re.escape(n)}\b", expr) for n in nci)
     }

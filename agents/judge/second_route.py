@@ -85,7 +85,11 @@ def second_route(
         and (nc in figures or (share and nc.quantity.unit == "%"))
     ]
     if single:  # a change of a rate over years, or an average, may take any sign or size
-        problems += implausible(expect.metric, unit, judged, share=share, routes=routes, year=year)
+        # the tax route reads whole-year columns: a quarter's rate is not held to the year's
+        tax_year = year if whole_years else None
+        problems += implausible(
+            expect.metric, unit, judged, share=share, routes=routes, year=tax_year
+        )
     elif one_year and whole_years:  # the question's own definition: the sign of tax over pre-tax
         problems += tax_sign(expect.metric, unit, judged, routes, year)
     return check, problems

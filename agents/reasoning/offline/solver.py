@@ -92,6 +92,16 @@ def _expand(
                     # level (the catalogue refuses a derivation over derived items)
                     derived = _ITEM.sub(lambda t: f"{t.group(0)}[y]", li.derive)
                     expr = _expand(derived, y, book, facts, rows, summed, named)
+                    read = [
+                        facts[f"{t}_fy{y}"].row
+                        for t in _ITEM.findall(li.derive)
+                        if expr is not None and f"{t}_fy{y}" in facts
+                    ]
+                    if read and (
+                        len({r.doc_id for r in read}) > 1
+                        or max(r.page for r in read) - min(r.page for r in read) > 1
+                    ):
+                        expr = None  # the lines of one statement of one filing, or nothing
                     if expr is None:
                         missing = True
                         return name
