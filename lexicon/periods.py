@@ -61,8 +61,10 @@ DATE_PATTERN = (
 _ORD = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
 _Y = r"['’]?\s*(?P<y>(?:19|20)\d\d|\d\d)"
 _FYW = r"(?:FY|fiscal(?:\s+year)?)"
-# a quarter in the filer's own words ('third quarter of 2022', 'Q3 fiscal 2022'), not the 'FY'
-# shorthand (FY N ends in calendar year N): a start-naming filer's year is shifted like 'fiscal N'
+# a quarter in the filer's own words ('third quarter of 2022', 'Q3 fiscal 2022'): a start-naming
+# filer's year is shifted like 'fiscal N'. The 'FY' shorthand (FY N ends in calendar year N) and
+# the compact forms ('Q3 2022', '3Q22', FinanceBench's document names' convention) keep the
+# end-year reading
 _OWN_QUARTER = re.compile(
     r"^(?!.*\bFY).*(?:\bfiscal\b|\b(?:first|second|third|fourth|1st|2nd|3rd|4th)\b)", re.I
 )

@@ -312,3 +312,17 @@ class TestLineInAnotherFigure:
         text = "Membership fees over net sales in 2022: 0.05 [S1]. Answer: 0.05."
         v = judge.evaluate(q, Answer(text=text, calculations=(calc,)), evidence(REV), 1)
         assert "named_line" not in _codes(v)
+
+    def test_a_narrowed_balance_the_catalogue_has_no_recipe_for(self) -> None:
+        """'accrued income taxes' narrows income taxes to a balance no recipe computes: the
+        line is still the figure asked (not a ratio over it)."""
+        sheet = (
+            "ACME INC.\nCONSOLIDATED BALANCE SHEETS\n(amounts in millions)\n"
+            "December 31, 2022 December 31, 2021\nAccounts payable 900 850\n"
+            "Accrued income taxes 414 400\nTotal current liabilities 1,314 1,250\n"
+        )
+        answer, _ = _ask(
+            "What accrued income taxes did Acme carry on its balance sheet at the end of 2022?",
+            sheet,
+        )
+        assert "$414 million" in answer.text, answer.text

@@ -8,7 +8,7 @@ the answer back with the reason (the limits live in lexicon/data/plausibility.ya
   expense on a pre-tax profit, or one stated negative for a tax benefit on a pre-tax loss (a
   positive rate). An effective tax rate is checked by a route of its own (tax_route.py): the
   tax the pre-tax and after-tax rows imply, whatever sign the tax line was read with; a rate of
-  the other sign, or of another size on either pre-tax base, is sent back with those rows.
+  the other sign, or of a size that fits neither pre-tax base, is sent back with those rows.
 """
 
 from __future__ import annotations

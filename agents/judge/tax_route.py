@@ -60,10 +60,12 @@ class TaxRoute:
 
     def describe(self) -> str:
         kind = "expense" if self.expense > 0 else "benefit"
+        rates = self.rates
+        rate = f", a rate of {rates[0]:.1f}%" if rates else ""
         return (
             f"'{self.pretax_label}' and '{self.after_label}' give '{self.tax_label}' as a tax "
             f"{kind} of {abs(self.expense) / self.scale:,.0f} on {self.pretax / self.scale:,.0f}"
-            f" for FY{self.year}, a rate of {self.rates[0]:.1f}% ({self.doc} p.{self.page})"
+            f" for FY{self.year}{rate} ({self.doc} p.{self.page})"
         )
 
 

@@ -35,10 +35,12 @@ def named_solution(spec: QuestionAsk, book: Book) -> Solution | None:
         return None
     if spec.is_yes_no or spec.descriptive or not spec.agg_years:
         return None
-    if (line.metric is not None and spec.recipe is None) or (
+    if (line.metric is not None and spec.metric is not None and spec.recipe is None) or (
         spec.percent and spec.aggregate == "single"
     ):
-        return None  # a ratio or a percent over the line ('X divided by net sales'): not X
+        # a ratio or a percent over the line ('X divided by net sales': a catalogue metric
+        # named that no recipe computes as asked): not X itself
+        return None
     base = get_recipe(line.metric) if line.metric is not None else None
     if line.metric is not None and (base is None or base.unit != "USD"):
         return None  # a narrowed ratio or margin ('services gross margin') is not one line
