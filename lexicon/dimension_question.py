@@ -154,7 +154,9 @@ def asked_dimension(question: str) -> AskedDimension | None:
         phrase = " ".join(run)
         if any(name_key(question[a:b]) == name_key(phrase) for a, b in companies):
             phrase = ""  # "Best Buy product category": the company is no part's name
-        if phrase and not is_residual(phrase):
+        if phrase and (not is_residual(phrase) or kind == "segment"):
+            # 'the Corporate segment': a name a breakdown's rest often takes, stated a segment
+            # by the question, is still the part asked (never the company's figure)
             return AskedDimension(kind=kind, phrase=phrase)
     place_part = place_adjective(question)  # 'Canadian operations', 'European revenue'
     if place_part is not None:

@@ -123,6 +123,12 @@ class TestQuestionParse:
         assert geo is not None and geo.member == "country:JP"
         assert analyze("What was Boeing's Global Services segment revenue?").dimension is not None
 
+    def test_a_segment_named_like_a_breakdown_s_rest(self) -> None:
+        """'JPMorgan's Corporate segment' is a segment the question names (its figure, or none:
+        never the company's), though 'Corporate' is the rest of many breakdowns."""
+        seg = asked_dimension("What was the net income of JPMorgan's Corporate segment in 2021?")
+        assert seg is not None and (seg.kind, seg.phrase) == ("segment", "Corporate")
+
     def test_no_part_named(self) -> None:
         """'U.S. GAAP', 'Which segment ...' and a plain total name no part."""
         assert asked_dimension("What was 3M's U.S. GAAP net income in FY2022?") is None
