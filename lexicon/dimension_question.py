@@ -391,7 +391,7 @@ def asked_item(question: str, dimension: AskedDimension | None = None) -> str | 
         if metric is not None:
             item = part_item(metric.id)
             if _MARGIN_AFTER.match(question[m.end :]):  # 'segment operating profit margin'
-                return _margin_of(item) or item
+                return _margin_of(item)  # a margin the catalogue lacks: none (never the amount)
             return item
     return None
 

@@ -123,6 +123,16 @@ class TestQuestionParse:
         assert geo is not None and geo.member == "country:JP"
         assert analyze("What was Boeing's Global Services segment revenue?").dimension is not None
 
+    def test_a_margin_the_catalogue_lacks_is_no_amount(self) -> None:
+        """'the Foo segment's depreciation margin': no catalogue margin over depreciation, so no
+        line item is asked (the amount itself would answer another question)."""
+        from finqa.lexicon.dimension_question import asked_item
+
+        q = "What was the Foo segment's depreciation margin in 2022?"
+        assert asked_item(q, asked_dimension(q)) is None
+        q = "What was the Foo segment's operating income margin in 2022?"
+        assert asked_item(q, asked_dimension(q)) == "operating_margin"
+
     def test_a_segment_named_like_a_breakdown_s_rest(self) -> None:
         """'JPMorgan's Corporate segment' is a segment the question names (its figure, or none:
         never the company's), though 'Corporate' is the rest of many breakdowns."""
