@@ -5,8 +5,9 @@
 A question asking the movement of an amount without stating its form ('what was the
 year-over-year change in operating income', 'how much did X grow') is answered with both the
 amount and the percent; the headline is `lexicon.answer_form.BARE_CHANGE_HEADLINE`. This reads
-every such question of the files given (dev FinanceBench and the held-out sets A/B/C by
-default), takes the form of its gold answer (a percent, an amount, or both), and for each of
+every such question of the files given (dev FinanceBench, and the held-out sets A/B and C
+where `FINQA_HELDOUT_DIR` holds them: written over FinanceBench filings, CC BY-NC, they stay
+outside the repository), takes the form of its gold answer (a percent, an amount, or both), and for each of
 five company-grouped folds picks the headline the training folds' gold answers use most (a tie:
 percent, the form of a growth rate); it prints the out-of-fold share of questions whose gold
 uses the headline chosen without them, and the headline all folds together choose.
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -26,12 +28,16 @@ from finqa.benchmarks.crossval import company_folds
 
 __all__ = ["bare_change_rows", "fit", "gold_form", "main"]
 
-_HERE = Path(__file__).resolve().parent
-DEFAULT_FILES = (
-    Path("../shared/financebench/questions.jsonl"),
-    _HERE / "data" / "heldout_questions.jsonl",
-    _HERE / "data" / "heldout3_questions.jsonl",
-)
+DEV_QUESTIONS = Path("../shared/financebench/questions.jsonl")
+HELDOUT_FILES = ("heldout_questions.jsonl", "heldout3_questions.jsonl")  # sets A/B and C
+
+
+def default_files() -> list[Path]:
+    """The dev questions, then the held-out sets `FINQA_HELDOUT_DIR` holds."""
+    held = Path(os.environ.get("FINQA_HELDOUT_DIR", "") or "/nonexistent")
+    return [DEV_QUESTIONS, *(held / f for f in HELDOUT_FILES if (held / f).is_file())]
+
+
 _PCT = re.compile(r"\d\s*%|\bpercent\b")
 _AMOUNT = re.compile(r"\$\s*\d|\d\s*(?:million|billion|thousand)\b", re.I)
 FORMS = ("amount", "percent")
@@ -89,9 +95,9 @@ def fit(rows: Sequence[dict[str, Any]], k: int = 5) -> tuple[int, int, str, list
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--questions", type=Path, nargs="*", default=list(DEFAULT_FILES))
+    p.add_argument("--questions", type=Path, nargs="*", default=None)
     args = p.parse_args(argv)
-    rows = bare_change_rows(args.questions)
+    rows = bare_change_rows(args.questions or default_files())
     for r in rows:
         print(f"  {r['id']}: gold {r['gold']:8s} {r['question'][:90]}")
     hits, n, head, chosen = fit(rows)
