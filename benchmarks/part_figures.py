@@ -84,17 +84,23 @@ def _lines_with(text: str, raw: str, label: str) -> list[str]:
     return (hit or [ln for ln in lines if cell and cell in ln])[:3]
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m finqa.benchmarks.part_figures")
+def filings_args(prog: str, out: str, argv: list[str] | None) -> tuple[argparse.Namespace, Path]:
+    """The options of a benchmark over every filing of pages.jsonl.gz (`filing_pages`), parsed,
+    and the pages file they name; the output directory is made."""
+    ap = argparse.ArgumentParser(prog=f"python -m finqa.benchmarks.{prog}")
     ap.add_argument("--financebench", type=Path, default=DEFAULT_FB)
     ap.add_argument("--pages", type=Path, default=None)
-    ap.add_argument("--out", type=Path, default=Path("part-figures"))
+    ap.add_argument("--out", type=Path, default=Path(out))
     ap.add_argument("--docs", nargs="*", default=[])
     ap.add_argument("--sample", type=int, default=0)
     ap.add_argument("--seed", type=int, default=25)
     args = ap.parse_args(argv)
-    path = args.pages or args.financebench / "pages.jsonl.gz"
     args.out.mkdir(parents=True, exist_ok=True)
+    return args, args.pages or args.financebench / "pages.jsonl.gz"
+
+
+def main(argv: list[str] | None = None) -> int:
+    args, path = filings_args("part_figures", "part-figures", argv)
     figures: list[dict[str, Any]] = []
     texts: dict[tuple[str, int], str] = {}
     for doc, pages in filing_pages(path, set(args.docs)):

@@ -23,16 +23,13 @@ and the pre-tax row.
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import sys
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
-from finqa.benchmarks.part_figures import filing_pages
-from finqa.benchmarks.statement_coverage import DEFAULT_FB
+from finqa.benchmarks.part_figures import filing_pages, filings_args
 
 __all__ = ["main", "tax_cases"]
 
@@ -108,16 +105,7 @@ def _page_lines(text: str, labels: list[str]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m finqa.benchmarks.tax_identity")
-    ap.add_argument("--financebench", type=Path, default=DEFAULT_FB)
-    ap.add_argument("--pages", type=Path, default=None)
-    ap.add_argument("--out", type=Path, default=Path("tax-identity"))
-    ap.add_argument("--docs", nargs="*", default=[])
-    ap.add_argument("--sample", type=int, default=0)
-    ap.add_argument("--seed", type=int, default=25)
-    args = ap.parse_args(argv)
-    path = args.pages or args.financebench / "pages.jsonl.gz"
-    args.out.mkdir(parents=True, exist_ok=True)
+    args, path = filings_args("tax_identity", "tax-identity", argv)
     cases: list[dict[str, Any]] = []
     texts: dict[tuple[str, int], str] = {}
     for doc, pages in filing_pages(path, set(args.docs)):

@@ -79,11 +79,6 @@ def _starts() -> re.Pattern[str]:
     return re.compile(rf"\b(?:{body})\b", re.I)
 
 
-_MONTH = re.compile(
-    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d", re.IGNORECASE
-)
-
-
 def starts_after(sentence: str, years: Iterable[int]) -> str | None:
     """The period an event of `sentence` starts in ('beginning in January 2020') when it lies
     after every asked fiscal year (its calendar year is later), else None. A fiscal year ending
@@ -97,7 +92,7 @@ def starts_after(sentence: str, years: Iterable[int]) -> str | None:
         for p in find_periods(sentence[m.end() : m.end() + _START_REACH + 40]):
             if p.start > _START_REACH:
                 break
-            if not _MONTH.search(p.text):
+            if p.kind in ("year", "fy"):
                 continue  # a dated start ('in January 2020'), not a year named ('of 2020')
             year = int(p.end_date[:4]) if p.end_date else p.fiscal_year
             if year is not None and year > last:

@@ -20,7 +20,7 @@ import re
 
 from finqa.lexicon.model import StatementKind
 from finqa.lexicon.numbers import detect_scale, extract_quantities
-from finqa.lexicon.periods import find_periods
+from finqa.lexicon.periods import MONTH_NUMBERS, find_periods
 from finqa.lexicon.statements.classify import classify_statement, statement_of_page, title_kind
 from finqa.lexicon.statements.cursor import Cursor
 from finqa.lexicon.statements.header import is_header_line, read_header
@@ -314,9 +314,7 @@ def _read(
 # date): the day belongs to the header, before any row
 _DAY_ONLY = re.compile(r"\s*[0-3]?\d,?\s*")
 _ENDS_MONTH = re.compile(
-    r"\b(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|"
-    r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?\s*$",
-    re.I,
+    r"\b(?:" + "|".join(sorted(MONTH_NUMBERS, key=len, reverse=True)) + r")\.?\s*$", re.I
 )
 
 
