@@ -32,16 +32,24 @@ __all__ = ["filing_pages", "main", "part_figures"]
 
 
 def filing_pages(path: Path, only: set[str]) -> Iterator[tuple[str, list[tuple[int, str]]]]:
-    """(doc, its pages in order) of a pages JSONL, one filing at a time."""
+    """(doc, its pages in order) of a pages JSONL, one filing at a time; a damaged line is
+    skipped and counted on stderr."""
     opener = gzip.open if path.suffix == ".gz" else open
     pages: dict[str, list[tuple[int, str]]] = {}
+    damaged = 0
     with opener(path, "rt", encoding="utf-8") as fh:
         for line in fh:
-            row = json.loads(line)
-            doc = row["doc_name"]
+            try:
+                row = json.loads(line)
+                doc, page, text = str(row["doc_name"]), int(row["page"]), str(row["text"])
+            except (ValueError, KeyError, TypeError):
+                damaged += 1
+                continue
             if only and doc not in only:
                 continue
-            pages.setdefault(doc, []).append((int(row["page"]), row["text"]))
+            pages.setdefault(doc, []).append((page, text))
+    if damaged:
+        print(f"{path}: {damaged} damaged line(s) skipped", file=sys.stderr)
     for doc in sorted(pages):
         yield doc, sorted(pages[doc])
 
@@ -95,8 +103,11 @@ def filings_args(prog: str, out: str, argv: list[str] | None) -> tuple[argparse.
     ap.add_argument("--sample", type=int, default=0)
     ap.add_argument("--seed", type=int, default=25)
     args = ap.parse_args(argv)
+    path = args.pages or args.financebench / "pages.jsonl.gz"
+    if not path.is_file():
+        ap.error(f"no pages file at {path} (give --pages or --financebench)")
     args.out.mkdir(parents=True, exist_ok=True)
-    return args, args.pages or args.financebench / "pages.jsonl.gz"
+    return args, path
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -4,6 +4,7 @@ by the pre-tax and after-tax rows, whatever the tax line's parentheses."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -238,3 +239,16 @@ class TestBenchmark:
         assert closed["outcome"] == "closes" and closed["convention"] == -1
         (still,) = tax_cases("acme-10k-2024", [(3, NOT_CLOSED)])
         assert still["outcome"] == "open" and "Operating income [operating_income]" in still["rows"]
+
+
+def test_filing_pages_skips_a_damaged_line(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """A damaged line of a pages file is skipped and counted; the filings around it are read."""
+    from finqa.benchmarks.part_figures import filing_pages
+
+    path = tmp_path / "pages.jsonl"
+    good = json.dumps({"doc_name": "ACME_2022_10K", "page": 3, "text": "Net sales 1,000"})
+    path.write_text(f'{good}\nnot json\n{{"doc_name": "X"}}\n', encoding="utf-8")
+    assert [(d, [p for p, _ in pages]) for d, pages in filing_pages(path, set())] == [
+        ("ACME_2022_10K", [3])
+    ]
+    assert "2 damaged line(s) skipped" in capsys.readouterr().err
