@@ -9,9 +9,10 @@ One place for this language: the lexicon's reading of what a question asks
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Literal
 
-from finqa.lexicon._data import data_cache, read_yaml
+from finqa.lexicon._data import data_cache, read_words, read_yaml
 
 __all__ = [
     "Aggregate",
@@ -240,6 +241,63 @@ def share_base(text: str) -> list[tuple[int, int]]:
 def is_yes_no(question: str) -> bool:
     """An auxiliary verb opens the question ('Does ...', 'Is ...', 'Has ...')."""
     return bool(_YES_NO.match(question))
+
+
+_OR = re.compile(r"\bor\b", re.I)
+_WORDS = re.compile(r"[A-Za-z]+")
+_SUFFIXES = ("ing", "ed", "es", "s", "d", "e")  # 'decreased', 'decreases', 'reduce' -> stems
+
+
+def _stem(word: str) -> str:
+    w = word.lower()
+    for suffix in _SUFFIXES:
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
+            return w[: -len(suffix)]
+    return w
+
+
+@data_cache()
+def _opposites() -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
+    """The stem groups of each line of `data/opposites.txt`: (A stems, B stems)."""
+    out = []
+    for line in read_words("opposites.txt"):
+        a, b = line.split("|")
+        out.append((frozenset(map(_stem, a.split())), frozenset(map(_stem, b.split()))))
+    return tuple(out)
+
+
+def alternatives(question: str) -> tuple[frozenset[str], ...] | None:
+    """The two opposite options a yes/no question offers, as the stem groups naming each ('a
+    deferred tax expense or a deferred tax benefit': expense | benefit; 'add to or reduce'):
+    the question asks which one, so 'Yes' or 'No' alone does not answer it. The option after
+    'or' is the word in the same place of a parallel phrase ('a deferred income tax benefit',
+    not its 'income'). None when the question is no yes/no question or its 'or' joins no
+    opposites ('pay dividends or buy back shares' is a yes/no of either)."""
+    if not is_yes_no(question):
+        return None
+    best: tuple[int, int, tuple[frozenset[str], ...]] | None = None
+    for m in _OR.finditer(question):
+        before = [w.lower() for w in _WORDS.findall(question[: m.start()])[-6:]]
+        after = [w.lower() for w in _WORDS.findall(question[m.end() :])[:6]]
+        for i, a in enumerate(before):
+            if len(before) - i > 3:
+                continue  # the first option ends within three words of 'or'
+            for j, b in enumerate(after):
+                for ga, gb in _opposites():
+                    sa, sb = _stem(a), _stem(b)
+                    if (sa in ga and sb in gb) or (sa in gb and sb in ga):
+                        # parallel phrases share their modifiers ('a deferred income tax')
+                        shared = len(set(before[:i]) & set(after[:j]))
+                        key = (shared, -j)
+                        if best is None or key > best[:2]:
+                            best = (shared, -j, (ga, gb))
+    return best[2] if best else None
+
+
+def names_alternative(text: str, options: Iterable[Iterable[str]]) -> bool:
+    """The text names one of the options by a word of its stem group ('decreased', 'fell')."""
+    stems = {_stem(w) for w in _WORDS.findall(text)}
+    return any(stems & set(group) for group in options)
 
 
 def is_yes_no_of_fact(question: str) -> bool:

@@ -41,6 +41,13 @@ _GENERIC = frozenset(
 )
 
 
+@data_cache()
+def _generic_keys() -> frozenset[str]:
+    """The generic words as `metric_key` spells them ('plus' is 'plu'): a token's key is what
+    is compared."""
+    return frozenset(metric_key(w) for w in _GENERIC) | _GENERIC
+
+
 @dataclass(frozen=True)
 class Qualifier:
     """The words written before a metric mention that may name a part of it."""
@@ -77,7 +84,7 @@ def qualifiers(question: str) -> tuple[Qualifier, ...]:
             if word is None or tok.lower().endswith(("'s", "\u2019s")):
                 break
             key = metric_key(tok)
-            if not key or key in _GENERIC or key in own:
+            if not key or key in _generic_keys() or key in own:
                 break
             words.insert(0, key)
         if words:

@@ -221,7 +221,13 @@ def _read(q: str, fy_label: str | None) -> QuestionAsk:
         change_over_prior=asked_change(q),
         operator=op.kind if op is not None else None,
         operands=(op.part, op.whole) if op is not None else (None, None),
-        period_type=period if aggregate == "single" and op is None else None,
+        # a flow or a balance is one amount's type; a ratio's operands are of both (DPO: the
+        # payables balance over the period's cost of sales)
+        period_type=(
+            period
+            if aggregate == "single" and op is None and (final is None or final.unit == "USD")
+            else None
+        ),
         change_form=form,
         adjusted=intent.asks_adjusted(head),
         statements=_named_statements(q),

@@ -164,6 +164,13 @@ class TestPartNamed:
         assert qualifiers("What was FedEx revenue in 2023?") == ()
         assert qualifiers("What was Acme's total revenue in 2022?") == ()
 
+    def test_an_arithmetic_word_is_no_qualifier(self) -> None:
+        """'short-term plus long-term debt' adds two lines; 'plus' (keyed 'plu') names no part
+        of long-term debt, even beside a 'Plus: ...' row of the evidence."""
+        q = "What is Acme's debt to equity, using total debt (short-term plus long-term debt)?"
+        assert qualifiers(q) == ()
+        assert named_part(q, row_labels("Plus: long-term debt issued 500 400\n")) is None
+
     def test_an_instruction_is_no_qualifier(self) -> None:
         """'Use net income attributable to Acme': 'use' tells how to compute, it names no part
         of net income (a 'Right-of-use assets' row does not make it one)."""

@@ -254,6 +254,39 @@ class TestCompleteness:
         )
         assert [f.kind for f in facets] == ["verdict", "explanation"]
 
+    def test_follow_up_figure_answered_with_the_verdict(self) -> None:
+        """'Did X ...? If so, how much?': the figure given with the Yes answers the follow-up;
+        a bare Yes leaves it open."""
+        from finqa.agents.judge.facets import check_facets, completeness_score
+
+        q = "Did eBay pay dividends to common stockholders in FY2019? If so, how much in total?"
+        claims = [
+            "Yes.",
+            "The FY2019 cash flow statement shows 'Payments for dividends' of $473 million.",
+        ]
+        full = check_facets(decompose(q), " ".join(claims), 1, claims, [0, 1])
+        assert [f.kind for f in full] == ["verdict", "figure"]
+        assert completeness_score(full) == 1.0
+        bare = check_facets(decompose(q), "Yes.", 0, ["Yes."], [0])
+        assert completeness_score(bare) == 0.5
+
+    def test_yes_does_not_answer_which_of_two_opposites(self) -> None:
+        """'An expense or a benefit?' asks which: a bare 'Yes' with a figure leaves the verdict
+        open; naming the option answers it."""
+        from finqa.agents.judge.facets import check_facets
+
+        q = "Did Acme record a deferred income tax expense or a deferred income tax benefit in FY2018?"
+        yes = check_facets(
+            decompose(q),
+            "Yes. It shows $7,543 million.",
+            1,
+            ["Yes.", "It shows $7,543 million."],
+            [0, 1],
+        )
+        assert not yes[0].addressed and "neither option" in yes[0].how
+        named = "A deferred income tax benefit of $32,590 million."
+        assert check_facets(decompose(q), named, 1, [named], [1])[0].addressed
+
     def test_missing_part_rejected(self, judge: JudgeAgent) -> None:
         """An answer that ignores one part of a two-part question is sent back as reasoning."""
         q = "What were Corning's FY2022 cash and cash equivalents? What was its FY2022 net income?"

@@ -84,3 +84,54 @@ def test_cash_qualifying_a_noun_asks_no_flow_sign() -> None:
     assert asks_inflow("Did operating activities provide cash in 2022?")
     assert names_outflow("Net cash (used in) financing activities")
     assert not names_outflow("the measure used by management was $5 million")
+
+
+class TestAlternatives:
+    """A yes/no question offering two opposite options asks which one."""
+
+    @pytest.mark.parametrize(
+        ("question", "option_a", "option_b"),
+        [
+            (
+                "Did Acme record a deferred income tax expense or a deferred income tax benefit in "
+                "FY2018?",
+                "expense",
+                "benefit",
+            ),  # fmt: skip
+            (
+                "Did Acme's 'interest and other, net' add to or reduce its pre-tax income?",
+                "add",
+                "reduce",
+            ),  # fmt: skip
+            (
+                "Did Acme's SG&A as a percent of sales increase or decrease in FY2023?",
+                "increase",
+                "decrease",
+            ),  # fmt: skip
+            ("Did Acme have net interest expense or net interest income?", "expense", "income"),
+        ],
+    )
+    def test_opposites_offered(self, question: str, option_a: str, option_b: str) -> None:
+        alt = answer_form.alternatives(question)
+        assert alt is not None
+        assert answer_form.names_alternative(option_a, alt)
+        assert answer_form.names_alternative(option_b, alt)
+        assert not answer_form.names_alternative("Yes.", alt)
+
+    @pytest.mark.parametrize(
+        "question",
+        [
+            "Did Acme pay dividends or buy back shares in 2022?",  # either: a yes/no
+            "Is Acme a capital-intensive business based on FY2022 data?",
+            "What was Acme's gain or loss on the sale?",  # no yes/no question
+        ],
+    )
+    def test_no_opposites(self, question: str) -> None:
+        assert answer_form.alternatives(question) is None
+
+    def test_a_direction_named_in_other_words(self) -> None:
+        """'rose' and 'fell' name the options of 'increase or decrease'."""
+        alt = answer_form.alternatives("Did Acme's margin increase or decrease in FY2023?")
+        assert alt is not None
+        assert answer_form.names_alternative("The margin rose to 31%.", alt)
+        assert answer_form.names_alternative("No, it fell.", alt)

@@ -109,6 +109,18 @@ class TestLabelSupport:
             "accounts_receivable"
         ]
 
+    def test_deferred_taxes_are_not_deferred_revenue(self) -> None:
+        """'deferred income tax expense' names a concept the catalogue does not hold: neither
+        deferred revenue (whose synonym 'deferred income' it begins with) nor the tax expense;
+        'deferred income' alone stays deferred revenue."""
+        from finqa.lexicon import find_metrics
+
+        q = "Did Acme record a deferred income tax expense or benefit in FY2018?"
+        assert find_metrics(q) == []
+        assert [m.canonical for m in find_metrics("Acme's deferred income in FY2022")] == [
+            "deferred_revenue"
+        ]
+
 
 class TestPerYearFormulas:
     def test_formulas_read_catalogue_keys(self) -> None:

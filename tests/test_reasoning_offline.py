@@ -491,6 +491,15 @@ class TestVerdicts:
         )
         assert "excluding lease liabilities (the catalogue's definition)" in a.text
 
+    def test_a_second_line_is_named_in_words(self) -> None:
+        """An item's second line is 'short term debt, second line' in the answer's prose: a
+        digit from the calculation's identifier would read as one of the answer's figures."""
+        q = "What was Acme's total debt at the end of FY2023?"
+        a = ask(q, DEBT_BALANCE, doc="ACME_2023_10K")
+        assert recompute(a) == pytest.approx(43000.0)
+        assert "short term debt, second line, FY2023 = 2,000" in a.text
+        assert "debt 2 " not in a.text
+
     def test_debt_total_row_when_no_debt_lines(self) -> None:
         """A 'Total debt' line is read when no short- or long-term debt line is, and the answer says so."""
         text = (

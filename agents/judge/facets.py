@@ -18,6 +18,7 @@ from typing import Any
 
 from finqa.agents.judge import _lex
 from finqa.agents.judge.text import content_tokens
+from finqa.lexicon.answer_form import alternatives, names_alternative
 from finqa.lexicon.intent import (
     asks_which_period,
     choice_options,
@@ -78,6 +79,9 @@ def decompose(question: str, analysis: Any = None) -> list[Facet]:
         )
         facets.extend(_part_facets(part, tuple(sorted(topics[i] - others)), len(facets)))
     for f in facets:
+        if f.kind == "verdict" and (alt := alternatives(parsed.parts[f.part].text)):
+            # 'an expense or a benefit': which one is asked
+            f.meta["alternatives"] = [sorted(group) for group in alt]
         if f.kind == "choice":
             options = choice_options(f.text)
             heads = [t[0] for t in (content_tokens(o) for o in options) if t]
@@ -160,7 +164,28 @@ def assign_claims(
             empty = [q for q in parts if q > prev and q not in out and q not in placed]
             p = empty[0] if i > last_placed and empty and out else prev
         out.append(p)
-    return out
+    return _figures_to_follow_up(facets, claims, numbers, out, verdict_parts)
+
+
+def _figures_to_follow_up(
+    facets: Sequence[Facet],
+    claims: Sequence[str],
+    numbers: Sequence[int],
+    owner: list[int],
+    verdict_parts: Sequence[int],
+) -> list[int]:
+    """A figure part right after a yes/no part ('Did X pay dividends? If so, how much?') is
+    answered by the figures given with the verdict: a yes/no needs no figure of its own, so
+    the claims of the verdict part that state one (not its bare 'Yes.') move to the figure part
+    when it has none."""
+    figure_parts = {f.part for f in facets if f.kind == "figure"}
+    for p in sorted(figure_parts):
+        if p in owner or p - 1 not in verdict_parts or p - 1 in figure_parts:
+            continue
+        for i, o in enumerate(owner):
+            if o == p - 1 and numbers[i] > 0 and leading_yes_no(claims[i]) is None:
+                owner[i] = p
+    return owner
 
 
 def _names_option(f: Facet, text: str, evidence_tokens: frozenset[str] | None) -> tuple[bool, str]:
@@ -214,6 +239,17 @@ def _facet_text(
     return " ".join(mine)
 
 
+def _verdict_given(f: Facet, text: str) -> tuple[bool, str]:
+    """A verdict is stated; where the question offers two opposites ('an expense or a
+    benefit'), naming one is the verdict and a bare Yes is none."""
+    alt = f.meta.get("alternatives")
+    if alt:
+        named = names_alternative(text, alt)
+        return named, "option named" if named else "names neither option offered"
+    stated = states_verdict(text)
+    return stated, "verdict stated" if stated else ""
+
+
 def check_facets(
     facets: Sequence[Facet],
     answer: str,
@@ -253,8 +289,7 @@ def check_facets(
                 else ("not triggered" if not not_relevant else "")
             )
         elif f.kind == "verdict":
-            f.addressed = states_verdict(text)
-            f.how = "verdict stated" if f.addressed else ""
+            f.addressed, f.how = _verdict_given(f, text)
         elif f.kind == "figure":
             seen = figures_seen[f.part] = figures_seen.get(f.part, 0) + 1
             periods = [

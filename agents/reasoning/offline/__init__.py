@@ -204,7 +204,7 @@ class OfflineBackend:
             text += f" Read from the line {o.text!r} [{o.source_id}]{unit_note}."
         else:
             operands = "; ".join(
-                f"{o.name.replace('_fy', ' FY').replace('_', ' ')} = {_num(o.value)} [{o.source_id}]"
+                f"{_operand_prose(o.name)} = {_num(o.value)} [{o.source_id}]"
                 for o in sol.calculation.operands
             )
             text += (
@@ -280,7 +280,7 @@ class OfflineBackend:
         """Every reading of the metric gives a figure its definition rules out (a margin of
         243.7%): the lines read are not the ones the definition names, so no figure is given."""
         read = "; ".join(
-            f"{o.name.replace('_fy', ' FY').replace('_', ' ')} = {_num(o.value)} [{o.source_id}]"
+            f"{_operand_prose(o.name)} = {_num(o.value)} [{o.source_id}]"
             for o in sol.calculation.operands
         )
         text = (
@@ -440,6 +440,20 @@ def _asked_terms(question: str) -> list[str]:
 
 
 _NOT_ASKED = frozenset({"usd", "dollars", "thousands", "millions", "billions", "much", "many", "round", "decimal", "places"})  # fmt: skip
+
+
+_NTH = {2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth"}
+_NUMBERED = re.compile(r"^(?P<item>[a-z_]+?)_(?P<n>\d)(?=_fy|$)")
+
+
+def _operand_prose(name: str) -> str:
+    """An operand's name in prose ('short_term_debt_2_fy2017' -> 'short term debt, second
+    line, FY2017'): a calculation's identifier numbers the second line of an item, and a digit
+    in prose would read as a figure of the answer."""
+    m = _NUMBERED.match(name)
+    if m and int(m["n"]) in _NTH:
+        name = f"{m['item']}, {_NTH[int(m['n'])]} line,{name[m.end() :]}"
+    return name.replace("_fy", " FY").replace("_", " ").replace(",,", ",").strip(", ")
 
 
 def _num(v: float) -> str:
