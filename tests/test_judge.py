@@ -269,6 +269,11 @@ class TestCompleteness:
         assert completeness_score(full) == 1.0
         bare = check_facets(decompose(q), "Yes.", 0, ["Yes."], [0])
         assert completeness_score(bare) == 0.5
+        # a second part with a subject of its own is not answered by the verdict's figure
+        q2 = "Did Acme pay a dividend in FY2022? What was its interest coverage ratio in FY2022?"
+        claims2 = ["Yes.", "Acme paid dividends of $1.00 per share in FY2022."]
+        other = check_facets(decompose(q2), " ".join(claims2), 1, claims2, [0, 1])
+        assert completeness_score(other) == 0.5
 
     def test_yes_does_not_answer_which_of_two_opposites(self) -> None:
         """'An expense or a benefit?' asks which: a bare 'Yes' with a figure leaves the verdict

@@ -167,6 +167,9 @@ def assign_claims(
     return _figures_to_follow_up(facets, claims, numbers, out, verdict_parts)
 
 
+_FOLLOW_UP_WORDS = 2  # 'how much in total', 'how large was it': no subject of its own
+
+
 def _figures_to_follow_up(
     facets: Sequence[Facet],
     claims: Sequence[str],
@@ -182,6 +185,8 @@ def _figures_to_follow_up(
     for p in sorted(figure_parts):
         if p in owner or p - 1 not in verdict_parts or p - 1 in figure_parts:
             continue
+        if any(f.part == p and (f.metric or len(f.topic) > _FOLLOW_UP_WORDS) for f in facets):
+            continue  # the part names a subject of its own ('What was its interest coverage?')
         for i, o in enumerate(owner):
             if o == p - 1 and numbers[i] > 0 and leading_yes_no(claims[i]) is None:
                 owner[i] = p
