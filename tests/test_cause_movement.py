@@ -172,6 +172,14 @@ class TestReasonerMovement:
         a = self._ask(ETR_Q, LOWERED, RAISED)
         assert not a.abstained and RAISED in a.text and LOWERED not in a.text
 
+    def test_the_agreeing_sentence_leads(self) -> None:
+        """A sentence stating the asked rise leads one naming the rate's change without a way."""
+        change = (
+            "The change in our effective tax rate in 2022 was primarily due to tax legislation."
+        )
+        a = self._ask(ETR_Q, change, RAISED)
+        assert not a.abstained and a.citations[0].quote.startswith(RAISED[:40])
+
     def test_only_a_contrary_sentence_abstains(self) -> None:
         """A sentence stating the rate going down is no explanation of its rise: abstain."""
         assert self._ask(ETR_Q, LOWERED).abstained
