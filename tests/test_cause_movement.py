@@ -153,11 +153,18 @@ class _Fact:
     value: float
 
 
+_FIGURES = {
+    "net_income": {2021: 1_600.0, 2022: -6_800.0},
+    "income_tax_expense": {2021: 100.0, 2022: 760.0},
+    "pretax_income": {2021: 1_000.0, 2022: 1_000.0},
+}
+
+
 class _Store:
-    """A statement model holding net income for two years."""
+    """A statement model holding net income and the tax lines for two years."""
 
     def lookup(self, doc: str, item: str, year: Any = None) -> list[_Fact]:
-        figures = {2021: 1_600.0, 2022: -6_800.0} if item == "net_income" else {}
+        figures = _FIGURES.get(item, {})
         return [_Fact(figures[year])] if year in figures else []
 
 
@@ -191,3 +198,12 @@ class TestReasonerMovement:
         with_figures = cause_answer(LOSS_Q, ev, "standard", _Store())
         assert FELL in with_figures.text and LESS_LOSS not in with_figures.text
         assert LESS_LOSS in cause_answer(LOSS_Q, ev, "standard").text
+
+    def test_a_ratio_moves_by_its_operands(self) -> None:
+        """The effective tax rate's movement is read from the tax and pre-tax income lines (10%
+        to 76%): the sentence on a factor lowering it is left out."""
+        q = "What drove the change in Acme's effective tax rate in 2022?"
+        ev = evidence(FILLER, LOWERED, RAISED, question=q, sections=(None, MDA, MDA))
+        with_figures = cause_answer(q, ev, "standard", _Store())
+        assert RAISED in with_figures.text and LOWERED not in with_figures.text
+        assert LOWERED in cause_answer(q, ev, "standard").text

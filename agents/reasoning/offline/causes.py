@@ -324,28 +324,50 @@ def _citation(u: _Unit) -> Citation:
 def observed_direction(
     target: CauseTarget, question: str, evidence: Evidence, statements: Any
 ) -> Direction | None:
-    """The way the statement model's figures of X (a statement line) moved into the latest year
-    the question names, in the evidence's filings: every figure of that year against every
-    figure of the year before, all one way; None when they do not tell (no line, no year, a
-    quarter asked, figures that disagree)."""
+    """The way the statement model's figures of X moved into the latest year the question names,
+    in the evidence's filings (a ratio from its operands: `_figures`): every figure of that year
+    against every figure of the year before, all one way; None when they do not tell (no line,
+    no year, a quarter asked, figures that disagree)."""
     years = [p.fiscal_year for p in find_periods(question) if p.fiscal_year is not None]
     if statements is None or target.metric is None or not years or target.quarter_asked:
         return None
     year = max(years)
-    now: list[float] = []
-    before: list[float] = []
-    for doc in dict.fromkeys(i.doc_id for i in evidence.items):
-        try:
-            now += [f.value for f in statements.lookup(doc, target.metric, year)]
-            before += [f.value for f in statements.lookup(doc, target.metric, year - 1)]
-        except Exception:  # noqa: BLE001 - a filing the store cannot read: no movement read
-            return None
+    docs = list(dict.fromkeys(i.doc_id for i in evidence.items))
+    try:
+        now = _figures(statements, docs, target.metric, year)
+        before = _figures(statements, docs, target.metric, year - 1)
+    except Exception:  # noqa: BLE001 - a filing the store cannot read: no movement read
+        return None
     diffs = [n - b for n in now for b in before if abs(n - b) > _FLAT * max(abs(b), 1e-9)]
     if not now or not before or len(diffs) != len(now) * len(before):
         return None
     if all(d > 0 for d in diffs):
         return 1
     return -1 if all(d < 0 for d in diffs) else None
+
+
+def _figures(statements: Any, docs: list[str], metric: str, year: int) -> list[float]:
+    """X's figures for `year`: the line's own facts, else the catalogue formula over its lines'
+    facts (an effective tax rate from the tax and pre-tax income lines), each choice of them;
+    [] when a line is missing or the formula needs another year (an average)."""
+    from itertools import islice, product
+
+    from finqa.lexicon.formula import evaluate_metric
+
+    own = [f.value for d in docs for f in statements.lookup(d, metric, year)]
+    definition = get_metric(metric)
+    formula = definition.formula or ""
+    if own or not formula or "avg(" in formula or not definition.inputs:
+        return own
+    inputs = list(definition.inputs)
+    facts = [[f.value for d in docs for f in statements.lookup(d, i, year)] for i in inputs]
+    out: list[float] = []
+    for choice in islice(product(*facts), 27):
+        try:
+            out.append(evaluate_metric(metric, dict(zip(inputs, choice, strict=True))))
+        except Exception:  # noqa: BLE001 - figures the formula cannot take (a zero divisor)
+            continue
+    return out
 
 
 def cause_answer(
