@@ -2,13 +2,16 @@
 ('What drove ...', 'Why did ...') and the line it asks about when it names two lines one bridges,
 the cause marker a filing sentence holds ('due to', 'driven
 by', 'offset by'), whether a sentence opens on a movement it goes on to explain ('The increase
-was primarily due to ...'), and whether a section heading is the management's discussion. One
-place for this language: the offline reasoner's cause answers read filings through it."""
+was primarily due to ...'), the way a text says a figure moved (up or down, a loss line read as
+its result's negative side), and whether a section heading is the management's discussion. One
+place for this language: the offline reasoner's cause answers read filings through it, and the
+judge reads through it the movement a cause answer's basis states."""
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Literal
 
 from finqa.lexicon._data import data_cache, read_yaml
 
@@ -16,7 +19,10 @@ if TYPE_CHECKING:
     from finqa.lexicon.metrics import Metric
 
 __all__ = [
+    "Direction",
     "asks_cause",
+    "stated_direction",
+    "direction_word",
     "asked_bridge",
     "cause_marker",
     "split_at_cause",
@@ -49,7 +55,29 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         "opener_word": re.compile(rf"\b(?:{_alt(v['openers'])})\b", re.I),
         "movement": re.compile(rf"\b(?:{_alt(v['movements'])})\b", re.I),
         "hypothetical": re.compile(rf"\b(?:{_alt(v['hypothetical'])})\b", re.I),
+        "difference": re.compile(rf"\b(?:{_alt(v['differences'])})\b", re.I),
+        # 'and the decrease in <the second line>': a movement of its own asked for the second
+        "own_movement": re.compile(
+            rf"\W*(?:,\s*)?(?:and|&|as well as)\s+(?:(?:the|its|their)\s+)?(?:\S+\s+){{0,2}}?"
+            rf"(?:{_alt(v['openers'])})\s+(?:in|of)\s+(?:(?:its|their|the)\s+)?",
+            re.I,
+        ),
     }
+
+
+Direction = Literal[1, -1]
+
+
+@data_cache()
+def _directions() -> tuple[dict[str, Direction], frozenset[str], frozenset[str]]:
+    """(movement word -> +1 up / -1 down, loss words, gain words) from causes.yaml."""
+    v = read_yaml("causes.yaml") or {}
+    words: dict[str, Direction] = {}
+    for w in v["directions"]["up"]:
+        words[w.lower()] = 1
+    for w in v["directions"]["down"]:
+        words[w.lower()] = -1
+    return words, frozenset(v["losses"]), frozenset(v["gains"])
 
 
 def asks_cause(question: str) -> bool:
@@ -70,16 +98,97 @@ def asked_bridge(question: str) -> Metric | None:
     bridge = bridging_item(m.canonical for m in found)
     if bridge is None:
         return None
+    if _patterns()["difference"].search(question):
+        return bridge  # 'the difference between net income and income before taxes'
     ends = [m for m in found if m.canonical != bridge.id]
     for a, b in zip(ends, ends[1:], strict=False):
-        if _LISTED.fullmatch(question[a.end : b.start]):
-            return None  # listed side by side: each line's own movement is asked
+        gap = question[a.end : b.start]
+        if _LISTED.fullmatch(gap) or _patterns()["own_movement"].fullmatch(gap):
+            # listed side by side ('revenue and gross profit'), or each with a movement of its
+            # own ('the increase in X and the decrease in Y'): each line's own movement is asked
+            return None
     return bridge
 
 
 # what stands between two line names listed side by side ('revenue and gross profit', 'net
 # income, and its income before taxes')
 _LISTED = re.compile(r"\W*(?:,\s*)?(?:and|&|as well as|or)?\s*(?:its|their|the|in)?\s*", re.I)
+
+
+# words between a movement word and the name it governs ('the decrease in PG&E's net loss',
+# 'lowered our effective tax rate'), and after a name before its movement ('Net revenue for 2022
+# was $23.6 billion, an increase of 44%')
+_BEFORE = 4
+_AFTER = 8
+_TOKEN = re.compile(r"[A-Za-z0-9&$%][\w&$%.,'’-]*")
+
+
+def _tokens(text: str) -> list[str]:
+    return [t for t, _s, _e in _spans(text)]
+
+
+def _spans(text: str) -> list[tuple[str, int, int]]:
+    """Each word read for matching (lower case, singular) with its span in `text`."""
+    out = []
+    for m in _TOKEN.finditer(text):
+        word = m.group(0).rstrip(".,")
+        out.append((_singular(word.lower()), m.start(), m.start() + len(word)))
+    return out
+
+
+def _singular(w: str) -> str:
+    """A plural read as its singular ('expenses', 'losses', 'inventories'), so names meet."""
+    if w.endswith("ies") and len(w) > 4:
+        return w[:-3] + "y"
+    if w.endswith(("sses", "xes", "ches", "shes")):
+        return w[:-2]
+    if w.endswith("s") and not w.endswith(("ss", "us", "is")) and len(w) > 3:
+        return w[:-1]
+    return w
+
+
+def direction_word(word: str) -> Direction | None:
+    """+1 for a word of a rise ('increased', 'higher'), -1 of a fall ('lowered'), else None."""
+    return _directions()[0].get(word.lower())
+
+
+def stated_direction(text: str, names: Iterable[str]) -> Direction | None:
+    """The way `text` says the figure named by one of `names` moved: +1 up, -1 down, None when it
+    names none of them or states no movement of it. The movement word nearest a name counts:
+    before it ('the decrease in X', 'lowered our X by 24 points', a few words away) or after it
+    ('X increased', 'X was $23.6 billion, an increase of 44%'). A name holding a loss word and no
+    gain word ('net loss') is the result's negative side: its fall is the result going up. A
+    name that is the whole a share is taken of ('As a percentage of net sales, SG&A expenses
+    increased') is not what moved."""
+    from finqa.lexicon.answer_form import share_base
+
+    words, losses, gains = _directions()
+    spans = _spans(text)
+    toks = [t for t, _s, _e in spans]
+    bases = share_base(text)
+    best: tuple[int, int, Direction] | None = None  # (distance, after?, direction)
+    for name in {n for n in names if n.strip()}:
+        seq = _tokens(name)
+        if not seq:
+            continue
+        flip = -1 if set(seq) & losses and not set(seq) & gains else 1
+        for i in range(len(toks) - len(seq) + 1):
+            if toks[i : i + len(seq)] != seq:
+                continue
+            end = i + len(seq)
+            first, last = spans[i][1], spans[end - 1][2]
+            if any(a <= first and last <= b for a, b in bases):
+                continue  # the whole of a share, not the figure that moved
+            around = [(i - j, 1, j) for j in range(max(0, i - _BEFORE), i)]
+            around += [(j - end + 1, 0, j) for j in range(end, min(len(toks), end + _AFTER))]
+            for dist, before, j in around:
+                way = words.get(toks[j])
+                if way is None:
+                    continue
+                signed: Direction = 1 if way * flip > 0 else -1
+                if best is None or (dist, before) < best[:2]:
+                    best = (dist, before, signed)
+    return None if best is None else best[2]
 
 
 def cause_marker(sentence: str) -> str | None:

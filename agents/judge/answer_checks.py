@@ -136,7 +136,7 @@ def check_parts(
         and not kinds & {"figure", "choice"}
         and not any(nc.ok for nc in numbers)
     ):
-        basis = check_basis(ctx.question, answer, claim_checks, ctx.evidence, ctx.asked)
+        basis = check_basis(ctx.question, answer, claim_checks, ctx.evidence, ctx.asked, ctx.routes)
         if basis is not None:
             ctx.basis.append(basis)
             if not basis.ok:

@@ -22,6 +22,11 @@ subject and states it as a fact of the asked period.
   asked one (a retailer's fiscal year is named by either calendar year it touches; a year named
   only as the comparison, '... compared to 23.9% in fiscal 2021', stands for the year after).
 
+* the movement asked - a cause question's basis ('What drove / why did X ...') that states X
+  moving only against the movement the question words or the statement model's figures show
+  ('lowered our effective tax rate' where the rate rose) explains another movement
+  (`movement.py`).
+
 The basis sentences are what the answer quotes: its citations' quotes and the sentences it puts
 in quotation marks (the grounding check judges an answer that quotes nothing). Where no quoted
 sentence passes, the answer is not accepted, with the reason.
@@ -43,7 +48,9 @@ from finqa.lexicon.question_intent import read_intent
 
 __all__ = ["BasisCheck", "BasisOutcome", "check_basis", "subject_words"]
 
-BasisOutcome = Literal["supported", "not_about", "possibility", "risk_factor", "other_period"]
+BasisOutcome = Literal[
+    "supported", "not_about", "possibility", "risk_factor", "other_period", "against_movement"
+]
 _WORDS = re.compile(r"[A-Za-z]+")
 _QUOTED = re.compile(r"[\"“]([^\"”]{30,}?)[\"”]")
 _MIN_SHARED = 2  # topic words a basis sentence shares with the question (fewer: all of them)
@@ -147,10 +154,14 @@ def check_basis(
     claims: Sequence[Any],
     evidence: Evidence,
     asked: Sequence[int],
+    routes: Any = None,
 ) -> BasisCheck | None:
     """The first basis sentence that is about the subject and a fact of the asked period
     (`supported`), else the best failing one with its reason; None when the answer quotes
-    nothing at all (a bare verdict is judged elsewhere)."""
+    nothing at all (a bare verdict is judged elsewhere). A cause answer whose sentences state
+    the asked figure moving only against the asked movement is `against_movement` (`routes`:
+    the statement model's sources, for the movement of the figures)."""
+    from finqa.agents.judge.movement import against_movement, asked_movements
     from finqa.lexicon.hedges import future_in
 
     subject = subject_words(question)
@@ -166,6 +177,12 @@ def check_basis(
     candidates = _basis_sentences(answer, claims, evidence)
     if not candidates:
         return None
+    if topic.bridge is None:
+        lines = asked_movements(question, routes, asked)
+        against = against_movement(lines, [s for _src, s, _c in candidates]) if lines else None
+        if against is not None:
+            source_id, sentence, _chunk = candidates[against[0]]
+            return BasisCheck("against_movement", sentence, source_id, against[1])
     failures: list[BasisCheck] = []
     for source_id, sentence, chunk_id in candidates:
         item = evidence.by_source(source_id) if source_id else None
@@ -174,7 +191,7 @@ def check_basis(
         if failed is None:
             return BasisCheck("supported", sentence, source_id, "about the subject, a fact")
         failures.append(failed)
-    order = ("possibility", "risk_factor", "other_period", "not_about")
+    order = ("possibility", "risk_factor", "other_period", "not_about", "against_movement")
     return min(failures, key=lambda f: order.index(f.outcome))
 
 

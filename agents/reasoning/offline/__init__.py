@@ -308,7 +308,7 @@ class OfflineBackend:
     ) -> Answer:
         if asks_cause(question):
             # 'what drove / why did X change': the filing's own explanation, or an abstention
-            return cause_answer(question, evidence, strategy)
+            return cause_answer(question, evidence, strategy, self.statements)
         if spec.recipe is None:
             # what the filing states: a yes/no from the covering sentence's polarity, or the
             # one amount a covering sentence states (sentences.py)

@@ -18,6 +18,11 @@ margin decreased primarily due to ...', 'The increase was driven by ..., partial
   sentence naming it with a cause explains the gap, with or without a movement word.
 - A sentence about a part's figure ('Data Center operating income was ...') does not explain
   the company's figure: a capitalised name before X that the question does not use rules it out.
+- The movement asked: the question's own movement word for X ('higher', 'the reduction in';
+  'net loss' is the result's negative side: `lexicon.causes.stated_direction`), else the way the
+  statement model's figures of X moved into the asked year. A sentence stating X moving the
+  other way explains another movement ('foreign earnings lowered our effective tax rate' when
+  the rate rose) and is never quoted; one stating the asked movement ranks first.
 - A sentence ending '... driven by:' is followed by its list of causes, one a line, in the filing.
 - Ranked by how much of the question's subject they cover, the management's discussion first
   (`lexicon.causes.is_discussion_section`), a quarter's sentence after the year's when the
@@ -28,7 +33,8 @@ margin decreased primarily due to ...', 'The increase was driven by ..., partial
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 from finqa.agents.reasoning.confidence import confidence_signals
 from finqa.agents.reasoning.offline.extractive import content_words, listed_after, prose_sentences
@@ -37,6 +43,7 @@ from finqa.agents.reasoning.offline.verdict_kit import offline_answer
 from finqa.agents.types import Answer, Citation, Evidence, EvidenceItem
 from finqa.lexicon import find_companies, find_metrics, find_periods, get_metric
 from finqa.lexicon.causes import (
+    Direction,
     asked_bridge,
     is_discussion_section,
     is_hypothetical,
@@ -44,6 +51,7 @@ from finqa.lexicon.causes import (
     names_movement,
     opens_on_movement,
     split_at_cause,
+    stated_direction,
 )
 from finqa.lexicon.formula import numerator_inputs
 from finqa.lexicon.line_items import get_line_item, item_for_metric
@@ -67,6 +75,8 @@ _MAX_WORDS = 100
 _GENERIC = frozenset({"the", "total", "net", "consolidated", "our", "its", "company", "fiscal", "gaap", "reported", "as", "in", "for"})  # fmt: skip
 _PUNCT = ".,;:()'\"\u2019"
 _SUB_ANNUAL = frozenset({"quarter", "half", "ytd"})
+_AGREES = 1.25  # a sentence stating the asked movement of X ranks before one stating none
+_FLAT = 0.005  # a change within this share of the earlier figure states no movement
 
 
 @dataclass(frozen=True)
@@ -83,6 +93,11 @@ class CauseTarget:
     # net income, X income taxes: `lexicon.causes.asked_bridge`); () otherwise
     bridged: tuple[str, ...] = ()
     bridge: str | None = None  # the bridging line's catalogue key
+    # X's own names (lower case; not the lines on top of a ratio, which may move the other
+    # way), its catalogue key and the movement asked of it (+1 up, -1 down, None unknown)
+    names: tuple[str, ...] = ()
+    metric: str | None = None
+    direction: Direction | None = None
 
     def qualifier(self, topic: str) -> list[str]:
         """The capitalised name right before X in `topic` that the question does not use
@@ -143,7 +158,17 @@ def cause_target(question: str) -> CauseTarget:
     phrases: list[str] = []
     labels: list[str] = []
     spans: list[tuple[int, int]] = []
-    for m in find_metrics(question):
+    found = find_metrics(question)
+    own: tuple[str, ...] = ()
+    if found:
+        first = get_metric(found[0].canonical)
+        own = tuple(
+            dict.fromkeys(
+                p.lower()
+                for p in (found[0].matched, first.name, *first.synonyms, *first.line_items)
+            )
+        )
+    for m in found:
         metric = get_metric(m.canonical)
         spans.append((m.start, m.end))
         labels.append(m.matched)
@@ -169,7 +194,14 @@ def cause_target(question: str) -> CauseTarget:
     )
     asked = frozenset(w.lower().strip(_PUNCT) for w in question.replace("'s", " ").split())
     return CauseTarget(
-        label or "the figure asked about", tuple(stemmed), frozenset(subject), quarter, asked
+        label or "the figure asked about",
+        tuple(stemmed),
+        frozenset(subject),
+        quarter,
+        asked,
+        names=own,
+        metric=found[0].canonical if found else None,
+        direction=stated_direction(question, own),
     )
 
 
@@ -244,8 +276,13 @@ def _units(target: CauseTarget, evidence: Evidence) -> list[_Unit]:
                 continue
             if target.qualifier(topic):
                 continue  # a segment's or product line's figure, not the one asked about
+            way = stated_direction(f"{_topic_text(context)} {moved}", target.names)
+            if target.direction is not None and way == -target.direction:
+                continue  # X moving the other way: it explains another movement
             cov = len(target.subject & bag) / len(target.subject) if target.subject else 1.0
             score = (1.0 + cov) / (1 + 0.05 * idx)
+            if target.direction is not None and way == target.direction:
+                score *= _AGREES
             if is_discussion_section(item.section):
                 score *= _DISCUSSION_BONUS
             text = f"{context} {s}" if context else s
@@ -284,10 +321,65 @@ def _citation(u: _Unit) -> Citation:
     )
 
 
-def cause_answer(question: str, evidence: Evidence, strategy: str) -> Answer:
+def observed_direction(
+    target: CauseTarget, question: str, evidence: Evidence, statements: Any
+) -> Direction | None:
+    """The way the statement model's figures of X moved into the latest year the question names,
+    in the evidence's filings (a ratio from its operands: `_figures`): every figure of that year
+    against every figure of the year before, all one way; None when they do not tell (no line,
+    no year, a quarter asked, figures that disagree)."""
+    years = [p.fiscal_year for p in find_periods(question) if p.fiscal_year is not None]
+    if statements is None or target.metric is None or not years or target.quarter_asked:
+        return None
+    year = max(years)
+    docs = list(dict.fromkeys(i.doc_id for i in evidence.items))
+    try:
+        now = _figures(statements, docs, target.metric, year)
+        before = _figures(statements, docs, target.metric, year - 1)
+    except Exception:  # noqa: BLE001 - a filing the store cannot read: no movement read
+        return None
+    diffs = [n - b for n in now for b in before if abs(n - b) > _FLAT * max(abs(b), 1e-9)]
+    if not now or not before or len(diffs) != len(now) * len(before):
+        return None
+    if all(d > 0 for d in diffs):
+        return 1
+    return -1 if all(d < 0 for d in diffs) else None
+
+
+def _figures(statements: Any, docs: list[str], metric: str, year: int) -> list[float]:
+    """X's figures for `year`: the line's own facts, else the catalogue formula over its lines'
+    facts (an effective tax rate from the tax and pre-tax income lines), each choice of them;
+    [] when a line is missing or the formula needs another year (an average)."""
+    from itertools import islice, product
+
+    from finqa.lexicon.formula import evaluate_metric
+
+    own = [f.value for d in docs for f in statements.lookup(d, metric, year)]
+    definition = get_metric(metric)
+    formula = definition.formula or ""
+    if own or not formula or "avg(" in formula or not definition.inputs:
+        return own
+    inputs = list(definition.inputs)
+    facts = [[f.value for d in docs for f in statements.lookup(d, i, year)] for i in inputs]
+    out: list[float] = []
+    for choice in islice(product(*facts), 27):
+        try:
+            out.append(evaluate_metric(metric, dict(zip(inputs, choice, strict=True))))
+        except Exception:  # noqa: BLE001 - figures the formula cannot take (a zero divisor)
+            continue
+    return out
+
+
+def cause_answer(
+    question: str, evidence: Evidence, strategy: str, statements: Any = None
+) -> Answer:
     """The filing's explanation of the movement of the figure asked about, quoted and cited; an
-    abstention saying what was looked for when no evidence sentence gives one."""
+    abstention saying what was looked for when no evidence sentence gives one. `statements`: the
+    index's statement model, for X's movement where the question words none."""
     target = cause_target(question)
+    if target.direction is None and target.bridge is None:
+        seen_way = observed_direction(target, question, evidence, statements)
+        target = replace(target, direction=seen_way)
     units = _units(target, evidence)
     if not units:
         text = (

@@ -1,0 +1,131 @@
+"""The movement a cause answer's basis states, against the movement asked: 'What drove / why did
+X ...' is answered by a sentence explaining X's movement, and a true sentence about X that
+explains a movement the other way ('foreign earnings lowered our effective tax rate' where the
+rate rose; 'the decrease in net loss' where the result fell from a profit to a loss) is no basis.
+
+* X's lines - the catalogue metric the question names, with the lines on top of a ratio
+  (`lexicon.formula.numerator_inputs`: an operating margin with operating income), each named
+  by its catalogue phrases;
+* the movement asked - for the metric the question names, the question's own movement word
+  ('higher', 'the reduction in', a fall of 'net loss' read as the result going up:
+  `lexicon.causes.stated_direction`); else, and for every line on top of a ratio, the way the
+  statement model's figures moved from the year before the asked one (the judge's routes, its
+  own reading of the filing: every value of the two years must move the same way);
+* the movement stated - the same lexicon reading of each quoted sentence, before its cause
+  marker (an offsetting clause after 'partially offset by' does not count).
+
+A basis whose sentences state X moving only against the asked movement is not accepted; one
+that states no movement of X, or one sentence that agrees, is judged as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from finqa.agents.judge import _lex
+from finqa.lexicon.causes import Direction, asks_cause, split_at_cause, stated_direction
+
+__all__ = ["LineMovement", "asked_movements", "against_movement"]
+
+_SUB_ANNUAL = frozenset({"quarter", "half", "ytd"})
+_FLAT = 0.005  # a change within this share of the earlier figure states no movement
+
+
+@dataclass(frozen=True)
+class LineMovement:
+    """One of X's lines: its names, and the movement asked of it with how it was read."""
+
+    metric: str
+    names: tuple[str, ...]
+    direction: Direction | None
+    how: str  # "the question's words" or the figures used
+
+    def shown(self, way: int) -> str:
+        return "up" if way > 0 else "down"
+
+
+def asked_movements(question: str, routes: Any, asked: Sequence[int]) -> list[LineMovement]:
+    """X's lines with the movement asked of each (module docstring); [] for a question that
+    asks no cause or names no catalogue metric."""
+    if not asks_cause(question):
+        return []
+    found = _lex.find_metrics(question)
+    if not found:
+        return []
+    from finqa.lexicon.formula import numerator_inputs
+    from finqa.lexicon.periods import find_periods
+
+    annual = not any(p.kind in _SUB_ANNUAL for p in find_periods(question))
+    metric = str(found[0].canonical)
+    own = (found[0].matched.lower(), *_lex.metric_terms(metric))
+    out: list[LineMovement] = []
+    worded = stated_direction(question, own)
+    if worded is not None:
+        out.append(LineMovement(metric, own, worded, "the question's words"))
+    else:
+        out.append(_observed(metric, own, routes, asked, annual))
+    for item in numerator_inputs(_lex.metric_formula(metric) or ""):
+        if item != metric:
+            out.append(_observed(item, _lex.metric_terms(item), routes, asked, annual))
+    return out
+
+
+def _observed(
+    metric: str, names: tuple[str, ...], routes: Any, asked: Sequence[int], annual: bool
+) -> LineMovement:
+    """The way the statement model's figures of `metric` moved into the latest asked year."""
+    if routes is None or not asked or not annual:
+        return LineMovement(metric, names, None, "")
+    year = max(asked)
+    try:
+        # the figures as signed ('magnitude' reads a loss printed in parentheses as an amount)
+        now = [v for v in routes.values(metric, year) if v.variant == "signed"]
+        before = [v for v in routes.values(metric, year - 1) if v.variant == "signed"]
+    except Exception:  # noqa: BLE001 - a filing the routes cannot read: no movement read
+        return LineMovement(metric, names, None, "")
+    if not now or not before:
+        return LineMovement(metric, names, None, "")
+    diffs = [
+        n.value - b.value
+        for n in now
+        for b in before
+        if abs(n.value - b.value) > _FLAT * max(abs(b.value), 1e-9)
+    ]
+    if len(diffs) != len(now) * len(before) or not (
+        all(d > 0 for d in diffs) or all(d < 0 for d in diffs)
+    ):
+        return LineMovement(metric, names, None, "")
+    way: Direction = 1 if diffs[0] > 0 else -1
+    name = metric.replace("_", " ")
+    how = f"{name} FY{year - 1} {before[0].value:,.4g} to FY{year} {now[0].value:,.4g}"
+    return LineMovement(metric, names, way, how)
+
+
+def against_movement(
+    lines: Sequence[LineMovement], sentences: Sequence[str]
+) -> tuple[int, str] | None:
+    """(index, reason) of a quoted sentence stating X moving against the asked movement, when no
+    quoted sentence states it moving the asked way; None otherwise."""
+    against: tuple[int, str] | None = None
+    for i, sentence in enumerate(sentences):
+        split = split_at_cause(sentence)
+        topic = split[0] if split else sentence
+        for line in lines:
+            stated = stated_direction(topic, line.names)
+            if stated is None:
+                continue
+            if line.direction is None:
+                break
+            if stated == line.direction:
+                return None
+            if against is None:
+                against = (
+                    i,
+                    f"the quoted sentence states {line.metric.replace('_', ' ')} going "
+                    f"{line.shown(stated)}, and it went {line.shown(line.direction)} "
+                    f"({line.how}): it explains another movement",
+                )
+            break
+    return against
