@@ -21,10 +21,11 @@ company whose year end the lexicon does not know is still read at the right colu
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import TYPE_CHECKING
 
+from finqa.lexicon.entities import Company, lookup_company
 from finqa.lexicon.periods import DATE_PATTERN, PeriodMatch, find_periods, quarter_of
 
 if TYPE_CHECKING:
@@ -147,7 +148,7 @@ def _asked(p: PeriodMatch) -> AskedPeriod | None:
     if p.kind == "half":
         return AskedPeriod(p.text, fy, 6, 2 * (p.half or 1), day)
     if p.kind == "ytd":
-        nine = "nine" in p.text.lower() or "9 months" in p.text.lower()
+        nine = p.months == 9 or "nine" in p.text.lower() or "9 months" in p.text.lower()
         return AskedPeriod(p.text, fy, 9 if nine else None, 3 if nine else None, day)
     if p.kind == "date" and day is not None:
         quarter = quarter_of(day, None)
@@ -166,10 +167,18 @@ def asked_periods(
     2025') names the quarter; a quarter named twice (by its date and by its number) is one.
     """
     by_year: dict[int, list[tuple[AskedPeriod, bool]]] = {}
-    for p in find_periods(text, company, fy_label=fy_label):
+    found = find_periods(text, company, fy_label=fy_label)
+    comp = lookup_company(company) if company else None
+    for i, p in enumerate(found):
         ask = _asked(p)
-        if ask is not None:
-            by_year.setdefault(ask.fiscal_year, []).append((ask, p.kind == "year"))
+        if ask is None:
+            continue
+        asks = by_year.setdefault(ask.fiscal_year, [])
+        if i and asks and asks[-1][0].text == found[i - 1].text and _restates_end(found[i - 1], p, text, comp):  # fmt: skip
+            named = asks[-1][0]
+            asks[-1] = (replace(named, end_date=ask.end_date), False)
+            continue
+        asks.append((ask, p.kind == "year"))
     out: list[AskedPeriod] = []
     for year in sorted(by_year):
         asks = by_year[year]
@@ -188,6 +197,30 @@ def asked_periods(
                 return None
         out.append(merged)
     return tuple(out)
+
+
+# what sets a date beside the period it ends: '(May 30, 2021)', ', i.e. May 30, 2021', '(ended ...'
+_APPOSITION = re.compile(
+    r"\s*(?:\(|,|\u2013|\u2014|-)\s*(?:i\.e\.,?\s*|(?:which\s+)?end(?:ed|ing)\s+(?:on\s+)?)?", re.I
+)
+_LAST_QUARTER = {"fy": 4, "year": 4, "half": 2, "ytd": 3}
+
+
+def _restates_end(named: PeriodMatch, day: PeriodMatch, text: str, company: Company | None) -> bool:
+    """A bare date set in apposition right after a period of its fiscal year ('at the end of
+    fiscal 2021 (May 30, 2021)', 'the third quarter of fiscal 2023 (May 7, 2023)') names that
+    period's end: the date falls in the period's last fiscal quarter (by the company's
+    calendar). Two periods joined by words ('FY2023 and Q4 FY2023') stay two."""
+    if day.kind != "date" or named.kind not in ("fy", "year", "quarter", "half", "ytd"):
+        return False
+    if named.fiscal_year != day.fiscal_year or day.end_date is None:
+        return False
+    if _APPOSITION.fullmatch(text, named.end, day.start) is None:
+        return False
+    last = named.quarter if named.kind == "quarter" else _LAST_QUARTER[named.kind]
+    if named.kind == "half":
+        last = 2 * (named.half or 1)
+    return last is not None and quarter_of(date.fromisoformat(day.end_date), company) == last
 
 
 def _same_span(a: AskedPeriod, b: AskedPeriod) -> bool:

@@ -20,11 +20,14 @@ from finqa.lexicon.entities import Company, find_companies, lookup_company
 __all__ = [
     "DATE_PATTERN",
     "MONTH_NUMBERS",
+    "WEEKS_PATTERN",
     "PeriodMatch",
     "find_periods",
     "fiscal_naming",
     "parse_date",
+    "months_of_weeks",
     "quarter_of",
+    "weeks_of",
     "year_mentions",
     "stated_years",
 ]
@@ -41,6 +44,9 @@ class PeriodMatch:
     end: int = 0
     kind: str = "fy"  # fy | quarter | half | ytd | date | year
     future: bool = False  # in a forward-looking phrase ('expects to pay in 2024', 'due 2026')
+    # the span's length in months where the words state it ('36 weeks ended', 'first 24 weeks
+    # of'): 3, 6, 9 or 12; None where they do not
+    months: int | None = None
 
 
 _MONTH_NUM = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
@@ -98,24 +104,44 @@ _rule(
     + r"\b)?",
     "half",
 )
-# a retailer's spans in weeks: 13 (a quarter), 26 (a half), 39 (nine months), 52 / 53 (a year)
-_WEEKS = (
-    r"(?:thirteen|fourteen|twenty[- ]six|twenty[- ]seven|thirty[- ]nine|forty|fifty[- ]two|"
-    r"fifty[- ]three|13|14|26|27|39|40|52|53)[- ]weeks?"
-)
-_WEEKS_AS = {
-    "thirteen": "three months", "fourteen": "three months", "13": "three months",
-    "14": "three months", "twenty six": "six months", "twenty seven": "six months",
-    "26": "six months", "27": "six months", "thirty nine": "nine months", "forty": "nine months",
-    "39": "nine months", "40": "nine months", "fifty two": "year", "fifty three": "year",
-    "52": "year", "53": "year",
+# a retailer's spans in weeks (a 52/53-week calendar): a quarter is 12 to 14 weeks (16 or 17
+# for the long quarter of a filer with 12-week quarters), a half 24 to 28, nine months 36 to 41
+# (three quarters, one of them long), a year 52 or 53
+_WEEK_NUMBERS = {
+    "twelve": 12, "thirteen": 13, "fourteen": 14, "sixteen": 16, "seventeen": 17,
+    "twenty four": 24, "twenty five": 25, "twenty six": 26, "twenty seven": 27,
+    "twenty eight": 28, "thirty six": 36, "thirty seven": 37, "thirty eight": 38,
+    "thirty nine": 39, "forty": 40, "forty one": 41, "fifty two": 52, "fifty three": 53,
 }  # fmt: skip
+_WEEK_SPANS = ((12, 17, 3), (24, 28, 6), (36, 41, 9), (52, 53, 12))
+WEEKS_PATTERN = (
+    r"(?:twelve|thirteen|fourteen|sixteen|seventeen|twenty[- ](?:four|five|six|seven|eight)|"
+    r"thirty[- ](?:six|seven|eight|nine)|forty(?:[- ]one)?|fifty[- ](?:two|three)|"
+    r"1[2-467]|2[4-8]|3[6-9]|4[01]|5[23])[- ]weeks?"
+)
+_WEEKS = WEEKS_PATTERN
+_MONTH_WORDS = {3: "three months", 6: "six months", 9: "nine months", 12: "year"}
+
+
+def weeks_of(phrase: str) -> int | None:
+    """The number of weeks a span in weeks states ('13 weeks', 'Thirty-nine weeks' -> 13, 39)."""
+    m = re.fullmatch(r"\s*(.+?)[- ]weeks?\s*", phrase, re.I)
+    if m is None:
+        return None
+    n = m.group(1).lower().replace("-", " ")
+    return int(n) if n.isdigit() else _WEEK_NUMBERS.get(n)
+
+
+def months_of_weeks(weeks: int) -> int | None:
+    """The span in months a span in weeks stands for (13 -> 3, 36 -> 9, 52 -> 12), else None."""
+    return next((months for lo, hi, months in _WEEK_SPANS if lo <= weeks <= hi), None)
 
 
 def _in_months(dur: str) -> str:
     """'13 weeks' -> 'three months', 'fifty-two weeks' -> 'year'; other spans as written."""
-    m = re.fullmatch(r"(.+?)[- ]weeks?", dur)
-    return _WEEKS_AS.get(m.group(1).replace("-", " "), dur) if m else dur
+    weeks = weeks_of(dur)
+    months = months_of_weeks(weeks) if weeks is not None else None
+    return _MONTH_WORDS[months] if months is not None else dur
 
 
 # periods ended a date
@@ -134,6 +160,13 @@ _rule(
     + r")\s+"
     r"(?P<day>\d{1,2})\b(?!,?\s+(?:19|20)\d\d)",
     "dateless",
+)
+# the opening span of a fiscal year ('the first 36 weeks of fiscal 2023', 'first six months of
+# 2024'): a year to date, by its length
+_rule(
+    r"\b(?:the\s+)?first\s+(?P<dur>" + _WEEKS + r"|(?:three|six|nine|3|6|9)\s+months)\s+of\s+"
+    r"(?:the\s+)?(?:(?P<fy>FY|fiscal(?:\s+year)?)\s*)?" + _Y + r"\b",
+    "opening",
 )
 _rule(
     r"\b(?:YTD|year[- ]to[- ]date|(?:the\s+)?(?:first\s+)?nine\s+months\s+(?:of|ended)?)\s*"
@@ -245,7 +278,9 @@ def _resolve(m: re.Match[str], kind: str, company: Company | None) -> PeriodMatc
         fy = _year(g.get("y"))
         nine = "nine" in text.lower()
         end_date = _quarter_end(fy, 3, company).isoformat() if fy and nine else None
-        return PeriodMatch(text, fy, None, None, end_date, start, end, "ytd")
+        return PeriodMatch(text, fy, None, None, end_date, start, end, "ytd", months=9 if nine else None)  # fmt: skip
+    if kind == "opening":
+        return _opening(m, company)
     if kind == "dateless":
         dur = _in_months((g.get("dur") or "").lower())
         month = _MONTH_NUM[g["mon"].rstrip(".").lower()]
@@ -263,13 +298,38 @@ def _resolve(m: re.Match[str], kind: str, company: Company | None) -> PeriodMatc
     dur = _in_months((g.get("dur") or "").lower())
     if dur.startswith(("three", "3", "quarter", "fiscal quarter")):
         return PeriodMatch(
-            text, fy, quarter_of(day, company), None, day.isoformat(), start, end, "quarter"
+            text,
+            fy,
+            quarter_of(day, company),
+            None,
+            day.isoformat(),
+            start,
+            end,
+            "quarter",
+            months=3,
         )
     if dur.startswith(("six", "6")):
-        return PeriodMatch(text, fy, None, 1, day.isoformat(), start, end, "half")
+        return PeriodMatch(text, fy, None, 1, day.isoformat(), start, end, "half", months=6)
     if dur.startswith(("nine", "9")):
-        return PeriodMatch(text, fy, None, None, day.isoformat(), start, end, "ytd")
+        return PeriodMatch(text, fy, None, None, day.isoformat(), start, end, "ytd", months=9)
     return PeriodMatch(text, fy, None, None, day.isoformat(), start, end, "fy" if dur else "date")
+
+
+def _opening(m: re.Match[str], company: Company | None) -> PeriodMatch | None:
+    """'the first 36 weeks of fiscal 2023': the year to date of that length, ending with its
+    last quarter (a start-naming filer's 'fiscal N' shifted as a quarter of its own words)."""
+    text, fy = m.group(0), _year(m.group("y"))
+    dur = _in_months(m.group("dur").lower())
+    months = {"three months": 3, "3 months": 3, "six months": 6, "6 months": 6}.get(dur, 9)
+    if dur not in ("nine months", "9 months") and months == 9:
+        return None  # a span of weeks that is no quarter's end ('first 20 weeks')
+    if fy and company is not None and company.fy_label == "start" and _OWN_QUARTER.search(text):
+        fy += 1
+    end_date = _quarter_end(fy, months // 3, company).isoformat() if fy else None
+    kind = {3: "quarter", 6: "half"}.get(months, "ytd")
+    quarter = 1 if months == 3 else None
+    half = 1 if months == 6 else None
+    return PeriodMatch(text, fy, quarter, half, end_date, m.start(), m.end(), kind, months=months)
 
 
 def fiscal_naming(question: str, labels: Iterable[str | None] = ()) -> str | None:

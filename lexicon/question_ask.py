@@ -178,7 +178,11 @@ def _read(q: str, fy_label: str | None) -> QuestionAsk:
         form = form or "both"
     sub_annual, periods = _sub_annual(head, fy_label)
     balance = recipe is not None and recipe in METRICS and METRICS[recipe].period_type == "instant"
-    if aggregate in ("change", "growth") and not balance and not intent.asks_sequential(head):
+    if aggregate in ("change", "growth") and balance:
+        # a balance's movement between two dates named: the years are the dates' own fiscal
+        # years (Ulta's January 28, 2023 and April 29, 2023 end FY2023 and FY2024's first quarter)
+        periods, agg_years = _named_pair(periods, agg_years)
+    elif aggregate in ("change", "growth") and not intent.asks_sequential(head):
         # a flow's movement over a quarter: year over year (a balance's or a sequential
         # movement starts at the quarter before, which a per-year reader does not hold)
         periods, agg_years = _with_prior(periods, agg_years)
@@ -303,10 +307,7 @@ def _with_prior(
     the years are the period's fiscal years (a stated date read by the company's calendar:
     Walmart's quarter ended April 30, 2023 is FY2024's, its base FY2023's)."""
     if periods and len(periods) == 2 == len(agg_years):
-        # both spans named (a balance at the year end and at a quarter's end): their years
-        named = tuple(sorted(p.fiscal_year for p in periods))
-        close = all(abs(a - b) <= 1 for a, b in zip(named, agg_years, strict=True))
-        return periods, named if close and named[0] != named[1] else agg_years
+        return _named_pair(periods, agg_years)
     if not periods or len(periods) != 1 or len(agg_years) != 2 or periods[0].annual:
         return periods, agg_years
     (p,) = periods
@@ -317,6 +318,19 @@ def _with_prior(
     years = (p.fiscal_year - 1, p.fiscal_year)
     prior = AskedPeriod(f"{p.text}, a year earlier", years[0], p.months, p.quarter, None)
     return (prior, p), years
+
+
+def _named_pair(
+    periods: tuple[AskedPeriod, ...] | None, agg_years: tuple[int, ...]
+) -> tuple[tuple[AskedPeriod, ...] | None, tuple[int, ...]]:
+    """Both spans of a movement named (a balance at the year end and at a quarter's end): the
+    years are theirs, read by the company's calendar, where they are a year from those read
+    without it."""
+    if not periods or len(periods) != 2 or len(agg_years) != 2:
+        return periods, agg_years
+    named = tuple(sorted(p.fiscal_year for p in periods))
+    close = all(abs(a - b) <= 1 for a, b in zip(named, agg_years, strict=True))
+    return periods, named if close and named[0] != named[1] else agg_years
 
 
 def _named_company(head: str) -> str | None:

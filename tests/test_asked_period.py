@@ -175,3 +175,69 @@ def test_a_sequential_or_a_balance_s_quarter_change_takes_no_year_earlier_base()
     ):
         ask = read_ask(q)
         assert ask.periods is not None and len(ask.periods) == 1, q
+
+
+def test_a_balance_s_change_between_two_dates_takes_the_dates_fiscal_years() -> None:
+    """Ulta's year ends in January: 'between January 28, 2023 and April 29, 2023' moves from
+    the end of FY2023 to the first quarter of FY2024, the years the change is read between."""
+    from finqa.lexicon.question_ask import read_ask
+
+    ask = read_ask(
+        "By how much did Ulta Beauty's merchandise inventories change between January 28, 2023 "
+        "and April 29, 2023?"
+    )
+    assert ask.aggregate == "change" and ask.agg_years == (2023, 2024)
+    assert ask.periods is not None
+    assert [(p.fiscal_year, p.end_date) for p in ask.periods] == [
+        (2023, date(2023, 1, 28)),
+        (2024, date(2023, 4, 29)),
+    ]
+
+
+class TestPeriodStatedTwice:
+    def test_year_end_restated_by_its_date(self) -> None:
+        """'at the end of fiscal 2021 (May 30, 2021)' names one period, fiscal 2021 at that date."""
+        found = asked_periods(
+            "What was General Mills' total debt at the end of fiscal 2021 (May 30, 2021)?",
+            "General Mills",
+        )
+        assert found is not None and len(found) == 1
+        (p,) = found
+        assert (p.fiscal_year, p.months, p.end_date) == (2021, 12, date(2021, 5, 30))
+        assert p.fits(StatementPeriod(fiscal_year=2021, months=0, instant=True, end_date=date(2021, 5, 30)))  # fmt: skip
+
+    def test_quarter_restated_by_a_span_in_weeks(self) -> None:
+        """'the third quarter of fiscal 2023 (12 weeks ended May 7, 2023)': one quarter, its date kept."""
+        found = asked_periods(
+            "Costco's operating margin for the third quarter of fiscal 2023 (12 weeks ended "
+            "May 7, 2023)?",
+            "Costco",
+        )
+        assert found is not None and len(found) == 1
+        (p,) = found
+        assert (p.fiscal_year, p.months, p.quarter, p.end_date) == (2023, 3, 3, date(2023, 5, 7))
+
+    def test_two_periods_joined_by_words_stay_two(self) -> None:
+        """A year and a date joined by 'and' ('fiscal 2021 and May 30, 2021') are two asks: None;
+        a date in apposition that is not the period's end (a mid-year date) is another period."""
+        assert asked_periods("Revenue in fiscal 2021 and cash at May 30, 2021?", "General Mills") is None  # fmt: skip
+        assert asked_periods("Debt at the end of fiscal 2021 (November 28, 2020)?", "General Mills") is None  # fmt: skip
+
+
+class TestSpansInWeeks:
+    def test_opening_weeks_of_a_fiscal_year(self) -> None:
+        """'the first 36 weeks of fiscal 2023' is the nine months to date of fiscal 2023."""
+        found = asked_periods(
+            "Net income in the first 36 weeks of fiscal 2023 compared with the first 36 weeks "
+            "of fiscal 2022?",
+            "Costco",
+        )
+        assert found is not None
+        assert [(p.fiscal_year, p.months, p.quarter) for p in found] == [(2022, 9, 3), (2023, 9, 3)]  # fmt: skip
+
+    def test_twelve_week_quarters_and_their_halves(self) -> None:
+        """A 12-week quarter, 24 weeks and 36 weeks ended a date are a quarter, six and nine months."""
+        q = one("Revenue for the 12 weeks ended June 17, 2023?")
+        assert (q.months, q.quarter, q.end_date) == (3, 2, date(2023, 6, 17))
+        assert one("Revenue for the 24 weeks ended June 17, 2023?").months == 6
+        assert one("Revenue for the thirty-six weeks ended September 9, 2023?").months == 9

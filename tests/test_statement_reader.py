@@ -60,6 +60,50 @@ CONSOLIDATED STATEMENTS OF EARNINGS
 Net sales 7,000 6,500
 """
 
+TWELVE_WEEK_QUARTERS = """ACME FOODS INC
+Condensed Consolidated Statement of Income
+(in millions except per share amounts, unaudited)
+12 Weeks Ended 24 Weeks Ended
+6/17/2023 6/11/2022 6/17/2023 6/11/2022
+Net Revenue $ 22,322 $ 20,225 $ 40,168 $ 36,425
+Operating Profit 3,659 2,077 6,288 7,344
+"""
+
+THIRTEEN_WEEKS_IN_WORDS = """ACME RETAIL INC
+CONDENSED CONSOLIDATED STATEMENTS OF OPERATIONS
+(Unaudited)
+Thirteen weeks ended Thirty-nine weeks ended
+October 29, October 30, October 29, October 30,
+($ in millions, except per share amounts) 2022 2021 2022 2021
+Sales $ 2,173 $ 2,189 $ 6,413 $ 6,617
+Income from operations 157 196 513 742
+"""
+
+PERCENT_OF_SALES = """Exhibit 1
+ACME Beauty, Inc.
+Consolidated Statements of Income
+(In thousands, except per share data)
+13 Weeks Ended
+July 29, July 30,
+2023 2022
+(Unaudited) (Unaudited)
+Net sales $ 2,529,809 100.0% $ 2,297,113 100.0%
+Operating income 391,642 15.5% 391,428 17.0%
+Interest income, net (4,449) (0.2%) (108) (0.0%)
+Income before income taxes 396,091 15.7% 391,536 17.0%
+"""
+
+DAYS_OVER_YEARS = """Exhibit 2
+ACME Beauty, Inc.
+Condensed Consolidated Balance Sheets
+(In thousands)
+April 29, January 28, April 30,
+2023 2023 2022
+(Unaudited) (Unaudited)
+Cash and cash equivalents $ 636,449 $ 737,877 $ 654,486
+Merchandise inventories, net 1,751,235 1,603,451 1,570,552
+"""
+
 HALF_PROSE = """ACME CORP
 CONSOLIDATED BALANCE SHEETS
 (in millions)
@@ -159,6 +203,37 @@ class TestTextReader:
         assert (p2018.restated, p2017.restated) == (False, True)
         assert p2018.end_date == date(2018, 2, 3)
 
+    def test_quarters_of_twelve_weeks(self) -> None:
+        """'12 Weeks Ended | 24 Weeks Ended' over four dates: two quarter and two half-year columns."""
+        read = read_pages("ACME_2023Q2_EARNINGS", [(4, TWELVE_WEEK_QUARTERS)])
+        table = read.tables[0]
+        assert [p.key for p in table.periods] == ["2023Q2", "2022Q2", "2023M6", "2022M6"]
+        facts = {(f.label, f.period.key): f.value for f in table.facts}
+        assert facts[("Operating Profit", "2022Q2")] == 2077e6
+
+    def test_weeks_in_words(self) -> None:
+        """'Thirteen weeks ended | Thirty-nine weeks ended' are a quarter and nine months each."""
+        read = read_pages("ACME_2023Q3_10Q", [(4, THIRTEEN_WEEKS_IN_WORDS)])
+        periods = read.tables[0].periods
+        assert [(p.months, p.end_date) for p in periods] == [
+            (3, date(2022, 10, 29)), (3, date(2021, 10, 30)), (9, date(2022, 10, 29)), (9, date(2021, 10, 30))
+        ]  # fmt: skip
+
+    def test_percent_of_sales_beside_each_amount(self) -> None:
+        """A release's percent-of-sales cell after each amount is no column: the amounts are read."""
+        read = read_pages("ACME_2023Q2_EARNINGS", [(5, PERCENT_OF_SALES)])
+        facts = {(f.label, f.column): f.value for t in read.tables for f in t.facts}
+        assert facts[("Income before income taxes", 0)] == 396_091e3
+        assert facts[("Interest income, net", 1)] == -108e3
+        assert all(f.unit == "USD" for t in read.tables for f in t.facts)
+
+    def test_a_line_of_days_over_a_line_of_years(self) -> None:
+        """'April 29, January 28, April 30,' over '2023 2023 2022': each column its own day and
+        year (the last day does not run onto the first year, the middle column is January 28)."""
+        read = read_pages("ACME_2024Q1_EARNINGS", [(5, DAYS_OVER_YEARS)])
+        periods = read.tables[0].periods
+        assert [p.end_date for p in periods] == [date(2023, 4, 29), date(2023, 1, 28), date(2022, 4, 30)]  # fmt: skip
+
     def test_numbers_split_across_lines(self) -> None:
         """'394,' followed by '328' on the next line is one number, 394,328."""
         assert join_split_numbers(["Net sales", "394,", "328 $", "365,817"]) == [
@@ -233,6 +308,11 @@ class TestTitles:
             title_kind("CONSOLIDATED STATEMENTS OF STOCKHOLDERS\u2019 (DEFICIT) EQUITY") == "equity"
         )
         assert title_kind("CONSOLIDATED STATEMENTS OF COMPREHENSIVE (LOSS) INCOME") == "income"
+
+    def test_and_other_information(self) -> None:
+        """A release's 'Consolidated Statements of Income and Other Information' is an income statement."""
+        assert title_kind("Consolidated Statements of Income and Other Information") == "income"
+        assert title_kind("Consolidated Statements of Income and Other Matters") is None
 
     def test_prose_is_no_title(self) -> None:
         """A sentence that mentions a statement is not a title."""

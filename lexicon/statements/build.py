@@ -52,6 +52,7 @@ _UNAUDITED = re.compile(r"\bunaudited\b", re.I)
 
 
 _FOOTNOTE = re.compile(r"^\(\d\)$")
+_PERCENT_CELL = re.compile(r"^\(?-?\d[\d,]*(?:\.\d+)?\s*%\)?$")
 
 
 def row_unit(
@@ -87,9 +88,16 @@ def _item(label: str, unit: StatementUnit) -> str | None:
 
 
 def _without_marks(cells: list[str], ncols: int) -> list[str]:
-    """A row's cells without the footnote markers '(1)' printed after its label."""
+    """A row's cells without the footnote markers '(1)' printed after its label, and without
+    the percent-of-sales cell a release prints after each period's amount ('Net sales
+    $ 2,529,809 100.0% $ 2,297,113 100.0%' under two period columns)."""
     if len(cells) > ncols and all(_FOOTNOTE.match(c) for c in cells[: len(cells) - ncols]):
         return cells[len(cells) - ncols :]
+    if len(cells) == 2 * ncols and all(
+        _PERCENT_CELL.match(share) and not _PERCENT_CELL.match(amount)
+        for amount, share in zip(cells[::2], cells[1::2], strict=True)
+    ):
+        return cells[::2]
     return cells
 
 

@@ -55,8 +55,11 @@ _TITLE = re.compile(
     r"|(?:stock|share)holdersequitystatements?)"
     r"(?:continued|unaudited|inmillions|inthousands)*"
 )
+# what may follow a statement's name in its title: the entity, a flag, or the release's
+# 'and Other Information' (Intel's 'Consolidated Statements of Income and Other Information')
 _TITLE_REST = re.compile(
     r"^$|subsidiar|incorporated|inc$|corporation|compan|plc$|llc$|ltd$|continued|unaudited"
+    r"|^and(?:other|supplemental)(?:financial)?information$"
 )
 _COMPANY_END = re.compile(
     r"(?:inc|incorporated|corporation|corp|company|companies|co|plc|ltd|llc|subsidiaries"

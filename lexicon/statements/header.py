@@ -14,13 +14,19 @@ from dataclasses import dataclass
 from datetime import date
 
 from finqa.lexicon.model import StatementKind, StatementPeriod
-from finqa.lexicon.periods import PeriodMatch, find_periods
+from finqa.lexicon.periods import (
+    WEEKS_PATTERN,
+    PeriodMatch,
+    find_periods,
+    months_of_weeks,
+    weeks_of,
+)
 
 __all__ = ["HeaderInfo", "read_header", "is_header_line"]
 
 _DURATION = re.compile(
     r"\b(?P<n>three|six|nine|twelve|3|6|9|12)\s+months\b"
-    r"|\b(?P<w>fifty[- ]two|fifty[- ]three|52|53)[- ]weeks?\b"
+    r"|\b(?P<w>" + WEEKS_PATTERN + r")\b"
     r"|\b(?P<q>quarters?)\s+end"
     r"|\b(?P<y>(?:fiscal\s+)?years?)\s+end",
     re.I,
@@ -46,7 +52,8 @@ _HEADER_WORDS = re.compile(
     r"\b(?:fiscal|years?|ended|ending|as|of|at|for|the|and|three|six|nine|twelve|months?|weeks?|"
     r"period|periods|quarters?|first|second|third|fourth|to|from|restated|recast|revised|adjusted|"
     r"unaudited|audited|in|millions|thousands|billions|except|per|share|data|amounts|dollars|"
-    r"successor|predecessor|total|change|fifty|two|three|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|"
+    r"successor|predecessor|total|change|fifty|two|three|four|five|seven|eight|ten|eleven|"
+    r"thirteen|fourteen|sixteen|seventeen|twenty|thirty|forty|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|"
     r"apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|"
     r"dec(?:ember)?|q[1-4]|fy)\b\.?",
     re.I,
@@ -101,9 +108,9 @@ def _months_of(m: re.Match[str]) -> tuple[int | None, int | None]:
     """(months, weeks) of one duration phrase."""
     if m.group("n"):
         return _MONTHS_OF[m.group("n").lower()], None
-    if m.group("w"):
-        w = m.group("w").lower()
-        return 12, 53 if ("53" in w or "three" in w) else 52
+    if m.group("w"):  # '13 Weeks Ended' is a quarter, '36 Weeks Ended' nine months
+        weeks = weeks_of(m.group("w"))
+        return (months_of_weeks(weeks) if weeks else None), weeks
     if m.group("q"):
         return 3, None
     return 12, None
@@ -177,11 +184,34 @@ def _collapse_repeats(
     ]
 
 
+# a line of days over a line of years ('April 29, January 28, April 30,' over '2023 2023 2022'):
+# read as one text, the last day runs onto the first year ('April 30, 2023')
+_DAYS_THEN_YEARS = re.compile(
+    r"(?P<days>(?:" + _MONTH_DAY.pattern + r",\s*){2,})(?P<years>(?:(?:19|20)\d\d\b\*?\s*){2,})",
+    re.I,
+)
+
+
+def _paired_days(text: str) -> str:
+    """Each day of a line of days written with its column's year, where as many years follow
+    as there are days: 'April 29, January 28, April 30, 2023 2023 2022' -> 'April 29, 2023
+    January 28, 2023 April 30, 2022'."""
+
+    def pair(m: re.Match[str]) -> str:
+        days = [d.group(0) for d in _MONTH_DAY.finditer(m.group("days"))]
+        years = re.findall(r"(?:19|20)\d\d\b\*?", m.group("years"))
+        if len(days) != len(years):
+            return m.group(0)
+        return " ".join(f"{d}, {y}" for d, y in zip(days, years, strict=True)) + " "
+
+    return _DAYS_THEN_YEARS.sub(pair, text)
+
+
 def read_header(
     lines: list[str], kind: StatementKind, company: str | None = None
 ) -> HeaderInfo | None:
     """Column periods from a table's header lines; None when no column year can be read."""
-    text = " ".join(ln.strip() for ln in lines if ln.strip())
+    text = _paired_days(" ".join(ln.strip() for ln in lines if ln.strip()))
     every = find_periods(text, company)
     found = [
         p

@@ -69,7 +69,7 @@ __all__ = [
 #     ('Adjusted EBIT', 'Net sales of reportable segments'), a heading glued to the first part
 #     ('Net sales: X'), one segment's heading the nearest above a tall header, no-break spaces
 
-MODEL_VERSION = 17
+MODEL_VERSION = 18
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
 
