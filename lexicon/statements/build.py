@@ -20,6 +20,7 @@ from finqa.lexicon.model import (
 )
 from finqa.lexicon.statements.balances import balance_period, balance_side
 from finqa.lexicon.statements.catalogue import item_for_label
+from finqa.lexicon.statements.cost_lines import COST_ITEM, revenue_costs
 from finqa.lexicon.statements.header import read_header
 from finqa.lexicon.statements.raw import DASHES, BuildFailure, RawTable, read_cell
 from finqa.lexicon.statements.scale import header_scale
@@ -86,6 +87,12 @@ def _item(label: str, unit: StatementUnit) -> str | None:
     return item_for_label(label)
 
 
+def _row_item(label: str, heading: str, scale: float, kind: StatementKind) -> str | None:
+    """Catalogue id of a row by its caption, read under its heading (a payment)."""
+    row_item = _item(label, row_unit(label, heading, "", scale, kind)[0])
+    return paid_under(heading, row_item, label, item_for_label)
+
+
 def _without_marks(cells: list[str], ncols: int) -> list[str]:
     """A row's cells without the footnote markers '(1)' printed after its label."""
     if len(cells) > ncols and all(_FOOTNOTE.match(c) for c in cells[: len(cells) - ncols]):
@@ -132,6 +139,15 @@ def build_table(
         rows, headings, split = split_grand_totals(rows, headings, ncols)
         if split:
             notes.append(split)
+    row_items = [
+        _row_item(label, headings[r] if r < len(headings) else "", scale, raw.kind)
+        if cells
+        else None
+        for r, (label, cells) in enumerate(rows)
+    ]
+    if raw.kind == "income":  # costs of revenue by the statement's layout (`cost_lines`)
+        for r in revenue_costs(rows, headings, row_items):
+            row_items[r] = COST_ITEM
     for r, (label, cells) in enumerate(rows):
         labels.append(label)
         if not cells:
@@ -144,8 +160,7 @@ def build_table(
                 notes.append(f"row {label[:40]!r}: {len(cells)} cells for {ncols} columns, skipped")
             continue
         heading = headings[r] if r < len(headings) else ""
-        row_item = _item(label, row_unit(label, heading, "", scale, raw.kind)[0])
-        item = paid_under(heading, row_item, label, item_for_label)
+        item = row_items[r]
         side = balance_side(label)  # an opening / closing balance is an instant
         row_periods = [(balance_period(p, side) if side else None) or p for p in periods]
         for c, (cell, parsed) in enumerate(zip(cells, values, strict=True)):

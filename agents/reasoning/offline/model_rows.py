@@ -34,7 +34,8 @@ from finqa.lexicon.label_keys import borrowed_caption
 from finqa.lexicon.line_items import label_key
 from finqa.lexicon.model import StatementFact, StatementPeriod, StatementTable
 from finqa.lexicon.statements.attribution import EQUITY_OWNERS
-from finqa.lexicon.statements.catalogue import worded_item
+from finqa.lexicon.statements.catalogue import item_for_label, worded_item
+from finqa.lexicon.statements.cost_lines import COST_ITEM
 from finqa.lexicon.statements.main_printing import (
     PRIMARY_STATEMENTS,
     main_pages,
@@ -275,11 +276,13 @@ def _row(
         # with noncontrolling interests, is the item the layout says: `statements.attribution`)
         # (the pre-tax income the model names, by its caption or as the row the tax identity
         # closes from, is that item: `statements.tax_identity`)
+        # (a cost of revenue the model's layout typed, not its caption: `statements.cost_lines`)
         item=first.item
         if tagged
         or paid_item_of(first.item)
         or first.item in EQUITY_OWNERS
         or first.item == PRETAX_ITEM
+        or (first.item == COST_ITEM and item_for_label(first.label) != COST_ITEM)
         else worded_item(first.label),
         concept=(first.concept or first.label) if tagged else None,
         ends=tuple(
