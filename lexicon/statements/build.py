@@ -93,6 +93,21 @@ def _row_item(label: str, heading: str, scale: float, kind: StatementKind) -> st
     return paid_under(heading, row_item, label, item_for_label)
 
 
+def _row_items(
+    rows: list[tuple[str, list[str]]], headings: list[str], scale: float, kind: StatementKind
+) -> list[str | None]:
+    """Each row's catalogue id (None for a heading); on an income statement, the costs of
+    revenue its layout shows (`cost_lines`) are cost of revenue whatever their captions."""
+    items = [
+        _row_item(label, headings[r] if r < len(headings) else "", scale, kind) if cells else None
+        for r, (label, cells) in enumerate(rows)
+    ]
+    if kind == "income":
+        for r in revenue_costs(rows, headings, items):
+            items[r] = COST_ITEM
+    return items
+
+
 def _without_marks(cells: list[str], ncols: int) -> list[str]:
     """A row's cells without the footnote markers '(1)' printed after its label."""
     if len(cells) > ncols and all(_FOOTNOTE.match(c) for c in cells[: len(cells) - ncols]):
@@ -139,15 +154,7 @@ def build_table(
         rows, headings, split = split_grand_totals(rows, headings, ncols)
         if split:
             notes.append(split)
-    row_items = [
-        _row_item(label, headings[r] if r < len(headings) else "", scale, raw.kind)
-        if cells
-        else None
-        for r, (label, cells) in enumerate(rows)
-    ]
-    if raw.kind == "income":  # costs of revenue by the statement's layout (`cost_lines`)
-        for r in revenue_costs(rows, headings, row_items):
-            row_items[r] = COST_ITEM
+    row_items = _row_items(rows, headings, scale, raw.kind)
     for r, (label, cells) in enumerate(rows):
         labels.append(label)
         if not cells:
