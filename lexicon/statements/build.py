@@ -22,7 +22,7 @@ from finqa.lexicon.statements.balances import balance_period, balance_side
 from finqa.lexicon.statements.catalogue import item_for_label
 from finqa.lexicon.statements.cost_lines import COST_ITEM, revenue_costs
 from finqa.lexicon.statements.header import read_header
-from finqa.lexicon.statements.raw import DASHES, BuildFailure, RawTable, read_cell
+from finqa.lexicon.statements.raw import DASHES, FOOTNOTE_MARK, BuildFailure, RawTable, read_cell
 from finqa.lexicon.statements.scale import header_scale
 from finqa.lexicon.statements.totals import split_grand_totals
 
@@ -50,9 +50,6 @@ _NOT_PER_SHARE = re.compile(
 # ('Common stock, $0.50 par value per share; Shares issued: 1,726 million' 863)
 _AMOUNTS_ONLY = frozenset({"balance", "cashflow"})
 _UNAUDITED = re.compile(r"\bunaudited\b", re.I)
-
-
-_FOOTNOTE = re.compile(r"^\(\d\)$")
 
 
 def row_unit(
@@ -110,7 +107,7 @@ def _row_items(
 
 def _without_marks(cells: list[str], ncols: int) -> list[str]:
     """A row's cells without the footnote markers '(1)' printed after its label."""
-    if len(cells) > ncols and all(_FOOTNOTE.match(c) for c in cells[: len(cells) - ncols]):
+    if len(cells) > ncols and all(FOOTNOTE_MARK.match(c) for c in cells[: len(cells) - ncols]):
         return cells[len(cells) - ncols :]
     return cells
 
