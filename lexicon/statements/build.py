@@ -20,7 +20,6 @@ from finqa.lexicon.model import (
 )
 from finqa.lexicon.statements.balances import balance_period, balance_side
 from finqa.lexicon.statements.catalogue import item_for_label
-from finqa.lexicon.statements.cost_lines import COST_ITEM, revenue_costs
 from finqa.lexicon.statements.header import read_header
 from finqa.lexicon.statements.raw import DASHES, FOOTNOTE_MARK, BuildFailure, RawTable, read_cell
 from finqa.lexicon.statements.scale import header_scale
@@ -84,27 +83,6 @@ def _item(label: str, unit: StatementUnit) -> str | None:
     return item_for_label(label)
 
 
-def _row_item(label: str, heading: str, scale: float, kind: StatementKind) -> str | None:
-    """Catalogue id of a row by its caption, read under its heading (a payment)."""
-    row_item = _item(label, row_unit(label, heading, "", scale, kind)[0])
-    return paid_under(heading, row_item, label, item_for_label)
-
-
-def _row_items(
-    rows: list[tuple[str, list[str]]], headings: list[str], scale: float, kind: StatementKind
-) -> list[str | None]:
-    """Each row's catalogue id (None for a heading); on an income statement, the costs of
-    revenue its layout shows (`cost_lines`) are cost of revenue whatever their captions."""
-    items = [
-        _row_item(label, headings[r] if r < len(headings) else "", scale, kind) if cells else None
-        for r, (label, cells) in enumerate(rows)
-    ]
-    if kind == "income":
-        for r in revenue_costs(rows, headings, items):
-            items[r] = COST_ITEM
-    return items
-
-
 def _without_marks(cells: list[str], ncols: int) -> list[str]:
     """A row's cells without the footnote markers '(1)' printed after its label."""
     if len(cells) > ncols and all(FOOTNOTE_MARK.match(c) for c in cells[: len(cells) - ncols]):
@@ -151,7 +129,6 @@ def build_table(
         rows, headings, split = split_grand_totals(rows, headings, ncols)
         if split:
             notes.append(split)
-    row_items = _row_items(rows, headings, scale, raw.kind)
     for r, (label, cells) in enumerate(rows):
         labels.append(label)
         if not cells:
@@ -164,7 +141,8 @@ def build_table(
                 notes.append(f"row {label[:40]!r}: {len(cells)} cells for {ncols} columns, skipped")
             continue
         heading = headings[r] if r < len(headings) else ""
-        item = row_items[r]
+        row_item = _item(label, row_unit(label, heading, "", scale, raw.kind)[0])
+        item = paid_under(heading, row_item, label, item_for_label)
         side = balance_side(label)  # an opening / closing balance is an instant
         row_periods = [(balance_period(p, side) if side else None) or p for p in periods]
         for c, (cell, parsed) in enumerate(zip(cells, values, strict=True)):

@@ -17,6 +17,9 @@ filer splits them) then reads these lines; the answer names them.
   the line's caption repeats a revenue line's caption ('Hardware' / 'Hardware'; 'Hardware
   revenues' / 'Hardware expenses'): that revenue's cost.
 Any other line stays untyped: a statement laid out otherwise is read by its captions only.
+`table_costs` reads the same over a typed statement table (the heading in force at a row is the
+nearest row above it without figures). The statement model keeps its facts' items as their
+captions say; the reasoner's Book reads these lines as cost of revenue (`model_rows`).
 """
 
 from __future__ import annotations
@@ -26,9 +29,10 @@ from collections.abc import Sequence
 
 from finqa.lexicon.label_keys import label_key
 from finqa.lexicon.line_items import get_item
+from finqa.lexicon.model import StatementTable
 from finqa.lexicon.statements.catalogue import item_for_label
 
-__all__ = ["COST_ITEM", "cost_heading", "revenue_costs"]
+__all__ = ["COST_ITEM", "cost_heading", "revenue_costs", "table_costs"]
 
 COST_ITEM = "cogs"
 REVENUE_ITEM = "revenue"
@@ -95,3 +99,24 @@ def revenue_costs(
         else:
             break  # the costs of revenue are the lines right after the revenue total
     return frozenset(out)
+
+
+def table_costs(table: StatementTable) -> frozenset[int]:
+    """`revenue_costs` over a typed income statement table (row positions as its facts'
+    `row`); empty for another statement or the filer's tags."""
+    if table.statement != "income" or table.source == "xbrl":
+        return frozenset()
+    items: dict[int, str | None] = {}
+    for fact in table.facts:
+        if not fact.dimensions:
+            items.setdefault(fact.row, fact.item)
+    rows: list[tuple[str, Sequence[str]]] = []
+    headings: list[str] = []
+    heading = ""
+    for r, label in enumerate(table.labels):
+        valued = r in items
+        rows.append((label, ("",) if valued else ()))
+        headings.append(heading if valued else "")
+        if not valued:
+            heading = label
+    return revenue_costs(rows, headings, [items.get(r) for r in range(len(rows))])

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from finqa.agents.reasoning.offline.tables import Row
 from finqa.agents.types import Evidence, StatementStore
@@ -34,8 +35,8 @@ from finqa.lexicon.label_keys import borrowed_caption
 from finqa.lexicon.line_items import label_key
 from finqa.lexicon.model import StatementFact, StatementPeriod, StatementTable
 from finqa.lexicon.statements.attribution import EQUITY_OWNERS
-from finqa.lexicon.statements.catalogue import item_for_label, worded_item
-from finqa.lexicon.statements.cost_lines import COST_ITEM
+from finqa.lexicon.statements.catalogue import worded_item
+from finqa.lexicon.statements.cost_lines import COST_ITEM, table_costs
 from finqa.lexicon.statements.main_printing import (
     PRIMARY_STATEMENTS,
     main_pages,
@@ -201,9 +202,12 @@ def _table_rows(
     by_row: dict[int, list[StatementFact]] = defaultdict(list)
     for fact in table.facts:
         by_row[fact.row].append(fact)
+    costs = table_costs(table)  # costs of revenue by the statement's layout
     out: list[Row] = []
-    for n, (_, facts) in enumerate(sorted(by_row.items())):
+    for n, (r, facts) in enumerate(sorted(by_row.items())):
         row = _row(facts, table, statement, primary, doc_scale, cites, offset + n, slot, printed)
+        if row is not None and r in costs:
+            row = replace(row, item=COST_ITEM)
         if row is not None:
             out.append(row)
     return out
@@ -276,13 +280,11 @@ def _row(
         # with noncontrolling interests, is the item the layout says: `statements.attribution`)
         # (the pre-tax income the model names, by its caption or as the row the tax identity
         # closes from, is that item: `statements.tax_identity`)
-        # (a cost of revenue the model's layout typed, not its caption: `statements.cost_lines`)
         item=first.item
         if tagged
         or paid_item_of(first.item)
         or first.item in EQUITY_OWNERS
         or first.item == PRETAX_ITEM
-        or (first.item == COST_ITEM and item_for_label(first.label) != COST_ITEM)
         else worded_item(first.label),
         concept=(first.concept or first.label) if tagged else None,
         ends=tuple(
