@@ -238,11 +238,14 @@ _GROUP_AFTER = re.compile(
 # a part is named as one only when the question's own words say so ('the Fulfillment segment')
 _EXPENSE_AFTER = re.compile(r"^\s*(?:'s\s+|’s\s+)?" + EXPENSE_HEAD.pattern, re.I)
 # the same caption spelled with its head first ('cost of products', 'costs of the services'), or
-# a name in the list that opens after an expense line's words ('all cost of revenue lines
-# (subscription, product, and services and other)'): the lines named are the operands of the
-# figure asked (a company's cost of revenue), not a part of the business
+# a name in the list of an expense's lines ('all cost of revenue lines (subscription, product,
+# and services and other)'): the lines named are the operands of the figure asked (a company's
+# cost of revenue), not a part of the business ('operating expenses (excluding the Cloud
+# segment)' lists no lines: its part is still asked)
 _EXPENSE_OF_BEFORE = re.compile(EXPENSE_HEAD.pattern + r"\s+of\s+(?:the\s+)?$", re.I)
-_EXPENSE_LIST_BEFORE = re.compile(EXPENSE_HEAD.pattern + r"(?:\s+[\w-]+){0,4}\s*\([^()]*$", re.I)
+_EXPENSE_LIST_BEFORE = re.compile(
+    EXPENSE_HEAD.pattern + r"(?:\s+[\w-]+){0,3}?\s+(?:line\s+items?|lines?)\s*\([^()]*$", re.I
+)
 
 
 def _expense_operand(before: str, text: str) -> bool:

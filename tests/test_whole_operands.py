@@ -125,6 +125,13 @@ class TestOperandsAreNoPart:
             asked = resolve_dimension(q, self.MEMBERS)
             assert asked is not None and asked.member is not None, q
 
+    def test_a_parenthesis_that_lists_no_lines_keeps_the_part(self) -> None:
+        """'operating costs (for services and other)' names the part whose costs are asked,
+        not the lines of a cost."""
+        q = "What were Acme's operating costs (for services and other) in FY2022?"
+        asked = resolve_dimension(q, self.MEMBERS)
+        assert asked is not None and asked.member == "acme:ServicesAndOtherMember"
+
 
 class TestSummedCostLines:
     def test_negative_cost_lines_are_read_as_their_sizes(self) -> None:
