@@ -237,6 +237,25 @@ _GROUP_AFTER = re.compile(
 # ('Technology and infrastructure expenses', 'Marketing costs'), not a part of the business:
 # a part is named as one only when the question's own words say so ('the Fulfillment segment')
 _EXPENSE_AFTER = re.compile(r"^\s*(?:'s\s+|’s\s+)?" + EXPENSE_HEAD.pattern, re.I)
+# the same caption spelled with its head first ('cost of products', 'costs of the services'), or
+# a name in the list of an expense's lines ('all cost of revenue lines (subscription, product,
+# and services and other)'): the lines named are the operands of the figure asked (a company's
+# cost of revenue), not a part of the business ('operating expenses (excluding the Cloud
+# segment)' lists no lines: its part is still asked)
+_EXPENSE_OF_BEFORE = re.compile(EXPENSE_HEAD.pattern + r"\s+of\s+(?:the\s+)?$", re.I)
+_EXPENSE_LIST_BEFORE = re.compile(
+    EXPENSE_HEAD.pattern + r"(?:\s+[\w-]+){0,3}?\s+(?:line\s+items?|lines?)\s*\([^()]*$", re.I
+)
+
+
+def _expense_operand(before: str, text: str) -> bool:
+    """The name at the end of `before` (spelled `text`) names an expense line the question
+    counts, by its head ('cost of X') or in the list of an expense's lines ('cost lines (X,
+    Y)'), not a part of the business."""
+    lead = re.match(r"(?i)of\s+", text)
+    if lead is not None:  # a member matched with its 'of' ('Sales of products' as 'of products')
+        before = before + text[: lead.end()]
+    return bool(_EXPENSE_OF_BEFORE.search(before) or _EXPENSE_LIST_BEFORE.search(before))
 
 
 def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> AskedDimension | None:
@@ -269,7 +288,10 @@ def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> Aske
             said = spoken is not None and name_key(spoken.phrase) == key  # 'the X segment'
             # 'product categories': a kind of part, not one part's name; 'Fulfillment
             # expenses': an expense line's caption, not a part
-            generic = _GROUP_AFTER.match(after) or (_EXPENSE_AFTER.match(after) and not said)
+            generic = _GROUP_AFTER.match(after) or (
+                not said
+                and (_EXPENSE_AFTER.match(after) or _expense_operand(question[: toks[i][0]], text))
+            )
             for m in hits:
                 if not _short_ok(text, key) or generic:
                     continue

@@ -21,7 +21,7 @@ from finqa.lexicon.model import (
 from finqa.lexicon.statements.balances import balance_period, balance_side
 from finqa.lexicon.statements.catalogue import item_for_label
 from finqa.lexicon.statements.header import read_header
-from finqa.lexicon.statements.raw import DASHES, BuildFailure, RawTable, read_cell
+from finqa.lexicon.statements.raw import DASHES, FOOTNOTE_MARK, BuildFailure, RawTable, read_cell
 from finqa.lexicon.statements.scale import header_scale
 from finqa.lexicon.statements.totals import split_grand_totals
 
@@ -51,7 +51,6 @@ _AMOUNTS_ONLY = frozenset({"balance", "cashflow"})
 _UNAUDITED = re.compile(r"\bunaudited\b", re.I)
 
 
-_FOOTNOTE = re.compile(r"^\(\d\)$")
 _PERCENT_CELL = re.compile(r"^\(?-?\d[\d,]*(?:\.\d+)?\s*%\)?$")
 
 
@@ -91,7 +90,7 @@ def _without_marks(cells: list[str], ncols: int) -> list[str]:
     """A row's cells without the footnote markers '(1)' printed after its label, and without
     the percent-of-sales cell a release prints after each period's amount ('Net sales
     $ 2,529,809 100.0% $ 2,297,113 100.0%' under two period columns)."""
-    if len(cells) > ncols and all(_FOOTNOTE.match(c) for c in cells[: len(cells) - ncols]):
+    if len(cells) > ncols and all(FOOTNOTE_MARK.match(c) for c in cells[: len(cells) - ncols]):
         return cells[len(cells) - ncols :]
     if len(cells) == 2 * ncols and all(
         _PERCENT_CELL.match(share) and not _PERCENT_CELL.match(amount)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from finqa.lexicon.periods import year_mentions
-from finqa.lexicon.statements.raw import RawTable, read_cell
+from finqa.lexicon.statements.raw import FOOTNOTE_MARK, RawTable, read_cell
 
 __all__ = [
     "ColumnPeriod",
@@ -120,10 +120,23 @@ def _rows(text: str) -> tuple[ReadRow, ...]:
         header = column_years(table)
         for (caption, _cells), at in zip(table.rows, table.at, strict=False):
             cells = tuple(_with_currency(text, c) for c in at.cells if c is not None)
+            cells = _without_marks(text, cells, len(header))
             if cells:
                 texts = tuple(text[s:e] for s, e in cells)
                 out.append(ReadRow(caption, at.caption, cells, texts, header, t, len(out)))
     return tuple(out)
+
+
+def _without_marks(
+    text: str, cells: tuple[tuple[int, int], ...], columns: int
+) -> tuple[tuple[int, int], ...]:
+    """A row's cells without the footnote marks read before its figures ('Hardware (1) 1,360
+    1,576 1,648' under three years: the figures are the three columns, as the statement model
+    reads them)."""
+    extra = len(cells) - columns
+    if columns and extra > 0 and all(FOOTNOTE_MARK.match(text[s:e]) for s, e in cells[:extra]):
+        return cells[extra:]
+    return cells
 
 
 def _with_currency(text: str, cell: tuple[int, int]) -> tuple[int, int]:

@@ -6,13 +6,16 @@ A leaf of the statement readers: the PDF and text readers produce `RawTable`s, `
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from finqa.lexicon.model import StatementKind
 from finqa.lexicon.numbers import parse_quantity
 
-__all__ = ["RawTable", "RowAt", "BuildFailure", "read_cell", "DASHES"]
+__all__ = ["RawTable", "RowAt", "BuildFailure", "read_cell", "DASHES", "FOOTNOTE_MARK"]
 
+# a footnote mark printed after a caption, read as a cell of its own: 'Hardware (1) 1,360'
+FOOTNOTE_MARK = re.compile(r"^\(\d\)$")
 DASHES = frozenset({"\u2014", "\u2013", "-", "--", "\u2014\u2014", "\u2212"})
 
 

@@ -68,8 +68,9 @@ __all__ = [
 #     2018 $ % $ %', '23 vs. 22'), a derived measure's or the segments' total under the parts
 #     ('Adjusted EBIT', 'Net sales of reportable segments'), a heading glued to the first part
 #     ('Net sales: X'), one segment's heading the nearest above a tall header, no-break spaces
+# 18: (wholeop) Costco's 'Merchandise costs' a caption of cost of revenue
 
-MODEL_VERSION = 18
+MODEL_VERSION = 19
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
 

@@ -109,6 +109,13 @@ class Fact:
     value: float  # as written (signed)
 
 
+def _same_table(row: Row, table_id: str | None) -> bool:
+    """A statement-model row of the table `table_id`: two rows of one table under one caption
+    are two lines (Activision Blizzard's 'Software royalties, ...' under the cost of each of
+    its two revenues), while one caption in two readings or printings is one line."""
+    return row.model and table_id is not None and row.table_id == table_id
+
+
 def _tagged(row: Row) -> bool:
     """A row of the filing's inline XBRL facts (not the text's reading of the same line)."""
     return (row.table_id or "").startswith("xbrl-")
@@ -346,12 +353,13 @@ class Book:
             return [best]
         exact, prefixes, excludes = li.keys()
         off = li.off_statement_keys()
-        out, keys = [best], {top.key}
+        out, keys = [best], {top.key: top.table_id}
         for row in self.rows:
             v = row.value_for(year)
             if (
                 v is None
-                or row.key in keys
+                or any(row is f.row for f in out)
+                or (row.key in keys and not _same_table(row, keys[row.key]))
                 or row.doc_id != top.doc_id
                 or row.statement != top.statement
                 or not row.primary
@@ -365,7 +373,7 @@ class Book:
             if not (fits or (row.item is not None and row.item in (li.id, *li.metrics))):
                 continue
             out.append(Fact(li, year, row, float(v)))
-            keys.add(row.key)
+            keys.setdefault(row.key, row.table_id)
         totals = [f for f in out if f.row.key.startswith("total")]
         return totals[:1] if totals else out
 

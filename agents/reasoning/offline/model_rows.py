@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from finqa.agents.reasoning.offline.tables import Row
 from finqa.agents.types import Evidence, StatementStore
@@ -35,6 +36,7 @@ from finqa.lexicon.line_items import label_key
 from finqa.lexicon.model import StatementFact, StatementPeriod, StatementTable
 from finqa.lexicon.statements.attribution import EQUITY_OWNERS
 from finqa.lexicon.statements.catalogue import worded_item
+from finqa.lexicon.statements.cost_lines import COST_ITEM, table_costs
 from finqa.lexicon.statements.main_printing import (
     PRIMARY_STATEMENTS,
     main_pages,
@@ -200,9 +202,12 @@ def _table_rows(
     by_row: dict[int, list[StatementFact]] = defaultdict(list)
     for fact in table.facts:
         by_row[fact.row].append(fact)
+    costs = table_costs(table)  # costs of revenue by the statement's layout
     out: list[Row] = []
-    for n, (_, facts) in enumerate(sorted(by_row.items())):
+    for n, (r, facts) in enumerate(sorted(by_row.items())):
         row = _row(facts, table, statement, primary, doc_scale, cites, offset + n, slot, printed)
+        if row is not None and r in costs:
+            row = replace(row, item=COST_ITEM)
         if row is not None:
             out.append(row)
     return out

@@ -111,9 +111,11 @@ def _expand(
                     return name
                 facts[name] = fact
                 rows.setdefault(item_id, fact.row)
-        if name in summed:
-            return "(" + " + ".join(summed[name]) + ")" if len(summed[name]) > 1 else name
         fact = facts[name]
+        if name in summed and len(summed[name]) > 1:
+            # each line as its item reads it: an expense printed in parentheses is its size
+            lines = (f"abs({n})" if fact.item.magnitude else n for n in summed[name])
+            return "(" + " + ".join(lines) + ")"
         if fact.item.magnitude:
             return f"abs({name})"
         if fact.item.signed_expense and not fact.row.model and caption_sign(fact.row.label) < 0:
