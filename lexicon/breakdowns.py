@@ -42,6 +42,11 @@ __all__ = ["Breakdown", "PartValue", "Pick", "read_breakdowns", "pick", "best_br
 
 # a printed total row of the table: the parts are checked against the consolidated figure
 _TOTAL_ROW = re.compile(r"^\s*(?:total|consolidated)\b", re.I)
+# rows of a breakdown that are adjustments between the parts and the total, never a part (a
+# 'Corporate' or 'All Other' row may be a segment the filer lists; these never are)
+_ADJUSTMENT = re.compile(
+    r"eliminat|intersegment|inter-segment|reconcil|unallocated|adjustment|total|consolidat", re.I
+)
 # 'Other Americas', 'Rest of Asia Pacific': on a geographic axis a part of its own
 _REST_OF_PLACE = re.compile(r"^(?i:other|rest\s+of)\s+[A-Z]")
 
@@ -252,12 +257,12 @@ def read_breakdowns(
     return out
 
 
-def best_breakdown(breakdowns: Sequence[Breakdown], choice: PartChoice) -> Breakdown | str:
+def best_breakdown(breakdowns: Sequence[Breakdown], choice: PartChoice) -> Breakdown | str | None:
     """The breakdown a choice is read from: the one with the most parts (the company's whole
     breakdown, not one segment's regions); a reason when two such tables name different parts
-    as the extreme, or when there is none."""
+    as the extreme; None when there is none."""
     if not breakdowns:
-        return "no table of the statement model holds the measure for two parts or more"
+        return None
     most = max(len(b.parts) for b in breakdowns)
     top = [b for b in breakdowns if len(b.parts) == most]
     names = {name_key(p.winner.name) for b in top if (p := pick(b, choice)).winner is not None}
@@ -288,7 +293,10 @@ def pick(breakdown: Breakdown, choice: PartChoice) -> Pick:
     if abs(first.value - second.value) < unit:
         return Pick(None, None, f"{first.name} and {second.name} tie")
     beyond = [
-        r for r in breakdown.rest if (r.value > first.value if high else r.value < first.value)
+        r
+        for r in breakdown.rest
+        if not _ADJUSTMENT.search(r.name)
+        and (r.value > first.value if high else r.value < first.value)
     ]
     if beyond:
         return Pick(

@@ -48,8 +48,8 @@ _PERCENT_WORDS = re.compile(
 )
 # the parts a question leaves out: 'excluding Embedded', 'other than the Corporate segment'
 _LEFT_OUT = re.compile(
-    r"\b(?:excluding|except(?:\s+for)?|other\s+than|apart\s+from|aside\s+from|besides)\s+"
-    r"(?:the\s+)?(?P<name>[A-Z][\w&.'’-]*(?:\s+(?:&\s+|and\s+|of\s+)?[A-Z][\w&.'’-]*){0,4})"
+    r"\b(?i:excluding|except(?:\s+for)?|other\s+than|apart\s+from|aside\s+from|besides)\s+"
+    r"(?:(?i:the)\s+)?(?P<name>[A-Z][\w&.'’-]*(?:\s+(?:&\s+|and\s+|of\s+)?[A-Z][\w&.'’-]*){0,4})"
 )
 # 'top line' / 'bottom line' name revenue and earnings, not an extreme
 _LINE_NAMES = re.compile(r"\b(?:top|bottom)[\s-]+line\b", re.I)

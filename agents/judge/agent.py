@@ -64,7 +64,7 @@ class JudgeAgent:
             abstained=ctx.abstained, rel_tol=cfg.rel_tolerance,
         )  # fmt: skip
         chosen = check_part_choice(
-            index_store(self.settings), question, answer, evidence, numbers,
+            index_store(self.settings) or self.statements, question, answer, evidence, numbers,
             abstained=ctx.abstained, rel_tol=cfg.rel_tolerance,
         )  # fmt: skip
         problems = check_answer_kind(ctx, answer, numbers, cfg)

@@ -92,6 +92,8 @@ def check_part_choice(
     if not docs:
         return None
     found = best_breakdown(read_breakdowns(store, docs, choice, period_in(question, docs)), choice)
+    if found is None:
+        return None  # no breakdown to check the answer against (other checks still run)
     check = ChoiceCheck(choice.describe(), None, None)
     if isinstance(found, str):
         check.failed, check.message = True, f"no part can be checked: {found}"

@@ -54,6 +54,8 @@ def part_choice_answer(
     if not docs:
         return None
     found = best_breakdown(read_breakdowns(store, docs, choice, period_in(question, docs)), choice)
+    if found is None:
+        return None  # no breakdown read here: the statement families may still find one
     if isinstance(found, str):
         return _abstain(f"I {CANNOT}: the question asks which {kind} had {what[4:]}; {found}.", strategy, what)
     chosen = pick(found, choice)
