@@ -210,12 +210,15 @@ def read_breakdowns(
 
     metric = get_metric(choice.measure)
     derived = metric is not None and metric.is_derived
-    base = metric.inputs[0] if derived and metric is not None else choice.measure
+    inputs = metric.inputs if metric is not None and derived else ()
+    base = inputs[0] if inputs else choice.measure
     out: list[Breakdown] = []
     for doc in dict.fromkeys(doc_ids):
         for table, _key, facts in _groups(store.tables(doc)):
             kind = _kind(facts)
-            if kind is None or (choice.kind in ("segment", "geography", "product") and kind != choice.kind):
+            if kind is None or (
+                choice.kind in ("segment", "geography", "product") and kind != choice.kind
+            ):
                 continue
             key = _period_key(facts, base, period)
             if key is None:
@@ -240,7 +243,7 @@ def read_breakdowns(
             scale = max((f.scale or 1.0) for p in parts for f in p.facts)
             # the parts' figures of the measured line item for the period (a margin: its
             # revenue) against the consolidated figure where the table prints a total
-            check = "revenue" if derived and "revenue" in metric.inputs else base  # type: ignore[union-attr]
+            check = "revenue" if "revenue" in inputs else base
             total = _total(store, doc, table, check, key)
             adds = None
             if total is not None:

@@ -18,7 +18,6 @@ from typing import Any
 
 from finqa.agents.types import Answer, Evidence
 from finqa.lexicon.breakdowns import Breakdown, PartValue, best_breakdown, pick, read_breakdowns
-from finqa.lexicon.dimension_members import name_key
 from finqa.lexicon.dimensions import period_in
 from finqa.lexicon.question_intent import read_intent
 
@@ -66,7 +65,7 @@ def _matches(nc: Any, b: Breakdown, value: float, rel_tol: float) -> bool:
     if q is None or q.kind != "number":
         return False
     if b.percent:
-        return q.unit == "%" and abs(q.value - value) <= 0.15
+        return bool(q.unit == "%" and abs(q.value - value) <= 0.15)
     if q.unit not in ("USD", "$", ""):
         return False
     said = [q.value * s for s in (1.0, 1e3, 1e6, 1e9)] if q.scale_source == "none" else [q.absolute]
@@ -120,6 +119,8 @@ def check_part_choice(
         if hit is None:
             continue
         nc.status = "rederived"
-        nc.detail = f"the statement model's figure of {hit.name} for {found.period}: {hit.value:,.2f}"
+        nc.detail = (
+            f"the statement model's figure of {hit.name} for {found.period}: {hit.value:,.2f}"
+        )
         check.verified.append(nc.text)
     return check

@@ -16,7 +16,6 @@ from __future__ import annotations
 import re
 
 from finqa.agents.reasoning.confidence import confidence_signals
-from finqa.agents.reasoning.offline.dimension import _cite
 from finqa.agents.reasoning.offline.verdict_kit import offline_answer
 from finqa.agents.types import Answer, Calculation, Citation, Evidence, Operand, StatementStore
 from finqa.lexicon.arith import ArithmeticError_, evaluate, safe_name
@@ -24,6 +23,7 @@ from finqa.lexicon.breakdowns import Breakdown, PartValue, best_breakdown, pick,
 from finqa.lexicon.dimensions import period_in
 from finqa.lexicon.display import format_amount
 from finqa.lexicon.metrics import get_metric
+from finqa.lexicon.model import StatementFact
 from finqa.lexicon.part_choice import PartChoice
 from finqa.lexicon.question_intent import read_intent
 
@@ -31,6 +31,20 @@ __all__ = ["part_choice_answer"]
 
 CANNOT = "cannot determine from the filings"
 _KIND = {"segment": "segment", "geography": "region", "product": "product line"}
+
+
+def _cite(fact: StatementFact, evidence: Evidence) -> Citation:
+    """The evidence item that shows the fact's page, else the statement model ('M1')."""
+    item = next(
+        (i for i in evidence.items if i.doc_id == fact.doc_id and fact.page in i.pages), None
+    )
+    quote = f"{fact.label} {fact.period.label}: {fact.raw or fact.value}"[:200]
+    if item is None:
+        return Citation(source_id="M1", doc_id=fact.doc_id, page=fact.page, quote=quote)
+    chunk = item.chunk_ids[0] if item.chunk_ids else None
+    return Citation(
+        source_id=item.source_id, doc_id=fact.doc_id, page=fact.page, chunk_id=chunk, quote=quote
+    )
 
 
 def _abstain(text: str, strategy: str, missing: str) -> Answer:
@@ -57,7 +71,9 @@ def part_choice_answer(
     if found is None:
         return None  # no breakdown read here: the statement families may still find one
     if isinstance(found, str):
-        return _abstain(f"I {CANNOT}: the question asks which {kind} had {what[4:]}; {found}.", strategy, what)
+        return _abstain(
+            f"I {CANNOT}: the question asks which {kind} had {what[4:]}; {found}.", strategy, what
+        )
     chosen = pick(found, choice)
     if chosen.winner is None or chosen.runner_up is None:
         text = (
@@ -134,7 +150,9 @@ def _answer(
             calcs.append(one)  # every percent the answer states is a recorded calculation
     fn = "max" if choice.extreme == "highest" else "min"
     unit = "%" if b.percent else "USD"
-    picked = _calc(f"{fn}({', '.join(exprs)})", operands, f"{choice.describe()} of the {kind}s", unit)
+    picked = _calc(
+        f"{fn}({', '.join(exprs)})", operands, f"{choice.describe()} of the {kind}s", unit
+    )
     if picked is not None:
         calcs.insert(0, picked)
     when = b.period
