@@ -40,13 +40,15 @@ if TYPE_CHECKING:
 
 __all__ = ["Breakdown", "PartValue", "Pick", "read_breakdowns", "pick", "best_breakdown"]
 
-# a printed total row of the table: the parts are checked against the consolidated figure
-_TOTAL_ROW = re.compile(r"^\s*(?:total|consolidated)\b", re.I)
 # rows of a breakdown that are adjustments between the parts and the total, never a part (a
 # 'Corporate' or 'All Other' row may be a segment the filer lists; these never are)
 _ADJUSTMENT = re.compile(
-    r"eliminat|intersegment|inter-segment|reconcil|unallocated|adjustment|total|consolidat", re.I
+    r"eliminat|intersegment|inter-segment|reconcil|unallocated|adjustment|total|consolidat|"
+    r"\bgains?\b|\blosses\b|\bhedg",
+    re.I,
 )
+# a company-wide row named by its level ('Alphabet-level activities', 'corporate-level costs')
+_LEVEL = re.compile(r"-level\b", re.I)
 # 'Other Americas', 'Rest of Asia Pacific': on a geographic axis a part of its own
 _REST_OF_PLACE = re.compile(r"^(?i:other|rest\s+of)\s+[A-Z]")
 
@@ -89,6 +91,8 @@ class Pick:
 
 
 def _kept(name: str, kind: str) -> bool:
+    if _ADJUSTMENT.search(name) or _LEVEL.search(name):
+        return False  # an adjustment or a company-wide row is the breakdown's rest
     if not is_residual(name):
         return True
     return kind == "geography" and bool(_REST_OF_PLACE.match(name.strip()))
@@ -185,16 +189,46 @@ def _value(
     return (now.value - before.value) / before.value * 100, (now, before)
 
 
-def _total(store: Any, doc: str, table: Any, item: str, key: str) -> float | None:
-    """The consolidated figure of the item for the period, where the table prints a total."""
-    if not any(_TOTAL_ROW.match(label) for label in getattr(table, "labels", ()) or ()):
-        return None
-    facts = [f for f in store.lookup(doc, item, key) if not f.dimensions]
-    return facts[0].value if facts else None
-
-
-def _figure(part: PartValue, item: str, key: str) -> float:
-    return next((f.value for f in part.facts if f.item == item and f.period.key == key), 0.0)
+def _confirmed(
+    store: Any,
+    doc: str,
+    by_member: dict[str, list[StatementFact]],
+    kind: str,
+    key: str,
+    measured: str,
+) -> tuple[bool | None, float | None]:
+    """Whether the table is the company's own breakdown: its parts (with or without the rest
+    rows) add up to the consolidated figure of the statement model (another source of the same
+    figures) for the measured line item, or for another item of the table (a segment profit
+    may leave unallocated costs out; revenue may not). None when no consolidated figure of any
+    of its line items is known; with it, the measured item's consolidated figure."""
+    items = {f.item for fs in by_member.values() for f in fs if f.period.key == key and f.item}
+    found: dict[str, bool] = {}
+    totals: dict[str, float] = {}
+    for item in sorted(items):
+        whole = [f for f in store.lookup(doc, item, key) if not f.dimensions]
+        figures = [
+            (next((f for f in fs if f.item == item and f.period.key == key), None), m)
+            for m, fs in by_member.items()
+        ]
+        parts = [f for f, m in figures if f is not None and _kept(member_name(m), kind)]
+        rest = [f for f, m in figures if f is not None and not _kept(member_name(m), kind)]
+        if not whole or len(parts) < 2:
+            continue
+        totals[item] = total = whole[0].value
+        scale = max(f.scale or 1.0 for f in parts)
+        values = [f.value for f in parts]
+        found[item] = _adds_up(values + [f.value for f in rest], total, scale) or _adds_up(
+            values, total, scale
+        )
+    total_of = totals.get(measured)
+    if found.get(measured) is True:
+        return True, total_of
+    if measured == "revenue" and found.get(measured) is False:
+        return False, total_of
+    if any(found.values()):
+        return True, total_of
+    return (False if found else None), total_of
 
 
 def _adds_up(values: Sequence[float], total: float, scale: float) -> bool:
@@ -241,15 +275,8 @@ def read_breakdowns(
             if len(parts) < 2:
                 continue
             scale = max((f.scale or 1.0) for p in parts for f in p.facts)
-            # the parts' figures of the measured line item for the period (a margin: its
-            # revenue) against the consolidated figure where the table prints a total
-            check = "revenue" if "revenue" in inputs else base
-            total = _total(store, doc, table, check, key)
-            adds = None
-            if total is not None:
-                shown = [_figure(p, check, key) for p in parts]
-                rests = [_figure(r, check, key) for r in rest]
-                adds = _adds_up(shown + rests, total, scale) or _adds_up(shown, total, scale)
+            check = "revenue" if "revenue" in inputs else base  # a margin: over its revenue
+            adds, total = _confirmed(store, doc, by_member, kind, key, check)
             page = min(f.page for p in parts for f in p.facts)
             out.append(
                 Breakdown(
@@ -261,13 +288,25 @@ def read_breakdowns(
 
 
 def best_breakdown(breakdowns: Sequence[Breakdown], choice: PartChoice) -> Breakdown | str | None:
-    """The breakdown a choice is read from: the one with the most parts (the company's whole
-    breakdown, not one segment's regions); a reason when two such tables name different parts
-    as the extreme; None when there is none."""
+    """The breakdown a choice is read from: among the tables whose parts add up to the
+    consolidated figure, the one with the most parts; without any, the one table of the kind
+    no consolidated figure can check (never one among several unchecked: a segment's own
+    products may be printed beside the segments). A reason when the tables found cannot be the
+    company's breakdown or two of them name different parts; None when there is none."""
     if not breakdowns:
         return None
-    most = max(len(b.parts) for b in breakdowns)
-    top = [b for b in breakdowns if len(b.parts) == most]
+    confirmed = [b for b in breakdowns if b.adds_up]
+    unchecked = [b for b in breakdowns if b.adds_up is None]
+    if confirmed:
+        pool = confirmed
+    elif len(unchecked) == 1:
+        pool = unchecked
+    elif unchecked:
+        return "several tables print parts and none adds up to a consolidated figure"
+    else:
+        return "the parts do not add up to the consolidated figure"
+    most = max(len(b.parts) for b in pool)
+    top = [b for b in pool if len(b.parts) == most]
     names = {name_key(p.winner.name) for b in top if (p := pick(b, choice)).winner is not None}
     if len(names) > 1:
         return "two tables of the same breakdown name different parts"
@@ -288,7 +327,7 @@ def pick(breakdown: Breakdown, choice: PartChoice) -> Pick:
     if len(parts) < 2:
         return Pick(None, None, "fewer than two parts are read")
     if breakdown.adds_up is False:
-        return Pick(None, None, "the parts do not add up to the printed total")
+        return Pick(None, None, "the parts do not add up to the consolidated figure")
     high = choice.extreme == "highest"
     ranked = sorted(parts, key=lambda p: p.value, reverse=high)
     first, second = ranked[0], ranked[1]
