@@ -338,6 +338,7 @@ def pick(breakdown: Breakdown, choice: PartChoice) -> Pick:
         r
         for r in breakdown.rest
         if not _ADJUSTMENT.search(r.name)
+        and not _LEVEL.search(r.name)
         and (r.value > first.value if high else r.value < first.value)
     ]
     if beyond:

@@ -10,6 +10,8 @@ from finqa.agents.judge import JudgeAgent
 from finqa.agents.judge.part_choice import check_part_choice
 from finqa.agents.reasoning import build_reasoner
 from finqa.agents.types import Answer
+from finqa.lexicon.breakdowns import Breakdown, best_breakdown, pick, read_breakdowns
+from finqa.lexicon.model import StatementFact, StatementPeriod, StatementTable
 from finqa.lexicon.part_choice import asked_part_choice
 from finqa.lexicon.question_intent import read_intent
 from finqa.lexicon.statements import MemoryStatementStore, read_pages
@@ -40,6 +42,11 @@ OFF = SEGMENTS.replace("North 50,000", "North 40,000").replace(
 )
 # North and South tie on 2022 revenue (the parts still add up)
 TIE = SEGMENTS.replace("North 50,000", "North 30,000").replace("West 6,392", "West 26,392")
+# the segments' operating profit leaves unallocated corporate costs out (11,212 of 11,512);
+# their revenue adds up to the consolidated net revenue: the table is the company's breakdown
+UNALLOCATED = SEGMENTS.replace("Corporate (700) (500)\n", "").replace(
+    "Total operating profit 11,512 11,162", "Total segment operating profit 12,212 11,662"
+)
 PROSE = "Our segments performed well this year across every market we serve."
 
 Q_HIGH = "Which of Acme's business segments had the highest net revenue in FY2022?"
@@ -47,6 +54,24 @@ Q_GROWTH = "Which segment of Acme grew revenue the fastest from FY2021 to FY2022
 Q_DROP = "Which Acme segment had the biggest drop in year-over-year revenue (percentage basis) in FY2022?"  # fmt: skip
 Q_EXCL = "Excluding North, which of Acme's segments had the highest net revenue in FY2022?"
 Q_LOW_OP = "Which of Acme's segments had the lowest operating profit in FY2022?"
+
+
+def _table(
+    table_id: str, values: dict[str, float], axis: str = "us-gaap:StatementBusinessSegmentsAxis"
+) -> StatementTable:
+    """A parts table of FY2022 revenue (in billions) with no total and no income statement."""
+    period = StatementPeriod(label="2022", fiscal_year=2022, months=12)
+    facts = tuple(
+        StatementFact(
+            doc_id=DOC, statement="segment", table_id=table_id, label=name, item="revenue",
+            period=period, value=v * 1e9, scale=1e6, page=90, row=r, dimensions=((axis, name),),
+        )
+        for r, (name, v) in enumerate(values.items())
+    )  # fmt: skip
+    return StatementTable(
+        table_id=table_id, doc_id=DOC, statement="segment", pages=(90,), periods=(period,),
+        facts=facts,
+    )  # fmt: skip
 
 
 def _store(*pages: tuple[int, str]) -> MemoryStatementStore:
@@ -134,6 +159,48 @@ class TestReasoner:
         """Two parts with the same figure: no part is named."""
         a = _ask(Q_HIGH, TIE)
         assert a.abstained and "tie" in a.text
+
+
+class TestWhichBreakdown:
+    def test_profit_leaving_unallocated_costs_out(self) -> None:
+        """Segment profits that leave unallocated costs out are compared when the same table's
+        revenue adds up to the consolidated figure."""
+        a = _ask("Which of Acme's segments had the highest operating profit in FY2022?", UNALLOCATED)  # fmt: skip
+        assert a.text.startswith("North.") and "$5,000 million" in a.text
+
+    def test_one_table_no_consolidated_figure(self) -> None:
+        """With no consolidated figure to check, the one table of parts is read."""
+        store = MemoryStatementStore(read_pages(DOC, [(90, SEGMENTS)]).tables)
+        a = build_reasoner(Settings(), statements=store).generate(
+            Q_HIGH, evidence(PROSE, doc=DOC, question=Q_HIGH), 1
+        )
+        assert a.text.startswith("North.")
+
+    def test_several_unchecked_tables(self) -> None:
+        """Several tables of parts and no consolidated figure to tell the company's: none."""
+        north = _table("t1", {"North": 50.0, "South": 30.0})
+        south = _table("t2", {"North": 10.0, "South": 30.0})
+        store = MemoryStatementStore([north, south])
+        choice = asked_part_choice(Q_HIGH)
+        assert choice is not None
+        found = best_breakdown(read_breakdowns(store, [DOC], choice, 2022), choice)
+        assert isinstance(found, str) and "several tables" in found
+        one = best_breakdown(read_breakdowns(MemoryStatementStore([north]), [DOC], choice, 2022), choice)  # fmt: skip
+        assert isinstance(one, Breakdown) and pick(one, choice).winner is not None
+
+    def test_adjustment_rows_are_no_part(self) -> None:
+        """A hedging line or a company-level row printed among the parts is never named."""
+        q = "Which of Acme's geographic regions had the lowest revenue in FY2022?"
+        rows = {"United States": 50.0, "Europe": 30.0, "Asia Pacific": 6.0,
+                "Hedging gains (losses)": 0.2, "Acme-level activities": -1.0}  # fmt: skip
+        store = MemoryStatementStore([_table("t1", rows, axis="srt:StatementGeographicalAxis")])
+        choice = asked_part_choice(q)
+        assert choice is not None
+        found = best_breakdown(read_breakdowns(store, [DOC], choice, 2022), choice)
+        assert isinstance(found, Breakdown)
+        winner = pick(found, choice).winner
+        assert winner is not None and winner.name == "Asia Pacific"
+        assert {r.name for r in found.rest} == {"Hedging gains (losses)", "Acme-level activities"}
 
 
 class TestJudge:
