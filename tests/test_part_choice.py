@@ -140,6 +140,12 @@ class TestReasoner:
         down = _ask(Q_DROP)
         assert down.text.startswith("West.") and "-44.3%" in down.text
 
+    def test_change_in_dollars(self) -> None:
+        """A decline without a percent word is the change in amount, recorded per part."""
+        a = _ask("Which of Acme's segments had the biggest decline in net revenue in FY2022?")
+        assert a.text.startswith("West.") and "-$5,082 million" in a.text
+        assert any(c.result == pytest.approx(-5_082) for c in a.calculations[1:])
+
     def test_excluded_part_left_out(self) -> None:
         """A part the question leaves out is not named."""
         a = _ask(Q_EXCL)

@@ -145,9 +145,10 @@ def _answer(
         expr, ops = _operands(choice, b, p, n, cites)
         exprs.append(expr)
         operands.extend(ops)
-        one = _calc(expr, ops, f"{measure} of {p.name}", "%") if b.percent else None
-        if one is not None:
-            calcs.append(one)  # every percent the answer states is a recorded calculation
+        computed = b.percent or choice.operator == "change"
+        one = _calc(expr, ops, f"{measure} of {p.name}", "%" if b.percent else "USD")
+        if computed and one is not None:
+            calcs.append(one)  # every computed figure the answer states is a calculation
     fn = "max" if choice.extreme == "highest" else "min"
     unit = "%" if b.percent else "USD"
     picked = _calc(
