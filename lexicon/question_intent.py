@@ -31,6 +31,7 @@ from finqa.lexicon.answer_form import (
 from finqa.lexicon.intent import asks_change_amount, asks_share
 from finqa.lexicon.numbers import Quantity, extract_quantities, question_scale
 from finqa.lexicon.owners import Owner, asked_companies
+from finqa.lexicon.part_choice import PartChoice, asked_part_choice
 from finqa.lexicon.periods import find_periods, fiscal_naming, year_mentions
 from finqa.lexicon.question_ask import QuestionAsk, read_ask
 from finqa.lexicon.question_parts import QuestionParts, question_parts
@@ -72,6 +73,9 @@ class QuestionIntent:
     also_forms: tuple[FigureForm, ...]  # forms an amount's wording also allows ('margin' -> %)
     share: bool  # a share of a whole ('what percentage of total revenue ...')
     ask: QuestionAsk  # the asked metric, its years and aggregation, unit and rounding
+    # a choice among the parts of one breakdown by a measure ('which segment had the highest
+    # operating income'), None when the question asks none
+    part_choice: PartChoice | None = None
 
     @property
     def part_forms(self) -> tuple[str, ...]:
@@ -135,6 +139,7 @@ def _read(question: str, fy_label: str | None = None) -> QuestionIntent:
         also_forms=tuple(form for form, rx in _ALSO_FORMS if rx.search(asked)),
         share=asks_share(question),
         ask=read_ask(question, fy_label),
+        part_choice=asked_part_choice(question),
     )
 
 

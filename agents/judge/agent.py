@@ -25,6 +25,7 @@ from finqa.agents.judge.figure_checks import check_figures
 from finqa.agents.judge.injection import check_injection
 from finqa.agents.judge.kind import KindProblem, expected_kind
 from finqa.agents.judge.named_line import narrowed
+from finqa.agents.judge.part_choice import check_part_choice
 from finqa.agents.judge.policy import decide, score
 from finqa.agents.judge.record import Findings, build_verdict, with_company
 from finqa.agents.judge.routes import Routes
@@ -62,9 +63,15 @@ class JudgeAgent:
             index_store(self.settings), question, answer, evidence, numbers,
             abstained=ctx.abstained, rel_tol=cfg.rel_tolerance,
         )  # fmt: skip
+        chosen = check_part_choice(
+            index_store(self.settings) or self.statements, question, answer, evidence, numbers,
+            abstained=ctx.abstained, rel_tol=cfg.rel_tolerance,
+        )  # fmt: skip
         problems = check_answer_kind(ctx, answer, numbers, cfg)
         if part is not None and part.failed:
             problems.append(KindProblem("wrong_dimension", part.message))
+        if chosen is not None and chosen.failed:
+            problems.append(KindProblem("wrong_choice", chosen.message))
         claim_checks, facets = check_parts(ctx, answer, numbers, skipped, problems, cfg)
         scores = score(ctx, claim_checks, facets, numbers, cfg, self.llm)
         rests = rests_on(ctx, answer)
@@ -86,6 +93,8 @@ class JudgeAgent:
             problems.append(KindProblem("wrong_company", "; ".join(company.problems)))
         if part is not None and part.failed:
             scores = scores.zeroed()  # a segment's question answered with another figure
+        if chosen is not None and chosen.failed:
+            scores = scores.zeroed()  # another part than the breakdown's figures name
         found = Findings(numbers, skipped, calcs, problems, claim_checks, facets)
         decided = decide(scores, attempt, cfg)
         if any(p.code == "convention_dependent" for p in problems):

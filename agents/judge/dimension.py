@@ -97,8 +97,8 @@ def check_dimension(
 ) -> DimensionCheck | None:
     """The check of an answer to a question naming a part of the business; None when the
     question names none, the answer abstains, or no statement model covers the evidence."""
-    if abstained or store is None:
-        return None
+    if abstained or store is None or read_intent(question).part_choice is not None:
+        return None  # a choice among a breakdown's parts is checked by `part_choice`
     docs = [d for d in dict.fromkeys(i.doc_id for i in evidence.items) if d in store.docs()]
     if not docs:
         return None

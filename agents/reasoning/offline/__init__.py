@@ -19,6 +19,7 @@ from finqa.agents.reasoning.offline.dimension import dimension_answer
 from finqa.agents.reasoning.offline.explain import explain, fmt_unit
 from finqa.agents.reasoning.offline.extractive import best_passages, content_words
 from finqa.agents.reasoning.offline.named_rows import NAMED_LINE, named_clause, named_solution
+from finqa.agents.reasoning.offline.part_choice import part_choice_answer
 from finqa.agents.reasoning.offline.sentences import (
     assertion_answer,
     figure_answer,
@@ -78,6 +79,9 @@ class OfflineBackend:
     def _answer(
         self, question: str, evidence: Evidence, strategy: str, spec: QuestionAsk
     ) -> Answer:
+        chosen = part_choice_answer(question, evidence, self.statements, strategy)
+        if chosen is not None:
+            return chosen  # the part of one breakdown with the highest / lowest figure
         part = dimension_answer(question, evidence, self.statements, strategy)
         if part is not None:
             return part  # a segment's, a region's or a product line's figure, never the total
