@@ -68,7 +68,11 @@ __all__ = [
 #     2018 $ % $ %', '23 vs. 22'), a derived measure's or the segments' total under the parts
 #     ('Adjusted EBIT', 'Net sales of reportable segments'), a heading glued to the first part
 #     ('Net sales: X'), one segment's heading the nearest above a tall header, no-break spaces
-# 18: (wholeop) Costco's 'Merchandise costs' a caption of cost of revenue
+# 18: (periods) spans in weeks of 12-week quarters ('12 Weeks Ended | 24 Weeks Ended'), a line of
+#     days over a line of years paired by column, a release's percent-of-sales cells dropped, a
+#     title ending 'and Other Information' still the statement
+# 19: (wholeop) Costco's 'Merchandise costs' a caption of cost of revenue; a footnote mark
+#     before a row's figures is no column
 
 MODEL_VERSION = 19
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
