@@ -213,7 +213,10 @@ def _read(q: str, fy_label: str | None) -> QuestionAsk:
         renamed=_renamed(head, fy_label) if fy_label == "start" else (),
         compares=intent.asks_comparison(q),
         descriptive=intent.is_descriptive(q),
-        computes=intent.asks_compute(q),
+        # 'what percentage of revenue did it spend on capex': a share is a figure computed, when
+        # the metric read is one (an amount read for a share answers another question)
+        computes=intent.asks_compute(q)
+        or (intent.asks_share(q) and final is not None and final.unit != "USD"),
         direct=intent.asks_direct(q),
         choice=intent.asks_choice(q),
         direction=intent.asked_direction(q),

@@ -98,9 +98,11 @@ class OfflineBackend:
         metric_q = spec.recipe is not None and (compared or not spec.descriptive)
         if metric_q and spec.is_yes_no:
             recipe = get_recipe(spec.recipe)
+            # a sign, a movement ('Did X grow in 2020, and by how much?') or a ratio: the
+            # figure's own sign or direction gives the verdict
             metric_q = (
                 spec.wants_positive
-                or spec.aggregate == "trend"
+                or spec.aggregate in _MOVEMENTS
                 or (recipe is not None and recipe.unit != "USD")
             )
         if metric_q and spec.sub_annual and not spec.periods:
@@ -131,7 +133,10 @@ class OfflineBackend:
                 f"{item.name.lower()} is {_PERIOD_WORDS[str(item.period_type)]}."
             )
             return self._abstained(text, strategy, [item.name.lower()])
-        if metric_q and (spec.is_yes_no or spec.computes or spec.aggregate == "trend"):
+        # a movement asked is a figure computed ('How fast did X grow'), unless a pick among
+        # parts is asked ('which region had the biggest drop'): the total's movement is no pick
+        moved = spec.aggregate == "trend" or (spec.aggregate in _MOVEMENTS and not spec.choice)
+        if metric_q and (spec.is_yes_no or spec.computes or moved):
             sol = solve(spec, book)
             if sol is not None and sol.unit == "USD" and asks_per_share(question):
                 # an amount for the whole company is no answer to a per-share question
@@ -378,6 +383,9 @@ def _named_years(answer: Answer, spec: QuestionAsk) -> Answer:
     )
     return answer.model_copy(update={"text": f"{answer.text.rstrip()} ({said}.)"})
 
+
+# the aggregations that are a movement between two periods: a figure computed from both
+_MOVEMENTS = frozenset({"trend", "change", "growth"})
 
 _PERIOD_WORDS = {"instant": "a balance at a date", "duration": "a flow over a period"}
 
