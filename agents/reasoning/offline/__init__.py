@@ -43,7 +43,7 @@ from finqa.lexicon.metrics import METRICS
 from finqa.lexicon.question_ask import QuestionAsk
 from finqa.lexicon.question_intent import read_intent_in
 
-__all__ = ["OfflineBackend", "OFFLINE_TEMPLATE_ID", "CANNOT"]
+__all__ = ["OfflineBackend", "OFFLINE_TEMPLATE_ID", "CANNOT", "figure_asked"]
 
 OFFLINE_TEMPLATE_ID = TEMPLATE_ID
 CANNOT = "cannot determine from the filings"
@@ -133,10 +133,7 @@ class OfflineBackend:
                 f"{item.name.lower()} is {_PERIOD_WORDS[str(item.period_type)]}."
             )
             return self._abstained(text, strategy, [item.name.lower()])
-        # a movement asked is a figure computed ('How fast did X grow'), unless a pick among
-        # parts is asked ('which region had the biggest drop'): the total's movement is no pick
-        moved = spec.aggregate == "trend" or (spec.aggregate in _MOVEMENTS and not spec.choice)
-        if metric_q and (spec.is_yes_no or spec.computes or moved):
+        if metric_q and figure_asked(spec):
             sol = solve(spec, book)
             if sol is not None and sol.unit == "USD" and asks_per_share(question):
                 # an amount for the whole company is no answer to a per-share question
@@ -386,6 +383,15 @@ def _named_years(answer: Answer, spec: QuestionAsk) -> Answer:
 
 # the aggregations that are a movement between two periods: a figure computed from both
 _MOVEMENTS = frozenset({"trend", "change", "growth"})
+
+
+def figure_asked(spec: QuestionAsk) -> bool:
+    """The metric's figure answers the ask: a yes/no (its verdict from the figure), a figure
+    asked, or a movement ('How fast did X grow'), unless a pick among parts is asked ('which
+    region had the biggest drop': the total's movement picks nothing)."""
+    moved = spec.aggregate == "trend" or (spec.aggregate in _MOVEMENTS and not spec.choice)
+    return spec.is_yes_no or spec.computes or moved
+
 
 _PERIOD_WORDS = {"instant": "a balance at a date", "duration": "a flow over a period"}
 
