@@ -120,3 +120,11 @@ class TestFigureRoute:
         )
         assert pick.aggregate == "growth" and not figure_asked(pick)
         assert figure_asked(read_ask("How fast did Acme's revenue grow in 2022, in percent?"))
+
+    def test_levels_of_a_summed_amount_are_recorded(self) -> None:
+        """'Did total debt rise or fall?' states each year's total (the sum of the debt lines):
+        each is a recorded calculation, $40,000 million and $43,000 million."""
+        a = ask("Did Acme's total debt rise or fall over 2023?", DEBT_BALANCE)
+        assert not a.abstained and "increased from $40,000 million" in a.text
+        results = {round(c.result) for c in a.calculations}
+        assert {3000, 40000, 43000} <= results

@@ -9,6 +9,7 @@ Other questions: the best evidence sentence(s), cited, marked with lower confide
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from finqa.agents.reasoning.confidence import confidence_signals
 from finqa.agents.reasoning.offline.book import Book
@@ -35,7 +36,7 @@ from finqa.agents.reasoning.offline.solver import (
 )
 from finqa.agents.reasoning.offline.verdict_kit import TEMPLATE_ID, offline_answer, source_order
 from finqa.agents.reasoning.offline.verdicts import metric_lead, verdict_answer
-from finqa.agents.types import Answer, Evidence, StatementStore
+from finqa.agents.types import Answer, Calculation, Evidence, StatementStore
 from finqa.lexicon import intent
 from finqa.lexicon.causes import asks_cause
 from finqa.lexicon.conventions import asks_per_share
@@ -173,6 +174,7 @@ class OfflineBackend:
         cites = citations_for(sol)
         refs = "".join(f"[{s}]" for s in source_order(c.source_id for c in cites))
         lead = ""
+        levels: tuple[Calculation, ...] = ()
         # a movement of an amount: its amount and percent (of the catalogue item: not for the
         # line the question names, whose other form `both_forms` cannot read)
         both = both_forms(spec, sol, book) if sol.recipe.id != NAMED_LINE else None
@@ -191,6 +193,7 @@ class OfflineBackend:
             if up != down and spec.is_yes_no:
                 lead = "Yes. " if (change > 0) == up else "No. "
             moved = "increased" if change > 0 else "decreased" if change < 0 else "was unchanged"
+            levels = _level_calculations(spec, sol, book)
             lead += f"The {sol.recipe.name} {moved} from {fmt_unit(v0, sol.unit, sol.scale)} in FY{y0} to {fmt_unit(v1, sol.unit, sol.scale)} in FY{y1}. "
         if not lead:
             lead = metric_lead(question, spec, sol.recipe.id, sol.value)
@@ -239,6 +242,7 @@ class OfflineBackend:
                 sol.calculation,
                 *((both.calculation,) if both is not None else ()),
                 *others.calculations,
+                *levels,
             ),
         )
 
@@ -346,6 +350,22 @@ class OfflineBackend:
         return offline_answer(
             text, strategy, conf, abstained=True, citations=tuple(p.citation for p in passages)
         )
+
+
+def _level_calculations(spec: QuestionAsk, sol: Solution, book: Book) -> tuple[Calculation, ...]:
+    """Each period's figure of a movement of an amount computed from several lines (total debt:
+    the sum of its debt lines), as its own calculation: the levels the answer states
+    ('from $47,685 million to $43,555 million') are then re-executable; () when each figure is
+    one line read, or a period's figure cannot be computed alone."""
+    if sol.unit != "USD" or len(sol.calculation.operands) <= len(sol.per_year):
+        return ()  # a ratio's levels the judge recomputes from its operands
+    out = []
+    for year in sol.per_year:
+        one = solve(replace(spec, aggregate="single", agg_years=(year,), change_form=None), book)
+        if one is None or len(one.per_year) != 1:
+            return ()
+        out.append(one.calculation)
+    return tuple(out)
 
 
 def _named_titles(spec: QuestionAsk) -> str:
