@@ -128,3 +128,19 @@ class TestFigureRoute:
         assert not a.abstained and "increased from $40,000 million" in a.text
         results = {round(c.result) for c in a.calculations}
         assert {3000, 40000, 43000} <= results
+
+
+class TestMovementPeriods:
+    def test_flow_movement_over_a_quarter_is_year_over_year(self) -> None:
+        """'Did the operating margin weaken in the quarter ended ... compared with the prior-year
+        quarter?' sets the quarter against the same quarter a year earlier (a margin is read from
+        flows); a current ratio's movement over a half starts at its opening balance instead."""
+        margin = read_ask(
+            "Did Acme's operating margin weaken in the quarter ended September 30, 2022 compared "
+            "with the prior-year quarter?"
+        )
+        assert margin.aggregate == "trend" and margin.periods is not None
+        assert [p.fiscal_year for p in margin.periods] == [2021, 2022]
+        ratio = read_ask("Did Acme's current ratio improve in the first half of 2023?")
+        assert ratio.aggregate == "trend" and ratio.periods is not None
+        assert len(ratio.periods) == 1
