@@ -68,8 +68,16 @@ _DECIMALS_RX = re.compile(
 _WHOLE = re.compile(r"round(?:ed)? to (?:the )?nearest (?:whole|integer)", re.I)
 _DECIMALS = {"one": 1, "two": 2, "three": 3, "zero": 0, "no": 0, "1": 1, "2": 2, "3": 3, "0": 0}
 _POSITIVE = re.compile(r"\bpositive\b", re.I)
-_OF_FACT = re.compile(r"\s*(?:is|are|has|have|did|does|was|were)\b", re.I)
-_YES_NO = re.compile(r"\s*(?:does|do|did|is|are|was|were|has|have|had|can|will|should)\b", re.I)
+# a yes/no question may open with a clause that sets its frame ('At the end of fiscal 2019,
+# were ...', 'Judging by the current ratio, did ...'): the auxiliary verb then follows the comma
+# (a clause opened by a question word asks that word's question: 'In which year, ...' is no
+# yes/no)
+_FRAME = r"(?:(?![^,?]*\b(?:what|which|who|whom|whose|why|when|where|how)\b)[^,?]{1,80},\s*)?"
+_OF_FACT = re.compile(rf"\s*{_FRAME}(?:is|are|has|have|did|does|was|were)\b", re.I)
+_YES_NO = re.compile(
+    rf"\s*{_FRAME}(?:does|do|did|is|are|was|were|has|have|had|can|will|should|would|could)\b",
+    re.I,
+)
 
 
 def ask_head(question: str) -> str:
@@ -239,7 +247,8 @@ def share_base(text: str) -> list[tuple[int, int]]:
 
 
 def is_yes_no(question: str) -> bool:
-    """An auxiliary verb opens the question ('Does ...', 'Is ...', 'Has ...')."""
+    """An auxiliary verb opens the question ('Does ...', 'Is ...', 'Would you describe ...'),
+    or follows the clause that opens it ('At the end of fiscal 2019, were ...')."""
     return bool(_YES_NO.match(question))
 
 

@@ -51,9 +51,18 @@ __all__ = [
     "leading_yes_no",
 ]
 
-_UP = re.compile(r"\b(?:improv\w*|increas\w*|grow\w*|expand\w*|rais\w*|higher)\b", re.I)
+# the verbs of a movement ('go up', 'rose', 'fell', 'weaken'), not their idioms ('give rise to',
+# 'fall within')
+_UP = re.compile(
+    r"\b(?:improv\w*|increas\w*|grow\w*|expand\w*|rais\w*|higher|rose|risen|"
+    r"(?<!give )(?<!gives )(?<!gave )ris(?:e|es|ing)|(?:go|goes|gone|went|going) up|"
+    r"strengthen\w*)\b",
+    re.I,
+)
 _DOWN = re.compile(
-    r"\b(?:declin\w*|decreas\w*|deteriorat\w*|reduc\w*|lower|drop\w*|shr[iu]nk\w*|paid down)\b",
+    r"\b(?:declin\w*|decreas\w*|deteriorat\w*|reduc\w*|lower|drop\w*|shr[iu]nk\w*|paid down|"
+    r"fell|fall(?:s|en|ing)?(?!\s+(?:within|under|into|short|due)\b)|"
+    r"(?:go|goes|gone|went|going) down|weaken\w*)\b",
     re.I,
 )
 _EXTREME = re.compile(
@@ -84,11 +93,19 @@ _DIRECT = re.compile(
 )
 # two periods' figures set side by side ('How does X in FY2022 compare to FY2021?')
 _COMPARISON = re.compile(r"\bcompar(?:e|es|ed|ing|ison)\b|\bversus\b|\bvs\.?(?=\s)", re.I)
-_COMPUTE = re.compile(r"\b(?:what (?:is|was|were|are)|how much|how many|calculate|compute)\b", re.I)
+# a figure asked: 'what is', 'how much', 'calculate', a rate of movement ('how fast did X
+# grow'), the figure asked by name ('Give the current ratio')
+_COMPUTE = re.compile(
+    r"\b(?:what (?:is|was|were|are)|how much|how many|calculate|compute|how fast|"
+    r"give (?:the|its|their))\b",
+    re.I,
+)
 # a figure of a line item named first: 'What gross margin did X earn', 'What deferred revenue
-# did X carry', 'How large was X's inventory', 'By what percentage did X grow'
+# did X carry', 'How large was X's inventory', 'By what percentage did X grow', also after the
+# clause that opens the question ('Using net income and average assets, what return on assets
+# did X earn')
 _NAMED_FIRST = re.compile(
-    r"^\s*what\s+(?P<item>(?:[\w&'\u2019-]+\s+){1,5}?)(?:did|does|do|has|have|had)\b|"
+    r"^\s*(?:[^?]*,\s*)?what\s+(?P<item>(?:[\w&'\u2019-]+\s+){1,5}?)(?:did|does|do|has|have|had)\b|"
     r"^\s*how (?:large|big|high|low)\b|\bby what (?:percent(?:age)?|amount)\b",
     re.I,
 )
@@ -155,8 +172,8 @@ _EVALUATION = re.compile(
 
 
 def asked_direction(question: str) -> tuple[bool, bool]:
-    """(asks about a rise, asks about a fall): 'increase', 'grow', 'improve' / 'decline',
-    'decrease', 'reduce', 'paid down'."""
+    """(asks about a rise, asks about a fall): 'increase', 'grow', 'go up', 'rose', 'improve' /
+    'decline', 'decrease', 'fell', 'go down', 'weaken', 'paid down'."""
     return bool(_UP.search(question)), bool(_DOWN.search(question))
 
 
@@ -296,7 +313,8 @@ def asks_comparison(question: str) -> bool:
 
 
 def asks_compute(question: str) -> bool:
-    """A figure is asked for ('what is', 'how much', 'calculate', 'what margin did X earn')."""
+    """A figure is asked for ('what is', 'how much', 'calculate', 'what margin did X earn',
+    'how fast did X grow', 'Give the current ratio')."""
     return (
         bool(_COMPUTE.search(question))
         or asks_figure_named_first(question)

@@ -19,6 +19,7 @@ from finqa.lexicon.asked_period import AskedPeriod, asked_periods
 from finqa.lexicon.cash_basis import paid_asked
 from finqa.lexicon.conventions import Conventions, stated_conventions
 from finqa.lexicon.dimensions import asked_change, period_spec
+from finqa.lexicon.formula import keys as formula_keys
 from finqa.lexicon.metrics import METRICS
 from finqa.lexicon.named_line import NamedLine, named_line
 from finqa.lexicon.numbers import question_scale
@@ -178,11 +179,12 @@ def _read(q: str, fy_label: str | None) -> QuestionAsk:
         form = form or "both"
     sub_annual, periods = _sub_annual(head, fy_label)
     balance = recipe is not None and recipe in METRICS and METRICS[recipe].period_type == "instant"
+    moved = aggregate in ("change", "growth") or (aggregate == "trend" and _of_flows(final))
     if aggregate in ("change", "growth") and balance:
         # a balance's movement between two dates named: the years are the dates' own fiscal
         # years (Ulta's January 28, 2023 and April 29, 2023 end FY2023 and FY2024's first quarter)
         periods, agg_years = _named_pair(periods, agg_years)
-    elif aggregate in ("change", "growth") and not intent.asks_sequential(head):
+    elif moved and not balance and not intent.asks_sequential(head):
         # a flow's movement over a quarter: year over year (a balance's or a sequential
         # movement starts at the quarter before, which a per-year reader does not hold)
         periods, agg_years = _with_prior(periods, agg_years)
@@ -217,7 +219,10 @@ def _read(q: str, fy_label: str | None) -> QuestionAsk:
         renamed=_renamed(head, fy_label) if fy_label == "start" else (),
         compares=intent.asks_comparison(q),
         descriptive=intent.is_descriptive(q),
-        computes=intent.asks_compute(q),
+        # 'what percentage of revenue did it spend on capex': a share is a figure computed, when
+        # the metric read is one (an amount read for a share answers another question)
+        computes=intent.asks_compute(q)
+        or (intent.asks_share(q) and final is not None and final.unit != "USD"),
         direct=intent.asks_direct(q),
         choice=intent.asks_choice(q),
         direction=intent.asked_direction(q),
@@ -237,6 +242,20 @@ def _read(q: str, fy_label: str | None) -> QuestionAsk:
         statements=_named_statements(q),
         variant=variant,
         named_line=named_line(q),
+    )
+
+
+def _of_flows(recipe: Recipe | None) -> bool:
+    """Every line item the recipe's metric reads is a flow over a period (an operating margin,
+    not a current ratio): its movement over a quarter or a half is year over year, while a
+    balance's starts at the period's opening balance."""
+    metric = METRICS.get(recipe.id) if recipe is not None else None
+    if metric is None:
+        return False
+    formulas = [str(f) for f in (*metric.formulas, metric.formula) if f]
+    items = {key for formula in formulas for key in formula_keys(formula)}
+    return bool(items) and all(
+        (item := METRICS.get(key)) is not None and item.period_type == "duration" for key in items
     )
 
 

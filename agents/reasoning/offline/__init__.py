@@ -9,6 +9,7 @@ Other questions: the best evidence sentence(s), cited, marked with lower confide
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from finqa.agents.reasoning.confidence import confidence_signals
 from finqa.agents.reasoning.offline.book import Book
@@ -36,7 +37,7 @@ from finqa.agents.reasoning.offline.solver import (
 )
 from finqa.agents.reasoning.offline.verdict_kit import TEMPLATE_ID, offline_answer, source_order
 from finqa.agents.reasoning.offline.verdicts import metric_lead, verdict_answer
-from finqa.agents.types import Answer, Evidence, StatementStore
+from finqa.agents.types import Answer, Calculation, Evidence, StatementStore
 from finqa.lexicon import intent
 from finqa.lexicon.causes import asks_cause
 from finqa.lexicon.conventions import asks_per_share
@@ -44,7 +45,7 @@ from finqa.lexicon.metrics import METRICS
 from finqa.lexicon.question_ask import QuestionAsk
 from finqa.lexicon.question_intent import read_intent_in
 
-__all__ = ["OfflineBackend", "OFFLINE_TEMPLATE_ID", "CANNOT"]
+__all__ = ["OfflineBackend", "OFFLINE_TEMPLATE_ID", "CANNOT", "figure_asked"]
 
 OFFLINE_TEMPLATE_ID = TEMPLATE_ID
 CANNOT = "cannot determine from the filings"
@@ -102,9 +103,11 @@ class OfflineBackend:
         metric_q = spec.recipe is not None and (compared or not spec.descriptive)
         if metric_q and spec.is_yes_no:
             recipe = get_recipe(spec.recipe)
+            # a sign, a movement ('Did X grow in 2020, and by how much?') or a ratio: the
+            # figure's own sign or direction gives the verdict
             metric_q = (
                 spec.wants_positive
-                or spec.aggregate == "trend"
+                or spec.aggregate in _MOVEMENTS
                 or (recipe is not None and recipe.unit != "USD")
             )
         if metric_q and spec.sub_annual and not spec.periods:
@@ -135,7 +138,7 @@ class OfflineBackend:
                 f"{item.name.lower()} is {_PERIOD_WORDS[str(item.period_type)]}."
             )
             return self._abstained(text, strategy, [item.name.lower()])
-        if metric_q and (spec.is_yes_no or spec.computes or spec.aggregate == "trend"):
+        if metric_q and figure_asked(spec):
             sol = solve(spec, book)
             if sol is not None and sol.unit == "USD" and asks_per_share(question):
                 # an amount for the whole company is no answer to a per-share question
@@ -175,6 +178,7 @@ class OfflineBackend:
         cites = citations_for(sol)
         refs = "".join(f"[{s}]" for s in source_order(c.source_id for c in cites))
         lead = ""
+        levels: tuple[Calculation, ...] = ()
         # a movement of an amount: its amount and percent (of the catalogue item: not for the
         # line the question names, whose other form `both_forms` cannot read)
         both = both_forms(spec, sol, book) if sol.recipe.id != NAMED_LINE else None
@@ -193,6 +197,7 @@ class OfflineBackend:
             if up != down and spec.is_yes_no:
                 lead = "Yes. " if (change > 0) == up else "No. "
             moved = "increased" if change > 0 else "decreased" if change < 0 else "was unchanged"
+            levels = _level_calculations(spec, sol, book)
             lead += f"The {sol.recipe.name} {moved} from {fmt_unit(v0, sol.unit, sol.scale)} in FY{y0} to {fmt_unit(v1, sol.unit, sol.scale)} in FY{y1}. "
         if not lead:
             lead = metric_lead(question, spec, sol.recipe.id, sol.value)
@@ -241,6 +246,7 @@ class OfflineBackend:
                 sol.calculation,
                 *((both.calculation,) if both is not None else ()),
                 *others.calculations,
+                *levels,
             ),
         )
 
@@ -350,6 +356,22 @@ class OfflineBackend:
         )
 
 
+def _level_calculations(spec: QuestionAsk, sol: Solution, book: Book) -> tuple[Calculation, ...]:
+    """Each period's figure of a movement of an amount computed from several lines (total debt:
+    the sum of its debt lines), as its own calculation: the levels the answer states
+    ('from $47,685 million to $43,555 million') are then re-executable; () when each figure is
+    one line read, or a period's figure cannot be computed alone."""
+    if sol.unit != "USD" or len(sol.calculation.operands) <= len(sol.per_year):
+        return ()  # a ratio's levels the judge recomputes from its operands
+    out = []
+    for year in sol.per_year:
+        one = solve(replace(spec, aggregate="single", agg_years=(year,), change_form=None), book)
+        if one is None or len(one.per_year) != 1:
+            return ()
+        out.append(one.calculation)
+    return tuple(out)
+
+
 def _named_titles(spec: QuestionAsk) -> str:
     """'balance sheet' when the question names the statement of an operand of its metric."""
     from finqa.lexicon.line_items import get_item
@@ -381,6 +403,18 @@ def _named_years(answer: Answer, spec: QuestionAsk) -> Answer:
         for text, fy in spec.renamed
     )
     return answer.model_copy(update={"text": f"{answer.text.rstrip()} ({said}.)"})
+
+
+# the aggregations that are a movement between two periods: a figure computed from both
+_MOVEMENTS = frozenset({"trend", "change", "growth"})
+
+
+def figure_asked(spec: QuestionAsk) -> bool:
+    """The metric's figure answers the ask: a yes/no (its verdict from the figure), a figure
+    asked, or a movement ('How fast did X grow'), unless a pick among parts is asked ('which
+    region had the biggest drop': the total's movement picks nothing)."""
+    moved = spec.aggregate == "trend" or (spec.aggregate in _MOVEMENTS and not spec.choice)
+    return spec.is_yes_no or spec.computes or moved
 
 
 _PERIOD_WORDS = {"instant": "a balance at a date", "duration": "a flow over a period"}
