@@ -219,6 +219,17 @@ def _inflow_verb() -> re.Pattern[str]:
     )
 
 
+_OF_REVENUE = re.compile(
+    r"(?:%|percent(?:age)?) of (?:total |net )*(?:revenues?|sales)", re.I
+)
+
+
+def states_share_of_revenue(text: str) -> bool:
+    """The text speaks of an amount as a share of revenue ('As a percentage of net sales, SG&A
+    expenses decreased'): a movement it states is the share's, not the amount's."""
+    return bool(_OF_REVENUE.search(text))
+
+
 def asks_share_of_revenue(head: str) -> bool:
     """An amount is asked as a share of revenue ('D&A as a % of revenue', 'capex % margin').
     The word 'margin' inside the name of an amount ('gross margin dollars', the gross profit)

@@ -207,3 +207,19 @@ class TestReasonerMovement:
         with_figures = cause_answer(q, ev, "standard", _Store())
         assert RAISED in with_figures.text and LOWERED not in with_figures.text
         assert LOWERED in cause_answer(q, ev, "standard").text
+
+
+class TestShareOfRevenue:
+    def test_a_share_stated_is_the_ratios_movement(self) -> None:
+        """'As a percentage of net sales, SG&A decreased' states the ratio's movement: an SG&A
+        amount that rose does not contradict it; the same words without the share do."""
+        from finqa.agents.judge.movement import LineMovement, against_movement
+
+        lines = [
+            LineMovement("sga_ratio", ("sg&a as a percent of net sales",), -1, "the question"),
+            LineMovement("sga", ("sg&a", "sg&a expenses"), 1, "sga up", in_ratio=True),
+        ]
+        share = "As a percentage of net sales, SG&A expenses decreased to 23.5%, due to lower marketing."
+        assert against_movement(lines, [share]) is None
+        amount = "SG&A expenses decreased to $2.1 billion, due to lower marketing."
+        assert against_movement(lines, [amount]) is not None

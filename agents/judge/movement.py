@@ -21,10 +21,11 @@ that states no movement of X, or one sentence that agrees, is judged as before.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from finqa.agents.judge import _lex
+from finqa.lexicon.answer_form import states_share_of_revenue
 from finqa.lexicon.causes import Direction, asks_cause, split_at_cause, stated_direction
 
 __all__ = ["LineMovement", "asked_movements", "against_movement"]
@@ -41,6 +42,7 @@ class LineMovement:
     names: tuple[str, ...]
     direction: Direction | None
     how: str  # "the question's words" or the figures used
+    in_ratio: bool = False  # a line on top of the asked ratio, not the ratio itself
 
     def shown(self, way: int) -> str:
         return "up" if way > 0 else "down"
@@ -68,7 +70,8 @@ def asked_movements(question: str, routes: Any, asked: Sequence[int]) -> list[Li
         out.append(_observed(metric, own, routes, asked, annual))
     for item in numerator_inputs(_lex.metric_formula(metric) or ""):
         if item != metric:
-            out.append(_observed(item, _lex.metric_terms(item), routes, asked, annual))
+            line = _observed(item, _lex.metric_terms(item), routes, asked, annual)
+            out.append(replace(line, in_ratio=True))
     return out
 
 
@@ -112,7 +115,10 @@ def against_movement(
     for i, sentence in enumerate(sentences):
         split = split_at_cause(sentence)
         topic = split[0] if split else sentence
+        share = states_share_of_revenue(topic)
         for line in lines:
+            if line.in_ratio and share:
+                continue  # 'As a percentage of net sales, SG&A decreased': the ratio moved
             stated = stated_direction(topic, line.names)
             if stated is None:
                 continue
