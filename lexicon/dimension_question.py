@@ -116,11 +116,23 @@ def _figure_near(question: str, start: int, end: int) -> bool:
     income'), not an event ('the separation of its X business segment')."""
     from finqa.lexicon.metrics import find_metrics
 
-    return any(
-        not (start <= m.start and m.end <= end)
-        and min(abs(m.start - end), abs(start - m.end), 0 if m.start < end < m.end else 99) <= 60
-        for m in find_metrics(question)
-    )
+    for m in find_metrics(question):
+        if start <= m.start and m.end <= end:
+            continue
+        gap = min(abs(m.start - end), abs(start - m.end), 0 if m.start < end < m.end else 999)
+        if gap <= _NEAR:
+            return True
+        # 'revenue from external customers of X's Optical Communications segment': one
+        # clause (no comma, colon, semicolon or sentence end between) names both
+        between = question[min(m.end, end) : max(m.start, start)]
+        if gap <= _CLAUSE and not _CLAUSE_BREAK.search(between):
+            return True
+    return False
+
+
+_NEAR = 60  # characters between a figure and the kind word that qualify it anywhere
+_CLAUSE = 120  # ... within one clause
+_CLAUSE_BREAK = re.compile(r"[,;:?!]|\.\s")
 
 
 _PROPER = re.compile(r"^(?:[A-Z0-9][\w.&'’-]*|&|and|of|the|,)$")

@@ -36,7 +36,7 @@ from finqa.lexicon._data import data_cache
 from finqa.lexicon.dimension_members import kind_words
 from finqa.lexicon.intent import asked_direction, asked_extreme, asks_choice
 
-__all__ = ["PartChoice", "asked_part_choice"]
+__all__ = ["PartChoice", "asked_part_choice", "asks_among_parts"]
 
 Operator = Literal["level", "growth", "change"]
 
@@ -123,6 +123,17 @@ def _operator(question: str, measure: str) -> tuple[Operator, bool]:
     if "change" in aggregates or up or down:
         return "change", down and not up
     return "level", False
+
+
+def asks_among_parts(question: str) -> str | None:
+    """The kind of part a 'which' question picks among ('Which of Costco's reportable segments
+    saw operating income decline?': segment), whether or not by an extreme; None otherwise.
+    Whatever its condition, the answer names parts: the company's figure answers another
+    question."""
+    if not asks_choice(question):
+        return None
+    found = _kind_pattern().search(question)
+    return _kind_of(found.group("kind")) if found is not None else None
 
 
 def asked_part_choice(question: str) -> PartChoice | None:

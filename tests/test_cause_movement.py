@@ -147,6 +147,20 @@ class TestJudgeMovement:
         level = "Our effective tax rate was 76% in 2022, primarily due to the Tax Reform Act."
         assert _judge(ETR_Q, level).details["basis"]["outcome"] == "supported"
 
+    def test_a_sentence_about_another_line_rejected(self) -> None:
+        """'Why were net earnings higher?' is not explained by a segment's operating profit:
+        'profit' and 'earnings' inside other lines' names ('favorable profit adjustments',
+        'equity earnings') name no line; a sentence naming net earnings is judged as before."""
+        q = "Why were Acme's net earnings in 2022 so much higher than in 2021?"
+        other = (
+            "Space's operating profit in 2022 increased, primarily attributable to "
+            "higher net favorable profit adjustments and higher equity earnings."
+        )
+        basis = _judge(q, other).details["basis"]
+        assert basis["outcome"] == "not_about" and "net income" in basis["reason"], basis
+        own = "Net earnings in 2022 increased, primarily due to a pension charge recorded in 2021."
+        assert _judge(q, own).details["basis"]["outcome"] == "supported"
+
 
 @dataclass(frozen=True)
 class _Fact:

@@ -300,6 +300,13 @@ class TestNamesInQuestions:
         assert asked_dimension(q) is None
         assert asked_dimension("Which Best Buy product category performed the best?") is None
 
+    def test_a_part_named_in_the_figures_clause(self) -> None:
+        """'revenue from external customers of X's Optical Communications segment': the
+        segment qualifies the figure of its clause, however long the clause."""
+        q = "By what percentage did revenue from external customers of Corning's Optical Communications segment grow in 2017?"  # fmt: skip
+        found = asked_dimension(q)
+        assert found is not None and found.phrase == "Optical Communications"
+
     def test_printed_name_with_its_abbreviation(self) -> None:
         """'Asia-Pacific (APAC)' as printed is asked by either name; 'EMEA' by its long form."""
         from finqa.lexicon.dimension_members import DimensionMember, _member_keys

@@ -239,3 +239,16 @@ class TestJudge:
         bad = judge.evaluate(Q_HIGH, Answer(text="South, with $30,000 million."), ev, 1)
         assert good.decision == "accept", good.feedback
         assert bad.decision != "accept"
+
+
+class TestAmongPartsByCondition:
+    def test_parts_by_a_condition_never_answered_with_the_company(self) -> None:
+        """'Which of X's segments saw operating income decline' picks parts by a condition the
+        offline reader does not read: it abstains rather than give the company's change."""
+        from finqa.lexicon.part_choice import asks_among_parts
+
+        q = "Which of Acme's reportable segments saw operating income decline in FY2022 compared with FY2021?"  # fmt: skip
+        assert asks_among_parts(q) == "segment"
+        assert asks_among_parts("What was Acme's operating income in FY2022?") is None
+        a = _ask(q)
+        assert a.abstained and "segments" in a.text and not a.calculations

@@ -146,6 +146,15 @@ class TestAssertion:
         assert assertion_answer("Did Adobe's North American segment grow in FY2022?", evidence(text), "standard") is None  # fmt: skip
 
 
+    def test_which_of_two_opposites_gets_no_yes_or_no(self) -> None:
+        """'Did X record a gain or a loss on ...?' asks which: a sentence that mentions gains or
+        losses gives no 'Yes' / 'No'; a plain yes/no question over the same sentence does."""
+        text = "The estimated diluted EPS above does not assume any gains or losses on our equity investments."  # fmt: skip
+        q = "Did Acme record a gain or a loss on its equity investments in the second quarter of 2023?"  # fmt: skip
+        assert assertion_answer(q, evidence(FILLER, text), "standard") is None
+        plain = "Did Acme's estimated diluted EPS assume gains on its equity investments?"
+        assert assertion_answer(plain, evidence(FILLER, text), "standard") is not None
+
 class TestStatedFigure:
     def test_one_amount_stated(self) -> None:
         """A covering sentence stating one amount answers with it."""

@@ -183,6 +183,9 @@ def check_basis(
         if against is not None:
             source_id, sentence, _chunk = candidates[against[0]]
             return BasisCheck("against_movement", sentence, source_id, against[1])
+        unnamed = _line_unnamed(lines, candidates)
+        if unnamed is not None:
+            return unnamed
     failures: list[BasisCheck] = []
     for source_id, sentence, chunk_id in candidates:
         item = evidence.by_source(source_id) if source_id else None
@@ -193,6 +196,42 @@ def check_basis(
         failures.append(failed)
     order = ("possibility", "risk_factor", "other_period", "not_about", "against_movement")
     return min(failures, key=lambda f: order.index(f.outcome))
+
+
+def _line_unnamed(
+    lines: Sequence[Any], candidates: Sequence[tuple[str | None, str, str | None]]
+) -> BasisCheck | None:
+    """A cause answer none of whose quoted sentences names the asked line (or a line on top of
+    an asked ratio) by the question's own words for it or a name of two words or more: one
+    generic word ('profit' in 'favorable profit adjustments', 'earnings' in 'equity earnings')
+    names no line, and a sentence about another line ('Space's operating profit increased')
+    explains another movement. None when it names one, or when no line is asked."""
+    from finqa.lexicon.metrics import metric_key
+
+    if not lines:
+        return None
+    names = {metric_key(lines[0].names[0])} if lines[0].names else set()
+    names |= {metric_key(n) for line in lines for n in line.names if len(n.split()) >= 2}
+    # a growth or change of a line ('revenue change') is named by the line ('net revenue')
+    for key in _lex.metric_inputs(lines[0].metric):
+        own = key.replace("_", " ")
+        names |= {metric_key(n) for n in _lex.metric_terms(key) if len(n.split()) >= 2 or n == own}
+    names.discard("")
+    if not names:
+        return None
+    for _src, sentence, _chunk in candidates:
+        padded = f" {metric_key(sentence)} "
+        if any(f" {n} " in padded for n in names):
+            return None
+    source_id, sentence, _chunk = candidates[0]
+    label = lines[0].metric.replace("_", " ")
+    return BasisCheck(
+        "not_about",
+        sentence,
+        source_id,
+        f"no quoted sentence names {label} (as the question does, or by a name of its line): "
+        "it explains another line's movement",
+    )
 
 
 def _judge_sentence(

@@ -42,6 +42,7 @@ from finqa.lexicon import intent
 from finqa.lexicon.causes import asks_cause
 from finqa.lexicon.conventions import asks_per_share
 from finqa.lexicon.metrics import METRICS
+from finqa.lexicon.part_choice import asked_part_choice, asks_among_parts
 from finqa.lexicon.question_ask import QuestionAsk
 from finqa.lexicon.question_intent import read_intent_in
 
@@ -77,12 +78,21 @@ class OfflineBackend:
         answer = _relabel(answer, spec) if spec.periods else answer
         return _named_years(answer, spec)
 
+    def _among_parts(self, question: str, evidence: Evidence, strategy: str) -> Answer | None:
+        """The part of one breakdown with the highest / lowest figure; an abstention for a pick
+        among parts by a condition; None when the question picks among no parts."""
+        chosen = part_choice_answer(question, evidence, self.statements, strategy)
+        if chosen is not None:
+            return chosen
+        among = _among_parts_by_condition(question)
+        return self._abstained(among[0], strategy, [among[1]]) if among is not None else None
+
     def _answer(
         self, question: str, evidence: Evidence, strategy: str, spec: QuestionAsk
     ) -> Answer:
-        chosen = part_choice_answer(question, evidence, self.statements, strategy)
+        chosen = self._among_parts(question, evidence, strategy)
         if chosen is not None:
-            return chosen  # the part of one breakdown with the highest / lowest figure
+            return chosen
         part = dimension_answer(question, evidence, self.statements, strategy)
         if part is not None:
             return part  # a segment's, a region's or a product line's figure, never the total
@@ -407,6 +417,21 @@ def _named_years(answer: Answer, spec: QuestionAsk) -> Answer:
 
 # the aggregations that are a movement between two periods: a figure computed from both
 _MOVEMENTS = frozenset({"trend", "change", "growth"})
+
+
+def _among_parts_by_condition(question: str) -> tuple[str, str] | None:
+    """(abstention text, what was looked for) for a pick among the company's parts by a
+    condition ('which of X's segments saw operating income decline'): the offline reader picks
+    a part only by an extreme, and the consolidated figures would answer another question."""
+    among = asks_among_parts(question)
+    if among is None or asked_part_choice(question) is not None:
+        return None
+    text = (
+        f"I {CANNOT} offline: the question asks which of the company's {among}s meet a "
+        "condition; finqa's offline reader picks a part only by the highest or lowest of a "
+        "measure, and the consolidated figures would answer another question."
+    )
+    return text, f"the {among}s' figures"
 
 
 def figure_asked(spec: QuestionAsk) -> bool:

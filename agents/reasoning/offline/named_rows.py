@@ -33,8 +33,8 @@ def named_solution(spec: QuestionAsk, book: Book) -> Solution | None:
     line = spec.named_line
     if line is None or spec.operator is not None or spec.aggregate not in _AGGREGATES:
         return None
-    if spec.is_yes_no or spec.descriptive or not spec.agg_years:
-        return None
+    if (spec.is_yes_no and not spec.computes) or spec.descriptive or not spec.agg_years:
+        return None  # a yes/no alone; 'did X ..., and how much was it?' asks the figure too
     if (line.metric is not None and spec.metric is not None and spec.recipe is None) or (
         spec.percent and spec.aggregate == "single"
     ):

@@ -38,6 +38,7 @@ from finqa.lexicon import (
     find_periods,
     get_metric,
 )
+from finqa.lexicon.answer_form import alternatives
 from finqa.lexicon.polarity import (
     YES_NO_HEAD,
     asks_direction,
@@ -149,9 +150,10 @@ def _answer(text: str, p: Passage, cov: float, strategy: str, mode: str, **extra
 
 def assertion_answer(question: str, evidence: Evidence, strategy: str) -> Answer | None:
     """'Yes.' / 'No.' read from the best covering evidence sentence, quoted; None without one
-    (or when the question asks about a movement or comparison of figures)."""
-    if asks_direction(question):
-        return None
+    (or when the question asks about a movement or comparison of figures, or which of two
+    opposites it offers: `lexicon.answer_form.alternatives`)."""
+    if asks_direction(question) or alternatives(question) is not None:
+        return None  # a movement, or which of two opposites ('a gain or a loss'): no Yes/No
     found = _covering(question, evidence)
     if found is None:
         return None
