@@ -219,9 +219,7 @@ def _inflow_verb() -> re.Pattern[str]:
     )
 
 
-_OF_REVENUE = re.compile(
-    r"(?:%|percent(?:age)?) of (?:total |net )*(?:revenues?|sales)", re.I
-)
+_OF_REVENUE = re.compile(r"(?:%|percent(?:age)?) of (?:total |net )*(?:revenues?|sales)", re.I)
 
 
 def states_share_of_revenue(text: str) -> bool:

@@ -145,7 +145,6 @@ class TestAssertion:
         text = "Segment results. North American segment net revenue was $1,200 million in 2022."
         assert assertion_answer("Did Adobe's North American segment grow in FY2022?", evidence(text), "standard") is None  # fmt: skip
 
-
     def test_which_of_two_opposites_gets_no_yes_or_no(self) -> None:
         """'Did X record a gain or a loss on ...?' asks which: a sentence that mentions gains or
         losses gives no 'Yes' / 'No'; a plain yes/no question over the same sentence does."""
@@ -154,6 +153,7 @@ class TestAssertion:
         assert assertion_answer(q, evidence(FILLER, text), "standard") is None
         plain = "Did Acme's estimated diluted EPS assume gains on its equity investments?"
         assert assertion_answer(plain, evidence(FILLER, text), "standard") is not None
+
 
 class TestStatedFigure:
     def test_one_amount_stated(self) -> None:
