@@ -75,7 +75,8 @@ _POSITIVE = re.compile(r"\bpositive\b", re.I)
 _FRAME = r"(?:(?![^,?]*\b(?:what|which|who|whom|whose|why|when|where|how)\b)[^,?]{1,80},\s*)?"
 _OF_FACT = re.compile(rf"\s*{_FRAME}(?:is|are|has|have|did|does|was|were)\b", re.I)
 _YES_NO = re.compile(
-    rf"\s*{_FRAME}(?:does|do|did|is|are|was|were|has|have|had|can|will|should|would|could)\b",
+    rf"\s*{_FRAME}(?:does|do|did|is|are|was|were|has|have|had|will|should|would|"
+    r"(?:can|could)(?!\s+you\b))\b",  # 'Could you compute ...' is a request, not a yes/no
     re.I,
 )
 

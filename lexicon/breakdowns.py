@@ -196,6 +196,7 @@ def _confirmed(
     kind: str,
     key: str,
     measured: str,
+    table_id: str = "",
 ) -> tuple[bool | None, float | None]:
     """Whether the table is the company's own breakdown: its parts (with or without the rest
     rows) add up to the consolidated figure of the statement model (another source of the same
@@ -206,7 +207,12 @@ def _confirmed(
     found: dict[str, bool] = {}
     totals: dict[str, float] = {}
     for item in sorted(items):
-        whole = [f for f in store.lookup(doc, item, key) if not f.dimensions]
+        # the consolidated figure from another table (the table's own total row is no check)
+        whole = [
+            f
+            for f in store.lookup(doc, item, key)
+            if not f.dimensions and (not table_id or f.table_id != table_id)
+        ]
         figures = [
             (next((f for f in fs if f.item == item and f.period.key == key), None), m)
             for m, fs in by_member.items()
@@ -227,7 +233,7 @@ def _confirmed(
     if measured == "revenue" and found.get(measured) is False:
         return False, total_of
     if any(found.values()):
-        return True, total_of
+        return True, None  # another item adds up: the measured item's total is not stated
     return (False if found else None), total_of
 
 
@@ -276,7 +282,7 @@ def read_breakdowns(
                 continue
             scale = max((f.scale or 1.0) for p in parts for f in p.facts)
             check = "revenue" if "revenue" in inputs else base  # a margin: over its revenue
-            adds, total = _confirmed(store, doc, by_member, kind, key, check)
+            adds, total = _confirmed(store, doc, by_member, kind, key, check, table.table_id)
             page = min(f.page for p in parts for f in p.facts)
             out.append(
                 Breakdown(

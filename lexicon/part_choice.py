@@ -84,6 +84,23 @@ def _kind_pattern() -> re.Pattern[str]:
     )
 
 
+# words that end the noun phrase 'which' opens before a kind word: a period noun ('which of the
+# two years had the largest segment revenue' picks a year) or a verb of the question
+_NOT_HEADED = re.compile(
+    r"\b(?:years?|quarters?|months?|periods?|half|halves|is|are|was|were|has|have|had|did|"
+    r"does|do|saw|see|reported|recorded|grew|fell)\b",
+    re.I,
+)
+
+
+def _kind_found(question: str) -> re.Match[str] | None:
+    """The 'which ... <kind word>' noun phrase, when the kind word heads it."""
+    found = _kind_pattern().search(question)
+    if found is None or _NOT_HEADED.search(question[found.start() : found.start("kind")]):
+        return None
+    return found
+
+
 def _kind_of(word: str) -> str:
     for kind, words in kind_words().items():
         if word.lower() in (w.lower() for w in words):
@@ -132,7 +149,7 @@ def asks_among_parts(question: str) -> str | None:
     question."""
     if not asks_choice(question):
         return None
-    found = _kind_pattern().search(question)
+    found = _kind_found(question)
     return _kind_of(found.group("kind")) if found is not None else None
 
 
@@ -140,7 +157,7 @@ def asked_part_choice(question: str) -> PartChoice | None:
     """The choice among a breakdown's parts the question asks, or None (see the module)."""
     if not asks_choice(question):
         return None
-    found = _kind_pattern().search(question)
+    found = _kind_found(question)
     if found is None:
         return None
     span = (found.start(), found.end())

@@ -135,3 +135,11 @@ class TestAlternatives:
         assert alt is not None
         assert answer_form.names_alternative("The margin rose to 31%.", alt)
         assert answer_form.names_alternative("No, it fell.", alt)
+
+
+def test_a_request_is_no_yes_no_question() -> None:
+    """'Could you tell me X' asks for X; 'Could X be ...' and 'Would you describe X as Y' are
+    yes/no questions."""
+    assert not answer_form.is_yes_no("Could you tell me Acme's FY2018 capital expenditure?")
+    assert answer_form.is_yes_no("Could Acme be subject to fines?")
+    assert answer_form.is_yes_no("Would you describe Acme as a capital-intensive business?")

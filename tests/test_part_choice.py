@@ -252,3 +252,14 @@ class TestAmongPartsByCondition:
         assert asks_among_parts("What was Acme's operating income in FY2022?") is None
         a = _ask(q)
         assert a.abstained and "segments" in a.text and not a.calculations
+
+
+class TestReviewGuards:
+    def test_a_period_or_verb_ends_the_parts_noun_phrase(self) -> None:
+        """'Which of the two years had the largest segment revenue' picks a year, not a
+        segment: the kind word must head the noun phrase 'which' opens."""
+        from finqa.lexicon.part_choice import asked_part_choice, asks_among_parts
+
+        assert asked_part_choice("Which of the two years had the largest segment revenue for Acme?") is None  # fmt: skip
+        assert asks_among_parts("Which quarter of FY2022 saw the highest segment revenue?") is None
+        assert asked_part_choice("Which of Acme's business segments had the lowest revenue in FY2022?") is not None  # fmt: skip

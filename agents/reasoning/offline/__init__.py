@@ -41,7 +41,7 @@ from finqa.agents.types import Answer, Calculation, Evidence, StatementStore
 from finqa.lexicon import intent
 from finqa.lexicon.causes import asks_cause
 from finqa.lexicon.conventions import asks_per_share
-from finqa.lexicon.metrics import METRICS
+from finqa.lexicon.metrics import METRICS, find_metrics
 from finqa.lexicon.part_choice import asked_part_choice, asks_among_parts
 from finqa.lexicon.question_ask import QuestionAsk
 from finqa.lexicon.question_intent import read_intent_in
@@ -424,8 +424,9 @@ def _among_parts_by_condition(question: str) -> tuple[str, str] | None:
     condition ('which of X's segments saw operating income decline'): the offline reader picks
     a part only by an extreme, and the consolidated figures would answer another question."""
     among = asks_among_parts(question)
-    if among is None or asked_part_choice(question) is not None:
-        return None
+    if among is None or asked_part_choice(question) is not None or not find_metrics(question):
+        return None  # no pick among parts, one by an extreme, or no measure ('which segment
+        # reports AppleCare revenue' is no condition on figures)
     text = (
         f"I {CANNOT} offline: the question asks which of the company's {among}s meet a "
         "condition; finqa's offline reader picks a part only by the highest or lowest of a "

@@ -69,7 +69,14 @@ def part_choice_answer(
         return None
     found = best_breakdown(read_breakdowns(store, docs, choice, period_in(question, docs)), choice)
     if found is None:
-        return None  # no breakdown read here: the statement families may still find one
+        # no breakdown read: the company's figures or another reading would answer another
+        # question (a segment's level for its growth), so none is named
+        return _abstain(
+            f"I {CANNOT}: the question asks which {kind} had {what[4:]}; no table of the "
+            f"filing's {kind}s holding that measure was read.",
+            strategy,
+            what,
+        )
     if isinstance(found, str):
         return _abstain(
             f"I {CANNOT}: the question asks which {kind} had {what[4:]}; {found}.", strategy, what
