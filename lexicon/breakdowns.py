@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from finqa.lexicon.dimension_figures import year_before
 from finqa.lexicon.dimension_members import (
     axis_kind,
     fact_dimension,
@@ -98,17 +99,6 @@ def _kept(name: str, kind: str) -> bool:
     return kind == "geography" and bool(_REST_OF_PLACE.match(name.strip()))
 
 
-def _year_before(earlier: Any, later: Any) -> bool:
-    return bool(
-        earlier.fiscal_year is not None
-        and later.fiscal_year is not None
-        and earlier.fiscal_year == later.fiscal_year - 1
-        and earlier.months == later.months
-        and earlier.quarter == later.quarter
-        and not earlier.instant
-    )
-
-
 def _groups(tables: Iterable[Any]) -> list[tuple[Any, str, list[StatementFact]]]:
     """(table, group key, its facts by part): a text table is one group (its parts' axes are
     read from their names and may differ); a tagged table one group per axis."""
@@ -177,7 +167,7 @@ def _value(
     if choice.operator == "level":
         return now.value, (now,)
     before = next(
-        (f for f in facts if f.item == choice.measure and _year_before(f.period, now.period)),
+        (f for f in facts if f.item == choice.measure and year_before(f.period, now.period)),
         None,
     )
     if before is None:

@@ -18,7 +18,7 @@ from finqa.lexicon.dimensions import dimensional_facts
 if TYPE_CHECKING:
     from finqa.lexicon.model import AskedDimension, StatementFact
 
-__all__ = ["PartFigures", "part_figures", "part_value"]
+__all__ = ["PartFigures", "part_figures", "part_value", "year_before"]
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,8 @@ def _latest_of(facts: Sequence[StatementFact]) -> list[StatementFact]:
     return [f for f in last if (f.period.months or 0) == longest]
 
 
-def _year_before(earlier: Any, later: Any) -> bool:
+def year_before(earlier: Any, later: Any) -> bool:
+    """`earlier` is the same span a fiscal year before `later` (a flow's year-ago period)."""
     return bool(
         earlier.fiscal_year is not None
         and later.fiscal_year is not None
@@ -75,7 +76,7 @@ def part_figures(
         fact = facts[0]
         key = fact.period.key
         current[item] = fact
-        before = [f for f in every if _year_before(f.period, fact.period)]
+        before = [f for f in every if year_before(f.period, fact.period)]
         if before:
             previous[item] = before[0]
     return PartFigures(current, previous)

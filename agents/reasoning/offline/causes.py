@@ -352,7 +352,7 @@ def _figures(statements: Any, docs: list[str], metric: str, year: int) -> list[f
     [] when a line is missing or the formula needs another year (an average)."""
     from itertools import islice, product
 
-    from finqa.lexicon.formula import evaluate_metric
+    from finqa.lexicon.formula import FormulaError, evaluate_metric
 
     own = [f.value for d in docs for f in statements.lookup(d, metric, year)]
     definition = get_metric(metric)
@@ -365,7 +365,7 @@ def _figures(statements: Any, docs: list[str], metric: str, year: int) -> list[f
     for choice in islice(product(*facts), 27):
         try:
             out.append(evaluate_metric(metric, dict(zip(inputs, choice, strict=True))))
-        except Exception:  # noqa: BLE001 - figures the formula cannot take (a zero divisor)
+        except (FormulaError, ZeroDivisionError):  # figures the formula cannot take
             continue
     return out
 

@@ -32,7 +32,7 @@ from finqa.lexicon.metrics import Metric
 from finqa.lexicon.model import AskedDimension, StatementFact
 from finqa.lexicon.question_intent import read_intent
 
-__all__ = ["dimension_answer"]
+__all__ = ["CANNOT", "abstain_part", "dimension_answer", "fact_citation"]
 
 CANNOT = "cannot determine from the filings"
 _RATIO_WORD = re.compile(r"\bmargins?\b|\bratio\b|\brate\b", re.I)
@@ -52,7 +52,8 @@ def _latest(facts: list[StatementFact]) -> list[StatementFact]:
     return [f for f in last if (f.period.months or 0) == longest]
 
 
-def _cite(fact: StatementFact, evidence: Evidence) -> Citation:
+def fact_citation(fact: StatementFact, evidence: Evidence) -> Citation:
+    """The evidence item that shows the fact's page, else the statement model ('M1')."""
     item = next(
         (i for i in evidence.items if i.doc_id == fact.doc_id and fact.page in i.pages), None
     )
@@ -66,7 +67,8 @@ def _cite(fact: StatementFact, evidence: Evidence) -> Citation:
     return Citation(source_id="M1", doc_id=fact.doc_id, page=fact.page, quote=quote[:200])
 
 
-def _abstain(text: str, strategy: str, missing: str) -> Answer:
+def abstain_part(text: str, strategy: str, missing: str) -> Answer:
+    """An abstention of a part's question, with what was looked for."""
     conf = confidence_signals(text, cited=False)
     conf["mode"] = "abstain"
     return offline_answer(text, strategy, conf, abstained=True, missing=[missing])
@@ -91,7 +93,7 @@ def dimension_answer(
             "the catalogue does not name; the part's revenue or the consolidated figure would "
             "answer another question."
         )
-        return _abstain(text, strategy, f"the measure asked of {asked.describe()}")
+        return abstain_part(text, strategy, f"the measure asked of {asked.describe()}")
     item = named or "revenue"
     metric = get_metric(item)
     name = metric.name.lower() if metric is not None else item.replace("_", " ")
@@ -103,7 +105,7 @@ def dimension_answer(
             f"prints as {names}; its {name} is not answered for one of them by guess, and the "
             "consolidated figure is not the answer to a question about one part."
         )
-        return _abstain(text, strategy, what)
+        return abstain_part(text, strategy, what)
     aggregate = ask.change_over_prior
     computed = metric is not None and (metric.is_derived or aggregate is not None)
     if computed and named is not None and store is not None:  # the line item said, not assumed
@@ -118,7 +120,7 @@ def dimension_answer(
             "the business with its figure for one period only, and the consolidated figures "
             "would answer another question."
         )
-        return _abstain(text, strategy, what)
+        return abstain_part(text, strategy, what)
     facts = dimensional_facts(store, docs, item, asked, period) if store is not None else []
     if period is None:
         facts = _latest(facts)
@@ -129,7 +131,7 @@ def dimension_answer(
             f"{when} among the figures the filings report by segment, region and product "
             "line; the consolidated figure is not the answer to a question about one part."
         )
-        return _abstain(text, strategy, f"{name} of {asked.describe()}")
+        return abstain_part(text, strategy, f"{name} of {asked.describe()}")
     return _answer(facts[0], facts, asked, name, evidence, strategy)
 
 
@@ -147,7 +149,7 @@ def _computed(
     the part's own facts only; an abstention naming the operand the part lacks."""
     metric = get_metric(item)
     if metric is None:
-        return _abstain(f"I {CANNOT}: no line item {item!r} in the catalogue.", strategy, item)
+        return abstain_part(f"I {CANNOT}: no line item {item!r} in the catalogue.", strategy, item)
     label = metric.name.lower()
     if aggregate is not None and not metric.is_derived:
         inputs: tuple[str, ...] = (item,)
@@ -166,15 +168,15 @@ def _computed(
             f"that part's own {missing} for the period{prior}; the filings report no such "
             "figure for it, and the consolidated figures would answer another question."
         )
-        return _abstain(text, strategy, f"{missing} of {asked.describe()}")
+        return abstain_part(text, strategy, f"{missing} of {asked.describe()}")
     facts = [*figures.current.values(), *figures.previous.values()]
-    cites = tuple(dict.fromkeys(_cite(f, evidence) for f in facts))
+    cites = tuple(dict.fromkeys(fact_citation(f, evidence) for f in facts))
     named = [*figures.current.items(), *((f"{k}_prior", f) for k, f in figures.previous.items())]
     scale = max((f.scale or 1.0) for _, f in named)
     operands = tuple(
         Operand(
             name=k, value=f.value / scale, unit=f.unit, scale=scale, period=f.period.key,
-            source_id=_cite(f, evidence).source_id, text=(f.raw or str(f.value))[:60],
+            source_id=fact_citation(f, evidence).source_id, text=(f.raw or str(f.value))[:60],
         )
         for k, f in named
     )  # fmt: skip
@@ -253,7 +255,7 @@ def _answer(
 ) -> Answer:
     scale = fact.scale if fact.unit in ("USD", "shares") and fact.scale > 1 else 1.0
     amount = format_amount(fact.value / scale, fact.unit, scale)
-    cite = _cite(fact, evidence)
+    cite = fact_citation(fact, evidence)
     kind = {"geography": "region", "product": "product line"}.get(asked.kind, asked.kind)
     label = _part_name(asked, kind)
     how = (

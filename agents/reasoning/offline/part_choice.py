@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from finqa.agents.reasoning.confidence import confidence_signals
+from finqa.agents.reasoning.offline.dimension import CANNOT, abstain_part, fact_citation
 from finqa.agents.reasoning.offline.verdict_kit import offline_answer
 from finqa.agents.types import Answer, Calculation, Citation, Evidence, Operand, StatementStore
 from finqa.lexicon.arith import ArithmeticError_, evaluate, safe_name
@@ -23,34 +24,12 @@ from finqa.lexicon.breakdowns import Breakdown, PartValue, best_breakdown, pick,
 from finqa.lexicon.dimensions import period_in
 from finqa.lexicon.display import format_amount
 from finqa.lexicon.metrics import get_metric
-from finqa.lexicon.model import StatementFact
 from finqa.lexicon.part_choice import PartChoice
 from finqa.lexicon.question_intent import read_intent
 
 __all__ = ["part_choice_answer"]
 
-CANNOT = "cannot determine from the filings"
 _KIND = {"segment": "segment", "geography": "region", "product": "product line"}
-
-
-def _cite(fact: StatementFact, evidence: Evidence) -> Citation:
-    """The evidence item that shows the fact's page, else the statement model ('M1')."""
-    item = next(
-        (i for i in evidence.items if i.doc_id == fact.doc_id and fact.page in i.pages), None
-    )
-    quote = f"{fact.label} {fact.period.label}: {fact.raw or fact.value}"[:200]
-    if item is None:
-        return Citation(source_id="M1", doc_id=fact.doc_id, page=fact.page, quote=quote)
-    chunk = item.chunk_ids[0] if item.chunk_ids else None
-    return Citation(
-        source_id=item.source_id, doc_id=fact.doc_id, page=fact.page, chunk_id=chunk, quote=quote
-    )
-
-
-def _abstain(text: str, strategy: str, missing: str) -> Answer:
-    conf = confidence_signals(text, cited=False)
-    conf["mode"] = "abstain"
-    return offline_answer(text, strategy, conf, abstained=True, missing=[missing])
 
 
 def part_choice_answer(
@@ -71,14 +50,14 @@ def part_choice_answer(
     if found is None:
         # no breakdown read: the company's figures or another reading would answer another
         # question (a segment's level for its growth), so none is named
-        return _abstain(
+        return abstain_part(
             f"I {CANNOT}: the question asks which {kind} had {what[4:]}; no table of the "
             f"filing's {kind}s holding that measure was read.",
             strategy,
             what,
         )
     if isinstance(found, str):
-        return _abstain(
+        return abstain_part(
             f"I {CANNOT}: the question asks which {kind} had {what[4:]}; {found}.", strategy, what
         )
     chosen = pick(found, choice)
@@ -87,7 +66,7 @@ def part_choice_answer(
             f"I {CANNOT}: the question asks which {kind} had {what[4:]}; in the table on "
             f"p.{found.page + 1} {chosen.reason}, so no {kind} is named."
         )
-        return _abstain(text, strategy, what)
+        return abstain_part(text, strategy, what)
     return _answer(choice, found, chosen.winner, chosen.runner_up, evidence, strategy)
 
 
@@ -143,7 +122,7 @@ def _answer(
     cites: dict[int, Citation] = {}
     for p in (*parts, *b.rest):
         for f in p.facts:
-            cites[id(f)] = _cite(f, evidence)
+            cites[id(f)] = fact_citation(f, evidence)
     measure = choice.describe().removeprefix("the ")
     exprs: list[str] = []
     operands: list[Operand] = []
