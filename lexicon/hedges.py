@@ -11,7 +11,14 @@ from collections.abc import Iterable
 
 from finqa.lexicon._data import data_cache, read_yaml
 
-__all__ = ["future_in", "hedge_in", "in_risk_factors", "not_a_fact", "starts_after"]
+__all__ = [
+    "future_in",
+    "hedge_in",
+    "in_risk_factors",
+    "not_a_fact",
+    "prior_period_in",
+    "starts_after",
+]
 
 _MONTH_MAY = re.compile(r"may\s+\d", re.I)
 
@@ -100,13 +107,35 @@ def starts_after(sentence: str, years: Iterable[int]) -> str | None:
     return None
 
 
+@data_cache()
+def _prior() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """(a sentence opening on the year before, the same words anywhere in a question)."""
+    words = sorted(
+        (read_yaml("hedges.yaml") or {}).get("prior_period") or (), key=len, reverse=True
+    )
+    body = "|".join(re.escape(str(w)).replace(r"\ ", r"\s+") for w in words) or "(?!)"
+    opening = re.compile(rf"^\W*(?:(?:in|during|for)\s+)?(?:(?:the|a)\s+)?({body})(?!\w)", re.I)
+    return opening, re.compile(rf"\b(?:{body})(?!\w)", re.I)
+
+
+def prior_period_in(sentence: str, asked: str = "") -> str | None:
+    """The phrase a sentence opens on that puts it in the year before the reported period
+    ('Last year's third quarter ...', 'In the prior year, ...'), else None; None as well when the
+    question (`asked`) names the prior period itself (it then asks about that year)."""
+    opening, anywhere = _prior()
+    m = opening.match(sentence.strip())
+    if m is None or anywhere.search(asked):
+        return None
+    return m.group(1)
+
+
 def not_a_fact(
     sentence: str, years: Iterable[int], *, asks_future: bool = False, asked: str = ""
 ) -> str | None:
     """Why `sentence` states no fact of the asked period, in a few words ('a possibility
     ('plans to')', 'what will be ('will')', 'what begins in January 2020'), else None: a modal or
     hedge the question (`asked`) does not use itself, the future (unless the question asks what
-    will be), an event starting later."""
+    will be), an event starting later, a sentence opening on the year before."""
     hedge = hedge_in(sentence, asked)
     if hedge is not None:
         return f"a possibility ('{hedge}')"
@@ -116,4 +145,7 @@ def not_a_fact(
     later = None if asks_future else starts_after(sentence, years)
     if later is not None:
         return f"what begins in {later}, after the asked period"
+    prior = prior_period_in(sentence, asked)
+    if prior is not None:
+        return f"what was so in the year before ('{prior}')"
     return None

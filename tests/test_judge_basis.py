@@ -9,7 +9,13 @@ from _reasoning_data import evidence
 from finqa.agents.config import Settings
 from finqa.agents.judge import JudgeAgent
 from finqa.agents.types import Answer, Citation, Evidence, EvidenceItem
-from finqa.lexicon.hedges import hedge_in, in_risk_factors, not_a_fact, starts_after
+from finqa.lexicon.hedges import (
+    hedge_in,
+    in_risk_factors,
+    not_a_fact,
+    prior_period_in,
+    starts_after,
+)
 
 DOC = "CORNING_2022_10K"
 Q = "Did Corning pay dividends to its shareholders in FY2022?"
@@ -225,6 +231,18 @@ class TestBasisPeriodAndFuture:
         _expect(q, later, "other_period", "retry")
         _expect(q, later.replace("January 2023", "March 2022"), "supported")
 
+    def test_a_sentence_about_last_years_quarter_is_no_fact_of_this_one(self) -> None:
+        """A release for the third quarter of 2023 recalls that last year's third quarter
+        included a charge: no basis for a charge in this year's quarter; the same sentence
+        about this quarter is one."""
+        q = "Did Corning record any non-recurring charge in the third quarter of fiscal 2023?"
+        prior = (
+            "Last year's third quarter net income was $1.10 billion, which included a "
+            "non-recurring pretax charge of $45 million."
+        )
+        _expect(q, prior, "other_period", "retry")
+        _expect(q, prior.replace("Last year's", "This"), "supported")
+
 
 class TestNotAFact:
     def test_starts_after_reads_the_dated_period(self) -> None:
@@ -247,6 +265,19 @@ class TestNotAFact:
         assert not_a_fact("Production will stop.", [2019]) == "what will be ('will')"
         assert not_a_fact("Production will stop.", [2019], asks_future=True) is None
         assert not_a_fact("Production stopped in March 2019.", [2019]) is None
+        assert not_a_fact("In the prior year, production stopped.", [2019]) == (
+            "what was so in the year before ('prior year')"
+        )
+
+    def test_prior_period_opening(self) -> None:
+        """A sentence opening on the year before is of that year; a comparison with last year
+        inside a sentence of this one, 'in the last year' (the past twelve months), and a
+        question that itself asks about the prior year are not."""
+        assert prior_period_in("The year-ago quarter included a gain.") == "year-ago"
+        assert prior_period_in("A year ago, revenue was $5 million.") == "year ago"
+        assert prior_period_in("Net sales rose 4% from last year's third quarter.") is None
+        assert prior_period_in("In the last year, we opened 30 stores.") is None
+        assert prior_period_in("In the prior year, we sold a plant.", "What did the prior year include?") is None  # fmt: skip
 
 
 class TestBasisBridgingLine:

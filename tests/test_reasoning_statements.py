@@ -240,6 +240,16 @@ class TestModelHelpsTheVerdicts:
         assert ans.text.startswith("Yes.") and "$6,172 million" in ans.text
         assert ans.calculations[0].result == 6172
 
+    def test_a_relation_among_lines_is_no_question_of_one_lines_presence(self) -> None:
+        """'Did its operating cash flow cover capital expenditures and dividends paid?' names
+        three lines: 'dividends paid' in it is no 'did it pay dividends', so no 'Yes.' with the
+        dividends (or the operating cash) line alone."""
+        q = "Did Acme's net cash provided by operating activities in FY2022 cover both its capital expenditures and its dividends paid?"  # fmt: skip
+        ans = build_reasoner(Settings(), statements=store_of((52, CASH_FLOW))).generate(
+            q, evidence(PROSE), 1
+        )
+        assert "statement shows" not in ans.text
+
     def test_singular_dividend_caption_is_no_proof_of_absence(self) -> None:
         """A cash flow line 'Cash dividend distributions' (no catalogue caption) blocks a 'No.'."""
         text = CASH_FLOW.replace("Dividends paid (6,172)", "Cash dividend distributions (6,172)")

@@ -311,8 +311,15 @@ def _fact_of_period(
     asked: Sequence[int],
 ) -> BasisCheck | None:
     """A sentence about the subject states a fact of the asked period: no possibility, no
-    future, no event starting later, no risk factor, no other year; None when it does."""
-    from finqa.lexicon.hedges import future_in, hedge_in, in_risk_factors, starts_after
+    future, no event starting later, no sentence about the year before, no risk factor, no other
+    year; None when it does."""
+    from finqa.lexicon.hedges import (
+        future_in,
+        hedge_in,
+        in_risk_factors,
+        prior_period_in,
+        starts_after,
+    )
     from finqa.lexicon.periods import stated_years
 
     hedge = hedge_in(sentence, topic.question)
@@ -338,6 +345,14 @@ def _fact_of_period(
             sentence,
             source_id,
             f"the quoted sentence states what begins in {later}, after the asked period",
+        )
+    prior = prior_period_in(sentence, topic.question)
+    if prior is not None:
+        return BasisCheck(
+            "other_period",
+            sentence,
+            source_id,
+            f"the quoted sentence opens on the year before ('{prior}'), not the asked period",
         )
     if item is not None and in_risk_factors(section, item.text):
         return BasisCheck(

@@ -3,9 +3,12 @@
 A filing prints its income statement, balance sheet and cash-flow statement once in full; other
 tables of the same kind (selected financial data, an MD&A summary, condensed consolidating,
 parent-company-only or guarantor statements) are parts or summaries of it. The main printing is
-the page with the most line items of its kind (the first such page on a tie), with the pages
-either side of it (a statement over two pages); the reasoner's rows and the judge's routes both
-read only it as the primary statement.
+the printing with the most line items of its kind (the first such on a tie), counted over the
+pages it runs on: a balance sheet printed over two pages (assets, then liabilities and equity)
+is one printing of both pages' lines, so a parent-company-only condensed balance sheet that
+fits on one page does not outnumber it. The main printing is named by its first page and takes
+the pages either side of it; the reasoner's rows and the judge's routes both read only it as
+the primary statement.
 """
 
 from __future__ import annotations
@@ -21,17 +24,35 @@ PRIMARY_STATEMENTS = frozenset({"income", "balance", "cashflow"})
 
 
 def main_pages(tables: Sequence[StatementTable]) -> dict[str, int]:
-    """Per primary statement kind, the page of its main printing (text and PDF tables): the
-    page with the most line items of that kind, the first such page on a tie. A summary
-    printed earlier (selected financial data, an MD&A 'Balance Sheet' of a few lines) is
-    shorter than the statement itself."""
+    """Per primary statement kind, the first page of its main printing (text and PDF tables):
+    the printing with the most line items of that kind, the first such on a tie. A printing is
+    a page with the next page when each carries one table of that kind, under the same title (a
+    statement continued; a page of several small tables is a set of summaries, not one). A
+    summary printed earlier (selected financial data, an MD&A 'Balance Sheet' of a few lines)
+    is shorter than the statement itself."""
     lines: dict[str, Counter[int]] = defaultdict(Counter)
+    titles: dict[tuple[str, int], list[str]] = defaultdict(list)
     for t in tables:
         if t.source != "xbrl" and t.statement in PRIMARY_STATEMENTS and t.pages:
             lines[t.statement][t.page] += len({f.row for f in t.facts})
-    return {
-        kind: min(count, key=lambda page: (-count[page], page)) for kind, count in lines.items()
-    }
+            titles[t.statement, t.page].append(_title_key(t.title))
+    out: dict[str, int] = {}
+    for kind, count in lines.items():
+
+        def printed(page: int, kind: str = kind, count: Counter[int] = count) -> int:
+            here, nxt = titles[kind, page], titles.get((kind, page + 1), [])
+            continued = len(here) == 1 and nxt == here
+            return count[page] + (count[page + 1] if continued else 0)
+
+        out[kind] = min(count, key=lambda page: (-printed(page), page))
+    return out
+
+
+def _title_key(title: str) -> str:
+    """A table's title compared across pages: letters only, case folded ('CONSOLIDATED
+    BALANCE SHEETS (continued)' meets 'Consolidated Balance Sheets')."""
+    key = "".join(ch for ch in title.lower() if ch.isalpha())
+    return key.removesuffix("continued")
 
 
 def on_main_printing(statement: str, page: int, source: str, main: dict[str, int]) -> bool:

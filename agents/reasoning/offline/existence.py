@@ -5,6 +5,8 @@ costs are outlined in the income statement? If none are outlined, state 0": any 
 item (`lexicon.line_items`) the question names, read in the statement the catalogue
 files it under, for the year asked.
 
+- A question naming more than one line item asks how they relate ('did its operating cash flow
+  cover capital expenditures and dividends paid?'), not whether one is printed: no verdict here.
 - The item's line is in that statement with a non-zero figure: 'Yes.' (a yes/no question) or
   the amount, with the line, its page and a re-executable Calculation.
 - The line is printed with a zero (or a dash): 'No.' / '0', citing it.
@@ -25,6 +27,7 @@ from finqa.agents.reasoning.offline.verdict_kit import Reader, money, verdict
 from finqa.agents.types import Answer, Citation, Evidence
 from finqa.lexicon import intent
 from finqa.lexicon.line_items import LineItem, get_item, label_key
+from finqa.lexicon.query import analyze
 from finqa.lexicon.question_ask import QuestionAsk
 from finqa.lexicon.recipes import get_recipe
 
@@ -44,6 +47,8 @@ def existence(
         return None
     if spec.aggregate != "single" or spec.wants_positive:
         return None
+    if len(set(analyze(q).metrics)) > 1:
+        return None  # a relation among lines ('did its operating cash cover capex and dividends')
     li = _asked_item(spec)
     if li is None:
         return None
