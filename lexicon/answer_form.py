@@ -15,6 +15,7 @@ from typing import Literal
 from finqa.lexicon._data import data_cache, read_words, read_yaml
 
 __all__ = [
+    "coverage_split",
     "Aggregate",
     "asked_aggregates",
     "year_range",
@@ -179,6 +180,17 @@ def asks_inflow(question: str) -> bool:
         and any("activities" in s for s in metric.synonyms)  # an activity's net flow
         for m in find_metrics(question)
     )
+
+
+def coverage_split(question: str) -> tuple[str, str] | None:
+    """(what covers, what is covered): the question's text before and after its coverage verb
+    ('Did X's operating cash flow | cover | capital expenditures and dividends?',
+    `data/cash_flow_verbs.yaml` cover), or None when it has none."""
+    words = read_yaml("cash_flow_verbs.yaml")
+    m = _any_of(tuple(words.get("cover") or ())).search(question)
+    if m is None:
+        return None
+    return question[: m.start()], question[m.end() :]
 
 
 def names_outflow(caption: str) -> bool:

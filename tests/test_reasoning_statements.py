@@ -250,6 +250,25 @@ class TestModelHelpsTheVerdicts:
         )
         assert "statement shows" not in ans.text
 
+    def test_operating_cash_covering_capex_and_dividends_either_way(self) -> None:
+        """One flow against the sum of others: FY2022's operating cash (10,811) falls short of
+        capital spending and dividends (5,207 + 6,172): 'No.', a shortfall of $568 million;
+        FY2020's (10,613) covers 4,240 + 5,509: 'Yes.', a surplus of $864 million."""
+        store = store_of((52, CASH_FLOW))
+        q = "Did Acme's net cash provided by operating activities in FY{y} cover both its capital expenditures and its dividends paid?"  # fmt: skip
+        short = build_reasoner(Settings(), statements=store).generate(
+            q.format(y=2022), evidence(PROSE), 1
+        )
+        assert short.text.startswith("No.") and "shortfall of $568 million" in short.text
+        assert short.calculations[0].result == -568
+        ok = build_reasoner(Settings(), statements=store).generate(
+            q.format(y=2020), evidence(PROSE), 1
+        )
+        assert ok.text.startswith("Yes.") and "surplus of $864 million" in ok.text
+        enough = "Was Acme's 2020 operating cash flow enough to fund what it spent on dividends?"
+        ans = build_reasoner(Settings(), statements=store).generate(enough, evidence(PROSE), 1)
+        assert ans.text.startswith("Yes.") and "surplus of $5,104 million" in ans.text
+
     def test_singular_dividend_caption_is_no_proof_of_absence(self) -> None:
         """A cash flow line 'Cash dividend distributions' (no catalogue caption) blocks a 'No.'."""
         text = CASH_FLOW.replace("Dividends paid (6,172)", "Cash dividend distributions (6,172)")

@@ -9,6 +9,8 @@ cannot derive, saying what it looked for).
 
 - applicability, consistency, period extreme, growth profile: families.py;
 - comparison across segments: segments.py;
+- whether one flow covered others (operating cash flow against capex and dividends):
+  coverage.py;
 - whether a line item is reported for a year (dividends paid, restructuring costs, ...):
   existence.py;
 - a catalogue judgement of ratios of line items, named by its phrases (`judgements.yaml`:
@@ -23,6 +25,7 @@ from __future__ import annotations
 from finqa.agents.reasoning.offline.book import Book
 from finqa.agents.reasoning.offline.choices import line_item_choice
 from finqa.agents.reasoning.offline.conventions import judgement_conventions
+from finqa.agents.reasoning.offline.coverage import coverage
 from finqa.agents.reasoning.offline.existence import existence
 from finqa.agents.reasoning.offline.families import (
     applicability,
@@ -59,6 +62,7 @@ def verdict_answer(
         period_extreme,
         growth_profile,
         segment_comparison,
+        coverage,
         existence,
     )
     for family in families:
