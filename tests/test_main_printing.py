@@ -71,3 +71,23 @@ class TestMainPrinting:
         tables += [_table(6, title, _lines(f"a{i}", 6), tid=f"t{i}") for i in range(3)]
         tables += [_table(7, title, _lines(f"b{i}", 6), tid=f"t{i}") for i in range(3)]
         assert main_pages(tables)["balance"] == 4
+
+    def test_combined_filing_the_first_registrants_statement(self) -> None:
+        """A combined filing prints the parent registrant's statement, then its subsidiary's
+        of much the same length (one line more): the first is the main printing; a later
+        note table a few lines longer does not displace it either."""
+        tables = [
+            _table(98, "CONSOLIDATED BALANCE SHEETS", _lines("parent", 34)),
+            _table(105, "CONSOLIDATED BALANCE SHEETS", _lines("utility", 35)),
+            _table(140, "Balances reclassified", _lines("note", 38)),
+        ]
+        assert main_pages(tables)["balance"] == 98
+
+    def test_an_earlier_summary_is_no_full_printing(self) -> None:
+        """The verdict the other way: a summary of half the statement's lines printed first
+        (selected financial data) is not the main printing."""
+        tables = [
+            _table(30, "Selected Financial Data", _lines("summary", 17)),
+            _table(80, "CONSOLIDATED BALANCE SHEETS", _lines("asset", 34)),
+        ]
+        assert main_pages(tables)["balance"] == 80

@@ -3,10 +3,16 @@
 A filing prints its income statement, balance sheet and cash-flow statement once in full; other
 tables of the same kind (selected financial data, an MD&A summary, condensed consolidating,
 parent-company-only or guarantor statements) are parts or summaries of it. The main printing is
-the printing with the most line items of its kind (the first such on a tie), counted over the
-pages it runs on: a balance sheet printed over two pages (assets, then liabilities and equity)
-is one printing of both pages' lines, so a parent-company-only condensed balance sheet that
-fits on one page does not outnumber it. The main printing is named by its first page and takes
+the first full printing of its kind, full meaning at least `FULL_SHARE` of the line items of
+the longest printing: a combined filing prints the parent registrant's statements first and its
+subsidiary registrant's after them, of much the same length, and a note's table read as the
+same kind later (a reclassification table 'to the Consolidated Statements of Income', a
+parent-only or consolidating statement) does not displace the statement by a few more rows,
+while a summary printed earlier (selected financial data, an MD&A table of a few lines) is far
+shorter. Line items are counted over the pages a printing runs on: a balance sheet printed
+over two pages (assets, then liabilities and equity) is one printing of both pages' lines, so a
+parent-company-only condensed balance sheet that fits on one page does not outnumber it. The
+main printing is named by its first page and takes
 the pages either side of it; the reasoner's rows and the judge's routes both read only it as
 the primary statement.
 """
@@ -21,11 +27,15 @@ from finqa.lexicon.model import StatementTable
 __all__ = ["PRIMARY_STATEMENTS", "main_pages", "on_main_printing"]
 
 PRIMARY_STATEMENTS = frozenset({"income", "balance", "cashflow"})
+# a printing with at least this share of the longest printing's line items is a full statement
+# (a second registrant's statements or a longer note table run within a fifth of each other;
+# summaries are under half)
+FULL_SHARE = 0.8
 
 
 def main_pages(tables: Sequence[StatementTable]) -> dict[str, int]:
     """Per primary statement kind, the first page of its main printing (text and PDF tables):
-    the printing with the most line items of that kind, the first such on a tie. A printing is
+    the first printing with at least `FULL_SHARE` of the line items of the longest. A printing is
     a page with the next page when each carries one table of that kind, under the same title (a
     statement continued; a page of several small tables is a set of summaries, not one). A
     summary printed earlier (selected financial data, an MD&A 'Balance Sheet' of a few lines)
@@ -44,7 +54,8 @@ def main_pages(tables: Sequence[StatementTable]) -> dict[str, int]:
             continued = len(here) == 1 and nxt == here
             return count[page] + (count[page + 1] if continued else 0)
 
-        out[kind] = min(count, key=lambda page: (-printed(page), page))
+        longest = max(printed(page) for page in count)
+        out[kind] = min(page for page in count if printed(page) >= FULL_SHARE * longest)
     return out
 
 
