@@ -234,6 +234,32 @@ class TestMainPrinting:
         by_page = {r.page: r.route for r in routes.readings("inventory", 2022)}
         assert by_page == {51: "statement", 106: "other_table"}
 
+    def test_evidence_pages_judged_by_the_filings_main_printing(self) -> None:
+        """The retrieved pages hold only a combined filing's subsidiary registrant's sheet (its
+        own 'main printing' among those few pages): read by the main printing of the whole
+        filing in the index, it is another table, not a statement contradicting the parent's;
+        with no index model, the pages' own main printing stands."""
+        from finqa.agents.judge.routes import Routes
+        from finqa.lexicon.statements.memory import MemoryStatementStore
+
+        lines = {
+            "cash": ("Cash and cash equivalents", 689e6),
+            "inventory": ("Inventories", 2213e6),
+            "total_current_assets": ("Total current assets", 5308e6),
+            "total_current_liabilities": ("Total current liabilities", 4476e6),
+        }
+        parent = _balance_table(51, lines)
+        subsidiary = _balance_table(58, {**lines, "inventory": ("Inventories", 1900e6)})
+        index = MemoryStatementStore((parent, subsidiary))
+        # the evidence pages' own reader places the sheet a page earlier (where its title is)
+        read = _balance_table(57, {**lines, "inventory": ("Inventories", 1900e6)})
+        pages = MemoryStatementStore((read,))
+        routes = Routes(_evidence(), index, pages=pages)
+        by_page = {r.page: r.route for r in routes.readings("inventory", 2022)}
+        assert by_page == {51: "statement", 58: "other_table", 57: "other_table"}
+        alone = Routes(_evidence(), None, pages=pages)
+        assert {r.page: r.route for r in alone.readings("inventory", 2022)} == {57: "statement"}
+
 
 CASH_FLOW = """Consolidated Statements of Cash Flows
 (in millions)

@@ -209,7 +209,7 @@ class Routes:
                     facts = store.lookup(doc, item, year)
                 except Exception:  # noqa: BLE001 - a filing the store cannot read: no reading
                     continue
-                main = self._main_pages(store, doc)
+                main = self._main_of(store, doc)
                 # a line printed only as its parts under a heading that names it: their sum
                 facts = [*facts, *whole_facts(store, doc, item, year)]
                 for fact in facts:
@@ -247,6 +247,17 @@ class Routes:
                 seen.add(mark)
                 found.append(reading)
         return found
+
+    def _main_of(self, store: Any, doc: str) -> dict[str, int]:
+        """The main printings a store's facts of `doc` are judged by: the index's, whose model
+        holds the whole filing, for the evidence pages' own reading too (a few retrieved pages
+        may hold only a subsidiary registrant's or a parent-only statement, which is then no
+        main printing of the filing); the store's own when the index has none for the doc."""
+        if store is self.pages and self.store is not None:
+            whole = self._main_pages(self.store, doc)
+            if whole:
+                return whole
+        return self._main_pages(store, doc)
 
     def _main_pages(self, store: Any, doc: str) -> dict[str, int]:
         """The page of each primary statement's main printing in `doc` (a parent-only or
