@@ -26,6 +26,7 @@ __all__ = [
     "asked_bridge",
     "cause_marker",
     "split_at_cause",
+    "states_movement_cause",
     "opens_on_movement",
     "names_movement",
     "movement_noun",
@@ -205,6 +206,17 @@ def split_at_cause(sentence: str) -> tuple[str, str, str] | None:
         return None
     marker = " ".join(m.group(0).lower().split())
     return sentence[: m.start()], marker, sentence[m.end() :]
+
+
+def states_movement_cause(text: str) -> bool:
+    """The text explains a movement: a cause marker with a cause after it, and before it a
+    movement ('Gross margin decreased ... due to ...') or a sentence opening on one ('The
+    increase was driven by ...'). A line's name holding a marker word ('net income attributable
+    to the company') explains nothing."""
+    split = split_at_cause(text)
+    if split is None or not split[2].strip(" .:;,"):
+        return False
+    return names_movement(split[0]) or opens_on_movement(text)
 
 
 def names_movement(text: str) -> bool:

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from finqa.lexicon.causes import asks_cause
 from finqa.lexicon.intent import (
     asks_choice,
     asks_figure_named_first,
@@ -23,7 +24,14 @@ from finqa.lexicon.intent import (
 )
 from finqa.lexicon.periods import year_mentions
 
-__all__ = ["PartForm", "QuestionPart", "QuestionParts", "question_parts"]
+__all__ = [
+    "PartForm",
+    "QuestionPart",
+    "QuestionParts",
+    "question_parts",
+    "cause_part",
+    "movement_wording",
+]
 
 PartForm = Literal["verdict", "explanation", "choice", "compare", "figure", "answer"]
 
@@ -126,7 +134,7 @@ def _part(index: int, part: str, context: str) -> QuestionPart:
         r"(?:as of|in|for|at)\b[^,]*,\s*" + _AUX + r"\b", head
     ):
         form = "verdict"
-    elif _WHY.search(part):
+    elif _asks_why(part):
         form = "explanation"
     elif asks_choice(part) or asks_which_period(part):
         form = "choice"
@@ -143,5 +151,40 @@ def _part(index: int, part: str, context: str) -> QuestionPart:
         form = "figure"
     else:
         form = "answer"
-    explain = form == "verdict" and bool(_WHY.search(part))
+    explain = form == "verdict" and _asks_why(part)
     return QuestionPart(index, part, form, context, years, explain)
+
+
+def _asks_why(part: str) -> bool:
+    """The part asks what caused a movement: 'why', 'explain', or a cause question of the
+    causes vocabulary ('what did management say drove the change', 'what led to')."""
+    return bool(_WHY.search(part)) or asks_cause(part)
+
+
+def cause_part(question: str) -> QuestionPart | None:
+    """The part asking what caused a movement, when another part of the question asks a figure,
+    a yes/no or a choice ('Did X rise? What drove it?', 'How much did X change and why?'): the
+    answer owes both. None for a question that asks a cause only, or no cause."""
+    parts = question_parts(question).parts
+    cause = next((p for p in parts if p.form == "explanation" or p.explain_too), None)
+    if cause is None:
+        return None
+    if cause.explain_too:
+        return cause  # 'Is X up, and why?' in one clause: its verdict and its cause
+    others = [p for p in parts if p is not cause and p.form in _ANSWERED_FIRST]
+    return cause if others else None
+
+
+# the forms of a part a cause part follows up ('Did X rise? What drove it?')
+_ANSWERED_FIRST = frozenset({"verdict", "figure", "compare", "choice"})
+
+
+def movement_wording(question: str) -> str:
+    """The words of the question that state the movement it asks about as a fact: the question
+    less its yes/no parts, whose movement word is what is asked ('Did gross margin improve?
+    What drove the change?' states no movement: the filing's figures say which way it went);
+    the whole question when it has no yes/no part ('Why did revenue fall?')."""
+    parts = question_parts(question).parts
+    if not any(p.form == "verdict" for p in parts):
+        return question
+    return " ".join(p.text for p in parts if p.form != "verdict")

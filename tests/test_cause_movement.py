@@ -165,6 +165,7 @@ class TestJudgeMovement:
 @dataclass(frozen=True)
 class _Fact:
     value: float
+    unit: str = "USD"  # a statement fact's unit (every line here is an amount)
 
 
 _FIGURES = {

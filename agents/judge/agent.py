@@ -16,6 +16,7 @@ from dataclasses import replace
 
 from finqa.agents.config import Settings
 from finqa.agents.judge.answer_checks import check_answer_kind, check_parts
+from finqa.agents.judge.asked_parts import hold_for_parts
 from finqa.agents.judge.company import check_companies
 from finqa.agents.judge.context import Context, rests_on
 from finqa.agents.judge.dimension import check_dimension, index_store
@@ -97,11 +98,19 @@ class JudgeAgent:
             scores = scores.zeroed()  # another part than the breakdown's figures name
         found = Findings(numbers, skipped, calcs, problems, claim_checks, facets)
         decided = decide(scores, attempt, cfg)
+        # a part left out without a word is never accepted; one stated as not found is first
+        # looked for again (wider retrieval), then accepted as a partial answer
+        held = hold_for_parts(facets, attempt, abstained=ctx.abstained)
+        if held is not None:
+            decided = replace(decided, decision="retry")
+            problems.append(held)
         if any(p.code == "convention_dependent" for p in problems):
             # right under one recognised definition, another figure under another: never
             # accepted (best effort, both values in the details), at any attempt
             decided = replace(decided, decision="retry")
         verdict = build_verdict(ctx, answer, found, scores, decided, cfg)
+        if held is not None and held.code == "part_not_found":
+            verdict = verdict.model_copy(update={"diagnosis": "retrieval"})
         return with_company(verdict, company)
 
     def _context(self, question: str, answer: Answer, evidence: Evidence) -> Context:

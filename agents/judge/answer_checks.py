@@ -11,7 +11,7 @@ from typing import Any
 
 from finqa.agents.config import JudgeConfig
 from finqa.agents.judge._question import FIGURE_KINDS, sentence_at, stated_direction
-from finqa.agents.judge.basis import check_basis
+from finqa.agents.judge.basis import cause_part_answer, check_basis
 from finqa.agents.judge.cash_basis import accrual_for_cash
 from finqa.agents.judge.context import Context, counted, question_parts_of
 from finqa.agents.judge.facets import Facet, check_facets
@@ -45,6 +45,7 @@ PROBLEM_FACETS: dict[str, tuple[str, ...]] = {
     "implausible": ("figure",),
     "wrong_sign": ("figure",),
     "basis": ("verdict", "explanation", "answer"),
+    "cause_basis": ("explanation",),
     "part_named": ("figure",),
     "accrual_for_cash": ("figure",),
     "other_item": ("figure",),
@@ -141,6 +142,19 @@ def check_parts(
             ctx.basis.append(basis)
             if not basis.ok:
                 problems.append(KindProblem("basis", basis.reason))
+    elif cfg.deterministic_verify and not ctx.abstained and "explanation" in kinds:
+        # a cause part beside a figure, a yes/no or a choice: its quotes are a basis like any
+        # cause answer's (about the subject, a fact of the period, the movement asked)
+        cause = cause_part_answer(answer, [c.text for c in claims])
+        basis = (
+            None
+            if cause is None
+            else check_basis(ctx.question, cause, claim_checks, ctx.evidence, ctx.asked, ctx.routes)
+        )
+        if basis is not None:
+            ctx.basis.append(basis)
+            if not basis.ok:
+                problems.append(KindProblem("cause_basis", basis.reason))
     quoted = sum(1 for x in skipped if x["reason"] == "quoted from the question")
     spans = [(nc.start, nc.end) for nc in numbers] + [
         (int(x["start"]), int(x["end"]))

@@ -22,6 +22,9 @@ subject and states it as a fact of the asked period.
   asked one (a retailer's fiscal year is named by either calendar year it touches; a year named
   only as the comparison, '... compared to 23.9% in fiscal 2021', stands for the year after).
 
+* a cause of what happened - a cause question's basis names the part the question names (a
+  segment, a region: `lexicon.dimension_question`) before its cause marker, and states no
+  possibility (`lexicon.causes.is_hypothetical`: 'margins can change as a result of ...');
 * the movement asked - a cause question's basis ('What drove / why did X ...') that states X
   moving only against the movement the question words or the statement model's figures show
   ('lowered our effective tax rate' where the rate rose) explains another movement
@@ -42,11 +45,12 @@ from typing import Any, Literal
 from finqa.agents.judge import _lex
 from finqa.agents.judge.text import CITATION, content_tokens
 from finqa.agents.types import Answer, Evidence, EvidenceItem
-from finqa.lexicon.causes import asked_bridge
+from finqa.lexicon.causes import asked_bridge, asks_cause, is_hypothetical, split_at_cause
+from finqa.lexicon.dimension_question import asked_dimension
 from finqa.lexicon.metrics import Metric
 from finqa.lexicon.question_intent import read_intent
 
-__all__ = ["BasisCheck", "BasisOutcome", "check_basis", "subject_words"]
+__all__ = ["BasisCheck", "BasisOutcome", "cause_part_answer", "check_basis", "subject_words"]
 
 BasisOutcome = Literal[
     "supported", "not_about", "possibility", "risk_factor", "other_period", "against_movement"
@@ -68,6 +72,10 @@ class _Topic:
     # between income before taxes and net income); None otherwise
     bridge: Metric | None = None
     question: str = ""  # as asked: a hedge it uses itself is its subject ('subject to')
+    # a cause question ('what drove ...'): its basis explains a movement that happened, of the
+    # part the question names when it names one (`part`, lower case; '' for the company)
+    cause: bool = False
+    part: str = ""
 
 
 @dataclass(frozen=True)
@@ -167,12 +175,15 @@ def check_basis(
     subject = subject_words(question)
     intent = read_intent(question)
     asked_names = {c.lower() for c in intent.companies}
+    asked_part = asked_dimension(question)
     topic = _Topic(
         subject,
         _concepts(question),
         bool(future_in(intent.asked_text)),
         asked_bridge(question),
         question,
+        asks_cause(question),
+        " ".join(asked_part.phrase.lower().split()) if asked_part and asked_part.phrase else "",
     )
     candidates = _basis_sentences(answer, claims, evidence)
     if not candidates:
@@ -196,6 +207,31 @@ def check_basis(
         failures.append(failed)
     order = ("possibility", "risk_factor", "other_period", "not_about", "against_movement")
     return min(failures, key=lambda f: order.index(f.outcome))
+
+
+def cause_part_answer(answer: Answer, claims: Sequence[str]) -> Answer | None:
+    """The cause part of an answer that also answers a figure, a yes/no or a choice: its claims
+    that explain a movement (`lexicon.causes.states_movement_cause`, the claims the facet
+    checklist gives the cause part) and the citations quoting from them; None when it has none
+    (the part is then unanswered, or stated as not found)."""
+    from finqa.lexicon.causes import opens_on_movement, states_movement_cause
+    from finqa.lexicon.refusal import declines_part
+
+    mine: list[str] = []
+    for i, claim in enumerate(claims):
+        if not states_movement_cause(claim) or declines_part(claim):
+            continue
+        if i and opens_on_movement(claim.lstrip('"“ ')) and claims[i - 1] not in mine:
+            mine.append(claims[i - 1])  # 'The decrease was ...': the claim before names it
+        mine.append(claim)
+    if not mine:
+        return None
+    text = " ".join(mine)
+    flat = " ".join(text.split())
+    cites = tuple(
+        c for c in answer.citations if c.quote.strip() and " ".join(c.quote.split())[:60] in flat
+    )
+    return answer.model_copy(update={"text": text, "citations": cites, "calculations": ()})
 
 
 def _line_unnamed(
@@ -243,7 +279,7 @@ def _judge_sentence(
     asked_names: set[str],
     asked: Sequence[int],
 ) -> BasisCheck | None:
-    failed = _about(sentence, source_id, topic)
+    failed = _about(sentence, source_id, topic) or _cause_of(sentence, source_id, topic)
     if failed is not None:
         return failed
     others = [c for c in _companies(sentence) if c.lower() not in asked_names]
@@ -284,6 +320,32 @@ def _about(sentence: str, source_id: str | None, topic: _Topic) -> BasisCheck | 
             source_id,
             f"the quoted sentence shares {len(shared)} of the question's subject words "
             f"({', '.join(sorted(subject)[:6])}): it is not about what is asked",
+        )
+    return None
+
+
+def _cause_of(sentence: str, source_id: str | None, topic: _Topic) -> BasisCheck | None:
+    """A cause question's basis names the part asked before its cause marker (a sentence naming
+    it only in an offsetting clause explains the company's figure) and states what happened,
+    not how a figure can move ('margins can change over time as a result of ...')."""
+    if not topic.cause:
+        return None
+    split = split_at_cause(sentence)
+    moved = split[0] if split else sentence
+    if topic.part and topic.part not in " ".join(moved.lower().split()):
+        return BasisCheck(
+            "not_about",
+            sentence,
+            source_id,
+            f"the question asks about {topic.part}, and the quoted sentence explains a movement "
+            "it does not name as that part's",
+        )
+    if is_hypothetical(sentence):
+        return BasisCheck(
+            "possibility",
+            sentence,
+            source_id,
+            "the quoted sentence states how a figure may move, not what moved it in the period",
         )
     return None
 

@@ -19,6 +19,7 @@ from typing import Any
 from finqa.agents.judge import _lex
 from finqa.agents.judge.text import content_tokens
 from finqa.lexicon.answer_form import alternatives, names_alternative
+from finqa.lexicon.causes import states_movement_cause
 from finqa.lexicon.intent import (
     asks_which_period,
     choice_options,
@@ -30,6 +31,7 @@ from finqa.lexicon.intent import (
 )
 from finqa.lexicon.question_intent import read_intent
 from finqa.lexicon.question_parts import QuestionPart
+from finqa.lexicon.refusal import declines_part
 
 __all__ = ["Facet", "decompose", "check_facets", "assign_claims", "completeness_score"]
 
@@ -58,7 +60,14 @@ class Facet:
             "metric": self.metric,
             "addressed": self.addressed,
             "how": self.how,
+            # unanswered, and the answer says so ('finqa found no stated reason for ...')
+            "declared": bool(self.meta.get("declared")),
         }
+
+    @property
+    def dropped(self) -> bool:
+        """Left unanswered without the answer saying so: half an answer that looks whole."""
+        return not self.addressed and not self.meta.get("declared")
 
 
 def decompose(question: str, analysis: Any = None) -> list[Facet]:
@@ -156,6 +165,12 @@ def assign_claims(
             taken = {placed[j] for j in range(i) if leading_yes_no(claims[j]) is not None}
             free = [q for q in verdict_parts if q not in taken]
             placed[i] = free[0] if free else placed[i]
+    cause_parts = [q for q in parts if any(f.part == q and f.kind == "explanation" for f in facets)]
+    for i, text in enumerate(claims):
+        if cause_parts and (states_movement_cause(text) or declines_part(text)):
+            # a claim explaining a movement ('X decreased, primarily due to ...') or saying no
+            # cause was found answers the part asking what drove it, whatever words it shares
+            placed[i] = cause_parts[0]
     last_placed = max((i for i, p in enumerate(placed) if p is not None), default=-1)
     out: list[int] = []
     for i, p in enumerate(placed):
@@ -239,6 +254,10 @@ def _facet_text(
     its own part (a choice also the bare name heading them)."""
     if mine is None:
         return answer
+    if f.kind == "verdict" and not mine:
+        # 'A deferred tax benefit of $1,250 million': one claim naming the option with its
+        # size, given to the follow-up figure part ('and how large was it?'), answers both
+        return " ".join(c for c, o in zip(claims, owner, strict=False) if o == f.part + 1)
     if f.kind == "choice":
         return " ".join(_with_named_lead(claims, owner, f.part))
     return " ".join(mine)
@@ -253,6 +272,16 @@ def _verdict_given(f: Facet, text: str) -> tuple[bool, str]:
         return named, "option named" if named else "names neither option offered"
     stated = states_verdict(text)
     return stated, "verdict stated" if stated else ""
+
+
+def _explained(f: Facet, mine: Sequence[str], text: str, multi_part: bool) -> bool:
+    """An explanation part is answered. Beside another part, only a claim explaining a movement
+    answers it (`lexicon.causes.states_movement_cause`): the other part's own sentences
+    ('computed from ...') explain no cause; alone, a causal word or three words of content."""
+    if multi_part:
+        return any(states_movement_cause(c) and not declines_part(c) for c in mine)
+    tokens = set(content_tokens(text))
+    return bool(mine) and (states_cause(text) or len(tokens - set(f.topic)) >= 3)
 
 
 def check_facets(
@@ -311,7 +340,7 @@ def check_facets(
             elif not_relevant:
                 f.addressed, f.how = True, "metric declared not relevant"
         elif f.kind == "explanation":
-            f.addressed = bool(mine) and (states_cause(text) or len(tokens - set(f.topic)) >= 3)
+            f.addressed = _explained(f, mine, text, multi_part)
             f.how = "explanation given" if f.addressed else ""
         elif f.kind == "choice":
             f.addressed, f.how = _names_option(f, text, evidence_tokens)
@@ -322,7 +351,23 @@ def check_facets(
         else:
             f.addressed = bool(tokens) or bool(numbers)
             f.how = "answered" if f.addressed else ""
+    _declared(facets, claims, owner)
     return list(facets)
+
+
+def _declared(facets: Sequence[Facet], claims: Sequence[str], owner: Sequence[int]) -> None:
+    """Mark each unanswered part whose claims say nothing was found for it ('finqa found no
+    stated reason for ... in the retrieved pages'): unanswered, but named, not dropped. Only
+    beside another part: an answer to a question of one part that finds nothing abstains."""
+    if len({f.part for f in facets if f.kind != "conditional"}) < 2:
+        return
+    for f in facets:
+        if f.addressed or f.kind == "conditional":
+            continue
+        text = " ".join(c for c, o in zip(claims, owner, strict=False) if o == f.part)
+        if declines_part(text):
+            f.meta["declared"] = True
+            f.how = "stated as not found by the answer"
 
 
 def completeness_score(facets: Sequence[Facet]) -> float:

@@ -7,6 +7,8 @@ rate rose; 'the decrease in net loss' where the result fell from a profit to a l
   (`lexicon.formula.numerator_inputs`: an operating margin with operating income), each named
   by its catalogue phrases;
 * the movement asked - for the metric the question names, the question's own movement word
+  (not a yes/no part's: 'Did X improve? What drove it?' asks which way it went:
+  `lexicon.question_parts.movement_wording`)
   ('higher', 'the reduction in', a fall of 'net loss' read as the result going up:
   `lexicon.causes.stated_direction`); else, and for every line on top of a ratio, the way the
   statement model's figures moved from the year before the asked one (the judge's routes, its
@@ -27,6 +29,7 @@ from typing import Any
 from finqa.agents.judge import _lex
 from finqa.lexicon.answer_form import states_share_of_revenue
 from finqa.lexicon.causes import Direction, asks_cause, split_at_cause, stated_direction
+from finqa.lexicon.question_parts import movement_wording
 
 __all__ = ["LineMovement", "asked_movements", "against_movement"]
 
@@ -63,7 +66,7 @@ def asked_movements(question: str, routes: Any, asked: Sequence[int]) -> list[Li
     metric = str(found[0].canonical)
     own = (found[0].matched.lower(), *_lex.metric_terms(metric))
     out: list[LineMovement] = []
-    worded = stated_direction(question, own)
+    worded = stated_direction(movement_wording(question), own)
     if worded is not None:
         out.append(LineMovement(metric, own, worded, "the question's words"))
     else:

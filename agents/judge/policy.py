@@ -52,7 +52,9 @@ def score(
     llm: LLMClient | None,
 ) -> Scores:
     """mu_g, mu_c, mu_n (and what the optional LLM judge said)."""
-    missing = [f for f in facets if counted(f) and not f.addressed]
+    # a part the answer says it found nothing for is unanswered (mu_c) but not owed as a figure
+    # or claim: the rest of the answer is scored on its own
+    missing = [f for f in facets if counted(f) and f.dropped]
     g = grounding_score(claim_checks, len(missing))
     g = _NO_CONTENT_GROUNDING if g is None else g
     llm_info: dict[str, Any] | None = None

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from finqa.agents.config import JudgeConfig
+from finqa.agents.judge.asked_parts import part_statuses
 from finqa.agents.judge.context import Context, counted
 from finqa.agents.judge.diagnosis import diagnose, evidence_gaps, feedback_text
 from finqa.agents.judge.facets import Facet
@@ -119,6 +120,8 @@ def _details(
         "conventions": ctx.convention[0].to_dict() if ctx.convention else None,
         "basis": ctx.basis[0].to_dict() if ctx.basis else None,
         "facets": [f.to_dict() | {"counted": counted(f)} for f in found.facets],
+        # each asked part: addressed, stated as not found by the answer, or missing
+        "parts": part_statuses(ctx.intent.parts, found.facets),
         "evidence_gaps": gaps,
         "faults": faults,
     }

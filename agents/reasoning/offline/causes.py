@@ -18,7 +18,12 @@ margin decreased primarily due to ...', 'The increase was driven by ..., partial
   sentence naming it with a cause explains the gap, with or without a movement word.
 - A sentence about a part's figure ('Data Center operating income was ...') does not explain
   the company's figure: a capitalised name before X that the question does not use rules it out.
-- The movement asked: the question's own movement word for X ('higher', 'the reduction in';
+  The other way round, a question about a part (`lexicon.dimension_question.asked_dimension`:
+  'the Environmental Technologies segment') is explained only by a sentence naming that part
+  before its cause marker (one naming it in an offsetting clause explains the company's figure).
+- The movement asked: the question's own movement word for X, not a yes/no part's ('Did X
+  improve? What drove it?' asks which way it went: `lexicon.question_parts.movement_wording`)
+  ('higher', 'the reduction in';
   'net loss' is the result's negative side: `lexicon.causes.stated_direction`), else the way the
   statement model's figures of X moved into the asked year. A sentence stating X moving the
   other way explains another movement ('foreign earnings lowered our effective tax rate' when
@@ -58,8 +63,9 @@ from finqa.lexicon.line_items import get_line_item, item_for_metric
 from finqa.lexicon.metrics import Metric
 from finqa.lexicon.polarity import stem
 from finqa.lexicon.question_frame import cause_frame_words
+from finqa.lexicon.question_parts import movement_wording
 
-__all__ = ["cause_answer", "cause_target", "CauseTarget", "SECOND_WITHIN"]
+__all__ = ["cause_answer", "cause_subject", "cause_target", "CauseTarget", "SECOND_WITHIN"]
 
 CANNOT = "cannot determine from the filings"
 # a second cause sentence is quoted when it ranks within this share of the best (product rule:
@@ -98,6 +104,9 @@ class CauseTarget:
     names: tuple[str, ...] = ()
     metric: str | None = None
     direction: Direction | None = None
+    # the part the question names ('the Environmental Technologies segment': lower case), whose
+    # figure's movement a sentence about the company's does not explain; '' for the company
+    part: str = ""
 
     def qualifier(self, topic: str) -> list[str]:
         """The capitalised name right before X in `topic` that the question does not use
@@ -201,8 +210,18 @@ def cause_target(question: str) -> CauseTarget:
         asked,
         names=own,
         metric=found[0].canonical if found else None,
-        direction=stated_direction(question, own),
+        direction=stated_direction(movement_wording(question), own),
+        part=_asked_part(question),
     )
+
+
+def _asked_part(question: str) -> str:
+    """The segment, region or product line the question names (`lexicon.dimension_question`),
+    lower case; '' when it names none."""
+    from finqa.lexicon.dimension_question import asked_dimension
+
+    asked = asked_dimension(question)
+    return " ".join(asked.phrase.lower().split()) if asked is not None and asked.phrase else ""
 
 
 def _bridge_target(question: str, bridge: Metric) -> CauseTarget:
@@ -276,6 +295,8 @@ def _units(target: CauseTarget, evidence: Evidence) -> list[_Unit]:
                 continue
             if target.qualifier(topic):
                 continue  # a segment's or product line's figure, not the one asked about
+            if target.part and target.part not in " ".join(f"{context} {moved}".lower().split()):
+                continue  # the company's (or another part's) movement, not the part's asked
             way = stated_direction(f"{_topic_text(context)} {moved}", target.names)
             if target.direction is not None and way == -target.direction:
                 continue  # X moving the other way: it explains another movement
@@ -354,8 +375,15 @@ def _figures(statements: Any, docs: list[str], metric: str, year: int) -> list[f
 
     from finqa.lexicon.formula import FormulaError, evaluate_metric
 
-    own = [f.value for d in docs for f in statements.lookup(d, metric, year)]
     definition = get_metric(metric)
+    # a ratio's own facts are ratios: a line captioned with its name is another figure (Apple's
+    # 'Gross margin' line is gross profit in dollars, while gross margin is a percentage)
+    own = [
+        f.value
+        for d in docs
+        for f in statements.lookup(d, metric, year)
+        if (f.unit == "USD") == (definition.unit == "USD")
+    ]
     formula = definition.formula or ""
     if own or not formula or "avg(" in formula or not definition.inputs:
         return own
@@ -416,6 +444,12 @@ def cause_answer(
     return offline_answer(text, strategy, conf, citations=tuple(_citation(u) for _q, u in quotes))
 
 
+def cause_subject(question: str) -> str:
+    """What a cause answer to `question` explains, as its lead names it ('the change in AMD's
+    operating margin')."""
+    return _subject(question, cause_target(question))
+
+
 def _subject(question: str, target: CauseTarget) -> str:
     """'AMD's operating margin change': the company the question names, the figure and its
     movement, as the question puts them (the answer's lead restates what it explains)."""
@@ -425,5 +459,5 @@ def _subject(question: str, target: CauseTarget) -> str:
         return f"the gap between {owner}{' and '.join(target.bridged)}, its {target.label}"
     if names_movement(target.label):  # 'revenue change'
         return f"{owner or 'the '}{target.label}"
-    noun = movement_noun(question) or "change"
+    noun = movement_noun(movement_wording(question)) or "change"
     return f"the {noun} in {owner}{target.label}"

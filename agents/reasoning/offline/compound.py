@@ -1,0 +1,66 @@
+"""Answers to a question that asks a figure and its cause in one ('Did X's gross margin improve in
+FY2018? What did management say drove the change?', 'How much did X change, and why?'): the
+figure answer, then the cause answer for the same line and period, in one answer.
+
+- The parts are the lexicon's one parse of the question (`lexicon.question_parts.cause_part`):
+  a cause part that follows a figure, a yes/no or a choice part.
+- The cause is `causes.cause_answer` over the whole question (its line, period and movement),
+  with its quotes and citations; the judge checks those quotes as it checks any cause answer's
+  basis (`agents/judge/basis.py`, `movement.py`).
+- No stated cause in the evidence: the answer says so in words (`lexicon.refusal.part_not_found`:
+  'finqa found no stated reason for ... in the retrieved pages') rather than staying silent,
+  so the part is named as unanswered and the figure still stands.
+- An answer that abstains, or that is itself the cause answer, is returned as it is.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from finqa.agents.reasoning.offline.causes import cause_answer, cause_subject
+from finqa.agents.types import Answer, Citation, Evidence
+from finqa.lexicon.question_parts import cause_part
+from finqa.lexicon.refusal import part_not_found
+
+__all__ = ["with_cause"]
+
+# the cause markers a missing cause was looked for by (the answer names what it looked for)
+_LOOKED_FOR = "'due to', 'driven by', 'as a result of', 'offset by'"
+
+
+def with_cause(
+    question: str, answer: Answer, evidence: Evidence, strategy: str, statements: Any = None
+) -> Answer:
+    """`answer` (to the figure, yes/no or choice part) followed by the answer to the question's
+    cause part, when it asks one (module docstring); `answer` unchanged otherwise."""
+    if cause_part(question) is None or answer.abstained:
+        return answer
+    if answer.confidence.get("mode") == "cause":
+        return answer  # the cause answer already: the figure part is the judge's to miss
+    cause = cause_answer(question, evidence, strategy, statements)
+    if cause.abstained:
+        subject = cause_subject(question)
+        said = (
+            f"{part_not_found(f'stated reason for {subject}')} (looked for a sentence naming it "
+            f"with a cause: {_LOOKED_FOR})."
+        )
+        return answer.model_copy(
+            update={
+                "text": f"{answer.text.rstrip()} {said}",
+                "missing": (*answer.missing, *cause.missing),
+                "confidence": {**answer.confidence, "cause": "not found"},
+            }
+        )
+    return answer.model_copy(
+        update={
+            "text": f"{answer.text.rstrip()} {cause.text}",
+            "citations": _merged(answer.citations, cause.citations),
+            "confidence": {**answer.confidence, "cause": cause.confidence.get("marker", "")},
+        }
+    )
+
+
+def _merged(first: tuple[Citation, ...], then: tuple[Citation, ...]) -> tuple[Citation, ...]:
+    """The figure's citations, then the cause's quotes (each one once)."""
+    seen = {(c.source_id, c.quote) for c in first}
+    return (*first, *(c for c in then if (c.source_id, c.quote) not in seen))
