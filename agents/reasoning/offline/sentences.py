@@ -44,12 +44,12 @@ from finqa.lexicon.polarity import (
     asks_direction,
     is_negated_question,
     sentence_polarity,
-    stem,
 )
 from finqa.lexicon.query import asks_total
 from finqa.lexicon.question_ask import read_ask
 from finqa.lexicon.question_frame import frame_words
 from finqa.lexicon.question_intent import read_intent
+from finqa.lexicon.stems import stem
 
 __all__ = [
     "assertion_answer",
