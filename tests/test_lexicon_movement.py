@@ -241,3 +241,19 @@ class TestJudge:
         moved = "The net income increased from -$80 million in FY2021 to -$30 million in FY2022."
         assert "verdict_sign" in _problems(q, "Yes. " + moved, LOSS)
         assert "verdict_sign" not in _problems(q, "No. " + moved, LOSS)
+
+
+class TestCauseWithOneStemmer:
+    def test_percentage_meets_percent(self) -> None:
+        """Under the one stemmer ('percentage' -> 'percentag'), 'As a percentage of net sales,
+        SG&A expenses decreased ... due to ...' still names 'SG&A as a percent of net sales'."""
+        from finqa.agents.reasoning.offline.causes import cause_answer
+
+        q = "What drove the reduction in SG&A expense as a percent of net sales in FY2022?"
+        text = (
+            "Management's Discussion and Analysis\nResults of Operations\nAs a percentage of net "
+            "sales, SG&A expenses decreased to 21.4% compared to 22.0% in fiscal 2021, primarily "
+            "due to lower advertising spend and leverage of fixed store costs on higher sales."
+        )
+        a = cause_answer(q, _ev(q, text), "standard")
+        assert not a.abstained and "lower advertising spend" in a.text

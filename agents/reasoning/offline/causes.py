@@ -145,9 +145,12 @@ def _stems(text: str) -> set[str]:
 
 
 def _norm(s: str) -> str:
-    """Stems meet across the crude stemmer's gaps: 'airline'/'airlin', 'percentage'/'percent'."""
+    """Stems meet across the crude stemmer's gaps: 'airline'/'airlin', 'percentage' (stem
+    'percentag')/'percent'."""
     if s.endswith("age") and len(s) > 7:
         return s[:-3]
+    if s.endswith("ag") and len(s) > 7:
+        return s[:-2]
     return s[:-1] if s.endswith("e") and len(s) > 4 else s
 
 
