@@ -3,9 +3,11 @@
 the cause marker a filing sentence holds ('due to', 'driven
 by', 'offset by'), whether a sentence opens on a movement it goes on to explain ('The increase
 was primarily due to ...'), the way a text says a figure moved (up or down, a loss line read as
-its result's negative side), and whether a section heading is the management's discussion. One
-place for this language: the offline reasoner's cause answers read filings through it, and the
-judge reads through it the movement a cause answer's basis states."""
+its result's negative side), and whether a section heading is the management's discussion. The
+movement words themselves ('increased', 'the decline', 'improved') and the way each says a figure
+moved come from the one list of data/movements.yaml (`lexicon.movement`). One place for this
+language: the offline reasoner's cause answers read filings through it, and the judge reads
+through it the movement a cause answer's basis states."""
 
 from __future__ import annotations
 
