@@ -27,9 +27,9 @@ def singular(word: str) -> str:
     return w
 
 
-def stem(word: str) -> str:
-    """The word's stem: its singular, then at most two endings off, a stem of at least three
-    letters kept ('liabilities' and 'liability' -> 'liabil', 'losses' and 'loss' -> 'loss')."""
+def _one_round(word: str) -> str:
+    """The word's singular, then at most two endings off, a stem of at least three letters
+    kept."""
     w = singular(word)
     for _ in range(2):
         for suffix in _ENDINGS:
@@ -38,4 +38,15 @@ def stem(word: str) -> str:
                 break
         else:
             break
+    return w
+
+
+def stem(word: str) -> str:
+    """The word's stem ('liabilities' and 'liability' -> 'liabil', 'losses' and 'loss' ->
+    'loss'): rounds of `_one_round` until one changes nothing, so that a stem's stem is itself
+    (readers stem a phrase's stems again: 'repurchased' -> 'repurchas' must not go on to meet
+    'repurcha' apart from it). Each round only shortens the word, so the rounds end."""
+    w = word.lower()
+    while (nxt := _one_round(w)) != w:
+        w = nxt
     return w
