@@ -257,3 +257,20 @@ class TestCauseWithOneStemmer:
         )
         a = cause_answer(q, _ev(q, text), "standard")
         assert not a.abstained and "lower advertising spend" in a.text
+
+
+class TestStatedFigureOfTheAskedSpan:
+    def test_quarter_sentence_does_not_answer_six_months(self) -> None:
+        """A figure stated for the second quarter does not answer 'the first six months': the
+        sentence for the six months does (a tie of words is not left to the stemmer)."""
+        from finqa.agents.reasoning.offline.sentences import figure_answer
+
+        q = "How much cash did Acme spend repurchasing common shares in the first six months of fiscal 2023?"  # fmt: skip
+        text = (
+            "Share Repurchase Program During the second quarter of fiscal 2023, the Company "
+            "repurchased 500,000 shares of its common stock for cash of $200.0 million.\n"
+            "During the first six months of fiscal 2023, the Company repurchased 1.0 million "
+            "shares of its common stock for cash of $450.0 million."
+        )
+        a = figure_answer(q, _ev(q, text), "standard")
+        assert a is not None and a.text.startswith("$450.0 million")
