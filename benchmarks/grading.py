@@ -40,7 +40,6 @@ from typing import Literal
 from finqa.agents.types import Frozen
 from finqa.lexicon import Quantity, extract_quantities, intent
 from finqa.lexicon.numbers import SCALE_WORDS, question_scale
-from finqa.lexicon.polarity import stem
 from finqa.lexicon.refusal import is_refusal
 
 __all__ = [
@@ -249,6 +248,18 @@ def _named_options(options: Sequence[str], text: str) -> list[str]:
     return [o for o in options if _stems(o) and _stems(o) <= bag]
 
 
+def _stem(w: str) -> str:
+    """The grader's own crude stem, two suffixes deep ('materially' and 'material' meet): kept
+    apart from the lexicon's stemmer so that a change there does not move the yardstick that
+    scores it."""
+    for _ in range(2):
+        for suf in ("ality", "ities", "ity", "ly", "ing", "ies", "ed", "es", "al", "s"):
+            if w.endswith(suf) and len(w) - len(suf) >= 4:
+                w = w[: -len(suf)]
+                break
+    return w
+
+
 def _stems(text: str) -> set[str]:
     """Content words, stemmed; a final 'e' dropped so 'airline' and 'airlines' meet."""
     words = re.findall(r"[a-z][a-z0-9&]+", text.lower())
@@ -256,7 +267,7 @@ def _stems(text: str) -> set[str]:
     for w in words:
         if len(w) <= 2 or w in _STOPWORDS or w in _CONTENT_STOP:
             continue
-        s = stem(w)
+        s = _stem(w)
         out.add(s[:-1] if s.endswith("e") and len(s) > 4 else s)
     return out
 

@@ -12,7 +12,10 @@ import re
 from collections.abc import Iterable
 from typing import Literal
 
+from finqa.lexicon import movement
 from finqa.lexicon._data import data_cache, read_words, read_yaml
+from finqa.lexicon.movement import MovementClass
+from finqa.lexicon.stems import stem as _stem
 
 __all__ = [
     "coverage_split",
@@ -276,15 +279,24 @@ def is_yes_no(question: str) -> bool:
 
 _OR = re.compile(r"\bor\b", re.I)
 _WORDS = re.compile(r"[A-Za-z]+")
-_SUFFIXES = ("ing", "ed", "es", "s", "d", "e")  # 'decreased', 'decreases', 'reduce' -> stems
+# '@up' / '@down' in opposites.txt: the movement words of each side (lexicon.movement)
+_MOVEMENT_SIDES: dict[str, tuple[MovementClass, ...]] = {
+    "@up": ("up", "favourable"),
+    "@down": ("down", "unfavourable"),
+}
 
 
-def _stem(word: str) -> str:
-    w = word.lower()
-    for suffix in _SUFFIXES:
-        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
-            return w[: -len(suffix)]
-    return w
+def _group(side: str) -> frozenset[str]:
+    """The stems of one side of an opposites line, '@up' / '@down' read as the movement words."""
+    out: set[str] = set()
+    for word in side.split():
+        if word in _MOVEMENT_SIDES:
+            # one-word ones: a phrase's words ('went up') are matched one by one, and 'up' /
+            # 'down' stand on the line themselves
+            out.update(_stem(w) for w in movement.words(_MOVEMENT_SIDES[word]) if " " not in w)
+        else:
+            out.add(_stem(word))
+    return frozenset(out)
 
 
 @data_cache()
@@ -293,7 +305,7 @@ def _opposites() -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
     out = []
     for line in read_words("opposites.txt"):
         a, b = line.split("|")
-        out.append((frozenset(map(_stem, a.split())), frozenset(map(_stem, b.split()))))
+        out.append((_group(a), _group(b)))
     return tuple(out)
 
 

@@ -7,6 +7,9 @@ Book, the judge and every formula call the item ('revenue', 'depreciation_amorti
 - what it is: `name`, `statement` (income | balance | cash_flow | equity | derived | segment
   | other), `unit`, `nature` (revenue, expense, gain, loss, asset, liability, equity, inflow,
   outflow), `period` (instant | duration) and `balance` (debit | credit), as XBRL concepts do;
+- which way it is good for it to move, where its general definition fixes that: `favourable`
+  (higher | lower | none; unset, an item's nature decides: revenue and gain higher, expense and
+  loss lower, others none: `lexicon.movement.favourable_direction`);
 - how filings tag it: `concepts` (the us-gaap concepts that report it);
 - how filings and questions say it: `synonyms` and `line_items`, the one list of its statement
   captions, best first, read by the statement model, the reasoner's Book and the judge alike
@@ -55,6 +58,7 @@ NATURES = frozenset(
     {"revenue", "expense", "gain", "loss", "asset", "liability", "equity", "inflow", "outflow"}
 )
 PERIODS = frozenset({"instant", "duration"})
+FAVOURABLE = frozenset({"higher", "lower", "none"})
 _FIELDS = frozenset(
     {
         "name",
@@ -75,6 +79,7 @@ _FIELDS = frozenset(
         "quoted",
         "operator_words",
         "nature",
+        "favourable",
         "period",
         "balance",
         "concepts",
@@ -164,6 +169,10 @@ def _check(key: str, spec: Mapping[str, Any], known: frozenset[str] | None = Non
         raise CatalogueError(f"{where}: unknown read: field(s) {sorted(unknown)}")
     if spec.get("nature") and spec["nature"] not in NATURES:
         raise CatalogueError(f"{where}: nature {spec['nature']!r} is none of {sorted(NATURES)}")
+    if "favourable" in spec and spec["favourable"] not in FAVOURABLE:
+        raise CatalogueError(
+            f"{where}: favourable {spec['favourable']!r} is none of {sorted(FAVOURABLE)}"
+        )
     if spec.get("period") and spec["period"] not in PERIODS:
         raise CatalogueError(f"{where}: period {spec['period']!r} is none of {sorted(PERIODS)}")
     if spec.get("variants") is not None:

@@ -3,17 +3,22 @@
 the cause marker a filing sentence holds ('due to', 'driven
 by', 'offset by'), whether a sentence opens on a movement it goes on to explain ('The increase
 was primarily due to ...'), the way a text says a figure moved (up or down, a loss line read as
-its result's negative side), and whether a section heading is the management's discussion. One
-place for this language: the offline reasoner's cause answers read filings through it, and the
-judge reads through it the movement a cause answer's basis states."""
+its result's negative side), and whether a section heading is the management's discussion. The
+movement words themselves ('increased', 'the decline', 'improved') and the way each says a figure
+moved come from the one list of data/movements.yaml (`lexicon.movement`). One place for this
+language: the offline reasoner's cause answers read filings through it, and the judge reads
+through it the movement a cause answer's basis states."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
+from finqa.lexicon import movement
 from finqa.lexicon._data import data_cache, read_yaml
+from finqa.lexicon.movement import Direction
+from finqa.lexicon.stems import singular
 
 if TYPE_CHECKING:
     from finqa.lexicon.metrics import Metric
@@ -44,41 +49,26 @@ def _alt(words: list[str]) -> str:
 @data_cache()
 def _patterns() -> dict[str, re.Pattern[str]]:
     v = read_yaml("causes.yaml") or {}
+    openers = movement.alternation(forms=("nouns",))
     return {
         "marker": re.compile(rf"\b(?:{_alt(v['markers'])})\b", re.I),
         "question": re.compile(rf"\b(?:{_alt(v['questions'])})\b", re.I),
         # 'The increase ...', 'This decline ...', 'The $104.2 million increase was ...'
         "opens": re.compile(
-            rf"^\W*(?:the|this|these|that|such)\s+(?:\S+\s+){{0,3}}?(?:{_alt(v['openers'])})\b",
+            rf"^\W*(?:the|this|these|that|such)\s+(?:\S+\s+){{0,3}}?(?:{openers})\b",
             re.I,
         ),
         "section": re.compile(rf"{_alt(v['sections'])}", re.I),
-        "opener_word": re.compile(rf"\b(?:{_alt(v['openers'])})\b", re.I),
-        "movement": re.compile(rf"\b(?:{_alt(v['movements'])})\b", re.I),
+        "opener_word": re.compile(rf"\b(?:{openers})\b", re.I),
         "hypothetical": re.compile(rf"\b(?:{_alt(v['hypothetical'])})\b", re.I),
         "difference": re.compile(rf"\b(?:{_alt(v['differences'])})\b", re.I),
         # 'and the decrease in <the second line>': a movement of its own asked for the second
         "own_movement": re.compile(
             rf"\W*(?:,\s*)?(?:and|&|as well as)\s+(?:(?:the|its|their)\s+)?(?:\S+\s+){{0,2}}?"
-            rf"(?:{_alt(v['openers'])})\s+(?:in|of)\s+(?:(?:its|their|the)\s+)?",
+            rf"(?:{openers})\s+(?:in|of)\s+(?:(?:its|their|the)\s+)?",
             re.I,
         ),
     }
-
-
-Direction = Literal[1, -1]
-
-
-@data_cache()
-def _directions() -> tuple[dict[str, Direction], frozenset[str], frozenset[str]]:
-    """(movement word -> +1 up / -1 down, loss words, gain words) from causes.yaml."""
-    v = read_yaml("causes.yaml") or {}
-    words: dict[str, Direction] = {}
-    for w in v["directions"]["up"]:
-        words[w.lower()] = 1
-    for w in v["directions"]["down"]:
-        words[w.lower()] = -1
-    return words, frozenset(v["losses"]), frozenset(v["gains"])
 
 
 def asks_cause(question: str) -> bool:
@@ -133,38 +123,43 @@ def _spans(text: str) -> list[tuple[str, int, int]]:
     out = []
     for m in _TOKEN.finditer(text):
         word = m.group(0).rstrip(".,")
-        out.append((_singular(word.lower()), m.start(), m.start() + len(word)))
+        out.append((singular(word), m.start(), m.start() + len(word)))
     return out
 
 
-def _singular(w: str) -> str:
-    """A plural read as its singular ('expenses', 'losses', 'inventories'), so names meet."""
-    if w.endswith("ies") and len(w) > 4:
-        return w[:-3] + "y"
-    if w.endswith(("sses", "xes", "ches", "shes")):
-        return w[:-2]
-    if w.endswith("s") and not w.endswith(("ss", "us", "is")) and len(w) > 3:
-        return w[:-1]
-    return w
+def direction_word(word: str, item: str | None = None) -> Direction | None:
+    """+1 for a word of a rise ('increased', 'higher'), -1 of a fall ('lowered'); an evaluative
+    word ('improved', 'weakened') by the favourable direction of the catalogue item `item`
+    (`lexicon.movement.favourable_direction`); else None."""
+    cls = movement.word_class(word)
+    if cls == "up":
+        return 1
+    if cls == "down":
+        return -1
+    if cls in ("favourable", "unfavourable"):
+        way = movement.favourable_direction(item)
+        if way is None:
+            return None
+        return way if cls == "favourable" else (1 if way < 0 else -1)
+    return None
 
 
-def direction_word(word: str) -> Direction | None:
-    """+1 for a word of a rise ('increased', 'higher'), -1 of a fall ('lowered'), else None."""
-    return _directions()[0].get(word.lower())
-
-
-def stated_direction(text: str, names: Iterable[str]) -> Direction | None:
-    """The way `text` says the figure named by one of `names` moved: +1 up, -1 down, None when it
-    names none of them or states no movement of it. The movement word nearest a name counts:
-    before it ('the decrease in X', 'lowered our X by 24 points', a few words away) or after it
-    ('X increased', 'X was $23.6 billion, an increase of 44%'). A name holding a loss word and no
-    gain word ('net loss') is the result's negative side: its fall is the result going up. A
-    name that is the whole a share is taken of ('As a percentage of net sales, SG&A expenses
-    increased') is not what moved."""
+def stated_direction(text: str, names: Iterable[str], item: str | None = None) -> Direction | None:
+    """The way `text` says the figure named by one of `names` (the catalogue item `item`, when
+    known) moved: +1 up, -1 down, None when it names none of them or states no movement of it.
+    The movement word nearest a name counts: before it ('the decrease in X', 'lowered our X by
+    24 points', a few words away) or after it ('X increased', 'X was $23.6 billion, an increase
+    of 44%'). A literal word on a name holding a loss word and no gain word ('net loss') is the
+    result's negative side: its fall is the result going up (not on an item that is the loss or
+    expense itself, which moves as named); an evaluative word ('the improvement in net loss')
+    reads the item's favourable direction, and nothing without an item. A name that is the
+    whole a share is taken of ('As a percentage of net sales, SG&A expenses increased') is not
+    what moved."""
     from finqa.lexicon.answer_form import share_base
+    from finqa.lexicon.catalogue import entries
 
-    words, losses, gains = _directions()
-    spans = _spans(text)
+    own_line = str((entries().get(item or "") or {}).get("nature") or "") in ("loss", "expense")
+    spans = _spans(movement.without_idioms(text))
     toks = [t for t, _s, _e in spans]
     bases = share_base(text)
     best: tuple[int, int, Direction] | None = None  # (distance, after?, direction)
@@ -172,7 +167,7 @@ def stated_direction(text: str, names: Iterable[str]) -> Direction | None:
         seq = _tokens(name)
         if not seq:
             continue
-        flip = -1 if set(seq) & losses and not set(seq) & gains else 1
+        flip = -1 if not own_line and movement.names_loss_side(name) else 1
         for i in range(len(toks) - len(seq) + 1):
             if toks[i : i + len(seq)] != seq:
                 continue
@@ -183,10 +178,12 @@ def stated_direction(text: str, names: Iterable[str]) -> Direction | None:
             around = [(i - j, 1, j) for j in range(max(0, i - _BEFORE), i)]
             around += [(j - end + 1, 0, j) for j in range(end, min(len(toks), end + _AFTER))]
             for dist, before, j in around:
-                way = words.get(toks[j])
+                cls = movement.word_class(toks[j])
+                way = direction_word(toks[j], item)
                 if way is None:
                     continue
-                signed: Direction = 1 if way * flip > 0 else -1
+                turn = flip if cls in ("up", "down") else 1  # 'improved' is the economics
+                signed: Direction = 1 if way * turn > 0 else -1
                 if best is None or (dist, before) < best[:2]:
                     best = (dist, before, signed)
     return None if best is None else best[2]
@@ -221,7 +218,7 @@ def states_movement_cause(text: str) -> bool:
 
 def names_movement(text: str) -> bool:
     """The text names a movement of a figure ('increased', 'decline', 'higher', 'grew')."""
-    return bool(_patterns()["movement"].search(text))
+    return bool(movement.pattern().search(movement.without_idioms(text)))
 
 
 def movement_noun(text: str) -> str | None:

@@ -18,8 +18,12 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from finqa.lexicon import movement
+from finqa.lexicon._data import data_cache
+
 __all__ = [
     "asked_direction",
+    "asks_movement",
     "asked_extreme",
     "asks_which_period",
     "asks_choice",
@@ -51,20 +55,6 @@ __all__ = [
     "leading_yes_no",
 ]
 
-# the verbs of a movement ('go up', 'rose', 'fell', 'weaken'), not their idioms ('give rise to',
-# 'fall within')
-_UP = re.compile(
-    r"\b(?:improv\w*|increas\w*|grow\w*|expand\w*|rais\w*|higher|rose|risen|"
-    r"(?<!give )(?<!gives )(?<!gave )ris(?:e|es|ing)|(?:go|goes|gone|went|going) up|"
-    r"strengthen\w*)\b",
-    re.I,
-)
-_DOWN = re.compile(
-    r"\b(?:declin\w*|decreas\w*|deteriorat\w*|reduc\w*|lower|drop\w*|shr[iu]nk\w*|paid down|"
-    r"fell|fall(?:s|en|ing)?(?!\s+(?:within|under|into|short|due)\b)|"
-    r"(?:go|goes|gone|went|going) down|weaken\w*)\b",
-    re.I,
-)
 _EXTREME = re.compile(
     r"\b(?:(?P<hi>highest|largest|biggest|greatest|peak|most|top)|"
     r"(?P<lo>lowest|smallest|least|weakest))\b",
@@ -171,10 +161,19 @@ _EVALUATION = re.compile(
 )
 
 
-def asked_direction(question: str) -> tuple[bool, bool]:
-    """(asks about a rise, asks about a fall): 'increase', 'grow', 'go up', 'rose', 'improve' /
-    'decline', 'decrease', 'fell', 'go down', 'weaken', 'paid down'."""
-    return bool(_UP.search(question)), bool(_DOWN.search(question))
+def asked_direction(question: str, item: str | None = None) -> tuple[bool, bool]:
+    """(asks about a rise, asks about a fall) of the catalogue item `item`: 'increase', 'grow',
+    'go up', 'rose' / 'decline', 'decrease', 'fell', 'go down', 'paid down'; 'improve' /
+    'weaken' by the item's favourable direction, none without an item that has one
+    (`lexicon.movement.asked_direction`)."""
+    return movement.asked_direction(question, item)
+
+
+def asks_movement(question: str) -> bool:
+    """The question asks which way or how a figure moved, by a literal or an evaluative word
+    ('increase', 'fell', 'improve', 'weaken'), whether or not the way is known."""
+    text = movement.without_idioms(question)
+    return bool(movement.pattern(("up", "down", "favourable", "unfavourable")).search(text))
 
 
 def asked_extreme(question: str) -> Literal["highest", "lowest"] | None:
@@ -230,15 +229,25 @@ def choice_options(question: str) -> tuple[str, ...]:
 # did X grow', 'what was the change / increase / decrease in X': the amount of the movement (or
 # its points, for a percentage), not a growth rate; 'percentage change', 'growth rate', 'CAGR'
 # ask for the rate
-_CHANGE_AMOUNT = re.compile(
-    r"\b(?:by\s+)?how (?:much|many (?:(?:u\.?s\.?\s+)?dollars|usd|millions|billions|thousands))"
-    r"(?:\s+of\s+dollars)? (?:did|has|have|had|does|do|was|were|is|are|will)\b[^?]*?\b"
-    r"(?:chang\w*|increas\w*|decreas\w*|grow\w*|grew|declin\w*|ris(?:e|en)|rose|f[ae]ll\w*|"
-    r"drop\w*|improv\w*|expand\w*|shr[iu]nk\w*|reduc\w*|go (?:up|down)|went (?:up|down))"
-    r"|\bwhat (?:is|was|were|are) the (?:[\w-]+ )?(?:change|increase|decrease|decline|drop|rise)"
-    r"s? in\b",
-    re.I,
-)
+def _amount_nouns() -> str:
+    """The nouns of a movement's amount ('the change / increase / decline in X'), not of its
+    rate ('growth')."""
+    nouns = movement.words(("up", "down", "change"), ("nouns",))
+    return "|".join(w for w in nouns if w not in movement.rate_nouns())
+
+
+@data_cache()
+def _change_amount() -> re.Pattern[str]:
+    return re.compile(
+        r"\b(?:by\s+)?how (?:much|many (?:(?:u\.?s\.?\s+)?dollars|usd|millions|billions|thousands))"
+        r"(?:\s+of\s+dollars)? (?:did|has|have|had|does|do|was|were|is|are|will)\b[^?]*?\b"
+        rf"(?:{movement.alternation(forms=('verbs',))})\b"
+        r"|\bwhat (?:is|was|were|are) the (?:[\w-]+ )?"
+        rf"(?:{_amount_nouns()}) in\b",
+        re.I,
+    )
+
+
 _RATE_ASKED = re.compile(
     r"%|\bpercent(?:age)?\b|\bper cent\b|\bgrowth rate\b|\brate of\b|\bcagr\b|"
     r"\bproportion\w*|\by(?:ear)?[- ]?o(?:ver)?[- ]?y(?:ear)?\b %",
@@ -250,7 +259,7 @@ def asks_change_amount(question: str) -> bool:
     """'By how much did X change / increase / decrease?', 'What was the change in X?': the amount
     of the movement (points for a percentage), not a growth rate, which '% change', 'percentage',
     'growth rate' or 'CAGR' would ask for."""
-    return bool(_CHANGE_AMOUNT.search(question)) and not _RATE_ASKED.search(question)
+    return bool(_change_amount().search(question)) and not _RATE_ASKED.search(question)
 
 
 # a measure adjusted from the reported line: 'if we exclude the impact of FX', 'organic growth',
@@ -276,17 +285,19 @@ def is_descriptive(question: str) -> bool:
 
 
 # 'How did X change in percentage terms', 'How has X grown, in percent': the rate is asked
-_HOW_MOVED = re.compile(
-    r"^\s*how (?:did|has|have|had|does|do)\b[^?]*?\b(?:chang\w*|grow\w*|grew|increas\w*|"
-    r"decreas\w*|declin\w*|ris(?:e|en)|rose|f[ae]ll\w*)\b",
-    re.I,
-)
+@data_cache()
+def _how_moved() -> re.Pattern[str]:
+    return re.compile(
+        r"^\s*how (?:did|has|have|had|does|do)\b[^?]*?\b"
+        rf"(?:{movement.alternation(('up', 'down', 'change'), ('verbs',), acts=False)})\b",
+        re.I,
+    )
 
 
 def asks_rate_of_change(question: str) -> bool:
     """'How did X change in percentage terms?': a growth rate is asked (a percentage with the
     verb of movement), not how or why X moved."""
-    return bool(_HOW_MOVED.search(question)) and bool(_RATE_ASKED.search(question))
+    return bool(_how_moved().search(question)) and bool(_RATE_ASKED.search(question))
 
 
 def asks_direct(question: str) -> bool:
@@ -438,13 +449,18 @@ def ratio_follows(rest: str) -> bool:
 
 # --------------------------------------------------------------------------- the answer's side
 
+
 # a verdict an answer states: yes / no, a direction, a judgement of a level
-_VERDICT_WORDS = re.compile(
-    r"\b(?:yes|no|not|none|never|neither|nor|indeed|positive|negative|increas\w*|decreas\w*|"
-    r"improv\w*|declin\w*|higher|lower|grew|grow\w*|drop\w*|rose|fell|reduc\w*|consistent|"
-    r"inconsistent|stable|flat|unchanged|healthy|unhealthy)\b|n't\b",
-    re.I,
-)
+@data_cache()
+def _verdict_words() -> re.Pattern[str]:
+    return re.compile(
+        r"\b(?:yes|no|not|none|never|neither|nor|indeed|positive|negative|consistent|"
+        r"inconsistent|stable|flat|unchanged|healthy|unhealthy|"
+        rf"{movement.alternation(('up', 'down', 'favourable', 'unfavourable'))})\b|n't\b",
+        re.I,
+    )
+
+
 # a cause an answer gives ('due to', 'driven by', 'as a result of')
 _CAUSAL = re.compile(
     r"\b(?:due to|driven|drove|because|primarily|mainly|largely|result\w* (?:of|from)|led by|"
@@ -464,7 +480,7 @@ _NIL_WORDS = re.compile(r"\b(?:zero|nil|none|flat|unchanged)\b", re.I)
 def states_verdict(text: str) -> bool:
     """The text states a verdict: yes / no, a negation, a direction ('increased', 'fell'), or a
     judgement of a level ('stable', 'healthy')."""
-    return bool(_VERDICT_WORDS.search(text))
+    return bool(_verdict_words().search(text))
 
 
 def states_cause(text: str) -> bool:

@@ -34,7 +34,7 @@ from typing import Literal
 
 from finqa.lexicon._data import data_cache
 from finqa.lexicon.dimension_members import kind_words
-from finqa.lexicon.intent import asked_direction, asked_extreme, asks_choice
+from finqa.lexicon.intent import asked_direction, asked_extreme, asks_choice, asks_movement
 
 __all__ = ["PartChoice", "asked_part_choice", "asks_among_parts"]
 
@@ -129,15 +129,16 @@ def _operator(question: str, measure: str) -> tuple[Operator, bool]:
     from finqa.lexicon.answer_form import asked_aggregates
     from finqa.lexicon.metrics import get_metric
 
-    up, down = asked_direction(question)
+    up, down = asked_direction(question, measure)
     aggregates = asked_aggregates(question, question)
     rate = _RATE_EXTREME.search(question) is not None
     metric = get_metric(measure)
     if metric is not None and metric.is_derived:
         return "level", False  # a margin or ratio is compared as it is
-    if "growth" in aggregates or rate or ((up or down) and _PERCENT_WORDS.search(question)):
+    moved = asks_movement(question)  # 'improved' over an item of no favourable way is one too
+    if "growth" in aggregates or rate or (moved and _PERCENT_WORDS.search(question)):
         return "growth", down and not up
-    if "change" in aggregates or up or down:
+    if "change" in aggregates or moved:
         return "change", down and not up
     return "level", False
 

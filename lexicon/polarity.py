@@ -12,12 +12,15 @@ import re
 from collections.abc import Iterable
 from typing import Literal
 
+from finqa.lexicon import movement
+from finqa.lexicon._data import data_cache
+from finqa.lexicon.stems import stem
+
 __all__ = [
     "Polarity",
     "sentence_polarity",
     "is_negated_question",
     "asks_direction",
-    "stem",
     "YES_NO_HEAD",
 ]
 
@@ -29,14 +32,22 @@ YES_NO_HEAD = re.compile(
     r"(?:does|do|did|is|are|was|were|has|have|had|can|will|should)\b",
     re.IGNORECASE,
 )
+
+
 # a question about a movement or a comparison of figures ('Did X's segment grow?'): figures
-# answer it, a sentence's wording does not
-_DIRECTION = re.compile(
-    r"\b(?:grow|grew|grown|growth|increas\w*|decreas\w*|declin\w*|drop\w*|ris(?:e|en|ing)|rose|"
-    r"f[ae]ll\w*|improv\w*|deteriorat\w*|higher|lower|more|less|exceed\w*|above|below|"
-    r"change[sd]?|expand\w*|shr[iu]nk\w*)\b|%",
-    re.IGNORECASE,
-)
+# answer it, a sentence's wording does not. The movement words (lexicon.movement), without the
+# verbs of what a company does ('raise prices', 'reduce its workforce': a sentence may say so)
+# and the evaluative comparatives ('better positioned'), and the words of a comparison
+@data_cache()
+def _direction() -> re.Pattern[str]:
+    return re.compile(
+        rf"\b(?:{movement.alternation(forms=('verbs', 'nouns'), acts=False)}|"
+        rf"{movement.alternation(('up', 'down'), ('comparatives',))}|"
+        r"more|less|exceed\w*|above|below)\b|%",
+        re.IGNORECASE,
+    )
+
+
 _DENIAL = re.compile(
     r"\b(?:not|no|none|never|neither|nor|cannot|without)\b|n['’]t\b",
     re.IGNORECASE,
@@ -50,17 +61,6 @@ _HEDGE = re.compile(
 )
 _WORD = re.compile(r"[a-z][a-z0-9&'-]+")
 _WINDOW = 6  # a denial governs the next few words ('will not have a material adverse effect')
-
-
-def stem(w: str) -> str:
-    """A crude stem, two suffixes deep ('materially' and 'material', 'cyclicality' and
-    'cyclical' meet)."""
-    for _ in range(2):
-        for suf in ("ality", "ities", "ity", "ly", "ing", "ies", "ed", "es", "al", "s"):
-            if w.endswith(suf) and len(w) - len(suf) >= 4:
-                w = w[: -len(suf)]
-                break
-    return w
 
 
 def sentence_polarity(sentence: str, subject_terms: Iterable[str]) -> Polarity:
@@ -87,4 +87,4 @@ def is_negated_question(question: str) -> bool:
 def asks_direction(question: str) -> bool:
     """True when the question asks about a movement or a comparison of figures (grow, decline,
     higher, more than, a percent): a sentence's wording is no answer to it."""
-    return bool(_DIRECTION.search(question))
+    return bool(_direction().search(movement.without_idioms(question)))

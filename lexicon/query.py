@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from finqa.lexicon import movement
 from finqa.lexicon._data import data_cache
 from finqa.lexicon.abbreviations import abbreviate, expand_abbreviations
 from finqa.lexicon.asked_period import asked_periods
@@ -55,18 +56,31 @@ _DOC_RX = [
     ("8k", r"\b8-?K\b|current report"),
     ("earnings", r"earnings (?:release|call|report|press release)|press release"),
 ]
-_COMPUTE_RX = re.compile(
-    r"\b(?:calculate|compute|ratio|margins?|average|growth|grew|change[sd]?|increase[sd]?|"
-    r"decrease[sd]?|decline[sd]?|difference|percent(?:age)?|proportion(?:ally)?|share of|"
-    r"per cent|turnover|times|how many times|round|rate|yoy|year over year|cagr|drop)\b|%",
-    re.I,
-)
-_COMPARE_RX = re.compile(
-    r"\b(?:compare[sd]?|comparison|vs\.?|versus|between|than|higher|lower|highest|lowest|"
-    r"most|least|largest|biggest|smallest|improv(?:e|ed|ing)|declin(?:e|ed|ing)|"
-    r"increase or decrease|consistent|relative to|outperform|best|worst)\b",
-    re.I,
-)
+
+
+# a figure to compute: the words of a computation, and a literal movement (lexicon.movement)
+@data_cache()
+def _compute_rx() -> re.Pattern[str]:
+    return re.compile(
+        r"\b(?:calculate|compute|ratio|margins?|average|difference|percent(?:age)?|"
+        r"proportion(?:ally)?|share of|per cent|turnover|times|how many times|round|rate|yoy|"
+        r"year over year|cagr|"
+        rf"{movement.alternation(('up', 'down', 'change'), ('verbs', 'nouns'), acts=False)})\b|%",
+        re.I,
+    )
+
+
+# figures set against each other: the words of a comparison, and an evaluative movement or a
+# comparative ('improved', 'weakened', 'higher': lexicon.movement)
+@data_cache()
+def _compare_rx() -> re.Pattern[str]:
+    return re.compile(
+        r"\b(?:compare[sd]?|comparison|vs\.?|versus|between|than|highest|lowest|"
+        r"most|least|largest|biggest|smallest|consistent|relative to|outperform|best|worst|"
+        rf"{movement.alternation(('favourable', 'unfavourable'), ('verbs', 'nouns'))}|"
+        rf"{movement.alternation(('up', 'down'), ('comparatives',))})\b",
+        re.I,
+    )
 
 
 _TOTAL_RX = re.compile(r"\b(?:total|combined|sum|altogether|in aggregate|by how much)\b", re.I)
@@ -148,9 +162,9 @@ def _analyze(question: str) -> QueryAnalysis:
         metrics=metric_ids,
         statements=statements,
         doc_types=tuple(doc_types),
-        is_computation=bool(_COMPUTE_RX.search(plain))
+        is_computation=bool(_compute_rx().search(plain))
         or any(get_metric(m).is_derived for m in metric_ids),
-        is_comparison=bool(_COMPARE_RX.search(plain)) or len(names) > 1 or len(years) > 1,
+        is_comparison=bool(_compare_rx().search(plain)) or len(names) > 1 or len(years) > 1,
         dimension=asked_dimension(question),
         expanded_query=expanded,
         notes=_unique(notes),

@@ -21,6 +21,7 @@ from finqa.lexicon.conventions import Conventions, stated_conventions
 from finqa.lexicon.dimensions import asked_change, period_spec
 from finqa.lexicon.formula import keys as formula_keys
 from finqa.lexicon.metrics import METRICS
+from finqa.lexicon.movement import open_evaluation
 from finqa.lexicon.named_line import NamedLine, named_line
 from finqa.lexicon.numbers import question_scale
 from finqa.lexicon.operators import asked_operator
@@ -70,6 +71,9 @@ class QuestionAsk:
     direct: bool = False  # asks directly for a stated thing ('what is', 'how much')
     choice: bool = False  # asks which of several ('which segment ...')
     direction: tuple[bool, bool] = (False, False)  # asks whether it went (up, down)
+    # asks whether the item improved / weakened, and its definition fixes no favourable way:
+    # the movement answers it, a Yes / No does not (lexicon.movement.open_evaluation)
+    open_direction: bool = False
     # as the statement model's facts are looked up (`lexicon.dimensions`): the period asked
     # (2024, '2025Q3', '2025M9', 'FY2024@end'; None: not said) and a movement over the year
     # before ('growth' | 'change'; None: one period's figure)
@@ -225,7 +229,8 @@ def _read(q: str, fy_label: str | None) -> QuestionAsk:
         or (intent.asks_share(q) and final is not None and final.unit != "USD"),
         direct=intent.asks_direct(q),
         choice=intent.asks_choice(q),
-        direction=intent.asked_direction(q),
+        direction=intent.asked_direction(q, _movement_item(recipe, metric)),
+        open_direction=open_evaluation(q, _movement_item(recipe, metric)),
         statement_period=period_spec(q),
         change_over_prior=asked_change(q),
         operator=op.kind if op is not None else None,
@@ -259,6 +264,14 @@ def _of_flows(recipe: Recipe | None) -> bool:
     )
 
 
+def _movement_item(recipe: str | None, metric: str | None) -> str | None:
+    """The catalogue item whose movement the question asks: the figure computed (the recipe),
+    else the item named; its favourable direction reads 'improve' / 'weaken'."""
+    from finqa.lexicon.catalogue import entries
+
+    return next((k for k in (recipe, metric) if k is not None and k in entries()), None)
+
+
 def _named_statements(q: str) -> tuple[str, ...]:
     from finqa.lexicon.query import named_statements
 
@@ -269,7 +282,7 @@ def _item_period(head: str, q: str) -> PeriodType | None:
     """The period type of the item asked (`lexicon.period_ask`): a flow or a balance, when the
     ask is one item's figure; None for a movement, an average or an operator over items (the
     change in a balance 'during' a year is still a balance's)."""
-    if answer_form.asked_aggregates(head, q) or any(intent.asked_direction(head)):
+    if answer_form.asked_aggregates(head, q) or intent.asks_movement(head):
         return None
     if intent.asks_change_amount(head) or asked_operator(head) is not None:
         return None
@@ -311,7 +324,7 @@ def _aggregate(
         # the line item named, from the year before to the year named
         return "change", (target - 1, target)
     if target and (
-        (answer_form.is_yes_no_of_fact(q) and any(intent.asked_direction(head)))
+        (answer_form.is_yes_no_of_fact(q) and intent.asks_movement(head))
         or (intent.asks_comparison(head) and several)
     ):
         return "trend", (min(years), target) if several else (target - 1, target)

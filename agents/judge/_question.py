@@ -27,10 +27,11 @@ def sentence_at(text: str, pos: int) -> str:
     return text[start : min(ends) if ends else len(text)]
 
 
-def stated_direction(q: Any, sentence: str) -> int:
-    """The way the answer says a figure moved: +1 a rise, -1 a fall, 0 not said. The figure's own
-    direction word ('decreased by $5 million'), its sign, else the movement words of its
-    sentence through the lexicon ('a $5 million decline') when they point one way only."""
+def stated_direction(q: Any, sentence: str, item: str | None = None) -> int:
+    """The way the answer says a figure of the catalogue item `item` moved: +1 a rise, -1 a
+    fall, 0 not said. The figure's own direction word ('decreased by $5 million'), its sign,
+    else the movement words of its sentence through the lexicon ('a $5 million decline') when
+    they point one way only ('improved' by the item's favourable direction)."""
     own = int(getattr(q, "direction", 0) or 0)
     if own:
         return own
@@ -38,7 +39,7 @@ def stated_direction(q: Any, sentence: str) -> int:
         return -1
     from finqa.lexicon.intent import asked_direction
 
-    up, down = asked_direction(sentence)
+    up, down = asked_direction(sentence, item)
     return 1 if up and not down else (-1 if down and not up else 0)
 
 

@@ -51,6 +51,7 @@ PROBLEM_FACETS: dict[str, tuple[str, ...]] = {
     "other_item": ("figure",),
     "period_type": ("figure",),
     "verdict_sign": ("verdict",),
+    "open_verdict": ("verdict",),
     "other_statement": ("figure",),
     "named_line": ("figure",),
 }
@@ -197,7 +198,7 @@ def level_not_change(
     for nc in numbers:
         if nc.status in ("calculation", "wrong_direction") or "change from" in nc.detail:
             return []
-        if stated_direction(nc.quantity, sentence_at(ctx.text, nc.start)):
+        if stated_direction(nc.quantity, sentence_at(ctx.text, nc.start), expect.metric):
             return []
     name = (expect.metric or "the line item").replace("_", " ")
     return [

@@ -232,7 +232,7 @@ def _asked(question: str, metric: str | None) -> tuple[str | None, Form, Any]:
     ask = read.ask
     if not ask.is_yes_no:
         return (named[0] if named else None), "figure", None
-    if any(ask.direction) or (ask.compares and len(read.years) > 1):
+    if any(ask.direction) or ask.open_direction or (ask.compares and len(read.years) > 1):
         return (named[0] if named else None), "direction", None
     asked = asked_judgements(question) or [
         j for j in judgements().values() if any(t.varies_as in named for t in j.tests)

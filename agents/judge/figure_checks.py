@@ -251,7 +251,7 @@ def check_direction(nc: NumberCheck, found: StatementValue, text: str) -> None:
     unsupported when the statement model gives a rise of 107 (the magnitude alone matched)."""
     if not found.what.startswith(("change", "% change")) or not found.value:
         return
-    stated = stated_direction(nc.quantity, sentence_at(text, nc.start))
+    stated = stated_direction(nc.quantity, sentence_at(text, nc.start), found.metric)
     if stated and (stated > 0) != (found.value > 0):
         said, real = ("a rise", "a fall") if stated > 0 else ("a fall", "a rise")
         nc.status = "wrong_direction"

@@ -28,13 +28,14 @@ from typing import Any
 
 from finqa.agents.judge import _lex
 from finqa.lexicon.answer_form import states_share_of_revenue
-from finqa.lexicon.causes import Direction, asks_cause, split_at_cause, stated_direction
+from finqa.lexicon.causes import asks_cause, split_at_cause, stated_direction
+from finqa.lexicon.movement import Direction, observed_direction
 from finqa.lexicon.question_parts import movement_wording
+from finqa.lexicon.statements.store import STORE_READ_ERRORS
 
 __all__ = ["LineMovement", "asked_movements", "against_movement"]
 
 _SUB_ANNUAL = frozenset({"quarter", "half", "ytd"})
-_FLAT = 0.005  # a change within this share of the earlier figure states no movement
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,7 @@ def asked_movements(question: str, routes: Any, asked: Sequence[int]) -> list[Li
     metric = str(found[0].canonical)
     own = (found[0].matched.lower(), *_lex.metric_terms(metric))
     out: list[LineMovement] = []
-    worded = stated_direction(movement_wording(question), own)
+    worded = stated_direction(movement_wording(question), own, metric)
     if worded is not None:
         out.append(LineMovement(metric, own, worded, "the question's words"))
     else:
@@ -89,21 +90,11 @@ def _observed(
         # the figures as signed ('magnitude' reads a loss printed in parentheses as an amount)
         now = [v for v in routes.values(metric, year) if v.variant == "signed"]
         before = [v for v in routes.values(metric, year - 1) if v.variant == "signed"]
-    except Exception:  # noqa: BLE001 - a filing the routes cannot read: no movement read
+    except STORE_READ_ERRORS:  # a filing the routes cannot read: no movement read
         return LineMovement(metric, names, None, "")
-    if not now or not before:
+    way = observed_direction([v.value for v in now], [v.value for v in before])
+    if way is None:
         return LineMovement(metric, names, None, "")
-    diffs = [
-        n.value - b.value
-        for n in now
-        for b in before
-        if abs(n.value - b.value) > _FLAT * max(abs(b.value), 1e-9)
-    ]
-    if len(diffs) != len(now) * len(before) or not (
-        all(d > 0 for d in diffs) or all(d < 0 for d in diffs)
-    ):
-        return LineMovement(metric, names, None, "")
-    way: Direction = 1 if diffs[0] > 0 else -1
     name = metric.replace("_", " ")
     how = f"{name} FY{year - 1} {before[0].value:,.4g} to FY{year} {now[0].value:,.4g}"
     return LineMovement(metric, names, way, how)
@@ -122,7 +113,7 @@ def against_movement(
         for line in lines:
             if line.in_ratio and share:
                 continue  # 'As a percentage of net sales, SG&A decreased': the ratio moved
-            stated = stated_direction(topic, line.names)
+            stated = stated_direction(topic, line.names, line.metric)
             if stated is None:
                 continue
             if line.direction is None:

@@ -1,6 +1,8 @@
 """A yes/no verdict agrees with the figure it quotes as its basis: 'Did X generate positive cash
 flow from operations?' answered 'Yes' beside a negative figure, or 'Did X's margin improve?'
-answered 'Yes' beside a decline, contradicts itself and is not accepted.
+answered 'Yes' beside a decline, contradicts itself and is not accepted; nor is a Yes / No to
+whether an item improved where its definition fixes no favourable direction ('Did X's days
+payable outstanding improve?': `QuestionAsk.open_direction`).
 
 What the question tests comes from the lexicon's one reading of it (`QuestionAsk`): a sign
 ('positive ...?': `wants_positive`) or a direction (up / down: `direction`; not where it asks
@@ -45,6 +47,8 @@ def verdict_against_figure(
     end = leading_yes_no(ctx.text)
     if ctx.abstained or not ask.is_yes_no or end is None:
         return []
+    if ask.open_direction:
+        return [_open_verdict(ctx, end)]
     up, down = ask.direction
     test: Test
     if ask.wants_positive:
@@ -71,6 +75,20 @@ def verdict_against_figure(
         f"gives as its basis, {shown}, is {what[1]}: the verdict contradicts its own figure"
     )
     return [KindProblem("verdict_sign", message, [shown])]
+
+
+def _open_verdict(ctx: Context, end: int) -> KindProblem:
+    """A Yes / No to whether an item improved or weakened when its definition fixes no way that
+    is good for the company (a longer days payable outstanding, a lower effective tax rate):
+    the verdict states what the figures cannot; the movement answers the question."""
+    said = ctx.text[:end].strip().rstrip(".,:;!").split()[-1].capitalize()
+    what = (ctx.intent.ask.metric or "the item asked").replace("_", " ")
+    return KindProblem(
+        "open_verdict",
+        f"the answer says '{said}' to whether {what} improved or weakened, but its definition "
+        "fixes no direction that is good for the company: state the movement (both figures) "
+        "without a Yes / No of its own",
+    )
 
 
 def _judgement(question: str) -> bool:

@@ -36,7 +36,15 @@ __all__ = [
     "statements_dir",
     "manifest_entry",
     "MODEL_VERSION",
+    "STORE_READ_ERRORS",
 ]
+
+# what reading a filing's stored statement model raises when the model cannot be read: a file
+# missing or unreadable (OSError), a manifest or parquet file that does not parse (ValueError:
+# json.JSONDecodeError, pyarrow's ArrowInvalid), a record without a field the reader needs or
+# with one it does not know (KeyError, TypeError). A reader that can do without the filing's
+# figures catches these and goes on without them.
+STORE_READ_ERRORS: tuple[type[Exception], ...] = (OSError, ValueError, KeyError, TypeError)
 
 # 2: values carry the economic sign (statements.signs); 3: dimensional facts keep their item,
 # segment notes' parts read from text (statements.parts); 4: segment grids and columns, flowed

@@ -61,9 +61,11 @@ from finqa.lexicon.causes import (
 from finqa.lexicon.formula import numerator_inputs
 from finqa.lexicon.line_items import get_line_item, item_for_metric
 from finqa.lexicon.metrics import Metric
-from finqa.lexicon.polarity import stem
+from finqa.lexicon.movement import observed_direction as movement_between
 from finqa.lexicon.question_frame import cause_frame_words
 from finqa.lexicon.question_parts import movement_wording
+from finqa.lexicon.statements.store import STORE_READ_ERRORS
+from finqa.lexicon.stems import stem
 
 __all__ = ["cause_answer", "cause_subject", "cause_target", "CauseTarget", "SECOND_WITHIN"]
 
@@ -82,7 +84,6 @@ _GENERIC = frozenset({"the", "total", "net", "consolidated", "our", "its", "comp
 _PUNCT = ".,;:()'\"\u2019"
 _SUB_ANNUAL = frozenset({"quarter", "half", "ytd"})
 _AGREES = 1.25  # a sentence stating the asked movement of X ranks before one stating none
-_FLAT = 0.005  # a change within this share of the earlier figure states no movement
 
 
 @dataclass(frozen=True)
@@ -153,9 +154,12 @@ def _stems(text: str) -> set[str]:
 
 
 def _norm(s: str) -> str:
-    """Stems meet across the crude stemmer's gaps: 'airline'/'airlin', 'percentage'/'percent'."""
+    """Stems meet across the crude stemmer's gaps: 'airline'/'airlin', 'percentage' (stem
+    'percentag')/'percent'."""
     if s.endswith("age") and len(s) > 7:
         return s[:-3]
+    if s.endswith("ag") and len(s) > 7:
+        return s[:-2]
     return s[:-1] if s.endswith("e") and len(s) > 4 else s
 
 
@@ -210,7 +214,9 @@ def cause_target(question: str) -> CauseTarget:
         asked,
         names=own,
         metric=found[0].canonical if found else None,
-        direction=stated_direction(movement_wording(question), own),
+        direction=stated_direction(
+            movement_wording(question), own, found[0].canonical if found else None
+        ),
         part=_asked_part(question),
     )
 
@@ -297,7 +303,7 @@ def _units(target: CauseTarget, evidence: Evidence) -> list[_Unit]:
                 continue  # a segment's or product line's figure, not the one asked about
             if target.part and target.part not in " ".join(f"{context} {moved}".lower().split()):
                 continue  # the company's (or another part's) movement, not the part's asked
-            way = stated_direction(f"{_topic_text(context)} {moved}", target.names)
+            way = stated_direction(f"{_topic_text(context)} {moved}", target.names, target.metric)
             if target.direction is not None and way == -target.direction:
                 continue  # X moving the other way: it explains another movement
             cov = len(target.subject & bag) / len(target.subject) if target.subject else 1.0
@@ -357,14 +363,9 @@ def observed_direction(
     try:
         now = _figures(statements, docs, target.metric, year)
         before = _figures(statements, docs, target.metric, year - 1)
-    except Exception:  # noqa: BLE001 - a filing the store cannot read: no movement read
+    except STORE_READ_ERRORS:  # a filing the store cannot read: no movement read
         return None
-    diffs = [n - b for n in now for b in before if abs(n - b) > _FLAT * max(abs(b), 1e-9)]
-    if not now or not before or len(diffs) != len(now) * len(before):
-        return None
-    if all(d > 0 for d in diffs):
-        return 1
-    return -1 if all(d < 0 for d in diffs) else None
+    return movement_between(now, before)
 
 
 def _figures(statements: Any, docs: list[str], metric: str, year: int) -> list[float]:

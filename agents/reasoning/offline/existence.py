@@ -42,7 +42,8 @@ def existence(
     """'Yes' / 'No' (or the amount / '0') for a line item the question asks about, or None."""
     q = " ".join(question.split())
     spec = ask
-    yes_no = spec.is_yes_no and intent.asks_existence(q) and not any(spec.direction)
+    moved = any(spec.direction) or spec.open_direction
+    yes_no = spec.is_yes_no and intent.asks_existence(q) and not moved
     if not (yes_no or intent.zero_if_absent(q)) or spec.target_year is None:
         return None
     if spec.aggregate != "single" or spec.wants_positive:

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 from finqa.agents.types import Citation, Evidence
 from finqa.lexicon.boilerplate import is_boilerplate
-from finqa.lexicon.polarity import stem as _stem
 from finqa.lexicon.prose import split_sentences
+from finqa.lexicon.stems import stem as _stem
 
 __all__ = ["Passage", "best_passages", "content_words", "prose_sentences", "listed_after"]
 

@@ -44,12 +44,12 @@ from finqa.lexicon.polarity import (
     asks_direction,
     is_negated_question,
     sentence_polarity,
-    stem,
 )
 from finqa.lexicon.query import asks_total
 from finqa.lexicon.question_ask import read_ask
 from finqa.lexicon.question_frame import frame_words
 from finqa.lexicon.question_intent import read_intent
+from finqa.lexicon.stems import stem
 
 __all__ = [
     "assertion_answer",
@@ -113,8 +113,11 @@ def _uses_concept(sentence: str, phrases: list[set[str]], names: set[str]) -> bo
     return any(p <= bag and (names - p) & bag for p in phrases)
 
 
-def _covering(question: str, evidence: Evidence) -> tuple[Passage, list[str], float] | None:
-    """The best sentence covering the question's subject, the subject and its coverage."""
+def _covering(
+    question: str, evidence: Evidence, same_period: bool = False
+) -> tuple[Passage, list[str], float] | None:
+    """The best sentence covering the question's subject, the subject and its coverage;
+    `same_period`: not a sentence stating only another span of the year than the one asked."""
     spans, phrases, names = _concept(question)
     terms = subject_terms(question, spans)
     query = " ".join([*terms, *sorted({w for p in phrases for w in p} | names)])
@@ -125,10 +128,32 @@ def _covering(question: str, evidence: Evidence) -> tuple[Passage, list[str], fl
     for p in best_passages(query, evidence, k=_CANDIDATES):
         if phrases and not _uses_concept(p.text, phrases, names):
             continue
+        if same_period and _other_span(question, p.text):
+            continue
         cov = rest.get(p.text, 0.0) if terms else 1.0
         if cov >= MIN_COVERAGE:
             return p, terms or sorted(names), cov
     return None
+
+
+_SUB_ANNUAL = frozenset({"quarter", "half", "ytd"})
+
+
+def _other_span(question: str, sentence: str) -> bool:
+    """The question asks a span within a year (a quarter, six months) and the sentence names
+    spans within a year, none of them the one asked ('the second quarter of fiscal 2023' for
+    'the first six months of fiscal 2023'): its figure is another period's."""
+
+    def spans(text: str) -> set[tuple[str, int | None, object]]:
+        return {
+            (p.kind, p.fiscal_year, getattr(p, "quarter", None))
+            for p in find_periods(text)
+            if p.kind in _SUB_ANNUAL
+        }
+
+    asked = spans(question)
+    stated = spans(sentence)
+    return bool(asked) and bool(stated) and not asked & stated
 
 
 def _in_reach(p: Passage) -> float:
@@ -154,7 +179,7 @@ def assertion_answer(question: str, evidence: Evidence, strategy: str) -> Answer
     opposites it offers: `lexicon.answer_form.alternatives`)."""
     if asks_direction(question) or alternatives(question) is not None:
         return None  # a movement, or which of two opposites ('a gain or a loss'): no Yes/No
-    found = _covering(question, evidence)
+    found = _covering(question, evidence, same_period=True)
     if found is None:
         return None
     p, terms, cov = found
@@ -193,7 +218,7 @@ def figure_answer(question: str, evidence: Evidence, strategy: str) -> Answer | 
     one amount or the question asks for a total or difference of several figures."""
     if asks_total(question) or read_intent(question).ask.choice:
         return None
-    found = _covering(question, evidence)
+    found = _covering(question, evidence, same_period=True)
     if found is None:
         return None
     p, _terms, cov = found
