@@ -270,10 +270,22 @@ def _expense_operand(before: str, text: str) -> bool:
     return bool(_EXPENSE_OF_BEFORE.search(before) or _EXPENSE_LIST_BEFORE.search(before))
 
 
+# the company a question's possessive names ('Activision Blizzard's King segment'): a member's
+# name within it is the owner's ('Activision'), not the part asked
+_OWNER = re.compile(r"(?P<owner>\b[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)(?:['’]s|(?<=s)['’])(?=\s)")
+
+
+def _in_owner(owners: Sequence[tuple[int, int]], start: int, end: int) -> int:
+    """1 when the span lies within a possessive's owner, else 0 (a rank: parts outside first)."""
+    return int(any(s <= start and end <= e for s, e in owners))
+
+
 def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> AskedDimension | None:
-    """The part of the business the question names, from the filing's own members: the
-    longest span of the question spelling a member's name (a country only as a place), the
-    member of the kind the question's words name first on a tie. Without a match, what the
+    """The part of the business the question names, from the filing's own members: a span
+    outside the possessive that names the company first, then the span the question ties to
+    its kind word ('the King segment'), then the longest span of the question spelling a
+    member's name (a country only as a place), the member of the kind the question's words
+    name first on a tie. Without a match, what the
     question's own words name (`asked_dimension`, member None when it is not a country)."""
     from finqa.lexicon.model import AskedDimension
 
@@ -289,7 +301,8 @@ def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> Aske
             index.setdefault(k, []).append(m)
             index.setdefault(k + "s", []).append(m)
     toks = _tokens(question)
-    best: tuple[int, int, int, DimensionMember, str] | None = None  # (-length, start, ...)
+    owners = [(o.start(), o.end("owner")) for o in _OWNER.finditer(question)]
+    best: tuple[int, int, int, int, int, DimensionMember, str] | None = None  # rank, member, text
     for i in range(len(toks)):
         for j in range(min(len(toks), i + _MAX_WORDS), i, -1):
             text = question[toks[i][0] : toks[j - 1][1]]
@@ -315,11 +328,17 @@ def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> Aske
                     question, toks[i][0], toks[j - 1][1]
                 ):
                     continue
-                rank = (-len(key), 0 if spoken and spoken.kind == m.kind else 1, i)
-                if best is None or rank < best[:3]:
+                rank = (
+                    _in_owner(owners, toks[i][0], toks[j - 1][1]),
+                    0 if said else 1,
+                    -len(key),
+                    0 if spoken and spoken.kind == m.kind else 1,
+                    i,
+                )
+                if best is None or rank < best[:5]:
                     best = (*rank, m, text)
-    if best is not None and not _narrower(best[4], spoken):
-        m, text = best[3], best[4]
+    if best is not None and not _narrower(best[6], spoken):
+        m, text = best[5], best[6]
         return AskedDimension(kind=m.kind, phrase=text, axis=m.axis, member=m.member, label=m.name)
     if spoken is not None and spoken.member is None and spoken.phrase:
         return _by_structure(spoken, members)

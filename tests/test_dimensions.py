@@ -323,6 +323,24 @@ class TestNamesInQuestions:
         got = resolve_dimension("Revenue from Europe, Middle East and Africa in FY2024?", [emea])
         assert got is not None and got.member == "us-gaap:EMEAMember"
 
+    def test_a_segment_named_in_the_company_name_is_not_asked(self) -> None:
+        """'Alpha Beta's Gamma segment': the segments 'Alpha' and 'Beta' spelled in the
+        company's possessive name are the owner; 'Gamma', named outside it, is asked, and
+        'Beta' is still asked when the question names it outside the possessive too."""
+        from finqa.lexicon.dimension_members import DimensionMember, _member_keys
+
+        seg = "us-gaap:StatementBusinessSegmentsAxis"
+        members = [
+            DimensionMember(seg, name, "segment", name, _member_keys(name, name))
+            for name in ("Alpha", "Beta", "Gamma")
+        ]
+        got = resolve_dimension("How much operating income did Alpha Beta's Gamma segment earn in 2024?", members)  # fmt: skip
+        assert got is not None and got.member == "Gamma"
+        got = resolve_dimension("By what percentage did revenues of Alpha Beta's Beta segment grow in 2024?", members)  # fmt: skip
+        assert got is not None and got.member == "Beta"
+        got = resolve_dimension("What revenue did the Alpha segment report in 2024?", members)
+        assert got is not None and got.member == "Alpha"
+
 
 FY23 = StatementPeriod(label="2023", fiscal_year=2023, months=12, end_date=date(2023, 12, 31))
 
