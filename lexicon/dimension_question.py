@@ -275,9 +275,22 @@ def _expense_operand(before: str, text: str) -> bool:
 _OWNER = re.compile(r"(?P<owner>\b[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)(?:['’]s|(?<=s)['’])(?=\s)")
 
 
-def _in_owner(owners: Sequence[tuple[int, int]], start: int, end: int) -> int:
-    """1 when the span lies within a possessive's owner, else 0 (a rank: parts outside first)."""
-    return int(any(s <= start and end <= e for s, e in owners))
+def _in_owner(question: str, owners: Sequence[tuple[int, int]], start: int, end: int) -> int:
+    """1 when the span's name lies within a possessive's owner, else 0 (a rank: parts outside
+    first); the span's leading small words ('of Activision') are not the name."""
+    lead = re.match(r"(?:[a-z]+\s+)*", question[start:end])
+    first = start + (lead.end() if lead else 0)
+    return int(any(s <= first and end <= e for s, e in owners))
+
+
+def _unowned(spoken: AskedDimension | None) -> AskedDimension | None:
+    """The question's phrase for the part without the possessive's owner before it ('Alpha
+    Beta's Gamma' -> 'Gamma'): the owner is the company, no word of the part's name."""
+    if spoken is None or not spoken.phrase:
+        return spoken
+    owner = _OWNER.match(spoken.phrase)
+    rest = spoken.phrase[owner.end() :] if owner else ""
+    return spoken.model_copy(update={"phrase": rest.strip()}) if rest.strip() else spoken
 
 
 def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> AskedDimension | None:
@@ -329,7 +342,7 @@ def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> Aske
                 ):
                     continue
                 rank = (
-                    _in_owner(owners, toks[i][0], toks[j - 1][1]),
+                    _in_owner(question, owners, toks[i][0], toks[j - 1][1]),
                     0 if said else 1,
                     -len(key),
                     0 if spoken and spoken.kind == m.kind else 1,
@@ -337,7 +350,7 @@ def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> Aske
                 )
                 if best is None or rank < best[:5]:
                     best = (*rank, m, text)
-    if best is not None and not _narrower(best[6], spoken):
+    if best is not None and not _narrower(best[6], _unowned(spoken)):
         m, text = best[5], best[6]
         return AskedDimension(kind=m.kind, phrase=text, axis=m.axis, member=m.member, label=m.name)
     if spoken is not None and spoken.member is None and spoken.phrase:

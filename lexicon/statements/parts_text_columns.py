@@ -135,7 +135,18 @@ def named_split(words: Sequence[str], known: Iterable[str], width: int) -> list[
     names: list[str] = []
     for k, (_, ws) in enumerate(pieces):
         names += ws if split_runs.get(k) else [" ".join(ws)]
-    return [*names, words[-1]]
+    return [*(_spelled_out(n, known) for n in names), words[-1]]
+
+
+def _spelled_out(name: str, known: Iterable[str]) -> str:
+    """The listed name a column's name abbreviates ('MFC' for the listed 'Missiles and Fire
+    Control'), so one part keeps one name across the filing's tables; else the name."""
+    from finqa.lexicon._dimension_names import abbreviates
+
+    if _key(name) in {_key(n) for n in known}:
+        return name
+    full = {n for n in known if abbreviates(name, n)}
+    return full.pop() if len(full) == 1 else name
 
 
 def _choices(n: int) -> list[tuple[bool, ...]]:
