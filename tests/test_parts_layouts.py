@@ -197,7 +197,7 @@ class TestPartsAsColumnsInText:
             "Corporate Eliminations", "Consolidated",
         ]  # fmt: skip
         assert named_split(words.split(), listed, 8) is None
-        spelled = named_split("Aeronautics MFC Space Total".split(), ["Aeronautics", "Missiles and Fire Control", "Space"], 4)  # fmt: skip
+        spelled = named_split(["Aeronautics", "MFC", "Space", "Total"], ["Aeronautics", "Missiles and Fire Control", "Space"], 4)  # fmt: skip
         assert spelled == ["Aeronautics", "Missiles and Fire Control", "Space", "Total"]
         assert named_split(words.split(), [], 6) is None
 

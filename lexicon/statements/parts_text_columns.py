@@ -125,7 +125,7 @@ def named_split(words: Sequence[str], known: Iterable[str], width: int) -> list[
     runs = [k for k, (listed, _) in enumerate(pieces) if not listed]
     needed = width - 1 - (len(pieces) - len(runs))
     fits = []
-    for per_word in _choices(len(runs)):
+    for per_word in _choices([len(pieces[k][1]) for k in runs]):
         count = sum(len(pieces[k][1]) if split else 1 for k, split in zip(runs, per_word, strict=True))  # fmt: skip
         if count == needed:
             fits.append(per_word)
@@ -149,11 +149,12 @@ def _spelled_out(name: str, known: Iterable[str]) -> str:
     return full.pop() if len(full) == 1 else name
 
 
-def _choices(n: int) -> list[tuple[bool, ...]]:
-    """Each way of reading `n` runs of words: one name, or one name per word."""
+def _choices(lengths: Sequence[int]) -> list[tuple[bool, ...]]:
+    """Each way of reading runs of words of these lengths: one name, or one name per word
+    (the same for a run of one word)."""
     out: list[tuple[bool, ...]] = [()]
-    for _ in range(n):
-        out = [(*c, split) for c in out for split in (False, True)]
+    for n in lengths:
+        out = [(*c, split) for c in out for split in ((False, True) if n > 1 else (False,))]
     return out
 
 
