@@ -283,6 +283,13 @@ def _in_owner(question: str, owners: Sequence[tuple[int, int]], start: int, end:
     return int(any(s <= first and end <= e for s, e in owners))
 
 
+def _within_company(companies: Sequence[tuple[int, int]], start: int, end: int) -> bool:
+    """Whether the span is a word of a longer company name the question spells ('Activision'
+    within 'Activision Blizzard'): a word of the company's name, not a part of its business; a
+    span spelling the whole name ('Sam's Club') stays a candidate."""
+    return any(s <= start and end <= e and e - s > end - start for s, e in companies)
+
+
 def _unowned(spoken: AskedDimension | None) -> AskedDimension | None:
     """The question's phrase for the part without the possessive's owner before it ('Alpha
     Beta's Gamma' -> 'Gamma'): the owner is the company, no word of the part's name."""
@@ -300,6 +307,7 @@ def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> Aske
     member's name (a country only as a place), the member of the kind the question's words
     name first on a tie. Without a match, what the
     question's own words name (`asked_dimension`, member None when it is not a country)."""
+    from finqa.lexicon.entities import find_companies
     from finqa.lexicon.model import AskedDimension
 
     spoken = asked_dimension(question)
@@ -315,6 +323,7 @@ def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> Aske
             index.setdefault(k + "s", []).append(m)
     toks = _tokens(question)
     owners = [(o.start(), o.end("owner")) for o in _OWNER.finditer(question)]
+    companies = [(c.start, c.end) for c in find_companies(question)]
     best: tuple[int, int, int, int, int, DimensionMember, str] | None = None  # rank, member, text
     for i in range(len(toks)):
         for j in range(min(len(toks), i + _MAX_WORDS), i, -1):
@@ -330,6 +339,8 @@ def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> Aske
                 not said
                 and (_EXPENSE_AFTER.match(after) or _expense_operand(question[: toks[i][0]], text))
             )
+            # 'Activision Blizzard earned': a word of the company's name, not its Activision
+            generic = generic or _within_company(companies, toks[i][0], toks[j - 1][1])
             for m in hits:
                 if not _short_ok(text, key) or generic:
                     continue

@@ -341,6 +341,26 @@ class TestNamesInQuestions:
         got = resolve_dimension("What revenue did the Alpha segment report in 2024?", members)
         assert got is not None and got.member == "Alpha"
 
+    def test_a_segment_spelled_within_a_company_name_is_the_company(self) -> None:
+        """A company whose name holds its segments' names ('Activision Blizzard', segments
+        Activision, Blizzard, King): a segment's word within the company's name is the company
+        (no part asked), the segment named on its own is the part."""
+        from finqa.lexicon.dimension_members import DimensionMember, _member_keys
+
+        seg = "us-gaap:StatementBusinessSegmentsAxis"
+        members = [
+            DimensionMember(seg, name, "segment", name, _member_keys(name, name))
+            for name in ("Activision", "Blizzard", "King")
+        ]
+        got = resolve_dimension("What gross margin did Activision Blizzard earn in 2021?", members)
+        assert got is None or got.member is None
+        got = resolve_dimension("What was Activision Blizzard's deferred revenue at year end 2021?", members)  # fmt: skip
+        assert got is None or got.member is None
+        got = resolve_dimension("By what percentage did net revenues of Activision Blizzard's Blizzard segment grow in 2023?", members)  # fmt: skip
+        assert got is not None and got.member == "Blizzard"
+        got = resolve_dimension("What revenue did the Activision segment report in 2021?", members)
+        assert got is not None and got.member == "Activision"
+
 
 FY23 = StatementPeriod(label="2023", fiscal_year=2023, months=12, end_date=date(2023, 12, 31))
 
