@@ -487,10 +487,13 @@ def _margin_of(item: str) -> str | None:
 
 def asked_change(question: str) -> str | None:
     """'growth' or 'change' when the question asks how a figure moved over the year before;
-    None for one period's figure (a CAGR or a multi-year average is not read here)."""
-    from finqa.lexicon.answer_form import asked_aggregates
+    a change asked as a rate alone ('by what percentage did X change') is its growth; None
+    for one period's figure (a CAGR or a multi-year average is not read here)."""
+    from finqa.lexicon.answer_form import asked_aggregates, change_form
 
     found = asked_aggregates(question, question)
+    if found and found[0] == "change" and change_form(question) == "percent":
+        return "growth"
     return found[0] if found and found[0] in ("growth", "change") else None
 
 

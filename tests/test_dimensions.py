@@ -506,3 +506,15 @@ class TestPlaceAdjectiveWithoutAFigure:
     def test_no_figure_no_part(self) -> None:
         """'Did Acme's European operations grow?' asks no catalogue figure: no part is read."""
         assert asked_dimension("Did Acme's European operations grow in FY2022?") is None
+
+
+def test_a_change_asked_as_a_rate_is_the_growth() -> None:
+    """'By what percentage did X change': the rate of the move (growth), not its amount; 'how
+    much did it change' stays the amount, and a growth stays a growth."""
+    from finqa.lexicon.dimension_question import asked_change
+
+    rate = "By what percentage did net revenues of the Gamma segment change in 2024 versus 2023?"
+    assert asked_change(rate) == "growth"
+    amount = "How much operating income did the Gamma segment earn in 2024, and how much did it change from 2023?"  # fmt: skip
+    assert asked_change(amount) == "change"
+    assert asked_change("How much did revenue of the Gamma segment grow in 2024?") == "growth"
