@@ -310,6 +310,7 @@ def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> Aske
     from finqa.lexicon.entities import find_companies
     from finqa.lexicon.model import AskedDimension
 
+    members = _full_names(members)
     spoken = asked_dimension(question)
     rest = _rest_of(question)
     if rest is not None:  # 'the Americas outside the United States': the rest, not the US
@@ -447,6 +448,23 @@ def _by_structure(spoken: AskedDimension, members: Sequence[DimensionMember]) ->
     if len(found) > 1:
         return spoken.model_copy(update={"candidates": tuple(m.name for m in found)})
     return spoken
+
+
+def _full_names(members: Sequence[DimensionMember]) -> list[DimensionMember]:
+    """The members without those naming a part twice: a one-word abbreviation another table
+    prints for a member of the same kind ('MFC' for 'Missiles and Fire Control') is that part,
+    read by its full name; the abbreviation in a question still meets it."""
+    return [
+        m
+        for m in members
+        if not (
+            len(m.name.split()) == 1
+            and any(
+                o.kind == m.kind and len(o.name.split()) > 1 and _abbreviates(m.name, o.name)
+                for o in members
+            )
+        )
+    ]
 
 
 def _unsaid_company(phrase: str) -> str:

@@ -341,6 +341,27 @@ class TestNamesInQuestions:
         got = resolve_dimension("What revenue did the Alpha segment report in 2024?", members)
         assert got is not None and got.member == "Alpha"
 
+    def test_a_part_printed_by_name_and_abbreviation_is_one_part(self) -> None:
+        """One table prints 'Missiles and Fire Control', another its abbreviation 'MFC': one
+        part, read by its full name whether the question spells the name, both, or the
+        abbreviation alone; two distinct parts stay apart."""
+        from finqa.lexicon.dimension_members import DimensionMember, _member_keys
+
+        seg = "us-gaap:StatementBusinessSegmentsAxis"
+        members = [
+            DimensionMember(seg, name, "segment", name, _member_keys(name, name))
+            for name in ("Aeronautics", "Missiles and Fire Control", "MFC", "Space")
+        ]
+        for q in (
+            "What was the operating margin of Acme's Missiles and Fire Control (MFC) segment in 2024?",
+            "What was the revenue of Acme's MFC segment in 2024?",
+            "What was the revenue of Acme's Missiles and Fire Control segment in 2024?",
+        ):
+            got = resolve_dimension(q, members)
+            assert got is not None and got.member == "Missiles and Fire Control", q
+        got = resolve_dimension("What was the revenue of Acme's Space segment in 2024?", members)
+        assert got is not None and got.member == "Space"
+
     def test_a_segment_spelled_within_a_company_name_is_the_company(self) -> None:
         """A company whose name holds its segments' names ('Activision Blizzard', segments
         Activision, Blizzard, King): a segment's word within the company's name is the company
