@@ -270,13 +270,47 @@ def _expense_operand(before: str, text: str) -> bool:
     return bool(_EXPENSE_OF_BEFORE.search(before) or _EXPENSE_LIST_BEFORE.search(before))
 
 
+# the company a question's possessive names ('Activision Blizzard's King segment'): a member's
+# name within it is the owner's ('Activision'), not the part asked
+_OWNER = re.compile(r"(?P<owner>\b[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)(?:['’]s|(?<=s)['’])(?=\s)")
+
+
+def _in_owner(question: str, owners: Sequence[tuple[int, int]], start: int, end: int) -> int:
+    """1 when the span's name lies within a possessive's owner, else 0 (a rank: parts outside
+    first); the span's leading small words ('of Activision') are not the name."""
+    lead = re.match(r"(?:[a-z]+\s+)*", question[start:end])
+    first = start + (lead.end() if lead else 0)
+    return int(any(s <= first and end <= e for s, e in owners))
+
+
+def _within_company(companies: Sequence[tuple[int, int]], start: int, end: int) -> bool:
+    """Whether the span is a word of a longer company name the question spells ('Activision'
+    within 'Activision Blizzard'): a word of the company's name, not a part of its business; a
+    span spelling the whole name ('Sam's Club') stays a candidate."""
+    return any(s <= start and end <= e and e - s > end - start for s, e in companies)
+
+
+def _unowned(spoken: AskedDimension | None) -> AskedDimension | None:
+    """The question's phrase for the part without the possessive's owner before it ('Alpha
+    Beta's Gamma' -> 'Gamma'): the owner is the company, no word of the part's name."""
+    if spoken is None or not spoken.phrase:
+        return spoken
+    owner = _OWNER.match(spoken.phrase)
+    rest = spoken.phrase[owner.end() :] if owner else ""
+    return spoken.model_copy(update={"phrase": rest.strip()}) if rest.strip() else spoken
+
+
 def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> AskedDimension | None:
-    """The part of the business the question names, from the filing's own members: the
-    longest span of the question spelling a member's name (a country only as a place), the
-    member of the kind the question's words name first on a tie. Without a match, what the
+    """The part of the business the question names, from the filing's own members: a span
+    outside the possessive that names the company first, then the span the question ties to
+    its kind word ('the King segment'), then the longest span of the question spelling a
+    member's name (a country only as a place), the member of the kind the question's words
+    name first on a tie. Without a match, what the
     question's own words name (`asked_dimension`, member None when it is not a country)."""
+    from finqa.lexicon.entities import find_companies
     from finqa.lexicon.model import AskedDimension
 
+    members = _full_names(members)
     spoken = asked_dimension(question)
     rest = _rest_of(question)
     if rest is not None:  # 'the Americas outside the United States': the rest, not the US
@@ -289,7 +323,9 @@ def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> Aske
             index.setdefault(k, []).append(m)
             index.setdefault(k + "s", []).append(m)
     toks = _tokens(question)
-    best: tuple[int, int, int, DimensionMember, str] | None = None  # (-length, start, ...)
+    owners = [(o.start(), o.end("owner")) for o in _OWNER.finditer(question)]
+    companies = [(c.start, c.end) for c in find_companies(question)]
+    best: tuple[int, int, int, int, int, DimensionMember, str] | None = None  # rank, member, text
     for i in range(len(toks)):
         for j in range(min(len(toks), i + _MAX_WORDS), i, -1):
             text = question[toks[i][0] : toks[j - 1][1]]
@@ -304,6 +340,8 @@ def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> Aske
                 not said
                 and (_EXPENSE_AFTER.match(after) or _expense_operand(question[: toks[i][0]], text))
             )
+            # 'Activision Blizzard earned': a word of the company's name, not its Activision
+            generic = generic or _within_company(companies, toks[i][0], toks[j - 1][1])
             for m in hits:
                 if not _short_ok(text, key) or generic:
                     continue
@@ -315,11 +353,17 @@ def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> Aske
                     question, toks[i][0], toks[j - 1][1]
                 ):
                     continue
-                rank = (-len(key), 0 if spoken and spoken.kind == m.kind else 1, i)
-                if best is None or rank < best[:3]:
+                rank = (
+                    _in_owner(question, owners, toks[i][0], toks[j - 1][1]),
+                    0 if said else 1,
+                    -len(key),
+                    0 if spoken and spoken.kind == m.kind else 1,
+                    i,
+                )
+                if best is None or rank < best[:5]:
                     best = (*rank, m, text)
-    if best is not None and not _narrower(best[4], spoken):
-        m, text = best[3], best[4]
+    if best is not None and not _narrower(best[6], _unowned(spoken)):
+        m, text = best[5], best[6]
         return AskedDimension(kind=m.kind, phrase=text, axis=m.axis, member=m.member, label=m.name)
     if spoken is not None and spoken.member is None and spoken.phrase:
         return _by_structure(spoken, members)
@@ -406,6 +450,23 @@ def _by_structure(spoken: AskedDimension, members: Sequence[DimensionMember]) ->
     return spoken
 
 
+def _full_names(members: Sequence[DimensionMember]) -> list[DimensionMember]:
+    """The members without those naming a part twice: a one-word abbreviation another table
+    prints for a member of the same kind ('MFC' for 'Missiles and Fire Control') is that part,
+    read by its full name; the abbreviation in a question still meets it."""
+    return [
+        m
+        for m in members
+        if not (
+            len(m.name.split()) == 1
+            and any(
+                o.kind == m.kind and len(o.name.split()) > 1 and _abbreviates(m.name, o.name)
+                for o in members
+            )
+        )
+    ]
+
+
 def _unsaid_company(phrase: str) -> str:
     """The phrase without a company's name in it ('Salesforce Platform and Other')."""
     for a, b in sorted(_company_spans(phrase), reverse=True):
@@ -444,10 +505,13 @@ def _margin_of(item: str) -> str | None:
 
 def asked_change(question: str) -> str | None:
     """'growth' or 'change' when the question asks how a figure moved over the year before;
-    None for one period's figure (a CAGR or a multi-year average is not read here)."""
-    from finqa.lexicon.answer_form import asked_aggregates
+    a change asked as a rate alone ('by what percentage did X change') is its growth; None
+    for one period's figure (a CAGR or a multi-year average is not read here)."""
+    from finqa.lexicon.answer_form import asked_aggregates, change_form
 
     found = asked_aggregates(question, question)
+    if found and found[0] == "change" and change_form(question) == "percent":
+        return "growth"
     return found[0] if found and found[0] in ("growth", "change") else None
 
 

@@ -323,6 +323,65 @@ class TestNamesInQuestions:
         got = resolve_dimension("Revenue from Europe, Middle East and Africa in FY2024?", [emea])
         assert got is not None and got.member == "us-gaap:EMEAMember"
 
+    def test_a_segment_named_in_the_company_name_is_not_asked(self) -> None:
+        """'Alpha Beta's Gamma segment': the segments 'Alpha' and 'Beta' spelled in the
+        company's possessive name ('of Alpha Beta's') are the owner; 'Gamma', named outside
+        it, is asked; 'Alpha' named alone is asked."""
+        from finqa.lexicon.dimension_members import DimensionMember, _member_keys
+
+        seg = "us-gaap:StatementBusinessSegmentsAxis"
+        members = [
+            DimensionMember(seg, name, "segment", name, _member_keys(name, name))
+            for name in ("Alpha", "Beta", "Gamma")
+        ]
+        got = resolve_dimension("How much operating income did Alpha Beta's Gamma segment earn in 2024?", members)  # fmt: skip
+        assert got is not None and got.member == "Gamma"
+        got = resolve_dimension("By what percentage did segment revenues of Alpha Beta's Gamma segment grow in 2024?", members)  # fmt: skip
+        assert got is not None and got.member == "Gamma"
+        got = resolve_dimension("What revenue did the Alpha segment report in 2024?", members)
+        assert got is not None and got.member == "Alpha"
+
+    def test_a_part_printed_by_name_and_abbreviation_is_one_part(self) -> None:
+        """One table prints 'Missiles and Fire Control', another its abbreviation 'MFC': one
+        part, read by its full name whether the question spells the name, both, or the
+        abbreviation alone; two distinct parts stay apart."""
+        from finqa.lexicon.dimension_members import DimensionMember, _member_keys
+
+        seg = "us-gaap:StatementBusinessSegmentsAxis"
+        members = [
+            DimensionMember(seg, name, "segment", name, _member_keys(name, name))
+            for name in ("Aeronautics", "Missiles and Fire Control", "MFC", "Space")
+        ]
+        for q in (
+            "What was the operating margin of Acme's Missiles and Fire Control (MFC) segment in 2024?",
+            "What was the revenue of Acme's MFC segment in 2024?",
+            "What was the revenue of Acme's Missiles and Fire Control segment in 2024?",
+        ):
+            got = resolve_dimension(q, members)
+            assert got is not None and got.member == "Missiles and Fire Control", q
+        got = resolve_dimension("What was the revenue of Acme's Space segment in 2024?", members)
+        assert got is not None and got.member == "Space"
+
+    def test_a_segment_spelled_within_a_company_name_is_the_company(self) -> None:
+        """A company whose name holds its segments' names ('Activision Blizzard', segments
+        Activision, Blizzard, King): a segment's word within the company's name is the company
+        (no part asked), the segment named on its own is the part."""
+        from finqa.lexicon.dimension_members import DimensionMember, _member_keys
+
+        seg = "us-gaap:StatementBusinessSegmentsAxis"
+        members = [
+            DimensionMember(seg, name, "segment", name, _member_keys(name, name))
+            for name in ("Activision", "Blizzard", "King")
+        ]
+        got = resolve_dimension("What gross margin did Activision Blizzard earn in 2021?", members)
+        assert got is None or got.member is None
+        got = resolve_dimension("What was Activision Blizzard's deferred revenue at year end 2021?", members)  # fmt: skip
+        assert got is None or got.member is None
+        got = resolve_dimension("By what percentage did net revenues of Activision Blizzard's Blizzard segment grow in 2023?", members)  # fmt: skip
+        assert got is not None and got.member == "Blizzard"
+        got = resolve_dimension("What revenue did the Activision segment report in 2021?", members)
+        assert got is not None and got.member == "Activision"
+
 
 FY23 = StatementPeriod(label="2023", fiscal_year=2023, months=12, end_date=date(2023, 12, 31))
 
@@ -468,3 +527,15 @@ class TestPlaceAdjectiveWithoutAFigure:
     def test_no_figure_no_part(self) -> None:
         """'Did Acme's European operations grow?' asks no catalogue figure: no part is read."""
         assert asked_dimension("Did Acme's European operations grow in FY2022?") is None
+
+
+def test_a_change_asked_as_a_rate_is_the_growth() -> None:
+    """'By what percentage did X change': the rate of the move (growth), not its amount; 'how
+    much did it change' stays the amount, and a growth stays a growth."""
+    from finqa.lexicon.dimension_question import asked_change
+
+    rate = "By what percentage did net revenues of the Gamma segment change in 2024 versus 2023?"
+    assert asked_change(rate) == "growth"
+    amount = "How much operating income did the Gamma segment earn in 2024, and how much did it change from 2023?"  # fmt: skip
+    assert asked_change(amount) == "change"
+    assert asked_change("How much did revenue of the Gamma segment grow in 2024?") == "growth"

@@ -9,7 +9,7 @@ from _reasoning_data import evidence
 from finqa.agents.config import Settings
 from finqa.agents.reasoning import build_reasoner
 from finqa.lexicon.statements import MemoryStatementStore
-from finqa.lexicon.statements.parts_text_columns import header_names
+from finqa.lexicon.statements.parts_text_columns import header_names, named_split
 from finqa.lexicon.statements.reader import read_pages
 from finqa.lexicon.statements.text import split_row
 
@@ -76,6 +76,43 @@ Operating income 60 25 5 90
 2023
 Total revenue $ 550 $ 250 $ 100 $ 900
 Operating income 50 20 10 80
+"""
+
+# names the filing lists as its segments, broken over the header's lines; period blocks
+LISTED_COLUMNS = """Note 12. Segments
+The Company's operations are conducted in three reportable segments: Acme Stores U.S., Acme
+International and Bulk Club. Information for the segments is provided in the following table:
+(Amounts in millions) Acme Stores U.S.
+Acme
+International Bulk Club
+Corporate and
+support Consolidated
+Fiscal Year Ended January 31, 2024
+Net sales $ 500 $ 200 $ 100 $ — $ 800
+Operating income (loss) 50 12 4 (6) 60
+Fiscal Year Ended January 31, 2023
+Net sales $ 450 $ 190 $ 90 $ — $ 730
+Operating income (loss) 40 10 3 (5) 48
+"""
+
+# the names under each period line, a footnote's mark on one row
+BELOW_COLUMNS = """Note 8. Operating Segments
+We have three reportable segments: Alpha, Beta and Gamma.
+Year Ended December 31, 2024
+Alpha Beta Gamma Total
+Segment Revenues
+Net revenues from external customers $ 300 $ 200 $ 100 $ 600
+Intersegment net revenues (1) — 10 — 10
+Segment net revenues $ 300 $ 210 $ 100 $ 610
+Segment operating income $ 90 $ 40 $ 11 $ 141
+Year Ended December 31, 2023
+Alpha Beta Gamma Total
+Segment Revenues
+Net revenues from external customers $ 280 $ 150 $ 90 $ 520
+Intersegment net revenues (1) — 9 — 9
+Segment net revenues $ 280 $ 159 $ 90 $ 529
+Segment operating income $ 80 $ 30 $ 9 $ 119
+(1) Intersegment revenues reflect fees charged between segments.
 """
 
 INCOME = """CONSOLIDATED STATEMENTS OF INCOME
@@ -145,6 +182,43 @@ class TestPartsAsColumnsInText:
         got = _parts(INCOME, COLUMNS)
         assert got[("Mexico", "operating_income", "FY2024")] == 25
         assert got[("Other Markets", "revenue", "FY2023")] == 100
+
+    def test_header_split_by_listed_names(self) -> None:
+        """The names the filing lists are one name each, a comma goes on into the next name,
+        and a run of other words is one name or one per word, as the columns need."""
+        words = "Europe, Middle East & Africa Latin America Bottling Corporate Eliminations Consolidated"
+        listed = ["Europe", "Middle East and Africa", "Latin America", "Bottling"]
+        assert named_split(words.split(), listed, 6) == [
+            "Europe, Middle East & Africa", "Latin America", "Bottling", "Corporate",
+            "Eliminations", "Consolidated",
+        ]  # fmt: skip
+        assert named_split(words.split(), listed, 5) == [
+            "Europe, Middle East & Africa", "Latin America", "Bottling",
+            "Corporate Eliminations", "Consolidated",
+        ]  # fmt: skip
+        assert named_split(words.split(), listed, 8) is None
+        spelled = named_split(["Aeronautics", "MFC", "Space", "Total"], ["Aeronautics", "Missiles and Fire Control", "Space"], 4)  # fmt: skip
+        assert spelled == ["Aeronautics", "Missiles and Fire Control", "Space", "Total"]
+        assert named_split(words.split(), [], 6) is None
+
+    def test_listed_names_broken_over_lines(self) -> None:
+        """A header of listed names broken over lines, under a scale caption, gives each
+        column's figures per period block; the residual column is read, not merged."""
+        got = _parts(INCOME, LISTED_COLUMNS)
+        assert got[("Bulk Club", "operating_income", "FY2024")] == 4
+        assert got[("Acme Stores U.S.", "revenue", "FY2023")] == 450
+        assert got[("Corporate and support", "operating_income", "FY2023")] == -5
+
+    def test_names_below_the_period_line(self) -> None:
+        """Names printed under each period line are read; a footnote's mark is no column."""
+        got = _parts(INCOME, BELOW_COLUMNS)
+        assert got[("Gamma", "operating_income", "FY2024")] == 11
+        assert got[("Beta", "revenue", "FY2023")] == 159
+
+    def test_names_below_that_do_not_split(self) -> None:
+        """Names under the period line that the filing never lists are left alone."""
+        page = BELOW_COLUMNS.replace("three reportable segments: Alpha, Beta and Gamma", "units")
+        assert not any(k[0] == "Gamma" for k in _parts(INCOME, page))
 
     def test_header_that_does_not_split(self) -> None:
         """A header whose words give no name per column is left alone."""

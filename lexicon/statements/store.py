@@ -81,8 +81,9 @@ STORE_READ_ERRORS: tuple[type[Exception], ...] = (OSError, ValueError, KeyError,
 #     title ending 'and Other Information' still the statement
 # 19: (wholeop) Costco's 'Merchandise costs' a caption of cost of revenue; a footnote mark
 #     before a row's figures is no column
-
-MODEL_VERSION = 19
+# 20: (segments) a parts-as-columns header of the names the filing lists as its segments broken
+#     over lines, or printed under each period line; a footnote mark on a row of parts
+MODEL_VERSION = 20
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
 
