@@ -124,6 +124,23 @@ class TestFigureAndCauseAnswer:
 
 
 class TestJudgeOfParts:
+    def test_a_cause_stated_in_words_answers_the_cause_part(self) -> None:
+        """An analyst's (or an LLM's) answer states the drivers without a marker ('Effective
+        pricing and higher volume in the beverage business.'): a claim of its own with no figure
+        answers the cause part beside the figure; the figure's own sentence alone does not."""
+        ev = _ev(REVENUE_UP, question=FIGURE_Q)
+        full = _answer(FIGURE_Q, ev)
+        figure = full.text[: full.text.index(" What drove")]
+        worded = full.model_copy(
+            update={
+                "text": figure + " Effective pricing and higher volume in the beverage business.",
+                "citations": (),
+            }
+        )
+        assert _statuses(_judge(FIGURE_Q, worded, ev, 3)) == ["addressed", "addressed"]
+        alone = full.model_copy(update={"text": figure, "citations": ()})
+        assert _statuses(_judge(FIGURE_Q, alone, ev, 3)) == ["addressed", "missing"]
+
     def test_silently_dropped_part_is_never_accepted(self) -> None:
         """The figure alone, the drivers left out without a word: sent back at every attempt,
         the dropped part named in the verdict."""

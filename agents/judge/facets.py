@@ -12,6 +12,7 @@ Instructions ('Answer in USD millions', 'Round to two decimals', definitions) ar
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -274,14 +275,37 @@ def _verdict_given(f: Facet, text: str) -> tuple[bool, str]:
     return stated, "verdict stated" if stated else ""
 
 
-def _explained(f: Facet, mine: Sequence[str], text: str, multi_part: bool) -> bool:
+def _explained(
+    f: Facet, mine: Sequence[str], text: str, multi_part: bool, lone_cause: bool = True
+) -> bool:
     """An explanation part is answered. Beside another part, only a claim explaining a movement
     answers it (`lexicon.causes.states_movement_cause`): the other part's own sentences
     ('computed from ...') explain no cause; alone, a causal word or three words of content."""
     if multi_part:
-        return any(states_movement_cause(c) and not declines_part(c) for c in mine)
+        if any(states_movement_cause(c) and not declines_part(c) for c in mine):
+            return True
+        # a cause in words, stated without a marker ('Higher sales of server processors and
+        # the inclusion of the acquired business'): a claim of its own that states no figure,
+        # beside a figure or verdict part (two parts asking causes share their words)
+        if not lone_cause:
+            return False
+        words = [c for c in mine if not _FIGURE.search(c) and not declines_part(c)]
+        return any(_cause_in_words(f, c) for c in words)
+    return _cause_in_words(f, text) if mine else False
+
+
+# a figure a claim states: an amount, a percentage, a number with thousands separators
+_FIGURE = re.compile(
+    r"\$\s*\d|\d(?:[\d,]*\.?\d+)?\s*(?:%|percent|per cent|million|billion|thousand)\b"
+    r"|\b\d{1,3}(?:,\d{3})+\b",
+    re.I,
+)
+
+
+def _cause_in_words(f: Facet, text: str) -> bool:
+    """A causal word, or three words of content beyond the part's own topic."""
     tokens = set(content_tokens(text))
-    return bool(mine) and (states_cause(text) or len(tokens - set(f.topic)) >= 3)
+    return states_cause(text) or len(tokens - set(f.topic)) >= 3
 
 
 def check_facets(
@@ -298,6 +322,8 @@ def check_facets(
     `evidence_tokens` (the content words of the evidence) are what a choice can name."""
     not_relevant = declares_not_relevant(answer)
     multi_part = len({f.part for f in facets if f.kind != "conditional"}) > 1
+    # the one part asking a cause beside parts asking figures or verdicts
+    lone_cause = sum(f.kind == "explanation" for f in facets) == 1
     per_claim = list(claim_numbers) if claim_numbers is not None else [0] * len(claims)
     owner = assign_claims(facets, claims, per_claim) if multi_part else [0] * len(claims)
     waived = {f.part for f in facets if f.kind == "conditional"} if not_relevant else set()
@@ -340,7 +366,7 @@ def check_facets(
             elif not_relevant:
                 f.addressed, f.how = True, "metric declared not relevant"
         elif f.kind == "explanation":
-            f.addressed = _explained(f, mine, text, multi_part)
+            f.addressed = _explained(f, mine, text, multi_part, lone_cause)
             f.how = "explanation given" if f.addressed else ""
         elif f.kind == "choice":
             f.addressed, f.how = _names_option(f, text, evidence_tokens)
