@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import Literal
 
 from finqa.lexicon._data import data_cache, read_yaml
 
@@ -16,6 +17,7 @@ __all__ = [
     "hedge_in",
     "in_risk_factors",
     "not_a_fact",
+    "period_fault",
     "prior_period_in",
     "starts_after",
 ]
@@ -129,23 +131,38 @@ def prior_period_in(sentence: str, asked: str = "") -> str | None:
     return m.group(1)
 
 
+# why a sentence is no fact of the asked period: it states what might be ('possibility') or a
+# fact of another period ('other_period'), with what it states in a few words
+PeriodFault = tuple[Literal["possibility", "other_period"], str]
+
+
+def period_fault(
+    sentence: str, years: Iterable[int], *, asks_future: bool = False, asked: str = ""
+) -> PeriodFault | None:
+    """Why `sentence` states no fact of the asked period, else None: a modal or hedge the
+    question (`asked`) does not use itself ('a possibility ('plans to')'), the future unless the
+    question asks what will be ('what will be ('will')'), an event starting later ('what begins
+    in January 2020, after the asked period'), a sentence opening on the year before. The one
+    rule the reasoner (`not_a_fact`) and the judge's basis check both apply."""
+    hedge = hedge_in(sentence, asked)
+    if hedge is not None:
+        return "possibility", f"a possibility ('{hedge}')"
+    future = None if asks_future else future_in(sentence)
+    if future is not None:
+        return "possibility", f"what will be ('{future}')"
+    later = None if asks_future else starts_after(sentence, years)
+    if later is not None:
+        return "other_period", f"what begins in {later}, after the asked period"
+    prior = prior_period_in(sentence, asked)
+    if prior is not None:
+        return "other_period", f"what was so in the year before ('{prior}')"
+    return None
+
+
 def not_a_fact(
     sentence: str, years: Iterable[int], *, asks_future: bool = False, asked: str = ""
 ) -> str | None:
-    """Why `sentence` states no fact of the asked period, in a few words ('a possibility
-    ('plans to')', 'what will be ('will')', 'what begins in January 2020'), else None: a modal or
-    hedge the question (`asked`) does not use itself, the future (unless the question asks what
-    will be), an event starting later, a sentence opening on the year before."""
-    hedge = hedge_in(sentence, asked)
-    if hedge is not None:
-        return f"a possibility ('{hedge}')"
-    future = None if asks_future else future_in(sentence)
-    if future is not None:
-        return f"what will be ('{future}')"
-    later = None if asks_future else starts_after(sentence, years)
-    if later is not None:
-        return f"what begins in {later}, after the asked period"
-    prior = prior_period_in(sentence, asked)
-    if prior is not None:
-        return f"what was so in the year before ('{prior}')"
-    return None
+    """Why `sentence` states no fact of the asked period, in a few words (`period_fault`'s
+    words), else None."""
+    fault = period_fault(sentence, years, asks_future=asks_future, asked=asked)
+    return None if fault is None else fault[1]

@@ -375,46 +375,17 @@ def _fact_of_period(
     """A sentence about the subject states a fact of the asked period: no possibility, no
     future, no event starting later, no sentence about the year before, no risk factor, no other
     year; None when it does."""
-    from finqa.lexicon.hedges import (
-        future_in,
-        hedge_in,
-        in_risk_factors,
-        prior_period_in,
-        starts_after,
-    )
+    from finqa.lexicon.hedges import in_risk_factors, period_fault
     from finqa.lexicon.periods import stated_years
 
-    hedge = hedge_in(sentence, topic.question)
-    if hedge is not None:
+    fault = period_fault(sentence, asked, asks_future=topic.asks_future, asked=topic.question)
+    if fault is not None:
+        kind, what = fault
         return BasisCheck(
-            "possibility",
+            kind,
             sentence,
             source_id,
-            f"the quoted sentence states a possibility ('{hedge}'), not a fact of the period",
-        )
-    future = None if topic.asks_future else future_in(sentence)
-    if future is not None:
-        return BasisCheck(
-            "possibility",
-            sentence,
-            source_id,
-            f"the quoted sentence states what will be ('{future}'), not a fact of the period",
-        )
-    later = None if topic.asks_future else starts_after(sentence, asked)
-    if later is not None:
-        return BasisCheck(
-            "other_period",
-            sentence,
-            source_id,
-            f"the quoted sentence states what begins in {later}, after the asked period",
-        )
-    prior = prior_period_in(sentence, topic.question)
-    if prior is not None:
-        return BasisCheck(
-            "other_period",
-            sentence,
-            source_id,
-            f"the quoted sentence opens on the year before ('{prior}'), not the asked period",
+            f"the quoted sentence states {what}, not a fact of the period",
         )
     if item is not None and in_risk_factors(section, item.text):
         return BasisCheck(
