@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Direction",
     "asks_cause",
+    "requests_cause",
     "stated_direction",
     "direction_word",
     "asked_bridge",
@@ -52,7 +53,13 @@ def _patterns() -> dict[str, re.Pattern[str]]:
     openers = movement.alternation(forms=("nouns",))
     return {
         "marker": re.compile(rf"\b(?:{_alt(v['markers'])})\b", re.I),
-        "question": re.compile(rf"\b(?:{_alt(v['questions'])})\b", re.I),
+        # 'what mainly drove' asks as 'what drove' does
+        "question": re.compile(
+            rf"\b(?:{_alt(v['questions'])})\b".replace(
+                r"what\s+", rf"what\s+(?:(?:{_alt(v['adverbs'])})\s+)?"
+            ),
+            re.I,
+        ),
         # 'The increase ...', 'This decline ...', 'The $104.2 million increase was ...'
         "opens": re.compile(
             rf"^\W*(?:the|this|these|that|such)\s+(?:\S+\s+){{0,3}}?(?:{openers})\b",
@@ -62,6 +69,10 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         "opener_word": re.compile(rf"\b(?:{openers})\b", re.I),
         "hypothetical": re.compile(rf"\b(?:{_alt(v['hypothetical'])})\b", re.I),
         "difference": re.compile(rf"\b(?:{_alt(v['differences'])})\b", re.I),
+        "request": re.compile(
+            rf"^\W*(?:also\s+)?(?:{_alt(v['requests']['verbs'])})\b.*\b(?:{_alt(v['requests']['nouns'])})\b",
+            re.I | re.S,
+        ),
         # 'and the decrease in <the second line>': a movement of its own asked for the second
         "own_movement": re.compile(
             rf"\W*(?:,\s*)?(?:and|&|as well as)\s+(?:(?:the|its|their)\s+)?(?:\S+\s+){{0,2}}?"
@@ -74,6 +85,12 @@ def _patterns() -> dict[str, re.Pattern[str]]:
 def asks_cause(question: str) -> bool:
     """The question asks what caused a movement ('What drove ...', 'Why did ...', 'reasons for')."""
     return bool(_patterns()["question"].search(question))
+
+
+def requests_cause(sentence: str) -> bool:
+    """The sentence asks, in the imperative, for what caused a movement ('Give the change and the
+    reason the company states'): a part of the question, not an instruction on the answer's form."""
+    return bool(_patterns()["request"].search(sentence))
 
 
 def asked_bridge(question: str) -> Metric | None:

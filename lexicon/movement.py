@@ -10,7 +10,10 @@ one list), the way a question asks it to have moved, and the way its figures did
   on net income) is the result moving the other way; an evaluative one is not turned (a net
   loss that improved is net income going up).
 * The way figures moved: every figure of the later period against every figure of the earlier
-  one, all one way beyond a small tolerance (`observed_direction`).
+  one, all one way beyond a small tolerance (`observed_direction`); by how much, in percent
+  (`change_percents`), against the percent a sentence states beside its movement word ('Operating
+  profit decreased 11%': `stated_change_percents`, `against_stated_change`): a sentence stating
+  another size of change explains another figure's movement (a division's, not the company's).
 
 One place for this language: `lexicon.intent`, `lexicon.causes`, `lexicon.polarity`,
 `lexicon.query` and the opposites of `lexicon.answer_form` build their patterns from these
@@ -43,7 +46,11 @@ __all__ = [
     "asked_direction",
     "open_evaluation",
     "observed_direction",
+    "change_percents",
+    "stated_change_percents",
+    "against_stated_change",
     "FLAT",
+    "STATED_CHANGE_TOLERANCE",
 ]
 
 Direction = Literal[1, -1]
@@ -52,6 +59,9 @@ Form = Literal["verbs", "nouns", "comparatives"]
 CLASSES: tuple[MovementClass, ...] = ("up", "down", "favourable", "unfavourable", "change")
 FORMS: tuple[Form, ...] = ("verbs", "nouns", "comparatives")
 FLAT = 0.005  # a change within this share of the earlier figure states no movement
+# a stated percent change agrees with the figures' within a point, or 5% of it, whichever is more
+# (filings print whole or one-decimal percents: 'decreased 2%' for -2.05%)
+STATED_CHANGE_TOLERANCE = (1.0, 0.05)
 _FILE = "movements.yaml"
 
 
@@ -233,3 +243,43 @@ def observed_direction(
     if all(d > 0 for d in diffs):
         return 1
     return -1 if all(d < 0 for d in diffs) else None
+
+
+def change_percents(now: Sequence[float], before: Sequence[float]) -> tuple[float, ...]:
+    """The percent change of every figure of `now` against every non-zero figure of `before`."""
+    return tuple(100.0 * (n - b) / abs(b) for n in now for b in before if b)
+
+
+_NUMBER = r"(\d{1,3}(?:\.\d+)?)\s*(?:%|percent\b)(?!\s*-?\s*points?\b)"
+_HEDGE = r"(?:(?:approximately|about|nearly|almost|over|roughly|more\s+than|less\s+than)\s+)?"
+
+
+@data_cache()
+def _stated_change() -> re.Pattern[str]:
+    words = alternation(CLASSES, FORMS, True)
+    return re.compile(
+        rf"\b(?:{words})\b\s+(?:by\s+|of\s+)?{_HEDGE}{_NUMBER}"  # 'decreased 11%', 'a rise of 4%'
+        rf"|(?<![\d.]){_NUMBER}\s+(?:{words})\b",  # 'an 11% decrease'
+        re.I,
+    )
+
+
+def stated_change_percents(text: str) -> tuple[float, ...]:
+    """The sizes of change a text states beside a movement word, in percent ('decreased 11%',
+    'an increase of 4.8 percent', 'a 2% decline'); percentage points ('a 14-percentage-point
+    impact') are a ratio's change, not counted."""
+    out: list[float] = []
+    for m in _stated_change().finditer(without_idioms(text)):
+        value = m.group(1) or m.group(2)
+        out.append(float(value))
+    return tuple(out)
+
+
+def against_stated_change(stated: Sequence[float], observed: Sequence[float]) -> bool:
+    """Every percent change the text states differs from every observed one beyond rounding
+    (`STATED_CHANGE_TOLERANCE`, by size: the direction is read apart); False when either is
+    empty (nothing to hold against)."""
+    if not stated or not observed:
+        return False
+    points, share = STATED_CHANGE_TOLERANCE
+    return not any(abs(s - abs(o)) <= max(points, share * abs(o)) for s in stated for o in observed)

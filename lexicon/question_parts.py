@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from finqa.lexicon.causes import asks_cause
+from finqa.lexicon.causes import asks_cause, requests_cause
 from finqa.lexicon.intent import (
     asks_choice,
     asks_figure_named_first,
@@ -110,6 +110,12 @@ def question_parts(question: str) -> QuestionParts:
             continue
         lead = _LEAD.search(sentence)
         instruction = not lead or _INSTRUCTION.match(sentence) and "?" not in sentence
+        if requests_cause(sentence):
+            # a request for the causes ('Give the change and the reason the company states'):
+            # a part the answer owes, not an instruction on how to answer the others
+            asked.append(sentence)
+            context.append(sentence)
+            continue
         if (
             not sentence.endswith("?")
             and instruction
@@ -158,7 +164,7 @@ def _part(index: int, part: str, context: str) -> QuestionPart:
 def _asks_why(part: str) -> bool:
     """The part asks what caused a movement: 'why', 'explain', or a cause question of the
     causes vocabulary ('what did management say drove the change', 'what led to')."""
-    return bool(_WHY.search(part)) or asks_cause(part)
+    return bool(_WHY.search(part)) or asks_cause(part) or requests_cause(part)
 
 
 def cause_part(question: str) -> QuestionPart | None:

@@ -238,3 +238,67 @@ class TestShareOfRevenue:
         assert against_movement(lines, [share]) is None
         amount = "SG&A expenses decreased to $2.1 billion, due to lower marketing."
         assert against_movement(lines, [amount]) is not None
+
+
+# net income moved from 1,600 to -6,800 (-525%); a sentence stating a fall of another size is
+# about another figure (a division's, a quarter's)
+DIVISION_FELL = (
+    "Net income decreased 11% in 2022, primarily due to higher commodity costs in the beverages "
+    "division."
+)
+NI_Q = "What drove the change in Acme's net income in 2022?"
+
+
+class TestStatedSize:
+    def test_percents_beside_a_movement_word(self) -> None:
+        """Sizes stated beside a movement word are read; percentage points (a ratio's change) and
+        percents not beside a movement are not."""
+        from finqa.lexicon.movement import against_stated_change, stated_change_percents
+
+        assert stated_change_percents("Operating profit decreased 11%, reflecting") == (11.0,)
+        assert stated_change_percents("an increase of 4.8 percent in net revenue") == (4.8,)
+        assert stated_change_percents("a 2% decline in sales") == (2.0,)
+        assert stated_change_percents("a 14-percentage-point impact of the charges") == ()
+        assert stated_change_percents("Gross margin was 45% in 2022") == ()
+        assert against_stated_change((11.0,), (-2.05,))
+        assert not against_stated_change((2.0,), (-2.05,))  # printed rounded
+        assert not against_stated_change((11.0, 2.0), (-2.05,))  # one of them agrees
+        assert not against_stated_change((), (-2.05,)) and not against_stated_change((11.0,), ())
+
+    def test_judge_rejects_a_sentence_of_another_size(self) -> None:
+        """The judge's routes read the figures' change; a sentence stating the same direction by
+        another size is not the asked figure's explanation; one of the right size is."""
+        from finqa.agents.judge.movement import LineMovement, against_movement
+
+        line = LineMovement(
+            "operating_income", ("operating profit",), -1, "figures", change=(-2.05,)
+        )
+        other = "Operating profit decreased 11%, reflecting certain operating cost increases."
+        own = (
+            "Operating profit decreased 2%, primarily reflecting certain operating cost increases."
+        )
+        found = against_movement([line], [other])
+        assert found is not None and "another size" in found[1]
+        assert against_movement([line], [own]) is None
+        assert against_movement([line], [other, own]) is None
+        unread = LineMovement("operating_income", ("operating profit",), -1, "figures")
+        assert against_movement([unread], [other]) is None
+
+    def test_reasoner_leaves_out_a_sentence_of_another_size(self) -> None:
+        """With the statement model's figures the reasoner does not quote a fall of 11% for a line
+        that fell 525%; without them it does (nothing to hold it against)."""
+        ev = evidence(FILLER, DIVISION_FELL, question=NI_Q, sections=(None, MDA))
+        assert cause_answer(NI_Q, ev, "standard", _Store()).abstained
+        assert DIVISION_FELL in cause_answer(NI_Q, ev, "standard").text
+
+
+class TestCauseInAnotherCompanysName:
+    def test_a_company_among_the_causes_is_not_the_subject(self) -> None:
+        """'Net income increased driven by ... the Republic Services acquisition': the sentence
+        is about the asked line; a sentence whose movement is the other company's is about it."""
+        q = "Why did Boeing's net income increase in 2022?"
+        cause = "Net income increased in 2022, driven by the Republic Services acquisition."
+        assert _judge(q, cause).details["basis"]["outcome"] == "supported"
+        other = "Republic Services' net income increased in 2022, driven by higher prices."
+        basis = _judge(q, other).details["basis"]
+        assert basis["outcome"] == "not_about" and "Republic" in basis["reason"], basis

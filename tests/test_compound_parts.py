@@ -66,6 +66,18 @@ class TestQuestionPartsOfCause:
         assert cause_part("What drove Acme's gross margin change in FY2022?") is None
         assert cause_part("What was Acme's gross margin in FY2022?") is None
 
+    def test_a_request_for_the_causes_is_a_part(self) -> None:
+        """'Give the figures and the drivers the company cites' asks the causes in the imperative:
+        a part the answer owes; an instruction on the answer's form is not one."""
+        q = "Did Acme's net interest income rise in 2022? Give the figures and the drivers it cites."
+        assert [p.form for p in question_parts(q).parts] == ["verdict", "explanation"]
+        assert cause_part(q) is not None
+        adverb = "Was Acme's other income a gain in 2022, and what mainly drove the 2022 figure?"
+        assert [p.form for p in question_parts(adverb).parts] == ["verdict", "explanation"]
+        told = "Did Acme's net interest income rise in 2022? Give the figures in USD millions."
+        assert [p.form for p in question_parts(told).parts] == ["verdict"]
+        assert cause_part(told) is None
+
     def test_yes_no_movement_word_is_asked_not_stated(self) -> None:
         """'Did X improve? What drove the change?' states no movement: only the cause part's
         words are read for one; a question without a yes/no part is read whole."""

@@ -105,6 +105,15 @@ def metric_formula(metric_id: str) -> str | None:
     return str(formula) if formula else None
 
 
+@lru_cache(maxsize=512)
+def metric_unit(metric_id: str) -> str | None:
+    """The catalogue unit of a metric ('USD' for an amount, '%' for a ratio), else None."""
+    try:
+        return str(_fn("get_metric")(metric_id).unit)
+    except KeyError:  # unknown id (UnknownMetricError)
+        return None
+
+
 def find_companies(text: str) -> list[Any]:
     return list(_fn("find_companies")(text))
 

@@ -45,7 +45,13 @@ from typing import Any, Literal
 from finqa.agents.judge import _lex
 from finqa.agents.judge.text import CITATION, content_tokens
 from finqa.agents.types import Answer, Evidence, EvidenceItem
-from finqa.lexicon.causes import asked_bridge, asks_cause, is_hypothetical, split_at_cause
+from finqa.lexicon.causes import (
+    asked_bridge,
+    asks_cause,
+    is_hypothetical,
+    split_at_cause,
+    states_movement_cause,
+)
 from finqa.lexicon.dimension_question import asked_dimension
 from finqa.lexicon.metrics import Metric
 from finqa.lexicon.question_intent import read_intent
@@ -282,7 +288,7 @@ def _judge_sentence(
     failed = _about(sentence, source_id, topic) or _cause_of(sentence, source_id, topic)
     if failed is not None:
         return failed
-    others = [c for c in _companies(sentence) if c.lower() not in asked_names]
+    others = [c for c in _companies(_subject_part(sentence)) if c.lower() not in asked_names]
     if others and asked_names:
         return BasisCheck(
             "not_about", sentence, source_id, f"the quoted sentence is about {others[0]}"
@@ -442,6 +448,17 @@ def _section(item: EvidenceItem | None, chunk_id: str | None) -> str | None:
         return by_chunk[chunk_id]
     risky = [s for s in sections if s and in_risk_factors(s)]
     return risky[0] if risky else item.section
+
+
+def _subject_part(sentence: str) -> str:
+    """The words of a sentence that say what it is about: a cause sentence's movement before its
+    marker ('Net interest income increased' | driven by | '... the impact from the X acquisition'):
+    a company named among the causes (an acquisition, a customer) is a cause of the asked line's
+    movement, not another company's figure."""
+    split = split_at_cause(sentence)
+    if split is None or not states_movement_cause(sentence):
+        return sentence
+    return split[0]
 
 
 def _companies(text: str, *, matched: bool = False) -> list[str]:

@@ -14,7 +14,11 @@ rate rose; 'the decrease in net loss' where the result fell from a profit to a l
   statement model's figures moved from the year before the asked one (the judge's routes, its
   own reading of the filing: every value of the two years must move the same way);
 * the movement stated - the same lexicon reading of each quoted sentence, before its cause
-  marker (an offsetting clause after 'partially offset by' does not count).
+  marker (an offsetting clause after 'partially offset by' does not count); with the size it
+  states ('Operating profit decreased 11%'), held against the size the figures moved by
+  (`lexicon.movement.against_stated_change`, an amount's percent change read by the routes):
+  a sentence stating X moving the asked way by another size explains another figure (a
+  division's, a quarter's).
 
 A basis whose sentences state X moving only against the asked movement is not accepted; one
 that states no movement of X, or one sentence that agrees, is judged as before.
@@ -29,7 +33,13 @@ from typing import Any
 from finqa.agents.judge import _lex
 from finqa.lexicon.answer_form import states_share_of_revenue
 from finqa.lexicon.causes import asks_cause, split_at_cause, stated_direction
-from finqa.lexicon.movement import Direction, observed_direction
+from finqa.lexicon.movement import (
+    Direction,
+    against_stated_change,
+    change_percents,
+    observed_direction,
+    stated_change_percents,
+)
 from finqa.lexicon.question_parts import movement_wording
 from finqa.lexicon.statements.store import STORE_READ_ERRORS
 
@@ -47,6 +57,7 @@ class LineMovement:
     direction: Direction | None
     how: str  # "the question's words" or the figures used
     in_ratio: bool = False  # a line on top of the asked ratio, not the ratio itself
+    change: tuple[float, ...] = ()  # an amount's percent changes the routes read (() unread)
 
     def shown(self, way: int) -> str:
         return "up" if way > 0 else "down"
@@ -68,10 +79,11 @@ def asked_movements(question: str, routes: Any, asked: Sequence[int]) -> list[Li
     own = (found[0].matched.lower(), *_lex.metric_terms(metric))
     out: list[LineMovement] = []
     worded = stated_direction(movement_wording(question), own, metric)
+    seen = _observed(metric, own, routes, asked, annual)
     if worded is not None:
-        out.append(LineMovement(metric, own, worded, "the question's words"))
+        out.append(LineMovement(metric, own, worded, "the question's words", change=seen.change))
     else:
-        out.append(_observed(metric, own, routes, asked, annual))
+        out.append(seen)
     for item in numerator_inputs(_lex.metric_formula(metric) or ""):
         if item != metric:
             line = _observed(item, _lex.metric_terms(item), routes, asked, annual)
@@ -92,12 +104,14 @@ def _observed(
         before = [v for v in routes.values(metric, year - 1) if v.variant == "signed"]
     except STORE_READ_ERRORS:  # a filing the routes cannot read: no movement read
         return LineMovement(metric, names, None, "")
-    way = observed_direction([v.value for v in now], [v.value for v in before])
+    figures = ([v.value for v in now], [v.value for v in before])
+    change = change_percents(*figures) if _lex.metric_unit(metric) == "USD" else ()
+    way = observed_direction(*figures)
     if way is None:
-        return LineMovement(metric, names, None, "")
+        return LineMovement(metric, names, None, "", change=change)
     name = metric.replace("_", " ")
     how = f"{name} FY{year - 1} {before[0].value:,.4g} to FY{year} {now[0].value:,.4g}"
-    return LineMovement(metric, names, way, how)
+    return LineMovement(metric, names, way, how, change=change)
 
 
 def against_movement(
@@ -118,8 +132,18 @@ def against_movement(
                 continue
             if line.direction is None:
                 break
-            if stated == line.direction:
+            sized = against_stated_change(stated_change_percents(topic), line.change)
+            if stated == line.direction and not sized:
                 return None
+            if stated == line.direction:
+                if against is None:
+                    shown = ", ".join(f"{c:+.1f}%" for c in line.change[:2])
+                    against = (
+                        i,
+                        f"the quoted sentence states {line.metric.replace('_', ' ')} moving by "
+                        f"another size than its figures ({shown}): it explains another figure",
+                    )
+                break
             if against is None:
                 against = (
                     i,

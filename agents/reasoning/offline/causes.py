@@ -61,6 +61,7 @@ from finqa.lexicon.causes import (
 from finqa.lexicon.formula import numerator_inputs
 from finqa.lexicon.line_items import get_line_item, item_for_metric
 from finqa.lexicon.metrics import Metric
+from finqa.lexicon.movement import against_stated_change, change_percents, stated_change_percents
 from finqa.lexicon.movement import observed_direction as movement_between
 from finqa.lexicon.question_frame import cause_frame_words
 from finqa.lexicon.question_parts import movement_wording
@@ -108,6 +109,9 @@ class CauseTarget:
     # the part the question names ('the Environmental Technologies segment': lower case), whose
     # figure's movement a sentence about the company's does not explain; '' for the company
     part: str = ""
+    # X's percent changes into the asked year as the statement model reads them (an amount's;
+    # () unread): a sentence stating another size of change explains another figure
+    change: tuple[float, ...] = ()
 
     def qualifier(self, topic: str) -> list[str]:
         """The capitalised name right before X in `topic` that the question does not use
@@ -306,6 +310,10 @@ def _units(target: CauseTarget, evidence: Evidence) -> list[_Unit]:
             way = stated_direction(f"{_topic_text(context)} {moved}", target.names, target.metric)
             if target.direction is not None and way == -target.direction:
                 continue  # X moving the other way: it explains another movement
+            if against_stated_change(
+                stated_change_percents(f"{_topic_text(context)} {moved}"), target.change
+            ):
+                continue  # 'decreased 11%' where X fell 2%: a division's or another line's
             cov = len(target.subject & bag) / len(target.subject) if target.subject else 1.0
             score = (1.0 + cov) / (1 + 0.05 * idx)
             if target.direction is not None and way == target.direction:
@@ -355,17 +363,36 @@ def observed_direction(
     in the evidence's filings (a ratio from its operands: `_figures`): every figure of that year
     against every figure of the year before, all one way; None when they do not tell (no line,
     no year, a quarter asked, figures that disagree)."""
+    return movement_between(*_year_figures(target, question, evidence, statements))
+
+
+def observed_change(
+    target: CauseTarget, question: str, evidence: Evidence, statements: Any
+) -> tuple[float, ...]:
+    """X's percent changes into the latest year the question names, from the statement model, for
+    an amount (a ratio's change is stated in points, not held against a sentence's percent); ()
+    when they are not read."""
+    if target.metric is None or get_metric(target.metric).unit != "USD":
+        return ()
+    return change_percents(*_year_figures(target, question, evidence, statements))
+
+
+def _year_figures(
+    target: CauseTarget, question: str, evidence: Evidence, statements: Any
+) -> tuple[list[float], list[float]]:
+    """X's figures of the latest year the question names and of the year before ([] each when
+    not read: no line, no year, a quarter asked)."""
     years = [p.fiscal_year for p in find_periods(question) if p.fiscal_year is not None]
     if statements is None or target.metric is None or not years or target.quarter_asked:
-        return None
+        return [], []
     year = max(years)
     docs = list(dict.fromkeys(i.doc_id for i in evidence.items))
     try:
         now = _figures(statements, docs, target.metric, year)
         before = _figures(statements, docs, target.metric, year - 1)
     except STORE_READ_ERRORS:  # a filing the store cannot read: no movement read
-        return None
-    return movement_between(now, before)
+        return [], []
+    return now, before
 
 
 def _figures(statements: Any, docs: list[str], metric: str, year: int) -> list[float]:
@@ -409,6 +436,8 @@ def cause_answer(
     if target.direction is None and target.bridge is None:
         seen_way = observed_direction(target, question, evidence, statements)
         target = replace(target, direction=seen_way)
+    if target.bridge is None:
+        target = replace(target, change=observed_change(target, question, evidence, statements))
     units = _units(target, evidence)
     if not units:
         text = (
