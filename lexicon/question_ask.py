@@ -251,13 +251,15 @@ def _read(q: str, fy_label: str | None) -> QuestionAsk:
 
 
 def _of_flows(recipe: Recipe | None) -> bool:
-    """Every line item the recipe's metric reads is a flow over a period (an operating margin,
-    not a current ratio): its movement over a quarter or a half is year over year, while a
+    """The recipe's metric is a flow over a period, or every line item it reads is (net income,
+    an operating margin; not a current ratio): its movement over a quarter or a half is year over year, while a
     balance's starts at the period's opening balance."""
     metric = METRICS.get(recipe.id) if recipe is not None else None
     if metric is None:
         return False
     formulas = [str(f) for f in (*metric.formulas, metric.formula) if f]
+    if not formulas:
+        return metric.period_type == "duration"  # a line item itself (net income)
     items = {key for formula in formulas for key in formula_keys(formula)}
     return bool(items) and all(
         (item := METRICS.get(key)) is not None and item.period_type == "duration" for key in items

@@ -143,6 +143,13 @@ class TestMovementPeriods:
         )
         assert margin.aggregate == "trend" and margin.periods is not None
         assert [p.fiscal_year for p in margin.periods] == [2021, 2022]
+        # a line item that is itself a flow (net income), not only a ratio of flows
+        line = read_ask(
+            "Did Acme's net income increase in the first quarter of fiscal 2023 versus the "
+            "prior-year quarter?"
+        )
+        assert line.periods is not None
+        assert [(p.fiscal_year, p.quarter) for p in line.periods] == [(2022, 1), (2023, 1)]
         ratio = read_ask("Did Acme's current ratio improve in the first half of 2023?")
         assert ratio.aggregate == "trend" and ratio.periods is not None
         assert len(ratio.periods) == 1
