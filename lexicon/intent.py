@@ -169,11 +169,25 @@ def asked_direction(question: str, item: str | None = None) -> tuple[bool, bool]
     return movement.asked_direction(question, item)
 
 
+# 'Were there any events ... that increased net income?': whether such things exist is asked; the
+# movement word is in the clause that says which things (not 'Was there any drop in cash?')
+_THERE_ANY = re.compile(
+    r"^\W*(?:is|are|was|were|has|have|had)\s+there\s+(?:been\s+)?(?:any\s+)?"
+    r"(?P<things>(?:[\w'’&/-]+\s+){1,12}?)(?:that|which|who)\b",
+    re.I,
+)
+
+
 def asks_movement(question: str) -> bool:
     """The question asks which way or how a figure moved, by a literal or an evaluative word
-    ('increase', 'fell', 'improve', 'weaken'), whether or not the way is known."""
+    ('increase', 'fell', 'improve', 'weaken'), whether or not the way is known; not the
+    movement a relative clause says of the things whose existence is asked (`_THERE_ANY`)."""
     text = movement.without_idioms(question)
-    return bool(movement.pattern(("up", "down", "favourable", "unfavourable")).search(text))
+    moved = movement.pattern(("up", "down", "favourable", "unfavourable"))
+    there = _THERE_ANY.match(text)
+    if there is not None and not moved.search(there.group("things")):
+        return False
+    return bool(moved.search(text))
 
 
 def asked_extreme(question: str) -> Literal["highest", "lowest"] | None:

@@ -125,6 +125,19 @@ class TestFigureAndCauseAnswer:
         assert _statuses(verdict) == ["addressed", "stated as not found"]
         assert any(m.startswith("explain") for m in verdict.missing_facets)
 
+    def test_another_subject_part_is_named_not_found(self) -> None:
+        """'Did net revenue rise, and what unusual items affected the year?': the computed
+        verdict says nothing of unusual items, so the answer names that part as not found (and the
+        judge takes it as stated); a follow-up without a subject of its own ('and by how much?')
+        is the figure's to answer."""
+        q = "Did Acme's net revenue rise in FY2022, and what unusual items affected the year?"
+        answer = _answer(q, _ev(question=q))
+        assert not answer.abstained and answer.text.startswith("Yes.")
+        assert 'found no answer to "what unusual items affected the year"' in answer.text
+        assert _statuses(_judge(q, answer, _ev(question=q), 2))[-1] == "stated as not found"
+        short = "Did Acme's net revenue rise in FY2022, and how much was it?"
+        assert "found no answer" not in _answer(short, _ev(question=short)).text
+
     def test_verdict_word_is_not_the_movement(self) -> None:
         """'Did gross margin improve?' where it fell: the answer says No and quotes the
         sentence explaining the fall, which the judge's movement check accepts."""

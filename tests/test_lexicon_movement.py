@@ -124,6 +124,14 @@ class TestAskedDirection:
         assert intent.asks_movement("Did Acme's liquidity weaken?")
         assert not intent.asks_movement("Did the sale give rise to a gain?")
 
+    def test_things_whose_existence_is_asked(self) -> None:
+        """'Were there any events ... that increased net income?' asks whether such events
+        exist, not whether net income rose; 'Was there any drop in cash?' asks a movement."""
+        events = "Were there any unusual events that substantially increased Acme's net income?"
+        assert not intent.asks_movement(events)
+        assert intent.asks_movement("Was there any drop in Acme's cash between 2022 and 2023?")
+        assert intent.asks_movement("Did Acme's net income increase in 2022?")
+
 
 class TestOneList:
     def test_every_reader_takes_the_words_from_the_list(self) -> None:

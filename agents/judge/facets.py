@@ -375,7 +375,9 @@ def check_facets(
             f.addressed = name.lower().split()[0] in answer.lower() if name else True
             f.how = "entity named" if f.addressed else ""
         else:
-            f.addressed = bool(tokens) or bool(numbers)
+            # claims saying the part was not found ('finqa found no answer to ...') name it
+            # unanswered (`_declared`), they do not answer it
+            f.addressed = (bool(tokens) or bool(numbers)) and not declines_part(text)
             f.how = "answered" if f.addressed else ""
     _declared(facets, claims, owner)
     return list(facets)

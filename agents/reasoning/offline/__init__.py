@@ -15,7 +15,7 @@ from finqa.agents.reasoning.confidence import confidence_signals
 from finqa.agents.reasoning.offline.book import Book
 from finqa.agents.reasoning.offline.causes import cause_answer
 from finqa.agents.reasoning.offline.change_form import both_forms
-from finqa.agents.reasoning.offline.compound import with_cause
+from finqa.agents.reasoning.offline.compound import with_cause, with_unanswered
 from finqa.agents.reasoning.offline.conventions import other_conventions
 from finqa.agents.reasoning.offline.dimension import dimension_answer
 from finqa.agents.reasoning.offline.explain import explain, fmt_unit
@@ -79,7 +79,8 @@ class OfflineBackend:
         answer = _relabel(answer, spec) if spec.periods else answer
         answer = _named_years(answer, spec)
         # 'Did X rise? What drove it?': the cause part answered after the figure, or named
-        return with_cause(question, answer, evidence, strategy, self.statements)
+        answer = with_cause(question, answer, evidence, strategy, self.statements)
+        return with_unanswered(question, answer)  # another part it says nothing of, named
 
     def _among_parts(self, question: str, evidence: Evidence, strategy: str) -> Answer | None:
         """The part of one breakdown with the highest / lowest figure; an abstention for a pick

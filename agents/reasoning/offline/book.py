@@ -436,6 +436,12 @@ class Book:
                     replace(row, key=exact[0]), li.statement, exact, prefixes, excludes, off
                 )
                 score = None if score is None else score + TAG_PREFERENCE
+            if score is None and li.id == ATTRIBUTED and exact and is_parent_caption(row.label):
+                # 'Net income attributable to Costco' read alone (a quarter's model rows, where
+                # the consolidated line is its partner): the item by the catalogue's convention
+                score = _row_score(
+                    replace(row, key=exact[0]), li.statement, exact, prefixes, excludes, off
+                )
             if score is not None and row.model:
                 score += MODEL_PREFERENCE
             if score is not None and (best is None or score > best[0]):
