@@ -21,6 +21,7 @@ __all__ = [
     "parse_quantity",
     "detect_scale",
     "scale_regions",
+    "count_scale",
     "SCALE_WORDS",
     "question_scale",
     "parse_cell",
@@ -180,6 +181,27 @@ def detect_scale(text: str) -> float | None:
     """
     regions = scale_regions(text)
     return regions[0][1] if regions else None
+
+
+# a count's own scale in its caption: 'Shares used in calculation (000s)', '(000's)', 'Weighted
+# average shares (in thousands)', 'shares in millions'
+_COUNT_SCALE = re.compile(
+    r"\(\s*(?P<zeros>0{3}|0{6})\s*['’]?\s*s?\s*\)"
+    r"|\b(?:in|of)\s+(?P<word>thousands|millions|billions)\b",
+    re.I,
+)
+
+
+def count_scale(caption: str) -> float | None:
+    """The scale a count's caption or heading states for its own figures ('(000s)' -> 1e3,
+    '(in millions)' -> 1e6), which a statement printing money in another scale does not
+    share; None when it states none."""
+    m = _COUNT_SCALE.search(caption)
+    if m is None:
+        return None
+    if m.group("zeros"):
+        return 10.0 ** len(m.group("zeros"))
+    return _scale_of_word(m.group("word"))
 
 
 def scale_regions(text: str) -> list[tuple[int, float]]:

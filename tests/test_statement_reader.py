@@ -161,6 +161,20 @@ class TestTextReader:
             ("shares", "shares_basic", 975_000),
         ]
 
+    def test_share_counts_in_their_own_scale(self) -> None:
+        """'Shares used in calculation (000s)' under a table in millions: the counts are in
+        thousands as their heading states, not in the table's millions."""
+        text = INCOME_THOUSANDS.replace(
+            "(in thousands, except per share data)", "(in millions, except per share data)"
+        ).replace(  # fmt: skip
+            "Weighted-average shares outstanding:", "Shares used in calculation (000s)"
+        )
+        read = read_pages("ACME_2022_10K", [(10, text)])
+        facts = [f for f in read.tables[0].facts if f.period.key == "FY2022"]
+        shares = next(f for f in facts if f.item == "shares_basic")
+        assert shares.unit == "shares" and shares.value == 975_000
+        assert next(f for f in facts if f.label == "Net sales").value == 1_200_500_000_000
+
     def test_parentheses_are_negative(self) -> None:
         """A parenthesised cell is read as negative and keeps its raw text; an expense's value
         is the expense (+12,300 thousand), as its tag would be (statements.signs)."""

@@ -18,6 +18,7 @@ from finqa.lexicon.model import (
     StatementTable,
     StatementUnit,
 )
+from finqa.lexicon.numbers import count_scale
 from finqa.lexicon.statements.balances import balance_period, balance_side
 from finqa.lexicon.statements.catalogue import item_for_label
 from finqa.lexicon.statements.header import read_header
@@ -61,9 +62,10 @@ def row_unit(
     amounts_scale: float,
     kind: StatementKind | None = None,
 ) -> tuple[StatementUnit, float]:
-    """Unit and scale of one row: per-share rows are never scaled, share counts take the
-    table's scale ('in millions, except per share'), percent cells are percent; every row of
-    a balance sheet or cash-flow statement (`kind`) is an amount."""
+    """Unit and scale of one row: per-share rows are never scaled, share counts take the scale
+    their caption or heading states ('Shares used in calculation (000s)') else the table's ('in
+    millions, except per share'), percent cells are percent; every row of a balance sheet or
+    cash-flow statement (`kind`) is an amount."""
     if cell_unit == "%":
         return "%", 1.0
     label, heading = _NOT_PER_SHARE.sub(" ", label), _NOT_PER_SHARE.sub(" ", heading)
@@ -72,9 +74,11 @@ def row_unit(
     if _PER_SHARE.search(label) or (_PER_SHARE.search(heading) and not _SHARES.search(label)):
         return "USD/share", 1.0
     if _SHARES.search(label) and not _MONEY.search(label):
-        return "shares", amounts_scale
+        return "shares", count_scale(label) or amounts_scale
     if _SHARES.search(heading) and not _MONEY.search(heading) and len(label.split()) <= 3:
-        return "shares", amounts_scale  # 'Basic' under 'Weighted-average shares outstanding'
+        # 'Basic' under 'Weighted-average shares outstanding', in the scale the heading
+        # states for its counts ('Shares used in calculation (000s)') or the table's
+        return "shares", count_scale(heading) or count_scale(label) or amounts_scale
     return "USD", amounts_scale
 
 
