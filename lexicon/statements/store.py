@@ -83,7 +83,10 @@ STORE_READ_ERRORS: tuple[type[Exception], ...] = (OSError, ValueError, KeyError,
 #     before a row's figures is no column
 # 20: (segments) a parts-as-columns header of the names the filing lists as its segments broken
 #     over lines, or printed under each period line; a footnote mark on a row of parts
-MODEL_VERSION = 20
+# 21: (twosided) a note reference in a caption ('(Provision) benefit for income taxes (Note 6)')
+#     no part of the line; a scale note read as a heading row ('(In millions, except per share
+#     amounts)') makes no row per share
+MODEL_VERSION = 21
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
 
