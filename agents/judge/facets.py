@@ -33,6 +33,7 @@ from finqa.lexicon.intent import (
 from finqa.lexicon.question_intent import read_intent
 from finqa.lexicon.question_parts import QuestionPart
 from finqa.lexicon.refusal import declines_part
+from finqa.lexicon.sides import own_words
 
 __all__ = ["Facet", "decompose", "check_facets", "assign_claims", "completeness_score"]
 
@@ -266,10 +267,11 @@ def _facet_text(
 
 def _verdict_given(f: Facet, text: str) -> tuple[bool, str]:
     """A verdict is stated; where the question offers two opposites ('an expense or a
-    benefit'), naming one is the verdict and a bare Yes is none."""
+    benefit'), naming one in the answer's own words is the verdict and a bare Yes is none (the
+    words of a caption it quotes or copies, 'Other expense (income)', name neither)."""
     alt = f.meta.get("alternatives")
     if alt:
-        named = names_alternative(text, alt)
+        named = names_alternative(own_words(text), alt)
         return named, "option named" if named else "names neither option offered"
     stated = states_verdict(text)
     return stated, "verdict stated" if stated else ""

@@ -272,6 +272,7 @@ def _row(
         per_share=unit == "USD/share",
         model=True,
         table_id=table.table_id,
+        negatives=() if tagged else tuple(chosen[y].negative for y in years),
         # what the tag says it is; a text row whose caption the catalogue does not list, what
         # its words say ('Operating earnings', 'Cash flow from operations': caption_words)
         # (a payment read under its heading, 'Cash paid during the year for:' / 'Income

@@ -1,0 +1,187 @@
+"""Two-sided lines: a caption naming both sides ('Other expense (income)', 'Other (income)
+expense, net') puts a figure printed in parentheses on its parenthesised side; the answer states
+the side in words, and the judge checks it against the filing's print, by its own reading."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _reasoning_data import evidence  # noqa: E402
+from finqa.agents.config import Settings  # noqa: E402
+from finqa.agents.judge import JudgeAgent  # noqa: E402
+from finqa.agents.types import Answer  # noqa: E402
+from finqa.lexicon.sides import asks_side, line_side, own_words, stated_sides, two_sided  # noqa: E402
+from finqa.lexicon.statements import read_pages  # noqa: E402
+
+# other income of 124 in 2019 (printed in parentheses on an 'expense (income)' line), an
+# expense of 208 in 2017
+EXPENSE_INCOME = """ACME HEALTH CORP
+CONSOLIDATED STATEMENTS OF OPERATIONS
+(In millions)
+Year Ended December 31,
+2019 2018 2017
+Total revenues 256,776 194,579 184,765
+Operating income 11,987 4,021 9,538
+Interest expense 3,035 2,619 1,062
+Other expense (income) (124) (4) 208
+Income before income tax provision 9,076 1,406 8,268
+Income tax provision 2,366 2,002 1,637
+Net income 6,710 (596) 6,631
+"""
+
+# income in parentheses first: (196) of income in 2017, 58 of expense in 2016
+INCOME_EXPENSE = """ACME ATHLETIC INC.
+CONSOLIDATED STATEMENTS OF INCOME
+(In millions)
+Year Ended May 31,
+2017 2016
+Revenues 34,350 32,376
+Interest expense (income), net 59 19
+Other (income) expense, net (196) 58
+Income before income taxes 4,886 4,467
+Income tax expense 646 807
+NET INCOME 4,240 3,660
+"""
+
+
+def _answer(text: str, doc: str, q: str) -> str:
+    from finqa.agents.reasoning import build_reasoner
+    from finqa.lexicon.statements.memory import MemoryStatementStore
+
+    read = read_pages(doc, [(92, text)])
+    ev = evidence(text, doc=doc, first_page=92, question=q)
+    reasoner = build_reasoner(Settings(), statements=MemoryStatementStore(read.tables))
+    return reasoner.generate(q, ev, 1).text
+
+
+def _judge(text: str, doc: str, q: str, answer: str) -> Any:
+    ev = evidence(text, doc=doc, first_page=92, question=q)
+    return JudgeAgent(Settings()).evaluate(q, Answer(text=answer), ev, 1)
+
+
+def _codes(verdict: Any) -> list[str]:
+    return [p["code"] for p in verdict.details["answer_problems"]]
+
+
+def _verdict_facet(verdict: Any) -> dict[str, Any]:
+    return next(f for f in verdict.details["facets"] if f["kind"] == "verdict")
+
+
+class TestLineSide:
+    """The side of a figure on a line, from the caption's parentheses or the layout."""
+
+    def test_parenthesised_figure_is_on_the_parenthesised_side(self) -> None:
+        """(124) on 'Other expense (income)' is other income; 208 on it is other expense."""
+        income = line_side("Other expense (income)", -124)
+        expense = line_side("Other expense (income)", 208)
+        assert income is not None and (income.side, income.phrase) == ("income", "other income")
+        assert expense is not None and (expense.side, expense.phrase) == (
+            "expense",
+            "other expense",
+        )
+
+    def test_income_in_parentheses_first(self) -> None:
+        """(196) on 'Other (income) expense, net' is net other income; 58 is net other expense;
+        on 'Other expense/(income), net' 305 is an expense and (119) income."""
+        assert line_side("Other (income) expense, net", -196).phrase == "net other income"  # type: ignore[union-attr]
+        assert line_side("Other (income) expense, net", 58).side == "expense"  # type: ignore[union-attr]
+        assert line_side("Other expense/(income), net", 305).side == "expense"  # type: ignore[union-attr]
+        assert line_side("Other expense/(income), net", -119).side == "income"  # type: ignore[union-attr]
+
+    def test_gains_and_losses_and_the_tax_line(self) -> None:
+        """'Other (gains) and losses' printing 50 is other losses; 'Benefit (provision) for
+        income taxes' printing (200) is a provision (its 'income taxes' names no side)."""
+        losses = line_side("Other (gains) and losses", 50)
+        assert losses is not None and (losses.side, losses.word) == ("expense", "losses")
+        tax = line_side("Benefit (provision) for income taxes", -200)
+        assert tax is not None and tax.word == "provision"
+
+    def test_a_caption_naming_no_side_is_read_by_the_layout(self) -> None:
+        """'Interest and other, net' printing (112) is an expense, 709 income."""
+        assert line_side("Interest and other, net", -112).phrase == "net interest and other expense"  # type: ignore[union-attr]
+        assert line_side("Interest and other, net", 709).side == "income"  # type: ignore[union-attr]
+
+    def test_one_sided_captions_are_left_to_the_statement_reader(self) -> None:
+        """'Other expense, net' names one side: no two sides, no side read here."""
+        assert two_sided("Other expense, net") is None
+        assert line_side("Other expense, net", 30) is None
+
+
+class TestOwnWords:
+    """Words quoted or copied from a two-sided caption state no side."""
+
+    def test_caption_words_state_no_side(self) -> None:
+        """A bare figure under the caption names neither side; 'other income of' names one."""
+        bare = "FY2019 Other expense (income): $124 million. Read from the line 'Other expense (income) (124)'."
+        assert stated_sides(bare) == set()
+        assert "expense" not in own_words(bare).lower()
+        assert stated_sides("FY2019 Other expense (income): other income of $124 million") == {
+            "income"
+        }
+
+    def test_questions_asking_a_side(self) -> None:
+        """'an expense or income?', 'a net gain or a net loss?' ask a side; 'pay dividends or
+        buy back shares?' does not."""
+        assert asks_side("Was Acme's 'Other expense/(income), net' an expense or income in 2015?")
+        assert asks_side("Did Acme record a net gain or a net loss on investments in 2021?")
+        assert not asks_side("Did Acme pay dividends or buy back shares in 2021?")
+
+
+class TestReasonerStatesTheSide:
+    """A named two-sided line's figure is answered with its side in words."""
+
+    def test_other_income_printed_in_parentheses(self) -> None:
+        """(124) on 'Other expense (income)' is answered as other income of $124 million."""
+        q = (
+            "In 2019, did Acme Health record a net other expense or a net other income on its "
+            "'Other expense (income)' line, and how much?"
+        )
+        text = _answer(EXPENSE_INCOME, "ACMEHEALTH_2019_10K", q)
+        assert "other income of $124 million" in text, text
+        assert "other expense of $124 million" not in text, text
+
+    def test_each_asked_year_gets_its_side(self) -> None:
+        """'an expense or income in fiscal 2017 and in fiscal 2016': income of $196 million in
+        2017, an expense of $58 million in 2016."""
+        q = (
+            "Was Acme Athletic's 'Other (income) expense, net' an expense or income in fiscal "
+            "2017 and in fiscal 2016? Answer in USD millions."
+        )
+        text = _answer(INCOME_EXPENSE, "ACMEATHLETIC_2017_10K", q)
+        assert "net other income of $196 million" in text, text
+        assert "net other expense of $58 million" in text, text
+
+
+class TestJudgeSide:
+    """The judge's verdict facet needs the side in the answer's own words, agreeing with the
+    side the filing's print gives the line."""
+
+    Q = (
+        "In 2019, did Acme Health record a net other expense or a net other income on its "
+        "'Other expense (income)' line, and how much?"
+    )
+    DOC = "ACMEHEALTH_2019_10K"
+
+    def test_caption_words_do_not_name_the_option(self) -> None:
+        """A bare $124 million under the caption 'Other expense (income)' names no side: the
+        verdict part is not addressed."""
+        bare = "FY2019 Other expense (income): $124 million [S1]."
+        verdict = _judge(EXPENSE_INCOME, self.DOC, self.Q, bare)
+        assert not _verdict_facet(verdict)["addressed"], verdict.details["facets"]
+
+    def test_the_wrong_side_is_sent_back(self) -> None:
+        """'a net other expense of $124 million' where the line prints (124) is sent back; 'net
+        other income of $124 million' is not."""
+        bad = _judge(
+            EXPENSE_INCOME, self.DOC, self.Q, "FY2019: a net other expense of $124 million [S1]."
+        )
+        assert "wrong_side" in _codes(bad), bad.details["answer_problems"]
+        assert bad.decision != "accept"
+        ok = _judge(
+            EXPENSE_INCOME, self.DOC, self.Q, "FY2019: net other income of $124 million [S1]."
+        )
+        assert "wrong_side" not in _codes(ok), ok.details["answer_problems"]
+        assert _verdict_facet(ok)["addressed"], ok.details["facets"]
