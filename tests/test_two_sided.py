@@ -185,3 +185,16 @@ class TestJudgeSide:
         )
         assert "wrong_side" not in _codes(ok), ok.details["answer_problems"]
         assert _verdict_facet(ok)["addressed"], ok.details["facets"]
+
+    def test_the_side_named_with_the_figure_answers_the_verdict(self) -> None:
+        """'did X record net other income or net other expense ..., and how much?': the
+        reasoner's 'net other income of $196 million' answers both parts and is accepted."""
+        q = (
+            "In fiscal 2017, did Acme Athletic record net other income or net other expense on "
+            "its 'Other (income) expense, net' line, and how much? Answer in USD millions."
+        )
+        doc = "ACMEATHLETIC_2017_10K"
+        text = _answer(INCOME_EXPENSE, doc, q)
+        verdict = _judge(INCOME_EXPENSE, doc, q, text)
+        assert _verdict_facet(verdict)["addressed"], verdict.details["facets"]
+        assert verdict.decision == "accept", verdict.details["answer_problems"]

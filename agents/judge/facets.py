@@ -277,6 +277,19 @@ def _verdict_given(f: Facet, text: str) -> tuple[bool, str]:
     return stated, "verdict stated" if stated else ""
 
 
+def _verdict_part(f: Facet, text: str, follow: Sequence[str]) -> tuple[bool, str]:
+    """A verdict part is answered by its own claims; where it offers two options ('did X
+    record net other income or net other expense ..., and how much?'), also by the claims of
+    the figure part that follows: the claim giving the size names the option too ('net other
+    income of $196 million')."""
+    given = _verdict_given(f, text)
+    if given[0] or not follow or not f.meta.get("alternatives"):
+        return given
+    if _verdict_given(f, " ".join(follow))[0]:
+        return True, "option named with the figure that follows"
+    return given
+
+
 def _explained(
     f: Facet, mine: Sequence[str], text: str, multi_part: bool, lone_cause: bool = True
 ) -> bool:
@@ -351,7 +364,8 @@ def check_facets(
                 else ("not triggered" if not not_relevant else "")
             )
         elif f.kind == "verdict":
-            f.addressed, f.how = _verdict_given(f, text)
+            follow = [c for c, o in zip(claims, owner, strict=False) if o == f.part + 1]
+            f.addressed, f.how = _verdict_part(f, text, follow if multi_part else [])
         elif f.kind == "figure":
             seen = figures_seen[f.part] = figures_seen.get(f.part, 0) + 1
             periods = [
