@@ -363,3 +363,13 @@ class TestSignByTheIdentity:
             BENEFIT_ON_A_PROFIT, "ACME_2017_10K", "What was Acme's effective tax rate in FY2017?"
         )
         assert "-117.5%" in text, text
+
+    def test_judge_sends_back_a_negative_rate_on_a_provision_in_a_net_loss_year(self) -> None:
+        """-130.3% where pre-tax 1,420 and the net loss of 430 make the tax line a provision of
+        1,850 (its caption carrying a note reference): sent back for its sign; 130.3% is not."""
+        q = "What was Acme's effective tax rate in FY2017?"
+        doc = "ACME_2017_10K"
+        bad = _judge(PROVISION_NET_LOSS, q, "The effective tax rate was -130.3% [S1].", doc)
+        assert "wrong_sign" in _codes(bad), bad.details["answer_problems"]
+        ok = _judge(PROVISION_NET_LOSS, q, "The effective tax rate was 130.3% [S1].", doc)
+        assert "wrong_sign" not in _codes(ok), ok.details["answer_problems"]
