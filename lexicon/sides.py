@@ -16,16 +16,19 @@ side in words, and the judge reads the side a line's figure is on from the filin
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
 from finqa.lexicon._data import data_cache, read_yaml
+from finqa.lexicon.model import StatementFact
 
 __all__ = [
     "Side",
     "TwoSided",
     "asks_side",
     "line_side",
+    "nonoperating_rows",
     "not_a_side",
     "own_words",
     "side_pattern",
@@ -159,12 +162,16 @@ class Side:
     how: str  # why: 'printed (124) on the line ...: parentheses mark income'
 
 
-def line_side(caption: str, printed: float, shown: str = "") -> Side | None:
+def line_side(
+    caption: str, printed: float, shown: str = "", *, nonoperating: bool = False
+) -> Side | None:
     """The side of a figure (`printed`: as the filing prints it, parenthesised negative) on
     the line `caption` of an income statement: by the caption's parenthesised side (module
-    docstring) for a two-sided caption; by the layout for a caption naming no side (positive =
-    income, added toward pre-tax income); None for a zero or a one-sided caption (its sign is
-    the statement reader's: `lexicon.statements.signs`)."""
+    docstring) for a two-sided caption; by the layout for a caption naming no side that the
+    statement prints between operating income and pre-tax income (`nonoperating`, see
+    `nonoperating_rows`: positive = income, added toward pre-tax income); None for a zero, a
+    one-sided caption (its sign is the statement reader's: `lexicon.statements.signs`) or a
+    line elsewhere that names no side ('Membership fees' is revenue, not a side)."""
     if not printed:
         return None
     shown = shown or (f"({abs(printed):,.0f})" if printed < 0 else f"{printed:,.0f}")
@@ -177,7 +184,7 @@ def line_side(caption: str, printed: float, shown: str = "") -> Side | None:
         how = f"printed {shown} on the line '{caption}', where {mark} is {named}"
         return Side(side, word, phrase, how)
     masked = _masked(caption)
-    if any(_side_of(w) for w in _WORD.findall(masked)):
+    if not nonoperating or any(_side_of(w) for w in _WORD.findall(masked)):
         return None
     layout: SideName = "income" if printed > 0 else "expense"
     bare = _NET.sub(" ", caption).rstrip(" ,")
@@ -203,6 +210,26 @@ def _segment(caption: str, pair: TwoSided, bracketed: bool) -> str:
         return inside.group(1).strip()
     rest = (span[: inside.start()] + " " + span[inside.end() :]).strip()
     return _EDGE_JOINER.sub("", rest).strip() or pair.plain
+
+
+OPERATING_ITEM = "operating_income"  # catalogue ids (lexicon/data/metrics.yaml)
+PRETAX_ITEM = "pretax_income"
+
+
+def nonoperating_rows(facts: Iterable[StatementFact]) -> frozenset[int]:
+    """The rows of one income-statement table printed between its operating income and its
+    pre-tax income: the lines the layout adds to operating income toward pre-tax income."""
+    rows: dict[int, str | None] = {}
+    for f in facts:
+        rows.setdefault(f.row, f.item)
+    ordered = sorted(rows)
+    top = next((r for r in ordered if rows[r] == OPERATING_ITEM), None)
+    if top is None:
+        return frozenset()
+    bottom = next((r for r in ordered if r > top and rows[r] == PRETAX_ITEM), None)
+    if bottom is None:
+        return frozenset()
+    return frozenset(r for r in ordered if top < r < bottom)
 
 
 _NET = re.compile(r"(?:,?\s*[-\u2013\u2014]*\s*\bnet\b\s*$)|(?:^\s*net\s+)", re.I)

@@ -13,7 +13,14 @@ from _reasoning_data import evidence  # noqa: E402
 from finqa.agents.config import Settings  # noqa: E402
 from finqa.agents.judge import JudgeAgent  # noqa: E402
 from finqa.agents.types import Answer  # noqa: E402
-from finqa.lexicon.sides import asks_side, line_side, own_words, stated_sides, two_sided  # noqa: E402
+from finqa.lexicon.sides import (  # noqa: E402
+    asks_side,
+    line_side,
+    nonoperating_rows,
+    own_words,
+    stated_sides,
+    two_sided,
+)
 from finqa.lexicon.statements import read_pages  # noqa: E402
 
 # other income of 124 in 2019 (printed in parentheses on an 'expense (income)' line), an
@@ -44,6 +51,21 @@ Other (income) expense, net (196) 58
 Income before income taxes 4,886 4,467
 Income tax expense 646 807
 NET INCOME 4,240 3,660
+"""
+
+
+# a non-operating line whose caption names no side: income in 2020, an expense in 2019
+NO_SIDE = """ACME PAY INC.
+CONSOLIDATED STATEMENT OF INCOME
+(In millions)
+Year Ended December 31,
+2020 2019 2018
+Net revenues 10,271 8,636 8,650
+Operating income 2,611 1,861 1,752
+Interest and other, net 709 (112) 497
+Income from continuing operations before income taxes 3,320 1,749 2,249
+Income tax provision 878 233 121
+Net income 2,442 1,516 2,128
 """
 
 
@@ -100,9 +122,23 @@ class TestLineSide:
         assert tax is not None and tax.word == "provision"
 
     def test_a_caption_naming_no_side_is_read_by_the_layout(self) -> None:
-        """'Interest and other, net' printing (112) is an expense, 709 income."""
-        assert line_side("Interest and other, net", -112).phrase == "net interest and other expense"  # type: ignore[union-attr]
-        assert line_side("Interest and other, net", 709).side == "income"  # type: ignore[union-attr]
+        """'Interest and other, net' printed between operating income and pre-tax income:
+        (112) is an expense, 709 income; a line elsewhere naming no side ('Membership fees')
+        has no side to read."""
+        expense = line_side("Interest and other, net", -112, nonoperating=True)
+        assert expense is not None and expense.phrase == "net interest and other expense"
+        income = line_side("Interest and other, net", 709, nonoperating=True)
+        assert income is not None and income.side == "income"
+        assert line_side("Interest and other, net", 709) is None
+        assert line_side("Membership fees", 4224) is None
+
+    def test_the_rows_between_operating_and_pre_tax_income(self) -> None:
+        """The layout's non-operating rows are those between operating and pre-tax income."""
+        read = read_pages("ACMEPAY_2020_10K", [(61, NO_SIDE)])
+        table = next(t for t in read.tables if t.statement == "income")
+        labels = {f.row: f.label for f in table.facts}
+        between = nonoperating_rows(table.facts)
+        assert {labels[r] for r in between} == {"Interest and other, net"}
 
     def test_one_sided_captions_are_left_to_the_statement_reader(self) -> None:
         """'Other expense, net' names one side: no two sides, no side read here."""
@@ -153,6 +189,20 @@ class TestReasonerStatesTheSide:
         text = _answer(INCOME_EXPENSE, "ACMEATHLETIC_2017_10K", q)
         assert "net other income of $196 million" in text, text
         assert "net other expense of $58 million" in text, text
+
+
+class TestLayoutSide:
+    """A non-operating line naming no side is read by the layout, each asked year."""
+
+    def test_interest_and_other_by_the_layout(self) -> None:
+        """709 is net interest and other income in 2020, (112) an expense in 2019."""
+        q = (
+            "Was Acme Pay's 'interest and other, net' a net income or a net expense in 2020 "
+            "and in 2019? Answer in USD millions."
+        )
+        text = _answer(NO_SIDE, "ACMEPAY_2020_10K", q)
+        assert "net interest and other income of $709 million" in text, text
+        assert "net interest and other expense of $112 million" in text, text
 
 
 class TestJudgeSide:

@@ -22,7 +22,7 @@ from finqa.agents.judge.context import Context
 from finqa.agents.judge.kind import KindProblem
 from finqa.lexicon.model import StatementFact
 from finqa.lexicon.named_line import NamedLine, caption_part
-from finqa.lexicon.sides import Side, line_side, stated_sides
+from finqa.lexicon.sides import Side, line_side, nonoperating_rows, stated_sides
 
 __all__ = ["printed_sides", "side_against_print", "sides_by_year"]
 
@@ -34,6 +34,11 @@ def printed_sides(facts: Iterable[StatementFact], line: NamedLine) -> dict[int, 
     """The side of each fiscal year's figure on the named line, from the income statement's
     printed cells (a year whose cells disagree has none: two spans of one year)."""
     found: dict[int, list[Side]] = {}
+    facts = list(facts)
+    tables: dict[tuple[str, str], list[StatementFact]] = {}
+    for f in facts:
+        tables.setdefault((f.doc_id, f.table_id), []).append(f)
+    between = {key: nonoperating_rows(group) for key, group in tables.items()}
     for f in facts:
         if f.source == "xbrl" or f.unit != "USD" or f.dimensions or not f.value:
             continue
@@ -42,7 +47,8 @@ def printed_sides(facts: Iterable[StatementFact], line: NamedLine) -> dict[int, 
         if f.period.months not in _ANNUAL_MONTHS and f.period.quarter is None:
             continue  # a span of its own (a successor period), not the fiscal year's figure
         printed = -abs(f.value) if f.negative else abs(f.value)
-        side = line_side(f.label, printed, f.raw)
+        layout = f.row in between[(f.doc_id, f.table_id)]
+        side = line_side(f.label, printed, f.raw, nonoperating=layout)
         if side is not None and f.period.fiscal_year:
             found.setdefault(f.period.fiscal_year, []).append(side)
     return {year: sides[0] for year, sides in found.items() if len({s.side for s in sides}) == 1}

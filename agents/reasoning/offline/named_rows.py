@@ -154,7 +154,7 @@ def side_clause(sol: Solution, spec: QuestionAsk | None = None) -> str:
         printed = row.printed_for(year)
         if printed is None:
             continue
-        side = line_side(row.label, printed, _shown(printed))
+        side = line_side(row.label, printed, _shown(printed), nonoperating=row.nonoperating)
         if side is None:
             continue
         label = spec.period_label(year) if spec is not None else f"FY{year}"
@@ -173,7 +173,11 @@ def sided_value(sol: Solution, value: str) -> str:
     if fact.row.statement not in ("income", None):
         return value
     printed = fact.row.printed_for(fact.year)
-    side = line_side(fact.row.label, printed, _shown(printed)) if printed else None
+    side = (
+        line_side(fact.row.label, printed, _shown(printed), nonoperating=fact.row.nonoperating)
+        if printed
+        else None
+    )
     if side is None:
         return value
     return f"{side.phrase} of {value.lstrip('-')}"

@@ -67,6 +67,9 @@ class Row:
     # each year's cell printed in parentheses (statement-model rows read from text; a text row's
     # values carry their printed sign already)
     negatives: tuple[bool, ...] = ()
+    # printed between operating income and pre-tax income (statement-model rows of an income
+    # statement): a caption naming no side there is read by the layout (`lexicon.sides`)
+    nonoperating: bool = False
 
     def value_for(self, year: int) -> float | None:
         if year in self.years:
