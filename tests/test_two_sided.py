@@ -248,3 +248,53 @@ class TestJudgeSide:
         verdict = _judge(INCOME_EXPENSE, doc, q, text)
         assert _verdict_facet(verdict)["addressed"], verdict.details["facets"]
         assert verdict.decision == "accept", verdict.details["answer_problems"]
+
+
+# product lines printed on the face of the statement of operations, the scale note on the
+# header line ('(in millions, except per share data) 2019 2018 revenues:')
+PRODUCT_LINES = """ACME SOFTWARE CORPORATION
+CONSOLIDATED STATEMENTS OF OPERATIONS
+For the Years Ended May 31, 2019 and 2018
+Year Ended May 31,
+(in millions, except per share data) 2019 2018 revenues:
+Cloud services and license support $ 20,110 $ 19,640
+Hardware 2,905 3,120
+Services 2,480 2,515
+Total revenues 25,495 25,275
+Operating expenses:
+Cloud services and license support 2,790 2,650
+Hardware 1,040 1,180
+Services 2,105 2,130
+Sales and marketing 6,300 6,250
+Total operating expenses 12,235 12,210
+Operating income 13,260 13,065
+Interest expense (1,540) (1,495)
+Income before provision for income taxes 11,720 11,570
+Provision for income taxes 1,120 6,840
+Net income $ 10,600 $ 4,730
+Earnings per share:
+Basic $ 2.92 $ 1.15
+"""
+
+
+class TestProductLinesOnTheFace:
+    """Amounts under a scale note printed on the header line are amounts (not per share), and
+    a product line's revenue is no answer to its margin as a percentage."""
+
+    def test_revenue_lines_are_amounts(self) -> None:
+        """'Hardware 2,905' under '(in millions, except per share data)' is $2,905 million."""
+        read = read_pages("ACMESOFT_2019_10K", [(69, PRODUCT_LINES)])
+        table = next(t for t in read.tables if t.statement == "income")
+        hardware = [f for f in table.facts if f.label == "Hardware" and f.row < 5]
+        assert {f.unit for f in hardware} == {"USD"}
+        assert {f.value for f in hardware} == {2905e6, 3120e6}
+
+    def test_a_margin_percentage_is_not_the_lines_revenue(self) -> None:
+        """'the margin of its hardware business as a percentage of hardware revenues' is not
+        answered with hardware revenue of $2,905 million."""
+        q = (
+            "What was the margin of Acme Software's hardware business as a percentage of "
+            "hardware revenues in fiscal 2019? Round to one decimal place."
+        )
+        text = _answer(PRODUCT_LINES, "ACMESOFT_2019_10K", q)
+        assert "$2,905 million" not in text, text
