@@ -97,7 +97,15 @@ def dimension_answer(
     ask = read_intent(question).ask  # the lexicon's one reading of the question
     named = asked_item(question, asked)
     if _amount_for_percent(named, ask.percent, ask.change_over_prior):
-        named = None  # 'the margin of X as a percentage of X revenues': not X's revenue
+        # 'the margin of X as a percentage of X revenues', 'what percentage of net sales came
+        # from X': a percentage, of which the part's amount is one operand, not the answer
+        text = (
+            f"I {CANNOT}: the question asks for a percentage involving {asked.describe()}'s "
+            f"{str(named).replace('_', ' ')}, and finqa's offline reader gives a part of the "
+            "business its amount only; the amount, or the consolidated figure, would answer "
+            "another question."
+        )
+        return abstain_part(text, strategy, f"the percentage asked of {asked.describe()}")
     if named is None and (ask.percent or ask.operator is not None or _RATIO_WORD.search(question)):
         # a margin or a share of a measure the catalogue does not name: never the part's revenue
         text = (
