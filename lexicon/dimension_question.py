@@ -256,14 +256,15 @@ _EXPENSE_AFTER = re.compile(r"^\s*(?:'s\s+|’s\s+)?" + EXPENSE_HEAD.pattern, re
 # segment)' lists no lines: its part is still asked)
 _EXPENSE_OF_BEFORE = re.compile(EXPENSE_HEAD.pattern + r"\s+of\s+(?:the\s+)?$", re.I)
 _EXPENSE_LIST_BEFORE = re.compile(
-    EXPENSE_HEAD.pattern + r"(?:\s+[\w-]+){0,3}?\s+(?:line\s+items?|lines?)\s*\([^()]*$", re.I
+    EXPENSE_HEAD.pattern + r"(?:\s+[\w-]+){0,3}?\s+(?:line\s+items?|lines?)\s*(?:\(|for\s+)[^()]*$",
+    re.I,
 )
 
 
 def _expense_operand(before: str, text: str) -> bool:
     """The name at the end of `before` (spelled `text`) names an expense line the question
     counts, by its head ('cost of X') or in the list of an expense's lines ('cost lines (X,
-    Y)'), not a part of the business."""
+    Y)', 'the cost lines for X, Y and Z'), not a part of the business."""
     lead = re.match(r"(?i)of\s+", text)
     if lead is not None:  # a member matched with its 'of' ('Sales of products' as 'of products')
         before = before + text[: lead.end()]

@@ -28,6 +28,7 @@ from finqa.lexicon.operators import asked_operator
 from finqa.lexicon.period_ask import PeriodType, asked_period_type
 from finqa.lexicon.periods import find_periods, fiscal_naming
 from finqa.lexicon.recipes import PCT_OF_REVENUE, Recipe, get_recipe, match_asked_metric
+from finqa.lexicon.sides import asks_side
 from finqa.lexicon.variants import Variant, read_variants
 
 __all__ = ["QuestionAsk", "read_ask"]
@@ -107,6 +108,9 @@ class QuestionAsk:
     # (`lexicon.named_line`: 'membership fee revenue', 'content liabilities (current plus
     # non-current)'): a filing's line under that caption answers before a broader catalogue item
     named_line: NamedLine | None = None
+    # a yes/no offering the two sides of a line ('was X an expense or income?',
+    # `lexicon.sides.asks_side`): each period's figure answers with the side it is on
+    asks_side: bool = False
 
     def period_label(self, year: int) -> str:
         """How the answer names a fiscal year's period: 'FY2025', or the shorter period asked
@@ -247,6 +251,7 @@ def _read(q: str, fy_label: str | None) -> QuestionAsk:
         statements=_named_statements(q),
         variant=variant,
         named_line=named_line(q),
+        asks_side=asks_side(q),
     )
 
 

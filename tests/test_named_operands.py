@@ -192,6 +192,27 @@ class TestExpenseLineGrowth:
         part = resolve_dimension("What was Acme's Fulfillment revenue in FY2024?", members)
         assert part is not None and part.member == "acme:FulfillmentSegmentMember"
 
+    def test_members_listed_as_the_cost_lines_for_are_captions(self) -> None:
+        """'Treat all of the cost lines for Hardware and Services ... as cost of revenues' lists
+        the expense lines the margin counts, not a part; 'Hardware revenue' is the part."""
+        members = [
+            DimensionMember(
+                "srt:ProductOrServiceAxis",
+                f"acme:{name}Member",
+                "product",
+                name,
+                (name.lower(),),
+            )
+            for name in ("Hardware", "Services")
+        ]
+        q = (
+            "What is Acme's FY2019 gross margin %? Treat all of the cost lines for hardware and "
+            "services in the statement of operations as cost of revenues."
+        )
+        assert resolve_dimension(q, members) is None
+        part = resolve_dimension("What was Acme's Hardware revenue in FY2019?", members)
+        assert part is not None and part.member == "acme:HardwareMember"
+
 
 class TestChangeBetweenNamedYears:
     def test_dollars_between_two_years(self) -> None:

@@ -252,3 +252,124 @@ def test_filing_pages_skips_a_damaged_line(tmp_path, capsys) -> None:  # type: i
         ("ACME_2022_10K", [3])
     ]
     assert "2 damaged line(s) skipped" in capsys.readouterr().err
+
+
+# a provision on a pre-tax profit that leaves a net loss; the captions carry note references
+PROVISION_NET_LOSS = """ACME CORP
+CONSOLIDATED STATEMENTS OF (LOSS) INCOME
+(In millions, except per share amounts)
+Years ended December 31,
+2017 2016 2015
+Net sales $ 8,210 $ 7,905 $ 7,640
+Cost of sales 4,930 4,770 4,600
+Operating income 1,510 1,322 1,240
+Equity in earnings of affiliated companies (Note 7) 240 205 190
+Other expense, net (330) (64) (78)
+Income before income taxes 1,420 1,463 1,352
+(Provision) benefit for income taxes (Note 6) (1,850) 4 (139)
+Net (loss) income attributable to Acme Corp $ (430) $ 1,467 $ 1,213
+"""
+
+# the scale note printed as a row under the period header; the pre-tax line named before an
+# equity loss that comes after tax
+SCALE_NOTE_ROW = """ACME CORP
+Consolidated Statements of Operations
+Year Ended
+December 30,
+2017
+December 31,
+2016
+(In millions, except per share amounts)
+Net revenue $ 5,120 $ 4,060
+Cost of sales 3,310 3,150
+Operating income (loss) 196 (362)
+Interest expense (121) (146)
+Income (loss) before equity loss and income taxes 75 (508)
+Provision for income taxes 18 41
+Equity loss in investee (6) (9)
+Net income (loss) $ 51 $ (558)
+Earnings (loss) per share
+Basic $ 0.05 $ (0.66)
+"""
+
+# a benefit on a pre-tax profit: net income above pre-tax income, a negative rate
+BENEFIT_ON_A_PROFIT = """ACME CORP
+CONSOLIDATED STATEMENTS OF OPERATIONS
+(In thousands)
+Year Ended December 31,
+2017 2016
+Net revenues 10,520,400 9,310,200
+Operating income 1,610,300 1,402,100
+Interest expense, net (640,200) (610,700)
+Income before income taxes 920,400 791,400
+Benefit (provision) for income taxes 1,081,600 (260,100)
+Net income 2,002,000 531,300
+"""
+
+
+class TestSignByTheIdentity:
+    """Net income below pre-tax income makes the tax line a provision, above it a benefit,
+    whatever the caption's parentheses; the rate's sign follows (positive on a provision over
+    a pre-tax profit even when the year ends in a net loss)."""
+
+    def _rate(self, text: str, doc: str, q: str, first_page: int = 78) -> str:
+        from finqa.agents.reasoning import build_reasoner
+        from finqa.lexicon.statements.memory import MemoryStatementStore
+
+        read = read_pages(doc, [(first_page, text)])
+        ev = evidence(text, doc=doc, first_page=first_page, question=q)
+        reasoner = build_reasoner(Settings(), statements=MemoryStatementStore(read.tables))
+        return reasoner.generate(q, ev, 1).text
+
+    def test_a_note_reference_leaves_the_caption_its_line(self) -> None:
+        """'(Provision) benefit for income taxes (Note 6)' is the tax line, signed by the
+        identity: a provision of 1,850 in the year of a net loss, a benefit of 4 the year
+        after a profit of 1,463 became 1,467."""
+        got = values_of(
+            _read(PROVISION_NET_LOSS, "acme-10k-2017"),
+            "(Provision) benefit for income taxes (Note 6)",
+        )
+        assert got == {"FY2017": 1850e6, "FY2016": -4e6, "FY2015": 139e6}
+
+    def test_a_provision_in_a_net_loss_year_is_a_positive_rate(self) -> None:
+        """1,850 of provision on a pre-tax profit of 1,420 is a rate of +130.3%, not -130.3%."""
+        text = self._rate(
+            PROVISION_NET_LOSS, "ACME_2017_10K", "What was Acme's effective tax rate in FY2017?"
+        )
+        assert "130.3%" in text and "-130.3%" not in text, text
+
+    def test_a_scale_note_row_makes_no_line_per_share(self) -> None:
+        """'(In millions, except per share amounts)' printed as a row under the header leaves
+        the amounts in millions; the row before the tax that closes the identity is pre-tax
+        income, so the provision of 41 on the pre-tax loss of 508 is a rate of -8.07%."""
+        read = _read(SCALE_NOTE_ROW, "acme-10k-2017")
+        table = _income(read)
+        assert {f.unit for f in table.facts if f.label == "Net revenue"} == {"USD"}
+        assert values_of(read, "Provision for income taxes") == {"FY2017": 18e6, "FY2016": 41e6}
+        pretax = {f.period.key: f.value for f in table.facts if f.item == "pretax_income"}
+        assert pretax == {"FY2017": 75e6, "FY2016": -508e6}
+        q = (
+            "What was Acme's effective income tax rate for fiscal 2016, defined as the provision "
+            "for income taxes divided by income (loss) before equity loss and income taxes? "
+            "Round to two decimal places."
+        )
+        text = self._rate(SCALE_NOTE_ROW, "ACME_2017_10K", q, first_page=59)
+        assert "-8.07%" in text, text
+
+    def test_a_benefit_on_a_pre_tax_profit_is_a_negative_rate(self) -> None:
+        """A benefit of 1,081,600 on a pre-tax profit of 920,400 (net income 2,002,000): a rate
+        of -117.5%."""
+        text = self._rate(
+            BENEFIT_ON_A_PROFIT, "ACME_2017_10K", "What was Acme's effective tax rate in FY2017?"
+        )
+        assert "-117.5%" in text, text
+
+    def test_judge_sends_back_a_negative_rate_on_a_provision_in_a_net_loss_year(self) -> None:
+        """-130.3% where pre-tax 1,420 and the net loss of 430 make the tax line a provision of
+        1,850 (its caption carrying a note reference): sent back for its sign; 130.3% is not."""
+        q = "What was Acme's effective tax rate in FY2017?"
+        doc = "ACME_2017_10K"
+        bad = _judge(PROVISION_NET_LOSS, q, "The effective tax rate was -130.3% [S1].", doc)
+        assert "wrong_sign" in _codes(bad), bad.details["answer_problems"]
+        ok = _judge(PROVISION_NET_LOSS, q, "The effective tax rate was 130.3% [S1].", doc)
+        assert "wrong_sign" not in _codes(ok), ok.details["answer_problems"]

@@ -33,6 +33,7 @@ from finqa.lexicon.intent import (
 from finqa.lexicon.question_intent import read_intent
 from finqa.lexicon.question_parts import QuestionPart
 from finqa.lexicon.refusal import declines_part
+from finqa.lexicon.sides import own_words
 
 __all__ = ["Facet", "decompose", "check_facets", "assign_claims", "completeness_score"]
 
@@ -266,13 +267,27 @@ def _facet_text(
 
 def _verdict_given(f: Facet, text: str) -> tuple[bool, str]:
     """A verdict is stated; where the question offers two opposites ('an expense or a
-    benefit'), naming one is the verdict and a bare Yes is none."""
+    benefit'), naming one in the answer's own words is the verdict and a bare Yes is none (the
+    words of a caption it quotes or copies, 'Other expense (income)', name neither)."""
     alt = f.meta.get("alternatives")
     if alt:
-        named = names_alternative(text, alt)
+        named = names_alternative(own_words(text), alt)
         return named, "option named" if named else "names neither option offered"
     stated = states_verdict(text)
     return stated, "verdict stated" if stated else ""
+
+
+def _verdict_part(f: Facet, text: str, follow: Sequence[str]) -> tuple[bool, str]:
+    """A verdict part is answered by its own claims; where it offers two options ('did X
+    record net other income or net other expense ..., and how much?'), also by the claims of
+    the figure part that follows: the claim giving the size names the option too ('net other
+    income of $196 million')."""
+    given = _verdict_given(f, text)
+    if given[0] or not follow or not f.meta.get("alternatives"):
+        return given
+    if _verdict_given(f, " ".join(follow))[0]:
+        return True, "option named with the figure that follows"
+    return given
 
 
 def _explained(
@@ -349,7 +364,8 @@ def check_facets(
                 else ("not triggered" if not not_relevant else "")
             )
         elif f.kind == "verdict":
-            f.addressed, f.how = _verdict_given(f, text)
+            follow = [c for c, o in zip(claims, owner, strict=False) if o == f.part + 1]
+            f.addressed, f.how = _verdict_part(f, text, follow if multi_part else [])
         elif f.kind == "figure":
             seen = figures_seen[f.part] = figures_seen.get(f.part, 0) + 1
             periods = [

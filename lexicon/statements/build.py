@@ -42,8 +42,13 @@ _SHARES = re.compile(r"\bshares\b|\bshare\s+count\b", re.I)
 _MONEY = re.compile(r"\$|amount|value|cost|equity|capital|dividend", re.I)
 # words of a caption that describe the stock, not a per-share figure: 'Common stock, $1 par
 # value per share', 'Cash dividends declared ($1.96, $1.96 and $1.96 per share)'
+# and the table's scale note read as a heading row ('(In millions, except per share amounts)'
+# printed under the period header: it says which rows are not in millions, not that all are
+# per share)
 _NOT_PER_SHARE = re.compile(
-    r"\b(?:par|stated)\s+value\b[^;:]{0,40}?\bper\s+share\b|\([^)]*\$\s*\d[^)]*\)", re.I
+    r"\b(?:par|stated)\s+value\b[^;:]{0,40}?\bper\s+share\b|\([^)]*\$\s*\d[^)]*\)|"
+    r"\bexcept\s+(?:for\s+)?(?:the\s+)?per[-\s]share\b",
+    re.I,
 )
 # statements of amounts: a balance sheet's or cash-flow statement's figures are money unless the
 # row's own caption is per share; the share counts and headings there are words of a caption

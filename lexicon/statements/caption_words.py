@@ -44,7 +44,7 @@ from collections.abc import Callable
 
 from finqa.lexicon._data import data_cache
 
-__all__ = ["caption_item", "cash_flow_section", "own_words"]
+__all__ = ["NOTE_REFERENCE", "caption_item", "cash_flow_section", "own_words"]
 
 _ACTIVITY = (
     (re.compile(r"\boperating activities\b|\boperations\b|\boperating\b"), "cfo"),
@@ -96,7 +96,9 @@ _VERBS = (
 )
 _NET = re.compile(r"^\s*net\s+", re.I)
 _WORD = re.compile(r"[a-z]+")
-_NOTE = re.compile(r"\((?:note|notes|see)[^)]*\)|\([a-z0-9]\)|\[[a-z0-9]\]", re.I)
+# a note reference or footnote mark printed in a caption ('(Note 6)', '(see Note 4)', '(a)')
+NOTE_REFERENCE = re.compile(r"\((?:note|notes|see)[^)]*\)|\([a-z0-9]\)|\[[a-z0-9]\]", re.I)
+_NOTE = NOTE_REFERENCE
 
 
 def cash_flow_section(label: str) -> str | None:

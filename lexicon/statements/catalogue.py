@@ -11,7 +11,7 @@ import re
 
 from finqa.lexicon._data import data_cache
 from finqa.lexicon.metrics import METRICS, Metric, find_metrics, metric_key
-from finqa.lexicon.statements.caption_words import caption_item, own_words
+from finqa.lexicon.statements.caption_words import NOTE_REFERENCE, caption_item, own_words
 
 __all__ = ["item_for_label", "worded_item"]
 
@@ -66,6 +66,8 @@ def worded_item(label: str) -> str | None:
 
 @data_cache()
 def _listed(label: str) -> str | None:
+    # '(Provision) benefit for income taxes (Note 6)': the note reference is no part of the line
+    label = " ".join(NOTE_REFERENCE.sub(" ", label).split()) or label
     clean = _PAREN.sub(" ", label).strip(" :,.*/")  # 'payments/(refunds)': the payments
     spellings = _spellings()
     for text in (label, clean):

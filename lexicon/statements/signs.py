@@ -47,6 +47,7 @@ from functools import cache
 
 from finqa.lexicon._data import data_cache
 from finqa.lexicon.model import StatementFact, StatementTable
+from finqa.lexicon.sides import not_a_side, side_pattern
 from finqa.lexicon.statements.tax_identity import PRETAX_ITEM, TAX_ITEM, tax_identities
 
 __all__ = [
@@ -62,12 +63,8 @@ _OUTWARD = frozenset({"inflow", "outflow"})
 _COSTS = frozenset({"expense", "loss"})
 _INCOMES = frozenset({"revenue", "gain"})
 _LESS = re.compile(r"^\s*(?:less|deduct)\b", re.I)
-_TAX_PHRASE = re.compile(r"\bincome[- ]tax(?:es)?\b|\bbefore\s+income\b", re.I)
-# words of a caption that say which way a line goes, by the item's side
-_COST_WORDS = re.compile(r"\b(?:expenses?|provisions?|costs?|charges?)\b", re.I)
-_BENEFIT_WORDS = re.compile(r"\b(?:benefits?|credits?|reversals?)\b", re.I)
-_INCOME_WORDS = re.compile(r"\b(?:income|earnings|profits?|gains?|revenues?|retained)\b", re.I)
-_LOSS_WORDS = re.compile(r"\b(?:loss(?:es)?|expenses?|deficits?)\b", re.I)
+# words of a caption that say which way a line goes, by the item's side (`data/sides.yaml`)
+# and the phrases whose side word names no side ('income taxes', 'before income')
 _EQUITY_WORDS = re.compile(
     r"\b(?:income|earnings|retained|equity|capital|stockholders|shareholders|shareowners)\b", re.I
 )
@@ -168,14 +165,14 @@ def _caption(label: str, nature: Nature) -> str:
     when they do and the parentheses name the item's own ('Other (income) expense, net',
     'Income tax (expense)/benefit': a positive figure is the opposite), '' otherwise."""
     if nature.nature in _COSTS:
-        own, other = _COST_WORDS, _BENEFIT_WORDS
+        own, other = side_pattern("cost"), side_pattern("benefit")
     elif nature.nature in _INCOMES:
-        own, other = _INCOME_WORDS, _LOSS_WORDS
+        own, other = side_pattern("income"), side_pattern("loss")
     elif nature.nature == "equity" and nature.balance == "credit":
-        own, other = _EQUITY_WORDS, _LOSS_WORDS
+        own, other = _EQUITY_WORDS, side_pattern("loss")
     else:
         return ""
-    text = _TAX_PHRASE.sub(" ", label)
+    text = not_a_side().sub(" ", label)
     inside = " ".join(_PARENS.findall(text))
     outside = _PARENS.sub(" ", text)
     if own.search(outside) or not other.search(outside):

@@ -83,9 +83,12 @@ STORE_READ_ERRORS: tuple[type[Exception], ...] = (OSError, ValueError, KeyError,
 #     before a row's figures is no column
 # 20: (segments) a parts-as-columns header of the names the filing lists as its segments broken
 #     over lines, or printed under each period line; a footnote mark on a row of parts
-# 21: (lead) a share count in the scale its caption or heading states ('Shares used in
+# 21: (twosided) a note reference in a caption ('(Provision) benefit for income taxes (Note 6)')
+#     no part of the line; a scale note read as a heading row ('(In millions, except per share
+#     amounts)') makes no row per share
+# 22: (lead) a share count in the scale its caption or heading states ('Shares used in
 #     calculation (000s)') under a table in millions
-MODEL_VERSION = 21
+MODEL_VERSION = 22
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
 

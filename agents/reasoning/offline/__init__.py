@@ -20,7 +20,12 @@ from finqa.agents.reasoning.offline.conventions import other_conventions
 from finqa.agents.reasoning.offline.dimension import dimension_answer
 from finqa.agents.reasoning.offline.explain import explain, fmt_unit
 from finqa.agents.reasoning.offline.extractive import best_passages, content_words
-from finqa.agents.reasoning.offline.named_rows import NAMED_LINE, named_clause, named_solution
+from finqa.agents.reasoning.offline.named_rows import (
+    NAMED_LINE,
+    named_clause,
+    named_solution,
+    sided_value,
+)
 from finqa.agents.reasoning.offline.part_choice import part_choice_answer
 from finqa.agents.reasoning.offline.sentences import (
     assertion_answer,
@@ -182,7 +187,7 @@ class OfflineBackend:
     def _metric_answer(
         self, question: str, spec: QuestionAsk, sol: Solution, strategy: str, book: Book
     ) -> Answer:
-        value = format_value(sol, spec)
+        value = sided_value(sol, format_value(sol, spec))
         years = spec.agg_years
         period = f"FY{years[0]}" if len(years) == 1 else f"FY{years[0]}-FY{years[-1]}"
         what = (
@@ -233,7 +238,7 @@ class OfflineBackend:
             text += (
                 f" Computed by finqa as {sol.calculation.expression} from {operands}{unit_note}."
             )
-        text += explain(sol) + named_clause(sol)
+        text += explain(sol) + named_clause(sol, spec)
         others = other_conventions(question, spec, book, sol)
         text += others.clause
         if strategy == "detailed" and len(sol.per_year) > 1:

@@ -67,6 +67,16 @@ def fact_citation(fact: StatementFact, evidence: Evidence) -> Citation:
     return Citation(source_id="M1", doc_id=fact.doc_id, page=fact.page, quote=quote[:200])
 
 
+def _amount_for_percent(item: str | None, percent: bool, change: str | None) -> bool:
+    """The item read is an amount while the question asks a percentage that is no growth of it
+    ('the margin of its hardware business as a percentage of hardware revenues'): the item is
+    the percentage's base, not what is asked."""
+    if item is None or not percent or change == "growth":
+        return False
+    metric = get_metric(item)
+    return metric is not None and metric.unit == "USD"
+
+
 def abstain_part(text: str, strategy: str, missing: str) -> Answer:
     """An abstention of a part's question, with what was looked for."""
     conf = confidence_signals(text, cited=False)
@@ -86,6 +96,16 @@ def dimension_answer(
         return None
     ask = read_intent(question).ask  # the lexicon's one reading of the question
     named = asked_item(question, asked)
+    if _amount_for_percent(named, ask.percent, ask.change_over_prior):
+        # 'the margin of X as a percentage of X revenues', 'what percentage of net sales came
+        # from X': a percentage, of which the part's amount is one operand, not the answer
+        text = (
+            f"I {CANNOT}: the question asks for a percentage involving {asked.describe()}'s "
+            f"{str(named).replace('_', ' ')}, and finqa's offline reader gives a part of the "
+            "business its amount only; the amount, or the consolidated figure, would answer "
+            "another question."
+        )
+        return abstain_part(text, strategy, f"the percentage asked of {asked.describe()}")
     if named is None and (ask.percent or ask.operator is not None or _RATIO_WORD.search(question)):
         # a margin or a share of a measure the catalogue does not name: never the part's revenue
         text = (

@@ -34,6 +34,7 @@ from finqa.lexicon.cash_basis import paid_item_of
 from finqa.lexicon.label_keys import borrowed_caption
 from finqa.lexicon.line_items import label_key
 from finqa.lexicon.model import StatementFact, StatementPeriod, StatementTable
+from finqa.lexicon.sides import nonoperating_rows
 from finqa.lexicon.statements.attribution import EQUITY_OWNERS
 from finqa.lexicon.statements.catalogue import worded_item
 from finqa.lexicon.statements.cost_lines import COST_ITEM, table_costs
@@ -203,11 +204,14 @@ def _table_rows(
     for fact in table.facts:
         by_row[fact.row].append(fact)
     costs = table_costs(table)  # costs of revenue by the statement's layout
+    between = nonoperating_rows(table.facts) if table.statement == "income" else frozenset()
     out: list[Row] = []
     for n, (r, facts) in enumerate(sorted(by_row.items())):
         row = _row(facts, table, statement, primary, doc_scale, cites, offset + n, slot, printed)
         if row is not None and r in costs:
             row = replace(row, item=COST_ITEM)
+        if row is not None and r in between:
+            row = replace(row, nonoperating=True)
         if row is not None:
             out.append(row)
     return out
@@ -272,6 +276,7 @@ def _row(
         per_share=unit == "USD/share",
         model=True,
         table_id=table.table_id,
+        negatives=() if tagged else tuple(chosen[y].negative for y in years),
         # what the tag says it is; a text row whose caption the catalogue does not list, what
         # its words say ('Operating earnings', 'Cash flow from operations': caption_words)
         # (a payment read under its heading, 'Cash paid during the year for:' / 'Income

@@ -15,13 +15,15 @@ from collections.abc import Sequence
 from finqa.agents.reasoning.offline.book import Book, Fact
 from finqa.agents.reasoning.offline.solver import Solution, build_solution
 from finqa.agents.reasoning.offline.tables import Row
+from finqa.lexicon.display import format_amount
 from finqa.lexicon.line_items import LineItem, get_item
 from finqa.lexicon.metrics import metric_key
 from finqa.lexicon.named_line import CURRENT, NONCURRENT, NamedLine, caption_part
 from finqa.lexicon.question_ask import QuestionAsk
 from finqa.lexicon.recipes import Recipe, get_recipe
+from finqa.lexicon.sides import line_side
 
-__all__ = ["named_solution", "named_clause", "NAMED_LINE"]
+__all__ = ["named_solution", "named_clause", "side_clause", "sided_value", "NAMED_LINE"]
 
 NAMED_LINE = "named_line"  # the recipe id of a figure read from the line the question names
 _AGGREGATES = ("single", "growth", "change")
@@ -33,8 +35,10 @@ def named_solution(spec: QuestionAsk, book: Book) -> Solution | None:
     line = spec.named_line
     if line is None or spec.operator is not None or spec.aggregate not in _AGGREGATES:
         return None
-    if (spec.is_yes_no and not spec.computes) or spec.descriptive or not spec.agg_years:
+    if (spec.is_yes_no and not spec.computes and not spec.asks_side) or not spec.agg_years:
         return None  # a yes/no alone; 'did X ..., and how much was it?' asks the figure too
+    if spec.descriptive and not spec.asks_side:
+        return None
     if (line.metric is not None and spec.metric is not None and spec.recipe is None) or (
         spec.percent and spec.aggregate == "single"
     ):
@@ -117,9 +121,9 @@ def _slug(line: NamedLine) -> str:
     return "_".join(metric_key(line.phrase).split())[:40] or NAMED_LINE
 
 
-def named_clause(sol: Solution) -> str:
+def named_clause(sol: Solution, spec: QuestionAsk | None = None) -> str:
     """What a named line's answer read: the caption(s) of the filing's line(s), summed where
-    two; '' for any other solution."""
+    two, and the side each year's figure is on (`side_clause`); '' for any other solution."""
     if sol.recipe.id != NAMED_LINE:
         return ""
     labels = list(dict.fromkeys(f.row.label for f in sol.facts))
@@ -127,4 +131,59 @@ def named_clause(sol: Solution) -> str:
     return (
         f" The question names the line '{sol.recipe.name}': read from the filing's "
         f"{'lines' if len(labels) > 1 else 'line'} {lines}, not from a broader catalogue item."
+    ) + side_clause(sol, spec)
+
+
+def side_clause(sol: Solution, spec: QuestionAsk | None = None) -> str:
+    """The side each year's figure of a one-row named line is on, in words (`lexicon.sides`:
+    'FY2019: other income of $124 million (printed (124) on the line 'Other expense (income)',
+    where a figure in parentheses is income)'), for the years the answer gives and, where the
+    question asks which side, every year it names; '' where the line is not an income
+    statement's or its print is unknown (a tagged fact)."""
+    rows = {f.row.label: f.row for f in sol.facts}
+    if len(rows) != 1:
+        return ""
+    (row,) = rows.values()
+    if row.statement not in ("income", None):
+        return ""
+    years = [f.year for f in sol.facts]
+    if spec is not None and spec.asks_side:
+        years = sorted({*years, *spec.years}, reverse=True)
+    said = []
+    for year in dict.fromkeys(years):
+        printed = row.printed_for(year)
+        if printed is None:
+            continue
+        side = line_side(row.label, printed, _shown(printed), nonoperating=row.nonoperating)
+        if side is None:
+            continue
+        label = spec.period_label(year) if spec is not None else f"FY{year}"
+        amount = format_amount(abs(printed), "USD", row.scale or 1.0)
+        said.append(f"{label}: {side.phrase} of {amount} ({side.how})")
+    return (" " + "; ".join(said) + ".") if said else ""
+
+
+def sided_value(sol: Solution, value: str) -> str:
+    """A one-year named line's figure with its side in words ('other income of $124 million'
+    for the line 'Other expense (income)' printing (124)): a bare or signed amount on a
+    two-sided line does not say which side it is on. `value` as formatted otherwise."""
+    if sol.recipe.id != NAMED_LINE or len(sol.facts) != 1 or sol.unit != "USD":
+        return value
+    fact = sol.facts[0]
+    if fact.row.statement not in ("income", None):
+        return value
+    printed = fact.row.printed_for(fact.year)
+    side = (
+        line_side(fact.row.label, printed, _shown(printed), nonoperating=fact.row.nonoperating)
+        if printed
+        else None
     )
+    if side is None:
+        return value
+    return f"{side.phrase} of {value.lstrip('-')}"
+
+
+def _shown(printed: float) -> str:
+    """A figure as the filing prints it: '(124)', '208'."""
+    text = f"{abs(printed):,.2f}".rstrip("0").rstrip(".")
+    return f"({text})" if printed < 0 else text

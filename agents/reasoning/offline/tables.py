@@ -64,11 +64,27 @@ class Row:
     ends: tuple[tuple[date | None, bool], ...] = ()
     # where the text reader read the row in its evidence text: caption and cells (text rows)
     at: RowAt | None = None
+    # each year's cell printed in parentheses (statement-model rows read from text; a text row's
+    # values carry their printed sign already)
+    negatives: tuple[bool, ...] = ()
+    # printed between operating income and pre-tax income (statement-model rows of an income
+    # statement): a caption naming no side there is read by the layout (`lexicon.sides`)
+    nonoperating: bool = False
 
     def value_for(self, year: int) -> float | None:
         if year in self.years:
             return self.values[self.years.index(year)]
         return None
+
+    def printed_for(self, year: int) -> float | None:
+        """The year's figure with the sign it is printed with (parenthesised negative), or None
+        where the print is not known (a tagged fact: the tag's sign is the concept's)."""
+        value = self.value_for(year)
+        if value is None:
+            return None
+        if self.negatives:
+            return -abs(value) if self.negatives[self.years.index(year)] else abs(value)
+        return None if self.model else value
 
 
 @dataclass

@@ -1,0 +1,110 @@
+"""The side a named line's figure is on, by the filing's own print, against the side the
+answer states.
+
+A two-sided caption ('Other expense (income)', 'Other (gains) and losses', 'Benefit
+(provision) for income taxes') puts one side in parentheses: a figure printed in parentheses is
+on that side, an unparenthesised one on the other; a caption naming no side ('Interest and
+other, net') is read by the income statement's layout (positive = income). The judge reads the
+side of each year's figure from the statement model's cells of the line the question names
+(how each cell is printed, `StatementFact.negative`; `lexicon.sides.line_side`), not from the
+reasoner's reading, and sends back an answer whose own words put a year's figure on the other
+side ('an expense of $124 million' where the line prints (124) on 'Other expense (income)').
+Words quoted from the caption state no side (`lexicon.sides.own_words`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from finqa.agents.judge import _lex
+from finqa.agents.judge.context import Context
+from finqa.agents.judge.kind import KindProblem
+from finqa.lexicon.model import StatementFact
+from finqa.lexicon.named_line import NamedLine, caption_part
+from finqa.lexicon.sides import Side, line_side, nonoperating_rows, stated_sides
+
+__all__ = ["printed_sides", "side_against_print", "sides_by_year"]
+
+_CLAUSE = re.compile(r"(?<=[.;])\s+")
+_ANNUAL_MONTHS = (0, 12)
+
+
+def printed_sides(facts: Iterable[StatementFact], line: NamedLine) -> dict[int, Side]:
+    """The side of each fiscal year's figure on the named line, from the income statement's
+    printed cells (a year whose cells disagree has none: two spans of one year)."""
+    found: dict[int, list[Side]] = {}
+    facts = list(facts)
+    tables: dict[tuple[str, str], list[StatementFact]] = {}
+    for f in facts:
+        tables.setdefault((f.doc_id, f.table_id), []).append(f)
+    between = {key: nonoperating_rows(group) for key, group in tables.items()}
+    for f in facts:
+        if f.source == "xbrl" or f.unit != "USD" or f.dimensions or not f.value:
+            continue
+        if f.statement != "income" or caption_part(line, f.label) is None:
+            continue
+        if f.period.months not in _ANNUAL_MONTHS and f.period.quarter is None:
+            continue  # a span of its own (a successor period), not the fiscal year's figure
+        printed = -abs(f.value) if f.negative else abs(f.value)
+        layout = f.row in between[(f.doc_id, f.table_id)]
+        side = line_side(f.label, printed, f.raw, nonoperating=layout)
+        if side is not None and f.period.fiscal_year:
+            found.setdefault(f.period.fiscal_year, []).append(side)
+    return {year: sides[0] for year, sides in found.items() if len({s.side for s in sides}) == 1}
+
+
+def sides_by_year(text: str, years: Iterable[int]) -> dict[int, set[str]]:
+    """The sides the answer's own words give each asked year: a clause naming the year (or, with
+    one year asked, a clause naming none) and a side word outside the caption's words."""
+    asked = list(dict.fromkeys(years))
+    out: dict[int, set[str]] = {}
+    for clause in _CLAUSE.split(text):
+        named = {y for y, _s, _e in _lex.year_mentions(clause)} & set(asked)
+        if not named and len(asked) == 1 and not _lex.year_mentions(clause):
+            named = set(asked)
+        sides = stated_sides(clause)
+        for year in named:
+            out.setdefault(year, set()).update(sides)
+    return out
+
+
+def side_against_print(ctx: Context) -> list[KindProblem]:
+    """A problem for each asked year whose side the answer states in its own words against the
+    side the filing's print gives the named line's figure (module docstring); [] otherwise."""
+    line = ctx.intent.ask.named_line
+    if line is None or ctx.abstained:
+        return []
+    years = ctx.intent.ask.years or ctx.asked
+    facts = list(_income_facts(ctx))
+    printed = printed_sides(facts, line)
+    stated = sides_by_year(ctx.text, years)
+    problems = []
+    for year in years:
+        side, said = printed.get(year), stated.get(year, set())
+        if side is None or not said or side.side in said:
+            continue
+        message = (
+            f"the answer puts FY{year}'s figure of '{line.phrase}' on the {sorted(said)[0]} side, "
+            f"but the filing's line reads {side.word} ({side.how})"
+        )
+        problems.append(KindProblem("wrong_side", message, []))
+    return problems
+
+
+def _income_facts(ctx: Context) -> Iterable[StatementFact]:
+    """The income-statement facts of the evidence filings, from the index's statement model
+    and the judge's own reading of the evidence pages."""
+    docs = list(dict.fromkeys(i.doc_id for i in ctx.evidence.items))
+    pages = ctx.routes.pages
+    own = pages.model() if pages is not None and hasattr(pages, "model") else pages
+    for store in (ctx.routes.store, own):
+        if store is None:
+            continue
+        for doc in docs:
+            try:
+                tables = store.tables(doc, "income")
+            except (KeyError, OSError, ValueError):
+                continue  # a filing the store does not hold
+            for table in tables:
+                yield from table.facts
