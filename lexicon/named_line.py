@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from finqa.lexicon._data import data_cache
 from finqa.lexicon.answer_form import ask_head
+from finqa.lexicon.components import enumeration
 from finqa.lexicon.dimension_question import asked_dimension
 from finqa.lexicon.intent import asks_share
 from finqa.lexicon.line_items import get_item
@@ -85,7 +86,8 @@ def named_line(question: str) -> NamedLine | None:
 @data_cache(256)
 def _named(q: str) -> NamedLine | None:
     head = ask_head(q)
-    both = _BOTH.search(q) is not None
+    listed = enumeration(q)
+    both = _BOTH.search(q) is not None or (listed is not None and listed.sides)
     if asks_share(q):
         return None  # a share of a whole names its lines as operands, not as the figure asked
     if asked_dimension(q) is not None:
@@ -100,7 +102,24 @@ def _named(q: str) -> NamedLine | None:
         first = found[0]
         phrase = f"{' '.join(first.words)} {first.mention}"
         return NamedLine(phrase, first.words, item_words(first.metric), False, first.metric, both)
-    return _printed(head, both)
+    printed = _printed(head, both)
+    if printed is None and both:
+        return _both_sides(head)
+    return printed
+
+
+def _both_sides(head: str) -> NamedLine | None:
+    """'Total deferred revenue (current plus non-current)': the catalogue item the ask names,
+    as the two lines a balance sheet prints for it, one on each side (current, non-current),
+    summed; the catalogue's one line would be half of it."""
+    mention = next((m for m in find_metrics(head)), None)
+    if mention is None:
+        return None
+    item = get_item(mention.canonical)
+    if item is None or item.statement != "balance":
+        return None
+    words = tuple(metric_key(mention.matched).split())
+    return NamedLine(mention.matched, words, item_words(mention.canonical), False, item.id, True)
 
 
 def _printed(head: str, both: bool) -> NamedLine | None:

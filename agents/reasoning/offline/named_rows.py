@@ -75,13 +75,23 @@ def named_solution(spec: QuestionAsk, book: Book) -> Solution | None:
 def _rows(line: NamedLine, book: Book, parts: Sequence[str], year: int) -> tuple[Row, ...] | None:
     """One row per part asked, each captioned as the named line and holding the year, all of
     one filing and statement; the financial statements' own rows first."""
-    found: dict[str, list[Row]] = {p: [] for p in parts}
+    found: dict[str, list[Row]] = {p: [] for p in (*parts, "")}
     for row in book.rows:
         if row.exhibit or row.per_share or row.value_for(year) is None:
             continue
         part = caption_part(line, row.label)
         if part in found:
             found[part].append(row)
+    unmarked = found.pop("")
+    if len(parts) == 1:
+        found[""] = unmarked
+    else:
+        # a balance sheet marks one side and prints the other under the bare caption
+        # ('Deferred revenue' and 'Deferred revenue, non-current'): the bare line is the side
+        # left unmarked
+        missing = [p for p in parts if not found[p]]
+        if len(missing) == 1:
+            found[missing[0]] = unmarked
     if not all(found.values()):
         return None
     first = min(found[parts[0]], key=_rank)
