@@ -185,6 +185,16 @@ class OfflineBackend:
             and self._acceptable(named, spec, strategy)
         ):
             return self._metric_answer(question, spec, named, strategy, book)
+        line = spec.named_line
+        if line is not None and line.own and spec.recipe is not None:
+            # a gain, loss or income named by what it is on or from: the company's net result
+            # (the catalogue's nearest item) would answer another question
+            text = (
+                f"I {CANNOT}: the question names the line '{line.phrase}', and no line of the "
+                "filings' statements in the evidence is captioned so for the periods asked; "
+                "the company's net result would answer another question."
+            )
+            return self._abstained(text, strategy, [line.phrase])
         return None
 
     def _defined(

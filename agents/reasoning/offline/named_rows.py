@@ -31,8 +31,10 @@ def named_solution(spec: QuestionAsk, book: Book) -> Solution | None:
     """The named line's figure (or its growth or change over the years asked) from the rows
     whose caption is the line, or None when the question names no line or no row is it."""
     line = spec.named_line
-    if line is None or spec.operator is not None or spec.aggregate not in _AGGREGATES:
+    if line is None or spec.operator is not None:
         return None
+    if spec.aggregate not in _AGGREGATES and not (line.own and spec.aggregate == "trend"):
+        return None  # a line of its own compared over two years: its two figures
     if (spec.is_yes_no and not spec.computes) or spec.descriptive or not spec.agg_years:
         return None  # a yes/no alone; 'did X ..., and how much was it?' asks the figure too
     if (line.metric is not None and spec.metric is not None and spec.recipe is None) or (
