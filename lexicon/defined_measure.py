@@ -21,6 +21,10 @@ from finqa.lexicon.metrics import METRICS, find_metrics, metric_key
 
 __all__ = ["DefinedMeasure", "defined_measure", "same_measure"]
 
+# the ask's own verb before the measure's name ('Give net interest (...)')
+_LEAD_VERB = re.compile(
+    r"^(?:give|compute|calculate|state|find|report|determine|what\s+(?:was|is))\s+", re.I
+)
 # words a line's name may carry that no caption needs ('total net revenue', 'reported')
 _PLAIN = frozenset({"total", "reported", "the", "consolidated"})
 
@@ -103,7 +107,8 @@ def _read(q: str) -> DefinedMeasure | None:
 def _name(whole: str) -> str:
     """The measure's own words: after the owner's possessive ('JPMorgan Chase's pre-provision
     profit' -> 'pre-provision profit')."""
-    return re.split(r"['\u2019]s\s+", whole)[-1].strip()
+    name = re.split(r"['\u2019]s\s+", whole)[-1].strip()
+    return _LEAD_VERB.sub("", name)
 
 
 def _operator_before(before: str) -> bool:

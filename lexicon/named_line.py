@@ -138,6 +138,8 @@ def _result_of(head: str) -> NamedLine | None:
             start <= mention.start and mention.end > m.start("prep")
         ):
             return None  # the catalogue's own name of the phrase
+        if mention.start < start < mention.end:
+            return None  # the result word ends a longer item ('provision for credit losses')
     obj = m.group("obj").strip()
     words = tuple(metric_key(obj).split())
     if not words:

@@ -63,6 +63,14 @@ class TestDefinedMeasureRead:
             is None
         )
 
+    def test_name_without_the_ask_verb(self) -> None:
+        """'Give net interest (A minus B)' names the measure 'net interest'."""
+        measure = defined_measure(
+            "Was Acme a net payer of interest in 2024? Give net interest (interest expense "
+            "minus interest income) in USD millions."
+        )
+        assert measure is not None and measure.name == "net interest"
+
 
 class TestComputedAsDefined:
     def test_difference_and_its_change(self) -> None:

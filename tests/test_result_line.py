@@ -57,6 +57,14 @@ class TestResultLineRead:
             is None
         )
 
+    def test_result_word_ending_a_longer_item(self) -> None:
+        """'provision for credit losses on its card portfolio': the loss word ends the
+        catalogue's provision, so no line of its own is named by it."""
+        line = named_line(
+            "What was Quillmark's provision for credit losses on its card portfolio in 2024?"
+        )
+        assert line is None or not line.own
+
 
 class TestResultLineAnswered:
     def test_read_from_its_caption(self) -> None:
