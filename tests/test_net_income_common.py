@@ -53,3 +53,22 @@ class TestCommonShareholders:
         answer = build_reasoner(Settings()).generate(Q, evidence(INCOME, question=Q), 1)
         assert "$270 million" in answer.text
         assert "$720 million" not in answer.text and "$740 million" not in answer.text
+
+
+class TestEarningsPerShareTable:
+    def test_numerator_under_a_per_share_heading_is_an_amount(self) -> None:
+        """In an earnings-per-share table ('in millions, except per share data'), the
+        earnings available to common shareholders are an amount in millions; the per-share
+        figure and the share count keep their own units."""
+        from finqa.lexicon.statements.build import row_unit
+
+        heading = "Basic earnings per share"
+        assert row_unit("Earnings available to common shareholders", heading, "", 1e6) == (
+            "USD",
+            1e6,
+        )
+        assert row_unit("Basic earnings per share", heading, "", 1e6) == ("USD/share", 1.0)
+        assert row_unit("Net earnings", heading, "", 1e6) == ("USD/share", 1.0)
+        assert row_unit("Weighted-average basic shares outstanding", heading, "", 1e6)[0] == (
+            "shares"
+        )

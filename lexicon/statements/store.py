@@ -85,7 +85,9 @@ STORE_READ_ERRORS: tuple[type[Exception], ...] = (OSError, ValueError, KeyError,
 #     over lines, or printed under each period line; a footnote mark on a row of parts
 # 21: (operands) 'Net income attributable to common shareholders' and its '(loss)' spellings
 #     the catalogue's net_income_common (after preferred dividends), not the company's amount
-MODEL_VERSION = 21
+# 22: (operands) under an earnings-per-share heading, an earnings amount named by whom it goes
+#     to ('Earnings available to common shareholders') is an amount in the table's scale
+MODEL_VERSION = 22
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
 
