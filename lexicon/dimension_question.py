@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from finqa.lexicon._dimension_names import abbreviates as _abbreviates
 from finqa.lexicon._dimension_names import loose as _loose
 from finqa.lexicon._dimension_names import narrower as _narrower
+from finqa.lexicon.components import Enumeration, enumeration
 from finqa.lexicon.dimension_members import (
     KIND_AXES,
     DimensionMember,
@@ -291,6 +292,12 @@ def _within_company(companies: Sequence[tuple[int, int]], start: int, end: int) 
     return any(s <= start and end <= e and e - s > end - start for s, e in companies)
 
 
+def _in_list(listed: Enumeration | None, start: int, end: int) -> bool:
+    """Whether the span lies in the list of the components the question sums for the figure
+    it asks (`lexicon.components`): an operand of the whole, never a part of the business."""
+    return listed is not None and listed.start <= start and end <= listed.end
+
+
 def _unowned(spoken: AskedDimension | None) -> AskedDimension | None:
     """The question's phrase for the part without the possessive's owner before it ('Alpha
     Beta's Gamma' -> 'Gamma'): the owner is the company, no word of the part's name."""
@@ -326,6 +333,7 @@ def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> Aske
     toks = _tokens(question)
     owners = [(o.start(), o.end("owner")) for o in _OWNER.finditer(question)]
     companies = [(c.start, c.end) for c in find_companies(question)]
+    listed = enumeration(question)
     best: tuple[int, int, int, int, int, DimensionMember, str] | None = None  # rank, member, text
     for i in range(len(toks)):
         for j in range(min(len(toks), i + _MAX_WORDS), i, -1):
@@ -343,6 +351,9 @@ def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> Aske
             )
             # 'Activision Blizzard earned': a word of the company's name, not its Activision
             generic = generic or _within_company(companies, toks[i][0], toks[j - 1][1])
+            # 'total cost of revenue (product plus service and other)': a line the question
+            # counts in the whole it asks, not a part of the business
+            generic = generic or _in_list(listed, toks[i][0], toks[j - 1][1])
             for m in hits:
                 if not _short_ok(text, key) or generic:
                     continue

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from finqa.lexicon._data import data_cache
 from finqa.lexicon.answer_form import ask_head
+from finqa.lexicon.components import enumeration
 from finqa.lexicon.dimension_question import asked_dimension
 from finqa.lexicon.intent import asks_share
 from finqa.lexicon.line_items import get_item
@@ -50,6 +51,16 @@ _PART_WORDS: dict[tuple[str, ...], str] = {
     ("noncurrent",): NONCURRENT,
     ("long", "term"): NONCURRENT,
 }
+# a result word and what it is on or from: 'net gain or a net loss on X', 'income from X'
+_RESULT_OF = re.compile(
+    r"\b(?:net\s+)?(?:gains?|loss(?:es)?|income|earnings)"
+    r"(?:\s+or\s+(?:an?\s+)?(?:net\s+)?(?:gains?|loss(?:es)?|income|earnings))?"
+    r"\s+(?P<prep>on|from)\s+(?P<obj>[a-z][a-z\s,&-]{2,60}?)"
+    r"(?=\s+(?:in|for|during|at|as|of|and\s+how|compared|versus|vs)\b|\s*[?,.;(]|$)",
+    re.IGNORECASE,
+)
+# the words a caption of such a line may add to its object ('Gains (losses) on ..., net')
+_RESULT_WORDS = "gain gains loss losses income earnings net on from and or total other"
 # where a row's figures start: a dollar sign, a digit (parenthesised or not), a dash for nil;
 # a parenthesis before a word is part of the caption ('Other (gains) and losses')
 _FIRST_FIGURE = re.compile(r"\$|\(?\s*\d|\u2014")
@@ -69,6 +80,9 @@ class NamedLine:
     quoted: bool
     metric: str | None  # the catalogue item the phrase names or narrows (None: quoted)
     both_parts: bool  # 'current plus non-current': the two lines of the caption, summed
+    # a gain, loss or income named by what it is on or from ('net loss on equity investments',
+    # 'income from continuing operations'): a line of its own, never the company's net result
+    own: bool = False
 
     @property
     def printed(self) -> bool:
@@ -85,7 +99,8 @@ def named_line(question: str) -> NamedLine | None:
 @data_cache(256)
 def _named(q: str) -> NamedLine | None:
     head = ask_head(q)
-    both = _BOTH.search(q) is not None
+    listed = enumeration(q)
+    both = _BOTH.search(q) is not None or (listed is not None and listed.sides)
     if asks_share(q):
         return None  # a share of a whole names its lines as operands, not as the figure asked
     if asked_dimension(q) is not None:
@@ -95,12 +110,56 @@ def _named(q: str) -> NamedLine | None:
         words = tuple(metric_key(phrase).split())
         if 1 <= len(words) <= _MAX_QUOTED_WORDS:
             return NamedLine(phrase, words, frozenset(), True, None, both)
+    result = _result_of(head)
+    if result is not None:
+        return result
     found = qualifiers(q)
     if found:
         first = found[0]
         phrase = f"{' '.join(first.words)} {first.mention}"
         return NamedLine(phrase, first.words, item_words(first.metric), False, first.metric, both)
-    return _printed(head, both)
+    printed = _printed(head, both)
+    if printed is None and both:
+        return _both_sides(head)
+    return printed
+
+
+def _result_of(head: str) -> NamedLine | None:
+    """'A net gain or a net loss on equity investments', 'income from continuing operations':
+    a result word with what it is on or from names that line, unless the catalogue names the
+    whole phrase ('income from operations' is operating income). A caption of it holds the
+    object's words and adds only result words ('Gains (losses) on equity investments, net')."""
+    m = _RESULT_OF.search(head)
+    if m is None:
+        return None
+    start, end = m.start(), m.start("obj") + len(m.group("obj"))
+    for mention in find_metrics(head):
+        if mention.start <= m.start("obj") < mention.end or (
+            start <= mention.start and mention.end > m.start("prep")
+        ):
+            return None  # the catalogue's own name of the phrase
+        if mention.start < start < mention.end:
+            return None  # the result word ends a longer item ('provision for credit losses')
+    obj = m.group("obj").strip()
+    words = tuple(metric_key(obj).split())
+    if not words:
+        return None
+    allowed = frozenset(metric_key(_RESULT_WORDS).split())
+    return NamedLine(head[start:end], words, allowed, False, None, False, own=True)
+
+
+def _both_sides(head: str) -> NamedLine | None:
+    """'Total deferred revenue (current plus non-current)': the catalogue item the ask names,
+    as the two lines a balance sheet prints for it, one on each side (current, non-current),
+    summed; the catalogue's one line would be half of it."""
+    mention = next((m for m in find_metrics(head)), None)
+    if mention is None:
+        return None
+    item = get_item(mention.canonical)
+    if item is None or item.statement != "balance":
+        return None
+    words = tuple(metric_key(mention.matched).split())
+    return NamedLine(mention.matched, words, item_words(mention.canonical), False, item.id, True)
 
 
 def _printed(head: str, both: bool) -> NamedLine | None:

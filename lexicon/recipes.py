@@ -33,6 +33,7 @@ from finqa.lexicon.metrics import Metric
 __all__ = [
     "PCT_OF_REVENUE",
     "Recipe",
+    "formula_recipe",
     "RECIPES",
     "get_recipe",
     "lexicon_recipe",
@@ -142,6 +143,16 @@ def variant_recipe(metric_id: str, formula: str, unit: str) -> Recipe | None:
         return None
     name = metric.phrase or metric.name.lower()
     return Recipe(metric.id, name, formulas, unit if unit in _UNITS else "ratio")
+
+
+def formula_recipe(recipe_id: str, name: str, formula: str, unit: str) -> Recipe | None:
+    """A measure the question defines by a formula over catalogue keys, written per year as
+    the catalogue's own formulas are (each key by its own alternatives); None when it cannot
+    be written."""
+    formulas = _written(formula, None)
+    if not formulas:
+        return None
+    return Recipe(recipe_id, name, formulas, unit if unit in _UNITS else "ratio")
 
 
 def _unit(metric: Metric) -> str:

@@ -54,6 +54,13 @@ _NOT_PER_SHARE = re.compile(
 # row's own caption is per share; the share counts and headings there are words of a caption
 # ('Common stock, $0.50 par value per share; Shares issued: 1,726 million' 863)
 _AMOUNTS_ONLY = frozenset({"balance", "cashflow"})
+# an earnings amount named by whom it goes to ('Earnings available to common shareholders',
+# 'Net income allocated to participating securities'): under an earnings-per-share heading it is
+# the numerator, an amount in the table's scale, not a per-share figure
+_OWNERS_AMOUNT = re.compile(
+    r"\b(?:income|earnings|loss)\b.*\b(?:available|attributable|allocated|applicable)\s+(?:to|for)\b",
+    re.I,
+)
 _UNAUDITED = re.compile(r"\bunaudited\b", re.I)
 
 
@@ -76,7 +83,11 @@ def row_unit(
     label, heading = _NOT_PER_SHARE.sub(" ", label), _NOT_PER_SHARE.sub(" ", heading)
     if kind in _AMOUNTS_ONLY:  # only a caption that says so is per share there
         return ("USD/share", 1.0) if _PER_SHARE.search(label) else ("USD", amounts_scale)
-    if _PER_SHARE.search(label) or (_PER_SHARE.search(heading) and not _SHARES.search(label)):
+    if _PER_SHARE.search(label) or (
+        _PER_SHARE.search(heading)
+        and not _SHARES.search(label)
+        and not _OWNERS_AMOUNT.search(label)
+    ):
         return "USD/share", 1.0
     if _SHARES.search(label) and not _MONEY.search(label):
         return "shares", count_scale(label) or amounts_scale

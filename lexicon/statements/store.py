@@ -88,7 +88,11 @@ STORE_READ_ERRORS: tuple[type[Exception], ...] = (OSError, ValueError, KeyError,
 #     amounts)') makes no row per share
 # 22: (lead) a share count in the scale its caption or heading states ('Shares used in
 #     calculation (000s)') under a table in millions
-MODEL_VERSION = 22
+# 23: (operands) 'Net income attributable to common shareholders' and its '(loss)' spellings
+#     the catalogue's net_income_common (after preferred dividends), not the company's amount
+#     (operands) under an earnings-per-share heading, an earnings amount named by whom it goes
+#     to ('Earnings available to common shareholders') is an amount in the table's scale
+MODEL_VERSION = 23
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
 

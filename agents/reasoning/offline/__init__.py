@@ -17,6 +17,12 @@ from finqa.agents.reasoning.offline.causes import cause_answer
 from finqa.agents.reasoning.offline.change_form import both_forms
 from finqa.agents.reasoning.offline.compound import with_cause, with_unanswered
 from finqa.agents.reasoning.offline.conventions import other_conventions
+from finqa.agents.reasoning.offline.defined import (
+    DEFINED,
+    asked_definition,
+    defined_clause,
+    defined_solution,
+)
 from finqa.agents.reasoning.offline.dimension import dimension_answer
 from finqa.agents.reasoning.offline.explain import explain, fmt_unit
 from finqa.agents.reasoning.offline.extractive import best_passages, content_words
@@ -138,17 +144,14 @@ class OfflineBackend:
                 "report; the reported figure would answer another question."
             )
             return self._abstained(text, strategy, ["an adjusted measure"])
-        # the line the question names, read from the filing's line under that caption, before
-        # a catalogue item the phrase names only part of
-        named = named_solution(spec, book)
-        if (
-            named is not None
-            and not (spec.sub_annual and not spec.periods)
-            and not spec.adjusted
-            and not named.implausible
-            and self._acceptable(named, spec, strategy)
-        ):
-            return self._metric_answer(question, spec, named, strategy, book)
+        # a measure the question defines over named lines, computed as defined (or not at
+        # all); the line the question names, read from the filing's line under that caption,
+        # before a catalogue item the phrase names only part of
+        own = self._defined(question, spec, strategy, book) or self._named(
+            question, spec, strategy, book
+        )
+        if own is not None:
+            return own
         item = METRICS.get(spec.recipe or "")
         if metric_q and item is not None and _other_period(spec, item.period_type):
             # a balance for a flow or a flow for a balance answers another question
@@ -176,6 +179,58 @@ class OfflineBackend:
                 return self._abstain(spec, strategy, missing_operands(spec, book), question)
         return self._extractive(question, evidence, strategy, spec)
 
+    def _named(self, question: str, spec: QuestionAsk, strategy: str, book: Book) -> Answer | None:
+        """The figure of the line the question names, read from its own caption; None when
+        the question names no such line or no row is it."""
+        named = named_solution(spec, book)
+        if (
+            named is not None
+            and not (spec.sub_annual and not spec.periods)
+            and not spec.adjusted
+            and not named.implausible
+            and self._acceptable(named, spec, strategy)
+        ):
+            return self._metric_answer(question, spec, named, strategy, book)
+        line = spec.named_line
+        if line is not None and line.own and spec.recipe is not None:
+            # a gain, loss or income named by what it is on or from: the company's net result
+            # (the catalogue's nearest item) would answer another question
+            text = (
+                f"I {CANNOT}: the question names the line '{line.phrase}', and no line of the "
+                "filings' statements in the evidence is captioned so for the periods asked; "
+                "the company's net result would answer another question."
+            )
+            return self._abstained(text, strategy, [line.phrase])
+        return None
+
+    def _defined(
+        self, question: str, spec: QuestionAsk, strategy: str, book: Book
+    ) -> Answer | None:
+        """The measure the question defines, computed as defined; an abstention naming what it
+        lacks; None when the question defines no measure of its own."""
+        measure = asked_definition(question, spec)
+        if measure is None or spec.adjusted or (spec.sub_annual and not spec.periods):
+            return None
+        defined = defined_solution(measure, spec, book)
+        if (
+            defined is not None
+            and not defined.implausible
+            and self._acceptable(defined, spec, strategy)
+        ):
+            return self._metric_answer(question, spec, defined, strategy, book)
+        lacking = measure.missing
+        why = (
+            f"finqa's catalogue has no line item for {', '.join(repr(p) for p in lacking)}"
+            if lacking
+            else "the evidence does not show every line of it for the periods asked"
+        )
+        text = (
+            f"I {CANNOT}: the question defines {measure.name or 'the measure'} as "
+            f"{measure.written()}, and {why}; a metric of a similar name would answer "
+            "another question."
+        )
+        return self._abstained(text, strategy, list(lacking or measure.parts))
+
     # ------------------------------------------------------------------ metric
     @staticmethod
     def _acceptable(sol: Solution, spec: QuestionAsk, strategy: str) -> bool:
@@ -200,7 +255,7 @@ class OfflineBackend:
         levels: tuple[Calculation, ...] = ()
         # a movement of an amount: its amount and percent (of the catalogue item: not for the
         # line the question names, whose other form `both_forms` cannot read)
-        both = both_forms(spec, sol, book) if sol.recipe.id != NAMED_LINE else None
+        both = both_forms(spec, sol, book) if sol.recipe.id not in (NAMED_LINE, DEFINED) else None
         if both is not None:
             value = f"{value} ({both.other})"
         if spec.is_yes_no and spec.wants_positive:
@@ -239,6 +294,7 @@ class OfflineBackend:
                 f" Computed by finqa as {sol.calculation.expression} from {operands}{unit_note}."
             )
         text += explain(sol) + named_clause(sol, spec)
+        text += defined_clause(sol, asked_definition(question, spec), spec)
         others = other_conventions(question, spec, book, sol)
         text += others.clause
         if strategy == "detailed" and len(sol.per_year) > 1:

@@ -33,8 +33,10 @@ def named_solution(spec: QuestionAsk, book: Book) -> Solution | None:
     """The named line's figure (or its growth or change over the years asked) from the rows
     whose caption is the line, or None when the question names no line or no row is it."""
     line = spec.named_line
-    if line is None or spec.operator is not None or spec.aggregate not in _AGGREGATES:
+    if line is None or spec.operator is not None:
         return None
+    if spec.aggregate not in _AGGREGATES and not (line.own and spec.aggregate == "trend"):
+        return None  # a line of its own compared over two years: its two figures
     if (spec.is_yes_no and not spec.computes and not spec.asks_side) or not spec.agg_years:
         return None  # a yes/no alone; 'did X ..., and how much was it?' asks the figure too
     if spec.descriptive and not spec.asks_side:
@@ -79,13 +81,23 @@ def named_solution(spec: QuestionAsk, book: Book) -> Solution | None:
 def _rows(line: NamedLine, book: Book, parts: Sequence[str], year: int) -> tuple[Row, ...] | None:
     """One row per part asked, each captioned as the named line and holding the year, all of
     one filing and statement; the financial statements' own rows first."""
-    found: dict[str, list[Row]] = {p: [] for p in parts}
+    found: dict[str, list[Row]] = {p: [] for p in (*parts, "")}
     for row in book.rows:
         if row.exhibit or row.per_share or row.value_for(year) is None:
             continue
         part = caption_part(line, row.label)
         if part in found:
             found[part].append(row)
+    unmarked = found.pop("")
+    if len(parts) == 1:
+        found[""] = unmarked
+    else:
+        # a balance sheet marks one side and prints the other under the bare caption
+        # ('Deferred revenue' and 'Deferred revenue, non-current'): the bare line is the side
+        # left unmarked
+        missing = [p for p in parts if not found[p]]
+        if len(missing) == 1:
+            found[missing[0]] = unmarked
     if not all(found.values()):
         return None
     first = min(found[parts[0]], key=_rank)

@@ -1,0 +1,170 @@
+"""The lines a question names as the components of the figure it asks: 'total cost of revenue
+(product plus service and other)', 'total cost of revenues, including both product costs and
+service costs', 'total debt counting commercial paper, the current portion of long-term debt and
+long-term debt', 'pre-provision profit (total net revenue minus total noninterest expense)'.
+
+A question that spells a whole out of its parts asks for the whole: the sum (or the difference,
+for a measure it defines with 'minus') of every line it names, never one of them. The names in
+such a list are operands of the figure asked, not a segment, product line or region of the
+business ('product' in 'cost of revenue (product plus service and other)' is a cost line).
+Read once from the question's words (`enumeration`); which filing line is each part is the
+reader's business (a caption holding the part's words, `part_key`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from finqa.lexicon._data import data_cache
+from finqa.lexicon.metrics import metric_key
+
+__all__ = ["Enumeration", "enumeration", "part_key", "SIDES"]
+
+# the words of a balance sheet's two sides of one caption ('current plus non-current',
+# 'short-term plus long-term'): a list of these alone names the caption's two lines
+SIDES = frozenset({"current", "non current", "noncurrent", "short term", "long term"})
+
+# what opens a list of the whole's components after the whole is named: 'including both',
+# 'counting', 'comprising', 'defined as', 'computed as' (a list needs two or more parts)
+_LEAD = re.compile(
+    r"(?:,\s*)?\b(?:including|counting|comprising|consisting\s+of|"
+    r"made\s+up\s+of|(?:which\s+is\s+|is\s+)?(?:defined|computed|calculated)\s+as)\s+",
+    re.I,
+)
+# a parenthesis holding a list: '(A plus B)', '(A + B)', '(A minus B)', '(A, B and C)'
+_PAREN = re.compile(r"\(([^()]{3,200})\)")
+# where a list after a lead word ends: the question's end or its next clause
+_LIST_END = re.compile(
+    r"\?|;|\.\s|\.$|\bat\s+(?:the\s+)?(?:end|close)\b|\b(?:at|as\s+of|on)\s+(?=[A-Z][a-z]+\s+\d)"
+    r"|\s(?:in|for|during)\s+(?:fiscal|FY|the\s+(?:fiscal\s+)?(?:year|quarter|six|nine|three|first|second|third|fourth))\b"
+    r"|\s(?:in|for|during)\s+\d{4}\b|,\s*(?:and\s+)?(?:what|how|which|why|answer|round|express)\b",
+    re.I,
+)
+_PLUS = re.compile(r"\s*(?:\bplus\b|\+)\s*", re.I)
+_MINUS = re.compile(r"\s+(?:minus|less)\s+|\s+-\s+", re.I)
+_COMMA_LIST = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+", re.I)
+_BOTH = re.compile(r"^\s*both\s+", re.I)
+_ARTICLE = re.compile(r"^(?:the|its|their|a|an)\s+", re.I)
+_DIGIT = re.compile(r"\d")
+_BRACKET = re.compile(r"[()]")
+# an operator right after a parenthesis: the list is one operand of a formula ('(A - B) / A')
+_OPERATOR_AFTER = re.compile(r"^\s*(?:/|\*|\bx\b|\bdivided\b|\btimes\b)", re.I)
+# a comma inside a caption ('long-term debt, net'): the word after it qualifies the line
+_CAPTION_COMMA = re.compile(r",\s*(?=(?:net|current|non-?current|noncurrent)\b)", re.I)
+_MAX_PART_WORDS = 8
+# words a whole may be spelled with before its list, read as 'the total of its parts'
+_WHOLE_WORDS = re.compile(r"\b(?:total|combined|aggregate|all)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Enumeration:
+    """The components a question names for the figure it asks, in the order written."""
+
+    parts: tuple[str, ...]  # as written, without a leading article ('current portion of ...')
+    signs: tuple[int, ...]  # +1 for a part added, -1 for one subtracted ('minus')
+    start: int  # the list's span in the (whitespace-normalised) question
+    end: int
+    whole: str  # the words before the list, up to the clause's start ('total cost of revenue')
+
+    @property
+    def sides(self) -> bool:
+        """The parts are the two sides of one caption ('current plus non-current')."""
+        return all(part_key(p) in SIDES for p in self.parts)
+
+    @property
+    def defined(self) -> bool:
+        """A measure the question defines by a difference of lines ('A minus B')."""
+        return any(s < 0 for s in self.signs)
+
+    def expression(self) -> str:
+        """The parts as written, joined by their operators ('A - B', 'A + B + C')."""
+        out = self.parts[0]
+        for part, sign in zip(self.parts[1:], self.signs[1:], strict=True):
+            out += f" {'-' if sign < 0 else '+'} {part}"
+        return out
+
+
+def enumeration(question: str) -> Enumeration | None:
+    """The list of components the question names for a whole, else None (a list needs two
+    parts or more; a parenthesis of dates or figures is no list)."""
+    return _read(" ".join(question.split()))
+
+
+def part_key(part: str) -> str:
+    """A part's words as `metric_key` spells them, without a leading article."""
+    return metric_key(_ARTICLE.sub("", part.strip()))
+
+
+@data_cache(256)
+def _read(q: str) -> Enumeration | None:
+    for m in _PAREN.finditer(q):
+        body = m.group(1)
+        if _DIGIT.search(body):
+            continue  # '(53 weeks ended January 3, 2016)', '(in millions)'
+        before = q[: m.start()]
+        if _OPERATOR_AFTER.match(q[m.end() :]):
+            continue
+        listed = _split(body, lead_list=bool(_WHOLE_WORDS.search(_clause(before))))
+        if listed is not None:
+            return Enumeration(*listed, m.start(1), m.end(1), _clause(before))
+    for m in _LEAD.finditer(q):
+        rest = q[m.end() :]
+        stop = _LIST_END.search(rest)
+        body = rest[: stop.start()] if stop else rest
+        both = _BOTH.match(body)
+        if both is not None:
+            first, sep, second = body[both.end() :].partition(" and ")
+            parts = [first, second] if sep else []
+            if len(parts) == 2 and all(_ok(p) for p in parts):
+                cleaned = tuple(_clean(p) for p in parts)
+                return Enumeration(
+                    cleaned, (1, 1), m.end(), m.end() + len(body), _clause(q[: m.start()])
+                )
+            continue
+        listed = _split(body, lead_list=True)
+        if listed is not None:
+            return Enumeration(*listed, m.end(), m.end() + len(body), _clause(q[: m.start()]))
+    return None
+
+
+def _split(body: str, *, lead_list: bool) -> tuple[tuple[str, ...], tuple[int, ...]] | None:
+    """The parts of a list and their signs: split on 'plus' / 'minus' where written, else (a
+    list after a lead word or a 'total') on commas and the last 'and'."""
+    signed: list[tuple[str, int]] = []
+    if _PLUS.search(body) or _MINUS.search(body):
+        sign = 1
+        for chunk in re.split(
+            r"(\s*(?:\bplus\b|\+)\s*|\s+(?:minus|less)\s+|\s+-\s+)", body, flags=re.I
+        ):
+            word = chunk.strip().lower()
+            if word in ("plus", "+"):
+                sign = 1
+            elif word in ("minus", "less", "-"):
+                sign = -1
+            elif chunk.strip():
+                signed.append((chunk, sign))
+    elif lead_list:
+        protected = _CAPTION_COMMA.sub(" \x00 ", body)
+        signed = [(p.replace(" \x00 ", ", "), 1) for p in _COMMA_LIST.split(protected) if p.strip()]
+    if len(signed) < 2 or not all(_ok(p) for p, _ in signed):
+        return None
+    return tuple(_clean(p) for p, _ in signed), tuple(s for _, s in signed)
+
+
+def _ok(part: str) -> bool:
+    """A part is a few words of a line's name: no figure, no clause."""
+    words = part_key(part).split()
+    return (
+        1 <= len(words) <= _MAX_PART_WORDS and not _DIGIT.search(part) and not _BRACKET.search(part)
+    )
+
+
+def _clean(part: str) -> str:
+    return _ARTICLE.sub("", part.strip(" ,")).strip()
+
+
+def _clause(before: str) -> str:
+    """The words just before a list, back to the clause's start: the whole they make up."""
+    tail = re.split(r"[,;:?]|\b(?:what|how|which|using|was|were|is|are)\b", before, flags=re.I)[-1]
+    return tail.strip()
