@@ -83,7 +83,7 @@ STORE_READ_ERRORS: tuple[type[Exception], ...] = (OSError, ValueError, KeyError,
 #     before a row's figures is no column
 # 20: (segments) a parts-as-columns header of the names the filing lists as its segments broken
 #     over lines, or printed under each period line; a footnote mark on a row of parts
-MODEL_VERSION = 20
+MODEL_VERSION = 21
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
 
