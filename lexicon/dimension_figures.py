@@ -18,7 +18,7 @@ from finqa.lexicon.dimensions import dimensional_facts
 if TYPE_CHECKING:
     from finqa.lexicon.model import AskedDimension, StatementFact
 
-__all__ = ["PartFigures", "part_figures", "part_value", "year_before"]
+__all__ = ["PartFigures", "part_figures", "part_value", "printed_caption", "year_before"]
 
 
 @dataclass(frozen=True)
@@ -101,3 +101,28 @@ def part_value(figures: PartFigures, metric_id: str, aggregate: str | None = Non
         return evaluate_metric(metric_id, cur, prev)
     except (FormulaError, ZeroDivisionError):
         return None
+
+
+def printed_caption(store: Any, fact: StatementFact) -> str | None:
+    """The caption a part's figure is printed under when it is not the line item's plain name:
+    the heading of its block in the segment table ('Adjusted EBIT from continuing operations'
+    over the segments' rows, read as operating income), so an answer names the measure the
+    filing prints; None for a tagged fact, a row that names its own line, or a heading that is
+    the catalogue's own caption of the item."""
+    from finqa.lexicon.metrics import get_metric
+    from finqa.lexicon.statements.parts import heading_flow
+
+    if fact.source == "xbrl" or not fact.item:
+        return None
+    table = next((t for t in store.tables(fact.doc_id) if t.table_id == fact.table_id), None)
+    if table is None or not 0 < fact.row <= len(table.labels):
+        return None
+    for label in reversed(table.labels[: fact.row]):
+        if heading_flow(label) == fact.item:
+            metric = get_metric(fact.item)
+            plain = {fact.item.replace("_", " ")}
+            if metric is not None:
+                plain |= {metric.name.lower(), *(c.lower() for c in metric.line_items)}
+            said = " ".join(label.rstrip(":").split())
+            return None if said.lower() in plain else said
+    return None

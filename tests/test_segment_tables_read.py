@@ -103,6 +103,39 @@ def _ask(question: str, page: str) -> str:
     return answer.text
 
 
+# the measures' captions under the repeated years, the second naming two amounts; the
+# segments' total named without a line item ('Reportable segments total')
+BELOW = """Information on the operating segments and reconciliations to consolidated net revenues
+and consolidated income before income tax expense are presented below (amounts in millions):
+Years Ended December 31,
+2022 2021 2022 2021
+Net revenues
+Operating income
+and income before income
+tax expense
+North $ 50,000 $ 40,000 $ 5,000 $ 4,800
+South 30,000 28,000 4,700 4,600
+West 6,392 11,474 2,512 2,262
+Reportable segments total 86,392 79,474 12,212 11,662
+Other segments (700) (500)
+Consolidated net revenues / operating income $ 86,392 $ 79,474 $ 11,512 $ 11,162
+"""
+
+# a note's block of segment profit under a caption of the filer's own ('Adjusted EBIT')
+ADJUSTED = """The following table presents information about reportable segments:
+(in millions) 2022 2021
+Net sales
+North $ 50,000 $ 40,000
+South 30,000 28,000
+West 6,392 11,474
+Total net sales 86,392 79,474
+Adjusted EBIT
+North 5,000 4,800
+South 4,700 4,600
+West 2,512 2,262
+Adjusted EBIT 12,212 11,662
+"""
+
 Q_MARGIN = "Which of Acme's divisions had the highest operating margin in 2022, and what was it?"
 
 
@@ -166,3 +199,35 @@ class TestKindWordIsNoLine:
         assert named_part(q, labels) is None
         fee = "How much did Acme's membership fee revenue grow in 2022?"
         assert named_part(fee, labels) is not None
+
+
+class TestCaptionsBelowTheYears:
+    def test_captions_under_the_header(self) -> None:
+        """Captions printed under the repeated years ('Operating income and income before
+        income tax expense') name each group; 'Reportable segments total' closes a block."""
+        parts = _parts(BELOW)
+        assert parts[("South", "revenue", "FY2021")] == 28_000
+        assert parts[("South", "operating_income", "FY2022")] == 4_700
+        assert measure_captions("Net revenues Operating income and income before tax", 2) == [
+            "Net revenues",
+            "Operating income",
+        ]
+
+
+class TestPartShare:
+    def test_share_of_the_company_figure(self) -> None:
+        """'What percentage of net revenue came from X' is the part's figure over the
+        consolidated figure of the same period, both named."""
+        text = _ask(
+            "What percentage of Acme's 2022 net revenue came from its South segment? Round to one "
+            "decimal place.",
+            SIDE_BY_SIDE,
+        )
+        assert "34.7%" in text and "$86,392 million" in text, text
+
+
+class TestPrintedCaption:
+    def test_answer_names_the_caption_read(self) -> None:
+        """A segment margin read from a block the filer captions 'Adjusted EBIT' says so."""
+        text = _ask("What operating margin did Acme's South segment earn in 2022?", ADJUSTED)
+        assert "15.7%" in text and "printed as 'Adjusted EBIT'" in text, text

@@ -99,12 +99,18 @@ def _company(doc_id: str) -> str | None:
 
 
 def _type(
-    read: StatementRead, raws: list[RawTable], doc_id: str, company: str | None, page: int
+    read: StatementRead,
+    raws: list[RawTable],
+    doc_id: str,
+    company: str | None,
+    page: int,
+    text: str = "",
 ) -> bool:
     typed = False
     for raw in raws:
         if raw.kind == "segment":
             split_glued_headings(raw)  # 'Net sales: North America Retail $ ...'
+            split_measure_groups(raw, _lines(text))  # 'Net revenues' / 'Operating income' groups
         table_id = f"p{page}-t{sum(1 for t in read.tables if t.page == page)}"
         built = build_table(raw, doc_id=doc_id, table_id=table_id, company=company)
         if isinstance(built, BuildFailure):
@@ -147,7 +153,7 @@ def read_pages(
         if not raws:
             read.failures.append(BuildFailure(page, kind, title, "no table rows found"))
             continue
-        if _type(read, raws, doc_id, company, page):
+        if _type(read, raws, doc_id, company, page, texts[page]):
             read.typed_pages.append(page)
     _read_note_grids(read, by_page, texts, company)
     from finqa.lexicon.statements.sentences import read_sentences
