@@ -9,6 +9,7 @@ growth or change over the year before, from the part's own facts only.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -110,6 +111,7 @@ def printed_caption(store: Any, fact: StatementFact) -> str | None:
     filing prints; None for a tagged fact, a row that names its own line, or a heading that is
     the catalogue's own caption of the item."""
     from finqa.lexicon.metrics import get_metric
+    from finqa.lexicon.statements.catalogue import item_for_label
     from finqa.lexicon.statements.parts import heading_flow
 
     if fact.source == "xbrl" or not fact.item:
@@ -118,11 +120,20 @@ def printed_caption(store: Any, fact: StatementFact) -> str | None:
     if table is None or not 0 < fact.row <= len(table.labels):
         return None
     for label in reversed(table.labels[: fact.row]):
-        if heading_flow(label) == fact.item:
+        # 'Adjusted earnings before interest and taxes ("Adjusted EBIT")': the caption, or
+        # the short name it gives itself in parentheses
+        outer, _, inner = label.partition("(")
+        names = (label, outer, inner.rstrip(") ").strip("\"'“”"))
+        if any(n.strip() and heading_flow(n.strip()) == fact.item for n in names):
+            said = " ".join(_SCALE_NOTE.sub("", label).rstrip(": ").split())
             metric = get_metric(fact.item)
             plain = {fact.item.replace("_", " ")}
             if metric is not None:
                 plain |= {metric.name.lower(), *(c.lower() for c in metric.line_items)}
-            said = " ".join(label.rstrip(":").split())
-            return None if said.lower() in plain else said
+            own = item_for_label(said) == fact.item  # the catalogue's own caption of the item
+            return None if own or said.lower() in plain else said
     return None
+
+
+# a scale note printed in a caption: 'Net Sales (Millions)', 'Revenue (in thousands)'
+_SCALE_NOTE = re.compile(r"\s*\((?:\$\s*)?(?:in\s+)?(?:millions|thousands|billions)\)", re.I)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from _reasoning_data import INCOME, evidence
 from finqa.agents.config import Settings
 from finqa.agents.reasoning import build_reasoner
+from finqa.lexicon.dimension_question import asks_part_share
 from finqa.lexicon.qualifiers import named_part
 from finqa.lexicon.statements import MemoryStatementStore, read_pages
 from finqa.lexicon.statements.parts_measure_columns import measure_captions
@@ -121,15 +122,17 @@ Other segments (700) (500)
 Consolidated net revenues / operating income $ 86,392 $ 79,474 $ 11,512 $ 11,162
 """
 
-# a note's block of segment profit under a caption of the filer's own ('Adjusted EBIT')
+# a note's block of segment profit under a caption of the filer's own ('Adjusted EBIT'),
+# broken over two lines inside its parenthesis; a scale note in the sales caption
 ADJUSTED = """The following table presents information about reportable segments:
 (in millions) 2022 2021
-Net sales
+Net Sales (Millions)
 North $ 50,000 $ 40,000
 South 30,000 28,000
 West 6,392 11,474
 Total net sales 86,392 79,474
-Adjusted EBIT
+Adjusted earnings before interest and taxes ("Adjusted
+EBIT")
 North 5,000 4,800
 South 4,700 4,600
 West 2,512 2,262
@@ -225,9 +228,19 @@ class TestPartShare:
         )
         assert "34.7%" in text and "$86,392 million" in text, text
 
+    def test_a_ratio_of_two_lines_is_no_share(self) -> None:
+        """'X as a percentage of Y' is a ratio of two lines, not a part's share of the whole."""
+        assert asks_part_share("What share of Acme's 2022 net sales came from South?")
+        assert not asks_part_share(
+            "What was the ratio (benefit costs as a percentage of premium revenues) of Acme's "
+            "South segment in 2022?"
+        )
+
 
 class TestPrintedCaption:
     def test_answer_names_the_caption_read(self) -> None:
         """A segment margin read from a block the filer captions 'Adjusted EBIT' says so."""
         text = _ask("What operating margin did Acme's South segment earn in 2022?", ADJUSTED)
-        assert "15.7%" in text and "printed as 'Adjusted EBIT'" in text, text
+        said = "printed as 'Adjusted earnings before interest and taxes (\"Adjusted EBIT\")'"
+        assert "15.7%" in text and said in text, text
+        assert "Net Sales" not in text  # the catalogue's own caption of revenue: not repeated

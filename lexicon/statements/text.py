@@ -80,6 +80,11 @@ def without_folio(lines: list[str]) -> list[str]:
     return lines
 
 
+def _unclosed(label: str) -> bool:
+    """A caption that opens a parenthesis it does not close: it goes on on the next line."""
+    return label.count("(") > label.count(")")
+
+
 def split_row(line: str) -> tuple[str, list[str]]:
     """(label, trailing cell texts) of one line; numbers inside the label stay label.
 
@@ -480,8 +485,12 @@ class _PageScan:
                 self.flush_row()
                 self.label_parts = [label]
                 self._label_to(pos, lead + len(label), lead)
-            elif self.label_parts and (label[:1].islower() or label[:1] == "("):
-                self.label_parts.append(label)  # a wrapped label continues
+            elif self.label_parts and (
+                label[:1].islower() or label[:1] == "(" or _unclosed(self.label_parts[-1])
+            ):
+                # a wrapped label continues, also after a parenthesis it leaves open
+                # ('Adjusted earnings before interest and taxes ("Adjusted' / 'EBIT")')
+                self.label_parts.append(label)
                 self._label_to(pos, lead + len(label))
             else:
                 if self.label_parts:

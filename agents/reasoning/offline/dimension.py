@@ -20,6 +20,7 @@ from finqa.agents.types import Answer, Calculation, Citation, Evidence, Operand,
 from finqa.lexicon import get_metric
 from finqa.lexicon.arith import ArithmeticError_, evaluate
 from finqa.lexicon.dimension_figures import part_figures, part_value, printed_caption
+from finqa.lexicon.dimension_question import asks_part_share
 from finqa.lexicon.dimensions import (
     asked_item,
     dimensional_facts,
@@ -28,7 +29,6 @@ from finqa.lexicon.dimensions import (
     resolve_dimension,
 )
 from finqa.lexicon.display import format_amount
-from finqa.lexicon.intent import asks_share
 from finqa.lexicon.metrics import Metric
 from finqa.lexicon.model import AskedDimension, StatementFact
 from finqa.lexicon.question_intent import read_intent
@@ -133,11 +133,7 @@ def dimension_answer(
             "line; the consolidated figure is not the answer to a question about one part."
         )
         return abstain_part(text, strategy, f"{name} of {asked.describe()}")
-    if (
-        store is not None
-        and item == "revenue"
-        and (ask.operator == "share" or asks_share(question))
-    ):
+    if store is not None and item == "revenue" and asks_part_share(question):
         other = resolve_dimension(question.replace(asked.phrase, " "), members)
         if other is not None and (other.member or other.candidates):
             text = (
