@@ -156,6 +156,8 @@ def _value(
         cur = {i: f for i in metric.inputs if (f := at(i)) is not None}
         if len(cur) != len(metric.inputs):
             return None
+        if "revenue" in cur and cur["revenue"].value <= 0:
+            return None  # a margin is over revenue: a row without revenue (a deferral) has none
         try:
             value = evaluate_metric(metric.id, {i: f.value for i, f in cur.items()}, None)
         except (FormulaError, ZeroDivisionError):

@@ -9,6 +9,7 @@ growth or change over the year before, from the part's own facts only.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -18,7 +19,7 @@ from finqa.lexicon.dimensions import dimensional_facts
 if TYPE_CHECKING:
     from finqa.lexicon.model import AskedDimension, StatementFact
 
-__all__ = ["PartFigures", "part_figures", "part_value", "year_before"]
+__all__ = ["PartFigures", "part_figures", "part_value", "printed_caption", "year_before"]
 
 
 @dataclass(frozen=True)
@@ -101,3 +102,38 @@ def part_value(figures: PartFigures, metric_id: str, aggregate: str | None = Non
         return evaluate_metric(metric_id, cur, prev)
     except (FormulaError, ZeroDivisionError):
         return None
+
+
+def printed_caption(store: Any, fact: StatementFact) -> str | None:
+    """The caption a part's figure is printed under when it is not the line item's plain name:
+    the heading of its block in the segment table ('Adjusted EBIT from continuing operations'
+    over the segments' rows, read as operating income), so an answer names the measure the
+    filing prints; None for a tagged fact, a row that names its own line, or a heading that is
+    the catalogue's own caption of the item."""
+    from finqa.lexicon.metrics import get_metric
+    from finqa.lexicon.statements.catalogue import item_for_label
+    from finqa.lexicon.statements.parts import heading_flow
+
+    if fact.source == "xbrl" or not fact.item:
+        return None
+    table = next((t for t in store.tables(fact.doc_id) if t.table_id == fact.table_id), None)
+    if table is None or not 0 < fact.row <= len(table.labels):
+        return None
+    for label in reversed(table.labels[: fact.row]):
+        # 'Adjusted earnings before interest and taxes ("Adjusted EBIT")': the caption, or
+        # the short name it gives itself in parentheses
+        outer, _, inner = label.partition("(")
+        names = (label, outer, inner.rstrip(") ").strip("\"'“”"))
+        if any(n.strip() and heading_flow(n.strip()) == fact.item for n in names):
+            said = " ".join(_SCALE_NOTE.sub("", label).rstrip(": ").split())
+            metric = get_metric(fact.item)
+            plain = {fact.item.replace("_", " ")}
+            if metric is not None:
+                plain |= {metric.name.lower(), *(c.lower() for c in metric.line_items)}
+            own = item_for_label(said) == fact.item  # the catalogue's own caption of the item
+            return None if own or said.lower() in plain else said
+    return None
+
+
+# a scale note printed in a caption: 'Net Sales (Millions)', 'Revenue (in thousands)'
+_SCALE_NOTE = re.compile(r"\s*\((?:\$\s*)?(?:in\s+)?(?:millions|thousands|billions)\)", re.I)

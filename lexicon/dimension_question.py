@@ -47,6 +47,7 @@ __all__ = [
     "period_spec",
     "part_item",
     "asked_change",
+    "asks_part_share",
 ]
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9.&'’-]*")
@@ -569,3 +570,17 @@ def period_spec(question: str, company: str | None = None) -> str | int | None:
     if chosen.months in (6, 9):
         return f"{chosen.fiscal_year}M{chosen.months}"
     return None
+
+
+# 'what percentage / share / portion of <the company's line> came from <a part>': a part's share
+# of the whole; '<one line> as a percentage of <another>' is a ratio of two lines, not this
+_PART_SHARE = re.compile(
+    r"\b(?:what|which)\s+(?:%|percent(?:age)?|share|portion|proportion|fraction)\s+of\b", re.I
+)
+
+
+def asks_part_share(question: str) -> bool:
+    """The question asks what share of the company's figure a part makes up ('What
+    percentage of Acme's net sales came from its South segment?'); a ratio of two lines
+    ('benefit costs as a percentage of premium revenues') is not a part's share."""
+    return bool(_PART_SHARE.search(question))

@@ -48,6 +48,18 @@ def _generic_keys() -> frozenset[str]:
     return frozenset(metric_key(w) for w in _GENERIC) | _GENERIC
 
 
+@data_cache()
+def _part_kind_keys() -> frozenset[str]:
+    """The one-word kinds of a part of the business ('segment', 'division', 'region'), as
+    `metric_key` spells them: 'division net revenue' is a part's revenue, whose part the
+    dimension's own checks read, never a line of revenue named 'division' (a 'Total
+    division' row is the parts' total)."""
+    from finqa.lexicon.dimension_members import kind_words
+
+    words = {w for ws in kind_words().values() for w in ws if " " not in w}
+    return frozenset(metric_key(w) for w in words) | frozenset(words)
+
+
 @dataclass(frozen=True)
 class Qualifier:
     """The words written before a metric mention that may name a part of it."""
@@ -84,7 +96,7 @@ def qualifiers(question: str) -> tuple[Qualifier, ...]:
             if word is None or tok.lower().endswith(("'s", "\u2019s")):
                 break
             key = metric_key(tok)
-            if not key or key in _generic_keys() or key in own:
+            if not key or key in _generic_keys() or key in own or key in _part_kind_keys():
                 break
             words.insert(0, key)
         if words:

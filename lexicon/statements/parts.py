@@ -215,7 +215,10 @@ def _item_blocks(table: StatementTable, rows: dict[int, list[StatementFact]]) ->
         if not blocks or blocks[-1][2] is not None:
             continue
         flow, body, _ = blocks[-1]
-        closing = bool(TOTAL_ROW.match(label)) or part_name(label).lower() == part_name(heading).lower()  # fmt: skip
+        closing = (
+            bool(TOTAL_ROW.match(label) or _PARTS_TOTAL.match(label))
+            or part_name(label).lower() == part_name(heading).lower()
+        )
         if closing:
             blocks[-1] = (flow, body, r)
         else:
@@ -235,6 +238,15 @@ def _item_blocks(table: StatementTable, rows: dict[int, list[StatementFact]]) ->
             if row_item(table.labels[q]) is None and names.get(name.lower(), 0) >= 2:
                 out += _dimensioned(table, rows[q], flow, name)
     return out
+
+
+# the segments' total named without its line item ('Reportable segments total', 'Total
+# operating segments'): it closes a block of parts as a 'Total' row does
+_PARTS_TOTAL = re.compile(
+    r"^\s*(?:(?:business|reportable|operating)\s+)?segments?\s+totals?\s*$"
+    r"|^\s*total\s+(?:(?:business|reportable|operating)\s+)?segments\s*$",
+    re.I,
+)
 
 
 def _adds_up_signed(table: StatementTable, run: Sequence[int], rows: dict[int, list[StatementFact]], total: Sequence[StatementFact]) -> bool:  # fmt: skip

@@ -26,6 +26,7 @@ from finqa.lexicon.statements.header import is_header_line
 from finqa.lexicon.statements.nature_periods import typed_by_nature
 from finqa.lexicon.statements.parts_change_columns import drop_change_columns, is_columns_line
 from finqa.lexicon.statements.parts_glued import split_glued_headings
+from finqa.lexicon.statements.parts_measure_columns import split_measure_groups
 from finqa.lexicon.statements.positions import top_lines
 from finqa.lexicon.statements.raw import BuildFailure, RawTable
 from finqa.lexicon.statements.scale import header_scale
@@ -98,12 +99,18 @@ def _company(doc_id: str) -> str | None:
 
 
 def _type(
-    read: StatementRead, raws: list[RawTable], doc_id: str, company: str | None, page: int
+    read: StatementRead,
+    raws: list[RawTable],
+    doc_id: str,
+    company: str | None,
+    page: int,
+    text: str = "",
 ) -> bool:
     typed = False
     for raw in raws:
         if raw.kind == "segment":
             split_glued_headings(raw)  # 'Net sales: North America Retail $ ...'
+            split_measure_groups(raw, _lines(text))  # 'Net revenues' / 'Operating income' groups
         table_id = f"p{page}-t{sum(1 for t in read.tables if t.page == page)}"
         built = build_table(raw, doc_id=doc_id, table_id=table_id, company=company)
         if isinstance(built, BuildFailure):
@@ -146,7 +153,7 @@ def read_pages(
         if not raws:
             read.failures.append(BuildFailure(page, kind, title, "no table rows found"))
             continue
-        if _type(read, raws, doc_id, company, page):
+        if _type(read, raws, doc_id, company, page, texts[page]):
             read.typed_pages.append(page)
     _read_note_grids(read, by_page, texts, company)
     from finqa.lexicon.statements.sentences import read_sentences
@@ -232,6 +239,7 @@ def _part_pages(
             continue
         for n, raw in enumerate(read_text_page(text, page, kind="segment", title="")):
             drop_change_columns(raw)  # '2020 2019 2018 $ % $ %': the years' columns only
+            split_measure_groups(raw, _lines(text))  # 'Net Revenue Operating Profit' groups
             if not header_scale(raw.context):  # '(In Millions)' printed in the period header
                 raw.context = "\n".join([raw.context, *raw.header_lines])
             if not header_scale(raw.context):
@@ -276,6 +284,11 @@ _CHANGE = re.compile(
 )
 
 
+_CHANGE_CAPTION = re.compile(
+    r"(?:percent(?:age)?\s+)?change\s+(?:19|20)\d{2}|(?:versus|vs\.?)\s+(?:19|20)\d{2}", re.I
+)
+
+
 def _without_change(raw: RawTable, company: str | None) -> None:
     """The change columns of a results table dropped ('2023 2022 Percent Change', 'Increase/
     (Decrease) ... 2019 vs. 2018'): where the header or a caption above the first figures
@@ -286,6 +299,11 @@ def _without_change(raw: RawTable, company: str | None) -> None:
     above = [label for label, _ in raw.rows[:first]]
     if not any(_CHANGE.search(t) for t in [*raw.header_lines, *above, raw.context[-300:]]):
         return
+    # 'Percentage' / 'Change 2017' / 'Versus 2016': a change column's caption broken over the
+    # header's lines names a year, but no period column of its own
+    kept = [h for h in raw.header_lines if not _CHANGE_CAPTION.fullmatch(h.strip())]
+    if kept and len(kept) < len(raw.header_lines):
+        raw.header_lines = kept
     info = read_header(raw.header_lines, "segment", company) if raw.header_lines else None
     n = len(info.periods) if info is not None else 0
     if n:

@@ -92,7 +92,10 @@ STORE_READ_ERRORS: tuple[type[Exception], ...] = (OSError, ValueError, KeyError,
 #     the catalogue's net_income_common (after preferred dividends), not the company's amount
 #     (operands) under an earnings-per-share heading, an earnings amount named by whom it goes
 #     to ('Earnings available to common shareholders') is an amount in the table's scale
-MODEL_VERSION = 23
+# 24: (segread) segment tables with measures side by side over repeated years, a folio at a
+#     page's foot, change captions broken over the header, 'Reportable segments total', a caption
+#     left with an open parenthesis joined to the next line
+MODEL_VERSION = 24
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
 

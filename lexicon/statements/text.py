@@ -33,6 +33,7 @@ __all__ = [
     "read_text_page",
     "read_text_block",
     "join_split_numbers",
+    "without_folio",
     "unglue_rows",
     "header_prefix",
 ]
@@ -62,6 +63,26 @@ def join_split_numbers(lines: list[str]) -> list[str]:
         else:
             out.append(line)
     return out
+
+
+# a page's folio: a bare page number on the page's last line
+_FOLIO = re.compile(r"\d{1,3}")
+
+
+def without_folio(lines: list[str]) -> list[str]:
+    """The page's lines without its folio: a last line holding only a page number ('91') after
+    a row printed whole on its line (a caption and two figures or more) is the page's number,
+    not a figure of that row (read as one, it turns the row's figures into its caption: a
+    segment table's 'Total $ 89,950 $ 85,320' lost). Where the extraction prints one cell a
+    line ('Basic' / '975' / '980'), the last line is the row's last figure and is kept."""
+    if len(lines) >= 2 and _FOLIO.fullmatch(lines[-1]) and len(split_row(lines[-2])[1]) >= 2:
+        return lines[:-1]
+    return lines
+
+
+def _unclosed(label: str) -> bool:
+    """A caption that opens a parenthesis it does not close: it goes on on the next line."""
+    return label.count("(") > label.count(")")
 
 
 def split_row(line: str) -> tuple[str, list[str]]:
@@ -260,6 +281,7 @@ def _read(
 ) -> list[RawTable]:
     lines = [ln.strip() for ln in text.replace("\r\n", "\n").split("\n")]
     lines = join_split_numbers([_DATE_COMMA.sub(r"\1, \2", ln) for ln in lines if ln and ln != "$"])
+    lines = without_folio(lines)
     if kind is None:
         kind, title = statement_of_page(lines)
     if kind is None and not other:
@@ -463,8 +485,12 @@ class _PageScan:
                 self.flush_row()
                 self.label_parts = [label]
                 self._label_to(pos, lead + len(label), lead)
-            elif self.label_parts and (label[:1].islower() or label[:1] == "("):
-                self.label_parts.append(label)  # a wrapped label continues
+            elif self.label_parts and (
+                label[:1].islower() or label[:1] == "(" or _unclosed(self.label_parts[-1])
+            ):
+                # a wrapped label continues, also after a parenthesis it leaves open
+                # ('Adjusted earnings before interest and taxes ("Adjusted' / 'EBIT")')
+                self.label_parts.append(label)
                 self._label_to(pos, lead + len(label))
             else:
                 if self.label_parts:

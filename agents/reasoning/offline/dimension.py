@@ -19,7 +19,8 @@ from finqa.agents.reasoning.offline.verdict_kit import offline_answer
 from finqa.agents.types import Answer, Calculation, Citation, Evidence, Operand, StatementStore
 from finqa.lexicon import get_metric
 from finqa.lexicon.arith import ArithmeticError_, evaluate
-from finqa.lexicon.dimension_figures import part_figures, part_value
+from finqa.lexicon.dimension_figures import part_figures, part_value, printed_caption
+from finqa.lexicon.dimension_question import asks_part_share
 from finqa.lexicon.dimensions import (
     asked_item,
     dimensional_facts,
@@ -152,7 +153,76 @@ def dimension_answer(
             "line; the consolidated figure is not the answer to a question about one part."
         )
         return abstain_part(text, strategy, f"{name} of {asked.describe()}")
+    if store is not None and item == "revenue" and asks_part_share(question):
+        other = resolve_dimension(question.replace(asked.phrase, " "), members)
+        if other is not None and (other.member or other.candidates):
+            text = (
+                f"I {CANNOT} offline: the question asks for a share that names two parts of "
+                f"the business ({asked.describe()} and {other.describe()}); only a part's share "
+                "of the company's own revenue is computed."
+            )
+            return abstain_part(text, strategy, f"the share asked of {asked.describe()}")
+        return _share(facts[0], asked, name, store, evidence, strategy)
     return _answer(facts[0], facts, asked, name, evidence, strategy)
+
+
+def _share(
+    fact: StatementFact,
+    asked: AskedDimension,
+    name: str,
+    store: StatementStore,
+    evidence: Evidence,
+    strategy: str,
+) -> Answer:
+    """A part's share of the company's figure ('what percentage of net sales came from the X
+    segment'): the part's own figure over the consolidated figure of the same line item and
+    period in the same filing (a statement's, never another part's); an abstention when the
+    filing states no such whole or the share is not within 0-100%."""
+    wholes = [
+        f
+        for f in store.lookup(fact.doc_id, str(fact.item), fact.period.key)
+        if not f.dimensions and f.value > 0
+    ]
+    kind = {"geography": "region", "product": "product line"}.get(asked.kind, asked.kind)
+    label = _part_name(asked, kind)
+    whole = wholes[0] if wholes else None
+    share = fact.value / whole.value * 100 if whole is not None else None
+    if whole is None or share is None or not 0 < share <= 100:
+        text = (
+            f"I {CANNOT}: the question asks for the {label} {kind}'s share of the company's "
+            f"{name} for {fact.period.key}; the part's figure is read, but no consolidated "
+            f"{name} of that period it is a share of (within 0-100%) is."
+        )
+        return abstain_part(text, strategy, f"the consolidated {name} for {fact.period.key}")
+    part_cite, whole_cite = fact_citation(fact, evidence), fact_citation(whole, evidence)
+    scale = max(fact.scale or 1.0, whole.scale or 1.0)
+    operands = tuple(
+        Operand(
+            name=n, value=f.value / scale, unit=f.unit, scale=scale, period=f.period.key,
+            source_id=c.source_id, text=(f.raw or str(f.value))[:60],
+        )
+        for n, f, c in (("part", fact, part_cite), ("whole", whole, whole_cite))
+    )  # fmt: skip
+    calc = Calculation(
+        expression="part / whole * 100", operands=operands, result=share, unit="%",
+        description=f"share of {name} of {asked.describe()}",
+    )  # fmt: skip
+
+    def money(f: StatementFact) -> str:
+        s = f.scale if f.scale > 1 else 1.0
+        return format_amount(f.value / s, f.unit, s)
+
+    text = (
+        f"The {label} {kind}'s share of the company's {name} for {fact.period.key} was "
+        f"{share:.1f}% [{part_cite.source_id}], computed from the {kind}'s own figure, "
+        f"{money(fact)} (p.{fact.page + 1}), over the consolidated {name}, {money(whole)} "
+        f"[{whole_cite.source_id}] (p.{whole.page + 1}). Answer: {share:.1f}%."
+    )
+    conf = confidence_signals(text, cited=True, base=0.75)
+    conf["mode"] = "dimension"
+    conf["dimension"] = asked.model_dump()
+    cites = tuple(dict.fromkeys((part_cite, whole_cite)))
+    return offline_answer(text, strategy, conf, citations=cites, calculations=(calc,))
 
 
 def _computed(
@@ -208,7 +278,7 @@ def _computed(
     percent = metric.unit == "%" or aggregate == "growth"
     shown = f"{value:.1f}%" if percent else format_amount(value / 1e6, "USD", 1e6)
     parts = "; ".join(
-        f"{(f.item or '').replace('_', ' ')} {f.period.key} "
+        f"{_said(store, f)} {f.period.key} "
         f"{format_amount(f.value / (f.scale or 1.0), f.unit, f.scale or 1.0)} (p.{f.page + 1})"
         for f in facts
     )
@@ -227,6 +297,14 @@ def _computed(
     conf["mode"] = "dimension"
     conf["dimension"] = asked.model_dump()
     return offline_answer(text, strategy, conf, citations=cites, calculations=(calc,))
+
+
+def _said(store: StatementStore, fact: StatementFact) -> str:
+    """An operand's line item, with the caption the filing prints it under when that differs
+    ("operating income (printed as 'Adjusted EBIT')"): the answer names what was read."""
+    name = (fact.item or "").replace("_", " ")
+    caption = printed_caption(store, fact)
+    return f"{name} (printed as {caption!r})" if caption else name
 
 
 def _expression(item: str, aggregate: str | None, metric: Metric) -> str:
