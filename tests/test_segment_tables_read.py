@@ -227,6 +227,14 @@ class TestPartShare:
             SIDE_BY_SIDE,
         )
         assert "34.7%" in text and "$86,392 million" in text, text
+        # the line named ('net sales'), not left to the default: still the part's share, not
+        # refused as a part's amount asked as a percentage
+        sales = _ask(
+            "What percentage of Acme's 2022 net sales came from its South segment? Round to one "
+            "decimal place.",
+            SIDE_BY_SIDE,
+        )
+        assert "34.7%" in sales, sales
 
     def test_a_ratio_of_two_lines_is_no_share(self) -> None:
         """'X as a percentage of Y' is a ratio of two lines, not a part's share of the whole."""

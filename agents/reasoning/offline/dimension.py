@@ -97,7 +97,8 @@ def dimension_answer(
         return None
     ask = read_intent(question).ask  # the lexicon's one reading of the question
     named = asked_item(question, asked)
-    if _amount_for_percent(named, ask.percent, ask.change_over_prior):
+    share = store is not None and named in (None, "revenue") and asks_part_share(question)
+    if _amount_for_percent(named, ask.percent, ask.change_over_prior) and not share:
         # 'the margin of X as a percentage of X revenues', 'what percentage of net sales came
         # from X': a percentage, of which the part's amount is one operand, not the answer
         text = (
@@ -153,7 +154,7 @@ def dimension_answer(
             "line; the consolidated figure is not the answer to a question about one part."
         )
         return abstain_part(text, strategy, f"{name} of {asked.describe()}")
-    if store is not None and item == "revenue" and asks_part_share(question):
+    if share and item == "revenue":
         other = resolve_dimension(question.replace(asked.phrase, " "), members)
         if other is not None and (other.member or other.candidates):
             text = (
