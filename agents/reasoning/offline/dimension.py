@@ -154,7 +154,7 @@ def dimension_answer(
             "line; the consolidated figure is not the answer to a question about one part."
         )
         return abstain_part(text, strategy, f"{name} of {asked.describe()}")
-    if share and item == "revenue":
+    if share and item == "revenue" and store is not None:
         other = resolve_dimension(question.replace(asked.phrase, " "), members)
         if other is not None and (other.member or other.candidates):
             text = (
