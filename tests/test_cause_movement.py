@@ -302,3 +302,16 @@ class TestCauseInAnotherCompanysName:
         other = "Republic Services' net income increased in 2022, driven by higher prices."
         basis = _judge(q, other).details["basis"]
         assert basis["outcome"] == "not_about" and "Republic" in basis["reason"], basis
+
+
+class TestQualifier:
+    def test_a_segment_name_before_the_whole_line_name(self) -> None:
+        """'Display Technologies net income' is a segment's figure: the name before the whole
+        line name is found past the line's own 'net', and a word of another phrase ('rates' of
+        'tax rate' in 'exchange rates') is no place X starts."""
+        from finqa.agents.reasoning.offline.causes import cause_target
+
+        target = cause_target("What drove the change in Acme's effective tax rate and net income in 2022?")  # fmt: skip
+        segment = "Exchange rates negatively impacted Display Technologies net income in 2022."
+        assert target.qualifier(segment) == ["Display", "Technologies"]
+        assert target.qualifier("In 2022 the net income increased.") == []

@@ -38,6 +38,7 @@ margin decreased primarily due to ...', 'The increase was driven by ..., partial
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -83,6 +84,8 @@ _MAX_WORDS = 100
 # capitalised words before a figure's name that do not make it a part's figure
 _GENERIC = frozenset({"the", "total", "net", "consolidated", "our", "its", "company", "fiscal", "gaap", "reported", "as", "in", "for"})  # fmt: skip
 _PUNCT = ".,;:()'\"\u2019"
+# lower-case words of a line's own name the catalogue phrase leaves out ('net income')
+_LINE_WORDS = frozenset({"net", "total", "consolidated"})
 _SUB_ANNUAL = frozenset({"quarter", "half", "ytd"})
 _AGREES = 1.25  # a sentence stating the asked movement of X ranks before one stating none
 
@@ -118,17 +121,22 @@ class CauseTarget:
         ('Data Center operating income' when the company's operating income is asked): the
         sentence explains a part's figure (a segment, a product line), not the company's."""
         words = topic.split()
-        first = {w for p in self.phrases for w in p}
-        for i, w in enumerate(words):
-            if _norm(stem(w.lower().strip(_PUNCT))) not in first:
+        stems = [_norm(stem(w.lower().strip(_PUNCT))) for w in words]
+        for i in range(len(words)):
+            # where a whole name of X starts ('net income'), not any one word of one ('rates'
+            # of 'tax rate' in 'exchange rates')
+            if not any(set(stems[i : i + len(p)]) == p for p in self.phrases if p):
                 continue
             names: list[str] = []
-            for prev in reversed(words[max(0, i - 3) : i]):
+            start = i
+            while start > 0 and words[start - 1].strip(_PUNCT) in _LINE_WORDS:
+                start -= 1  # 'Display Technologies net income': 'net' is of the line's name
+            for prev in reversed(words[max(0, start - 3) : start]):
                 bare = prev.strip(_PUNCT)
                 if not bare[:1].isupper() or bare.lower() in _GENERIC:
                     break
                 names.insert(0, bare)
-            return [n for n in names if n.lower() not in self.asked]
+            return [n for n in names if _possessor(n) not in self.asked]
         return []
 
     def named_in(self, bag: set[str]) -> bool:
@@ -155,6 +163,11 @@ def _topic_text(sentence: str) -> str:
 
 def _stems(text: str) -> set[str]:
     return {_norm(stem(w)) for w in content_words(text)}
+
+
+def _possessor(word: str) -> str:
+    """A name's word without its possessive ('Acme's' -> 'acme'), lower case."""
+    return re.sub(r"['\u2019]s$", "", word.lower())
 
 
 def _norm(s: str) -> str:
