@@ -235,6 +235,13 @@ class TestPartShare:
             SIDE_BY_SIDE,
         )
         assert "34.7%" in sales, sales
+        # a whole that is itself a part ('of Acme's South net revenue came from online orders'):
+        # never the part's share of the company's figure
+        base = _ask(
+            "What percentage of Acme's 2022 South net revenue came from online orders?",
+            SIDE_BY_SIDE,
+        )
+        assert "34.7%" not in base and "I cannot determine" in base, base
 
     def test_a_ratio_of_two_lines_is_no_share(self) -> None:
         """'X as a percentage of Y' is a ratio of two lines, not a part's share of the whole."""

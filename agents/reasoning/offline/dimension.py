@@ -20,7 +20,7 @@ from finqa.agents.types import Answer, Calculation, Citation, Evidence, Operand,
 from finqa.lexicon import get_metric
 from finqa.lexicon.arith import ArithmeticError_, evaluate
 from finqa.lexicon.dimension_figures import part_figures, part_value, printed_caption
-from finqa.lexicon.dimension_question import asks_part_share
+from finqa.lexicon.dimension_question import asks_part_share, share_base
 from finqa.lexicon.dimensions import (
     asked_item,
     dimensional_facts,
@@ -98,6 +98,14 @@ def dimension_answer(
     ask = read_intent(question).ask  # the lexicon's one reading of the question
     named = asked_item(question, asked)
     share = store is not None and named in (None, "revenue") and asks_part_share(question)
+    if share and asked.phrase.lower() in share_base(question).lower():
+        # 'what share of X's streaming revenues came from its UCAN region': the part read is
+        # the whole's own qualifier, not the part the share is asked of
+        text = (
+            f"I {CANNOT}: the question asks a share of a whole that names a part of the business "
+            f"({asked.describe()}); only a part's share of the company's own figure is computed."
+        )
+        return abstain_part(text, strategy, f"the share asked of {asked.describe()}")
     if _amount_for_percent(named, ask.percent, ask.change_over_prior) and not share:
         # 'the margin of X as a percentage of X revenues', 'what percentage of net sales came
         # from X': a percentage, of which the part's amount is one operand, not the answer
