@@ -85,9 +85,37 @@ _YES_NO = re.compile(
 )
 
 
+# a sentence that asks: it opens with a question word or an auxiliary
+_ASKING = re.compile(
+    r"^\W*(?:what|how|which|who|whom|why|when|where|is|are|was|were|does|do|did|has|have|had|"
+    r"can|could|will|would|should)\b",
+    re.I,
+)
+_PREMISE_WORDS = 4  # a premise states something: shorter pieces are split abbreviations
+
+
+def after_premise(question: str) -> str:
+    """The question from its first asking sentence on, when it opens with statements before it
+    ('Walmart International's net sales fell in fiscal 2017. Did its segment operating income
+    also fall?': what is asked is operating income; the premise's line is context); the whole
+    question otherwise (one sentence, or no statement before the ask)."""
+    sentences = re.split(r"(?<=[.?!])\s+(?=[A-Z])", question.strip())
+    first = next((i for i, s in enumerate(sentences) if s.rstrip().endswith("?")), None)
+    if not first:
+        return question
+    before = sentences[:first]
+    if any(
+        not s.rstrip().endswith(".") or _ASKING.match(s) or len(s.split()) < _PREMISE_WORDS
+        for s in before
+    ):
+        return question
+    return " ".join(sentences[first:])
+
+
 def ask_head(question: str) -> str:
-    """The ask without the question's own definition clause ('X is defined as: ...')."""
-    return _DEFINITION.split(question, maxsplit=1)[0]
+    """The ask without a premise stated before it (`after_premise`) and without the question's
+    own definition clause ('X is defined as: ...')."""
+    return _DEFINITION.split(after_premise(question), maxsplit=1)[0]
 
 
 def defines_metric(question: str) -> bool:

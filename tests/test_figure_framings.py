@@ -153,3 +153,19 @@ class TestMovementPeriods:
         ratio = read_ask("Did Acme's current ratio improve in the first half of 2023?")
         assert ratio.aggregate == "trend" and ratio.periods is not None
         assert len(ratio.periods) == 1
+
+
+class TestPremise:
+    def test_the_ask_after_a_stated_premise(self) -> None:
+        """'X's net sales fell in 2022. Did its operating income also fall?' asks operating
+        income: the premise's line is context. A premise the ask only points back to ('Did it
+        also fall?') still names the line; an instruction preamble stays out of the way."""
+        from finqa.lexicon.answer_form import after_premise
+
+        q = "Acme's net sales fell in fiscal 2022. Did its operating income also fall?"
+        assert after_premise(q) == "Did its operating income also fall?"
+        assert read_ask(q).recipe == "operating_income"
+        back = "Acme's net sales fell in fiscal 2022. Did they also fall in 2021?"
+        assert read_ask(back).recipe == "revenue"
+        one = "What was Acme's U.S. Revenue in 2022? Answer in USD millions."
+        assert after_premise(one) == one
