@@ -426,22 +426,20 @@ class Book:
                 # noncontrolling interests where the company's equity is asked, or the reverse)
                 continue
             score = _row_score(row, li.statement, exact, prefixes, excludes, off)
+            tagged = row.item is not None and row.item in (li.id, *li.metrics)
+            # read as the item under its own first caption: a row the filing's tag says is it,
+            # or 'Net income attributable to Costco' read alone (a quarter's model rows, where
+            # the consolidated line is its partner), the item by the catalogue's convention
             if (
                 score is None
                 and exact
-                and row.item is not None
-                and row.item in (li.id, *li.metrics)
+                and (tagged or (li.id == ATTRIBUTED and is_parent_caption(row.label)))
             ):
                 score = _row_score(
                     replace(row, key=exact[0]), li.statement, exact, prefixes, excludes, off
                 )
-                score = None if score is None else score + TAG_PREFERENCE
-            if score is None and li.id == ATTRIBUTED and exact and is_parent_caption(row.label):
-                # 'Net income attributable to Costco' read alone (a quarter's model rows, where
-                # the consolidated line is its partner): the item by the catalogue's convention
-                score = _row_score(
-                    replace(row, key=exact[0]), li.statement, exact, prefixes, excludes, off
-                )
+                if score is not None and tagged:
+                    score += TAG_PREFERENCE
             if score is not None and row.model:
                 score += MODEL_PREFERENCE
             if score is not None and (best is None or score > best[0]):

@@ -379,15 +379,14 @@ def observed_direction(
     return movement_between(*_year_figures(target, question, evidence, statements))
 
 
-def observed_change(
-    target: CauseTarget, question: str, evidence: Evidence, statements: Any
+def _observed_change(
+    target: CauseTarget, figures: tuple[list[float], list[float]]
 ) -> tuple[float, ...]:
-    """X's percent changes into the latest year the question names, from the statement model, for
-    an amount (a ratio's change is stated in points, not held against a sentence's percent); ()
-    when they are not read."""
+    """X's percent changes between the two years' `figures`, for an amount (a ratio's change is
+    stated in points, not held against a sentence's percent); () when they are not read."""
     if target.metric is None or get_metric(target.metric).unit != "USD":
         return ()
-    return change_percents(*_year_figures(target, question, evidence, statements))
+    return change_percents(*figures)
 
 
 def _year_figures(
@@ -446,11 +445,12 @@ def cause_answer(
     abstention saying what was looked for when no evidence sentence gives one. `statements`: the
     index's statement model, for X's movement where the question words none."""
     target = cause_target(question)
-    if target.direction is None and target.bridge is None:
-        seen_way = observed_direction(target, question, evidence, statements)
-        target = replace(target, direction=seen_way)
     if target.bridge is None:
-        target = replace(target, change=observed_change(target, question, evidence, statements))
+        # X's figures as the statement model reads them, once: the way it moved where the
+        # question words none, and by how much
+        figures = _year_figures(target, question, evidence, statements)
+        seen_way = target.direction or movement_between(*figures)
+        target = replace(target, direction=seen_way, change=_observed_change(target, figures))
     units = _units(target, evidence)
     if not units:
         text = (

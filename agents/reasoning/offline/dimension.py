@@ -192,7 +192,7 @@ def _share(
         for f in store.lookup(fact.doc_id, str(fact.item), fact.period.key)
         if not f.dimensions and f.value > 0
     ]
-    kind = {"geography": "region", "product": "product line"}.get(asked.kind, asked.kind)
+    kind = _kind_word(asked)
     label = _part_name(asked, kind)
     whole = wholes[0] if wholes else None
     share = fact.value / whole.value * 100 if whole is not None else None
@@ -227,11 +227,8 @@ def _share(
         f"{money(fact)} (p.{fact.page + 1}), over the consolidated {name}, {money(whole)} "
         f"[{whole_cite.source_id}] (p.{whole.page + 1}). Answer: {share:.1f}%."
     )
-    conf = confidence_signals(text, cited=True, base=0.75)
-    conf["mode"] = "dimension"
-    conf["dimension"] = asked.model_dump()
     cites = tuple(dict.fromkeys((part_cite, whole_cite)))
-    return offline_answer(text, strategy, conf, citations=cites, calculations=(calc,))
+    return _part_answer(text, asked, strategy, 0.75, cites, calc)
 
 
 def _computed(
@@ -291,7 +288,7 @@ def _computed(
         f"{format_amount(f.value / (f.scale or 1.0), f.unit, f.scale or 1.0)} (p.{f.page + 1})"
         for f in facts
     )
-    kind = {"geography": "region", "product": "product line"}.get(asked.kind, asked.kind)
+    kind = _kind_word(asked)
     when = next(iter(figures.current.values())).period.key
     text = (
         f"The {label} of the {_part_name(asked, kind)} {kind} for {when} was {shown} "
@@ -302,10 +299,7 @@ def _computed(
         expression=expression, operands=operands, result=result, unit="%" if percent else "USD",
         description=f"{label} of {asked.describe()}",
     )  # fmt: skip
-    conf = confidence_signals(text, cited=True, base=0.75)
-    conf["mode"] = "dimension"
-    conf["dimension"] = asked.model_dump()
-    return offline_answer(text, strategy, conf, citations=cites, calculations=(calc,))
+    return _part_answer(text, asked, strategy, 0.75, cites, calc)
 
 
 def _said(store: StatementStore, fact: StatementFact) -> str:
@@ -343,6 +337,31 @@ def _when(period: str | int) -> str:
     return f"FY{period}" if isinstance(period, int) else str(period).replace("@end", " end")
 
 
+# how an answer names a part's kind ('the Europe region' for a geography member)
+_KIND_WORDS = {"geography": "region", "product": "product line"}
+
+
+def _kind_word(asked: AskedDimension) -> str:
+    return _KIND_WORDS.get(asked.kind, asked.kind)
+
+
+def _part_answer(
+    text: str,
+    asked: AskedDimension,
+    strategy: str,
+    base: float,
+    citations: tuple[Citation, ...],
+    calc: Calculation | None = None,
+) -> Answer:
+    """A part's figure as an answer: its text, citations and calculation, marked as the
+    dimension answer of `asked` (the judge reads the part it was given for)."""
+    conf = confidence_signals(text, cited=True, base=base)
+    conf["mode"] = "dimension"
+    conf["dimension"] = asked.model_dump()
+    calcs = (calc,) if calc is not None else ()
+    return offline_answer(text, strategy, conf, citations=citations, calculations=calcs)
+
+
 def _part_name(asked: AskedDimension, kind: str) -> str:
     """The part as the answer names it before its kind word: 'the FedEx Ground segment' said
     in the question is shown 'FedEx Ground' (no doubled article or kind)."""
@@ -363,7 +382,7 @@ def _answer(
     scale = fact.scale if fact.unit in ("USD", "shares") and fact.scale > 1 else 1.0
     amount = format_amount(fact.value / scale, fact.unit, scale)
     cite = fact_citation(fact, evidence)
-    kind = {"geography": "region", "product": "product line"}.get(asked.kind, asked.kind)
+    kind = _kind_word(asked)
     label = _part_name(asked, kind)
     how = (
         f"tagged as {fact.concept} for {asked.member} ({fact.period.label})"
@@ -384,7 +403,4 @@ def _answer(
         f"{how}, p.{fact.page + 1}; this is the {kind}'s figure, not the consolidated one."
         f"{note} Answer: {amount}."
     )
-    conf = confidence_signals(text, cited=True, base=0.8)
-    conf["mode"] = "dimension"
-    conf["dimension"] = asked.model_dump()
-    return offline_answer(text, strategy, conf, citations=(cite,))
+    return _part_answer(text, asked, strategy, 0.8, (cite,))
