@@ -28,7 +28,8 @@ SIDES = frozenset({"current", "non current", "noncurrent", "short term", "long t
 # what opens a list of the whole's components after the whole is named: 'including both',
 # 'counting', 'comprising', 'defined as', 'computed as' (a list needs two or more parts)
 _LEAD = re.compile(
-    r"(?:,\s*)?\b(?:including|counting|comprising|consisting\s+of|"
+    r"(?:,\s*)?\b(?:including|counting|comprising|consisting\s+of|adding(?:\s+up|\s+together)?|"
+    r"summing(?:\s+up)?|combining|"
     r"made\s+up\s+of|(?:which\s+is\s+|is\s+)?(?:defined|computed|calculated)\s+as)\s+",
     re.I,
 )
@@ -45,6 +46,7 @@ _PLUS = re.compile(r"\s*(?:\bplus\b|\+)\s*", re.I)
 _MINUS = re.compile(r"\s+(?:minus|less)\s+|\s+-\s+", re.I)
 _COMMA_LIST = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+", re.I)
 _BOTH = re.compile(r"^\s*both\s+", re.I)
+_BOTH_AND = re.compile(r"\s+and\s+(?=(?:the|its|their|in|within|under)\s)", re.I)
 _ARTICLE = re.compile(r"^(?:the|its|their|a|an)\s+", re.I)
 _DIGIT = re.compile(r"\d")
 _BRACKET = re.compile(r"[()]")
@@ -114,8 +116,11 @@ def _read(q: str) -> Enumeration | None:
         body = rest[: stop.start()] if stop else rest
         both = _BOTH.match(body)
         if both is not None:
-            first, sep, second = body[both.end() :].partition(" and ")
-            parts = [first, second] if sep else []
+            pair = body[both.end() :]
+            # 'both the amount in A and B and the amount in C': the 'and' a new part's article
+            # or place follows, else the first
+            split = _BOTH_AND.search(pair) or re.search(r"\s+and\s+", pair)
+            parts = [pair[: split.start()], pair[split.end() :]] if split else []
             if len(parts) == 2 and all(_ok(p) for p in parts):
                 cleaned = tuple(_clean(p) for p in parts)
                 return Enumeration(
@@ -160,8 +165,19 @@ def _ok(part: str) -> bool:
     )
 
 
+# where a part is named by where it is recorded: 'the amount recorded in cost of sales', 'the
+# amounts recognized in operating expenses', 'in operating expenses': the line is the caption
+_RECORDED_IN = re.compile(
+    r"^(?:(?:the|its|their)\s+)?(?:(?:amounts?|portions?|charges?|figures?)\s+)?"
+    r"(?:(?:recognized|recognised|recorded|reported|included|charged|booked|shown|presented)\s+)?"
+    r"(?:in|within|under)\s+",
+    re.I,
+)
+
+
 def _clean(part: str) -> str:
-    return _ARTICLE.sub("", part.strip(" ,")).strip()
+    part = _ARTICLE.sub("", part.strip(" ,")).strip()
+    return _ARTICLE.sub("", _RECORDED_IN.sub("", part)).strip() or part
 
 
 def _clause(before: str) -> str:

@@ -97,6 +97,23 @@ class TestEnumerationRead:
         assert listed is not None
         assert listed.parts == ("product costs", "subscription, licensing and other costs")
 
+    def test_parts_named_by_where_they_are_recorded(self) -> None:
+        """'adding the amounts recognized in A and in B', 'counting both the amount in A and
+        the amount recorded in B': the parts are the lines A and B, the recording words out;
+        a caption's own 'and' stays in it."""
+        listed = enumeration(
+            "What was Zentro's total share-based compensation expense in FY2019, adding the "
+            "amounts recognized in cost of sales and in operating expenses?"
+        )
+        assert listed is not None and listed.parts == ("cost of sales", "operating expenses")
+        listed = enumeration(
+            "What was Zentro's total depreciation in FY2019, counting both the amount in "
+            "selling, general and administrative expenses and the amount recorded in cost of "
+            "sales?"
+        )
+        assert listed is not None
+        assert listed.parts == ("selling, general and administrative expenses", "cost of sales")
+
     def test_minus_defines_a_measure(self) -> None:
         """'(A minus B)' is a measure the question defines: B subtracted."""
         listed = enumeration(

@@ -55,6 +55,12 @@ def build_verdict(
         abstained=ctx.abstained,
         view=ctx.view,
     )
+    # an answer that obeys text aimed at the model states that text's figures: they are never
+    # fed back to a prompt
+    obeyed = any(i.followed for i in ctx.injection)
+    shown = [] if obeyed else numbers
+    if obeyed:
+        faults = [f for f in faults if not any(f.startswith(n.text) for n in numbers)]
     feedback = feedback_text(
         decision=decision,
         utility=decided.utility,
@@ -62,7 +68,7 @@ def build_verdict(
         diagnosis=diagnosis if decision == "retry" else None,
         gaps=gaps,
         faults=faults,
-        numbers=numbers,
+        numbers=shown,
         facets=facets,
         abstained=ctx.abstained,
     )

@@ -51,6 +51,7 @@ from finqa.agents.reasoning.offline.verdict_kit import TEMPLATE_ID, offline_answ
 from finqa.agents.reasoning.offline.verdicts import metric_lead, verdict_answer
 from finqa.agents.types import Answer, Calculation, Evidence, StatementStore
 from finqa.lexicon import intent
+from finqa.lexicon.asked_measure import answer_fit
 from finqa.lexicon.causes import asks_cause
 from finqa.lexicon.conventions import asks_per_share
 from finqa.lexicon.metrics import METRICS, find_metrics
@@ -85,8 +86,17 @@ class OfflineBackend:
     def answer(self, question: str, evidence: Evidence, strategy: str = "standard") -> Answer:
         # the lexicon's one reading of the question, the one the judge reads
         labels = (item.metadata.get("fy_label") for item in evidence.items)
-        spec = read_intent_in(question, labels).ask
+        intent = read_intent_in(question, labels)
+        spec = intent.ask
         answer = self._answer(question, evidence, strategy, spec)
+        if not answer.abstained and len(intent.parts.parts) == 1:
+            other = answer_fit(question, answer.text)
+            if other is not None:
+                text = (
+                    f"I {CANNOT}: the figure found is {METRICS[other.metric].name.lower()}, "
+                    f"not what is asked: {other.reason}."
+                )
+                return self._abstained(text, strategy, [other.asked])
         answer = _relabel(answer, spec) if spec.periods else answer
         answer = _named_years(answer, spec)
         # 'Did X rise? What drove it?': the cause part answered after the figure, or named

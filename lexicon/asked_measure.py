@@ -1,0 +1,390 @@
+"""What a question asks for, read from the noun phrase it asks about: a second reading of the
+asked measure beside the catalogue match (`lexicon.metrics.find_metrics`, which finds every
+item the question names, wherever it names it).
+
+'What was the company's gross interest expense (interest on debt plus interest on capital
+leases)?' names debt, but asks an expense; 'What was the net effect of the recognition
+(deferral) of deferred net revenues?' names revenue, but asks the effect of a deferral. The
+catalogue match alone takes the nearer item and both agents compute it. This reader takes the
+phrase the ask governs ('what was X's <phrase> in FY2019', 'how much <phrase> did X ...',
+'did X's <phrase> increase ...'), keeps its measure words (words of the catalogue's own
+vocabulary, with names, periods and generic words out) and its head noun, and says whether a
+catalogue item can be what is asked (`measure_fit`):
+
+- its head noun's nature (`data/measure_nouns.yaml`: an expense, a revenue, an income, a
+  liability, an asset, equity) must admit the item's nature (a liability never answers an
+  expense), and
+- every measure word must be the item's own or one of its formula's operands' ('interest' and
+  'expense' are no words of total debt).
+
+A question whose phrase cannot be read, or has no measure word, is not judged (None): the
+reading only refuses an item it can show is another measure; it never picks one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from finqa.lexicon._data import data_cache, read_yaml
+from finqa.lexicon.answer_form import ask_head
+from finqa.lexicon.metrics import METRICS, metric_key
+from finqa.lexicon.qualifiers import item_words
+
+__all__ = [
+    "AskedMeasure",
+    "MeasureFit",
+    "answer_fit",
+    "asked_measure",
+    "measure_fit",
+    "stated_measure",
+    "stated_measures",
+]
+
+# the frame of an ask, before the phrase it governs
+_FRAMES = (
+    # 'by how much did X's operating income increase'
+    re.compile(
+        r"\bby how much (?:did|does|do|has|have|had|was|were|is|are|will|would)\s+(?P<np>.+)",
+        re.I,
+    ),
+    # 'how much revenue did X generate'
+    re.compile(
+        r"\bhow (?:much|many) (?P<np>(?!(?:did|does|do|has|have|had|was|were|is|are|will|would|"
+        r"of)\b)[A-Za-z].*?)\s+(?:did|does|do|has|have|had|was|were|is|are|will|would)\b",
+        re.I,
+    ),
+    # 'what was X's gross interest expense in FY2019'
+    re.compile(
+        r"\bwhat(?:'s|\u2019s|\s+(?:is|was|are|were|will be|would be|has been|have been))\s+"
+        r"(?P<np>.+)",
+        re.I,
+    ),
+    # 'calculate the FY2019 operating margin'
+    re.compile(r"^\W*(?:calculate|compute|determine|estimate|find)\s+(?P<np>.+)", re.I),
+    # 'did X's operating margin improve', 'how much did X's cash from operations grow'
+    re.compile(
+        r"^\W*(?:(?:by\s+)?how\s+(?:much|many)(?:\s+(?:percent(?:age)?|%)(?:\s+points?)?)?\s+)?"
+        r"(?:did|does|do|has|have|had|was|were|is|are)\s+"
+        r"(?P<np>.+?)\s+"
+        r"(?:increas\w*|decreas\w*|ris\w*|rose|f[ae]ll\w*|grow\w*|grew|declin\w*|improv\w*|"
+        r"worsen\w*|chang\w*|dropp?\w*|exceed\w*|expand\w*|contract\w*|shr[iu]nk\w*)\b",
+        re.I,
+    ),
+)
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9&\-]*(?:['\u2019]s?)?|\d[\d,.]*%?|&|%|[^\sA-Za-z0-9]")
+# words after which the phrase ends: the period, the filer, the source or a clause follow
+_END_WORDS = frozenset(
+    re.findall(
+        r"\S+",
+        """for in during at as between from over on under compared versus vs relative when that
+    which who whom whose reported recorded recognized recognised shown presented disclosed if
+    after before based according using excluding including with by to than did does do was
+    were is are has have had will would could should can year years ended ending since per
+    within across through into among while whereas because so then this these those against
+    also plus minus less divided times and or but not nor""",
+    )
+)
+_END_MARKS = frozenset(',?;:()[]"\u201c\u201d.!/')
+# words that say which figure, form or period is asked, never which measure
+_NOT_MEASURE = frozenset(
+    re.findall(
+        r"\S+",
+        """a an the its their his her our your this that these those total net gross consolidated
+    reported overall gaap unadjusted adjusted annual annually quarterly fiscal amount value level
+    figure quantity sum balance number size dollar dollars usd million millions billion billions
+    thousand thousands average approximate approximately year-end yearly full same current
+    prior previous last latest respective combined aggregate whole entire company group firm
+    business segment segments division divisions unit units region regions year quarter month
+    months period basic diluted yoy year-over-year change growth increase decrease rate major
+    key main primary significant largest smallest highest lowest other any all financial
+    financials percent percentage percentages point points pct times""",
+    )
+)
+_POSSESSIVE = re.compile(
+    r"\w['\u2019]s$", re.I
+)  # 'Apple's': whose figure ('shareholders'' is a word)
+# words of an operator over a line item, read through to the item ('the growth in X')
+_OPERATORS = frozenset(
+    metric_key(w)
+    for w in re.findall(
+        r"\S+",
+        """the a an year-over-year yoy annual quarterly growth change changes increase
+    decrease rate percentage percent net total""",
+    )
+)
+# a ratio of the phrase to another line ('wages expense as a percent of net sales'): the
+# phrase is its numerator, not what is asked
+_RATIO_AFTER = re.compile(
+    r"^\s*(?:as an? (?:%|percent(?:age)?|share|proportion|fraction|ratio|multiple) of|to|over|"
+    r"relative to|divided by|per)\b",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class AskedMeasure:
+    """The phrase a question asks about, as its own words say it."""
+
+    phrase: str  # as written ('gross interest expense')
+    words: tuple[str, ...]  # its measure words, as `metric_key` spells them ('interest', 'expense')
+    noun: str | None  # its head noun ('expense'), when the noun's nature is known
+    natures: frozenset[str]  # the natures an item answering it can have; empty: any
+
+
+@dataclass(frozen=True)
+class MeasureFit:
+    """Whether a catalogue item can be the asked measure, and why not."""
+
+    metric: str
+    fits: bool
+    asked: str = ""  # the asked phrase
+    missing: tuple[str, ...] = ()  # measure words that are not the item's
+    nature: str | None = None  # the item's nature, when the head noun rules it out
+    reason: str = ""
+
+
+@data_cache()
+def _noun_natures() -> dict[str, frozenset[str]]:
+    out: dict[str, frozenset[str]] = {}
+    for spec in read_yaml("measure_nouns.yaml").values():
+        natures = frozenset(str(n) for n in spec["natures"])
+        for noun in spec["nouns"]:
+            out[metric_key(str(noun))] = natures
+    return out
+
+
+@data_cache()
+def _measure_vocabulary() -> frozenset[str]:
+    """Every word of the catalogue's own spellings: the words that name a measure."""
+    return frozenset(w for m in METRICS for w in item_words(m))
+
+
+@data_cache()
+def _joined_phrases() -> frozenset[tuple[str, str]]:
+    """Word pairs an 'and' joins inside one catalogue spelling ('research and development')."""
+    pairs: set[tuple[str, str]] = set()
+    for m in METRICS.values():
+        for s in (*m.synonyms, *m.line_items, m.name):
+            toks = metric_key(s).split()
+            for i in range(1, len(toks) - 1):
+                if toks[i] == "and":
+                    pairs.add((toks[i - 1], toks[i + 1]))
+    return frozenset(pairs)
+
+
+@data_cache()
+def _spelled_natures() -> dict[tuple[str, ...], str]:
+    """The nature of each catalogue spelling ('deferred revenue' -> liability), generic words
+    out as in a phrase's measure words; a spelling two natures share is left out."""
+    seen: dict[tuple[str, ...], set[str]] = {}
+    for m in METRICS.values():
+        if not m.nature:
+            continue
+        for s in (*m.synonyms, *m.line_items, m.name):
+            key = tuple(w for w in metric_key(s).split() if w not in _NOT_MEASURE)
+            if key:
+                seen.setdefault(key, set()).add(m.nature)
+    return {k: next(iter(v)) for k, v in seen.items() if len(v) == 1}
+
+
+def _head_natures(first: list[str]) -> frozenset[str]:
+    """The natures the head of a phrase admits: the nature of the longest catalogue spelling
+    the phrase ends with ('deferred revenue' is a liability, 'interest expense' an expense),
+    else its head noun's (`data/measure_nouns.yaml`)."""
+    spelled = _spelled_natures()
+    for i in range(len(first)):
+        nature = spelled.get(tuple(first[i:]))
+        if nature is not None and i < len(first) - 1:
+            return frozenset({nature})
+    return _noun_natures().get(first[-1], frozenset()) if first else frozenset()
+
+
+@data_cache(512)
+def _item_vocabulary(metric: str) -> frozenset[str]:
+    """An item's own words and its formula's operands' words (a margin says its line items)."""
+    from finqa.lexicon.formula import keys
+
+    m = METRICS.get(metric)
+    if m is None:
+        return frozenset()
+    words = set(item_words(metric))
+    for formula in (m.formula, *m.formulas):
+        if not formula:
+            continue
+        for key in keys(formula):
+            if key in METRICS:
+                words |= item_words(key)
+    if m.growth_of and m.growth_of in METRICS:
+        words |= item_words(m.growth_of)
+    return frozenset(words)
+
+
+def _asking_sentence(question: str) -> str:
+    head = ask_head(" ".join(question.split()))
+    sentences = re.split(r"(?<=[.?!])\s+(?=[A-Z])", head.strip())
+    return next(
+        (s for s in sentences if s.rstrip().endswith("?")), sentences[0] if sentences else ""
+    )
+
+
+def _phrase_tokens(tail: str) -> tuple[list[str], str]:
+    """The tokens of the phrase at the start of `tail`, up to where a period, filer, source or
+    clause begins, and the rest of `tail` after them. An operator read first ('the
+    year-over-year growth in', 'the change in') is read through to its line item."""
+    toks = [(m.group(), m.end()) for m in _TOKEN.finditer(tail)]
+    out: list[str] = []
+    end = 0
+    for i, (tok, stop) in enumerate(toks):
+        low = tok.lower()
+        if tok in _END_MARKS or tok[0].isdigit():
+            break
+        if low in ("and", "&") and out:
+            nxt = toks[i + 1][0].lower() if i + 1 < len(toks) else ""
+            if (metric_key(out[-1]), metric_key(nxt)) in _joined_phrases():
+                out.append(tok)
+                end = stop
+                continue
+            break
+        if low == "of" and out:
+            out.append(tok)
+            continue
+        if low in _END_WORDS and out:
+            if low in ("in", "of") and all(metric_key(t) in _OPERATORS for t in out):
+                out = []  # 'the growth in operating income': the line item follows
+                continue
+            break
+        if low in _END_WORDS:
+            continue  # a frame word before the phrase ('what was the ...' read 'the' on)
+        out.append(tok)
+        end = stop
+    while out and out[-1].lower() in ("of", "and", "&"):
+        out.pop()
+    return out, tail[end:]
+
+
+def _measure_words(tokens: Iterable[str]) -> list[str]:
+    vocab = _measure_vocabulary()
+    words: list[str] = []
+    for tok in tokens:
+        if _POSSESSIVE.search(tok):
+            words = []  # whose figure ('Apple's'), never what is asked: read what follows
+            continue
+        if tok[0].isupper() and not (tok.isupper() and metric_key(tok) in vocab):
+            continue  # a name (the filer, a segment, a region), not a measure word
+        key = metric_key(tok.strip("'\u2019"))
+        if key == "of" or (key and key not in _NOT_MEASURE and tok.lower() not in _NOT_MEASURE):
+            words.append(key)
+    return words
+
+
+@data_cache(512)
+def asked_measure(question: str) -> AskedMeasure | None:
+    """The phrase `question` asks about, its measure words and its head noun's natures; None
+    when no ask frame is found or the phrase names no measure word."""
+    sentence = _asking_sentence(question)
+    for frame in _FRAMES:
+        m = frame.search(sentence)
+        if m is None:
+            continue
+        tokens, rest = _phrase_tokens(m.group("np"))
+        if _RATIO_AFTER.match(rest):
+            return None
+        words = _measure_words(tokens)
+        vocab = _measure_vocabulary()
+        # 'X of Y': the head is X's noun unless X says no measure ('the amount of inventories')
+        first = words[: words.index("of")] if "of" in words else words
+        if not [w for w in first if w in vocab]:
+            first = [w for w in words[len(first) + 1 :] if w != "of"]
+        kept = tuple(dict.fromkeys(w for w in words if w != "of" and w in vocab))
+        if not kept:
+            continue  # 'by how many percent did ...': another frame reads the phrase
+        nouns = [w for w in first if w != "of" and w in vocab]
+        noun = nouns[-1] if nouns else None
+        natures = _head_natures(nouns)
+        owner = max((i for i, t in enumerate(tokens) if _POSSESSIVE.search(t)), default=-1)
+        phrase = " ".join(tokens[owner + 1 :])  # what is asked, not whose
+        return AskedMeasure(phrase, kept, noun if natures else None, natures)
+    return None
+
+
+def measure_fit(question: str, metric: str | None) -> MeasureFit | None:
+    """Whether the catalogue item `metric` can be what `question` asks: its nature admitted by
+    the asked phrase's head noun and every measure word of the phrase its own; None when there
+    is nothing to judge (no metric, an item outside the catalogue, no phrase read)."""
+    if not metric or metric not in METRICS:
+        return None
+    asked = asked_measure(question)
+    if asked is None:
+        return None
+    item = METRICS[metric]
+    own = _item_vocabulary(metric)
+    missing = tuple(w for w in asked.words if w not in own)
+    nature = (
+        item.nature if asked.natures and item.nature and item.nature not in asked.natures else None
+    )
+    if not missing and nature is None:
+        return MeasureFit(metric, True, asked.phrase)
+    why = []
+    if nature is not None:
+        why.append(
+            f"'{asked.phrase}' asks {_a(asked.noun or '')}, and {item.name.lower()} is {_a(nature)}"
+        )
+    if missing:
+        said = ", ".join(f"'{w}'" for w in missing)
+        why.append(f"{item.name.lower()} says nothing of {said} in '{asked.phrase}'")
+    return MeasureFit(metric, False, asked.phrase, missing, nature, "; ".join(why))
+
+
+def _a(word: str) -> str:
+    return ("an " if word[:1] in "aeiou" else "a ") + word
+
+
+# the verdict or framing words an answer opens with, before the measure it states
+_ANSWER_LEAD = re.compile(r"^\s*(?:(?:yes|no)\b[.,:;]?\s*)?", re.I)
+# a figure an answer states: not a year ('FY2022', 'fiscal 2016') nor a date's day ('Jun 30,')
+_FIRST_FIGURE = re.compile(
+    r"(?<![\w.])(?!(?:19|20)\d\d\b)(?![0-3]?\d,\s*(?:19|20)\d\d\b)[-\u2212(]?\$?\d"
+)
+
+
+def stated_measures(answer: str) -> tuple[str, ...]:
+    """The catalogue items an answer's first sentence names, in order: what it says its figure
+    is comes first ('Total debt as of December 31, 2017: $1,234 million' -> total debt), the
+    operands it names beside it after."""
+    from finqa.lexicon.metrics import find_metrics
+
+    text = _ANSWER_LEAD.sub("", " ".join(answer.split()), count=1)
+    sentence = re.split(r"(?<=[.!?])\s+(?=[A-Z])", text, maxsplit=1)[0]
+    found = sorted(find_metrics(sentence), key=lambda m: m.start)
+    return tuple(dict.fromkeys(m.canonical for m in found))
+
+
+def stated_measure(answer: str) -> str | None:
+    """The catalogue item an answer says its figure is: the first item named in its lead,
+    before its first figure ('Total debt as of December 31, 2017: $1,234 million' -> total
+    debt); None when the lead names none."""
+    from finqa.lexicon.metrics import find_metrics
+
+    text = _ANSWER_LEAD.sub("", " ".join(answer.split()), count=1)
+    sentence = re.split(r"(?<=[.!?])\s+(?=[A-Z])", text, maxsplit=1)[0]
+    figure = _FIRST_FIGURE.search(sentence)
+    lead = sentence[: figure.start()] if figure is not None else ""
+    if ":" in lead:
+        lead = lead[: lead.index(":")]  # '<period> <measure>: <figure>'
+    found = sorted(find_metrics(lead), key=lambda m: m.start) if lead else []
+    return found[0].canonical if found else None
+
+
+def answer_fit(question: str, answer: str) -> MeasureFit | None:
+    """Whether an answer gives the measure `question`'s phrase asks: the misfit of the measure
+    its lead states when no item its first sentence names fits the phrase (an answer naming
+    an operand before the asked ratio still gives the ratio); None when it may."""
+    fit = measure_fit(question, stated_measure(answer))
+    if fit is None or fit.fits:
+        return None
+    named = stated_measures(answer)
+    if any((f := measure_fit(question, m)) is not None and f.fits for m in named):
+        return None
+    return fit

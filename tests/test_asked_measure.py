@@ -1,0 +1,159 @@
+"""The asked measure read from the question's own phrase (issue #25: an answer to another
+question, computed from a line the question names in passing, was accepted because the judge
+read the question through the same catalogue match as the reasoner): `lexicon.asked_measure`
+reads the noun phrase the ask governs, and an item its head noun's nature or its measure words
+rule out is not what is asked; the judge refuses such an answer's figures and the reasoner
+abstains rather than give them."""
+
+from __future__ import annotations
+
+from _reasoning_data import evidence
+from finqa.agents.config import Settings
+from finqa.agents.judge import JudgeAgent
+from finqa.agents.reasoning import build_reasoner
+from finqa.agents.reasoning.offline import OfflineBackend
+from finqa.lexicon.asked_measure import answer_fit, asked_measure, measure_fit, stated_measure
+
+GROSS_INTEREST = (
+    "What was Zentro's gross interest expense in FY2024 (interest on debt plus interest on "
+    "finance leases)?"
+)
+TOTAL_DEBT = "What was Zentro's total debt at the end of FY2024? Answer in USD millions."
+
+DOC = "ZENTRO_2024_10K"
+BALANCE = """ZENTRO CORP.
+CONSOLIDATED BALANCE SHEETS
+(In millions)
+December 31, 2024 December 31, 2023
+Cash and cash equivalents $ 4,100 $ 3,900
+Total current assets 6,300 5,950
+Total assets $ 9,700 $ 9,250
+Short-term borrowings 1,000 900
+Total current liabilities 3,790 3,430
+Long-term debt 2,600 2,750
+Total liabilities 6,800 6,560
+"""
+
+
+class TestAskedPhrase:
+    def test_phrase_head_and_words(self) -> None:
+        """The phrase after the ask's frame, without whose figure it is or the period."""
+        asked = asked_measure(GROSS_INTEREST)
+        assert asked is not None
+        assert asked.phrase == "gross interest expense"
+        assert asked.words == ("interest", "expense")
+        assert "expense" in asked.natures and "liability" not in asked.natures
+
+    def test_operator_read_through(self) -> None:
+        """'the year-over-year growth in X' asks about X's line."""
+        asked = asked_measure(
+            "What was the year-over-year growth in Zentro's operating income in 2024?"
+        )
+        assert asked is not None and asked.words == ("operating", "income")
+
+    def test_spelled_item_decides_the_nature(self) -> None:
+        """'deferred revenue' is a liability, not a revenue: the longest catalogue spelling
+        the phrase ends with decides."""
+        q = "What was the amount of Zentro's deferred revenue at the end of fiscal 2024?"
+        fit = measure_fit(q, "deferred_revenue")
+        assert fit is not None and fit.fits
+        assert not measure_fit(q, "revenue").fits  # type: ignore[union-attr]
+
+    def test_ratio_and_unread_phrases_are_not_judged(self) -> None:
+        """A phrase that is the numerator of a ratio, or no phrase at all, judges nothing."""
+        assert (
+            asked_measure("Did Zentro's wages expense as a percent of net sales increase in 2024?")
+            is None
+        )
+        assert measure_fit("Is Zentro subject to cyclicality?", "revenue") is None
+        assert measure_fit(GROSS_INTEREST, None) is None
+
+
+class TestFit:
+    def test_both_ways(self) -> None:
+        """The same phrase admits one item and refuses another: the verdict can come out
+        either way."""
+        assert measure_fit(GROSS_INTEREST, "interest_expense").fits  # type: ignore[union-attr]
+        debt = measure_fit(GROSS_INTEREST, "total_debt")
+        assert debt is not None and not debt.fits
+        assert debt.nature == "liability" and "interest" in debt.missing
+
+    def test_growth_of_another_line(self) -> None:
+        q = "By how much did Zentro's operating income grow in fiscal 2024?"
+        assert measure_fit(q, "operating_income").fits  # type: ignore[union-attr]
+        assert not measure_fit(q, "revenue_growth").fits  # type: ignore[union-attr]
+
+    def test_narrowed_line(self) -> None:
+        """Income available for common shareholders is not net income."""
+        q = "What was income available for common shareholders for Zentro in 2024?"
+        assert measure_fit(q, "net_income_common").fits  # type: ignore[union-attr]
+        assert not measure_fit(q, "net_income").fits  # type: ignore[union-attr]
+
+    def test_premise_is_not_the_ask(self) -> None:
+        q = (
+            "Zentro's International net sales fell in fiscal 2024. Did its segment operating "
+            "income also fall?"
+        )
+        assert not measure_fit(q, "revenue").fits  # type: ignore[union-attr]
+        assert measure_fit(q, "segment_operating_income").fits  # type: ignore[union-attr]
+
+
+class TestStatedMeasure:
+    def test_answer_leads(self) -> None:
+        assert stated_measure("FY2022 inventory turnover ratio: 2.72 [S1].") == "inventory_turnover"
+        assert (
+            stated_measure("Fiscal 2016 (ended Jun 30, 2016) cost of goods sold: $32,780 million")
+            == "cogs"
+        )
+        assert (
+            stated_measure("Yes. Working capital as of December 31, 2022: $2,278 million [S1].")
+            == "working_capital"
+        )
+        assert stated_measure("$20 billion. The filing states the gain.") is None
+
+
+class TestAgents:
+    def test_judge_refuses_another_measure_and_accepts_its_own(self) -> None:
+        """Total debt, read and computed right, answers the total debt question and not the
+        gross interest expense one."""
+        settings = Settings()
+        ev = evidence(BALANCE, question=TOTAL_DEBT, doc=DOC)
+        answer = build_reasoner(settings).generate(TOTAL_DEBT, ev, 1)
+        assert not answer.abstained and stated_measure(answer.text) == "total_debt"
+        own = JudgeAgent(settings).evaluate(TOTAL_DEBT, answer, ev, 1)
+        assert own.decision == "accept"
+        other = JudgeAgent(settings).evaluate(GROSS_INTEREST, answer, ev, 1)
+        codes = {p.get("code") for p in other.details.get("answer_problems") or []}
+        assert "other_measure" in codes
+        assert other.decision != "accept"
+
+    def test_reasoner_abstains_rather_than_answer_another_measure(self, monkeypatch) -> None:
+        """Whatever path of the offline reasoner reaches a figure, one whose lead states a
+        measure the asked phrase rules out becomes an abstention naming the phrase; the same
+        figure for its own question is kept."""
+        settings = Settings()
+        reasoner = build_reasoner(settings)
+        ev = evidence(BALANCE, question=TOTAL_DEBT, doc=DOC)
+        debt = reasoner.generate(TOTAL_DEBT, ev, 1)
+        assert not debt.abstained
+        monkeypatch.setattr(OfflineBackend, "_answer", lambda self, q, e, s, spec: debt)
+        answer = reasoner.generate(
+            GROSS_INTEREST, evidence(BALANCE, question=GROSS_INTEREST, doc=DOC), 1
+        )
+        assert answer.abstained
+        assert "gross interest expense" in answer.missing
+        assert "total debt" in answer.text and "liability" in answer.text
+        kept = reasoner.generate(TOTAL_DEBT, ev, 1)
+        assert not kept.abstained
+
+
+class TestAnswerFit:
+    def test_operand_named_before_the_asked_ratio(self) -> None:
+        """An answer naming an operand before the asked ratio still gives the ratio; one naming
+        only another measure does not."""
+        q = "What was Zentro's current ratio at the end of FY2024?"
+        said = "Total current assets were $7,453 million and the current ratio is 1.44 [S1]."
+        assert stated_measure(said) == "total_current_assets"
+        assert answer_fit(q, said) is None
+        misfit = answer_fit(q, "Total current assets were $7,453 million [S1].")
+        assert misfit is not None and misfit.metric == "total_current_assets"
