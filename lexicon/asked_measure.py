@@ -388,3 +388,81 @@ def answer_fit(question: str, answer: str) -> MeasureFit | None:
     if any((f := measure_fit(question, m)) is not None and f.fits for m in named):
         return None
     return fit
+
+
+# a ratio of the phrase to another line, after the phrase and any parenthesis of its own
+# ('total debt (short-term debt, ... ) relative to total shareholders' equity')
+_RATIO_TO = re.compile(
+    r"^\s*(?:\([^()]*\)\s*)?,?\s*(?P<ratio>relative\s+to|as\s+an?\s+(?:%|percent(?:age)?|share|"
+    r"proportion|fraction|ratio|multiple)\s+of|divided\s+by|in\s+relation\s+to)\b",
+    re.I,
+)
+# the side of a balance a caption names ('Long-term operating lease liabilities', 'Current
+# portion of ...'): one line of the balance the question may ask in whole
+_SIDE = re.compile(
+    r"\b(?:long[- ]term|short[- ]term|non-?\s?current|noncurrent|current(?:\s+portion)?)\b", re.I
+)
+# an either/or yes-no question ('Did X add to or reduce Y', 'a charge or a benefit', 'help or
+# hurt'): the two options around its 'or'
+_EITHER_OR = re.compile(
+    r"^\W*(?:did|does|do|was|is|were|are|has|have|had)\b(?P<before>[^?]*?)\s+or\s+"
+    r"(?P<after>[^?,;]*)",
+    re.I,
+)
+_NOT_OPTIONS = frozenset({"and", "the", "a", "an", "its", "their", "not", "more", "less"})
+
+
+def ratio_asked(question: str) -> str | None:
+    """The words that make the asked phrase a ratio's numerator ('relative to'), when the ask
+    reads the phrase and then divides it by another line; None otherwise."""
+    sentence = _asking_sentence(question)
+    for frame in _FRAMES:
+        m = frame.search(sentence)
+        if m is None:
+            continue
+        tokens, rest = _phrase_tokens(m.group("np"))
+        if not tokens:
+            continue
+        found = _RATIO_TO.match(rest)
+        return found.group("ratio") if found else None
+    return None
+
+
+def side_words(caption: str, question: str, metric: str | None = None) -> tuple[str, ...]:
+    """The side words of a caption ('long-term') that neither the question nor the asked
+    item's own spellings say: the caption is then one side of the balance asked."""
+    item = METRICS.get(metric or "")
+    spellings = (item.name, *item.synonyms) if item is not None else ()
+    own = {w for sp in spellings for w in metric_key(sp).split()}
+    q = metric_key(question)
+    out = []
+    for m in _SIDE.finditer(caption):
+        key = metric_key(m.group(0))
+        words = key.split()
+        if key in q or all(w in own for w in words if w != "portion"):
+            continue
+        out.append(m.group(0))
+    return tuple(out)
+
+
+def either_or_options(question: str) -> tuple[str, str] | None:
+    """The two options of an either/or yes-no question ('add to' / 'reduce'), by their first
+    words; None when the asking sentence offers no such pair."""
+    for sentence in re.split(r"(?<=\?)\s+", ask_head(" ".join(question.split()))):
+        m = _EITHER_OR.search(sentence)
+        if m is None:
+            continue
+        before = [w.lower() for w in re.findall(r"[A-Za-z]+", m.group("before"))]
+        left = [w for w in before if w not in ("to", "from", "in", "on")]
+        if not left:
+            continue
+        a = left[-1]
+        # 'an income tax benefit or an income tax provision': the words both options share
+        # are skipped
+        shared = set(before[-4:]) | {"a", "an", "the"}
+        after = [w.lower() for w in re.findall(r"[A-Za-z]+", m.group("after"))]
+        b = next((w for w in after if w not in shared), "")
+        if not b or a in _NOT_OPTIONS or b in _NOT_OPTIONS or a == b:
+            continue
+        return a, b
+    return None

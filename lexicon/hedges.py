@@ -156,6 +156,38 @@ def period_fault(
     prior = prior_period_in(sentence, asked)
     if prior is not None:
         return "other_period", f"what was so in the year before ('{prior}')"
+    earlier = earlier_comparison(sentence, years)
+    if earlier is not None:
+        return "other_period", f"a change of an earlier year ('{earlier}')"
+    return None
+
+
+# a comparison of two years a sentence states: 'in 2016 compared to 2015', '2016 versus 2015',
+# 'from 2015 to 2016'
+_COMPARED = re.compile(
+    r"\b((?:19|20)\d\d)\b[^.;]{0,60}?\b(?:compared\s+(?:to|with)|versus|vs\.?|relative\s+to)\s+"
+    r"(?:(?:fiscal|the\s+fiscal\s+year|FY)\s*)?((?:19|20)\d\d)\b",
+    re.I,
+)
+_FROM_TO = re.compile(
+    r"\bfrom\s+(?:fiscal\s+|FY\s*)?((?:19|20)\d\d)\s+to\s+(?:fiscal\s+|FY\s*)?((?:19|20)\d\d)\b",
+    re.I,
+)
+
+
+def earlier_comparison(sentence: str, years: Iterable[int]) -> str | None:
+    """The comparison of two years a sentence states when its later year is before the latest
+    year asked ('Gross margin percentage decreased in 2016 compared to 2015', read for fiscal
+    2017: a change of the year before), else None. A sentence comparing the asked year, or a
+    question naming no year, is not ruled out."""
+    latest = max(years, default=None)
+    if latest is None:
+        return None
+    for rx in (_COMPARED, _FROM_TO):
+        for m in rx.finditer(sentence):
+            pair = (int(m.group(1)), int(m.group(2)))
+            if max(pair) < latest:
+                return m.group(0)
     return None
 
 

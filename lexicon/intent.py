@@ -277,9 +277,10 @@ def asks_change_amount(question: str) -> bool:
 
 
 # a measure adjusted from the reported line: 'if we exclude the impact of FX', 'organic growth',
-# 'in constant currency', 'Adjusted EBIT', 'non-GAAP'
+# 'in constant currency', 'Adjusted EBIT', 'non-GAAP'; 'setting aside the currency effect'
 _ADJUSTED = re.compile(
-    r"\bexclud(?:e|es|ing)\b[^?]*?\b(?:impacts?|effects?)\b|\borganic(?:ally)?\b|"
+    r"\b(?:exclud(?:e|es|ing)|(?:setting|set|leaving|leave|putting|put)\s+aside|removing|"
+    r"strip(?:ping)?\s+out)\b[^?]*?\b(?:impacts?|effects?)\b|\borganic(?:ally)?\b|"
     r"\bconstant[- ]currency\b|\bnon-gaap\b|\badjusted\b",
     re.I,
 )

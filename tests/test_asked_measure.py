@@ -12,7 +12,15 @@ from finqa.agents.config import Settings
 from finqa.agents.judge import JudgeAgent
 from finqa.agents.reasoning import build_reasoner
 from finqa.agents.reasoning.offline import OfflineBackend
-from finqa.lexicon.asked_measure import answer_fit, asked_measure, measure_fit, stated_measure
+from finqa.lexicon.asked_measure import (
+    answer_fit,
+    asked_measure,
+    either_or_options,
+    measure_fit,
+    ratio_asked,
+    side_words,
+    stated_measure,
+)
 
 GROSS_INTEREST = (
     "What was Zentro's gross interest expense in FY2024 (interest on debt plus interest on "
@@ -157,3 +165,133 @@ class TestAnswerFit:
         assert answer_fit(q, said) is None
         misfit = answer_fit(q, "Total current assets were $7,453 million [S1].")
         assert misfit is not None and misfit.metric == "total_current_assets"
+
+
+LEASES = """ZENTRO CORP.
+CONSOLIDATED BALANCE SHEETS
+(In millions)
+December 31, 2024 December 31, 2023
+Total current assets 6,300 5,950
+Total assets $ 9,700 $ 9,250
+Current portion of operating lease liabilities 693 660
+Total current liabilities 3,790 3,430
+Long-term operating lease liabilities 2,012 2,138
+Long-term debt 2,600 2,750
+Total shareholders' equity 2,900 2,690
+"""
+Q_LEASES_TOTAL = (
+    "How much did Zentro carry in total operating lease liabilities on its balance sheet at the "
+    "end of FY2024?"
+)
+Q_LEASES_LONG = "What were Zentro's long-term operating lease liabilities at the end of FY2024?"
+
+
+def _judge(question: str, text: str, *pages: str):  # type: ignore[no-untyped-def]
+    from finqa.agents.types import Answer
+
+    ev = evidence(*pages, question=question, doc=DOC)
+    return JudgeAgent(Settings()).evaluate(question, Answer(text=text), ev, 1)
+
+
+def _codes(v) -> set[str]:  # type: ignore[no-untyped-def]
+    return {p.get("code") for p in v.details.get("answer_problems") or []}
+
+
+class TestSidePart:
+    READ = (
+        "Operating lease liabilities as of December 31, 2024: $2,012 million [S1]. Read from the "
+        "line 'Long-term operating lease liabilities 2,012 2,138' [S1] (amounts in USD "
+        "millions). Answer: $2,012 million."
+    )
+
+    def test_words(self) -> None:
+        """A side word the question and the item's own spellings do not say."""
+        assert side_words(
+            "Long-term operating lease liabilities", Q_LEASES_TOTAL, "operating_lease_liabilities"
+        ) == ("Long-term",)
+        assert (
+            side_words("Long-term debt", "What was Zentro's long-term debt?", "long_term_debt")
+            == ()
+        )
+        assert (
+            side_words(
+                "Total current liabilities",
+                "What were total current liabilities?",
+                "total_current_liabilities",
+            )
+            == ()
+        )
+
+    def test_one_side_for_the_whole_refused_and_the_side_asked_accepted(self) -> None:
+        """The long-term line answers the long-term question, not the total one."""
+        whole = _judge(Q_LEASES_TOTAL, self.READ, LEASES)
+        assert "part_side" in _codes(whole) and whole.decision != "accept"
+        side = _judge(Q_LEASES_LONG, self.READ, LEASES)
+        assert "part_side" not in _codes(side)
+
+
+class TestRatioAsked:
+    Q = (
+        "What was Zentro's total debt (long-term debt only) relative to total shareholders' "
+        "equity at the end of FY2024?"
+    )
+
+    def test_reading(self) -> None:
+        assert ratio_asked(self.Q) == "relative to"
+        assert ratio_asked(TOTAL_DEBT) is None
+
+    def test_amount_refused_ratio_not(self) -> None:
+        amount = _judge(
+            self.Q, "Long-term debt as of December 31, 2024: $2,600 million [S1].", LEASES
+        )
+        assert "other_measure" in _codes(amount) and amount.decision != "accept"
+        ratio = _judge(
+            self.Q,
+            "Debt to equity as of December 31, 2024: 0.90x [S1]. Computed from long-term debt "
+            "2,600 [S1] and total shareholders' equity 2,900 [S1].",
+            LEASES,
+        )
+        assert "other_measure" not in _codes(ratio)
+
+
+class TestEitherOr:
+    def test_options(self) -> None:
+        assert either_or_options(
+            "Did Zentro's deferred income taxes add to or reduce its provision in FY2024?"
+        ) == ("add", "reduce")
+        assert either_or_options(
+            "Did Zentro record an income tax benefit or an income tax provision for 2024?"
+        ) == ("benefit", "provision")
+        assert either_or_options("Did Zentro grow revenue in 2024?") is None
+
+    def test_yes_refused_option_accepted(self) -> None:
+        q = "Did Zentro's long-term debt rise or fall in FY2024?"
+        yes = _judge(q, "Yes. Long-term debt was $2,600 million at December 31, 2024 [S1].", LEASES)
+        assert "either_or" in _codes(yes) and yes.decision != "accept"
+        named = _judge(
+            q,
+            "Long-term debt fell from $2,750 million at December 31, 2023 to $2,600 million at "
+            "December 31, 2024 [S1].",
+            LEASES,
+        )
+        assert "either_or" not in _codes(named)
+
+
+class TestEarlierComparison:
+    def test_a_change_of_an_earlier_year_is_no_fact_of_the_asked_one(self) -> None:
+        from finqa.lexicon.hedges import period_fault
+
+        s = "Gross margin percentage decreased in 2016 compared to 2015 due primarily to currency."
+        assert period_fault(s, [2017]) is not None
+        assert period_fault(s, [2016]) is None
+        assert period_fault(s, []) is None
+        assert period_fault("Sales rose from 2023 to 2024 on volume.", [2024]) is None
+
+
+class TestAdjustedPart:
+    def test_setting_aside_an_effect_is_an_adjusted_measure(self) -> None:
+        """A part's reported growth does not answer its growth with an effect set aside."""
+        from finqa.lexicon.intent import asks_adjusted
+
+        assert asks_adjusted("Setting aside the currency effect, would sales have grown?")
+        assert not asks_adjusted("Did the segment's net sales grow in fiscal 2016?")

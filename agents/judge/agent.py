@@ -104,9 +104,10 @@ class JudgeAgent:
         if held is not None:
             decided = replace(decided, decision="retry")
             problems.append(held)
-        if any(p.code == "convention_dependent" for p in problems):
-            # right under one recognised definition, another figure under another: never
-            # accepted (best effort, both values in the details), at any attempt
+        if any(p.code in ("convention_dependent", "either_or") for p in problems):
+            # right under one recognised definition, another figure under another (or a Yes /
+            # No to an either/or question): never accepted (best effort, both values in the
+            # details), at any attempt
             decided = replace(decided, decision="retry")
         verdict = build_verdict(ctx, answer, found, scores, decided, cfg)
         if held is not None and held.code == "part_not_found":

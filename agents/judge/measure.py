@@ -9,15 +9,33 @@ grounding.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
+from finqa.agents.judge._match import match
 from finqa.agents.judge.context import Context, question_parts_of
 from finqa.agents.judge.kind import KindProblem
 from finqa.agents.judge.numeric import NumberCheck
-from finqa.lexicon.asked_measure import answer_fit, measure_fit
+from finqa.lexicon.asked_measure import (
+    answer_fit,
+    either_or_options,
+    measure_fit,
+    ratio_asked,
+    side_words,
+)
+from finqa.lexicon.intent import leading_yes_no
 from finqa.lexicon.metrics import METRICS
+from finqa.lexicon.movement import word_class
+from finqa.lexicon.statements.located import row_label
 
-__all__ = ["other_measure"]
+__all__ = ["either_or_verdict", "other_measure"]
+
+_TOL = 0.005
+# the line an answer says it read a figure from: "Read from the line 'Caption 2,012 2,138'"
+_READ_FROM = re.compile(r"\bread from the line '([^']{3,200})'", re.I)
+_FIRST_CELL = re.compile(r"\s[-(\u2014$]*\d")
+# the units of a figure that is a ratio of two lines
+_RATIO_UNITS = frozenset({"%", "times", "ratio", "x"})
 
 # the statuses that would accept a figure
 _ACCEPTING = frozenset({"evidence", "calculation", "derived", "rederived"})
@@ -31,6 +49,21 @@ def other_measure(ctx: Context, numbers: Sequence[NumberCheck]) -> list[KindProb
         return []
     ask = ctx.intent.ask
     read = ask.recipe if ask.recipe in METRICS else ask.metric
+    ratio = ratio_asked(ctx.question)
+    stated = [nc for nc in numbers if nc.status in _ACCEPTING]
+    if (
+        ratio is not None
+        and any(nc.unit == "USD" for nc in stated)
+        and not any(nc.unit in _RATIO_UNITS for nc in stated)
+    ):
+        # 'total debt (...) relative to total shareholders' equity' asks a ratio
+        message = f"the question asks a ratio ('{ratio}' another line); the answer gives amounts"
+        for nc in stated:
+            nc.status, nc.detail = "calc_other_metric", message
+        return [KindProblem("other_measure", message, [nc.text.strip() for nc in stated])]
+    side = _side_part(ctx, numbers, read)
+    if side:
+        return side
     for how, fit in (
         ("states", answer_fit(ctx.question, ctx.text)),
         ("is read as", measure_fit(ctx.question, read)),
@@ -43,3 +76,73 @@ def other_measure(ctx: Context, numbers: Sequence[NumberCheck]) -> list[KindProb
                 nc.status, nc.detail = "calc_other_metric", message
         return [KindProblem("other_measure", message, [nc.text.strip() for nc in numbers])]
     return []
+
+
+def _side_part(
+    ctx: Context, numbers: Sequence[NumberCheck], metric: str | None
+) -> list[KindProblem]:
+    """A balance asked in whole answered from one side of it: a figure read (no calculation)
+    only off rows whose caption names a side ('Long-term operating lease liabilities',
+    'Current portion of ...') that neither the question nor the asked item says."""
+    item = METRICS.get(metric or "")
+    if item is None or getattr(item, "period_type", None) != "instant":
+        return []
+    problems: list[KindProblem] = []
+    quoted = [m.group(1) for m in _READ_FROM.finditer(ctx.text)]
+    for nc in numbers:
+        if nc.status not in ("evidence", "calculation") or nc.unit != "USD" or nc.quantity is None:
+            continue  # the answer's amount, not an operand it lists (bare figures)
+        # every printing of the figure in the evidence (a sum of the sides is printed nowhere),
+        # and the line the answer says it read it from
+        labels = [
+            row_label(src.text, e.start)
+            for src in ctx.view.sources
+            for e in src.quantities
+            if match(nc.quantity, e, _TOL)
+        ]
+        said = [caption for caption, cells in map(_caption_cells, quoted) if _prints(cells, nc)]
+        labels = said or [lab for lab in labels if lab]
+        sides = [side_words(lab, ctx.question, metric) if lab else () for lab in labels]
+        if not labels or not all(sides):
+            continue
+        nc.status = "not_found"
+        nc.detail = (
+            f"{nc.text.strip()} is on the line {labels[0]!r}, the {sides[0][0].lower()} side of "
+            f"the {item.name.lower()} the question asks in whole"
+        )
+        problems.append(KindProblem("part_side", nc.detail, [nc.text.strip()]))
+    return problems
+
+
+def _caption_cells(line: str) -> tuple[str, str]:
+    """A quoted row split into its caption and its cells ('Long-term debt 1,253 1,257')."""
+    m = _FIRST_CELL.search(line)
+    return (line[: m.start()].strip(), line[m.start() :]) if m else (line.strip(), "")
+
+
+def _prints(cells: str, nc: NumberCheck) -> bool:
+    """The row's cells print the figure's digits ('2,012' for '$2,012 million')."""
+    digits = re.sub(r"[^\d.]", "", nc.text.split()[0]) if nc.text.split() else ""
+    return bool(digits) and digits in re.sub(r"[^\d. ]", "", cells).split()
+
+
+def either_or_verdict(ctx: Context) -> list[KindProblem]:
+    """A Yes or No answering an either/or question ('Did X add to or reduce Y?', 'a charge or
+    a benefit?') that names neither option nor a direction answers neither."""
+    if ctx.abstained:
+        return []
+    options = either_or_options(ctx.question)
+    if options is None or leading_yes_no(ctx.text) is None:
+        return []
+    words = set(re.findall(r"[a-z]+", ctx.text.lower()))
+    if any(w.startswith(o[:4]) for o in options for w in words):
+        return []
+    if all(word_class(o) for o in options) and any(word_class(w) for w in words):
+        return []  # 'improved or declined' answered by the direction stated
+    return [
+        KindProblem(
+            "either_or",
+            f"the question asks which of '{options[0]}' or '{options[1]}'; a Yes or No names "
+            "neither",
+        )
+    ]

@@ -118,7 +118,12 @@ class OfflineBackend:
         chosen = self._among_parts(question, evidence, strategy)
         if chosen is not None:
             return chosen
-        part = dimension_answer(question, evidence, self.statements, strategy)
+        # a part's reported figures never answer a measure adjusted from them
+        part = (
+            None
+            if spec.adjusted
+            else dimension_answer(question, evidence, self.statements, strategy)
+        )
         if part is not None:
             return part  # a segment's, a region's or a product line's figure, never the total
         book = self.book(evidence, spec)
