@@ -94,15 +94,15 @@ def _side_part(
             continue  # the answer's amount, not an operand it lists (bare figures)
         # every printing of the figure in the evidence (a sum of the sides is printed nowhere),
         # and the line the answer says it read it from
-        labels = [
+        printed = [
             row_label(src.text, e.start)
             for src in ctx.view.sources
             for e in src.quantities
             if match(nc.quantity, e, _TOL)
         ]
         said = [caption for caption, cells in map(_caption_cells, quoted) if _prints(cells, nc)]
-        labels = said or [lab for lab in labels if lab]
-        sides = [side_words(lab, ctx.question, metric) if lab else () for lab in labels]
+        labels = said or [lab for lab in printed if lab]
+        sides = [side_words(lab, ctx.question, metric) for lab in labels]
         if not labels or not all(sides):
             continue
         nc.status = "not_found"
