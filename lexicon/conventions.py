@@ -63,6 +63,14 @@ _PARENT_SPAN = re.compile(
     r"(?:non-?controlling|minority) interests?\b)",
     re.IGNORECASE,
 )
+# the consolidated convention named to be set aside: '(not consolidated net income including
+# noncontrolling interests)', 'rather than total equity'
+_NEGATED = re.compile(
+    r"\b(?:not|rather than|instead of|as opposed to|other than)\s+(?:the\s+)?"
+    r"(?:total equity|consolidated net (?:income|earnings)|(?:including|includes|with) (?:the )?"
+    r"(?:non-?controlling|minority) interests?)[^,;)?]*",
+    re.IGNORECASE,
+)
 # the company's line -> the consolidated line that adds noncontrolling interests
 _CONSOLIDATED_ITEMS = {
     "net_income": "net_income_consolidated",
@@ -106,7 +114,7 @@ def stated_conventions(question: str) -> Conventions:
     elif average and not ending:
         balance = "average"
     days = {int(m.group(1)) for m in _DAYS.finditer(q)}
-    stated = _CONSOLIDATED.search(_PARENT_SPAN.sub(" ", q))
+    stated = _CONSOLIDATED.search(_NEGATED.sub(" ", _PARENT_SPAN.sub(" ", q)))
     owners: Literal["consolidated"] | None = "consolidated" if stated else None
     return Conventions(balance=balance, days=days.pop() if len(days) == 1 else None, owners=owners)
 

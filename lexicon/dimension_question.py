@@ -317,7 +317,6 @@ def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> Aske
     name first on a tie. Without a match, what the
     question's own words name (`asked_dimension`, member None when it is not a country)."""
     from finqa.lexicon.entities import find_companies
-    from finqa.lexicon.model import AskedDimension
 
     members = _full_names(members)
     spoken = asked_dimension(question)
@@ -376,11 +375,38 @@ def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> Aske
                 if best is None or rank < best[:5]:
                     best = (*rank, m, text)
     if best is not None and not _narrower(best[6], _unowned(spoken)):
-        m, text = best[5], best[6]
-        return AskedDimension(kind=m.kind, phrase=text, axis=m.axis, member=m.member, label=m.name)
+        return _chosen(question, best[5], best[6])
     if spoken is not None and spoken.member is None and spoken.phrase:
         return _by_structure(spoken, members)
     return rest or spoken or _left_out(question) or _in_runs(question, members)
+
+
+def _chosen(question: str, m: DimensionMember, text: str) -> AskedDimension:
+    """The member the question's words `text` match, unless the question names a part within
+    it ('Platform and Other subscription and support revenue': no member is that part)."""
+    from finqa.lexicon.model import AskedDimension
+
+    named = _named_before(question, text, m.name)
+    if named is not None:
+        return AskedDimension(kind=m.kind, phrase=f"{named} {text}", axis=m.axis)
+    return AskedDimension(kind=m.kind, phrase=text, axis=m.axis, member=m.member, label=m.name)
+
+
+def _named_before(question: str, text: str, name: str) -> str | None:
+    """A run of capitalised words written right before a member's matched words that is no
+    part of the member's name ('Platform and Other' before 'subscription and support'): the
+    question then names a narrower part than the member; None otherwise."""
+    from finqa.lexicon._name_structure import proper_runs
+
+    at = question.find(text)
+    if at <= 0:
+        return None
+    before = question[:at].rstrip()
+    own = set(name_key(name).split())
+    for run in proper_runs(question):
+        if before.endswith(run) and not set(name_key(run).split()) <= own:
+            return run
+    return None
 
 
 def _in_runs(question: str, members: Sequence[DimensionMember]) -> AskedDimension | None:

@@ -341,6 +341,22 @@ class TestNamesInQuestions:
         got = resolve_dimension("What revenue did the Alpha segment report in 2024?", members)
         assert got is not None and got.member == "Alpha"
 
+    def test_a_part_named_within_a_member_is_not_the_member(self) -> None:
+        """'Platform and Other subscription and support revenue' names a part within the
+        member 'Subscription and support': no member is chosen; named alone, it is."""
+        from finqa.lexicon.dimension_members import DimensionMember, _member_keys
+
+        axis = "srt:ProductOrServiceAxis"
+        members = [
+            DimensionMember(axis, name, "product", name, _member_keys(name, name))
+            for name in ("Subscription and support", "Professional services and other")
+        ]
+        got = resolve_dimension("How much did Zentro's Platform and Other subscription and support revenue grow in 2024?", members)  # fmt: skip
+        assert got is not None and got.member is None
+        assert got.phrase == "Platform and Other subscription and support"
+        got = resolve_dimension("How much did Zentro's subscription and support revenue grow in 2024?", members)  # fmt: skip
+        assert got is not None and got.member == "Subscription and support"
+
     def test_a_part_printed_by_name_and_abbreviation_is_one_part(self) -> None:
         """One table prints 'Missiles and Fire Control', another its abbreviation 'MFC': one
         part, read by its full name whether the question spells the name, both, or the

@@ -209,6 +209,25 @@ class TestReturnOnEquity:
         )
         assert stated_conventions("ROE on total shareholders' equity").owners is None
 
+    def test_convention_set_aside_is_not_stated(self) -> None:
+        """The consolidated figures named to be set aside ('not consolidated net income
+        including noncontrolling interests', 'rather than total equity') state the company's
+        convention, not the consolidated one; named alone they state it."""
+        assert (
+            stated_conventions(
+                "net margin using net income attributable to Acme (not consolidated net income "
+                "including noncontrolling interests) over net revenues"
+            ).owners
+            is None
+        )
+        assert (
+            stated_conventions("ROE on shareholders' equity rather than total equity").owners
+            is None
+        )
+        assert (
+            stated_conventions("net margin using consolidated net income").owners == "consolidated"
+        )
+
     def test_total_equity_less_noncontrolling_interests_is_the_company_s(self) -> None:
         """'total equity' inside words that take the noncontrolling interests out, or give the
         company's share, names the parent's equity: no consolidated convention."""
