@@ -275,6 +275,8 @@ class TestEitherOr:
             LEASES,
         )
         assert "either_or" not in _codes(named)
+        figure = _judge(q, "FY2024 long-term debt: $2,600 million [S1].", LEASES)
+        assert "either_or" in _codes(figure)
 
 
 class TestEarlierComparison:

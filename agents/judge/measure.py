@@ -23,7 +23,6 @@ from finqa.lexicon.asked_measure import (
     ratio_asked,
     side_words,
 )
-from finqa.lexicon.intent import leading_yes_no
 from finqa.lexicon.metrics import METRICS
 from finqa.lexicon.movement import word_class
 from finqa.lexicon.statements.located import row_label
@@ -127,12 +126,14 @@ def _prints(cells: str, nc: NumberCheck) -> bool:
 
 
 def either_or_verdict(ctx: Context) -> list[KindProblem]:
-    """A Yes or No answering an either/or question ('Did X add to or reduce Y?', 'a charge or
-    a benefit?') that names neither option nor a direction answers neither."""
+    """An answer to an either/or question ('Did X add to or reduce Y?', 'a charge or a
+    benefit?') that names neither option nor a direction (a Yes or No, or a figure alone:
+    'effective tax rate 1.8%' for 'a tax benefit or a provision, and what rate?') answers
+    neither."""
     if ctx.abstained:
         return []
     options = either_or_options(ctx.question)
-    if options is None or leading_yes_no(ctx.text) is None:
+    if options is None:
         return []
     words = set(re.findall(r"[a-z]+", ctx.text.lower()))
     if any(w.startswith(o[:4]) for o in options for w in words):
@@ -142,7 +143,7 @@ def either_or_verdict(ctx: Context) -> list[KindProblem]:
     return [
         KindProblem(
             "either_or",
-            f"the question asks which of '{options[0]}' or '{options[1]}'; a Yes or No names "
+            f"the question asks which of '{options[0]}' or '{options[1]}'; the answer names "
             "neither",
         )
     ]
