@@ -178,6 +178,10 @@ def asked_periods(
             named = asks[-1][0]
             asks[-1] = (replace(named, end_date=ask.end_date), False)
             continue
+        if i and asks and asks[-1][0].text == found[i - 1].text and _restates_end(p, found[i - 1], text, comp):  # fmt: skip
+            # 'at April 1, 2023, the end of Q1 2023': the date, then the period it ends
+            asks[-1] = (replace(ask, end_date=asks[-1][0].end_date), False)
+            continue
         asks.append((ask, p.kind == "year"))
     out: list[AskedPeriod] = []
     for year in sorted(by_year):
@@ -201,21 +205,36 @@ def asked_periods(
 
 # what sets a date beside the period it ends: '(May 30, 2021)', ', i.e. May 30, 2021', '(ended ...'
 _APPOSITION = re.compile(
-    r"\s*(?:\(|,|\u2013|\u2014|-)\s*(?:i\.e\.,?\s*|(?:which\s+)?end(?:ed|ing)\s+(?:on\s+)?)?", re.I
+    r"\s*(?:\(|,|\u2013|\u2014|-)\s*(?:i\.e\.,?\s*|(?:which\s+)?end(?:ed|ing)\s+(?:on\s+)?|"
+    r"through\s+|to\s+)?",
+    re.I,
+)
+# what sets a period after the date it ends: ', the end of Q1 2023', '(the last day of fiscal 2021'
+_APPOSITION_BACK = re.compile(
+    r"\s*(?:\(|,|\u2013|\u2014|-)\s*(?:i\.e\.,?\s*)?(?:the\s+)?"
+    r"(?:(?:end|close|last\s+day)\s+of\s+(?:the\s+)?(?:its\s+)?)?",
+    re.I,
 )
 _LAST_QUARTER = {"fy": 4, "year": 4, "half": 2, "ytd": 3}
 
 
 def _restates_end(named: PeriodMatch, day: PeriodMatch, text: str, company: Company | None) -> bool:
     """A bare date set in apposition right after a period of its fiscal year ('at the end of
-    fiscal 2021 (May 30, 2021)', 'the third quarter of fiscal 2023 (May 7, 2023)') names that
-    period's end: the date falls in the period's last fiscal quarter (by the company's
+    fiscal 2021 (May 30, 2021)', 'the third quarter of fiscal 2023 (May 7, 2023)', 'the first
+    six months of 2022 (through June 26, 2022)'), or right before it ('at April 1, 2023, the
+    end of Q1 2023'), names that period's end: the date falls in the period's last fiscal quarter (by the company's
     calendar). Two periods joined by words ('FY2023 and Q4 FY2023') stay two."""
     if day.kind != "date" or named.kind not in ("fy", "year", "quarter", "half", "ytd"):
         return False
     if named.fiscal_year != day.fiscal_year or day.end_date is None:
         return False
-    if _APPOSITION.fullmatch(text, named.end, day.start) is None:
+    after = day.start >= named.end
+    between = (
+        _APPOSITION.fullmatch(text, named.end, day.start)
+        if after
+        else _APPOSITION_BACK.fullmatch(text, day.end, named.start)
+    )
+    if between is None:
         return False
     last = named.quarter if named.kind == "quarter" else _LAST_QUARTER[named.kind]
     if named.kind == "half":

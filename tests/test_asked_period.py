@@ -217,6 +217,23 @@ class TestPeriodStatedTwice:
         (p,) = found
         assert (p.fiscal_year, p.months, p.quarter, p.end_date) == (2023, 3, 3, date(2023, 5, 7))
 
+    def test_date_then_the_period_it_ends(self) -> None:
+        """'at April 1, 2023, the end of Q1 2023' and 'the first six months of 2022 (through
+        June 26, 2022)' name one period each; a date and a quarter joined by 'and' stay two."""
+        found = asked_periods(
+            "How much did Zentro owe at April 1, 2023, the end of Q1 2023?", "Intel"
+        )
+        assert found is not None and len(found) == 1
+        assert (found[0].months, found[0].quarter, found[0].end_date) == (3, 1, date(2023, 4, 1))
+        found = asked_periods(
+            "How much did Zentro's cash change over the first six months of 2022 (through June "
+            "26, 2022)?",
+            "Lockheed Martin",
+        )
+        assert found is not None and len(found) == 1
+        assert (found[0].months, found[0].end_date) == (6, date(2022, 6, 26))
+        assert asked_periods("What was revenue at June 30, 2022 and in Q1 2022?") is None
+
     def test_two_periods_joined_by_words_stay_two(self) -> None:
         """A year and a date joined by 'and' ('fiscal 2021 and May 30, 2021') are two asks: None;
         a date in apposition that is not the period's end (a mid-year date) is another period."""
