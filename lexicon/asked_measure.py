@@ -36,10 +36,13 @@ __all__ = [
     "AskedMeasure",
     "MeasureFit",
     "answer_fit",
+    "effect_asked",
+    "asks_ratio_form",
     "asked_measure",
     "measure_fit",
     "stated_measure",
     "stated_measures",
+    "unnamed_measure",
 ]
 
 # the frame of an ask, before the phrase it governs
@@ -63,9 +66,18 @@ _FRAMES = (
     ),
     # 'calculate the FY2019 operating margin'
     re.compile(r"^\W*(?:calculate|compute|determine|estimate|find)\s+(?P<np>.+)", re.I),
+    # 'what happened to the segment's operating margin'
+    re.compile(r"\bwhat\s+happened\s+to\s+(?P<np>.+)", re.I),
+    # 'how did the segment's revenue change', 'how has X's margin moved'
+    re.compile(
+        r"\bhow\s+(?:did|has|have|does|do)\s+(?P<np>.+?)\s+(?:chang\w*|move\w*|moved|evolv\w*|"
+        r"develop\w*|compar\w*|trend\w*|perform\w*|far\w*)\b",
+        re.I,
+    ),
     # 'did X's operating margin improve', 'how much did X's cash from operations grow'
     re.compile(
-        r"^\W*(?:(?:by\s+)?how\s+(?:much|many)(?:\s+(?:percent(?:age)?|%)(?:\s+points?)?)?\s+)?"
+        r"^\W*(?:(?:by\s+)?how\s+(?:much|many)(?:\s+(?:in\s+)?(?:percent(?:age)?|%|dollar)"
+        r"(?:\s+(?:points?|terms))?)?\s+)?"
         r"(?:did|does|do|has|have|had|was|were|is|are)\s+"
         r"(?P<np>.+?)\s+"
         r"(?:increas\w*|decreas\w*|ris\w*|rose|f[ae]ll\w*|grow\w*|grew|declin\w*|improv\w*|"
@@ -99,7 +111,7 @@ _NOT_MEASURE = frozenset(
     business segment segments division divisions unit units region regions year quarter month
     months period basic diluted yoy year-over-year change growth increase decrease rate major
     key main primary significant largest smallest highest lowest other any all financial
-    financials percent percentage percentages point points pct times""",
+    financials percent percentage percentages point points pct times term terms""",
     )
 )
 _POSSESSIVE = re.compile(
@@ -229,6 +241,13 @@ def _asking_sentence(question: str) -> str:
     )
 
 
+def _frame_matches(sentence: str) -> list[re.Match[str]]:
+    """Every ask frame found in the sentence, the one whose phrase starts first first (the
+    first ask of a sentence asking two things)."""
+    found = [m for frame in _FRAMES if (m := frame.search(sentence)) is not None]
+    return sorted(found, key=lambda m: m.start("np"))
+
+
 def _phrase_tokens(tail: str) -> tuple[list[str], str]:
     """The tokens of the phrase at the start of `tail`, up to where a period, filer, source or
     clause begins, and the rest of `tail` after them. An operator read first ('the
@@ -284,10 +303,7 @@ def asked_measure(question: str) -> AskedMeasure | None:
     """The phrase `question` asks about, its measure words and its head noun's natures; None
     when no ask frame is found or the phrase names no measure word."""
     sentence = _asking_sentence(question)
-    for frame in _FRAMES:
-        m = frame.search(sentence)
-        if m is None:
-            continue
+    for m in _frame_matches(sentence):
         tokens, rest = _phrase_tokens(m.group("np"))
         if _RATIO_AFTER.match(rest):
             return None
@@ -416,10 +432,7 @@ def ratio_asked(question: str) -> str | None:
     """The words that make the asked phrase a ratio's numerator ('relative to'), when the ask
     reads the phrase and then divides it by another line; None otherwise."""
     sentence = _asking_sentence(question)
-    for frame in _FRAMES:
-        m = frame.search(sentence)
-        if m is None:
-            continue
+    for m in _frame_matches(sentence):
         tokens, rest = _phrase_tokens(m.group("np"))
         if not tokens:
             continue
@@ -465,4 +478,65 @@ def either_or_options(question: str) -> tuple[str, str] | None:
         if not b or a in _NOT_OPTIONS or b in _NOT_OPTIONS or a == b:
             continue
         return a, b
+    return None
+
+
+def unnamed_measure(part: str, answer: str) -> str | None:
+    """The phrase a question part asks about when the answer names no catalogue item that can
+    be it ('that segment's operating margin' beside an answer giving only revenue growth);
+    None when it names one, or the part's phrase cannot be read."""
+    from finqa.lexicon.metrics import find_metrics
+
+    asked = asked_measure(part)
+    if asked is None:
+        return None
+    named = dict.fromkeys(m.canonical for m in find_metrics(" ".join(answer.split())))
+    for metric in named:
+        fit = measure_fit(part, metric)
+        if fit is None or fit.fits:
+            return None
+    return asked.phrase
+
+
+# the ask wants a ratio, share or percentage, whatever line it names ('as a percentage of total
+# loans', 'in percentage terms', 'how big relative to the whole company', 'express the total
+# as a share of')
+_RATIO_FORM = re.compile(
+    r"\b(?:as|in)\s+(?:an?\s+)?(?:percent(?:age)?|%|share|proportion|fraction|multiple)\b|"
+    r"\bpercentage\s+(?:terms|points?)\b|\bin\s+percent\b|\brelative\s+to\b|"
+    r"\bwhat\s+(?:percent(?:age)?|share|proportion|fraction|portion)\b|"
+    r"\bby\s+what\s+percent(?:age)?\b|\bhow\s+many\s+(?:percent|percentage\s+points|times)\b",
+    re.I,
+)
+
+
+def asks_ratio_form(question: str) -> bool:
+    """The ask wants a percentage, share or ratio (its words, after any premise, before its own
+    definition clause): an amount alone does not answer it."""
+    return bool(_RATIO_FORM.search(ask_head(" ".join(question.split()))))
+
+
+# 'Did restructuring reduce operating income', 'Did other, net help or hurt operating profit':
+# the effect of one line on another, not the first line's own movement
+_EFFECT = re.compile(
+    r"^\W*(?:[^,?]{1,80},\s*)?(?:did|does|do|has|have|had|was|were|is|are)\s+(?P<x>[^?]+?)\s+"
+    r"(?:(?:help|hurt)\s+or\s+(?:help|hurt)|reduce|lower|decrease|increase|raise|boost|lift|"
+    r"hurt|help|weigh\s+on|add\s+to|drag(?:\s+down)?|depress|dampen|offset|eat\s+into)\s+"
+    r"(?P<y>[^?,]+)",
+    re.I,
+)
+
+
+def effect_asked(question: str) -> tuple[str, str] | None:
+    """The line whose effect is asked and the line it acts on ('restructuring', 'operating
+    income'), when a yes/no asks whether one catalogue line moved another; None otherwise."""
+    from finqa.lexicon.metrics import find_metrics
+
+    for sentence in re.split(r"(?<=[?.])\s+", ask_head(" ".join(question.split()))):
+        m = _EFFECT.search(sentence)
+        if m is None:
+            continue
+        x, y = m.group("x"), m.group("y")
+        if find_metrics(y) and find_metrics(x) and not find_metrics(m.group(0)[: m.start("x")]):
+            return x.strip(), y.strip()
     return None

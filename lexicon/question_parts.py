@@ -47,6 +47,19 @@ _INSTRUCTION = re.compile(
     r"in agreement|taking into account|the answer|note|reply)\b",
     re.I,
 )
+# a request for a figure in the imperative ('Compute ...', 'Calculate ...', 'Express ...')
+_REQUEST = re.compile(
+    r"^\s*(?:please\s+)?(?:compute|calculate|determine|estimate|work\s+out|find|express|"
+    r"derive|quantify)\b",
+    re.I,
+)
+# a figure asked for each of two years named side by side ('for FY2020 and FY2019', 'in
+# fiscal 2019 and 2018'): one figure each
+_EACH_YEAR = re.compile(
+    r"\b(?:for|in)\s+(?:both\s+)?(?:(?:FY|fiscal(?:\s+year)?)\s*)?\d{4}\s+and\s+"
+    r"(?:(?:FY|fiscal(?:\s+year)?)\s*)?\d{4}\b",
+    re.I,
+)
 _CONDITIONAL = re.compile(
     r"^\s*if\b.*\bnot\b.*\b(?:useful|relevant|meaningful|applicable|appropriate)\b", re.I | re.S
 )
@@ -128,6 +141,13 @@ def question_parts(question: str) -> QuestionParts:
             if p:
                 asked.append(p)
                 context.append(sentence)
+    if not asked:
+        # no sentence asks: a request for a figure is the ask ('Compute the effective tax rate
+        # for FY2020 and FY2019 to see whether taxes explain the gap.')
+        for sentence in _sentences(question):
+            if _REQUEST.match(sentence) and not _INSTRUCTION.match(sentence):
+                asked.append(sentence)
+                context.append(sentence)
     parts = tuple(_part(i, p, context[i]) for i, p in enumerate(asked))
     return QuestionParts(parts, tuple(conditionals))
 
@@ -140,12 +160,12 @@ def _part(index: int, part: str, context: str) -> QuestionPart:
         r"(?:as of|in|for|at)\b[^,]*,\s*" + _AUX + r"\b", head
     ):
         form = "verdict"
-    elif _asks_why(part):
-        form = "explanation"
+    elif _asks_why(part) and not _REQUEST.match(part):
+        form = "explanation"  # 'compute X to see whether Y explains Z' asks X
     elif asks_choice(part) or asks_which_period(part):
         form = "choice"
     elif len(found := sorted({y for y, _s, _e in year_mentions(part)})) >= 2 and (
-        _COMPARE.search(part) and not _CHANGE.search(part)
+        (_COMPARE.search(part) or _EACH_YEAR.search(part)) and not _CHANGE.search(part)
     ):
         form, years = "compare", tuple(found)
     elif (

@@ -297,3 +297,123 @@ class TestAdjustedPart:
 
         assert asks_adjusted("Setting aside the currency effect, would sales have grown?")
         assert not asks_adjusted("Did the segment's net sales grow in fiscal 2016?")
+
+
+INCOME = """ZENTRO CORP.
+CONSOLIDATED STATEMENTS OF OPERATIONS
+(In millions)
+Year Ended December 31, 2024 2023
+Revenue $ 9,000 $ 8,300
+Restructuring charges (credits) (34) 254
+Operating income 2,000 1,700
+Income before income taxes 1,900 1,600
+Provision for income taxes 380 400
+Net income 1,520 1,200
+"""
+
+
+class TestRatioForm:
+    def test_reading(self) -> None:
+        from finqa.lexicon.asked_measure import asks_ratio_form
+
+        assert asks_ratio_form(
+            "What was Zentro's restructuring charge as a percentage of revenue in 2024?"
+        )
+        assert asks_ratio_form("How did revenue compare with 2023, in percentage terms?")
+        assert asks_ratio_form("What share of revenue came from services in 2024?")
+        assert not asks_ratio_form("What was Zentro's revenue in 2024?")
+        assert not asks_ratio_form("By how much did Zentro's revenue grow in 2024?")
+
+    def test_amount_refused_percent_accepted(self) -> None:
+        q = "How did Zentro's revenue in 2024 compare with 2023, in percentage terms?"
+        amount = _judge(
+            q,
+            "Revenue increased from $8,300 million in FY2023 to $9,000 million in FY2024. Change "
+            "in revenue: $700 million [S1].",
+            INCOME,
+        )
+        assert "other_measure" in _codes(amount) and amount.decision != "accept"
+        rate = _judge(
+            q,
+            "Revenue grew 8.4% from $8,300 million in FY2023 to $9,000 million in FY2024 [S1].",
+            INCOME,
+        )
+        assert "other_measure" not in _codes(rate)
+
+
+class TestEffectAsked:
+    Q = "Did restructuring reduce Zentro's operating income in 2024?"
+
+    def test_reading(self) -> None:
+        from finqa.lexicon.asked_measure import effect_asked
+
+        assert effect_asked(self.Q) == ("restructuring", "Zentro's operating income in 2024")
+        assert effect_asked("Did Zentro's revenue increase in 2024?") is None
+
+    def test_own_movement_refused_effect_accepted(self) -> None:
+        moved = _judge(
+            self.Q,
+            "Yes. The restructuring costs decreased from $254 million in FY2023 to -$34 million "
+            "in FY2024 [S1].",
+            INCOME,
+        )
+        assert "effect_not_answered" in _codes(moved) and moved.decision != "accept"
+        effect = _judge(
+            self.Q,
+            "No. The restructuring line was a credit of $34 million in FY2024 [S1], which added "
+            "to operating income rather than reducing it.",
+            INCOME,
+        )
+        assert "effect_not_answered" not in _codes(effect)
+
+
+class TestPartMeasure:
+    def test_frames_and_unnamed_measure(self) -> None:
+        from finqa.lexicon.asked_measure import unnamed_measure
+
+        q = "Revenue fell in 2024. What happened to the segment's operating margin?"
+        asked = asked_measure(q)
+        assert asked is not None and asked.phrase == "operating margin"
+        part = "what was that segment's operating margin in FY2024?"
+        assert unnamed_measure(part, "Revenue growth of the segment for FY2024 was -1.5%.") == (
+            "operating margin"
+        )
+        assert unnamed_measure(part, "The operating margin of the segment was 9.1%.") is None
+
+    def test_second_part_of_another_measure_is_not_answered(self) -> None:
+        """A second figure part is addressed only by a figure of its own measure, not by any
+        figure of its year; the first part, answered, stays addressed."""
+        q = (
+            "By how much in percentage terms did Zentro's revenue grow in FY2024, and what was "
+            "its operating margin in FY2024?"
+        )
+        v = _judge(
+            q,
+            "The growth in revenue of Zentro for FY2024 was 8.4% [S1], computed from its own "
+            "figures: revenue FY2024 $9,000 million; revenue FY2023 $8,300 million. Answer: 8.4%.",
+            INCOME,
+        )
+        assert v.decision != "accept"
+        first, second = v.details["facets"][:2]
+        assert first["addressed"]
+        assert not second["addressed"] and "operating margin" in second["how"]
+
+
+class TestYearsAsked:
+    Q = "Compute Zentro's effective tax rate for FY2024 and FY2023."
+
+    def test_request_is_a_part_with_each_year(self) -> None:
+        from finqa.lexicon.question_parts import question_parts
+
+        (part,) = question_parts(self.Q).parts
+        assert part.form == "compare" and part.years == (2023, 2024)
+
+    def test_one_year_of_two_is_not_accepted(self) -> None:
+        one = _judge(self.Q, "FY2024 effective tax rate: 20.0% (380 / 1,900) [S1].", INCOME)
+        assert "part_dropped" in _codes(one) and one.decision != "accept"
+        both = _judge(
+            self.Q,
+            "FY2024 effective tax rate: 20.0% (380 / 1,900); FY2023: 25.0% (400 / 1,600) [S1].",
+            INCOME,
+        )
+        assert "part_dropped" not in _codes(both)

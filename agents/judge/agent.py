@@ -39,6 +39,11 @@ from finqa.lexicon.refusal import REFUSAL
 __all__ = ["JudgeAgent"]
 
 
+# problems no utility outweighs: another recognised definition gives another value; a Yes / No
+# to an either/or question; an effect asked and a line's own movement given
+_NEVER_ACCEPTED = frozenset({"convention_dependent", "either_or", "effect_not_answered"})
+
+
 class JudgeAgent:
     """Deterministic judge (optionally assisted by an LLM entailment check); satisfies `Judge`."""
 
@@ -104,7 +109,7 @@ class JudgeAgent:
         if held is not None:
             decided = replace(decided, decision="retry")
             problems.append(held)
-        if any(p.code in ("convention_dependent", "either_or") for p in problems):
+        if any(p.code in _NEVER_ACCEPTED for p in problems):
             # right under one recognised definition, another figure under another (or a Yes /
             # No to an either/or question): never accepted (best effort, both values in the
             # details), at any attempt

@@ -56,10 +56,12 @@ def part_statuses(parsed: QuestionParts, facets: Sequence[Facet]) -> list[dict[s
 
 def dropped_parts(facets: Sequence[Facet]) -> list[Facet]:
     """The facets of a question with several parts that the answer leaves out without saying so
-    (none for a question of one part: its answer is scored by completeness alone)."""
+    (for a question of one part, only the figure of a year it asks beside another: its answer
+    is otherwise scored by completeness alone)."""
     asked = {f.part for f in facets if f.kind not in ("conditional", "entity")}
     if len(asked) < 2:
-        return []
+        # one part asking a figure for each of several years: a year left out is dropped
+        return [f for f in facets if f.kind == "figure" and f.period is not None and f.dropped]
     return [f for f in facets if counted(f) and f.kind != "entity" and f.dropped]
 
 

@@ -20,6 +20,7 @@ from typing import Any
 from finqa.agents.judge import _lex
 from finqa.agents.judge.text import content_tokens
 from finqa.lexicon.answer_form import alternatives, names_alternative
+from finqa.lexicon.asked_measure import unnamed_measure
 from finqa.lexicon.causes import states_movement_cause
 from finqa.lexicon.intent import (
     asks_which_period,
@@ -323,6 +324,24 @@ def _cause_in_words(f: Facet, text: str) -> bool:
     return states_cause(text) or len(tokens - set(f.topic)) >= 3
 
 
+def _figure_part(
+    f: Facet, facets: Sequence[Facet], text: str, numbers: int, seen: int, not_relevant: bool
+) -> None:
+    """A figure facet is addressed by a figure of its period (one for each period its part
+    asks), or by the answer's `seen`-th figure; a metric declared not relevant waives it."""
+    periods = [g.period for g in facets if g.part == f.part and g.kind == "figure" and g.period]
+    if f.period is not None and _mentions_year(text, f.period) and numbers:
+        f.addressed, f.how = True, f"FY{f.period} mentioned with a figure"
+    elif f.period is not None:
+        others = any(_mentions_year(text, p) for p in periods if p != f.period)
+        if numbers >= len(periods) and not others:
+            f.addressed, f.how = True, "a figure for each period"
+    elif numbers >= seen:
+        f.addressed, f.how = True, f"figure #{seen} given"
+    elif not_relevant:
+        f.addressed, f.how = True, "metric declared not relevant"
+
+
 def check_facets(
     facets: Sequence[Facet],
     answer: str,
@@ -368,19 +387,12 @@ def check_facets(
             f.addressed, f.how = _verdict_part(f, text, follow if multi_part else [])
         elif f.kind == "figure":
             seen = figures_seen[f.part] = figures_seen.get(f.part, 0) + 1
-            periods = [
-                g.period for g in facets if g.part == f.part and g.kind == "figure" and g.period
-            ]
-            if f.period is not None and _mentions_year(text, f.period) and numbers:
-                f.addressed, f.how = True, f"FY{f.period} mentioned with a figure"
-            elif f.period is not None:
-                others = any(_mentions_year(text, p) for p in periods if p != f.period)
-                if numbers >= len(periods) and not others:
-                    f.addressed, f.how = True, "a figure for each period"
-            elif numbers >= seen:
-                f.addressed, f.how = True, f"figure #{seen} given"
-            elif not_relevant:
-                f.addressed, f.how = True, "metric declared not relevant"
+            _figure_part(f, facets, text, numbers, seen, not_relevant)
+            if f.addressed and multi_part and not not_relevant:
+                # a figure of the part's own measure, not any figure of its year
+                other = unnamed_measure(f.text, answer)
+                if other is not None:
+                    f.addressed, f.how = False, f"no figure of '{other}' given"
         elif f.kind == "explanation":
             f.addressed = _explained(f, mine, text, multi_part, lone_cause)
             f.how = "explanation given" if f.addressed else ""

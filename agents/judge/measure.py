@@ -18,16 +18,19 @@ from finqa.agents.judge.kind import KindProblem
 from finqa.agents.judge.numeric import NumberCheck
 from finqa.lexicon.asked_measure import (
     answer_fit,
+    asks_ratio_form,
+    effect_asked,
     either_or_options,
     measure_fit,
     ratio_asked,
     side_words,
+    unnamed_measure,
 )
 from finqa.lexicon.metrics import METRICS
 from finqa.lexicon.movement import word_class
 from finqa.lexicon.statements.located import row_label
 
-__all__ = ["either_or_verdict", "other_measure"]
+__all__ = ["effect_verdict", "either_or_verdict", "other_measure"]
 
 _TOL = 0.005
 # the line an answer says it read a figure from: "Read from the line 'Caption 2,012 2,138'"
@@ -44,12 +47,25 @@ def other_measure(ctx: Context, numbers: Sequence[NumberCheck]) -> list[KindProb
     """One problem when the measure the answer states, or the one the question was read as
     asking, cannot be what the question's phrase asks; every figure of the answer becomes
     `calc_other_metric`."""
-    if ctx.abstained or len(question_parts_of(ctx.checklist)) > 1:
+    if ctx.abstained:
+        return []
+    stated = [nc for nc in numbers if nc.status in _ACCEPTING]
+    if (
+        asks_ratio_form(ctx.question)
+        and any(nc.unit == "USD" for nc in stated)
+        and not any(nc.unit in _RATIO_UNITS for nc in numbers)
+    ):
+        # 'as a percentage of total loans', 'in percentage terms': an amount answers another
+        # question, whichever line it is of
+        message = "the question asks a percentage, share or ratio; the answer gives amounts only"
+        for nc in stated:
+            nc.status, nc.detail = "calc_other_metric", message
+        return [KindProblem("other_measure", message, [nc.text.strip() for nc in stated])]
+    if len(question_parts_of(ctx.checklist)) > 1:
         return []
     ask = ctx.intent.ask
     read = ask.recipe if ask.recipe in METRICS else ask.metric
     ratio = ratio_asked(ctx.question)
-    stated = [nc for nc in numbers if nc.status in _ACCEPTING]
     if (
         ratio is not None
         and any(nc.unit == "USD" for nc in stated)
@@ -145,5 +161,26 @@ def either_or_verdict(ctx: Context) -> list[KindProblem]:
             "either_or",
             f"the question asks which of '{options[0]}' or '{options[1]}'; the answer names "
             "neither",
+        )
+    ]
+
+
+def effect_verdict(ctx: Context) -> list[KindProblem]:
+    """'Did restructuring reduce operating income?' asks the effect of one line on another: an
+    answer that names nothing the second line can be (the first line's own movement) answers
+    'did restructuring decrease?', another question."""
+    if ctx.abstained:
+        return []
+    asked = effect_asked(ctx.question)
+    if asked is None:
+        return []
+    line, target = asked
+    other = unnamed_measure(f"What was {target}?", ctx.text)
+    if other is None:
+        return []
+    return [
+        KindProblem(
+            "effect_not_answered",
+            f"the question asks whether {line} moved {other}; the answer says nothing of {other}",
         )
     ]
