@@ -95,7 +95,8 @@ _END_WORDS = frozenset(
     after before based according using excluding including with by to than did does do was
     were is are has have had will would could should can year years ended ending since per
     within across through into among while whereas because so then this these those against
-    also plus minus less divided times and or but not nor""",
+    also plus minus less divided times and or but not nor drop dropped fall fell rise rose grow
+    grew decline declined improve improved worsen worsened shrink shrank expand expanded""",
     )
 )
 _END_MARKS = frozenset(',?;:()[]"\u201c\u201d.!/')

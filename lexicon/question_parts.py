@@ -79,7 +79,7 @@ _FIGURE_HINT = re.compile(
     r"|\bas a %|% margin\b|\bratio\b",
     re.I,
 )
-_AND_ASK = re.compile(r",?\s+and\s+(?=(?:" + _WH + r"|" + _AUX + r")\b)", re.I)
+_AND_ASK = re.compile(r",?\s+and\s+(?=(?:" + _WH + r"|" + _AUX + r"|by\s+(?:how|what))\b)", re.I)
 _WHY = re.compile(
     r"\bwhy\b|\bwhat (?:drove|drives|caused|led|explains?)\b|\bexplain\b|\breasons?\b|"
     r"\bhow did\b.*\b(?:affect|impact)\b",

@@ -417,3 +417,39 @@ class TestYearsAsked:
             INCOME,
         )
         assert "part_dropped" not in _codes(both)
+
+
+class TestOnePartForParts:
+    Q = (
+        "What were Zentro's total operating lease liabilities at the end of FY2024, counting "
+        "both the current portion of operating lease liabilities and long-term operating lease "
+        "liabilities?"
+    )
+
+    def test_one_row_refused_sum_not(self) -> None:
+        one = _judge(
+            self.Q,
+            "Operating lease liabilities as of December 31, 2024: $2,012 million [S1]. Read from "
+            "the line 'Long-term operating lease liabilities 2,012 2,138' [S1].",
+            LEASES,
+        )
+        assert "one_part" in _codes(one) and one.decision != "accept"
+        both = _judge(
+            self.Q,
+            "Operating lease liabilities as of December 31, 2024: $2,705 million [S1]. Computed "
+            "by finqa as 693 + 2,012 from the current portion 693 [S1] and the long-term line "
+            "2,012 [S1].",
+            LEASES,
+        )
+        assert "one_part" not in _codes(both)
+
+
+class TestAskJoinedByHowMuch:
+    def test_cause_and_amount_are_two_parts(self) -> None:
+        from finqa.lexicon.question_parts import question_parts
+
+        parts = question_parts(
+            "Zentro's net income fell in 2024. What drove the decline, and by how much did net "
+            "income drop?"
+        ).parts
+        assert [p.form for p in parts] == ["explanation", "figure"]

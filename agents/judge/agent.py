@@ -40,8 +40,11 @@ __all__ = ["JudgeAgent"]
 
 
 # problems no utility outweighs: another recognised definition gives another value; a Yes / No
-# to an either/or question; an effect asked and a line's own movement given
-_NEVER_ACCEPTED = frozenset({"convention_dependent", "either_or", "effect_not_answered"})
+# to an either/or question; an effect asked and a line's own movement given; one row read for
+# a whole the question spells out of its parts
+_NEVER_ACCEPTED = frozenset(
+    {"convention_dependent", "either_or", "effect_not_answered", "one_part"}
+)
 
 
 class JudgeAgent:

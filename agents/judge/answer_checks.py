@@ -18,7 +18,12 @@ from finqa.agents.judge.facets import Facet, check_facets
 from finqa.agents.judge.grounding import check_claims
 from finqa.agents.judge.kind import Expectation, KindProblem, check_kind
 from finqa.agents.judge.line_side import side_against_print
-from finqa.agents.judge.measure import effect_verdict, either_or_verdict, other_measure
+from finqa.agents.judge.measure import (
+    effect_verdict,
+    either_or_verdict,
+    one_part_for_parts,
+    other_measure,
+)
 from finqa.agents.judge.named_line import other_line
 from finqa.agents.judge.named_statement import off_named_statement
 from finqa.agents.judge.numeric import NumberCheck
@@ -61,6 +66,7 @@ PROBLEM_FACETS: dict[str, tuple[str, ...]] = {
     "part_side": ("figure",),
     "either_or": ("verdict",),
     "effect_not_answered": ("verdict",),
+    "one_part": ("figure",),
 }
 
 
@@ -104,6 +110,7 @@ def check_answer_kind(
     problems += other_measure(ctx, numbers)  # another measure than the phrase the ask governs
     problems += either_or_verdict(ctx)  # a Yes / No to 'did X add to or reduce Y?'
     problems += effect_verdict(ctx)  # 'did X reduce Y?' answered with X's own movement
+    problems += one_part_for_parts(ctx)  # 'counting both A and B' answered with one row
     problems += side_against_print(ctx)  # a named line's figure put on the side it is not on
     problems += ctx.problems  # the second route's and the definitions' (step 2)
     flagged = [x for x in answer.calc_problems if x]

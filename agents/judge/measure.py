@@ -26,11 +26,12 @@ from finqa.lexicon.asked_measure import (
     side_words,
     unnamed_measure,
 )
+from finqa.lexicon.components import enumeration
 from finqa.lexicon.metrics import METRICS
 from finqa.lexicon.movement import word_class
 from finqa.lexicon.statements.located import row_label
 
-__all__ = ["effect_verdict", "either_or_verdict", "other_measure"]
+__all__ = ["effect_verdict", "either_or_verdict", "one_part_for_parts", "other_measure"]
 
 _TOL = 0.005
 # the line an answer says it read a figure from: "Read from the line 'Caption 2,012 2,138'"
@@ -182,5 +183,29 @@ def effect_verdict(ctx: Context) -> list[KindProblem]:
         KindProblem(
             "effect_not_answered",
             f"the question asks whether {line} moved {other}; the answer says nothing of {other}",
+        )
+    ]
+
+
+# an answer that states it read its figure off one row ('Read from the line ...', 'Read from
+# the filing's figure for that segment'), and one that computed it
+_ONE_ROW = re.compile(r"\bread from the (?:line|filing's figure)\b", re.I)
+_COMPUTED = re.compile(r"\bcomputed by finqa\b|\bsum(?:med)? of\b", re.I)
+
+
+def one_part_for_parts(ctx: Context) -> list[KindProblem]:
+    """A whole the question spells out of its parts ('counting both A and B', 'the combined
+    revenue of A and its B businesses (X and Y)') answered with a figure read off one row: one
+    part for the whole."""
+    if ctx.abstained or not _ONE_ROW.search(ctx.text) or _COMPUTED.search(ctx.text):
+        return []
+    listed = enumeration(ctx.question)
+    if listed is None or len(listed.parts) < 2 or listed.sides or listed.defined:
+        return []
+    parts = " and ".join(repr(p) for p in listed.parts)
+    return [
+        KindProblem(
+            "one_part",
+            f"the question counts {parts} in the figure it asks; the answer reads one row",
         )
     ]
