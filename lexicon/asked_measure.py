@@ -483,15 +483,18 @@ def either_or_options(question: str) -> tuple[str, str] | None:
 
 
 def unnamed_measure(part: str, answer: str) -> str | None:
-    """The phrase a question part asks about when the answer names no catalogue item that can
-    be it ('that segment's operating margin' beside an answer giving only revenue growth);
-    None when it names one, or the part's phrase cannot be read."""
+    """The phrase a question part asks about when the answer names catalogue items and none of
+    them can be it ('that segment's operating margin' beside an answer giving only revenue
+    growth); None when one can, when the answer names none (a bare figure), or when the part's
+    phrase cannot be read."""
     from finqa.lexicon.metrics import find_metrics
 
     asked = asked_measure(part)
     if asked is None:
         return None
     named = dict.fromkeys(m.canonical for m in find_metrics(" ".join(answer.split())))
+    if not named:
+        return None  # a bare figure names no measure: nothing to tell it by
     for metric in named:
         fit = measure_fit(part, metric)
         if fit is None or fit.fits:

@@ -324,6 +324,22 @@ def _cause_in_words(f: Facet, text: str) -> bool:
     return states_cause(text) or len(tokens - set(f.topic)) >= 3
 
 
+_FIGURE_TOKEN = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def _measure_text(own: str, answer: str, n_claims: int) -> str:
+    """The words a figure part's measure is read from: the claims it owns; the whole answer
+    when it is one claim, or when the part's claims only restate figures the rest of the
+    answer states ('Answer: 8.4%' after 'The growth in revenue ... was 8.4%')."""
+    if n_claims <= 1:
+        return answer
+    figures = set(_FIGURE_TOKEN.findall(own))
+    rest = answer.replace(own, " ") if own and own in answer else answer
+    if figures and figures <= set(_FIGURE_TOKEN.findall(rest)):
+        return answer
+    return own
+
+
 def _figure_part(
     f: Facet, facets: Sequence[Facet], text: str, numbers: int, seen: int, not_relevant: bool
 ) -> None:
@@ -390,7 +406,7 @@ def check_facets(
             _figure_part(f, facets, text, numbers, seen, not_relevant)
             if f.addressed and multi_part and not not_relevant:
                 # a figure of the part's own measure, not any figure of its year
-                other = unnamed_measure(f.text, answer)
+                other = unnamed_measure(f.text, _measure_text(text, answer, len(claims)))
                 if other is not None:
                     f.addressed, f.how = False, f"no figure of '{other}' given"
         elif f.kind == "explanation":
