@@ -19,6 +19,14 @@ catalogue item can be what is asked (`measure_fit`):
 
 A question whose phrase cannot be read, or has no measure word, is not judged (None): the
 reading only refuses an item it can show is another measure; it never picks one.
+
+The same reading of the ask serves the judge's other checks of what is asked, each a general
+definition rather than a question's wording: the item an answer's lead states
+(`stated_measure`, `answer_fit`); a second part's measure (`unnamed_measure`); a phrase divided
+by another line ('relative to': `ratio_asked`) and an ask that wants a percentage, share or
+ratio (`asks_ratio_form`); the side of a balance a caption names ('Long-term ...':
+`side_words`); the two options of an either/or question (`either_or_options`); the effect of
+one line on another ('did restructuring reduce operating income': `effect_asked`).
 """
 
 from __future__ import annotations
