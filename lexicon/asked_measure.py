@@ -422,11 +422,6 @@ _RATIO_TO = re.compile(
     r"proportion|fraction|ratio|multiple)\s+of|divided\s+by|in\s+relation\s+to)\b",
     re.I,
 )
-# the side of a balance a caption names ('Long-term operating lease liabilities', 'Current
-# portion of ...'): one line of the balance the question may ask in whole
-_SIDE = re.compile(
-    r"\b(?:long[- ]term|short[- ]term|non-?\s?current|noncurrent|current(?:\s+portion)?)\b", re.I
-)
 # an either/or yes-no question ('Did X add to or reduce Y', 'a charge or a benefit', 'help or
 # hurt'): the two options around its 'or'
 _EITHER_OR = re.compile(
@@ -451,19 +446,25 @@ def ratio_asked(question: str) -> str | None:
 
 
 def side_words(caption: str, question: str, metric: str | None = None) -> tuple[str, ...]:
-    """The side words of a caption ('long-term') that neither the question nor the asked
-    item's own spellings say: the caption is then one side of the balance asked."""
+    """The side words of a caption ('long term', 'current': `lexicon.components.SIDES`, the one
+    list of a balance sheet's two sides) that neither the question nor the asked item's own
+    spellings say: the caption is then one side of the balance asked."""
+    from finqa.lexicon.components import SIDES
+
     item = METRICS.get(metric or "")
     spellings = (item.name, *item.synonyms) if item is not None else ()
     own = {w for sp in spellings for w in metric_key(sp).split()}
-    q = metric_key(question)
-    out = []
-    for m in _SIDE.finditer(caption):
-        key = metric_key(m.group(0))
-        words = key.split()
-        if key in q or all(w in own for w in words if w != "portion"):
+    asked = f" {metric_key(question)} "
+    keys = metric_key(caption).split()
+    out: list[str] = []
+    i = 0
+    while i < len(keys):
+        two = " ".join(keys[i : i + 2])
+        side = two if two in SIDES else keys[i] if keys[i] in SIDES else None
+        i += len(side.split()) if side else 1
+        if side is None or f" {side} " in asked or set(side.split()) <= own:
             continue
-        out.append(m.group(0))
+        out.append(side)
     return tuple(out)
 
 

@@ -208,7 +208,7 @@ class TestSidePart:
         """A side word the question and the item's own spellings do not say."""
         assert side_words(
             "Long-term operating lease liabilities", Q_LEASES_TOTAL, "operating_lease_liabilities"
-        ) == ("Long-term",)
+        ) == ("long term",)
         assert (
             side_words("Long-term debt", "What was Zentro's long-term debt?", "long_term_debt")
             == ()
