@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from finqa.lexicon._data import data_cache
 from finqa.lexicon.answer_form import ask_head
-from finqa.lexicon.components import enumeration
+from finqa.lexicon.components import SIDES, enumeration
 from finqa.lexicon.dimension_question import asked_dimension
 from finqa.lexicon.intent import asks_share
 from finqa.lexicon.line_items import get_item
@@ -44,12 +44,10 @@ _BOTH = re.compile(
 )
 # how a balance sheet marks the current and the non-current line of one caption, as keys
 # (`metric_key` tokens): a leading 'Current' / 'Non-current' or a trailing ', current'
+# (`lexicon.components.SIDES`, the one list of the two sides)
 _PART_WORDS: dict[tuple[str, ...], str] = {
-    ("current",): CURRENT,
-    ("short", "term"): CURRENT,
-    ("non", "current"): NONCURRENT,
-    ("noncurrent",): NONCURRENT,
-    ("long", "term"): NONCURRENT,
+    tuple(side.split()): CURRENT if side in ("current", "short term") else NONCURRENT
+    for side in SIDES
 }
 # a result word and what it is on or from: 'net gain or a net loss on X', 'income from X'
 _RESULT_OF = re.compile(
