@@ -135,13 +135,16 @@ _OPERATORS = frozenset(
     decrease rate percentage percent net total""",
     )
 )
-# a ratio of the phrase to another line ('wages expense as a percent of net sales'): the
-# phrase is its numerator, not what is asked
-_RATIO_AFTER = re.compile(
-    r"^\s*(?:as an? (?:%|percent(?:age)?|share|proportion|fraction|ratio|multiple) of|to|over|"
-    r"relative to|divided by|per)\b",
+# a ratio of the phrase to another line, after the phrase and any parenthesis of its own
+# ('wages expense as a percent of net sales', 'total debt (...) relative to total shareholders'
+# equity'): the phrase is its numerator, not what is asked
+_RATIO_TO = re.compile(
+    r"^\s*(?:\([^()]*\)\s*)?,?\s*(?P<ratio>relative\s+to|as\s+an?\s+(?:%|percent(?:age)?|share|"
+    r"proportion|fraction|ratio|multiple)\s+of|divided\s+by|in\s+relation\s+to)\b",
     re.I,
 )
+# 'X to Y', 'X over Y', 'X per share': a quotient whose numerator the phrase is
+_PER_LINE = re.compile(r"^\s*(?:to|over|per)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -242,9 +245,13 @@ def _item_vocabulary(metric: str) -> frozenset[str]:
     return frozenset(words)
 
 
+def _ask_sentences(question: str) -> list[str]:
+    """The sentences of the ask (after any premise, before the question's own definition)."""
+    return re.split(r"(?<=[.?!])\s+(?=[A-Z])", ask_head(" ".join(question.split())).strip())
+
+
 def _asking_sentence(question: str) -> str:
-    head = ask_head(" ".join(question.split()))
-    sentences = re.split(r"(?<=[.?!])\s+(?=[A-Z])", head.strip())
+    sentences = _ask_sentences(question)
     return next(
         (s for s in sentences if s.rstrip().endswith("?")), sentences[0] if sentences else ""
     )
@@ -314,7 +321,7 @@ def asked_measure(question: str) -> AskedMeasure | None:
     sentence = _asking_sentence(question)
     for m in _frame_matches(sentence):
         tokens, rest = _phrase_tokens(m.group("np"))
-        if _RATIO_AFTER.match(rest):
+        if _RATIO_TO.match(rest) or _PER_LINE.match(rest):
             return None
         words = _measure_words(tokens)
         vocab = _measure_vocabulary()
@@ -374,15 +381,19 @@ _FIRST_FIGURE = re.compile(
 )
 
 
+def _first_sentence(answer: str) -> str:
+    """An answer's first sentence, without the Yes / No it may open with."""
+    text = _ANSWER_LEAD.sub("", " ".join(answer.split()), count=1)
+    return re.split(r"(?<=[.!?])\s+(?=[A-Z])", text, maxsplit=1)[0]
+
+
 def stated_measures(answer: str) -> tuple[str, ...]:
     """The catalogue items an answer's first sentence names, in order: what it says its figure
     is comes first ('Total debt as of December 31, 2017: $1,234 million' -> total debt), the
     operands it names beside it after."""
     from finqa.lexicon.metrics import find_metrics
 
-    text = _ANSWER_LEAD.sub("", " ".join(answer.split()), count=1)
-    sentence = re.split(r"(?<=[.!?])\s+(?=[A-Z])", text, maxsplit=1)[0]
-    found = sorted(find_metrics(sentence), key=lambda m: m.start)
+    found = sorted(find_metrics(_first_sentence(answer)), key=lambda m: m.start)
     return tuple(dict.fromkeys(m.canonical for m in found))
 
 
@@ -392,8 +403,7 @@ def stated_measure(answer: str) -> str | None:
     debt); None when the lead names none."""
     from finqa.lexicon.metrics import find_metrics
 
-    text = _ANSWER_LEAD.sub("", " ".join(answer.split()), count=1)
-    sentence = re.split(r"(?<=[.!?])\s+(?=[A-Z])", text, maxsplit=1)[0]
+    sentence = _first_sentence(answer)
     figure = _FIRST_FIGURE.search(sentence)
     lead = sentence[: figure.start()] if figure is not None else ""
     if ":" in lead:
@@ -415,13 +425,6 @@ def answer_fit(question: str, answer: str) -> MeasureFit | None:
     return fit
 
 
-# a ratio of the phrase to another line, after the phrase and any parenthesis of its own
-# ('total debt (short-term debt, ... ) relative to total shareholders' equity')
-_RATIO_TO = re.compile(
-    r"^\s*(?:\([^()]*\)\s*)?,?\s*(?P<ratio>relative\s+to|as\s+an?\s+(?:%|percent(?:age)?|share|"
-    r"proportion|fraction|ratio|multiple)\s+of|divided\s+by|in\s+relation\s+to)\b",
-    re.I,
-)
 # an either/or yes-no question ('Did X add to or reduce Y', 'a charge or a benefit', 'help or
 # hurt'): the two options around its 'or'
 _EITHER_OR = re.compile(
@@ -471,7 +474,7 @@ def side_words(caption: str, question: str, metric: str | None = None) -> tuple[
 def either_or_options(question: str) -> tuple[str, str] | None:
     """The two options of an either/or yes-no question ('add to' / 'reduce'), by their first
     words; None when the asking sentence offers no such pair."""
-    for sentence in re.split(r"(?<=\?)\s+", ask_head(" ".join(question.split()))):
+    for sentence in _ask_sentences(question):
         m = _EITHER_OR.search(sentence)
         if m is None:
             continue
@@ -526,7 +529,9 @@ _RATIO_FORM = re.compile(
 def asks_ratio_form(question: str) -> bool:
     """The ask wants a percentage, share or ratio (its words, after any premise, before its own
     definition clause): an amount alone does not answer it."""
-    return bool(_RATIO_FORM.search(ask_head(" ".join(question.split()))))
+    return bool(_RATIO_FORM.search(ask_head(" ".join(question.split())))) or (
+        ratio_asked(question) is not None
+    )
 
 
 # 'Did restructuring reduce operating income', 'Did other, net help or hurt operating profit':
@@ -545,7 +550,7 @@ def effect_asked(question: str) -> tuple[str, str] | None:
     income'), when a yes/no asks whether one catalogue line moved another; None otherwise."""
     from finqa.lexicon.metrics import find_metrics
 
-    for sentence in re.split(r"(?<=[?.])\s+", ask_head(" ".join(question.split()))):
+    for sentence in _ask_sentences(question):
         m = _EFFECT.search(sentence)
         if m is None:
             continue

@@ -230,6 +230,37 @@ class TestSidePart:
         assert "part_side" not in _codes(side)
 
 
+class TestSidePartOfACalculation:
+    def test_one_line_read_refused_two_lines_summed_not(self) -> None:
+        """A recorded calculation that reads one side's line answers the side; one that sums
+        both sides answers the whole."""
+        from finqa.agents.types import Answer, Calculation, Operand
+
+        def judged(*lines: tuple[str, float]):  # type: ignore[no-untyped-def]
+            ops = tuple(
+                Operand(name=f"x{i}", value=v, scale=1e6, source_id="S1", text=t)
+                for i, (t, v) in enumerate(lines)
+            )
+            total = sum(v for _t, v in lines)
+            calc = Calculation(
+                expression=" + ".join(o.name for o in ops), operands=ops, result=total * 1e6
+            )
+            text = (
+                f"Operating lease liabilities as of December 31, 2024: ${total:,.0f} million [S1]."
+            )
+            ev = evidence(LEASES, question=Q_LEASES_TOTAL, doc=DOC)
+            answer = Answer(text=text, calculations=(calc,))
+            return JudgeAgent(Settings()).evaluate(Q_LEASES_TOTAL, answer, ev, 1)
+
+        one = judged(("Long-term operating lease liabilities 2,012 2,138", 2012))
+        assert "part_side" in _codes(one)
+        both = judged(
+            ("Current portion of operating lease liabilities 693 660", 693),
+            ("Long-term operating lease liabilities 2,012 2,138", 2012),
+        )
+        assert "part_side" not in _codes(both)
+
+
 class TestRatioAsked:
     Q = (
         "What was Zentro's total debt (long-term debt only) relative to total shareholders' "

@@ -107,7 +107,9 @@ def check_answer_kind(
         problems += off_named_statement(ctx, answer, numbers)
     problems += verdict_against_figure(ctx, answer, numbers)
     problems += other_line(ctx, answer, numbers)  # a figure of any kind read off another line
-    problems += other_measure(ctx, numbers)  # another measure than the phrase the ask governs
+    problems += other_measure(
+        ctx, answer, numbers
+    )  # another measure than the phrase the ask governs
     problems += either_or_verdict(ctx)  # a Yes / No to 'did X add to or reduce Y?'
     problems += effect_verdict(ctx)  # 'did X reduce Y?' answered with X's own movement
     problems += one_part_for_parts(ctx)  # 'counting both A and B' answered with one row

@@ -16,13 +16,14 @@ from finqa.agents.judge._match import match
 from finqa.agents.judge.context import Context, question_parts_of
 from finqa.agents.judge.kind import KindProblem
 from finqa.agents.judge.numeric import NumberCheck
+from finqa.agents.judge.period_type import operand_captions
+from finqa.agents.types import Answer
 from finqa.lexicon.asked_measure import (
     answer_fit,
     asks_ratio_form,
     effect_asked,
     either_or_options,
     measure_fit,
-    ratio_asked,
     side_words,
     unnamed_measure,
 )
@@ -34,90 +35,73 @@ from finqa.lexicon.statements.located import row_label
 __all__ = ["effect_verdict", "either_or_verdict", "one_part_for_parts", "other_measure"]
 
 _TOL = 0.005
-# the line an answer says it read a figure from: "Read from the line 'Caption 2,012 2,138'"
-_READ_FROM = re.compile(r"\bread from the line '([^']{3,200})'", re.I)
-_FIRST_CELL = re.compile(r"\s[-(\u2014$]*\d")
 # the units of a figure that is a ratio of two lines
 _RATIO_UNITS = frozenset({"%", "times", "ratio", "x"})
 
-# the statuses that would accept a figure
-_ACCEPTING = frozenset({"evidence", "calculation", "derived", "rederived"})
 
-
-def other_measure(ctx: Context, numbers: Sequence[NumberCheck]) -> list[KindProblem]:
+def other_measure(
+    ctx: Context, answer: Answer, numbers: Sequence[NumberCheck]
+) -> list[KindProblem]:
     """One problem when the measure the answer states, or the one the question was read as
     asking, cannot be what the question's phrase asks; every figure of the answer becomes
     `calc_other_metric`."""
     if ctx.abstained:
         return []
-    stated = [nc for nc in numbers if nc.status in _ACCEPTING]
     if (
         asks_ratio_form(ctx.question)
-        and any(nc.unit == "USD" for nc in stated)
+        and any(nc.ok and nc.unit == "USD" for nc in numbers)
         and not any(nc.unit in _RATIO_UNITS for nc in numbers)
     ):
-        # 'as a percentage of total loans', 'in percentage terms': an amount answers another
-        # question, whichever line it is of
-        message = "the question asks a percentage, share or ratio; the answer gives amounts only"
-        for nc in stated:
-            nc.status, nc.detail = "calc_other_metric", message
-        return [KindProblem("other_measure", message, [nc.text.strip() for nc in stated])]
+        # 'as a percentage of total loans', 'in percentage terms', 'total debt (...) relative
+        # to equity': an amount answers another question, whichever line it is of
+        return _refused(
+            numbers, "the question asks a percentage, share or ratio; the answer gives amounts"
+        )
     if len(question_parts_of(ctx.checklist)) > 1:
         return []
     ask = ctx.intent.ask
     read = ask.recipe if ask.recipe in METRICS else ask.metric
-    ratio = ratio_asked(ctx.question)
-    if (
-        ratio is not None
-        and any(nc.unit == "USD" for nc in stated)
-        and not any(nc.unit in _RATIO_UNITS for nc in stated)
-    ):
-        # 'total debt (...) relative to total shareholders' equity' asks a ratio
-        message = f"the question asks a ratio ('{ratio}' another line); the answer gives amounts"
-        for nc in stated:
-            nc.status, nc.detail = "calc_other_metric", message
-        return [KindProblem("other_measure", message, [nc.text.strip() for nc in stated])]
-    side = _side_part(ctx, numbers, read)
+    side = _side_part(ctx, answer, numbers, read)
     if side:
         return side
     for how, fit in (
         ("states", answer_fit(ctx.question, ctx.text)),
         ("is read as", measure_fit(ctx.question, read)),
     ):
-        if fit is None or fit.fits:
-            continue
-        message = f"the answer {how} {METRICS[fit.metric].name.lower()}: {fit.reason}"
-        for nc in numbers:
-            if nc.status in _ACCEPTING:
-                nc.status, nc.detail = "calc_other_metric", message
-        return [KindProblem("other_measure", message, [nc.text.strip() for nc in numbers])]
+        if fit is not None and not fit.fits:
+            name = METRICS[fit.metric].name.lower()
+            return _refused(numbers, f"the answer {how} {name}: {fit.reason}")
     return []
 
 
+def _refused(numbers: Sequence[NumberCheck], message: str) -> list[KindProblem]:
+    """Every figure the answer supports becomes another metric's, for `message`."""
+    refused = [nc for nc in numbers if nc.ok]
+    for nc in refused:
+        nc.status, nc.detail = "calc_other_metric", message
+    return [KindProblem("other_measure", message, [nc.text.strip() for nc in refused])]
+
+
 def _side_part(
-    ctx: Context, numbers: Sequence[NumberCheck], metric: str | None
+    ctx: Context, answer: Answer, numbers: Sequence[NumberCheck], metric: str | None
 ) -> list[KindProblem]:
-    """A balance asked in whole answered from one side of it: a figure read (no calculation)
-    only off rows whose caption names a side ('Long-term operating lease liabilities',
-    'Current portion of ...') that neither the question nor the asked item says."""
+    """A balance asked in whole answered from one side of it: a figure whose recorded
+    calculation reads one line, or that is printed only on rows, captioned with a side
+    ('Long-term operating lease liabilities', 'Current portion of ...') that neither the
+    question nor the asked item says."""
     item = METRICS.get(metric or "")
-    if item is None or getattr(item, "period_type", None) != "instant":
+    if item is None or item.period_type != "instant":
         return []
     problems: list[KindProblem] = []
-    quoted = [m.group(1) for m in _READ_FROM.finditer(ctx.text)]
     for nc in numbers:
         if nc.status not in ("evidence", "calculation") or nc.unit != "USD" or nc.quantity is None:
             continue  # the answer's amount, not an operand it lists (bare figures)
-        # every printing of the figure in the evidence (a sum of the sides is printed nowhere),
-        # and the line the answer says it read it from
-        printed = [
-            row_label(src.text, e.start)
-            for src in ctx.view.sources
-            for e in src.quantities
-            if match(nc.quantity, e, _TOL)
-        ]
-        said = [caption for caption, cells in map(_caption_cells, quoted) if _prints(cells, nc)]
-        labels = said or [lab for lab in printed if lab]
+        # the line its recorded calculation reads (a sum of both sides reads two), else every
+        # printing of the figure in the evidence
+        read = operand_captions(answer, nc)
+        if read is not None and len(read) != 1:
+            continue
+        labels = list(read) if read is not None else _printed_on(ctx, nc)
         sides = [side_words(lab, ctx.question, metric) for lab in labels]
         if not labels or not all(sides):
             continue
@@ -130,16 +114,15 @@ def _side_part(
     return problems
 
 
-def _caption_cells(line: str) -> tuple[str, str]:
-    """A quoted row split into its caption and its cells ('Long-term debt 1,253 1,257')."""
-    m = _FIRST_CELL.search(line)
-    return (line[: m.start()].strip(), line[m.start() :]) if m else (line.strip(), "")
-
-
-def _prints(cells: str, nc: NumberCheck) -> bool:
-    """The row's cells print the figure's digits ('2,012' for '$2,012 million')."""
-    digits = re.sub(r"[^\d.]", "", nc.text.split()[0]) if nc.text.split() else ""
-    return bool(digits) and digits in re.sub(r"[^\d. ]", "", cells).split()
+def _printed_on(ctx: Context, nc: NumberCheck) -> list[str]:
+    """The captions of the evidence rows printing the figure."""
+    labels = (
+        row_label(src.text, e.start)
+        for src in ctx.view.sources
+        for e in src.quantities
+        if match(nc.quantity, e, _TOL)
+    )
+    return [label for label in labels if label]
 
 
 def either_or_verdict(ctx: Context) -> list[KindProblem]:

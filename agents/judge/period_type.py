@@ -56,13 +56,23 @@ def other_period_type(
 def _items_of(ctx: Context, answer: Answer, nc: NumberCheck) -> set[str]:
     """The catalogue items of the lines the figure is read from: its calculation's operand
     lines, else the rows printing it in its cited source (empty: an unknown line)."""
-    if nc.calculation is not None and 0 <= nc.calculation < len(answer.calculations):
+    captions = operand_captions(answer, nc)
+    if captions is not None:
         items: set[str] = set()
-        for op in answer.calculations[nc.calculation].operands:
-            caption = _FIGURES.sub("", op.text).strip(" :.")
+        for caption in captions:
             item = item_for_label(caption) if caption else None
             if item is None:
                 return set()
             items.add(item)
         return items
     return set(row_items(ctx, nc))
+
+
+def operand_captions(answer: Answer, nc: NumberCheck) -> tuple[str, ...] | None:
+    """The captions of the lines a figure's recorded calculation reads (each operand's span
+    without its figures: 'Long-term debt 1,253 1,257' -> 'Long-term debt'); None when the
+    figure is no calculation's result."""
+    if nc.calculation is None or not 0 <= nc.calculation < len(answer.calculations):
+        return None
+    operands = answer.calculations[nc.calculation].operands
+    return tuple(_FIGURES.sub("", op.text).strip(" :.") for op in operands)
