@@ -34,6 +34,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Literal
 
 from finqa.lexicon._data import data_cache, read_yaml
 from finqa.lexicon.answer_form import ask_head
@@ -317,12 +318,47 @@ def _measure_words(tokens: Iterable[str]) -> list[str]:
 @data_cache(512)
 def asked_measure(question: str) -> AskedMeasure | None:
     """The phrase `question` asks about, its measure words and its head noun's natures; None
-    when no ask frame is found or the phrase names no measure word."""
+    when no ask frame is found or the phrase names no measure word. An ask that only refers
+    back ('What was the amount?', 'How large was it?') asks the measure its premise states
+    ('X's provision for credit losses was negative in Q3 2021.')."""
     sentence = _asking_sentence(question)
-    for m in _frame_matches(sentence):
-        tokens, rest = _phrase_tokens(m.group("np"))
+    found = _read_phrases(m.group("np") for m in _frame_matches(sentence))
+    if found is not None or not _REFERRING.search(sentence):
+        return found if isinstance(found, AskedMeasure) else None
+    stated = (m.group("np") for s in _premise_sentences(question) if (m := _SUBJECT.match(s)))
+    again = _read_phrases(stated)
+    return again if isinstance(again, AskedMeasure) else None
+
+
+# an ask that names no measure of its own, only the one stated before it
+_REFERRING = re.compile(
+    r"\b(?:what|how\s+(?:much|large|big))\s+(?:was|is|were|are)\s+(?:it|that|this|the\s+"
+    r"(?:amount|figure|number|size|value|sum)|that\s+(?:amount|figure|line))\b",
+    re.I,
+)
+# the subject of a premise, before what it states of it ('X's provision for credit losses was
+# negative ...', 'Net sales fell in fiscal 2017.')
+_SUBJECT = re.compile(
+    r"^\W*(?P<np>[A-Za-z].*?)\s+(?:was|were|is|are|has\s+been|had\s+been|rose|fell|increased|"
+    r"decreased|declined|grew|dropped|turned|swung|totall?ed|amounted|came\s+in)\b",
+    re.I,
+)
+
+
+def _premise_sentences(question: str) -> list[str]:
+    """The statements a question opens with, before its first asking sentence, nearest first."""
+    sentences = re.split(r"(?<=[.?!])\s+(?=[A-Z])", " ".join(question.split()).strip())
+    first = next((i for i, s in enumerate(sentences) if s.rstrip().endswith("?")), 0)
+    return sentences[:first][::-1]
+
+
+def _read_phrases(phrases: Iterable[str]) -> AskedMeasure | Literal[False] | None:
+    """The first phrase read as a measure; False when a phrase is a ratio's numerator (nothing
+    to judge), None when none names a measure word."""
+    for np in phrases:
+        tokens, rest = _phrase_tokens(np)
         if _RATIO_TO.match(rest) or _PER_LINE.match(rest):
-            return None
+            return False
         words = _measure_words(tokens)
         vocab = _measure_vocabulary()
         # 'X of Y': the head is X's noun unless X says no measure ('the amount of inventories')

@@ -24,6 +24,7 @@ from finqa.lexicon.metrics import METRICS
 from finqa.lexicon.movement import open_evaluation
 from finqa.lexicon.named_line import NamedLine, named_line
 from finqa.lexicon.numbers import question_scale
+from finqa.lexicon.operations_scope import asks_continuing
 from finqa.lexicon.operators import asked_operator
 from finqa.lexicon.period_ask import PeriodType, asked_period_type
 from finqa.lexicon.periods import find_periods, fiscal_naming
@@ -111,6 +112,10 @@ class QuestionAsk:
     # a yes/no offering the two sides of a line ('was X an expense or income?',
     # `lexicon.sides.asks_side`): each period's figure answers with the side it is on
     asks_side: bool = False
+    # a continuing-operations figure is asked ('free cash flow from continuing operations',
+    # `lexicon.operations_scope`): where the filing prints a line for continuing operations
+    # beside its total, that line is read
+    continuing: bool = False
 
     def period_label(self, year: int) -> str:
         """How the answer names a fiscal year's period: 'FY2025', or the shorter period asked
@@ -252,6 +257,7 @@ def _read(q: str, fy_label: str | None) -> QuestionAsk:
         variant=variant,
         named_line=named_line(q),
         asks_side=asks_side(q),
+        continuing=asks_continuing(q),
     )
 
 

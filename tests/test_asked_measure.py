@@ -105,6 +105,19 @@ class TestFit:
         assert not measure_fit(q, "revenue").fits  # type: ignore[union-attr]
         assert measure_fit(q, "segment_operating_income").fits  # type: ignore[union-attr]
 
+    def test_ask_referring_to_its_premise(self) -> None:
+        """'What was the amount?' asks the measure its premise states; an ask naming its own
+        measure keeps it, and a referring ask with no premise judges nothing."""
+        q = (
+            "Zentro's provision for credit losses was negative in the third quarter of 2024. "
+            "What was the amount, and what does it mean for earnings?"
+        )
+        assert not measure_fit(q, "net_income").fits  # type: ignore[union-attr]
+        assert measure_fit(q, "provision_for_credit_losses").fits  # type: ignore[union-attr]
+        own = "Zentro's revenue fell in 2024. What was its net income in 2024?"
+        assert measure_fit(own, "net_income").fits  # type: ignore[union-attr]
+        assert measure_fit("What was the amount?", "net_income") is None
+
 
 class TestStatedMeasure:
     def test_answer_leads(self) -> None:

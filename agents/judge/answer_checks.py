@@ -30,6 +30,7 @@ from finqa.agents.judge.numeric import NumberCheck
 from finqa.agents.judge.part_named import part_not_named
 from finqa.agents.judge.period_type import other_period_type
 from finqa.agents.judge.row_item import other_item_row
+from finqa.agents.judge.scope import other_scope
 from finqa.agents.judge.text import split_claims
 from finqa.agents.judge.verdict_sign import verdict_against_figure
 from finqa.agents.types import Answer
@@ -67,6 +68,7 @@ PROBLEM_FACETS: dict[str, tuple[str, ...]] = {
     "either_or": ("verdict",),
     "effect_not_answered": ("verdict",),
     "one_part": ("figure",),
+    "other_scope": ("figure",),
 }
 
 
@@ -110,6 +112,7 @@ def check_answer_kind(
     problems += other_measure(
         ctx, answer, numbers
     )  # another measure than the phrase the ask governs
+    problems += other_scope(ctx, answer, numbers)  # the total line for continuing operations
     problems += either_or_verdict(ctx)  # a Yes / No to 'did X add to or reduce Y?'
     problems += effect_verdict(ctx)  # 'did X reduce Y?' answered with X's own movement
     problems += one_part_for_parts(ctx)  # 'counting both A and B' answered with one row

@@ -57,17 +57,19 @@ def other_measure(
         return _refused(
             numbers, "the question asks a percentage, share or ratio; the answer gives amounts"
         )
+    stated = ("states", answer_fit(ctx.question, ctx.text))
     if len(question_parts_of(ctx.checklist)) > 1:
-        return []
-    ask = ctx.intent.ask
-    read = ask.recipe if ask.recipe in METRICS else ask.metric
-    side = _side_part(ctx, answer, numbers, read)
-    if side:
-        return side
-    for how, fit in (
-        ("states", answer_fit(ctx.question, ctx.text)),
-        ("is read as", measure_fit(ctx.question, read)),
-    ):
+        # the answer's lead answers the first part, whose phrase the ask reads first; the
+        # parse's one item may be another part's
+        checks = [stated]
+    else:
+        ask = ctx.intent.ask
+        read = ask.recipe if ask.recipe in METRICS else ask.metric
+        side = _side_part(ctx, answer, numbers, read)
+        if side:
+            return side
+        checks = [stated, ("is read as", measure_fit(ctx.question, read))]
+    for how, fit in checks:
         if fit is not None and not fit.fits:
             name = METRICS[fit.metric].name.lower()
             return _refused(numbers, f"the answer {how} {name}: {fit.reason}")

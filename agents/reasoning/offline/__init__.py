@@ -81,7 +81,12 @@ class OfflineBackend:
     def book(self, evidence: Evidence, spec: QuestionAsk | None = None) -> Book:
         """Every statement row available for this evidence (statement model first); for a
         question about quarters or years to date, each year's figure for the period asked."""
-        return Book(evidence, self.statements, spec.periods if spec is not None else None)
+        return Book(
+            evidence,
+            self.statements,
+            spec.periods if spec is not None else None,
+            continuing=spec is not None and spec.continuing,
+        )
 
     def answer(self, question: str, evidence: Evidence, strategy: str = "standard") -> Answer:
         # the lexicon's one reading of the question, the one the judge reads
@@ -89,7 +94,8 @@ class OfflineBackend:
         intent = read_intent_in(question, labels)
         spec = intent.ask
         answer = self._answer(question, evidence, strategy, spec)
-        if not answer.abstained and len(intent.parts.parts) == 1:
+        if not answer.abstained:
+            # the lead answers the first part: the measure it states is that part's
             other = answer_fit(question, answer.text)
             if other is not None:
                 text = (

@@ -30,6 +30,7 @@ from finqa.agents.types import Evidence, EvidenceItem, StatementStore
 from finqa.lexicon.asked_period import AskedPeriod
 from finqa.lexicon.cash_basis import paid_item_of
 from finqa.lexicon.line_items import LineItem, get_item
+from finqa.lexicon.operations_scope import continuing_variant
 from finqa.lexicon.statements.attribution import is_parent_caption
 
 __all__ = ["Book", "Fact", "doc_identity", "MODEL_PREFERENCE", "TAG_PREFERENCE"]
@@ -131,8 +132,10 @@ class Book:
         evidence: Evidence,
         statements: StatementStore | None = None,
         periods: Sequence[AskedPeriod] | None = None,
+        continuing: bool = False,
     ) -> None:
         self.periods = tuple(periods) if periods is not None else None
+        self.continuing = continuing  # a continuing-operations figure is asked
         self.model_rows: list[Row] = model_rows(statements, evidence, self.periods)
         self.rows: list[Row] = []
         self._identity = {
@@ -306,7 +309,28 @@ class Book:
             found = self._top_line(li, year)
         if found is not None and li.id == ATTRIBUTED:
             found = self._attributable(found) or found
+        if found is not None and self.continuing:
+            found = self._continuing(found) or found
         return found
+
+    def _continuing(self, found: Fact) -> Fact | None:
+        """The line for continuing operations printed beside the total line found, in the same
+        statement of the same filing ('Net cash provided by continuing operating activities'
+        for 'Net cash provided by operating activities'); None when there is none."""
+        top, year = found.row, found.year
+        pool = [
+            r
+            for r in self.rows
+            if r.doc_id == top.doc_id
+            and r.statement == top.statement
+            and abs(r.page - top.page) <= 1
+            and r.value_for(year) is not None
+        ]
+        variant = continuing_variant(top.label, [r.label for r in pool])
+        for row in pool:
+            if variant is not None and row.label == variant:
+                return Fact(found.item, year, row, float(row.value_for(year) or 0.0))
+        return None
 
     def _attributable(self, found: Fact) -> Fact | None:
         """Net income attributable to the company where the statement of the consolidated line
