@@ -452,13 +452,48 @@ def answer_fit(question: str, answer: str) -> MeasureFit | None:
     """Whether an answer gives the measure `question`'s phrase asks: the misfit of the measure
     its lead states when no item its first sentence names fits the phrase (an answer naming
     an operand before the asked ratio still gives the ratio); None when it may."""
-    fit = measure_fit(question, stated_measure(answer))
+    stated = stated_measure(answer)
+    onto = _contribution_target(question)
+    if onto is not None and stated is not None:
+        noun, part, target = onto
+        to = measure_fit(f"What was {target}?", stated)
+        of = measure_fit(f"What was {part}?", stated)
+        if to is not None and to.fits and (of is None or not of.fits):
+            name = METRICS[stated].name.lower()
+            return MeasureFit(
+                stated,
+                False,
+                f"{noun} of {part}",
+                reason=f"the question asks the {noun} of {part} to {target}; {name} is the "
+                f"line it acts on",
+            )
+    fit = measure_fit(question, stated)
     if fit is None or fit.fits:
         return None
     named = stated_measures(answer)
     if any((f := measure_fit(question, m)) is not None and f.fits for m in named):
         return None
     return fit
+
+
+# the share one line has in another: 'the net contribution of unallocated items to operating
+# profit', 'the effect of currency on revenue', 'the impact of restructuring on operating income'
+_CONTRIBUTION = re.compile(
+    r"\b(?P<noun>contribution|effect|impact)\s+of\s+(?P<part>[^?,;]+?)\s+(?:to|on)\s+"
+    r"(?P<target>[^?,;]+)",
+    re.I,
+)
+
+
+def _contribution_target(question: str) -> tuple[str, str, str] | None:
+    """The noun, the line whose contribution is asked and the line it acts on, when the ask is
+    the contribution (effect, impact) of one line to another; None otherwise."""
+    m = _CONTRIBUTION.search(_asking_sentence(question))
+    if m is None:
+        return None
+    # the line it acts on, without the period it is named for ("X's 2017 operating profit")
+    target = re.sub(r"\b(?:fiscal\s+(?:year\s+)?|FY\s*)?(?:19|20)\d\d\b\s*", "", m.group("target"))
+    return m.group("noun").lower(), m.group("part").strip(), " ".join(target.split())
 
 
 # an either/or yes-no question ('Did X add to or reduce Y', 'a charge or a benefit', 'help or

@@ -316,7 +316,6 @@ def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> Aske
     member's name (a country only as a place), the member of the kind the question's words
     name first on a tie. Without a match, what the
     question's own words name (`asked_dimension`, member None when it is not a country)."""
-    from finqa.lexicon.entities import find_companies
 
     members = _full_names(members)
     spoken = asked_dimension(question)
@@ -332,7 +331,8 @@ def resolve_dimension(question: str, members: Sequence[DimensionMember]) -> Aske
             index.setdefault(k + "s", []).append(m)
     toks = _tokens(question)
     owners = [(o.start(), o.end("owner")) for o in _OWNER.finditer(question)]
-    companies = [(c.start, c.end) for c in find_companies(question)]
+    # a brand that names a part of the business ('Boeing Global Services') is that part
+    companies = _company_spans(question)
     listed = enumeration(question)
     best: tuple[int, int, int, int, int, DimensionMember, str] | None = None  # rank, member, text
     for i in range(len(toks)):
@@ -516,17 +516,21 @@ def _unsaid_company(phrase: str) -> str:
 def asked_item(question: str, dimension: AskedDimension | None = None) -> str | None:
     """The catalogue line item the question asks for a part of, read outside the part's own
     name ('Finished Product Operations' names no line item); None when it names none."""
+    from finqa.lexicon.answer_form import ask_head
     from finqa.lexicon.metrics import find_metrics, get_metric
 
     if dimension is not None and dimension.phrase:
         question = question.replace(dimension.phrase, " ")
-    for m in find_metrics(question):
-        metric = get_metric(m.canonical)
-        if metric is not None:
-            item = part_item(metric.id)
-            if _MARGIN_AFTER.match(question[m.end :]):  # 'segment operating profit margin'
-                return _margin_of(item)  # a margin the catalogue lacks: none (never the amount)
-            return item
+    # the ask first: a premise's line ('X's segment grew EBIT 18% in 2015. What share of its
+    # revenues ...') is context, not what is asked of the part
+    for text in dict.fromkeys((ask_head(question), question)):
+        for m in find_metrics(text):
+            metric = get_metric(m.canonical)
+            if metric is not None:
+                item = part_item(metric.id)
+                if _MARGIN_AFTER.match(text[m.end :]):  # 'segment operating profit margin'
+                    return _margin_of(item)  # a margin the catalogue lacks: none (never the amount)
+                return item
     return None
 
 

@@ -178,7 +178,9 @@ _FROM_TO = re.compile(
 def earlier_comparison(sentence: str, years: Iterable[int]) -> str | None:
     """The comparison of two years a sentence states when its later year is before the latest
     year asked ('Gross margin percentage decreased in 2016 compared to 2015', read for fiscal
-    2017: a change of the year before), else None. A sentence comparing the asked year, or a
+    2017: a change of the year before), or the one year a movement is said of before its cause
+    ('The increase in the gross margin percentage in 2014 was driven by', read for 2015), else
+    None. A sentence comparing the asked year, or a
     question naming no year, is not ruled out."""
     latest = max(years, default=None)
     if latest is None:
@@ -188,7 +190,27 @@ def earlier_comparison(sentence: str, years: Iterable[int]) -> str | None:
             pair = (int(m.group(1)), int(m.group(2)))
             if max(pair) < latest:
                 return m.group(0)
+    for m in _moved_in().finditer(sentence):
+        # every year the movement is said of is earlier ('to 45% in 2022 from 48% in 2021'
+        # is a movement of 2022)
+        said = [int(y) for y in re.findall(r"\b(?:19|20)\d\d\b", m.group(0))]
+        if said and max(said) < latest:
+            return m.group(0)
     return None
+
+
+@data_cache()
+def _moved_in() -> re.Pattern[str]:
+    """A movement said of one year, before the cause it is given ('The year-over-year increase
+    in the gross margin percentage in 2014 was driven by ...'): the year is the movement's."""
+    from finqa.lexicon.movement import alternation
+
+    return re.compile(
+        rf"\b(?:{alternation()})\b[^.;]{{0,80}}?\b(?:in|during|for)\s+(?:fiscal\s+(?:year\s+)?|"
+        r"FY\s*)?((?:19|20)\d\d)\b(?![^.;]{0,3}\s+(?:compared|versus|vs))[\s,]*(?:was|were)?\s*"
+        r"(?:driven|due|caused|attributable|primarily|mainly|largely|principally|resulted)\b",
+        re.I,
+    )
 
 
 def not_a_fact(

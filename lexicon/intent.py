@@ -469,7 +469,9 @@ def ratio_follows(rest: str) -> bool:
 @data_cache()
 def _verdict_words() -> re.Pattern[str]:
     return re.compile(
-        r"\b(?:yes|no|not|none|never|neither|nor|indeed|positive|negative|consistent|"
+        # 'not' negating a statement; 'not the consolidated figures', 'not from a broader
+        # item' say which figures were read, no verdict
+        r"\b(?:yes|no|not(?!\s+(?:the|from)\b)|none|never|neither|nor|indeed|positive|negative|consistent|"
         r"inconsistent|stable|flat|unchanged|healthy|unhealthy|"
         rf"{movement.alternation(('up', 'down', 'favourable', 'unfavourable'))})\b|n't\b",
         re.I,

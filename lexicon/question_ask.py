@@ -223,7 +223,7 @@ def _read(q: str, fy_label: str | None) -> QuestionAsk:
         scale=question_scale(q),
         percent=percent,
         decimals=answer_form.asked_decimals(q),
-        is_yes_no=answer_form.is_yes_no(q),
+        is_yes_no=answer_form.is_yes_no(q) or answer_form.is_yes_no(head),
         wants_positive=answer_form.asks_positive(q),
         conventions=stated_conventions(q),
         sub_annual=sub_annual,
@@ -238,7 +238,9 @@ def _read(q: str, fy_label: str | None) -> QuestionAsk:
         or (intent.asks_share(q) and final is not None and final.unit != "USD"),
         direct=intent.asks_direct(q),
         choice=intent.asks_choice(q),
-        direction=intent.asked_direction(q, _movement_item(recipe, metric)),
+        # the ask's own movement word, not a premise's ('X posted lower sales. Did its margin
+        # nonetheless improve?')
+        direction=intent.asked_direction(head, _movement_item(recipe, metric)),
         open_direction=open_evaluation(q, _movement_item(recipe, metric)),
         statement_period=period_spec(q),
         change_over_prior=asked_change(q),

@@ -54,10 +54,10 @@ _REQUEST = re.compile(
     re.I,
 )
 # a figure asked for each of two years named side by side ('for FY2020 and FY2019', 'in
-# fiscal 2019 and 2018'): one figure each
+# fiscal 2019 and 2018', 'for 2017 and for 2016'): one figure each
 _EACH_YEAR = re.compile(
-    r"\b(?:for|in)\s+(?:both\s+)?(?:(?:FY|fiscal(?:\s+year)?)\s*)?\d{4}\s+and\s+"
-    r"(?:(?:FY|fiscal(?:\s+year)?)\s*)?\d{4}\b",
+    r"\b(?:for|in)\s+(?:(?:both|each\s+of)\s+)?(?:(?:FY|fiscal(?:\s+year)?)\s*)?\d{4},?\s+and\s+"
+    r"(?:(?:for|in)\s+)?(?:(?:FY|fiscal(?:\s+year)?)\s*)?\d{4}\b",
     re.I,
 )
 _CONDITIONAL = re.compile(

@@ -497,3 +497,144 @@ class TestAskJoinedByHowMuch:
             "income drop?"
         ).parts
         assert [p.form for p in parts] == ["explanation", "figure"]
+
+
+class TestEachYearItsOwnFigure:
+    """'for FY2024 and for FY2023' asks one figure of the asked kind for each year: a margin's
+    operands listed for a year are not that year's margin."""
+
+    Q = "Compute Zentro's operating margin for 2024 and for 2023."
+
+    def test_read_as_each_year(self) -> None:
+        from finqa.lexicon.question_parts import question_parts
+
+        (part,) = question_parts(self.Q).parts
+        assert part.form == "compare" and part.years == (2023, 2024)
+
+    def test_operands_of_a_year_are_not_its_margin(self) -> None:
+        one = _judge(
+            self.Q,
+            "The operating margin of Zentro for FY2024 was 22.2% [S1], computed from its own "
+            "figures: operating income FY2024 $2,000 million; revenue FY2024 $9,000 million; "
+            "operating income FY2023 $1,700 million; revenue FY2023 $8,300 million.",
+            INCOME,
+        )
+        facets = {f["period"]: f for f in one.details["facets"]}
+        assert not facets[2023]["addressed"] and one.decision != "accept"
+        both = _judge(
+            self.Q,
+            "Operating margin FY2024: 22.2% (2,000 / 9,000) [S1]; FY2023: 20.5% (1,700 / 8,300) "
+            "[S1].",
+            INCOME,
+        )
+        assert all(f["addressed"] for f in both.details["facets"])
+
+
+class TestMovementPart:
+    Q = (
+        "How much revenue did Zentro report in FY2024, and how much did that figure increase "
+        "during the year?"
+    )
+
+    def test_a_level_is_no_movement(self) -> None:
+        level = _judge(
+            self.Q,
+            "FY2024 revenue: $9,000 million [S1]. Read from the line 'Revenue $ 9,000 $ 8,300' "
+            "[S1] (amounts in USD millions). Answer: $9,000 million.",
+            INCOME,
+        )
+        assert level.decision != "accept"
+        second = level.details["facets"][1]
+        assert not second["addressed"] and "movement" in second["how"]
+        moved = _judge(
+            self.Q,
+            "FY2024 revenue: $9,000 million [S1]. It increased by $700 million from $8,300 "
+            "million in FY2023 [S1].",
+            INCOME,
+        )
+        assert moved.details["facets"][1]["addressed"] and moved.decision == "accept"
+
+
+class TestContribution:
+    def test_the_line_acted_on_is_not_the_contribution(self) -> None:
+        q = (
+            "What was the net contribution of unallocated items to Zentro's 2024 consolidated "
+            "operating profit?"
+        )
+        fit = answer_fit(q, "FY2024 operating income: $2,000 million [S1].")
+        assert fit is not None and not fit.fits and "acts on" in fit.reason
+        assert answer_fit(q, "Unallocated items, net FY2024: $806 million [S1].") is None
+        plain = "What was Zentro's 2024 consolidated operating profit?"
+        assert answer_fit(plain, "FY2024 operating income: $2,000 million [S1].") is None
+
+
+class TestPerShareDividend:
+    def test_rate_per_share_is_not_cash_paid(self) -> None:
+        from finqa.lexicon.question_ask import read_ask
+
+        for q in (
+            "By what percentage did Zentro's dividends declared per common share change in 2024?",
+            "Did Zentro raise its quarterly common stock dividend during 2024?",
+        ):
+            assert read_ask(q).metric == "dividends_per_share"
+        assert read_ask("How much did Zentro pay in dividends in 2024?").metric == "dividends_paid"
+
+
+class TestBothSidesNamed:
+    Q = (
+        "What were Zentro's total operating lease liabilities, current and long-term combined, "
+        "at the end of FY2024?"
+    )
+
+    def test_sides_read(self) -> None:
+        from finqa.lexicon.components import side_classes
+
+        assert side_classes(self.Q) == {"current", "noncurrent"}
+        assert side_classes("Long-term operating lease liabilities") == {"noncurrent"}
+        assert side_classes("Deferred revenue, non-current") == {"noncurrent"}
+        assert side_classes("Total operating lease liabilities") == frozenset()
+
+    def test_one_side_for_both_refused(self) -> None:
+        """The question names the two sides as its whole: the long-term line alone is one
+        side, whichever catalogue item the question was read as."""
+        one = _judge(self.Q, TestSidePart.READ, LEASES)
+        assert "part_side" in _codes(one) and one.decision != "accept"
+
+
+class TestOpenMovement:
+    def test_one_years_level_is_no_movement(self) -> None:
+        q = "What happened to Zentro's operating income between 2023 and 2024?"
+        level = _judge(
+            q,
+            "FY2024 operating income: $2,000 million [S1]. Read from the line 'Operating "
+            "income 2,000 1,700' [S1]. Answer: $2,000 million.",
+            INCOME,
+        )
+        assert not level.details["facets"][0]["addressed"] and level.decision != "accept"
+        moved = _judge(
+            q,
+            "Operating income increased by $300 million, from $1,700 million in 2023 to $2,000 "
+            "million in 2024 [S1].",
+            INCOME,
+        )
+        assert moved.details["facets"][0]["addressed"]
+
+
+def test_which_figures_were_read_is_no_verdict() -> None:
+    """'not the consolidated figures' says which figures an answer read, not a No."""
+    from finqa.lexicon.intent import states_verdict
+
+    assert not states_verdict("The margin was 10.4%, from the segment's own figures; not the "
+                              "consolidated figures.")  # fmt: skip
+    assert states_verdict("Revenue did not increase in 2024.")
+
+
+def test_part_item_is_read_from_the_ask_before_the_premise() -> None:
+    from finqa.lexicon.dimension_question import asked_item
+
+    q = (
+        "Zentro's North America segment grew EBIT 18% in fiscal 2024. What share of North "
+        "America's fiscal 2024 revenues came from sales Direct to Consumer?"
+    )
+    assert asked_item(q) == "revenue"
+    assert asked_item("What was the EBIT of Zentro's North America segment in 2024?") == "ebit"

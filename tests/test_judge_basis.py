@@ -316,3 +316,21 @@ class TestBasisBridgingLine:
         v = JudgeAgent(Settings()).evaluate(q, answer, _ev(restated), 1)
         assert v.details["basis"]["outcome"] == "not_about", v.details["basis"]
         assert v.decision == "retry"
+
+
+class TestBasisStatesTheMovement:
+    Q = "Did Acme raise its quarterly common stock dividend during 2024?"
+
+    def test_level_alone_does_not_support_a_rise(self) -> None:
+        """A Yes to 'did X raise ...?' quoting a sentence that states the level only (the same
+        rate for each quarter) is not supported; one stating the raise is."""
+        level = (
+            "For each of the quarters in 2024 and 2023, the Board of Directors of Acme declared "
+            "common stock dividends of $0.455 per share."
+        )
+        _expect(self.Q, level, "not_about", "retry")
+        raised = (
+            "In 2024, the Board of Directors of Acme increased the quarterly common stock "
+            "dividend to $0.50 per share from $0.455 per share."
+        )
+        _expect(self.Q, raised, "supported")

@@ -65,3 +65,27 @@ def test_judge_refuses_the_total_line_for_continuing_operations() -> None:
     assert "other_scope" in codes and verdict.decision != "accept"
     _, ev3, continuing = _answer(CONTINUING)
     assert JudgeAgent(settings).evaluate(CONTINUING, continuing, ev3, 1).decision == "accept"
+
+
+def test_cause_said_of_an_earlier_year() -> None:
+    """A movement said of one year before its cause is that year's: read for a later year it
+    is no fact of the asked period; a cause naming an earlier year after it still may be."""
+    from finqa.lexicon.hedges import earlier_comparison
+
+    said = "The year-over-year increase in the gross margin percentage in 2014 was driven by mix"
+    assert earlier_comparison(said, [2015]) is not None
+    assert earlier_comparison(said.replace("2014", "2015"), [2015]) is None
+    assert (
+        earlier_comparison("Revenue increased due to the acquisition made in 2014.", [2015]) is None
+    )
+    both = "Gross margin decreased to 45% in 2022 from 48% in 2021, primarily due to amortization"
+    assert earlier_comparison(both, [2022]) is None
+
+
+def test_brand_naming_a_segment_and_platform_kind() -> None:
+    """A brand that names a part of the business ('Zentro Global Services') is that part; a
+    named platform is a part of the business, never the company."""
+    from finqa.lexicon.dimension_question import asked_dimension
+
+    asked = asked_dimension("How much net revenue did Zentro's Marketplace platform generate?")
+    assert asked is not None and asked.kind == "segment" and asked.phrase == "Marketplace"

@@ -211,6 +211,22 @@ class TestPartQuestion:
         )
         assert other.abstained and "1,930" not in other.text
 
+    def test_margin_beside_its_year_before_answers_a_direction(self) -> None:
+        """A part's margin is stated beside the year before's, computed the same way from the
+        part's own figures, and a yes/no on its direction is answered from the two."""
+        store = MemoryStatementStore(read_pages(DOC, [(0, GLUED)]).tables)
+        reasoner = build_reasoner(Settings(), statements=store)
+        ev = evidence("Segment results are discussed below.", doc=DOC)
+        got = reasoner.generate(
+            "Did the operating margin of Acme's Foodservice Stores segment improve in fiscal "
+            "2024?",
+            ev,
+            1,
+        )
+        assert got.text.startswith("No.") and "20.3%" in got.text
+        assert "fell from 21.5% in FY2023" in got.text
+        assert [round(c.result, 1) for c in got.calculations] == [20.3, 21.5]
+
 
 def _typed(rows: list[tuple[str, list[str]]], notes: list[str] | None = None) -> StatementTable:
     raw = RawTable(0, "segment", "", ["Years Ended December 31,", "(in millions) 2024 2023"], rows)

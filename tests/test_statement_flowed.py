@@ -250,3 +250,31 @@ def test_a_contents_page_listing_statements_with_their_periods_is_no_statement()
         "92",
     ]
     assert statement_of_page(lines) == (None, "")
+
+
+# a section heading glued to its first row, each row complete on its line, and the section's
+# total printed without a caption on the line after its last row
+GLUED_HEADING = """ACME RESORTS INC. CONSOLIDATED STATEMENTS OF OPERATIONS
+(In thousands, except per share data)
+Year Ended December 31, 2024 2023 Revenues Casino $ 6,500 $ 5,700
+Rooms 2,300 2,200
+Reimbursed costs 400 425
+9,200 8,325
+Expenses Casino 3,600 3,100
+Depreciation and amortization 1,300 1,100
+4,900 4,200
+Operating income 4,300 4,125
+Allowance for doubtful accounts of $40 and $42
+"""
+
+
+def test_uncaptioned_total_is_no_row_of_its_own_and_names_the_glued_heading() -> None:
+    """A figures-only line that sums the run of rows above it is their total: the row before
+    it keeps its own figures, and a heading glued to the run's first caption ('Revenues
+    Casino') names the total, not the first row; figures that do not sum stay apart."""
+    facts = _facts("ACMERESORTS_2024_10K", GLUED_HEADING)
+    assert facts[("Casino", "FY2024")] == 6_500_000
+    assert facts[("Total revenues", "FY2024")] == 9_200_000
+    assert facts[("Reimbursed costs", "FY2023")] == 425_000
+    assert facts[("Depreciation and amortization", "FY2024")] == 1_300_000
+    assert ("Revenues Casino", "FY2024") not in facts

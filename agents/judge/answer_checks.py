@@ -194,6 +194,7 @@ def check_parts(
         [c.text for c in claims],
         per_claim,
         evidence_tokens=words,
+        percent=ctx.expect.kind == "percent" and not ctx.expect.change,
     )
     _discount_coincidences(claim_checks, numbers)
     for claim in claim_checks:

@@ -194,6 +194,9 @@ def check_basis(
     candidates = _basis_sentences(answer, claims, evidence)
     if not candidates:
         return None
+    unmoved = _no_movement_stated(intent, answer.text, candidates)
+    if unmoved is not None:
+        return unmoved
     if topic.bridge is None:
         lines = asked_movements(question, routes, asked)
         against = against_movement(lines, [s for _src, s, _c in candidates]) if lines else None
@@ -213,6 +216,36 @@ def check_basis(
         failures.append(failed)
     order = ("possibility", "risk_factor", "other_period", "not_about", "against_movement")
     return min(failures, key=lambda f: order.index(f.outcome))
+
+
+_YES = re.compile(r"^\W*yes\b", re.I)
+# a table row quoted as a sentence: a caption, then figures (they can show the movement)
+_TABLE_ROW = re.compile(r"^[^\d]{2,120}?(?:\s+[-(]?\$?\s*\d[\d,.]*\)?%?){2,}\s*$")
+
+
+def _no_movement_stated(
+    intent: Any, text: str, candidates: Sequence[tuple[str | None, str, str | None]]
+) -> BasisCheck | None:
+    """A Yes to 'did X rise (raise, improve, fall ...)?' rests on a sentence stating a
+    movement, or on figures a quoted table row prints side by side: a sentence stating the
+    level alone ('declared dividends of $0.455 per share for each quarter of 2015, 2014 and
+    2013') does not say it moved."""
+    from finqa.lexicon.movement import pattern, without_idioms
+
+    if not (intent.ask.is_yes_no and any(intent.ask.direction)) or not _YES.match(text):
+        return None
+    moved = pattern()
+    for _src, sentence, _chunk in candidates:
+        flat = " ".join(sentence.split())
+        if moved.search(without_idioms(flat)) or _TABLE_ROW.match(flat):
+            return None
+    source_id, sentence, _chunk = candidates[0]
+    return BasisCheck(
+        "not_about",
+        sentence,
+        source_id,
+        "the question asks whether it moved; no quoted sentence states a movement",
+    )
 
 
 def cause_part_answer(answer: Answer, claims: Sequence[str]) -> Answer | None:

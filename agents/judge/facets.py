@@ -31,6 +31,8 @@ from finqa.lexicon.intent import (
     states_cause,
     states_verdict,
 )
+from finqa.lexicon.movement import pattern as movement_pattern
+from finqa.lexicon.movement import without_idioms
 from finqa.lexicon.question_intent import read_intent
 from finqa.lexicon.question_parts import QuestionPart
 from finqa.lexicon.refusal import declines_part
@@ -340,6 +342,73 @@ def _measure_text(own: str, answer: str, n_claims: int) -> str:
     return own
 
 
+_HOW_MUCH = re.compile(r"\bhow\s+(?:much|many|large|big)\b|\bwhat\s+(?:was|is)\s+the\b", re.I)
+
+
+# a percentage, or a rate written as a fraction ('0.0062'), not a page reference ('p.36')
+_PERCENT = re.compile(
+    r"\d\s*%|\bper\s*cent\b|\bpercent\b|(?<![\w.$])(?<!p\.)-?\d*\.\d+\b(?!\s*(?:million|billion|"
+    r"thousand))",
+    re.I,
+)
+
+
+def _percent_of(text: str, year: int) -> bool:
+    """A clause of the answer that names the year states a percentage or a rate ('for FY2016
+    was 12.1%', '0.0062 in FY2022'); operands listed for the year ('revenue FY2016 $9,409
+    million') are not one."""
+    clauses = re.split(r";\s*|(?<=[.!?])\s+(?=[A-Z(])", text)
+    return any(_mentions_year(c, year) and _PERCENT.search(c) for c in clauses)
+
+
+def _asks_movement(part: str) -> bool:
+    """A figure part asking the size of a movement ('how much did that balance increase',
+    'what was the change in ...')."""
+    text = without_idioms(part)
+    return bool(_HOW_MUCH.search(text) and movement_pattern().search(text))
+
+
+# an open question about a movement: 'what happened to X between 2015 and 2016', 'how did X
+# change', 'how has X trended'
+_HOW_MOVED = re.compile(
+    r"\bwhat\s+happened\s+to\b|\bhow\s+(?:did|has|have|does)\b[^?]*?\b(?:chang|mov|evolv|trend)\w*",
+    re.I,
+)
+
+
+def _years_with_figures(text: str, percent: bool) -> set[int]:
+    """The years the answer states a figure of the asked kind for ('FY2021: 36.0%, FY2022:
+    31.8%' states two): two years' figures show the movement between them."""
+    years = {y for y, _s, _e in _lex.year_mentions(text)}
+    if percent:
+        return {y for y in years if _percent_of(text, y)}
+    clauses = re.split(r";\s*|(?<=[.!?])\s+(?=[A-Z(])", text)
+    return {
+        y for y in years if any(_mentions_year(c, y) and _STATED_FIGURE.search(c) for c in clauses)
+    }
+
+
+# a figure stated: an amount, a percentage, a number with thousands separators
+_STATED_FIGURE = re.compile(
+    r"\$\s*\d|\d\s*%|\d[\d,]*(?:\.\d+)?\s*(?:percent|million|billion|thousand)\b"
+    r"|\b\d{1,3}(?:,\d{3})+\b",
+    re.I,
+)
+
+
+def _asks_how_moved(part: str) -> bool:
+    return bool(_HOW_MOVED.search(part))
+
+
+def _states_movement(text: str) -> bool:
+    """Claims stating a movement: a movement word ('increased', 'Change in ...', 'growth'), or
+    a bare figure that says nothing else ('0.2%.'): only a figure stated as something else (a
+    level: 'Cash ... as of May 31, 2015: $3,852 million') is no movement."""
+    if len(re.findall(r"[A-Za-z]{2,}", text)) < 2:
+        return True
+    return bool(movement_pattern().search(without_idioms(text)))
+
+
 def _figure_part(
     f: Facet, facets: Sequence[Facet], text: str, numbers: int, seen: int, not_relevant: bool
 ) -> None:
@@ -365,11 +434,14 @@ def check_facets(
     claims: Sequence[str],
     claim_numbers: Sequence[int] | None = None,
     evidence_tokens: frozenset[str] | None = None,
+    percent: bool = False,
 ) -> list[Facet]:
     """Mark each facet addressed or not; conditional facets only count when triggered.
 
     With several question parts, each part is checked against the claims assigned to it;
-    `evidence_tokens` (the content words of the evidence) are what a choice can name."""
+    `evidence_tokens` (the content words of the evidence) are what a choice can name;
+    `percent`: the asked figure is a percentage, so each period's figure is one (a margin's
+    operands for a year are not its margin)."""
     not_relevant = declares_not_relevant(answer)
     multi_part = len({f.part for f in facets if f.kind != "conditional"}) > 1
     # the one part asking a cause beside parts asking figures or verdicts
@@ -404,11 +476,22 @@ def check_facets(
         elif f.kind == "figure":
             seen = figures_seen[f.part] = figures_seen.get(f.part, 0) + 1
             _figure_part(f, facets, text, numbers, seen, not_relevant)
+            if (
+                f.addressed
+                and percent
+                and not multi_part
+                and f.period is not None
+                and not _percent_of(text, f.period)
+            ):
+                f.addressed, f.how = False, f"no percentage given for FY{f.period}"
             if f.addressed and multi_part and not not_relevant:
                 # a figure of the part's own measure, not any figure of its year
                 other = unnamed_measure(f.text, _measure_text(text, answer, len(claims)))
                 if other is not None:
                     f.addressed, f.how = False, f"no figure of '{other}' given"
+                elif _asks_movement(f.text) and not _states_movement(text):
+                    # 'and how much did that balance increase?': a level is no movement
+                    f.addressed, f.how = False, "no movement given for the movement asked"
         elif f.kind == "explanation":
             f.addressed = _explained(f, mine, text, multi_part, lone_cause)
             f.how = "explanation given" if f.addressed else ""
@@ -423,6 +506,14 @@ def check_facets(
             # unanswered (`_declared`), they do not answer it
             f.addressed = (bool(tokens) or bool(numbers)) and not declines_part(text)
             f.how = "answered" if f.addressed else ""
+            if (
+                f.addressed
+                and _asks_how_moved(f.text)
+                and not _states_movement(text)
+                and len(_years_with_figures(text, percent)) < 2
+            ):
+                # 'what happened to X between 2015 and 2016?': one year's level says not
+                f.addressed, f.how = False, "no movement given for the movement asked"
     _declared(facets, claims, owner)
     return list(facets)
 

@@ -18,6 +18,7 @@ from finqa.agents.judge.kind import KindProblem
 from finqa.agents.judge.numeric import NumberCheck
 from finqa.agents.judge.period_type import operand_captions
 from finqa.agents.types import Answer
+from finqa.lexicon.answer_form import ask_head
 from finqa.lexicon.asked_measure import (
     answer_fit,
     asks_ratio_form,
@@ -27,7 +28,7 @@ from finqa.lexicon.asked_measure import (
     side_words,
     unnamed_measure,
 )
-from finqa.lexicon.components import enumeration
+from finqa.lexicon.components import enumeration, side_classes
 from finqa.lexicon.metrics import METRICS
 from finqa.lexicon.movement import word_class
 from finqa.lexicon.statements.located import row_label
@@ -92,8 +93,11 @@ def _side_part(
     ('Long-term operating lease liabilities', 'Current portion of ...') that neither the
     question nor the asked item says."""
     item = METRICS.get(metric or "")
-    if item is None or item.period_type != "instant":
+    # 'current and long-term combined': the question names the balance's two sides as its whole
+    both = len(side_classes(ask_head(ctx.question))) > 1
+    if not both and (item is None or item.period_type != "instant"):
         return []
+    whole = item.name.lower() if item is not None else "balance"
     problems: list[KindProblem] = []
     for nc in numbers:
         if nc.status not in ("evidence", "calculation") or nc.unit != "USD" or nc.quantity is None:
@@ -104,13 +108,16 @@ def _side_part(
         if read is not None and len(read) != 1:
             continue
         labels = list(read) if read is not None else _printed_on(ctx, nc)
-        sides = [side_words(lab, ctx.question, metric) for lab in labels]
-        if not labels or not all(sides):
+        sides = [
+            tuple(side_classes(lab)) if both else side_words(lab, ctx.question, metric)
+            for lab in labels
+        ]
+        if not labels or not all(sides) or (both and any(len(x) > 1 for x in sides)):
             continue
         nc.status = "not_found"
         nc.detail = (
             f"{nc.text.strip()} is on the line {labels[0]!r}, the {sides[0][0].lower()} side of "
-            f"the {item.name.lower()} the question asks in whole"
+            f"the {whole} the question asks in whole"
         )
         problems.append(KindProblem("part_side", nc.detail, [nc.text.strip()]))
     return problems

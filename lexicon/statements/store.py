@@ -95,7 +95,10 @@ STORE_READ_ERRORS: tuple[type[Exception], ...] = (OSError, ValueError, KeyError,
 # 24: (segread) segment tables with measures side by side over repeated years, a folio at a
 #     page's foot, change captions broken over the header, 'Reportable segments total', a caption
 #     left with an open parenthesis joined to the next line
-MODEL_VERSION = 24
+# 25: (glued) a figures-only line after a row complete on its line is the uncaptioned total of
+#     the run of rows it sums (never that row's figures), named by a section heading glued to
+#     the run's first caption ('Revenues Casino' -> 'Casino' and 'Total revenues')
+MODEL_VERSION = 25
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
 

@@ -465,6 +465,26 @@ class _PageScan:
         if self.current.header_lines and not figures and CHANGE_COLUMN.fullmatch(caption):
             self.current.columns.append(caption)
 
+    def _total_row(
+        self, start: int, found: list[str], pos: list[int] | None, spans: list[tuple[int, int]]
+    ) -> None:
+        """The uncaptioned total of the rows from `start` on: named by the section heading the
+        first of them carries glued to its caption ('Revenues Casino' -> 'Casino', the total
+        'Total revenues'), else left uncaptioned (as a figures-only line is in a block of
+        text)."""
+        rows = self.current.rows
+        glued = glued_heading(rows[start][0])
+        if glued is not None:
+            head, rest = glued
+            rows[start] = (rest, rows[start][1])
+            name = f"Total {head.lower()}"
+        else:
+            name = ""
+        rows.append((name, list(found)))
+        self.current.headings.append(self.heading)
+        self.current.at.append(RowAt(None, tuple(self._spans(pos, spans))))
+        self.inline_line = ""
+
     def row(self, line: str) -> None:
         """A label with its cells, a wrapped label, more cells, or an uncaptioned total."""
         pos = self.cursor.place(line)
@@ -517,6 +537,17 @@ class _PageScan:
                 self.current.at.append(RowAt(None, tuple(self._spans(pos, spans))))
                 self.inline_line = ""
                 return
+            start = (
+                _run_totalled(self.current.rows, self.cells, found, self.columns())
+                if self.inline_line and not self.block
+                else None
+            )
+            if start is not None:
+                # a row complete on its line, then the total of the run of rows it ends: an
+                # uncaptioned total, never the figures of that row's caption
+                self.flush_row()
+                self._total_row(start, found, pos, spans)
+                return
             if (
                 self.inline_line
             ):  # numbers on the label's line were part of the label ('$40 and $42')
@@ -535,3 +566,60 @@ class _PageScan:
                 list(found),
             )  # an uncaptioned total
             self.label_span, self.cell_spans = None, self._spans(pos, spans)
+
+
+_SUM_TOLERANCE = 1.0  # one unit of the printed figures: each is rounded
+
+
+def _run_totalled(
+    rows: list[tuple[str, list[str]]], pending: list[str], found: list[str], ncols: int
+) -> int | None:
+    """The first row of the run of captioned rows, ending with the row being read (its cells
+    `pending`), whose sum is `found` in every column: the index it will have once flushed;
+    None when no run of two rows or more sums to it."""
+    if ncols < 2 or len(pending) != ncols or len(found) != ncols:
+        return None
+    total = _numbers(found)
+    if total is None:
+        return None
+    acc = _numbers(pending)
+    if acc is None:
+        return None
+    for i in range(len(rows) - 1, -1, -1):
+        label, cells = rows[i]
+        values = _numbers(cells) if label and len(cells) == ncols else None
+        if values is None:
+            return None
+        acc = [a + v for a, v in zip(acc, values, strict=True)]
+        tolerance = _SUM_TOLERANCE * (len(rows) - i + 1)
+        if all(abs(a - t) <= tolerance for a, t in zip(acc, total, strict=True)) and any(total):
+            return i
+    return None
+
+
+def _numbers(cells: list[str]) -> list[float] | None:
+    from finqa.lexicon.statements.raw import read_cell
+
+    out: list[float] = []
+    for c in cells:
+        parsed = read_cell(c)
+        if parsed is None:
+            return None
+        value, negative, _unit = parsed
+        out.append(-abs(value) if negative else value)
+    return out
+
+
+def glued_heading(label: str) -> tuple[str, str] | None:
+    """A section heading glued to the caption of the first row under it ('Revenues Casino',
+    'Expenses Casino'): the heading (a statement line of its own in the catalogue) and the
+    caption; None when the label opens with no such heading or is the heading alone."""
+    from finqa.lexicon.statements.catalogue import item_for_label
+
+    words = label.split()
+    for n in range(min(3, len(words) - 1), 0, -1):
+        head = " ".join(words[:n])
+        if head[:1].isupper() and words[n][:1].isupper() and item_for_label(head) is not None:
+            return head, " ".join(words[n:])
+    return None
+

@@ -19,7 +19,12 @@ from finqa.agents.reasoning.offline.verdict_kit import offline_answer
 from finqa.agents.types import Answer, Calculation, Citation, Evidence, Operand, StatementStore
 from finqa.lexicon import get_metric
 from finqa.lexicon.arith import ArithmeticError_, evaluate
-from finqa.lexicon.dimension_figures import part_figures, part_value, printed_caption
+from finqa.lexicon.dimension_figures import (
+    PartFigures,
+    part_figures,
+    part_value,
+    printed_caption,
+)
 from finqa.lexicon.dimension_question import asks_part_share, share_base
 from finqa.lexicon.dimensions import (
     asked_item,
@@ -140,7 +145,15 @@ def dimension_answer(
     computed = metric is not None and (metric.is_derived or aggregate is not None)
     if computed and named is not None and store is not None:  # the line item said, not assumed
         return _computed(
-            item, aggregate, asked, period_in(question, docs), docs, store, evidence, strategy
+            item,
+            aggregate,
+            asked,
+            period_in(question, docs),
+            docs,
+            store,
+            evidence,
+            strategy,
+            ask.direction if ask.is_yes_no else None,
         )
     period = period_in(question, docs)  # a stated date read by the filer's own calendar
     if _not_one_figure(question):
@@ -240,9 +253,13 @@ def _computed(
     store: StatementStore,
     evidence: Evidence,
     strategy: str,
+    direction: tuple[bool, bool] | None = None,
 ) -> Answer:
     """A part's derived metric (its margin) or its growth / change over the year before, from
-    the part's own facts only; an abstention naming the operand the part lacks."""
+    the part's own facts only; an abstention naming the operand the part lacks. A derived
+    metric whose operands the filing also prints for the year before is stated beside its
+    figure then, computed the same way; `direction` (a yes/no asking whether it went up, down)
+    is answered from the two."""
     metric = get_metric(item)
     if metric is None:
         return abstain_part(f"I {CANNOT}: no line item {item!r} in the catalogue.", strategy, item)
@@ -281,7 +298,8 @@ def _computed(
         result = evaluate(expression, {o.name: o.value for o in operands})
     except ArithmeticError_:
         result = value if aggregate == "growth" or metric.unit == "%" else value / scale
-    percent = metric.unit == "%" or aggregate == "growth"
+    # a derived amount's figure is its level (its growth is not computed here): never a percent
+    percent = metric.unit == "%" or (aggregate == "growth" and not metric.is_derived)
     shown = f"{value:.1f}%" if percent else format_amount(value / 1e6, "USD", 1e6)
     parts = "; ".join(
         f"{_said(store, f)} {f.period.key} "
@@ -290,16 +308,63 @@ def _computed(
     )
     kind = _kind_word(asked)
     when = next(iter(figures.current.values())).period.key
-    text = (
-        f"The {label} of the {_part_name(asked, kind)} {kind} for {when} was {shown} "
-        f"[{cites[0].source_id}], computed from the {kind}'s own figures: {parts}; not the "
-        f"consolidated figures. Answer: {shown}."
-    )
     calc = Calculation(
         expression=expression, operands=operands, result=result, unit="%" if percent else "USD",
         description=f"{label} of {asked.describe()}",
     )  # fmt: skip
-    return _part_answer(text, asked, strategy, 0.75, cites, calc)
+    before = _year_before(metric, inputs, figures, operands, percent, label, asked)
+    moved, verdict = "", ""
+    if before is not None:
+        prior, prior_calc = before
+        prior_when = next(iter(figures.previous.values())).period.key
+        prior_shown = f"{prior:.1f}%" if percent else format_amount(prior / 1e6, "USD", 1e6)
+        way = "rose" if result > prior_calc.result else "fell" if result < prior_calc.result else ""
+        moved = f"; it {way} from {prior_shown} in {prior_when}" if way else f", as in {prior_when}"
+        if direction is not None and any(direction) and way:
+            yes = (direction[0] and way == "rose") or (direction[1] and way == "fell")
+            verdict = "Yes. " if yes else "No. "
+    text = (
+        f"{verdict}The {label} of the {_part_name(asked, kind)} {kind} for {when} was {shown} "
+        f"[{cites[0].source_id}]{moved}, computed from the {kind}'s own figures: {parts}; not "
+        f"the consolidated figures. Answer: {verdict}{shown}."
+    )
+    calcs = (calc,) if before is None else (calc, before[1])
+    return _part_answer(text, asked, strategy, 0.75, cites, calcs)
+
+
+def _year_before(
+    metric: Metric,
+    inputs: tuple[str, ...],
+    figures: PartFigures,
+    operands: tuple[Operand, ...],
+    percent: bool,
+    label: str,
+    asked: AskedDimension,
+) -> tuple[float, Calculation] | None:
+    """A derived metric's figure for the year before, by its formula over the part's own
+    year-before operands; None for a line item's own growth, a metric that reads an earlier
+    year itself, or when the filing lacks an operand for it."""
+    formula = metric.formula or ""
+    # a derived metric's figure is its level whatever movement is asked: the year before's
+    # level beside it states the movement
+    if not metric.is_derived or "prev(" in formula or not formula:
+        return None
+    if not all(i in figures.previous for i in inputs):
+        return None
+    expression = re.sub(
+        r"\b[a-z_][a-z0-9_]*\b",
+        lambda m: f"{m.group(0)}_prior" if m.group(0) in inputs else m.group(0),
+        formula,
+    )
+    try:
+        value = evaluate(expression, {o.name: o.value for o in operands})
+    except ArithmeticError_:
+        return None
+    calc = Calculation(
+        expression=expression, operands=operands, result=value, unit="%" if percent else "USD",
+        description=f"{label} of {asked.describe()}, the year before",
+    )  # fmt: skip
+    return value, calc
 
 
 def _said(store: StatementStore, fact: StatementFact) -> str:
@@ -351,14 +416,14 @@ def _part_answer(
     strategy: str,
     base: float,
     citations: tuple[Citation, ...],
-    calc: Calculation | None = None,
+    calc: Calculation | tuple[Calculation, ...] | None = None,
 ) -> Answer:
-    """A part's figure as an answer: its text, citations and calculation, marked as the
+    """A part's figure as an answer: its text, citations and calculations, marked as the
     dimension answer of `asked` (the judge reads the part it was given for)."""
     conf = confidence_signals(text, cited=True, base=base)
     conf["mode"] = "dimension"
     conf["dimension"] = asked.model_dump()
-    calcs = (calc,) if calc is not None else ()
+    calcs = calc if isinstance(calc, tuple) else (calc,) if calc is not None else ()
     return offline_answer(text, strategy, conf, citations=citations, calculations=calcs)
 
 

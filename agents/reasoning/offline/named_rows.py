@@ -94,10 +94,10 @@ def _rows(line: NamedLine, book: Book, parts: Sequence[str], year: int) -> tuple
     else:
         # a balance sheet marks one side and prints the other under the bare caption
         # ('Deferred revenue' and 'Deferred revenue, non-current'): the bare line is the side
-        # left unmarked
+        # left unmarked; a 'Total ...' line is both sides, never one of them
         missing = [p for p in parts if not found[p]]
         if len(missing) == 1:
-            found[missing[0]] = unmarked
+            found[missing[0]] = [r for r in unmarked if not r.key.startswith("total")]
     if not all(found.values()):
         return None
     first = min(found[parts[0]], key=_rank)
