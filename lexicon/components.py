@@ -46,6 +46,7 @@ def side_classes(text: str) -> frozenset[str]:
         return frozenset({"noncurrent"})  # 'non current' alone: its 'current' is part of it
     return frozenset(found)
 
+
 # what opens a list of the whole's components after the whole is named: 'including both',
 # 'counting', 'comprising', 'defined as', 'computed as' (a list needs two or more parts)
 _LEAD = re.compile(

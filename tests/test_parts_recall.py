@@ -218,8 +218,7 @@ class TestPartQuestion:
         reasoner = build_reasoner(Settings(), statements=store)
         ev = evidence("Segment results are discussed below.", doc=DOC)
         got = reasoner.generate(
-            "Did the operating margin of Acme's Foodservice Stores segment improve in fiscal "
-            "2024?",
+            "Did the operating margin of Acme's Foodservice Stores segment improve in fiscal 2024?",
             ev,
             1,
         )

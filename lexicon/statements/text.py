@@ -622,4 +622,3 @@ def glued_heading(label: str) -> tuple[str, str] | None:
         if head[:1].isupper() and words[n][:1].isupper() and item_for_label(head) is not None:
             return head, " ".join(words[n:])
     return None
-
