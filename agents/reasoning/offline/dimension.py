@@ -315,11 +315,23 @@ def _computed(
     before = _year_before(metric, inputs, figures, operands, percent, label, asked)
     moved, verdict = "", ""
     if before is not None:
-        prior, prior_calc = before
-        prior_when = next(iter(figures.previous.values())).period.key
-        prior_shown = f"{prior:.1f}%" if percent else format_amount(prior / 1e6, "USD", 1e6)
-        way = "rose" if result > prior_calc.result else "fell" if result < prior_calc.result else ""
-        moved = f"; it {way} from {prior_shown} in {prior_when}" if way else f", as in {prior_when}"
+        earlier, earlier_calc = before  # in the operands' scale, as the calculation's result
+        earlier_when = next(iter(figures.previous.values())).period.key
+        earlier_shown = (
+            f"{earlier:.1f}%" if percent else format_amount(earlier * scale / 1e6, "USD", 1e6)
+        )
+        way = (
+            "rose"
+            if result > earlier_calc.result
+            else "fell"
+            if result < earlier_calc.result
+            else ""
+        )
+        moved = (
+            f"; it {way} from {earlier_shown} in {earlier_when}"
+            if way
+            else f", as in {earlier_when}"
+        )
         if direction is not None and any(direction) and way:
             yes = (direction[0] and way == "rose") or (direction[1] and way == "fell")
             verdict = "Yes. " if yes else "No. "
