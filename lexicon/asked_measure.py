@@ -46,6 +46,7 @@ __all__ = [
     "MeasureFit",
     "answer_fit",
     "effect_asked",
+    "asks_per_share",
     "asks_ratio_form",
     "asked_measure",
     "measure_fit",
@@ -603,6 +604,15 @@ def asks_ratio_form(question: str) -> bool:
     return bool(_RATIO_FORM.search(ask_head(" ".join(question.split())))) or (
         ratio_asked(question) is not None
     )
+
+
+_PER_SHARE = re.compile(r"\bper[\s-]+(?:common\s+)?share\b", re.I)
+
+
+def asks_per_share(question: str) -> bool:
+    """The ask wants a figure per share ('its per-share cash dividend', 'dividends declared
+    per common share'): a total amount in millions does not answer it."""
+    return bool(_PER_SHARE.search(ask_head(" ".join(question.split()))))
 
 
 # 'Did restructuring reduce operating income', 'Did other, net help or hurt operating profit':

@@ -638,3 +638,34 @@ def test_part_item_is_read_from_the_ask_before_the_premise() -> None:
     )
     assert asked_item(q) == "revenue"
     assert asked_item("What was the EBIT of Zentro's North America segment in 2024?") == "ebit"
+
+
+class TestPerShare:
+    Q = "Did Zentro raise its per-share cash dividend in 2024?"
+
+    def test_totals_do_not_answer_a_per_share_ask(self) -> None:
+        from finqa.lexicon.asked_measure import asks_per_share
+
+        assert asks_per_share(self.Q) and not asks_per_share("How much did Zentro pay in dividends?")
+        total = _judge(
+            self.Q,
+            "Yes. The cash dividends paid increased from $365 million in FY2023 to $367 million "
+            "in FY2024 [S1].",
+            CASH_DIVIDENDS,
+        )
+        assert "other_measure" in _codes(total) and total.decision != "accept"
+        rate = _judge(
+            self.Q,
+            "No. Zentro paid $0.47 per share in 2024, the same as in 2023 [S1].",
+            CASH_DIVIDENDS,
+        )
+        assert "other_measure" not in _codes(rate)
+
+
+CASH_DIVIDENDS = """ZENTRO CORP.
+In 2024 and 2023, Zentro paid cash dividends of $0.47 per share, or $367 million and $365 million.
+CONSOLIDATED STATEMENTS OF CASH FLOWS
+(In millions)
+Year Ended December 31, 2024 2023
+Dividends paid (367) (365)
+"""

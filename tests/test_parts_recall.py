@@ -225,6 +225,13 @@ class TestPartQuestion:
         assert got.text.startswith("No.") and "20.3%" in got.text
         assert "fell from 21.5% in FY2023" in got.text
         assert [round(c.result, 1) for c in got.calculations] == [20.3, 21.5]
+        places = reasoner.generate(
+            "What was the operating margin of Acme's Foodservice Stores segment in fiscal 2024? "
+            "Round to two decimal places.",
+            ev,
+            1,
+        )
+        assert "20.34%" in places.text and "21.45% in FY2023" in places.text
 
 
 def _typed(rows: list[tuple[str, list[str]]], notes: list[str] | None = None) -> StatementTable:

@@ -21,6 +21,7 @@ from finqa.agents.types import Answer
 from finqa.lexicon.answer_form import ask_head
 from finqa.lexicon.asked_measure import (
     answer_fit,
+    asks_per_share,
     asks_ratio_form,
     effect_asked,
     either_or_options,
@@ -59,6 +60,13 @@ def other_measure(
             numbers, "the question asks a percentage, share or ratio; the answer gives amounts"
         )
     stated = ("states", answer_fit(ctx.question, ctx.text))
+    if (
+        asks_per_share(ctx.question)
+        and any(nc.ok and nc.unit == "USD" for nc in numbers)
+        and all(nc.unit != "USD" or _total(nc) for nc in numbers if nc.ok)
+    ):
+        # 'did X raise its per-share cash dividend' answered with the cash paid in millions
+        return _refused(numbers, "the question asks a figure per share; the answer gives totals")
     if len(question_parts_of(ctx.checklist)) > 1:
         # the answer's lead answers the first part, whose phrase the ask reads first; the
         # parse's one item may be another part's
@@ -75,6 +83,12 @@ def other_measure(
             name = METRICS[fit.metric].name.lower()
             return _refused(numbers, f"the answer {how} {name}: {fit.reason}")
     return []
+
+
+def _total(nc: NumberCheck) -> bool:
+    """A figure in thousands, millions or billions: a total, never an amount per share."""
+    scale = float(getattr(nc.quantity, "scale", 1.0) or 1.0)
+    return scale >= 1e3 or abs(nc.value) >= 1e4
 
 
 def _refused(numbers: Sequence[NumberCheck], message: str) -> list[KindProblem]:

@@ -154,6 +154,7 @@ def dimension_answer(
             evidence,
             strategy,
             ask.direction if ask.is_yes_no else None,
+            ask.decimals,
         )
     period = period_in(question, docs)  # a stated date read by the filer's own calendar
     if _not_one_figure(question):
@@ -254,12 +255,13 @@ def _computed(
     evidence: Evidence,
     strategy: str,
     direction: tuple[bool, bool] | None = None,
+    decimals: int | None = None,
 ) -> Answer:
     """A part's derived metric (its margin) or its growth / change over the year before, from
     the part's own facts only; an abstention naming the operand the part lacks. A derived
     metric whose operands the filing also prints for the year before is stated beside its
     figure then, computed the same way; `direction` (a yes/no asking whether it went up, down)
-    is answered from the two."""
+    is answered from the two; `decimals`: the places a percentage is asked to."""
     metric = get_metric(item)
     if metric is None:
         return abstain_part(f"I {CANNOT}: no line item {item!r} in the catalogue.", strategy, item)
@@ -300,7 +302,8 @@ def _computed(
         result = value if aggregate == "growth" or metric.unit == "%" else value / scale
     # a derived amount's figure is its level (its growth is not computed here): never a percent
     percent = metric.unit == "%" or (aggregate == "growth" and not metric.is_derived)
-    shown = f"{value:.1f}%" if percent else format_amount(value / 1e6, "USD", 1e6)
+    places = decimals if decimals is not None and 0 <= decimals <= 4 else 1  # as asked
+    shown = f"{value:.{places}f}%" if percent else format_amount(value / 1e6, "USD", 1e6)
     parts = "; ".join(
         f"{_said(store, f)} {f.period.key} "
         f"{format_amount(f.value / (f.scale or 1.0), f.unit, f.scale or 1.0)} (p.{f.page + 1})"
@@ -318,7 +321,9 @@ def _computed(
         earlier, earlier_calc = before  # in the operands' scale, as the calculation's result
         earlier_when = next(iter(figures.previous.values())).period.key
         earlier_shown = (
-            f"{earlier:.1f}%" if percent else format_amount(earlier * scale / 1e6, "USD", 1e6)
+            f"{earlier:.{places}f}%"
+            if percent
+            else format_amount(earlier * scale / 1e6, "USD", 1e6)
         )
         way = (
             "rose"
