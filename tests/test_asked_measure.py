@@ -646,7 +646,9 @@ class TestPerShare:
     def test_totals_do_not_answer_a_per_share_ask(self) -> None:
         from finqa.lexicon.asked_measure import asks_per_share
 
-        assert asks_per_share(self.Q) and not asks_per_share("How much did Zentro pay in dividends?")
+        assert asks_per_share(self.Q) and not asks_per_share(
+            "How much did Zentro pay in dividends?"
+        )
         total = _judge(
             self.Q,
             "Yes. The cash dividends paid increased from $365 million in FY2023 to $367 million "
