@@ -64,7 +64,8 @@ _FRAMES = (
     ),
     # 'how much revenue did X generate'
     re.compile(
-        r"\bhow (?:much|many) (?P<np>(?!(?:did|does|do|has|have|had|was|were|is|are|will|would|"
+        r"\bhow (?:much|many) (?:(?:fiscal\s+|FY\s*)?(?:19|20)\d\d\s+)?"  # 'how much 2016 net income'
+        r"(?P<np>(?!(?:did|does|do|has|have|had|was|were|is|are|will|would|"
         r"of)\b)[A-Za-z].*?)\s+(?:did|does|do|has|have|had|was|were|is|are|will|would)\b",
         re.I,
     ),

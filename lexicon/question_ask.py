@@ -11,6 +11,7 @@ in operating income' is operating income's growth), between the first and last y
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from finqa.lexicon import answer_form, intent
@@ -137,6 +138,9 @@ def read_ask(question: str, fy_label: str | None = None) -> QuestionAsk:
 def _read(q: str, fy_label: str | None) -> QuestionAsk:
     fy_label = fy_label or fiscal_naming(q)
     head = answer_form.ask_head(q)  # the ask, without "X is defined as: ..."
+    # 'how much net income was available to X's common shareholders': the amount after
+    # preferred dividends, named across the verb and the owner
+    head, q = _owners_amount(head), _owners_amount(q)
     period = _item_period(head, q)
     matched = match_asked_metric(head, period=period)
     text = head if matched else q
@@ -260,6 +264,28 @@ def _read(q: str, fy_label: str | None) -> QuestionAsk:
         named_line=named_line(q),
         asks_side=asks_side(q),
         continuing=asks_continuing(q),
+    )
+
+
+_FOR_COMMON = re.compile(
+    r"\b(?P<line>net\s+income|net\s+earnings|income|earnings)\b(?P<gap>[^?.;]{0,40}?)\s+"
+    r"(?:was|were|is|are|has\s+been)\s+(?P<how>available|attributable|applicable)\s+"
+    r"(?P<to>to|for)\s+(?:[A-Z][\w&.\-]*(?:\s+[A-Z][\w&.\-]*)*['\u2019]s\s+)?"
+    r"(?P<holders>common\s+(?:share|stock)holders)\b",
+    re.I,
+)
+
+
+def _owners_amount(text: str) -> str:
+    """'net income was available to Acme's common shareholders' read as 'net income
+    available to common shareholders' (the catalogue's spelling of the amount after
+    preferred dividends); the text unchanged otherwise."""
+    return _FOR_COMMON.sub(
+        lambda m: (
+            f"{m.group('line')}{m.group('gap')} {m.group('how')} {m.group('to')} "
+            f"{m.group('holders')}"
+        ),
+        text,
     )
 
 

@@ -671,3 +671,29 @@ CONSOLIDATED STATEMENTS OF CASH FLOWS
 Year Ended December 31, 2024 2023
 Dividends paid (367) (365)
 """
+
+
+class TestAvailableToCommon:
+    Q = "How much 2024 net income was available to Zentro's common shareholders?"
+    PAGE = """ZENTRO CORP.
+CONSOLIDATED STATEMENTS OF INCOME
+(In millions)
+Year Ended December 31, 2024 2023
+Net income 3,640 640
+Net income attributable to noncontrolling interest 8 6
+Net income attributable to Zentro 3,632 634
+Preferred dividends 180 900
+Net income attributable to common shareholders $ 3,452 $ (266)
+"""
+
+    def test_read_as_the_amount_after_preferred_dividends(self) -> None:
+        from finqa.lexicon.question_ask import read_ask
+
+        assert read_ask(self.Q).metric == "net_income_common"
+        assert read_ask("What was Zentro's net income in 2024?").metric == "net_income"
+
+    def test_reasoner_answers_after_preferred_dividends(self) -> None:
+        settings = Settings()
+        ev = evidence(self.PAGE, question=self.Q, doc=DOC)
+        answer = build_reasoner(settings).generate(self.Q, ev, 1)
+        assert "3,452" in answer.text and "$3,632 million" not in answer.text
