@@ -248,9 +248,12 @@ def _item_vocabulary(metric: str) -> frozenset[str]:
     return frozenset(words)
 
 
+_SENTENCE_END = re.compile(r"(?<=[.?!])\s+(?=[A-Z])")
+
+
 def _ask_sentences(question: str) -> list[str]:
     """The sentences of the ask (after any premise, before the question's own definition)."""
-    return re.split(r"(?<=[.?!])\s+(?=[A-Z])", ask_head(" ".join(question.split())).strip())
+    return _SENTENCE_END.split(ask_head(" ".join(question.split())).strip())
 
 
 def _asking_sentence(question: str) -> str:
@@ -349,7 +352,7 @@ _SUBJECT = re.compile(
 
 def _premise_sentences(question: str) -> list[str]:
     """The statements a question opens with, before its first asking sentence, nearest first."""
-    sentences = re.split(r"(?<=[.?!])\s+(?=[A-Z])", " ".join(question.split()).strip())
+    sentences = _SENTENCE_END.split(" ".join(question.split()).strip())
     first = next((i for i, s in enumerate(sentences) if s.rstrip().endswith("?")), 0)
     return sentences[:first][::-1]
 

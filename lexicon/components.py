@@ -24,11 +24,10 @@ __all__ = ["Enumeration", "enumeration", "part_key", "SIDES", "side_classes"]
 # the words of a balance sheet's two sides of one caption ('current plus non-current',
 # 'short-term plus long-term'): a list of these alone names the caption's two lines
 SIDES = frozenset({"current", "non current", "noncurrent", "short term", "long term"})
-# each side word's side: due within a year, or after it
+# each side word's side: due within a year, or after it ('non current' read as one word first)
 _SIDE_CLASS = {
     "current": "current",
     "short term": "current",
-    "non current": "noncurrent",
     "noncurrent": "noncurrent",
     "long term": "noncurrent",
 }
@@ -38,13 +37,8 @@ def side_classes(text: str) -> frozenset[str]:
     """The sides of a balance the words name ('current', 'noncurrent'): 'current and long-term
     combined' names both, 'Long-term operating lease liabilities' one ('non-current' is not
     'current')."""
-    keys = f" {metric_key(text)} "
-    found = {cls for word, cls in _SIDE_CLASS.items() if f" {word} " in keys}
-    if "noncurrent" in found and " current " in keys.replace(" non current ", " "):
-        return frozenset(found)
-    if "noncurrent" in found and "current" in found:
-        return frozenset({"noncurrent"})  # 'non current' alone: its 'current' is part of it
-    return frozenset(found)
+    keys = f" {metric_key(text)} ".replace(" non current ", " noncurrent ")
+    return frozenset(cls for word, cls in _SIDE_CLASS.items() if f" {word} " in keys)
 
 
 # what opens a list of the whole's components after the whole is named: 'including both',

@@ -314,7 +314,7 @@ def _explained(
 
 # a figure a claim states: an amount, a percentage, a number with thousands separators
 _FIGURE = re.compile(
-    r"\$\s*\d|\d(?:[\d,]*\.?\d+)?\s*(?:%|percent|per cent|million|billion|thousand)\b"
+    r"\$\s*\d|\d\s*%|\d(?:[\d,]*\.?\d+)?\s*(?:percent|per cent|million|billion|thousand)\b"
     r"|\b\d{1,3}(?:,\d{3})+\b",
     re.I,
 )
@@ -357,8 +357,12 @@ def _percent_of(text: str, year: int) -> bool:
     """A clause of the answer that names the year states a percentage or a rate ('for FY2016
     was 12.1%', '0.0062 in FY2022'); operands listed for the year ('revenue FY2016 $9,409
     million') are not one."""
-    clauses = re.split(r";\s*|(?<=[.!?])\s+(?=[A-Z(])", text)
-    return any(_mentions_year(c, year) and _PERCENT.search(c) for c in clauses)
+    return any(_mentions_year(c, year) and _PERCENT.search(c) for c in _clauses(text))
+
+
+def _clauses(text: str) -> list[str]:
+    """The answer's clauses: its sentences, cut again at semicolons."""
+    return re.split(r";\s*|(?<=[.!?])\s+(?=[A-Z(])", text)
 
 
 def _asks_movement(part: str) -> bool:
@@ -382,18 +386,8 @@ def _years_with_figures(text: str, percent: bool) -> set[int]:
     years = {y for y, _s, _e in _lex.year_mentions(text)}
     if percent:
         return {y for y in years if _percent_of(text, y)}
-    clauses = re.split(r";\s*|(?<=[.!?])\s+(?=[A-Z(])", text)
-    return {
-        y for y in years if any(_mentions_year(c, y) and _STATED_FIGURE.search(c) for c in clauses)
-    }
-
-
-# a figure stated: an amount, a percentage, a number with thousands separators
-_STATED_FIGURE = re.compile(
-    r"\$\s*\d|\d\s*%|\d[\d,]*(?:\.\d+)?\s*(?:percent|million|billion|thousand)\b"
-    r"|\b\d{1,3}(?:,\d{3})+\b",
-    re.I,
-)
+    clauses = _clauses(text)
+    return {y for y in years if any(_mentions_year(c, y) and _FIGURE.search(c) for c in clauses)}
 
 
 def _asks_how_moved(part: str) -> bool:

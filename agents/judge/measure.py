@@ -12,11 +12,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from finqa.agents.judge._match import match
 from finqa.agents.judge.context import Context, question_parts_of
 from finqa.agents.judge.kind import KindProblem
 from finqa.agents.judge.numeric import NumberCheck
 from finqa.agents.judge.period_type import operand_captions
+from finqa.agents.judge.row_item import printed_on
 from finqa.agents.types import Answer
 from finqa.lexicon.answer_form import ask_head
 from finqa.lexicon.asked_measure import (
@@ -32,11 +32,9 @@ from finqa.lexicon.asked_measure import (
 from finqa.lexicon.components import enumeration, side_classes
 from finqa.lexicon.metrics import METRICS
 from finqa.lexicon.movement import word_class
-from finqa.lexicon.statements.located import row_label
 
 __all__ = ["effect_verdict", "either_or_verdict", "one_part_for_parts", "other_measure"]
 
-_TOL = 0.005
 # the units of a figure that is a ratio of two lines
 _RATIO_UNITS = frozenset({"%", "times", "ratio", "x"})
 
@@ -121,7 +119,7 @@ def _side_part(
         read = operand_captions(answer, nc)
         if read is not None and len(read) != 1:
             continue
-        labels = list(read) if read is not None else _printed_on(ctx, nc)
+        labels = list(read) if read is not None else printed_on(ctx, nc)
         sides = [
             tuple(side_classes(lab)) if both else side_words(lab, ctx.question, metric)
             for lab in labels
@@ -135,17 +133,6 @@ def _side_part(
         )
         problems.append(KindProblem("part_side", nc.detail, [nc.text.strip()]))
     return problems
-
-
-def _printed_on(ctx: Context, nc: NumberCheck) -> list[str]:
-    """The captions of the evidence rows printing the figure."""
-    labels = (
-        row_label(src.text, e.start)
-        for src in ctx.view.sources
-        for e in src.quantities
-        if match(nc.quantity, e, _TOL)
-    )
-    return [label for label in labels if label]
 
 
 def either_or_verdict(ctx: Context) -> list[KindProblem]:

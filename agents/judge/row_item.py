@@ -25,7 +25,7 @@ from finqa.lexicon.metrics import find_metrics
 from finqa.lexicon.statements.catalogue import item_for_label
 from finqa.lexicon.statements.located import row_label, uncaptioned_row
 
-__all__ = ["other_item_row", "row_items"]
+__all__ = ["other_item_row", "printed_on", "row_items"]
 
 _TOL = 0.005
 _NAME = re.compile(r"\b[a-z][a-z0-9_]*\b")
@@ -140,3 +140,14 @@ def _row_of(ctx: Context, nc: NumberCheck) -> tuple[str, str] | None:
 def _shares_words(label: str, words: set[str]) -> bool:
     """The question holds a content word of the caption (the nearer word)."""
     return any(len(t) >= 4 and t in words for t in content_tokens(label))
+
+
+def printed_on(ctx: Context, nc: NumberCheck) -> list[str]:
+    """The captions of the evidence rows, in any source, printing the figure."""
+    labels = (
+        row_label(src.text, e.start)
+        for src in ctx.view.sources
+        for e in src.quantities
+        if match(nc.quantity, e, _TOL)
+    )
+    return [label for label in labels if label]

@@ -9,18 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from finqa.agents.judge._match import match
 from finqa.agents.judge.context import Context
 from finqa.agents.judge.kind import KindProblem
 from finqa.agents.judge.numeric import NumberCheck
 from finqa.agents.judge.period_type import operand_captions
+from finqa.agents.judge.row_item import printed_on
 from finqa.agents.types import Answer
 from finqa.lexicon.operations_scope import asks_continuing, continuing_variant, names_continuing
 from finqa.lexicon.statements.located import row_label
 
 __all__ = ["other_scope"]
-
-_TOL = 0.005
 
 
 def other_scope(ctx: Context, answer: Answer, numbers: Sequence[NumberCheck]) -> list[KindProblem]:
@@ -35,7 +33,7 @@ def other_scope(ctx: Context, answer: Answer, numbers: Sequence[NumberCheck]) ->
     for nc in numbers:
         if not nc.ok or nc.quantity is None:
             continue
-        read = _lines_read(ctx, answer, nc, rows)
+        read = _lines_read(ctx, answer, nc)
         for caption, value in read:
             variant = continuing_variant(caption, labels)
             if variant is None or (
@@ -64,21 +62,14 @@ def _rows(ctx: Context) -> list[tuple[str, float]]:
     return out
 
 
-def _lines_read(
-    ctx: Context, answer: Answer, nc: NumberCheck, rows: list[tuple[str, float]]
-) -> list[tuple[str, float | None]]:
+def _lines_read(ctx: Context, answer: Answer, nc: NumberCheck) -> list[tuple[str, float | None]]:
     """The lines a figure is read from, each with the figure read off it: its recorded
     calculation's operand captions and values, else the rows printing it."""
     captions = operand_captions(answer, nc)
     if captions is not None and nc.calculation is not None:
         operands = answer.calculations[nc.calculation].operands
         return [(c, float(op.value)) for c, op in zip(captions, operands, strict=True) if c]
-    printed = [
-        label
-        for src in ctx.view.sources
-        for q in src.quantities
-        if match(nc.quantity, q, _TOL) and (label := row_label(src.text, q.start))
-    ]
+    printed = printed_on(ctx, nc)
     if any(names_continuing(p) for p in printed):
         return []  # printed on the continuing row itself
     return [(p, None) for p in printed]

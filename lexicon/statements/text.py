@@ -25,6 +25,7 @@ from finqa.lexicon.statements.classify import classify_statement, statement_of_p
 from finqa.lexicon.statements.cursor import Cursor
 from finqa.lexicon.statements.header import is_header_line, read_header
 from finqa.lexicon.statements.raw import DASHES, RawTable, RowAt
+from finqa.lexicon.statements.totals import cell_values
 
 __all__ = [
     "split_row",
@@ -579,15 +580,15 @@ def _run_totalled(
     None when no run of two rows or more sums to it."""
     if ncols < 2 or len(pending) != ncols or len(found) != ncols:
         return None
-    total = _numbers(found)
+    total = cell_values(found)
     if total is None:
         return None
-    acc = _numbers(pending)
+    acc = cell_values(pending)
     if acc is None:
         return None
     for i in range(len(rows) - 1, -1, -1):
         label, cells = rows[i]
-        values = _numbers(cells) if label and len(cells) == ncols else None
+        values = cell_values(cells) if label and len(cells) == ncols else None
         if values is None:
             return None
         acc = [a + v for a, v in zip(acc, values, strict=True)]
@@ -595,19 +596,6 @@ def _run_totalled(
         if all(abs(a - t) <= tolerance for a, t in zip(acc, total, strict=True)) and any(total):
             return i
     return None
-
-
-def _numbers(cells: list[str]) -> list[float] | None:
-    from finqa.lexicon.statements.raw import read_cell
-
-    out: list[float] = []
-    for c in cells:
-        parsed = read_cell(c)
-        if parsed is None:
-            return None
-        value, negative, _unit = parsed
-        out.append(-abs(value) if negative else value)
-    return out
 
 
 def glued_heading(label: str) -> tuple[str, str] | None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from finqa.lexicon.line_items import label_key
 from finqa.lexicon.statements.raw import read_cell
 
-__all__ = ["split_grand_totals", "TOTAL_ASSETS", "TOTAL_LIABILITIES_AND_EQUITY"]
+__all__ = ["cell_values", "split_grand_totals", "TOTAL_ASSETS", "TOTAL_LIABILITIES_AND_EQUITY"]
 
 TOTAL_ASSETS = "Total assets"
 TOTAL_LIABILITIES_AND_EQUITY = "Total liabilities and equity"
@@ -22,7 +22,8 @@ TOTAL_LIABILITIES_AND_EQUITY = "Total liabilities and equity"
 Rows = list[tuple[str, list[str]]]
 
 
-def _values(cells: list[str]) -> list[float] | None:
+def cell_values(cells: list[str]) -> list[float] | None:
+    """Each cell's signed figure; None when one is no figure."""
     read = [read_cell(c) for c in cells]
     return None if any(r is None for r in read) else [r[0] for r in read if r is not None]
 
@@ -43,7 +44,7 @@ def split_grand_totals(
     ]
     if len(at) != 2:
         return rows, headings, None
-    halves = [(_values(rows[i][1][:ncols]), _values(rows[i][1][ncols:])) for i in at]
+    halves = [(cell_values(rows[i][1][:ncols]), cell_values(rows[i][1][ncols:])) for i in at]
     firsts, totals = [h[0] for h in halves], [h[1] for h in halves]
     if any(v is None for v in (*firsts, *totals)) or totals[0] != totals[1]:
         return rows, headings, None

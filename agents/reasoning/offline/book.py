@@ -313,19 +313,27 @@ class Book:
             found = self._continuing(found) or found
         return found
 
+    def _beside(self, found: Fact) -> list[Row]:
+        """The rows printed with the one found: the same statement of the same filing, on its
+        page or the next, from the same reader, amounts with a figure for its year."""
+        top, year = found.row, found.year
+        return [
+            r
+            for r in self.rows
+            if r.doc_id == top.doc_id
+            and r.statement == top.statement
+            and r.model == top.model
+            and not r.per_share
+            and abs(r.page - top.page) <= 1
+            and r.value_for(year) is not None
+        ]
+
     def _continuing(self, found: Fact) -> Fact | None:
         """The line for continuing operations printed beside the total line found, in the same
         statement of the same filing ('Net cash provided by continuing operating activities'
         for 'Net cash provided by operating activities'); None when there is none."""
         top, year = found.row, found.year
-        pool = [
-            r
-            for r in self.rows
-            if r.doc_id == top.doc_id
-            and r.statement == top.statement
-            and abs(r.page - top.page) <= 1
-            and r.value_for(year) is not None
-        ]
+        pool = self._beside(found)
         variant = continuing_variant(top.label, [r.label for r in pool])
         for row in pool:
             if variant is not None and row.label == variant:
@@ -338,20 +346,9 @@ class Book:
         income attributable to noncontrolling interests' / 'Net income attributable to Acme'):
         the line after the deduction, as us-gaap NetIncomeLoss is; None when there is none."""
         top, year = found.row, found.year
-
-        def near(row: Row) -> bool:
-            return (
-                row.doc_id == top.doc_id
-                and row.statement == top.statement
-                and row.model == top.model
-                and not row.per_share
-                and abs(row.page - top.page) <= 1
-                and row.value_for(year) is not None
-            )
-
         if any(w in top.key for w in ("attributable", "noncontrolling", "minority")):
             return None
-        pool = [r for r in self.rows if near(r)]
+        pool = self._beside(found)
         if not any(_NCI.search(r.key) for r in pool):
             return None
         for row in pool:
