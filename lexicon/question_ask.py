@@ -18,6 +18,7 @@ from finqa.lexicon import answer_form, intent
 from finqa.lexicon._data import data_cache
 from finqa.lexicon.asked_period import AskedPeriod, asked_periods
 from finqa.lexicon.cash_basis import paid_asked
+from finqa.lexicon.comparison import item_comparison
 from finqa.lexicon.conventions import Conventions, stated_conventions
 from finqa.lexicon.dimensions import asked_change, period_spec
 from finqa.lexicon.formula import keys as formula_keys
@@ -244,7 +245,12 @@ def _read(q: str, fy_label: str | None) -> QuestionAsk:
         choice=intent.asks_choice(q),
         # the ask's own movement word, not a premise's ('X posted lower sales. Did its margin
         # nonetheless improve?')
-        direction=intent.asked_direction(head, _movement_item(recipe, metric)),
+        # 'did A grow faster than B?' asks how two movements compare, not which way A went
+        direction=(
+            (False, False)
+            if item_comparison(head) is not None
+            else intent.asked_direction(head, _movement_item(recipe, metric))
+        ),
         open_direction=open_evaluation(q, _movement_item(recipe, metric)),
         statement_period=period_spec(q),
         change_over_prior=asked_change(q),

@@ -22,6 +22,7 @@ from finqa.agents.judge.text import content_tokens
 from finqa.lexicon.answer_form import alternatives, names_alternative
 from finqa.lexicon.asked_measure import unnamed_measure
 from finqa.lexicon.causes import states_movement_cause
+from finqa.lexicon.comparison import item_comparison, states_comparison
 from finqa.lexicon.intent import (
     asks_which_period,
     choice_options,
@@ -96,6 +97,9 @@ def decompose(question: str, analysis: Any = None) -> list[Facet]:
         if f.kind == "verdict" and (alt := alternatives(parsed.parts[f.part].text)):
             # 'an expense or a benefit': which one is asked
             f.meta["alternatives"] = [sorted(group) for group in alt]
+        elif f.kind == "verdict" and item_comparison(parsed.parts[f.part].text) is not None:
+            # 'did A grow faster than B?': one item's figure or movement is no verdict on both
+            f.meta["compares_items"] = True
         if f.kind == "choice":
             options = choice_options(f.text)
             heads = [t[0] for t in (content_tokens(o) for o in options) if t]
@@ -276,6 +280,9 @@ def _verdict_given(f: Facet, text: str) -> tuple[bool, str]:
     if alt:
         named = names_alternative(own_words(text), alt)
         return named, "option named" if named else "names neither option offered"
+    if f.meta.get("compares_items"):
+        stated = states_comparison(text)
+        return stated, "comparison stated" if stated else "no comparison of the two items stated"
     stated = states_verdict(text)
     return stated, "verdict stated" if stated else ""
 

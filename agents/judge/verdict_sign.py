@@ -26,6 +26,7 @@ from finqa.agents.judge.kind import KindProblem
 from finqa.agents.judge.numeric import NumberCheck
 from finqa.agents.types import Answer
 from finqa.lexicon.answer_form import names_outflow
+from finqa.lexicon.comparison import Comparison, item_comparison
 from finqa.lexicon.intent import leading_yes_no
 
 __all__ = ["verdict_against_figure"]
@@ -49,6 +50,9 @@ def verdict_against_figure(
         return []
     if ask.open_direction:
         return [_open_verdict(ctx, end)]
+    compared = item_comparison(ctx.question)
+    if compared is not None:
+        return _comparison_verdict(ctx, numbers, compared, end)
     up, down = ask.direction
     test: Test
     if ask.wants_positive:
@@ -75,6 +79,41 @@ def verdict_against_figure(
         f"gives as its basis, {shown}, is {what[1]}: the verdict contradicts its own figure"
     )
     return [KindProblem("verdict_sign", message, [shown])]
+
+
+def _comparison_verdict(
+    ctx: Context, numbers: Sequence[NumberCheck], compared: Comparison, end: int
+) -> list[KindProblem]:
+    """'Did A grow faster than B?': the Yes / No against the two figures the answer states
+    after it, recomputed here from the answer's own operands (each movement 'from X to Y' as a
+    relative change of magnitudes; each level as a magnitude), not from its stated rates."""
+    shown: list[tuple[float, str]] = []
+    if compared.movement:
+        for a, b in _movements(ctx.text, numbers, end)[:2]:
+            base = abs(_base(a))
+            if base == 0:
+                return []
+            shown.append(
+                ((abs(_base(b)) - base) / base, f"from {a.text.strip()} to {b.text.strip()}")
+            )
+    else:
+        for nc in sorted(numbers, key=lambda n: n.start):
+            q = nc.quantity
+            if nc.start >= end and q is not None and str(q.unit or "") == "USD":
+                shown.append((abs(_base(nc)), nc.text.strip()))
+    if len(shown) < 2:
+        return []
+    (first, one), (second, other) = shown[:2]
+    holds = first > second if compared.greater else first < second
+    yes = ctx.text[:end].strip().lower().endswith("yes")
+    if holds == yes or first == second:
+        return []
+    message = (
+        f"the answer says '{'Yes' if yes else 'No'}', but the figures it states ({one}; "
+        f"{other}) put the first on the other side of the comparison asked: the verdict "
+        "contradicts its own figures"
+    )
+    return [KindProblem("verdict_sign", message, [one, other])]
 
 
 def _open_verdict(ctx: Context, end: int) -> KindProblem:
@@ -137,14 +176,24 @@ def _stated_movement(
 ) -> tuple[float, str] | None:
     """The first movement the answer states after its verdict: 'from A ... to B' (A and B in
     one unit) as B - A."""
+    for a, b in _movements(text, numbers, end)[:1]:
+        return _base(b) - _base(a), f"from {a.text.strip()} to {b.text.strip()}"
+    return None
+
+
+def _movements(
+    text: str, numbers: Sequence[NumberCheck], end: int
+) -> list[tuple[NumberCheck, NumberCheck]]:
+    """The movements the answer states after its verdict, in order: 'from A ... to B' (A and B
+    in one unit)."""
     ordered = [n for n in sorted(numbers, key=lambda n: n.start) if n.quantity is not None]
+    out = []
     for a, b in zip(ordered, ordered[1:], strict=False):
         if a.start < end or str(a.quantity.unit or "") != str(b.quantity.unit or ""):
             continue
         if _FROM.search(text[max(0, a.start - 8) : a.start]) and _TO.search(text[a.end : b.start]):
-            change = _base(b) - _base(a)
-            return change, f"from {a.text.strip()} to {b.text.strip()}"
-    return None
+            out.append((a, b))
+    return out
 
 
 def _base(nc: NumberCheck) -> float:

@@ -22,7 +22,14 @@ from finqa.lexicon.numbers import count_scale
 from finqa.lexicon.statements.balances import balance_period, balance_side
 from finqa.lexicon.statements.catalogue import item_for_label
 from finqa.lexicon.statements.header import read_header
-from finqa.lexicon.statements.raw import DASHES, FOOTNOTE_MARK, BuildFailure, RawTable, read_cell
+from finqa.lexicon.statements.raw import (
+    DASHES,
+    FOOTNOTE_MARK,
+    NOT_MEANINGFUL,
+    BuildFailure,
+    RawTable,
+    read_cell,
+)
 from finqa.lexicon.statements.scale import header_scale
 from finqa.lexicon.statements.totals import split_grand_totals
 
@@ -117,7 +124,37 @@ def _without_marks(cells: list[str], ncols: int) -> list[str]:
         for amount, share in zip(cells[::2], cells[1::2], strict=True)
     ):
         return cells[::2]
+    if ncols == 2 and len(cells) in (3, 4) and _change_cells(cells):
+        return cells[:2]
     return cells
+
+
+def _change_cells(cells: list[str]) -> bool:
+    """The cells after a current and a prior period's figures are the change between them, as
+    a release prints it under 'Inc/ (Dec)' or '% Change' ('$ 2,487.0 $ 2,112.8 $ 374.2 18 %'):
+    the first is the difference of the two figures (or, alone, their change in percent) to its
+    printed rounding, and any second one a percent or 'n/m'. Confirmed by the arithmetic on each
+    row, so a third period's column is never taken for one."""
+    read = [read_cell(c) for c in cells[:3]]
+    if any(r is None for r in read) or not _DIGITS.search(cells[2]):
+        return False
+    (now, _n, _u), (before, _b, _v), (change, _c, _w) = read  # type: ignore[misc]
+    tol = 0.5 * 10 ** -_decimals(cells[2]) + 0.5 * 10 ** -_decimals(cells[0]) * 2 + 1e-9
+    if len(cells) == 4 and cells[3].lower() not in NOT_MEANINGFUL and read_cell(cells[3]) is None:
+        return False
+    if abs(abs(change) - abs(now - before)) <= tol:
+        return True
+    if len(cells) == 3 and before:
+        return abs(abs(change) - abs(now - before) / abs(before) * 100) <= tol + 0.5
+    return False
+
+
+def _decimals(cell: str) -> int:
+    m = re.search(r"\.(\d+)", cell)
+    return len(m.group(1)) if m else 0
+
+
+_DIGITS = re.compile(r"\d")
 
 
 def _as_matrix(

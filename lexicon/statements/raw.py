@@ -12,11 +12,21 @@ from dataclasses import dataclass, field
 from finqa.lexicon.model import StatementKind
 from finqa.lexicon.numbers import parse_quantity
 
-__all__ = ["RawTable", "RowAt", "BuildFailure", "read_cell", "DASHES", "FOOTNOTE_MARK"]
+__all__ = [
+    "RawTable",
+    "RowAt",
+    "BuildFailure",
+    "read_cell",
+    "DASHES",
+    "FOOTNOTE_MARK",
+    "NOT_MEANINGFUL",
+]
 
 # a footnote mark printed after a caption, read as a cell of its own: 'Hardware (1) 1,360'
 FOOTNOTE_MARK = re.compile(r"^\(\d\)$")
 DASHES = frozenset({"\u2014", "\u2013", "-", "--", "\u2014\u2014", "\u2212"})
+# a change column's 'not meaningful' (a change from a base of the other sign or near zero)
+NOT_MEANINGFUL = frozenset({"n/m", "nm", "n.m.", "n.m"})
 
 
 @dataclass(frozen=True)

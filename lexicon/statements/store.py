@@ -98,7 +98,10 @@ STORE_READ_ERRORS: tuple[type[Exception], ...] = (OSError, ValueError, KeyError,
 # 25: (glued) a figures-only line after a row complete on its line is the uncaptioned total of
 #     the run of rows it sums (never that row's figures), named by a section heading glued to
 #     the run's first caption ('Revenues Casino' -> 'Casino' and 'Total revenues')
-MODEL_VERSION = 25
+# 26: a release's change columns after a current and a prior period ('$ 2,487.0 $ 2,112.8
+#     $ 374.2 18 %' under 'Quarters Ended June 30, 2023 2022 Inc/ (Dec)') dropped row by row
+#     where the first is the two figures' difference (or their change in percent)
+MODEL_VERSION = 26
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
 

@@ -24,7 +24,7 @@ from finqa.lexicon.periods import MONTH_NUMBERS, find_periods
 from finqa.lexicon.statements.classify import classify_statement, statement_of_page, title_kind
 from finqa.lexicon.statements.cursor import Cursor
 from finqa.lexicon.statements.header import is_header_line, read_header
-from finqa.lexicon.statements.raw import DASHES, RawTable, RowAt
+from finqa.lexicon.statements.raw import DASHES, NOT_MEANINGFUL, RawTable, RowAt
 from finqa.lexicon.statements.totals import cell_values
 
 __all__ = [
@@ -108,6 +108,13 @@ def split_row_at(line: str) -> tuple[str, list[str], list[tuple[int, int]]]:
         if end == 0:
             break
         cut = s.rfind(" ", 0, end)
+        if not cells and s[cut + 1 : end].lower() in NOT_MEANINGFUL:
+            # a change column's 'n/m' (not meaningful) closing the row: a cell of its own,
+            # which only a change column reads (`build._change_cells`)
+            cells.append(s[cut + 1 : end])
+            spans.append((cut + 1, end))
+            end = max(cut, 0)
+            continue
         if s[cut + 1 : end].strip("$") in DASHES:
             cells.append("\u2014")
             spans.append(

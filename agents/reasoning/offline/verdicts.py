@@ -9,6 +9,8 @@ cannot derive, saying what it looked for).
 
 - applicability, consistency, period extreme, growth profile: families.py;
 - comparison across segments: segments.py;
+- one line item's figure or growth against another's ('Did A grow faster than B?'):
+  comparison.py;
 - whether one flow covered others (operating cash flow against capex and dividends):
   coverage.py;
 - whether a line item is reported for a year (dividends paid, restructuring costs, ...):
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 from finqa.agents.reasoning.offline.book import Book
 from finqa.agents.reasoning.offline.choices import line_item_choice
+from finqa.agents.reasoning.offline.comparison import item_comparison_answer
 from finqa.agents.reasoning.offline.conventions import judgement_conventions
 from finqa.agents.reasoning.offline.coverage import coverage
 from finqa.agents.reasoning.offline.existence import existence
@@ -62,6 +65,7 @@ def verdict_answer(
         period_extreme,
         growth_profile,
         segment_comparison,
+        item_comparison_answer,
         coverage,
         existence,
     )
