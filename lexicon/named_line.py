@@ -119,7 +119,36 @@ def _named(q: str) -> NamedLine | None:
     printed = _printed(head, both)
     if printed is None and both:
         return _both_sides(head)
-    return printed
+    return printed or _cost_named(head)
+
+
+# a cost named by its own caption's words and a cost noun ("Amazon's fulfillment expense",
+# "its transaction expense"): a line the catalogue has no item for
+_COST_NAMED = re.compile(
+    r"(?:\b(?:its|their|the)\s+|['\u2019]s\s+)(?P<words>(?:[A-Za-z&-]+\s+){1,3}?)"
+    r"(?P<noun>expenses?|costs?|charges?)\b",
+    re.IGNORECASE,
+)
+_COST_NOUNS = "expense expenses cost costs charge charges"
+# words before a cost noun that say which figure, not which line
+_NOT_CAPTION = frozenset({"total", "annual", "quarterly", "reported", "gaap", "full", "year"})
+
+
+def _cost_named(head: str) -> NamedLine | None:
+    """A cost the ask names by its caption's words and a cost noun ('fulfillment expense'),
+    where the catalogue names no item in the ask: a caption of it holds those words and adds
+    only cost nouns ('Fulfillment', 'Transaction expense')."""
+    if find_metrics(head):
+        return None
+    m = _COST_NAMED.search(head)
+    if m is None:
+        return None
+    words = tuple(w for w in metric_key(m.group("words")).split() if w not in _NOT_CAPTION)
+    if not words:
+        return None
+    phrase = f"{m.group('words').strip()} {m.group('noun')}"
+    allowed = frozenset(metric_key(_COST_NOUNS).split())
+    return NamedLine(phrase, words, allowed, False, None, False)
 
 
 def _result_of(head: str) -> NamedLine | None:
