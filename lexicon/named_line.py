@@ -33,7 +33,7 @@ NONCURRENT = "non-current"
 # a caption quoted in the question: opened after a space, '(' or the start, closed before
 # punctuation, a space or the end ("Walmart's" is no opening quote)
 _QUOTED = re.compile(
-    r"(?:^|(?<=[\s(]))['\u2018\"\u201c]([A-Za-z][^'\u2019\"\u201d?]{2,80}?)['\u2019\"\u201d](?=[\s,.?;:)]|$)"
+    r"(?:^|(?<=[\s(]))['\u2018\"\u201c]([A-Za-z(][^'\u2019\"\u201d?]{2,80}?)['\u2019\"\u201d](?=[\s,.?;:)]|$)"
 )
 _MAX_QUOTED_WORDS = 8
 # 'current plus non-current', 'current and noncurrent', 'non-current and current portions'
@@ -103,11 +103,13 @@ def _named(q: str) -> NamedLine | None:
         return None  # a share of a whole names its lines as operands, not as the figure asked
     if asked_dimension(q) is not None:
         return None  # a segment's or a region's figure: its words name a part, not a line
-    for m in _QUOTED.finditer(head):
-        phrase = m.group(1).strip()
-        words = tuple(metric_key(phrase).split())
-        if 1 <= len(words) <= _MAX_QUOTED_WORDS:
-            return NamedLine(phrase, words, frozenset(), True, None, both)
+    quoted = _quoted(head)
+    if quoted is None and head != q and _REFERS.search(head):
+        # 'X's income statement has a line called 'Other (income)/deductions--net'. Did this
+        # line represent net income or a net deduction?': the ask's line is the premise's
+        quoted = _quoted(q[: len(q) - len(head)])
+    if quoted is not None:
+        return NamedLine(quoted[0], quoted[1], frozenset(), True, None, both)
     result = _result_of(head)
     if result is not None:
         return result
@@ -149,6 +151,25 @@ def _cost_named(head: str) -> NamedLine | None:
     phrase = f"{m.group('words').strip()} {m.group('noun')}"
     allowed = frozenset(metric_key(_COST_NOUNS).split())
     return NamedLine(phrase, words, allowed, False, None, False)
+
+
+# an ask naming its line only by referring back to the premise: 'this line', 'the 2017
+# amount', 'was it'
+_REFERS = re.compile(
+    r"\b(?:this|that|the)\s+(?:(?:fiscal\s+)?\d{4}\s+)?(?:line|item|caption|amount|figure)\b"
+    r"|\b(?:was|is|did|has)\s+it\b",
+    re.IGNORECASE,
+)
+
+
+def _quoted(text: str) -> tuple[str, tuple[str, ...]] | None:
+    """The first caption quoted in the text, with its keys."""
+    for m in _QUOTED.finditer(text):
+        phrase = m.group(1).strip()
+        words = tuple(metric_key(phrase).split())
+        if 1 <= len(words) <= _MAX_QUOTED_WORDS:
+            return phrase, words
+    return None
 
 
 def _result_of(head: str) -> NamedLine | None:

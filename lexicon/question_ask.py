@@ -268,7 +268,8 @@ def _read(q: str, fy_label: str | None) -> QuestionAsk:
         statements=_named_statements(q),
         variant=variant,
         named_line=named_line(q),
-        asks_side=asks_side(q),
+        # the ask's own sentences first: a premise quoting a two-sided caption offers no sides
+        asks_side=asks_side(head) or asks_side(q),
         continuing=asks_continuing(q),
     )
 

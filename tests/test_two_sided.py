@@ -13,6 +13,7 @@ from _reasoning_data import evidence  # noqa: E402
 from finqa.agents.config import Settings  # noqa: E402
 from finqa.agents.judge import JudgeAgent  # noqa: E402
 from finqa.agents.types import Answer  # noqa: E402
+from finqa.lexicon.named_line import named_line  # noqa: E402
 from finqa.lexicon.sides import (  # noqa: E402
     asks_side,
     line_side,
@@ -189,6 +190,26 @@ class TestReasonerStatesTheSide:
         text = _answer(INCOME_EXPENSE, "ACMEATHLETIC_2017_10K", q)
         assert "net other income of $196 million" in text, text
         assert "net other expense of $58 million" in text, text
+
+    def test_the_premise_quotes_the_line_the_ask_refers_to(self) -> None:
+        """'Acme's income statement has a line called 'Other expense (income)'. Did this line
+        represent net other income or a net expense in 2019?': the premise's caption is the
+        line asked (income of $124 million), not the catalogue's net income."""
+        q = (
+            "Acme Health's income statement has a line called 'Other expense (income)'. Did this "
+            "line represent net other income or a net expense in 2019, and how large was it?"
+        )
+        text = _answer(EXPENSE_INCOME, "ACMEHEALTH_2019_10K", q)
+        assert "other income of $124 million" in text, text
+        line = named_line(q)
+        assert line is not None and line.phrase == "Other expense (income)"
+        # a premise quoting a caption names no line for an ask of its own
+        own = "Acme's income statement has a line called 'Other expense (income)'. What was Acme's revenue in 2019?"  # fmt: skip
+        assert named_line(own) is None
+
+    def test_a_quoted_caption_may_open_with_a_parenthesis(self) -> None:
+        line = named_line("Was Acme's '(Provision) benefit for income taxes' a provision or a benefit in 2017?")  # fmt: skip
+        assert line is not None and line.phrase == "(Provision) benefit for income taxes"
 
 
 class TestLayoutSide:
