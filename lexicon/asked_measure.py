@@ -69,6 +69,9 @@ _FRAMES = (
         r"of)\b)[A-Za-z].*?)\s+(?:did|does|do|has|have|had|was|were|is|are|will|would)\b",
         re.I,
     ),
+    # 'how many dollars of the equity earnings X recognized came from Y', 'how much of its
+    # revenue came from Y': the whole a part is asked of is the measure
+    re.compile(r"\bhow (?:much|many)\s+(?:(?:dollars|usd)\s+)?of\s+(?P<np>[A-Za-z].+)", re.I),
     # 'what was X's gross interest expense in FY2019'
     re.compile(
         r"\bwhat(?:'s|\u2019s|\s+(?:is|was|are|were|will be|would be|has been|have been))\s+"

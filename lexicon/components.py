@@ -84,6 +84,8 @@ class Enumeration:
     start: int  # the list's span in the (whitespace-normalised) question
     end: int
     whole: str  # the words before the list, up to the clause's start ('total cost of revenue')
+    # a bare 'A plus B' of two lines the catalogue names whole: the figure asked is their sum
+    stated_sum: bool = False
 
     @property
     def sides(self) -> bool:
@@ -92,8 +94,9 @@ class Enumeration:
 
     @property
     def defined(self) -> bool:
-        """A measure the question defines by a difference of lines ('A minus B')."""
-        return any(s < 0 for s in self.signs)
+        """A measure the question defines by a difference of lines ('A minus B'), or the sum
+        of two catalogue lines it joins with a bare 'plus'."""
+        return any(s < 0 for s in self.signs) or self.stated_sum
 
     def expression(self) -> str:
         """The parts as written, joined by their operators ('A - B', 'A + B + C')."""
@@ -146,7 +149,97 @@ def _read(q: str) -> Enumeration | None:
         listed = _split(body, lead_list=True)
         if listed is not None:
             return Enumeration(*listed, m.end(), m.end() + len(body), _clause(q[: m.start()]))
+    return _stated_sum(q)
+
+
+# a bare 'A plus B' (no parenthesis, no lead word) adds two lines the catalogue names whole:
+# 'cash and cash equivalents plus marketable securities combined'
+_BARE_PLUS = re.compile(r"\s+(?:plus|\+)\s+", re.I)
+# the words a left part starts after: a verb, a preposition, an owner
+_LEFT_STOP = frozenset(
+    [
+        "in",
+        "of",
+        "hold",
+        "held",
+        "holds",
+        "had",
+        "have",
+        "has",
+        "carry",
+        "carried",
+        "carries",
+        "the",
+        "its",
+        "their",
+        "was",
+        "were",
+        "is",
+        "are",
+        "what",
+        "much",
+        "many",
+        "did",
+        "do",
+        "does",
+        "use",
+        "using",
+        "take",
+        "taking",
+        "with",
+        "as",
+        "for",
+        "at",
+        "on",
+    ]
+)
+# where a right part ends beside the list's end: 'combined', 'together', a new request
+_RIGHT_END = re.compile(
+    r"\s+(?:combined|together|in\s+total|altogether)\b|\s+and\s+(?=(?:give|what|how|state|"
+    r"provide|explain|show|also|then)\b)",
+    re.I,
+)
+
+
+def _stated_sum(q: str) -> Enumeration | None:
+    """'How much did X hold in A plus B combined?': the two lines a bare 'plus' joins, when the
+    catalogue names each whole (`stated_sum`: the figure asked is their sum)."""
+    from finqa.lexicon.metrics import find_metrics
+
+    for m in _BARE_PLUS.finditer(q):
+        if q[: m.start()].count("(") > q[: m.start()].count(")"):
+            continue  # inside a parenthesis: read above
+        left: list[str] = []
+        for tok in reversed(q[: m.start()].split()):
+            if tok.lower() in _LEFT_STOP or re.search(r"['\u2019]s$", tok) or len(left) >= 8:
+                break
+            left.insert(0, tok)
+        rest = q[m.end() :]
+        stop = min(
+            (x.start() for x in (_LIST_END.search(rest), _RIGHT_END.search(rest)) if x),
+            default=len(rest),
+        )
+        parts = (" ".join(left), rest[:stop])
+        if not all(_ok(p) for p in parts):
+            continue
+        whole = [find_metrics(p) for p in parts]
+        if not all(len(f) == 1 and _whole_mention(f[0].matched, p) for f, p in zip(whole, parts, strict=True)):  # fmt: skip
+            continue
+        start = m.start() - len(parts[0])
+        return Enumeration(
+            tuple(_clean(p) for p in parts),
+            (1, 1),
+            start,
+            m.end() + stop,
+            _clause(q[:start]),
+            stated_sum=True,
+        )
     return None
+
+
+def _whole_mention(matched: str, part: str) -> bool:
+    """The catalogue's mention is the whole part (its article aside)."""
+    return part_key(matched) == part_key(part)
 
 
 def _split(body: str, *, lead_list: bool) -> tuple[tuple[str, ...], tuple[int, ...]] | None:

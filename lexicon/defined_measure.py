@@ -64,8 +64,9 @@ class DefinedMeasure:
 
 
 def defined_measure(question: str) -> DefinedMeasure | None:
-    """The measure the ask defines by a difference of named lines, else None (a sum of parts
-    is a whole the catalogue or the named line reads; a definition inside an operator's
+    """The measure the ask defines by a difference of named lines, or by two catalogue lines a
+    bare 'plus' joins, else None (another sum of parts is a whole the catalogue or the named
+    line reads; a definition inside an operator's
     operand, 'X divided by the average of Y (A less B)', is not the measure asked)."""
     return _read(" ".join(question.split()))
 
@@ -101,7 +102,9 @@ def _read(q: str) -> DefinedMeasure | None:
     if _operator_before(q[: listed.start]):
         return None
     keys = tuple(_key(p) for p in listed.parts)
-    return DefinedMeasure(_name(listed.whole), listed.parts, listed.signs, keys)
+    # a bare 'A plus B' names its sum by its lines ('how much did X hold in A plus B')
+    name = " plus ".join(listed.parts) if listed.stated_sum else _name(listed.whole)
+    return DefinedMeasure(name, listed.parts, listed.signs, keys)
 
 
 def _name(whole: str) -> str:

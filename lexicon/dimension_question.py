@@ -628,6 +628,67 @@ def share_base(question: str) -> str:
     return question[m.end() : source.start() if source else len(question)]
 
 
+# words of a share's whole that name no measure: the company's total
+_TOTAL_WORDS = frozenset(
+    [
+        "the",
+        "its",
+        "their",
+        "all",
+        "total",
+        "company",
+        "company's",
+        "consolidated",
+        "overall",
+        "whole",
+        "fiscal",
+        "year",
+        "of",
+    ]
+)
+
+
+def revenue_share(base: str) -> bool:
+    """A share's whole (`share_base`) is the company's revenue: it names revenue or sales, or
+    no measure at all ('the company total', ''); a whole naming another measure ('all U.S.
+    retail pharmacy prescriptions') is not."""
+    from finqa.lexicon.metrics import find_metrics
+
+    found = {m.canonical for m in find_metrics(base)}
+    if found:
+        return "revenue" in found
+    words = [
+        w for w in re.findall(r"[A-Za-z'’]+", base.split("?")[0]) if w.lower() not in _TOTAL_WORDS
+    ]
+    # the words after the whole that only say who ('did the company dispense') are the part's
+    # frame, not the whole: a whole is its words before a verb
+    whole = []
+    for w in words:
+        if w.lower() in ("did", "does", "do", "was", "were", "is", "are", "came", "come", "comes"):
+            break
+        whole.append(w)
+    return not [w for w in whole if not w[:1].isupper()]
+
+
+# an amount a part brought in, asked of a whole it comes from ('how much Domestic revenue
+# came from Computing'): the source verb, with what the question says before it
+_CAME_FROM = re.compile(
+    r"\b(?:came|come|comes|coming|derived|generated|contributed)\s+(?:from|by)\b", re.I
+)
+
+
+def part_is_whole(question: str, phrase: str) -> bool:
+    """The part read is the qualifier of the whole the asked amount comes from, not the part it
+    comes from ('how much Domestic revenue came from Computing and Mobile Phones': Domestic is
+    the whole, the amount asked is a part of it): the phrase is before the source verb and
+    not after it."""
+    m = _CAME_FROM.search(question)
+    if m is None or not phrase:
+        return False
+    before, after = question[: m.start()].lower(), question[m.end() :].lower()
+    return phrase.lower() in before and phrase.lower() not in after
+
+
 def asks_part_share(question: str) -> bool:
     """The question asks what share of the company's figure a part makes up ('What
     percentage of Acme's net sales came from its South segment?'); a ratio of two lines

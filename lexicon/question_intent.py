@@ -108,6 +108,7 @@ def read_intent_in(question: str, labels: Iterable[str | None]) -> QuestionInten
 @data_cache(256)
 def _read(question: str, fy_label: str | None = None) -> QuestionIntent:
     analysis = _analysis(question)
+    ask = read_ask(question, fy_label)
     asked = asked_sentences(question)
     head = ask_head(question)
     named = (
@@ -133,14 +134,25 @@ def _read(question: str, fy_label: str | None = None) -> QuestionIntent:
         scale=question_scale(question),
         aggregates=asked_aggregates(head, question),
         year_range=year_range(question),
-        defines_metric=defines_metric(question),
+        # its own definition, or a measure it spells out of lines that is not the metric the
+        # ask names ('cash and cash equivalents plus marketable securities' is not cash)
+        defines_metric=defines_metric(question) or _own_measure(question, ask.recipe),
         change_amount=asks_change_amount(asked),
         percent_asked=bool(_PERCENT_ASKED.search(asked)),
         also_forms=tuple(form for form, rx in _ALSO_FORMS if rx.search(asked)),
         share=asks_share(question),
-        ask=read_ask(question, fy_label),
+        ask=ask,
         part_choice=asked_part_choice(question),
     )
+
+
+def _own_measure(question: str, recipe: str | None) -> bool:
+    """The ask spells its measure out of named lines (`lexicon.defined_measure`) that are not
+    the lines of the catalogue metric it names."""
+    from finqa.lexicon.defined_measure import defined_measure, same_measure
+
+    measure = defined_measure(question)
+    return measure is not None and not same_measure(measure, recipe)
 
 
 def _analysis(question: str) -> QueryAnalysis | None:

@@ -697,3 +697,24 @@ Net income attributable to common shareholders $ 3,452 $ (266)
         ev = evidence(self.PAGE, question=self.Q, doc=DOC)
         answer = build_reasoner(settings).generate(self.Q, ev, 1)
         assert "3,452" in answer.text and "$3,632 million" not in answer.text
+
+
+def test_how_many_dollars_of_a_whole_asks_that_whole() -> None:
+    """'How many dollars of the equity earnings X recognized came from Y' asks equity earnings:
+    the company's net income is no answer to it."""
+    from finqa.lexicon.asked_measure import answer_fit
+
+    q = "Roughly how many dollars of the equity earnings Acme recognized in 2015 came from its joint venture?"  # fmt: skip
+    fit = answer_fit(q, "FY2015 net income: $1,339 million [S1]. Read from the line 'Net income'.")
+    assert fit is not None and not fit.fits and "equity" in fit.missing
+
+
+def test_a_share_of_a_measure_the_catalogue_does_not_name_is_no_revenue_share() -> None:
+    from finqa.lexicon.dimension_question import revenue_share, share_base
+
+    def share(q: str) -> bool:
+        return revenue_share(share_base(q))
+
+    assert not share("What share of all U.S. retail pharmacy prescriptions did the company dispense?")  # fmt: skip
+    assert share("What percentage of Acme net sales came from the Americas in 2020?")
+    assert share("What share of the company total came from Europe in 2020?")

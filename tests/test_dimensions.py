@@ -229,6 +229,12 @@ class TestReasoner:
         assert ans.abstained and "no figure for segment 'Robotics'" in ans.text
         assert "100,000" not in ans.text
 
+    def test_the_whole_an_amount_comes_from_is_no_answer(self) -> None:
+        """A part named as the whole an amount comes from is not the part asked: abstain."""
+        q = "How much Cloud revenue came from government customers in fiscal year 2024?"
+        ans = self._ask(q, _acme())
+        assert ans.abstained and "60,000" not in ans.text
+
     def test_plain_total_question_unchanged(self) -> None:
         """A question naming no part is still answered with the consolidated figure."""
         ans = self._ask("What was Acme's revenue in fiscal year 2024, in USD millions?", _acme())
@@ -254,6 +260,13 @@ class TestJudge:
         """'$100,000 million' for the Cloud segment is the consolidated figure: not accepted."""
         got = self._check("Revenue was $100,000 million.", "What was Acme's Cloud segment's revenue in fiscal year 2024?")  # fmt: skip
         assert got.failed and "consolidated" in got.message  # type: ignore[attr-defined]
+
+    def test_the_whole_an_amount_comes_from_fails(self) -> None:
+        """'How much Cloud revenue came from government customers?': the Cloud segment's own
+        60,000 is the whole the amount asked is a part of, not the amount."""
+        q = "How much Cloud revenue came from government customers in fiscal year 2024?"
+        got = self._check("Cloud revenue was $60,000 million.", q)
+        assert got.failed and "whole" in got.message  # type: ignore[attr-defined]
 
     def test_part_figure_verified(self) -> None:
         """The part's own figure is verified by the judge's lookup."""

@@ -21,6 +21,7 @@ from typing import Any
 from finqa.agents.types import Answer, Evidence
 from finqa.lexicon import get_metric
 from finqa.lexicon.dimension_figures import part_figures, part_value
+from finqa.lexicon.dimension_question import part_is_whole
 from finqa.lexicon.dimensions import (
     asked_item,
     dimensional_facts,
@@ -106,6 +107,20 @@ def check_dimension(
     if asked is None:
         return None
     item = asked_item(question, asked) or "revenue"
+    if part_is_whole(question, asked.phrase):
+        # 'how much Domestic revenue came from Computing and Mobile Phones': the part's own
+        # figure is the whole the asked amount is a part of
+        return DimensionCheck(
+            asked.describe(),
+            item,
+            (),
+            (),
+            failed=True,
+            message=(
+                f"the question asks an amount within {asked.describe()} that comes from another "
+                f"part; {asked.describe()}'s own figure is the whole, not the amount asked"
+            ),
+        )
     ask = read_intent(question).ask  # the lexicon's one reading of the question
     period = period_in(question, docs)  # a stated date by the filer's own calendar
     metric = get_metric(item)

@@ -29,7 +29,7 @@ from finqa.lexicon.asked_measure import (
     side_words,
     unnamed_measure,
 )
-from finqa.lexicon.components import enumeration, side_classes
+from finqa.lexicon.components import enumeration, part_key, side_classes
 from finqa.lexicon.metrics import METRICS
 from finqa.lexicon.movement import word_class
 
@@ -186,6 +186,18 @@ _ONE_ROW = re.compile(r"\bread from the (?:line|filing's figure)\b", re.I)
 _COMPUTED = re.compile(r"\bcomputed by finqa\b|\bsum(?:med)? of\b", re.I)
 
 
+_LINE_READ = re.compile(r"\bread from the line ['\u2018]([^'\u2019]+)", re.I)
+
+
+def _line_names_all(text: str, parts: Sequence[str]) -> bool:
+    """The line the answer read names every part: each part's words are in its caption."""
+    m = _LINE_READ.search(text)
+    if m is None:
+        return False
+    caption = set(part_key(m.group(1)).split())
+    return all(set(part_key(p).split()) - {"and"} <= caption for p in parts)
+
+
 def one_part_for_parts(ctx: Context) -> list[KindProblem]:
     """A whole the question spells out of its parts ('counting both A and B', 'the combined
     revenue of A and its B businesses (X and Y)') answered with a figure read off one row: one
@@ -193,7 +205,12 @@ def one_part_for_parts(ctx: Context) -> list[KindProblem]:
     if ctx.abstained or not _ONE_ROW.search(ctx.text) or _COMPUTED.search(ctx.text):
         return []
     listed = enumeration(ctx.question)
-    if listed is None or len(listed.parts) < 2 or listed.sides or listed.defined:
+    if listed is None or len(listed.parts) < 2 or listed.sides:
+        return []
+    if listed.defined and not (listed.stated_sum and not _line_names_all(ctx.text, listed.parts)):
+        # a difference the question defines may be printed as a line of its own; a sum of two
+        # lines only on a line whose caption names both ('Cash, cash equivalents and
+        # marketable securities')
         return []
     parts = " and ".join(repr(p) for p in listed.parts)
     return [

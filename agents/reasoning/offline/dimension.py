@@ -25,7 +25,12 @@ from finqa.lexicon.dimension_figures import (
     part_value,
     printed_caption,
 )
-from finqa.lexicon.dimension_question import asks_part_share, share_base
+from finqa.lexicon.dimension_question import (
+    asks_part_share,
+    part_is_whole,
+    revenue_share,
+    share_base,
+)
 from finqa.lexicon.dimensions import (
     asked_item,
     dimensional_facts,
@@ -103,6 +108,11 @@ def dimension_answer(
     ask = read_intent(question).ask  # the lexicon's one reading of the question
     named = asked_item(question, asked)
     share = store is not None and named in (None, "revenue") and asks_part_share(question)
+    if share and named is None and not revenue_share(share_base(question)):
+        # 'what share of all U.S. retail pharmacy prescriptions did it dispense': a share of a
+        # measure the catalogue does not name, never the part's share of revenue; a sentence
+        # of the filing may state it (the usual path)
+        return None
     if share and asked.phrase.lower() in share_base(question).lower():
         # 'what share of X's streaming revenues came from its UCAN region': the part read is
         # the whole's own qualifier, not the part the share is asked of
@@ -111,6 +121,15 @@ def dimension_answer(
             f"({asked.describe()}); only a part's share of the company's own figure is computed."
         )
         return abstain_part(text, strategy, f"the share asked of {asked.describe()}")
+    if part_is_whole(question, asked.phrase):
+        # 'how much Domestic revenue came from Computing and Mobile Phones': the part read is
+        # the whole the amount comes from; its own figure would answer another question
+        text = (
+            f"I {CANNOT}: the question asks the amount of a part within {asked.describe()} "
+            f"that comes from another part; {asked.describe()}'s own figure would answer "
+            "another question."
+        )
+        return abstain_part(text, strategy, f"the part within {asked.describe()}")
     if _amount_for_percent(named, ask.percent, ask.change_over_prior) and not share:
         # 'the margin of X as a percentage of X revenues', 'what percentage of net sales came
         # from X': a percentage, of which the part's amount is one operand, not the answer
