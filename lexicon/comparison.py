@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from finqa.lexicon import movement
 from finqa.lexicon._data import data_cache, read_yaml
@@ -29,8 +30,9 @@ class Comparison:
     movement: bool  # compares the items' movements ('grow faster'), not their levels
 
 
-def _table() -> dict[str, object]:
-    return read_yaml("comparatives.yaml")
+def _table() -> dict[str, Any]:
+    data: dict[str, Any] = read_yaml("comparatives.yaml")
+    return data
 
 
 def _alt(words: list[str]) -> str:
@@ -42,7 +44,7 @@ def _asked() -> re.Pattern[str]:
     t = _table()
     groups = []
     for side in ("greater", "lesser"):
-        g = t[side]  # type: ignore[index]
+        g = t[side]
         groups.append(
             rf"(?P<{side}>\b(?:{_alt(g['comparatives'])})\s+than\b|\b(?:{_alt(g['verbs'])})\b)"
         )
@@ -52,9 +54,9 @@ def _asked() -> re.Pattern[str]:
 @data_cache()
 def _stated() -> re.Pattern[str]:
     t = _table()
-    words: list[str] = list(t["stated"])  # type: ignore[call-overload]
+    words: list[str] = list(t["stated"])
     for side in ("greater", "lesser"):
-        g = t[side]  # type: ignore[index]
+        g = t[side]
         words += list(g["comparatives"]) + list(g["verbs"])
     words = [w.replace(" ", r"\s+") for w in words]
     alt = "|".join(sorted(words, key=len, reverse=True))

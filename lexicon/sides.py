@@ -27,6 +27,7 @@ __all__ = [
     "Side",
     "TwoSided",
     "asks_side",
+    "effect_option",
     "line_side",
     "nonoperating_rows",
     "not_a_side",
@@ -66,6 +67,21 @@ def side_words() -> dict[SideName, frozenset[str]]:
     income = {*d["income"], *d["benefit"], *d["income_side_extra"]}
     expense = {*d["cost"], *d["loss"], *d["expense_side_extra"]}
     return {"income": frozenset(income - expense), "expense": frozenset(expense)}
+
+
+def effect_option(options: tuple[str, str], side: SideName) -> str | None:
+    """Of the two options a question offers for a line's effect on a result ('help' / 'hurt',
+    'raise' / 'lower'), the one a figure on `side` has (income helps, expense hurts); None when
+    the options are no such pair."""
+    effects: dict[str, list[str]] = dict(read_yaml("sides.yaml").get("effects") or {})
+    own = {str(w).lower() for w in effects.get(side) or ()}
+    other = {str(w).lower() for w in effects.get("expense" if side == "income" else "income") or ()}
+    a, b = (o.lower() for o in options)
+    if a in own and b in other:
+        return options[0]
+    if b in own and a in other:
+        return options[1]
+    return None
 
 
 @data_cache()

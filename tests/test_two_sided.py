@@ -207,6 +207,24 @@ class TestReasonerStatesTheSide:
         own = "Acme's income statement has a line called 'Other expense (income)'. What was Acme's revenue in 2019?"  # fmt: skip
         assert named_line(own) is None
 
+    def test_the_effect_its_side_has(self) -> None:
+        """'Did that line help or hurt pre-tax income?': income (124) in parentheses helps,
+        the 2017 expense of 208 hurts; the judge accepts the option the side has and refuses
+        the other."""
+        q = (
+            "Acme Health's income statement carries a line called 'Other expense (income)'. Did "
+            "that line help or hurt pre-tax income in {y}, and by how much?"
+        )
+        helped = _answer(EXPENSE_INCOME, "ACMEHEALTH_2019_10K", q.format(y=2019))
+        assert helped.startswith("It did help pre-tax income"), helped
+        hurt = _answer(EXPENSE_INCOME, "ACMEHEALTH_2019_10K", q.format(y=2017))
+        assert hurt.startswith("It did hurt pre-tax income"), hurt
+        ok = _judge(EXPENSE_INCOME, "ACMEHEALTH_2019_10K", q.format(y=2017), hurt)
+        assert "wrong_side" not in _codes(ok) and _verdict_facet(ok)["addressed"]
+        wrong = hurt.replace("It did hurt", "It did help")
+        bad = _judge(EXPENSE_INCOME, "ACMEHEALTH_2019_10K", q.format(y=2017), wrong)
+        assert "wrong_side" in _codes(bad) and bad.decision != "accept"
+
     def test_a_quoted_caption_may_open_with_a_parenthesis(self) -> None:
         line = named_line("Was Acme's '(Provision) benefit for income taxes' a provision or a benefit in 2017?")  # fmt: skip
         assert line is not None and line.phrase == "(Provision) benefit for income taxes"

@@ -20,7 +20,7 @@ from typing import Any
 from finqa.agents.judge import _lex
 from finqa.agents.judge.text import content_tokens
 from finqa.lexicon.answer_form import alternatives, names_alternative
-from finqa.lexicon.asked_measure import unnamed_measure
+from finqa.lexicon.asked_measure import either_or_options, unnamed_measure
 from finqa.lexicon.causes import states_movement_cause
 from finqa.lexicon.comparison import item_comparison, states_comparison
 from finqa.lexicon.intent import (
@@ -97,6 +97,9 @@ def decompose(question: str, analysis: Any = None) -> list[Facet]:
         if f.kind == "verdict" and (alt := alternatives(parsed.parts[f.part].text)):
             # 'an expense or a benefit': which one is asked
             f.meta["alternatives"] = [sorted(group) for group in alt]
+        elif f.kind == "verdict" and (pair := either_or_options(parsed.parts[f.part].text)):
+            # 'help or hurt', 'raise or lower': options no opposites' line holds
+            f.meta["effects"] = sorted(o.lower() for o in pair)
         elif f.kind == "verdict" and item_comparison(parsed.parts[f.part].text) is not None:
             # 'did A grow faster than B?': one item's figure or movement is no verdict on both
             f.meta["compares_items"] = True
@@ -284,6 +287,12 @@ def _verdict_given(f: Facet, text: str) -> tuple[bool, str]:
         stated = states_comparison(text)
         return stated, "comparison stated" if stated else "no comparison of the two items stated"
     stated = states_verdict(text)
+    options = f.meta.get("effects")
+    if options and not stated:
+        # 'did that line help or hurt pre-tax income?': naming one option is the verdict
+        words = set(re.findall(r"[a-z]+", own_words(text).lower()))
+        stated = bool(words & set(options))
+        return stated, "option named" if stated else ""
     return stated, "verdict stated" if stated else ""
 
 
@@ -293,7 +302,7 @@ def _verdict_part(f: Facet, text: str, follow: Sequence[str]) -> tuple[bool, str
     the figure part that follows: the claim giving the size names the option too ('net other
     income of $196 million')."""
     given = _verdict_given(f, text)
-    if given[0] or not follow or not f.meta.get("alternatives"):
+    if given[0] or not follow or not (f.meta.get("alternatives") or f.meta.get("effects")):
         return given
     if _verdict_given(f, " ".join(follow))[0]:
         return True, "option named with the figure that follows"

@@ -20,9 +20,17 @@ from collections.abc import Iterable
 from finqa.agents.judge import _lex
 from finqa.agents.judge.context import Context
 from finqa.agents.judge.kind import KindProblem
+from finqa.lexicon.asked_measure import either_or_options
 from finqa.lexicon.model import StatementFact
 from finqa.lexicon.named_line import NamedLine, caption_part
-from finqa.lexicon.sides import Side, line_side, nonoperating_rows, stated_sides
+from finqa.lexicon.sides import (
+    Side,
+    effect_option,
+    line_side,
+    nonoperating_rows,
+    own_words,
+    stated_sides,
+)
 
 __all__ = ["printed_sides", "side_against_print", "sides_by_year"]
 
@@ -89,7 +97,33 @@ def side_against_print(ctx: Context) -> list[KindProblem]:
             f"but the filing's line reads {side.word} ({side.how})"
         )
         problems.append(KindProblem("wrong_side", message, []))
+    problems += _effect_against_print(ctx, printed, years)
     return problems
+
+
+def _effect_against_print(
+    ctx: Context, printed: dict[int, Side], years: Iterable[int]
+) -> list[KindProblem]:
+    """'Did that line help or hurt pre-tax income?': the option the answer names in its own
+    words against the one the printed side has (income helps, expense hurts:
+    `lexicon.sides.effect_option`), for a question asking one year."""
+    options = either_or_options(ctx.question)
+    asked = list(dict.fromkeys(years))
+    if options is None or len(asked) != 1 or asked[0] not in printed:
+        return []
+    side = printed[asked[0]]
+    has = effect_option(options, side.side)
+    if has is None:
+        return []
+    other = next(o for o in options if o != has)
+    named = set(re.findall(r"[a-z]+", own_words(ctx.text).lower()))
+    if other.lower() not in named or has.lower() in named:
+        return []
+    message = (
+        f"the answer says the line's FY{asked[0]} figure did '{other}', but the filing's line "
+        f"reads {side.word} ({side.how}), which does '{has}'"
+    )
+    return [KindProblem("wrong_side", message, [])]
 
 
 def _income_facts(ctx: Context) -> Iterable[StatementFact]:

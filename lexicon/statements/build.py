@@ -142,10 +142,10 @@ def _change_cells(cells: list[str]) -> bool:
     tol = 0.5 * 10 ** -_decimals(cells[2]) + 0.5 * 10 ** -_decimals(cells[0]) * 2 + 1e-9
     if len(cells) == 4 and cells[3].lower() not in NOT_MEANINGFUL and read_cell(cells[3]) is None:
         return False
-    if abs(abs(change) - abs(now - before)) <= tol:
+    if bool(abs(abs(change) - abs(now - before)) <= tol):
         return True
     if len(cells) == 3 and before:
-        return abs(abs(change) - abs(now - before) / abs(before) * 100) <= tol + 0.5
+        return bool(abs(abs(change) - abs(now - before) / abs(before) * 100) <= tol + 0.5)
     return False
 
 

@@ -28,6 +28,7 @@ from finqa.agents.reasoning.offline.explain import explain, fmt_unit
 from finqa.agents.reasoning.offline.extractive import best_passages, content_words
 from finqa.agents.reasoning.offline.named_rows import (
     NAMED_LINE,
+    line_effect,
     named_clause,
     named_solution,
     sided_value,
@@ -296,6 +297,8 @@ class OfflineBackend:
             lead += f"The {sol.recipe.name} {moved} from {fmt_unit(v0, sol.unit, sol.scale)} in FY{y0} to {fmt_unit(v1, sol.unit, sol.scale)} in FY{y1}. "
         if not lead:
             lead = metric_lead(question, spec, sol.recipe.id, sol.value)
+        # 'did that line help or hurt pre-tax income?': the option its side has
+        lead = line_effect(sol, question) + lead
         text = f"{lead}{what[:1].upper()}{what[1:]}: {value} {refs}."
         if both is not None and not lead:
             text += f" {both.years}"

@@ -48,10 +48,11 @@ def item_comparison_answer(
         return None  # a balance against a flow
     book = book if book is not None else Book(evidence)
     y = ask.target_year
-    solved = [_solve_side(m, ask, book, y, cmp.movement) for m in (a, b)]
-    first, second = solved
+    first = _solve_side(a, ask, book, y, cmp.movement)
+    second = _solve_side(b, ask, book, y, cmp.movement)
     if first is None or second is None:
         return None
+    solved = (first, second)
     va, vb = _compared(first, cmp.movement), _compared(second, cmp.movement)
     if va is None or vb is None:
         return None

@@ -10,18 +10,20 @@ read from one statement of one filing. No such row: None, and the catalogue's re
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from finqa.agents.reasoning.offline.book import Book, Fact
 from finqa.agents.reasoning.offline.solver import Solution, build_solution
 from finqa.agents.reasoning.offline.tables import Row
+from finqa.lexicon.asked_measure import either_or_options
 from finqa.lexicon.display import format_amount
 from finqa.lexicon.line_items import LineItem, get_item
 from finqa.lexicon.metrics import metric_key
 from finqa.lexicon.named_line import CURRENT, NONCURRENT, NamedLine, caption_part
 from finqa.lexicon.question_ask import QuestionAsk
 from finqa.lexicon.recipes import Recipe, get_recipe
-from finqa.lexicon.sides import line_side
+from finqa.lexicon.sides import effect_option, line_side
 
 __all__ = ["named_solution", "named_clause", "side_clause", "sided_value", "NAMED_LINE"]
 
@@ -193,6 +195,31 @@ def sided_value(sol: Solution, value: str) -> str:
     if side is None:
         return value
     return f"{side.phrase} of {value.lstrip('-')}"
+
+
+def line_effect(sol: Solution, question: str) -> str:
+    """'It did hurt pre-tax income: ': for a one-year named line whose side is read from the print,
+    the option of an either/or question on the line's effect on a result ('did that line help
+    or hurt pre-tax income?') that its side has (`lexicon.sides.effect_option`); '' otherwise."""
+    options = either_or_options(question)
+    if options is None or sol.recipe.id != NAMED_LINE or len(sol.facts) != 1:
+        return ""
+    fact = sol.facts[0]
+    if fact.row.statement not in ("income", None):
+        return ""
+    printed = fact.row.printed_for(fact.year)
+    side = (
+        line_side(fact.row.label, printed, _shown(printed), nonoperating=fact.row.nonoperating)
+        if printed
+        else None
+    )
+    word = effect_option(options, side.side) if side is not None else None
+    if word is None:
+        return ""
+    m = re.search(rf"\b{re.escape(options[1])}\b\s+(?P<obj>[^?,;]+)", question, re.I)
+    obj = m.group("obj").strip() if m else ""
+    obj = re.split(r"\s+(?:in|for|during)\s+(?:fiscal\s+|FY\s*)?\d{4}\b", obj)[0]
+    return f"It did {word} {obj}: " if obj else f"It did {word}: "
 
 
 def _shown(printed: float) -> str:
