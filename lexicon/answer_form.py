@@ -15,6 +15,7 @@ from typing import Literal
 from finqa.lexicon import movement
 from finqa.lexicon._data import data_cache, read_words, read_yaml
 from finqa.lexicon.movement import MovementClass
+from finqa.lexicon.prose import question_sentences
 from finqa.lexicon.stems import stem as _stem
 
 __all__ = [
@@ -99,7 +100,7 @@ def after_premise(question: str) -> str:
     ('Walmart International's net sales fell in fiscal 2017. Did its segment operating income
     also fall?': what is asked is operating income; the premise's line is context); the whole
     question otherwise (one sentence, or no statement before the ask)."""
-    sentences = re.split(r"(?<=[.?!])\s+(?=[A-Z])", question.strip())
+    sentences = question_sentences(question)
     first = next((i for i, s in enumerate(sentences) if s.rstrip().endswith("?")), None)
     if not first:
         return question
@@ -183,6 +184,11 @@ def change_form(head: str) -> Literal["amount", "percent"] | None:
     if rate == amount:
         return None
     return "percent" if rate else "amount"
+
+
+def asks_both_forms(head: str) -> bool:
+    """The ask states a change in both forms ('in dollars and in percent')."""
+    return bool(_RATE_FORM.search(head)) and bool(_AMOUNT_FORM.search(head))
 
 
 def asks_percent(question: str) -> bool:

@@ -39,6 +39,7 @@ from typing import Literal
 from finqa.lexicon._data import data_cache, read_yaml
 from finqa.lexicon.answer_form import ask_head
 from finqa.lexicon.metrics import METRICS, metric_key
+from finqa.lexicon.prose import question_sentences
 from finqa.lexicon.qualifiers import item_words
 
 __all__ = [
@@ -251,12 +252,9 @@ def _item_vocabulary(metric: str) -> frozenset[str]:
     return frozenset(words)
 
 
-_SENTENCE_END = re.compile(r"(?<=[.?!])\s+(?=[A-Z])")
-
-
 def _ask_sentences(question: str) -> list[str]:
     """The sentences of the ask (after any premise, before the question's own definition)."""
-    return _SENTENCE_END.split(ask_head(" ".join(question.split())).strip())
+    return question_sentences(ask_head(" ".join(question.split())))
 
 
 def _asking_sentence(question: str) -> str:
@@ -355,7 +353,7 @@ _SUBJECT = re.compile(
 
 def _premise_sentences(question: str) -> list[str]:
     """The statements a question opens with, before its first asking sentence, nearest first."""
-    sentences = _SENTENCE_END.split(" ".join(question.split()).strip())
+    sentences = question_sentences(question)
     first = next((i for i, s in enumerate(sentences) if s.rstrip().endswith("?")), 0)
     return sentences[:first][::-1]
 

@@ -211,6 +211,8 @@ def plan_legs(question: str) -> LegPlan | None:
     metrics = _metrics(q)
     if not companies or not metrics:
         return None
+    if _names_own_line(q):
+        return None  # a line of its own ('the line 'Other (income) expense, net''), no metric
     if _TTM.search(q):
         return _ttm(companies, metrics)
     stitched = _stitched(q, companies, metrics)
@@ -256,6 +258,16 @@ def plan_legs(question: str) -> LegPlan | None:
         last_n if not years else None,
         companies[0],
     )
+
+
+def _names_own_line(q: str) -> bool:
+    """The question asks of a line by its quoted caption, or which side a line is on: the
+    filing's line itself, read year by year from its statement, not a catalogue metric's legs."""
+    from finqa.lexicon.named_line import named_line
+    from finqa.lexicon.sides import asks_side
+
+    line = named_line(q)
+    return (line is not None and line.quoted and line.metric is None) or asks_side(q)
 
 
 def _stitched(q: str, companies: list[tuple[str, str]], metrics: tuple[str, ...]) -> LegPlan | None:

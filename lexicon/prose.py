@@ -131,3 +131,13 @@ def split_sentences(text: str) -> list[str]:
         start = m.end()
     out.append(text[start:])
     return [s for s in out if s.strip()]
+
+
+def question_sentences(question: str) -> list[str]:
+    """The sentences of a question (whitespace normalised): `split_sentences` (the period of an
+    abbreviation, 'U.S. GAAP', 'Inc.', ends none), each cut again after a question mark (a
+    question mark always ends an ask, whatever follows it)."""
+    out: list[str] = []
+    for sentence in split_sentences(" ".join(question.split())):
+        out.extend(p.strip() for p in re.split(r"(?<=\?)\s+", sentence) if p.strip())
+    return out

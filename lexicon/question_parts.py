@@ -23,6 +23,7 @@ from finqa.lexicon.intent import (
     asks_which_period,
 )
 from finqa.lexicon.periods import year_mentions
+from finqa.lexicon.prose import question_sentences
 
 __all__ = [
     "PartForm",
@@ -31,6 +32,7 @@ __all__ = [
     "question_parts",
     "cause_part",
     "movement_wording",
+    "is_follow_up",
 ]
 
 PartForm = Literal["verdict", "explanation", "choice", "compare", "figure", "answer"]
@@ -60,6 +62,13 @@ _EACH_YEAR = re.compile(
     r"(?:(?:for|in)\s+)?(?:(?:FY|fiscal(?:\s+year)?)\s*)?\d{4}\b",
     re.I,
 )
+# a follow-up asking the part before again for another year ('And in 2018?', 'What about
+# fiscal 2019?', 'and what about in 2019?')
+_FOLLOW_UP = re.compile(
+    r"^\s*(?:and\s+)?(?:(?:what|how)\s+about\s+)?(?:in\s+|for\s+)?(?:the\s+)?"
+    r"(?:FY\s*|fiscal\s+(?:year\s+)?)?(?P<year>(?:19|20)\d{2})\s*\??\s*$",
+    re.I,
+)
 _CONDITIONAL = re.compile(
     r"^\s*if\b.*\bnot\b.*\b(?:useful|relevant|meaningful|applicable|appropriate)\b", re.I | re.S
 )
@@ -67,7 +76,7 @@ _CHANGE = re.compile(r"\b(?:chang\w*|growth|grew|differen\w*|increas\w*|decreas\
 _COMPARE = re.compile(r"\bcompar\w*|\bvs\.?(?!\w)|\bversus\b", re.I)
 _FIGURE = re.compile(
     r"\bhow (?:much|many)\b|\bcalculat\w*|\bcompute\b|\bquantity\b|\bwhat (?:is|was|were|are) "
-    r"(?:the |its |their |\w+'s )?(?:[\w&/'’()-]+ ){0,10}?(?:amount|ratio|margin|rate|total|value|"
+    r"(?:the |its |their |\w+'s )?(?:[\w&/'’().-]+ ){0,10}?(?:amount|ratio|margin|rate|total|value|"
     r"percent\w*|%|cost|costs|revenue|revenues|income|liabilities|assets|capex|expenditure|"
     r"flow|ebitda|cogs|ppne|inventor\w*|payable|receivables?|sales|earnings|dividends?|debt|"
     r"cycle|turnover|dpo|dso|dio|roa|roe|eps|expenses?|capital|profit|growth|change)\b"
@@ -108,8 +117,7 @@ class QuestionParts:
 
 
 def _sentences(question: str) -> list[str]:
-    parts = re.split(r"(?<=\?)\s+|(?<=[.!])\s+(?=[A-Z])", question.strip())
-    return [p.strip() for p in parts if p.strip()]
+    return question_sentences(question)
 
 
 def question_parts(question: str) -> QuestionParts:
@@ -156,6 +164,10 @@ def _part(index: int, part: str, context: str) -> QuestionPart:
     head = part.strip().lower()
     years: tuple[int, ...] = ()
     form: PartForm
+    follow = _FOLLOW_UP.match(part)
+    if follow is not None:
+        # 'And in 2018?', 'What about 2019?': the part before, asked again for another year
+        return QuestionPart(index, part, "compare", context, (int(follow.group("year")),))
     if re.match(_AUX + r"\b", head) or re.match(
         r"(?:as of|in|for|at)\b[^,]*,\s*" + _AUX + r"\b", head
     ):
@@ -179,6 +191,11 @@ def _part(index: int, part: str, context: str) -> QuestionPart:
         form = "answer"
     explain = form == "verdict" and _asks_why(part)
     return QuestionPart(index, part, form, context, years, explain)
+
+
+def is_follow_up(part: str) -> bool:
+    """The part asks the part before it again for another year ('And in 2018?')."""
+    return _FOLLOW_UP.match(part) is not None
 
 
 def _asks_why(part: str) -> bool:

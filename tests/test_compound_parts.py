@@ -311,3 +311,24 @@ class TestRatioMovement:
         q = "What drove the change in Acme's gross margin in FY2022?"
         ev = evidence(MARGIN_DOWN, question=q)
         assert observed_direction(cause_target(q), q, ev, _DollarMarginStore()) == -1
+
+
+def test_an_abbreviations_period_ends_no_sentence() -> None:
+    """'(U.S. GAAP)' is inside one ask: the question has one part, a figure."""
+    from finqa.lexicon.question_parts import question_parts
+
+    q = "Acme also presents its revenue on a 'managed basis'. What was the firm's reported (U.S. GAAP) total net revenue for the first quarter of 2023?"  # fmt: skip
+    parts = question_parts(q).parts
+    assert [p.form for p in parts] == ["figure"]
+    assert "U.S. GAAP" in parts[0].text
+
+
+def test_a_follow_up_asks_the_part_before_for_another_year() -> None:
+    """'And in 2018?' / 'and what about in 2019?' ask the part before again for that year: a
+    figure of that year, wherever the answer states it."""
+    from finqa.lexicon.question_parts import question_parts
+
+    parts = question_parts("Was the 2017 amount a provision or a benefit, and how large? And in 2018?").parts  # fmt: skip
+    assert (parts[-1].form, parts[-1].years) == ("compare", (2018,))
+    parts = question_parts("Was it a net expense or net income in 2021, and what about in 2019?").parts  # fmt: skip
+    assert (parts[-1].form, parts[-1].years) == ("compare", (2019,))

@@ -871,3 +871,13 @@ class TestFilersOwnFiscalNaming:
         assert [leg.fiscal_year for leg in result.legs] == [2022, 2023, 2024]
         assert [leg.value for leg in result.legs] == [8_946e6, 3_848e6, 5_707e6]
         assert result.calculations[0].result == pytest.approx((5_707 / 8_946 - 1) * 100)
+
+
+def test_a_quoted_line_or_a_side_asked_is_no_trend_across_filings() -> None:
+    """'The line 'Interest and other expense (income), net' ... was it a net expense or net
+    income in 2021, and what about in 2019?' asks the filing's line year by year, not a
+    catalogue metric's legs over 2019-2021."""
+    from finqa.lexicon.legs import plan_legs
+
+    q = "The line 'Interest and other expense (income), net' appears on Activision Blizzard's income statement. Was it a net expense or net income in 2021, and what about in 2019?"  # fmt: skip
+    assert plan_legs(q) is None

@@ -451,6 +451,12 @@ class TestPartComputed:
         ans = self._ask("What was Acme's Devices segment's operating margin in fiscal year 2024?", _computable())  # fmt: skip
         assert ans.abstained and "operating income" in ans.text
 
+    def test_growth_in_dollars_and_in_percent(self) -> None:
+        """'in dollars and in percent': the rate with the amount, 20.0% ($10,000 million)."""
+        ans = self._ask("How much did Acme's Cloud segment's revenue grow in fiscal year 2024, in dollars and in percent?", _computable())  # fmt: skip
+        assert not ans.abstained, ans.text
+        assert "20.0%" in ans.text and "$10,000 million" in ans.text
+
     def test_growth_without_the_year_before_abstains(self) -> None:
         """Devices reports no FY2023 revenue: no growth."""
         ans = self._ask("What was the year-over-year growth in Acme's Devices segment's revenue in fiscal year 2024?", _computable())  # fmt: skip

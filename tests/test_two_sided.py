@@ -337,3 +337,16 @@ class TestProductLinesOnTheFace:
         )
         text = _answer(PRODUCT_LINES, "ACMESOFT_2019_10K", q)
         assert "$2,905 million" not in text, text
+
+
+def test_a_two_sided_caption_has_its_sides_in_any_table() -> None:
+    """A segment reconciliation's 'Interest and other expense (income), net' prints its sides
+    as the income statement does; a one-sided caption outside the income statement has none
+    read by the layout."""
+    from types import SimpleNamespace
+
+    from finqa.agents.reasoning.offline.named_rows import _sided_row
+
+    two = SimpleNamespace(statement="segment", label="Interest and other expense (income), net")
+    one = SimpleNamespace(statement="segment", label="Interest and other, net")
+    assert _sided_row(two) and not _sided_row(one)  # type: ignore[arg-type]

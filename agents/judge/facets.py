@@ -35,7 +35,7 @@ from finqa.lexicon.intent import (
 from finqa.lexicon.movement import pattern as movement_pattern
 from finqa.lexicon.movement import without_idioms
 from finqa.lexicon.question_intent import read_intent
-from finqa.lexicon.question_parts import QuestionPart
+from finqa.lexicon.question_parts import QuestionPart, is_follow_up
 from finqa.lexicon.refusal import declines_part
 from finqa.lexicon.sides import own_words
 
@@ -143,6 +143,10 @@ def _part_facets(part: QuestionPart, topic: tuple[str, ...], offset: int) -> lis
     if part.form == "compare":
         for y in part.years:
             add("figure", f"figure for FY{y}", period=y)
+            if is_follow_up(part.text):
+                # 'And in 2018?': the figure of the part before for that year, wherever the
+                # answer states it
+                out[-1].meta["follow_up"] = True
     else:
         add(part.form, f"{_PREFIX[part.form]}: {part.text}")
     if part.explain_too:
@@ -464,14 +468,8 @@ def check_facets(
         if f.part in waived and f.kind in ("figure", "explanation", "verdict"):
             f.addressed, f.how = True, "waived: the answer declares the metric not relevant"
             continue
-        mine = [c for c, o in zip(claims, owner, strict=False) if o == f.part or not multi_part]
-        text = _facet_text(f, answer, claims, owner, mine if multi_part else None)
+        mine, text, numbers = _facet_inputs(f, answer, claims, owner, per_claim, n_numbers, multi_part)  # fmt: skip
         tokens = set(content_tokens(text))
-        if multi_part:
-            numbers = sum(n for n, o in zip(per_claim, owner, strict=False) if o == f.part)
-        else:
-            numbers = n_numbers
-        numbers += nil_words(text)
         if f.kind == "conditional":
             f.meta["triggered"] = not_relevant
             f.addressed = not not_relevant or states_cause(answer) or len(tokens) >= 6
@@ -526,6 +524,29 @@ def check_facets(
                 f.addressed, f.how = False, "no movement given for the movement asked"
     _declared(facets, claims, owner)
     return list(facets)
+
+
+def _facet_inputs(
+    f: Facet,
+    answer: str,
+    claims: Sequence[str],
+    owner: Sequence[int],
+    per_claim: Sequence[int],
+    n_numbers: int,
+    multi_part: bool,
+) -> tuple[list[str], str, int]:
+    """A facet's own claims, the text it is checked against and the figures that text gives:
+    its part's claims (the whole answer for a question of one part, or for a follow-up asking
+    the part before again for another year, 'And in 2018?')."""
+    mine = [c for c, o in zip(claims, owner, strict=False) if o == f.part or not multi_part]
+    text = _facet_text(f, answer, claims, owner, mine if multi_part else None)
+    if f.meta.get("follow_up"):
+        text, mine = answer, list(claims)
+    if multi_part and not f.meta.get("follow_up"):
+        numbers = sum(n for n, o in zip(per_claim, owner, strict=False) if o == f.part)
+    else:
+        numbers = n_numbers
+    return mine, text, numbers + nil_words(text)
 
 
 def _declared(facets: Sequence[Facet], claims: Sequence[str], owner: Sequence[int]) -> None:

@@ -18,6 +18,7 @@ from finqa.agents.reasoning.confidence import confidence_signals
 from finqa.agents.reasoning.offline.verdict_kit import offline_answer
 from finqa.agents.types import Answer, Calculation, Citation, Evidence, Operand, StatementStore
 from finqa.lexicon import get_metric
+from finqa.lexicon.answer_form import ask_head, asks_both_forms
 from finqa.lexicon.arith import ArithmeticError_, evaluate
 from finqa.lexicon.dimension_figures import (
     PartFigures,
@@ -174,6 +175,7 @@ def dimension_answer(
             strategy,
             ask.direction if ask.is_yes_no else None,
             ask.decimals,
+            both_forms=asks_both_forms(ask_head(question)),
         )
     period = period_in(question, docs)  # a stated date read by the filer's own calendar
     if _not_one_figure(question):
@@ -275,12 +277,14 @@ def _computed(
     strategy: str,
     direction: tuple[bool, bool] | None = None,
     decimals: int | None = None,
+    both_forms: bool = False,
 ) -> Answer:
     """A part's derived metric (its margin) or its growth / change over the year before, from
     the part's own facts only; an abstention naming the operand the part lacks. A derived
     metric whose operands the filing also prints for the year before is stated beside its
     figure then, computed the same way; `direction` (a yes/no asking whether it went up, down)
-    is answered from the two; `decimals`: the places a percentage is asked to."""
+    is answered from the two; `decimals`: the places a percentage is asked to; `both_forms`: a
+    growth asked in dollars and in percent states the amount beside the rate."""
     metric = get_metric(item)
     if metric is None:
         return abstain_part(f"I {CANNOT}: no line item {item!r} in the catalogue.", strategy, item)
@@ -323,6 +327,11 @@ def _computed(
     percent = metric.unit == "%" or (aggregate == "growth" and not metric.is_derived)
     places = decimals if decimals is not None and 0 <= decimals <= 4 else 1  # as asked
     shown = f"{value:.{places}f}%" if percent else format_amount(value / 1e6, "USD", 1e6)
+    if aggregate == "growth" and not metric.is_derived and both_forms:
+        # 'how much did X fall, in dollars and in percent': the amount beside the rate
+        now = sum(f.value for f in figures.current.values())
+        then = sum(f.value for f in figures.previous.values())
+        shown += f" ({format_amount((now - then) / 1e6, 'USD', 1e6)})"
     parts = "; ".join(
         f"{_said(store, f)} {f.period.key} "
         f"{format_amount(f.value / (f.scale or 1.0), f.unit, f.scale or 1.0)} (p.{f.page + 1})"

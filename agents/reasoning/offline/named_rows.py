@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from finqa.agents.reasoning.offline.book import Book, Fact
 from finqa.agents.reasoning.offline.solver import Solution, build_solution
@@ -23,7 +24,7 @@ from finqa.lexicon.metrics import metric_key
 from finqa.lexicon.named_line import CURRENT, NONCURRENT, NamedLine, caption_part
 from finqa.lexicon.question_ask import QuestionAsk
 from finqa.lexicon.recipes import Recipe, get_recipe
-from finqa.lexicon.sides import effect_option, line_side
+from finqa.lexicon.sides import effect_option, line_side, two_sided
 
 __all__ = ["named_solution", "named_clause", "side_clause", "sided_value", "NAMED_LINE"]
 
@@ -37,6 +38,10 @@ def named_solution(spec: QuestionAsk, book: Book) -> Solution | None:
     line = spec.named_line
     if line is None or spec.operator is not None:
         return None
+    if spec.asks_side and spec.aggregate == "trend" and spec.target_year is not None:
+        # 'an expense or income in 2021, and what about in 2019?': each year's figure with its
+        # side (`sided_clause` states every year named), the latest as the lead
+        spec = replace(spec, aggregate="single", agg_years=(spec.target_year,))
     if spec.aggregate not in _AGGREGATES and not (line.own and spec.aggregate == "trend"):
         return None  # a line of its own compared over two years: its two figures
     if (spec.is_yes_no and not spec.computes and not spec.asks_side) or not spec.agg_years:
@@ -158,7 +163,7 @@ def side_clause(sol: Solution, spec: QuestionAsk | None = None) -> str:
     if len(rows) != 1:
         return ""
     (row,) = rows.values()
-    if row.statement not in ("income", None):
+    if not _sided_row(row):
         return ""
     years = [f.year for f in sol.facts]
     if spec is not None and spec.asks_side:
@@ -184,7 +189,7 @@ def sided_value(sol: Solution, value: str) -> str:
     if sol.recipe.id != NAMED_LINE or len(sol.facts) != 1 or sol.unit != "USD":
         return value
     fact = sol.facts[0]
-    if fact.row.statement not in ("income", None):
+    if not _sided_row(fact.row):
         return value
     printed = fact.row.printed_for(fact.year)
     side = (
@@ -205,7 +210,7 @@ def line_effect(sol: Solution, question: str) -> str:
     if options is None or sol.recipe.id != NAMED_LINE or len(sol.facts) != 1:
         return ""
     fact = sol.facts[0]
-    if fact.row.statement not in ("income", None):
+    if not _sided_row(fact.row):
         return ""
     printed = fact.row.printed_for(fact.year)
     side = (
@@ -220,6 +225,13 @@ def line_effect(sol: Solution, question: str) -> str:
     obj = m.group("obj").strip() if m else ""
     obj = re.split(r"\s+(?:in|for|during)\s+(?:fiscal\s+|FY\s*)?\d{4}\b", obj)[0]
     return f"It did {word} {obj}: " if obj else f"It did {word}: "
+
+
+def _sided_row(row: Row) -> bool:
+    """A row whose figure's side can be read: an income statement's (by its caption or the
+    layout), or any table's under a caption naming both sides ('Interest and other expense
+    (income), net' in a segment reconciliation prints its sides as the statement does)."""
+    return row.statement in ("income", None) or two_sided(row.label) is not None
 
 
 def _shown(printed: float) -> str:
