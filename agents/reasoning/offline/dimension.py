@@ -18,7 +18,7 @@ from finqa.agents.reasoning.confidence import confidence_signals
 from finqa.agents.reasoning.offline.verdict_kit import offline_answer
 from finqa.agents.types import Answer, Calculation, Citation, Evidence, Operand, StatementStore
 from finqa.lexicon import get_metric
-from finqa.lexicon.answer_form import ask_head, asks_both_forms
+from finqa.lexicon.answer_form import asks_both_forms
 from finqa.lexicon.arith import ArithmeticError_, evaluate
 from finqa.lexicon.dimension_figures import (
     PartFigures,
@@ -175,7 +175,7 @@ def dimension_answer(
             strategy,
             ask.direction if ask.is_yes_no else None,
             ask.decimals,
-            both_forms=asks_both_forms(ask_head(question)),
+            both_forms=asks_both_forms(read_intent(question).head),
         )
     period = period_in(question, docs)  # a stated date read by the filer's own calendar
     if _not_one_figure(question):
