@@ -66,6 +66,28 @@ class TestBasis:
         assert v.decision == "retry"
 
 
+    def test_the_figure_asked_given_for_another_year(self) -> None:
+        """'Was fiscal 2021 a 53-week year?' quoting '... Fiscal 2021 had 52 weeks compared to
+        53 weeks in fiscal 2020.': the 53 weeks are fiscal 2020's, so no Yes rests on it; the
+        sentence stating the asked year's 53 weeks does."""
+        q = "Was fiscal 2021 a 53-week year for General Mills?"
+        other = "Fiscal 2021 had 52 weeks compared to 53 weeks in fiscal 2020."
+        own = "Fiscal 2021 had 53 weeks compared to 52 weeks in fiscal 2020."
+
+        def judge(quote: str) -> Any:
+            answer = Answer(
+                text=f'Yes. "{quote}" [S1]',
+                citations=(Citation(source_id="S1", doc_id=DOC, page=30, quote=quote),),
+            )
+            return JudgeAgent(Settings()).evaluate(q, answer, _ev(quote), 3)
+
+        bad = judge(other)
+        assert bad.details["basis"]["outcome"] == "other_period" and bad.decision != "accept"
+        assert "FY2020" in bad.details["basis"]["reason"]
+        good = judge(own)
+        assert good.details["basis"]["outcome"] == "supported", good.details["basis"]
+
+
 class TestHedgeVocabulary:
     def test_modal_and_hedges(self) -> None:
         """Modals and hedges are found; 'May 31' is a date, not a modal."""

@@ -350,3 +350,34 @@ def test_a_two_sided_caption_has_its_sides_in_any_table() -> None:
     two = SimpleNamespace(statement="segment", label="Interest and other expense (income), net")
     one = SimpleNamespace(statement="segment", label="Interest and other, net")
     assert _sided_row(two) and not _sided_row(one)  # type: ignore[arg-type]
+
+
+TAX_TWO_SIDED = """ACME RETAIL INC.
+CONSOLIDATED STATEMENTS OF OPERATIONS
+(in millions)
+Year Ended December 31,
+2022 2021
+Total net sales 513,983 469,822
+Operating income 12,248 24,879
+Income (loss) before income taxes (5,936) 38,151
+Benefit (provision) for income taxes 3,217 (4,791)
+Net income (loss) (2,722) 33,364
+"""
+
+
+def test_a_catalogue_items_side_read_from_its_two_sided_caption() -> None:
+    """'Did Acme record an income tax expense or an income tax benefit for 2022?' names no line:
+    the tax line, printed under 'Benefit (provision) for income taxes', is read for its side
+    (3,217 unparenthesised: a benefit; 2021's (4,791) a provision), and the judge checks a
+    stated side against that print."""
+    doc = "ACMERETAIL_2022_10K"
+    q = "Did Acme Retail record an income tax expense or an income tax benefit for 2022, and how much was it?"  # fmt: skip
+    text = _answer(TAX_TWO_SIDED, doc, q)
+    assert "benefit for income taxes of $3,217 million" in text, text
+    assert not text.startswith("Yes"), text
+    wrong = (
+        "FY2022: a provision for income taxes of $3,217 million [S1]. Read from the line "
+        "'Benefit (provision) for income taxes 3,217 (4,791)' [S1] (amounts in USD millions)."
+    )
+    verdict = _judge(TAX_TWO_SIDED, doc, q, wrong)
+    assert "wrong_side" in _codes(verdict), verdict.details["answer_problems"]

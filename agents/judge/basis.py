@@ -326,7 +326,55 @@ def _judge_sentence(
         return BasisCheck(
             "not_about", sentence, source_id, f"the quoted sentence is about {others[0]}"
         )
-    return _fact_of_period(sentence, source_id, item, section, topic, asked)
+    return _fact_of_period(sentence, source_id, item, section, topic, asked) or _figure_elsewhere(
+        sentence, source_id, topic, asked
+    )
+
+
+# where a sentence sets one period's figure against another's
+_CLAUSES = re.compile(
+    r"[,;]|\bcompared\s+(?:to|with)\b|\bversus\b|\bvs\.?|\bwhile\b|\bwhereas\b|\bas\s+against\b",
+    re.I,
+)
+
+
+def _figure_elsewhere(
+    sentence: str, source_id: str | None, topic: _Topic, asked: Sequence[int]
+) -> BasisCheck | None:
+    """'Was fiscal 2021 a 53-week year?' quoting 'Fiscal 2021 had 52 weeks compared to 53
+    weeks in fiscal 2020': the figure the question states is in a clause of another year, the
+    asked year's own clause states another: the sentence is no basis for the asked period
+    (`other_period`). None when the question states no figure, the sentence does not name the
+    asked year, or the figure is stated for it."""
+    if len(asked) != 1:
+        return None
+    year = asked[0]
+    stated = [
+        q
+        for q in read_intent(topic.question).stated
+        if not (q.decimals == 0 and 1900 <= abs(q.value) <= 2100 and not q.unit)
+    ]
+    if not stated:
+        return None
+    clauses = [c for c in _CLAUSES.split(sentence) if c.strip()]
+    years = [{y for y, _s, _e in _lex.year_mentions(c)} for c in clauses]
+    if not any(year in ys for ys in years):
+        return None
+    for q in stated:
+        holding = [
+            i
+            for i, c in enumerate(clauses)
+            if any(abs(x.value - q.value) < 1e-9 for x in _lex.extract_quantities(c))
+        ]
+        if holding and all(years[i] and year not in years[i] for i in holding):
+            other = sorted(years[holding[0]])[0]
+            return BasisCheck(
+                "other_period",
+                sentence,
+                source_id,
+                f"the quoted sentence gives {q.text.strip()} for FY{other}, not for the asked FY{year}",
+            )
+    return None
 
 
 def _about(sentence: str, source_id: str | None, topic: _Topic) -> BasisCheck | None:

@@ -21,8 +21,9 @@ from finqa.agents.judge import _lex
 from finqa.agents.judge.context import Context
 from finqa.agents.judge.kind import KindProblem
 from finqa.lexicon.asked_measure import either_or_options
+from finqa.lexicon.metrics import metric_key
 from finqa.lexicon.model import StatementFact
-from finqa.lexicon.named_line import NamedLine, caption_part
+from finqa.lexicon.named_line import NamedLine, caption_part, captions
 from finqa.lexicon.sides import (
     Side,
     effect_option,
@@ -30,6 +31,7 @@ from finqa.lexicon.sides import (
     nonoperating_rows,
     own_words,
     stated_sides,
+    two_sided,
 )
 
 __all__ = ["printed_sides", "side_against_print", "sides_by_year"]
@@ -80,7 +82,7 @@ def sides_by_year(text: str, years: Iterable[int]) -> dict[int, set[str]]:
 def side_against_print(ctx: Context) -> list[KindProblem]:
     """A problem for each asked year whose side the answer states in its own words against the
     side the filing's print gives the named line's figure (module docstring); [] otherwise."""
-    line = ctx.intent.ask.named_line
+    line = ctx.intent.ask.named_line or _line_read(ctx)
     if line is None or ctx.abstained:
         return []
     years = ctx.intent.ask.years or ctx.asked
@@ -99,6 +101,26 @@ def side_against_print(ctx: Context) -> list[KindProblem]:
         problems.append(KindProblem("wrong_side", message, []))
     problems += _effect_against_print(ctx, printed, years)
     return problems
+
+
+# the line an answer says it read: its caption, before the figures it quotes
+_READ_FROM = re.compile(r"\bread from the line ['\u2018]([^'\u2019]+)", re.I)
+
+
+def _line_read(ctx: Context) -> NamedLine | None:
+    """For a question asking which side an item's figure is on and naming no line ('an income
+    tax expense or a benefit?'): the line the answer says it read, by its caption (a locator
+    only: the side is then read from the filing's own print of that caption), when the caption
+    names both sides; None otherwise."""
+    if not ctx.intent.ask.asks_side:
+        return None
+    m = _READ_FROM.search(ctx.text)
+    if m is None:
+        return None
+    caption = (captions(m.group(1)) or (m.group(1),))[0]
+    if two_sided(caption) is None:
+        return None
+    return NamedLine(caption, tuple(metric_key(caption).split()), frozenset(), True, None, False)
 
 
 def _effect_against_print(

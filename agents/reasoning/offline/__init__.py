@@ -31,6 +31,7 @@ from finqa.agents.reasoning.offline.named_rows import (
     line_effect,
     named_clause,
     named_solution,
+    sided_item_line,
     sided_value,
 )
 from finqa.agents.reasoning.offline.part_choice import part_choice_answer
@@ -205,6 +206,11 @@ class OfflineBackend:
         """The figure of the line the question names, read from its own caption; None when
         the question names no such line or no row is it."""
         named = named_solution(spec, book)
+        if named is None and (side_line := sided_item_line(spec, book)) is not None:
+            # 'did X record an income tax expense or a benefit?': the catalogue item's line,
+            # printed under a caption naming both sides, read as that line
+            spec = replace(spec, named_line=side_line)
+            named = named_solution(spec, book)
         if (
             named is not None
             and not (spec.sub_annual and not spec.periods)

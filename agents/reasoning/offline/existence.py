@@ -46,8 +46,8 @@ def existence(
     yes_no = spec.is_yes_no and intent.asks_existence(q) and not moved
     if not (yes_no or intent.zero_if_absent(q)) or spec.target_year is None:
         return None
-    if spec.aggregate != "single" or spec.wants_positive:
-        return None
+    if spec.aggregate != "single" or spec.wants_positive or spec.asks_side:
+        return None  # 'an income tax expense or a benefit?' asks which side, not whether
     if len(set(analyze(q).metrics)) > 1:
         return None  # a relation among lines ('did its operating cash cover capex and dividends')
     li = _asked_item(spec)

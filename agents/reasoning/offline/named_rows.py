@@ -26,7 +26,15 @@ from finqa.lexicon.question_ask import QuestionAsk
 from finqa.lexicon.recipes import Recipe, get_recipe
 from finqa.lexicon.sides import effect_option, line_side, two_sided
 
-__all__ = ["named_solution", "named_clause", "side_clause", "sided_value", "NAMED_LINE"]
+__all__ = [
+    "named_solution",
+    "named_clause",
+    "side_clause",
+    "sided_item_line",
+    "sided_value",
+    "line_effect",
+    "NAMED_LINE",
+]
 
 NAMED_LINE = "named_line"  # the recipe id of a figure read from the line the question names
 _AGGREGATES = ("single", "growth", "change")
@@ -147,10 +155,19 @@ def named_clause(sol: Solution, spec: QuestionAsk | None = None) -> str:
         return ""
     labels = list(dict.fromkeys(f.row.label for f in sol.facts))
     lines = " + ".join(f"'{label}'" for label in labels)
-    return (
-        f" The question names the line '{sol.recipe.name}': read from the filing's "
-        f"{'lines' if len(labels) > 1 else 'line'} {lines}, not from a broader catalogue item."
-    ) + side_clause(sol, spec)
+    if spec is not None and spec.named_line is not None and spec.recipe is not None and spec.asks_side and spec.named_line.phrase in labels:  # fmt: skip
+        # the catalogue item's own line, read as printed to say which side it is on
+        said = (
+            f" The {spec.recipe.replace('_', ' ')} line as the filing prints it, {lines}, "
+            "read for which side each year's figure is on."
+        )
+    else:
+        said = (
+            f" The question names the line '{sol.recipe.name}': read from the filing's "
+            f"{'lines' if len(labels) > 1 else 'line'} {lines}, not from a broader catalogue "
+            "item."
+        )
+    return said + side_clause(sol, spec)
 
 
 def side_clause(sol: Solution, spec: QuestionAsk | None = None) -> str:
@@ -225,6 +242,22 @@ def line_effect(sol: Solution, question: str) -> str:
     obj = m.group("obj").strip() if m else ""
     obj = re.split(r"\s+(?:in|for|during)\s+(?:fiscal\s+|FY\s*)?\d{4}\b", obj)[0]
     return f"It did {word} {obj}: " if obj else f"It did {word}: "
+
+
+def sided_item_line(spec: QuestionAsk, book: Book) -> NamedLine | None:
+    """For a question asking which side a catalogue item's figure is on ('an income tax expense
+    or an income tax benefit?') and naming no line of its own: the item's row for the asked
+    year as a named line, where its caption names both sides ('Benefit (provision) for income
+    taxes'); None otherwise (a one-sided caption's sign is the statement reader's)."""
+    if not spec.asks_side or spec.named_line is not None or spec.recipe is None:
+        return None
+    if spec.target_year is None or get_item(spec.recipe) is None:
+        return None
+    fact = book.find(spec.recipe, spec.target_year)
+    if fact is None or two_sided(fact.row.label) is None:
+        return None
+    caption = fact.row.label
+    return NamedLine(caption, tuple(metric_key(caption).split()), frozenset(), True, None, False)
 
 
 def _sided_row(row: Row) -> bool:
