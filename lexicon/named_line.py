@@ -81,6 +81,9 @@ class NamedLine:
     # a gain, loss or income named by what it is on or from ('net loss on equity investments',
     # 'income from continuing operations'): a line of its own, never the company's net result
     own: bool = False
+    # not named by the question: the asked catalogue item's own line as a filing prints it
+    # (its caption naming both sides, read for which side a figure is on)
+    from_item: bool = False
 
     @property
     def printed(self) -> bool:

@@ -155,10 +155,10 @@ def named_clause(sol: Solution, spec: QuestionAsk | None = None) -> str:
         return ""
     labels = list(dict.fromkeys(f.row.label for f in sol.facts))
     lines = " + ".join(f"'{label}'" for label in labels)
-    if spec is not None and spec.named_line is not None and spec.recipe is not None and spec.asks_side and spec.named_line.phrase in labels:  # fmt: skip
+    if spec is not None and spec.named_line is not None and spec.named_line.from_item:
         # the catalogue item's own line, read as printed to say which side it is on
         said = (
-            f" The {spec.recipe.replace('_', ' ')} line as the filing prints it, {lines}, "
+            f" The {str(spec.recipe).replace('_', ' ')} line as the filing prints it, {lines}, "
             "read for which side each year's figure is on."
         )
     else:
@@ -257,7 +257,9 @@ def sided_item_line(spec: QuestionAsk, book: Book) -> NamedLine | None:
     if fact is None or two_sided(fact.row.label) is None:
         return None
     caption = fact.row.label
-    return NamedLine(caption, tuple(metric_key(caption).split()), frozenset(), True, None, False)
+    return NamedLine(
+        caption, tuple(metric_key(caption).split()), frozenset(), True, None, False, from_item=True
+    )
 
 
 def _sided_row(row: Row) -> bool:
