@@ -230,6 +230,21 @@ def coverage_split(question: str) -> tuple[str, str] | None:
     return question[: m.start()], question[m.end() :]
 
 
+def flow_option(options: tuple[str, str], inflow: bool) -> str | None:
+    """Of an either/or's two options, one an inflow verb of the cash-flow captions ('generated')
+    and one a verb of cash going out ('consumed': `data/cash_flow_verbs.yaml` spent), the one a
+    flow of that sign has; None when the options are no such pair."""
+    words = read_yaml("cash_flow_verbs.yaml")
+    ins = {str(w).lower() for w in words.get("inflow") or ()}
+    outs = {str(w).lower() for w in words.get("spent") or ()}
+    a, b = (o.lower() for o in options)
+    if a in ins and b in outs:
+        return options[0] if inflow else options[1]
+    if b in ins and a in outs:
+        return options[1] if inflow else options[0]
+    return None
+
+
 def names_outflow(caption: str) -> bool:
     """The text names a cash outflow by the statement's captions: an outflow verb ('Net cash
     used in investing activities') and no inflow verb ('provided by (used in)' leaves the sign

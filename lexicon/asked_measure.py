@@ -505,7 +505,8 @@ def _contribution_target(question: str) -> tuple[str, str, str] | None:
 # an either/or yes-no question ('Did X add to or reduce Y', 'a charge or a benefit', 'help or
 # hurt'): the two options around its 'or'
 _EITHER_OR = re.compile(
-    r"^\W*(?:did|does|do|was|is|were|are|has|have|had)\b(?P<before>[^?]*?)\s+or\s+"
+    r"^\W*(?:did|does|do|was|is|were|are|has|have|had|(?:please\s+)?(?:say|state|indicate|"
+    r"tell(?:\s+us)?|specify|confirm)\s+whether)\b(?P<before>[^?]*?)\s+or\s+"
     r"(?P<after>[^?,;]*)",
     re.I,
 )

@@ -62,6 +62,10 @@ _EACH_YEAR = re.compile(
     r"(?:(?:for|in)\s+)?(?:(?:FY|fiscal(?:\s+year)?)\s*)?\d{4}\b",
     re.I,
 )
+# a yes/no asked in the imperative: 'Say whether ...', 'State whether ...', 'Indicate whether'
+_WHETHER = re.compile(
+    r"^\s*(?:please\s+)?(?:say|state|indicate|tell(?:\s+us)?|specify|confirm)\s+whether\b", re.I
+)
 # a follow-up asking the part before again for another year ('And in 2018?', 'What about
 # fiscal 2019?', 'and what about in 2019?')
 _FOLLOW_UP = re.compile(
@@ -131,6 +135,12 @@ def question_parts(question: str) -> QuestionParts:
             continue
         lead = _LEAD.search(sentence)
         instruction = not lead or _INSTRUCTION.match(sentence) and "?" not in sentence
+        if _WHETHER.match(sentence):
+            # 'Say whether operations generated or consumed cash.': a yes/no (or either/or) the
+            # answer owes, asked in the imperative, not an instruction on the answer's form
+            asked.append(sentence)
+            context.append(sentence)
+            continue
         if requests_cause(sentence):
             # a request for the causes ('Give the change and the reason the company states'):
             # a part the answer owes, not an instruction on how to answer the others
@@ -168,8 +178,10 @@ def _part(index: int, part: str, context: str) -> QuestionPart:
     if follow is not None:
         # 'And in 2018?', 'What about 2019?': the part before, asked again for another year
         return QuestionPart(index, part, "compare", context, (int(follow.group("year")),))
-    if re.match(_AUX + r"\b", head) or re.match(
-        r"(?:as of|in|for|at)\b[^,]*,\s*" + _AUX + r"\b", head
+    if (
+        _WHETHER.match(part)
+        or re.match(_AUX + r"\b", head)
+        or re.match(r"(?:as of|in|for|at)\b[^,]*,\s*" + _AUX + r"\b", head)
     ):
         form = "verdict"
     elif _asks_why(part) and not _REQUEST.match(part):

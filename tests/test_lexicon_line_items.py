@@ -144,3 +144,14 @@ class TestPerYearFormulas:
         )
         assert recipe.unit == "%"
         assert get_recipe("inventory") is not None
+
+
+def test_long_term_debt_classified_as_current_is_short_term_debt() -> None:
+    """PG&E's caption of its current portion ('Long-term debt, classified as current (includes
+    $168 million ... related to VIEs ...)') is short-term debt, never long-term debt (printed
+    by its 10-Ks of 2015-2022 and its 10-Qs)."""
+    from finqa.lexicon.statements.catalogue import item_for_label
+
+    caption = "Long-term debt, classified as current (includes $168 million and $18 million related to VIEs at respective dates)"  # fmt: skip
+    assert item_for_label(caption) == "short_term_debt"
+    assert item_for_label("Long-term debt (includes $10.31 billion related to VIEs)") == "long_term_debt"

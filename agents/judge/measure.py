@@ -12,13 +12,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from finqa.agents.judge import _lex
 from finqa.agents.judge.context import Context, question_parts_of
 from finqa.agents.judge.kind import KindProblem
 from finqa.agents.judge.numeric import NumberCheck
 from finqa.agents.judge.period_type import operand_captions
 from finqa.agents.judge.row_item import printed_on
 from finqa.agents.types import Answer
-from finqa.lexicon.answer_form import ask_head
+from finqa.lexicon.answer_form import ask_head, flow_option
 from finqa.lexicon.asked_measure import (
     answer_fit,
     asks_per_share,
@@ -146,6 +147,9 @@ def either_or_verdict(ctx: Context) -> list[KindProblem]:
     if options is None:
         return []
     words = set(re.findall(r"[a-z]+", ctx.text.lower()))
+    against = _flow_against_figure(ctx.text, options)
+    if against is not None:
+        return [against]
     if any(w.startswith(o[:4]) for o in options for w in words):
         return []
     if all(word_class(o) for o in options) and any(word_class(w) for w in words):
@@ -157,6 +161,28 @@ def either_or_verdict(ctx: Context) -> list[KindProblem]:
             "neither",
         )
     ]
+
+
+def _flow_against_figure(text: str, options: tuple[str, str]) -> KindProblem | None:
+    """'Generated or consumed cash?': the option named against the sign of the first amount
+    the answer gives (a negative flow consumed cash); None when the options are no inflow /
+    outflow pair, or the option named is the one the sign has."""
+    amounts = [q for q in _lex.extract_quantities(text) if q.kind == "number" and q.unit == "USD"]
+    if not amounts or not amounts[0].value:
+        return None
+    value = float(amounts[0].value)
+    has = flow_option(options, value > 0)
+    if has is None:
+        return None
+    other = next(o for o in options if o != has)
+    named = set(re.findall(r"[a-z]+", text.lower()))
+    if other.lower() in named and has.lower() not in named:
+        return KindProblem(
+            "either_or",
+            f"the answer says the flow {other} cash, but the figure it gives, "
+            f"{amounts[0].text.strip()}, is {'an inflow' if value > 0 else 'an outflow'}",
+        )
+    return None
 
 
 def effect_verdict(ctx: Context) -> list[KindProblem]:

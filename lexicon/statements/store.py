@@ -101,7 +101,9 @@ STORE_READ_ERRORS: tuple[type[Exception], ...] = (OSError, ValueError, KeyError,
 # 26: a release's change columns after a current and a prior period ('$ 2,487.0 $ 2,112.8
 #     $ 374.2 18 %' under 'Quarters Ended June 30, 2023 2022 Inc/ (Dec)') dropped row by row
 #     where the first is the two figures' difference (or their change in percent)
-MODEL_VERSION = 26
+# 27: 'Long-term debt, classified as current' (PG&E's caption of the current portion) is
+#     short-term debt, never long-term debt
+MODEL_VERSION = 27
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
 

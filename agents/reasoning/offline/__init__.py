@@ -53,7 +53,8 @@ from finqa.agents.reasoning.offline.verdict_kit import TEMPLATE_ID, offline_answ
 from finqa.agents.reasoning.offline.verdicts import metric_lead, verdict_answer
 from finqa.agents.types import Answer, Calculation, Evidence, StatementStore
 from finqa.lexicon import intent
-from finqa.lexicon.asked_measure import answer_fit
+from finqa.lexicon.answer_form import flow_option
+from finqa.lexicon.asked_measure import answer_fit, either_or_options
 from finqa.lexicon.causes import asks_cause
 from finqa.lexicon.conventions import asks_per_share
 from finqa.lexicon.metrics import METRICS, find_metrics
@@ -303,8 +304,9 @@ class OfflineBackend:
             lead += f"The {sol.recipe.name} {moved} from {fmt_unit(v0, sol.unit, sol.scale)} in FY{y0} to {fmt_unit(v1, sol.unit, sol.scale)} in FY{y1}. "
         if not lead:
             lead = metric_lead(question, spec, sol.recipe.id, sol.value)
-        # 'did that line help or hurt pre-tax income?': the option its side has
-        lead = line_effect(sol, question) + lead
+        # 'did that line help or hurt pre-tax income?': the option its side has; 'say whether
+        # operations generated or consumed cash': the option the flow's sign has
+        lead = line_effect(sol, question) + _flow_lead(sol, question) + lead
         text = f"{lead}{what[:1].upper()}{what[1:]}: {value} {refs}."
         if both is not None and not lead:
             text += f" {both.years}"
@@ -459,6 +461,17 @@ class OfflineBackend:
         return offline_answer(
             text, strategy, conf, abstained=True, citations=tuple(p.citation for p in passages)
         )
+
+
+def _flow_lead(sol: Solution, question: str) -> str:
+    """'It consumed cash: ' for a cash-flow statement figure whose question offers an inflow
+    and an outflow verb ('generated or consumed'), by the figure's sign; '' otherwise."""
+    options = either_or_options(question)
+    metric = METRICS.get(sol.recipe.id)
+    if options is None or metric is None or metric.statement != "cash_flow" or not sol.value:
+        return ""
+    word = flow_option(options, sol.value > 0)
+    return f"It {word} cash: " if word else ""
 
 
 def _level_calculations(spec: QuestionAsk, sol: Solution, book: Book) -> tuple[Calculation, ...]:
