@@ -271,6 +271,9 @@ def _frame_matches(sentence: str) -> list[re.Match[str]]:
     return sorted(found, key=lambda m: m.start("np"))
 
 
+_YEAR_MODIFIER = re.compile(r"(?:19|20)\d{2}")
+
+
 def _phrase_tokens(tail: str) -> tuple[list[str], str]:
     """The tokens of the phrase at the start of `tail`, up to where a period, filer, source or
     clause begins, and the rest of `tail` after them. An operator read first ('the
@@ -280,6 +283,10 @@ def _phrase_tokens(tail: str) -> tuple[list[str], str]:
     end = 0
     for i, (tok, stop) in enumerate(toks):
         low = tok.lower()
+        if tok[0].isdigit() and _YEAR_MODIFIER.fullmatch(tok) and i + 1 < len(toks):
+            nxt = toks[i + 1][0]
+            if nxt[0].isalpha() and nxt.lower() not in _END_WORDS:
+                continue  # 'total 2015 operating expenses': the year names the period only
         if tok in _END_MARKS or tok[0].isdigit():
             break
         if low in ("and", "&") and out:

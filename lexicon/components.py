@@ -44,6 +44,7 @@ def side_classes(text: str) -> frozenset[str]:
 # what opens a list of the whole's components after the whole is named: 'including both',
 # 'counting', 'comprising', 'defined as', 'computed as' (a list needs two or more parts)
 _LEAD = re.compile(
+    r"(?:,\s*)?(?:\bi\.e\.,?|\bthat\s+is,|\bnamely)\s+(?=\w)|"
     r"(?:,\s*)?\b(?:including|counting|comprising|consisting\s+of|adding(?:\s+up|\s+together)?|"
     r"summing(?:\s+up)?|combining|"
     r"made\s+up\s+of|(?:which\s+is\s+|is\s+)?(?:defined|computed|calculated)\s+as)\s+",

@@ -63,6 +63,8 @@ _PARENT_SPAN = re.compile(
     r"(?:non-?controlling|minority) interests?\b)",
     re.IGNORECASE,
 )
+# the company's share named ('attributable to Kraft Heinz'), not the noncontrolling interests'
+_ATTRIBUTABLE = re.compile(r"\battributable to (?!non-?controlling|minority)", re.IGNORECASE)
 # the consolidated convention named to be set aside: '(not consolidated net income including
 # noncontrolling interests)', 'rather than total equity'
 _NEGATED = re.compile(
@@ -114,7 +116,13 @@ def stated_conventions(question: str) -> Conventions:
     elif average and not ending:
         balance = "average"
     days = {int(m.group(1)) for m in _DAYS.finditer(q)}
-    stated = _CONSOLIDATED.search(_NEGATED.sub(" ", _PARENT_SPAN.sub(" ", q)))
+    plain = _NEGATED.sub(" ", _PARENT_SPAN.sub(" ", q))
+    stated = _CONSOLIDATED.search(plain)
+    parent = _ATTRIBUTABLE.search(plain)
+    if stated and parent and parent.start() < stated.start():
+        # 'net income attributable to X, and how did it compare with consolidated net
+        # income?': the company's share is asked, the consolidated figure is compared with it
+        stated = None
     owners: Literal["consolidated"] | None = "consolidated" if stated else None
     return Conventions(balance=balance, days=days.pop() if len(days) == 1 else None, owners=owners)
 

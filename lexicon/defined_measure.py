@@ -107,10 +107,16 @@ def _read(q: str) -> DefinedMeasure | None:
     return DefinedMeasure(name, listed.parts, listed.signs, keys)
 
 
+_PERIOD_TAIL = re.compile(
+    r"\s+(?:in|for|during|of)\s+(?:fiscal\s+(?:year\s+)?|FY\s*)?\d{4}\b.*$", re.I
+)
+
+
 def _name(whole: str) -> str:
     """The measure's own words: after the owner's possessive ('JPMorgan Chase's pre-provision
     profit' -> 'pre-provision profit')."""
     name = re.split(r"['\u2019]s\s+", whole)[-1].strip()
+    name = _PERIOD_TAIL.sub("", name)  # 'net interest expense in 2016': the period is asked
     return _LEAD_VERB.sub("", name)
 
 

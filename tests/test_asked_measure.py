@@ -718,3 +718,36 @@ def test_a_share_of_a_measure_the_catalogue_does_not_name_is_no_revenue_share() 
     assert not share("What share of all U.S. retail pharmacy prescriptions did the company dispense?")  # fmt: skip
     assert share("What percentage of Acme net sales came from the Americas in 2020?")
     assert share("What share of the company total came from Europe in 2020?")
+
+
+def test_a_year_inside_the_phrase_is_a_modifier() -> None:
+    """'total 2015 operating expenses including stock-based compensation' asks operating
+    expenses: the stock-based compensation line is no answer to it."""
+    from finqa.lexicon.asked_measure import answer_fit, asked_measure
+
+    q = "Acme's 2015 stock-based compensation was $2,119 million. What were Acme's total 2015 operating expenses including stock-based compensation?"  # fmt: skip
+    asked = asked_measure(q)
+    assert asked is not None and "operating" in asked.words
+    fit = answer_fit(q, "FY2015 stock-based compensation: $2,119 million [S1].")
+    assert fit is not None and not fit.fits
+
+
+def test_a_measure_defined_after_ie() -> None:
+    """'net interest expense, i.e. interest expense less interest income and other' defines a
+    difference of two lines."""
+    from finqa.lexicon.defined_measure import defined_measure
+
+    m = defined_measure("What was Acme's net interest expense in 2016, i.e. interest expense less interest income and other?")  # fmt: skip
+    assert m is not None and m.name == "net interest expense"
+    assert m.parts == ("interest expense", "interest income and other") and m.signs == (1, -1)
+
+
+def test_the_company_share_named_before_a_consolidated_comparison() -> None:
+    from finqa.lexicon.conventions import stated_conventions
+
+    q = "What was net income attributable to Acme in 2017, and how did it compare with consolidated net income?"  # fmt: skip
+    assert stated_conventions(q).owners is None
+    assert (
+        stated_conventions("What was Acme's ROE using consolidated net income?").owners
+        == "consolidated"
+    )

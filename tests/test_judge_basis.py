@@ -65,7 +65,6 @@ class TestBasis:
         assert v.details["basis"]["outcome"] == "other_period"
         assert v.decision == "retry"
 
-
     def test_the_figure_asked_given_for_another_year(self) -> None:
         """'Was fiscal 2021 a 53-week year?' quoting '... Fiscal 2021 had 52 weeks compared to
         53 weeks in fiscal 2020.': the 53 weeks are fiscal 2020's, so no Yes rests on it; the
@@ -356,3 +355,24 @@ class TestBasisStatesTheMovement:
             "dividend to $0.50 per share from $0.455 per share."
         )
         _expect(self.Q, raised, "supported")
+
+
+def test_a_movement_is_no_answer_to_a_level() -> None:
+    """'What amount did X record for wildfire claims in 2019?' answered with '$336 million' that
+    its quoted sentence states as a decrease: refused; the same question answered with a level
+    quoted from a sentence stating it is not."""
+    q = "What amount did Acme record for wildfire-related claims on its 2019 income statement?"
+    moved = "Costs related to wildfires decreased by $336 million in 2019 compared to 2018."
+    level = "Acme recorded wildfire-related claims of $11,435 million in 2019."
+
+    def judge(figure: str, quote: str) -> Any:
+        answer = Answer(
+            text=f'{figure}. The filing states: "{quote}" [S1].',
+            citations=(Citation(source_id="S1", doc_id=DOC, page=30, quote=quote),),
+        )
+        return JudgeAgent(Settings()).evaluate(q, answer, _ev(quote), 3)
+
+    bad = judge("$336 million", moved)
+    assert "movement_for_level" in [p["code"] for p in bad.details["answer_problems"]]
+    good = judge("$11,435 million", level)
+    assert "movement_for_level" not in [p["code"] for p in good.details["answer_problems"]]

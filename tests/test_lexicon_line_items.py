@@ -154,4 +154,7 @@ def test_long_term_debt_classified_as_current_is_short_term_debt() -> None:
 
     caption = "Long-term debt, classified as current (includes $168 million and $18 million related to VIEs at respective dates)"  # fmt: skip
     assert item_for_label(caption) == "short_term_debt"
-    assert item_for_label("Long-term debt (includes $10.31 billion related to VIEs)") == "long_term_debt"
+    assert (
+        item_for_label("Long-term debt (includes $10.31 billion related to VIEs)")
+        == "long_term_debt"
+    )

@@ -63,3 +63,28 @@ def test_one_line_is_no_answer_to_the_sum() -> None:
     )
     codes = [p["code"] for p in both.details["answer_problems"]]
     assert "route_conflict" not in codes, both.details["answer_problems"]
+
+
+def test_a_part_of_a_defined_difference_is_no_answer() -> None:
+    """'net interest expense, i.e. interest expense less interest income and other' answered
+    with the 'Interest expense' line alone: one part for the difference, refused; a line of the
+    difference's own ('Interest expense, net') is not one of its parts."""
+    income = """Consolidated Statement of Income
+(in millions)
+2016 2015
+Net revenue 62,799 63,056
+Operating profit 9,785 8,353
+Interest expense (1,342) (970)
+Interest income and other 110 59
+Income before income taxes 8,553 7,442
+"""
+    q = "What was Acme's net interest expense in 2016, i.e. interest expense less interest income and other?"  # fmt: skip
+    ev = evidence(income, doc=DOC, first_page=60)
+
+    def judge(text: str) -> Any:
+        return JudgeAgent(Settings()).evaluate(q, Answer(text=text), ev, 1)
+
+    part = judge("FY2016 interest expense: $1,342 million [S1]. Read from the line 'Interest expense (1,342) (970)' [S1].")  # fmt: skip
+    assert "one_part" in [p["code"] for p in part.details["answer_problems"]]
+    own = judge("FY2016 net interest expense: $1,232 million [S1]. Read from the line 'Interest expense, net (1,232)' [S1].")  # fmt: skip
+    assert "one_part" not in [p["code"] for p in own.details["answer_problems"]]

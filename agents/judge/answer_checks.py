@@ -21,6 +21,7 @@ from finqa.agents.judge.line_side import side_against_print
 from finqa.agents.judge.measure import (
     effect_verdict,
     either_or_verdict,
+    movement_for_level,
     one_part_for_parts,
     other_measure,
 )
@@ -69,6 +70,7 @@ PROBLEM_FACETS: dict[str, tuple[str, ...]] = {
     "effect_not_answered": ("verdict",),
     "one_part": ("figure",),
     "other_scope": ("figure",),
+    "movement_for_level": ("figure",),
 }
 
 
@@ -116,6 +118,7 @@ def check_answer_kind(
     problems += either_or_verdict(ctx)  # a Yes / No to 'did X add to or reduce Y?'
     problems += effect_verdict(ctx)  # 'did X reduce Y?' answered with X's own movement
     problems += one_part_for_parts(ctx)  # 'counting both A and B' answered with one row
+    problems += movement_for_level(ctx)  # a level asked, a sentence's 'decreased by $X' given
     problems += side_against_print(ctx)  # a named line's figure put on the side it is not on
     problems += ctx.problems  # the second route's and the definitions' (step 2)
     flagged = [x for x in answer.calc_problems if x]

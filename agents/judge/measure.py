@@ -30,9 +30,11 @@ from finqa.lexicon.asked_measure import (
     side_words,
     unnamed_measure,
 )
-from finqa.lexicon.components import enumeration, part_key, side_classes
+from finqa.lexicon.components import Enumeration, enumeration, part_key, side_classes
 from finqa.lexicon.metrics import METRICS
-from finqa.lexicon.movement import word_class
+from finqa.lexicon.movement import pattern as movement_pattern
+from finqa.lexicon.movement import without_idioms, word_class
+from finqa.lexicon.named_line import captions
 
 __all__ = ["effect_verdict", "either_or_verdict", "one_part_for_parts", "other_measure"]
 
@@ -224,6 +226,20 @@ def _line_names_all(text: str, parts: Sequence[str]) -> bool:
     return all(set(part_key(p).split()) - {"and"} <= caption for p in parts)
 
 
+def _one_part_read(text: str, listed: Enumeration) -> bool:
+    """The line the answer read is one part of the measure the question defines: for a stated
+    sum, a line whose caption does not name every part; for a difference, a line captioned as
+    one of its parts ('Interest expense' for 'interest expense less interest income')."""
+    if listed.stated_sum:
+        return not _line_names_all(text, listed.parts)
+    m = _LINE_READ.search(text)
+    if m is None:
+        return False
+    caption = captions(m.group(1))
+    words = set(part_key(caption[0] if caption else m.group(1)).split()) - {"total"}
+    return any(words == set(part_key(p).split()) - {"total"} for p in listed.parts)
+
+
 def one_part_for_parts(ctx: Context) -> list[KindProblem]:
     """A whole the question spells out of its parts ('counting both A and B', 'the combined
     revenue of A and its B businesses (X and Y)') answered with a figure read off one row: one
@@ -233,10 +249,10 @@ def one_part_for_parts(ctx: Context) -> list[KindProblem]:
     listed = enumeration(ctx.question)
     if listed is None or len(listed.parts) < 2 or listed.sides:
         return []
-    if listed.defined and not (listed.stated_sum and not _line_names_all(ctx.text, listed.parts)):
-        # a difference the question defines may be printed as a line of its own; a sum of two
-        # lines only on a line whose caption names both ('Cash, cash equivalents and
-        # marketable securities')
+    if listed.defined and not _one_part_read(ctx.text, listed):
+        # a difference the question defines may be printed as a line of its own ('Interest
+        # expense, net'), not as one of its parts; a sum of two lines only on a line whose
+        # caption names both ('Cash, cash equivalents and marketable securities')
         return []
     parts = " and ".join(repr(p) for p in listed.parts)
     return [
@@ -245,3 +261,38 @@ def one_part_for_parts(ctx: Context) -> list[KindProblem]:
             f"the question counts {parts} in the figure it asks; the answer reads one row",
         )
     ]
+
+
+_QUOTE = re.compile(r"\"([^\"]{10,})\"")
+
+
+def movement_for_level(ctx: Context) -> list[KindProblem]:
+    """'What amount did X record for Y in 2019?' answered with a figure its quoted sentence
+    gives as the size of a movement ('Costs ... decreased by $336 million in 2019 compared to
+    2018'): the change answers another question than the level asked."""
+    ask = ctx.intent.ask
+    if ctx.abstained or ask.aggregate != "single" or any(ask.direction):
+        return []
+    if ask.change_over_prior or movement_pattern().search(without_idioms(ctx.intent.asked_text)):
+        return []
+    quotes = _QUOTE.findall(ctx.text)
+    first = ctx.text.find('"')
+    lead = [
+        q
+        for q in _lex.extract_quantities(ctx.text[: first if first >= 0 else len(ctx.text)])
+        if q.kind == "number" and q.unit == "USD"
+    ]
+    if not quotes or not lead:
+        return []
+    for quote in quotes:
+        for q in _lex.extract_quantities(quote):
+            if q.kind == "number" and q.direction and abs(q.value) == abs(lead[0].value):
+                return [
+                    KindProblem(
+                        "movement_for_level",
+                        f"the answer gives {lead[0].text.strip()}, which its quoted sentence "
+                        "states as the size of a movement, not the amount asked",
+                        [lead[0].text.strip()],
+                    )
+                ]
+    return []
