@@ -48,6 +48,7 @@ __all__ = [
     "observed_direction",
     "change_percents",
     "stated_change_percents",
+    "size_of_movement",
     "against_stated_change",
     "FLAT",
     "STATED_CHANGE_TOLERANCE",
@@ -283,3 +284,19 @@ def against_stated_change(stated: Sequence[float], observed: Sequence[float]) ->
         return False
     points, share = STATED_CHANGE_TOLERANCE
     return not any(abs(s - abs(o)) <= max(points, share * abs(o)) for s in stated for o in observed)
+
+
+@data_cache()
+def _moved_by() -> re.Pattern[str]:
+    verbs = alternation(("up", "down", "favourable", "unfavourable", "change"), ("verbs",))
+    return re.compile(
+        rf"\b(?:{verbs})\s+(?:by\s+)?(?:approximately\s+|about\s+|roughly\s+|nearly\s+)?\$?\s*$",
+        re.I,
+    )
+
+
+def size_of_movement(text: str, start: int) -> bool:
+    """The figure at `start` in `text` is the size of a movement its sentence states: a
+    movement verb right before it ('decreased by $336 million', 'rose $12 million'), not a
+    level named by a gain or loss ('a gain of $20 billion')."""
+    return bool(_moved_by().search(text[max(0, start - 40) : start]))

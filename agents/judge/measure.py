@@ -33,7 +33,7 @@ from finqa.lexicon.asked_measure import (
 from finqa.lexicon.components import Enumeration, enumeration, part_key, side_classes
 from finqa.lexicon.metrics import METRICS
 from finqa.lexicon.movement import pattern as movement_pattern
-from finqa.lexicon.movement import without_idioms, word_class
+from finqa.lexicon.movement import size_of_movement, without_idioms, word_class
 from finqa.lexicon.named_line import captions
 
 __all__ = ["effect_verdict", "either_or_verdict", "one_part_for_parts", "other_measure"]
@@ -286,7 +286,11 @@ def movement_for_level(ctx: Context) -> list[KindProblem]:
         return []
     for quote in quotes:
         for q in _lex.extract_quantities(quote):
-            if q.kind == "number" and q.direction and abs(q.value) == abs(lead[0].value):
+            if (
+                q.kind == "number"
+                and abs(q.value) == abs(lead[0].value)
+                and size_of_movement(quote, q.start)
+            ):
                 return [
                     KindProblem(
                         "movement_for_level",

@@ -39,6 +39,7 @@ from finqa.lexicon import (
     get_metric,
 )
 from finqa.lexicon.answer_form import alternatives
+from finqa.lexicon.movement import size_of_movement
 from finqa.lexicon.polarity import (
     YES_NO_HEAD,
     asks_direction,
@@ -225,7 +226,7 @@ def figure_answer(question: str, evidence: Evidence, strategy: str) -> Answer | 
     amounts = _amounts(p.text)
     if len(amounts) != 1:
         return None
-    if amounts[0].direction and not _asks_movement(question):
+    if size_of_movement(p.text, amounts[0].start) and not _asks_movement(question):
         return None  # 'decreased by $336 million': a movement's size, not the amount asked
     amount = amounts[0].text
     text = (
