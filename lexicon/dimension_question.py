@@ -95,13 +95,20 @@ def _short_ok(text: str, key: str) -> bool:
 
 def _axis_word(question: str) -> tuple[str, int, int] | None:
     """The kind of part a general word of the question names, and where the word is."""
-    best: tuple[str, int, int] | None = None
+    found = _axis_words(question)
+    return found[0] if found else None
+
+
+def _axis_words(question: str) -> list[tuple[str, int, int]]:
+    """Every general word of a kind of part the question uses, in order ('What Segment EBITDA
+    margin did X's Wireline segment report': the second names the part)."""
+    found: dict[int, tuple[str, int, int]] = {}
     for kind, words in kind_words().items():
         for w in sorted(words, key=len, reverse=True):
             for m in re.finditer(rf"\b{re.escape(w)}\b", question, re.I):
-                if best is None or m.start() < best[1]:
-                    best = (kind, m.start(), m.end())
-    return best
+                if m.start() not in found:
+                    found[m.start()] = (kind, m.start(), m.end())
+    return [found[k] for k in sorted(found)]
 
 
 def _company_spans(question: str) -> list[tuple[int, int]]:
@@ -141,6 +148,50 @@ _PROPER = re.compile(r"^(?:[A-Z0-9][\w.&'’-]*|&|and|of|the|,)$")
 _QUESTION_WORDS = frozenset({"what", "which", "how", "in", "for", "the", "did", "was", "is", "its"})
 
 
+def _part_before_kind(question: str, found: tuple[str, int, int]) -> AskedDimension | None:
+    """The part a proper name before a kind word names ('the Greater China segment'), or None
+    (no name, a question word, the company's own name, a kind word naming no figure)."""
+    from finqa.lexicon.model import AskedDimension
+
+    kind, start, end = found
+    if not _figure_near(question, start, end):
+        return None
+    words = list(_tokens(question[:start]))
+    companies = _company_spans(question)
+    run: list[str] = []
+    for i in range(len(words) - 1, -1, -1):
+        s, e, text = words[i]
+        raw = question[s : e + 2]
+        if not _PROPER.match(text) or text.lower() in _QUESTION_WORDS:
+            break
+        owned = raw[len(text) :].startswith(("'s", "\u2019s"))
+        if owned and run:
+            if i > 0 and _owned(question, words[i - 1]):
+                # "Walmart's Sam's Club segment": after the company's possessive, a name
+                # holding one of its own
+                run.insert(0, question[s : e + 2])
+            break  # "Apple's Greater China": the company's possessive ends the name
+        run.insert(0, text)
+        if owned:
+            break
+    while run and run[0].lower() in ("and", "of", "the", ","):
+        run.pop(0)
+    phrase = " ".join(run)
+    if any(name_key(question[a:b]) == name_key(phrase) for a, b in companies):
+        phrase = ""  # "Best Buy product category": the company is no part's name
+    if phrase and (not is_residual(phrase) or kind == "segment"):
+        # 'the Corporate segment': a name a breakdown's rest often takes, stated a segment
+        # by the question, is still the part asked (never the company's figure)
+        return AskedDimension(kind=kind, phrase=phrase)
+    return None
+
+
+def _owned(question: str, token: tuple[int, int, str]) -> bool:
+    """The token is a name in the possessive ('Walmart's')."""
+    s, e, text = token
+    return question[s : e + 2][len(text) :].startswith(("'s", "\u2019s"))
+
+
 def asked_dimension(question: str) -> AskedDimension | None:
     """A part the question names by its own words, without a filing's vocabulary: a proper
     name before a kind word ('the Greater China segment', "Boeing's Global Services business
@@ -148,30 +199,10 @@ def asked_dimension(question: str) -> AskedDimension | None:
     from finqa.lexicon.demonyms import place_adjective
     from finqa.lexicon.model import AskedDimension
 
-    found = _axis_word(question)
-    if found is not None and _figure_near(question, found[1], found[2]):
-        kind, start, _ = found
-        words = [t for t in _tokens(question[:start])]
-        companies = _company_spans(question)
-        run: list[str] = []
-        for s, e, text in reversed(words):
-            raw = question[s : e + 2]
-            if not _PROPER.match(text) or text.lower() in _QUESTION_WORDS:
-                break
-            if raw[len(text) :].startswith(("'s", "’s")) and run:
-                break  # "Apple's Greater China": the company's possessive ends the name
-            run.insert(0, text)
-            if raw[len(text) :].startswith(("'s", "’s")):
-                break
-        while run and run[0].lower() in ("and", "of", "the", ","):
-            run.pop(0)
-        phrase = " ".join(run)
-        if any(name_key(question[a:b]) == name_key(phrase) for a, b in companies):
-            phrase = ""  # "Best Buy product category": the company is no part's name
-        if phrase and (not is_residual(phrase) or kind == "segment"):
-            # 'the Corporate segment': a name a breakdown's rest often takes, stated a segment
-            # by the question, is still the part asked (never the company's figure)
-            return AskedDimension(kind=kind, phrase=phrase)
+    for found in _axis_words(question):
+        named = _part_before_kind(question, found)
+        if named is not None:
+            return named
     place_part = place_adjective(question)  # 'Canadian operations', 'European revenue'
     if place_part is not None:
         return place_part

@@ -363,13 +363,14 @@ def _aggregate(
         return "growth", (target - 1, target)
     if (
         target
-        and "change" in forms
+        and ("change" in forms or intent.asks_movement(head))
         and base is not None
         and base.unit == "USD"
         and intent.asks_change_amount(head)
     ):
-        # 'the year-over-year change in operating income for FY2022': the change operator over
-        # the line item named, from the year before to the year named
+        # 'the year-over-year change in operating income for FY2022', 'by how much did cash
+        # increase during fiscal 2020': the change operator over the line item named, from the
+        # year before to the year named
         return "change", (target - 1, target)
     if target and (
         (answer_form.is_yes_no_of_fact(q) and intent.asks_movement(head))

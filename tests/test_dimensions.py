@@ -574,3 +574,21 @@ def test_a_change_asked_as_a_rate_is_the_growth() -> None:
     amount = "How much operating income did the Gamma segment earn in 2024, and how much did it change from 2023?"  # fmt: skip
     assert asked_change(amount) == "change"
     assert asked_change("How much did revenue of the Gamma segment grow in 2024?") == "growth"
+
+
+def test_the_kind_word_that_follows_a_name_names_the_part() -> None:
+    """'What Segment EBITDA margin did X's Wireline segment report?': the first 'Segment' names
+    no part, the second does; "Walmart's Sam's Club segment": a name holding a possessive after
+    the company's."""
+    from finqa.lexicon.dimension_question import asked_dimension
+
+    a = asked_dimension(
+        "What Segment EBITDA margin did Verizon's Wireline segment report for 2015?"
+    )
+    assert a is not None and a.phrase == "Wireline"
+    b = asked_dimension(
+        "What operating income did Walmart's Sam's Club segment report for fiscal 2022?"
+    )
+    assert b is not None and b.phrase == "Sam's Club"
+    c = asked_dimension("What was Apple's Greater China segment revenue in 2020?")
+    assert c is not None and c.phrase == "Greater China"

@@ -146,3 +146,13 @@ class TestReasonerAndJudgeReadOneAsk:
         own), not the region's revenue the word 'region' names."""
         q = "Which region had the highest EBITDAR contribution for Acme during FY2022?"
         assert read_intent(q).ask.metric == "ebitdar"
+
+
+def test_by_how_much_did_it_increase_during_a_year_asks_the_change() -> None:
+    """'By how much did X's cash increase during fiscal 2020?' asks the change over the year
+    (from the year before's end), never the year-end level."""
+    from finqa.lexicon.question_ask import read_ask
+
+    a = read_ask("By how much did Acme's cash and cash equivalents increase during fiscal 2020?")
+    assert (a.aggregate, a.agg_years, a.change_form) == ("change", (2019, 2020), "amount")
+    assert read_ask("What was Acme's revenue in 2020?").aggregate == "single"
