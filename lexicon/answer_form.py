@@ -230,19 +230,29 @@ def coverage_split(question: str) -> tuple[str, str] | None:
     return question[: m.start()], question[m.end() :]
 
 
+# a yes/no asked in the imperative ('Say whether ...', 'State whether ...', 'Indicate whether')
+WHETHER_REQUEST = r"(?:please\s+)?(?:say|state|indicate|tell(?:\s+us)?|specify|confirm)\s+whether"
+
+
+def option_of(options: tuple[str, str], own: Iterable[str], other: Iterable[str]) -> str | None:
+    """Of an either/or's two options, the one among `own` words when the other is among
+    `other` ('help' of 'help or hurt' for an income line); None when they are no such pair."""
+    mine, theirs = {str(w).lower() for w in own}, {str(w).lower() for w in other}
+    a, b = (o.lower() for o in options)
+    if a in mine and b in theirs:
+        return options[0]
+    if b in mine and a in theirs:
+        return options[1]
+    return None
+
+
 def flow_option(options: tuple[str, str], inflow: bool) -> str | None:
     """Of an either/or's two options, one an inflow verb of the cash-flow captions ('generated')
     and one a verb of cash going out ('consumed': `data/cash_flow_verbs.yaml` spent), the one a
     flow of that sign has; None when the options are no such pair."""
     words = read_yaml("cash_flow_verbs.yaml")
-    ins = {str(w).lower() for w in words.get("inflow") or ()}
-    outs = {str(w).lower() for w in words.get("spent") or ()}
-    a, b = (o.lower() for o in options)
-    if a in ins and b in outs:
-        return options[0] if inflow else options[1]
-    if b in ins and a in outs:
-        return options[1] if inflow else options[0]
-    return None
+    ins, outs = words.get("inflow") or (), words.get("spent") or ()
+    return option_of(options, ins, outs) if inflow else option_of(options, outs, ins)
 
 
 def names_outflow(caption: str) -> bool:

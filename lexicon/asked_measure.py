@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from finqa.lexicon._data import data_cache, read_yaml
-from finqa.lexicon.answer_form import ask_head
+from finqa.lexicon.answer_form import WHETHER_REQUEST, ask_head
 from finqa.lexicon.metrics import METRICS, metric_key
 from finqa.lexicon.prose import question_sentences
 from finqa.lexicon.qualifiers import item_words
@@ -512,8 +512,8 @@ def _contribution_target(question: str) -> tuple[str, str, str] | None:
 # an either/or yes-no question ('Did X add to or reduce Y', 'a charge or a benefit', 'help or
 # hurt'): the two options around its 'or'
 _EITHER_OR = re.compile(
-    r"^\W*(?:did|does|do|was|is|were|are|has|have|had|(?:please\s+)?(?:say|state|indicate|"
-    r"tell(?:\s+us)?|specify|confirm)\s+whether)\b(?P<before>[^?]*?)\s+or\s+"
+    rf"^\W*(?:did|does|do|was|is|were|are|has|have|had|{WHETHER_REQUEST})\b"
+    r"(?P<before>[^?]*?)\s+or\s+"
     r"(?P<after>[^?,;]*)",
     re.I,
 )

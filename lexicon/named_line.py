@@ -25,7 +25,15 @@ from finqa.lexicon.line_items import get_item
 from finqa.lexicon.metrics import find_metrics, metric_key
 from finqa.lexicon.qualifiers import item_words, qualifiers
 
-__all__ = ["NamedLine", "named_line", "caption_part", "captions", "CURRENT", "NONCURRENT"]
+__all__ = [
+    "NamedLine",
+    "named_line",
+    "caption_line",
+    "caption_part",
+    "captions",
+    "CURRENT",
+    "NONCURRENT",
+]
 
 CURRENT = "current"
 NONCURRENT = "non-current"
@@ -112,7 +120,7 @@ def _named(q: str) -> NamedLine | None:
         # line represent net income or a net deduction?': the ask's line is the premise's
         quoted = _quoted(q[: len(q) - len(head)])
     if quoted is not None:
-        return NamedLine(quoted[0], quoted[1], frozenset(), True, None, both)
+        return caption_line(quoted, both_parts=both)
     result = _result_of(head)
     if result is not None:
         return result
@@ -165,14 +173,20 @@ _REFERS = re.compile(
 )
 
 
-def _quoted(text: str) -> tuple[str, tuple[str, ...]] | None:
-    """The first caption quoted in the text, with its keys."""
+def _quoted(text: str) -> str | None:
+    """The first caption quoted in the text."""
     for m in _QUOTED.finditer(text):
         phrase = m.group(1).strip()
-        words = tuple(metric_key(phrase).split())
-        if 1 <= len(words) <= _MAX_QUOTED_WORDS:
-            return phrase, words
+        if 1 <= len(metric_key(phrase).split()) <= _MAX_QUOTED_WORDS:
+            return phrase
     return None
+
+
+def caption_line(caption: str, *, both_parts: bool = False, from_item: bool = False) -> NamedLine:
+    """The line printed under `caption`, as a quoted caption names it: a caption of it is the
+    caption's words, no more (`caption_part`)."""
+    words = tuple(metric_key(caption).split())
+    return NamedLine(caption, words, frozenset(), True, None, both_parts, from_item=from_item)
 
 
 def _result_of(head: str) -> NamedLine | None:

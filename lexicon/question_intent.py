@@ -78,6 +78,20 @@ class QuestionIntent:
     part_choice: PartChoice | None = None
 
     @property
+    def asks_movement(self) -> bool:
+        """The question asks how a figure moved (a change or growth over years, a direction, a
+        movement word in its ask), not one period's level."""
+        from finqa.lexicon import movement
+
+        ask = self.ask
+        return (
+            ask.aggregate != "single"
+            or any(ask.direction)
+            or bool(ask.change_over_prior)
+            or bool(movement.pattern().search(movement.without_idioms(self.asked_text)))
+        )
+
+    @property
     def part_forms(self) -> tuple[str, ...]:
         """The form of answer of each asked part, in order."""
         return tuple(p.form for p in self.parts.parts)

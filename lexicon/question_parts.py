@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from finqa.lexicon.answer_form import WHETHER_REQUEST
 from finqa.lexicon.causes import asks_cause, requests_cause
 from finqa.lexicon.intent import (
     asks_choice,
@@ -63,9 +64,7 @@ _EACH_YEAR = re.compile(
     re.I,
 )
 # a yes/no asked in the imperative: 'Say whether ...', 'State whether ...', 'Indicate whether'
-_WHETHER = re.compile(
-    r"^\s*(?:please\s+)?(?:say|state|indicate|tell(?:\s+us)?|specify|confirm)\s+whether\b", re.I
-)
+_WHETHER = re.compile(rf"^\s*{WHETHER_REQUEST}\b", re.I)
 # a follow-up asking the part before again for another year ('And in 2018?', 'What about
 # fiscal 2019?', 'and what about in 2019?')
 _FOLLOW_UP = re.compile(

@@ -73,15 +73,11 @@ def effect_option(options: tuple[str, str], side: SideName) -> str | None:
     """Of the two options a question offers for a line's effect on a result ('help' / 'hurt',
     'raise' / 'lower'), the one a figure on `side` has (income helps, expense hurts); None when
     the options are no such pair."""
+    from finqa.lexicon.answer_form import option_of
+
     effects: dict[str, list[str]] = dict(read_yaml("sides.yaml").get("effects") or {})
-    own = {str(w).lower() for w in effects.get(side) or ()}
-    other = {str(w).lower() for w in effects.get("expense" if side == "income" else "income") or ()}
-    a, b = (o.lower() for o in options)
-    if a in own and b in other:
-        return options[0]
-    if b in own and a in other:
-        return options[1]
-    return None
+    other = "expense" if side == "income" else "income"
+    return option_of(options, effects.get(side) or (), effects.get(other) or ())
 
 
 @data_cache()

@@ -20,10 +20,10 @@ from collections.abc import Iterable
 from finqa.agents.judge import _lex
 from finqa.agents.judge.context import Context
 from finqa.agents.judge.kind import KindProblem
+from finqa.agents.judge.text import line_read
 from finqa.lexicon.asked_measure import either_or_options
-from finqa.lexicon.metrics import metric_key
 from finqa.lexicon.model import StatementFact
-from finqa.lexicon.named_line import NamedLine, caption_part, captions
+from finqa.lexicon.named_line import NamedLine, caption_line, caption_part
 from finqa.lexicon.sides import (
     Side,
     effect_option,
@@ -103,24 +103,15 @@ def side_against_print(ctx: Context) -> list[KindProblem]:
     return problems
 
 
-# the line an answer says it read: its caption, before the figures it quotes
-_READ_FROM = re.compile(r"\bread from the line ['\u2018]([^'\u2019]+)", re.I)
-
-
 def _line_read(ctx: Context) -> NamedLine | None:
     """For a question asking which side an item's figure is on and naming no line ('an income
     tax expense or a benefit?'): the line the answer says it read, by its caption (a locator
     only: the side is then read from the filing's own print of that caption), when the caption
     names both sides; None otherwise."""
-    if not ctx.intent.ask.asks_side:
+    caption = line_read(ctx.text) if ctx.intent.ask.asks_side else None
+    if caption is None or two_sided(caption) is None:
         return None
-    m = _READ_FROM.search(ctx.text)
-    if m is None:
-        return None
-    caption = (captions(m.group(1)) or (m.group(1),))[0]
-    if two_sided(caption) is None:
-        return None
-    return NamedLine(caption, tuple(metric_key(caption).split()), frozenset(), True, None, False)
+    return caption_line(caption)
 
 
 def _effect_against_print(

@@ -18,6 +18,7 @@ from finqa.agents.judge.kind import KindProblem
 from finqa.agents.judge.numeric import NumberCheck
 from finqa.agents.judge.period_type import operand_captions
 from finqa.agents.judge.row_item import printed_on
+from finqa.agents.judge.text import line_read
 from finqa.agents.types import Answer
 from finqa.lexicon.answer_form import ask_head, flow_option
 from finqa.lexicon.asked_measure import (
@@ -32,9 +33,7 @@ from finqa.lexicon.asked_measure import (
 )
 from finqa.lexicon.components import Enumeration, enumeration, part_key, side_classes
 from finqa.lexicon.metrics import METRICS
-from finqa.lexicon.movement import pattern as movement_pattern
-from finqa.lexicon.movement import size_of_movement, without_idioms, word_class
-from finqa.lexicon.named_line import captions
+from finqa.lexicon.movement import size_of_movement, word_class
 
 __all__ = ["effect_verdict", "either_or_verdict", "one_part_for_parts", "other_measure"]
 
@@ -214,30 +213,17 @@ _ONE_ROW = re.compile(r"\bread from the (?:line|filing's figure)\b", re.I)
 _COMPUTED = re.compile(r"\bcomputed by finqa\b|\bsum(?:med)? of\b", re.I)
 
 
-_LINE_READ = re.compile(r"\bread from the line ['\u2018]([^'\u2019]+)", re.I)
-
-
-def _line_names_all(text: str, parts: Sequence[str]) -> bool:
-    """The line the answer read names every part: each part's words are in its caption."""
-    m = _LINE_READ.search(text)
-    if m is None:
-        return False
-    caption = set(part_key(m.group(1)).split())
-    return all(set(part_key(p).split()) - {"and"} <= caption for p in parts)
-
-
 def _one_part_read(text: str, listed: Enumeration) -> bool:
     """The line the answer read is one part of the measure the question defines: for a stated
     sum, a line whose caption does not name every part; for a difference, a line captioned as
     one of its parts ('Interest expense' for 'interest expense less interest income')."""
+    caption = line_read(text)
+    if caption is None:
+        return listed.stated_sum
+    words = set(part_key(caption).split())
     if listed.stated_sum:
-        return not _line_names_all(text, listed.parts)
-    m = _LINE_READ.search(text)
-    if m is None:
-        return False
-    caption = captions(m.group(1))
-    words = set(part_key(caption[0] if caption else m.group(1)).split()) - {"total"}
-    return any(words == set(part_key(p).split()) - {"total"} for p in listed.parts)
+        return not all(set(part_key(p).split()) - {"and"} <= words for p in listed.parts)
+    return any(words - {"total"} == set(part_key(p).split()) - {"total"} for p in listed.parts)
 
 
 def one_part_for_parts(ctx: Context) -> list[KindProblem]:
@@ -270,10 +256,7 @@ def movement_for_level(ctx: Context) -> list[KindProblem]:
     """'What amount did X record for Y in 2019?' answered with a figure its quoted sentence
     gives as the size of a movement ('Costs ... decreased by $336 million in 2019 compared to
     2018'): the change answers another question than the level asked."""
-    ask = ctx.intent.ask
-    if ctx.abstained or ask.aggregate != "single" or any(ask.direction):
-        return []
-    if ask.change_over_prior or movement_pattern().search(without_idioms(ctx.intent.asked_text)):
+    if ctx.abstained or ctx.intent.asks_movement:
         return []
     quotes = _QUOTE.findall(ctx.text)
     first = ctx.text.find('"')

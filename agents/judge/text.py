@@ -10,6 +10,7 @@ __all__ = [
     "content_tokens",
     "split_claims",
     "is_provenance_note",
+    "line_read",
     "CITATION",
     "STOPWORDS",
 ]
@@ -37,6 +38,21 @@ _PROVENANCE = re.compile(
     r"\bfinqa\b|^\W*read offline\b|^\W*the figure is as stated\b|\bthe catalogue'?s definition\b",
     re.I,
 )
+
+
+# the line an answer says it read its figure from ('Read from the line 'Net sales 1,000 900'')
+_LINE_READ = re.compile(r"\bread from the line ['\u2018]([^'\u2019]+)", re.I)
+
+
+def line_read(text: str) -> str | None:
+    """The caption of the line an answer says it read (the words before the figures it quotes),
+    None when it names none: a locator only, what the line prints is read from the filing."""
+    from finqa.lexicon.named_line import captions
+
+    m = _LINE_READ.search(text)
+    if m is None:
+        return None
+    return (captions(m.group(1)) or (m.group(1).strip(),))[0]
 
 
 def is_provenance_note(text: str) -> bool:

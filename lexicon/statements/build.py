@@ -139,7 +139,8 @@ def _change_cells(cells: list[str]) -> bool:
     if any(r is None for r in read) or not _DIGITS.search(cells[2]):
         return False
     (now, _n, _u), (before, _b, _v), (change, _c, _w) = read  # type: ignore[misc]
-    tol = 0.5 * 10 ** -_decimals(cells[2]) + 0.5 * 10 ** -_decimals(cells[0]) * 2 + 1e-9
+    # the change's rounding and each period figure's
+    tol = 0.5 * 10 ** -_decimals(cells[2]) + 10 ** -_decimals(cells[0]) + 1e-9
     if len(cells) == 4 and cells[3].lower() not in NOT_MEANINGFUL and read_cell(cells[3]) is None:
         return False
     if bool(abs(abs(change) - abs(now - before)) <= tol):

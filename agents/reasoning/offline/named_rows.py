@@ -21,10 +21,10 @@ from finqa.lexicon.asked_measure import either_or_options
 from finqa.lexicon.display import format_amount
 from finqa.lexicon.line_items import LineItem, get_item
 from finqa.lexicon.metrics import metric_key
-from finqa.lexicon.named_line import CURRENT, NONCURRENT, NamedLine, caption_part
+from finqa.lexicon.named_line import CURRENT, NONCURRENT, NamedLine, caption_line, caption_part
 from finqa.lexicon.question_ask import QuestionAsk
 from finqa.lexicon.recipes import Recipe, get_recipe
-from finqa.lexicon.sides import effect_option, line_side, two_sided
+from finqa.lexicon.sides import Side, effect_option, line_side, two_sided
 
 __all__ = [
     "named_solution",
@@ -187,11 +187,8 @@ def side_clause(sol: Solution, spec: QuestionAsk | None = None) -> str:
         years = sorted({*years, *spec.years}, reverse=True)
     said = []
     for year in dict.fromkeys(years):
-        printed = row.printed_for(year)
-        if printed is None:
-            continue
-        side = line_side(row.label, printed, _shown(printed), nonoperating=row.nonoperating)
-        if side is None:
+        printed, side = row.printed_for(year), _printed_side(row, year)
+        if printed is None or side is None:
             continue
         label = spec.period_label(year) if spec is not None else f"FY{year}"
         amount = format_amount(abs(printed), "USD", row.scale or 1.0)
@@ -206,14 +203,7 @@ def sided_value(sol: Solution, value: str) -> str:
     if sol.recipe.id != NAMED_LINE or len(sol.facts) != 1 or sol.unit != "USD":
         return value
     fact = sol.facts[0]
-    if not _sided_row(fact.row):
-        return value
-    printed = fact.row.printed_for(fact.year)
-    side = (
-        line_side(fact.row.label, printed, _shown(printed), nonoperating=fact.row.nonoperating)
-        if printed
-        else None
-    )
+    side = _printed_side(fact.row, fact.year) if _sided_row(fact.row) else None
     if side is None:
         return value
     return f"{side.phrase} of {value.lstrip('-')}"
@@ -227,14 +217,7 @@ def line_effect(sol: Solution, question: str) -> str:
     if options is None or sol.recipe.id != NAMED_LINE or len(sol.facts) != 1:
         return ""
     fact = sol.facts[0]
-    if not _sided_row(fact.row):
-        return ""
-    printed = fact.row.printed_for(fact.year)
-    side = (
-        line_side(fact.row.label, printed, _shown(printed), nonoperating=fact.row.nonoperating)
-        if printed
-        else None
-    )
+    side = _printed_side(fact.row, fact.year) if _sided_row(fact.row) else None
     word = effect_option(options, side.side) if side is not None else None
     if word is None:
         return ""
@@ -256,10 +239,16 @@ def sided_item_line(spec: QuestionAsk, book: Book) -> NamedLine | None:
     fact = book.find(spec.recipe, spec.target_year)
     if fact is None or two_sided(fact.row.label) is None:
         return None
-    caption = fact.row.label
-    return NamedLine(
-        caption, tuple(metric_key(caption).split()), frozenset(), True, None, False, from_item=True
-    )
+    return caption_line(fact.row.label, from_item=True)
+
+
+def _printed_side(row: Row, year: int) -> Side | None:
+    """The side the row's figure for the year is on, by how the filing prints it
+    (`lexicon.sides.line_side`); None for no figure, a zero, or a caption naming no side."""
+    printed = row.printed_for(year)
+    if not printed:
+        return None
+    return line_side(row.label, printed, _shown(printed), nonoperating=row.nonoperating)
 
 
 def _sided_row(row: Row) -> bool:

@@ -226,7 +226,7 @@ def figure_answer(question: str, evidence: Evidence, strategy: str) -> Answer | 
     amounts = _amounts(p.text)
     if len(amounts) != 1:
         return None
-    if size_of_movement(p.text, amounts[0].start) and not _asks_movement(question):
+    if size_of_movement(p.text, amounts[0].start) and not read_intent(question).asks_movement:
         return None  # 'decreased by $336 million': a movement's size, not the amount asked
     amount = amounts[0].text
     text = (
@@ -234,20 +234,6 @@ def figure_answer(question: str, evidence: Evidence, strategy: str) -> Answer | 
         "this sentence; the figure is as stated, not computed."
     )
     return _answer(text, p, cov, strategy, "stated_figure", figure=amount)
-
-
-def _asks_movement(question: str) -> bool:
-    """The question asks how a figure moved (a change, a direction, a movement word)."""
-    from finqa.lexicon.movement import pattern, without_idioms
-
-    intent = read_intent(question)
-    ask = intent.ask
-    return (
-        ask.aggregate != "single"
-        or any(ask.direction)
-        or bool(ask.change_over_prior)
-        or bool(pattern().search(without_idioms(intent.asked_text)))
-    )
 
 
 def _amounts(text: str) -> list[Any]:
