@@ -13,12 +13,21 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from finqa.lexicon._data import data_cache
 from finqa.lexicon.answer_form import ask_head
 from finqa.lexicon.metrics import METRICS, find_metrics, metric_key
 
-__all__ = ["Qualifier", "qualifiers", "named_part", "row_labels", "item_words"]
+__all__ = [
+    "Qualifier",
+    "qualifiers",
+    "named_part",
+    "row_labels",
+    "item_words",
+    "Exclusion",
+    "stated_exclusions",
+]
 
 _MAX_WORDS = 3
 _WORD = re.compile(r"[A-Za-z][A-Za-z\-]*(?:['\u2019]s)?")
@@ -151,3 +160,124 @@ def named_part(question: str, evidence_labels: Iterable[str]) -> tuple[Qualifier
             if any(f" {spelling} " in label for label in padded):
                 return q, spelling
     return None
+
+
+# ------------------------------------------------------------------ a component left out
+
+# a measure asked without one of its components ('excluding fuel', 'excluding the impact of
+# currency', 'exclusive of special items', 'ex-fuel'): what follows, up to a word that ends
+# the noun phrase
+_EXCLUSION = re.compile(
+    r"\b(?:excluding|exclusive\s+of|ex-)\s*(?:the\s+)?(?:(?:impacts?|effects?)\s+of\s+)?"
+    r"(?:the\s+)?(?P<y>[A-Za-z][\w&'\u2019-]*(?:\s+[A-Za-z][\w&'\u2019-]*){0,4})",
+    re.I,
+)
+# words that end the left-out noun phrase ('excluding fuel, what ...', 'excluding fuel in 2022')
+_PHRASE_END = frozenset(
+    [
+        "what",
+        "which",
+        "how",
+        "who",
+        "whom",
+        "whose",
+        "when",
+        "where",
+        "why",
+        "was",
+        "were",
+        "is",
+        "are",
+        "did",
+        "does",
+        "do",
+        "has",
+        "have",
+        "had",
+        "in",
+        "for",
+        "from",
+        "during",
+        "over",
+        "at",
+        "on",
+        "by",
+        "to",
+        "of",
+        "as",
+        "and",
+        "or",
+        "than",
+        "that",
+        "this",
+        "the",
+        "its",
+        "their",
+        "with",
+        "per",
+        "each",
+        "fiscal",
+        "year",
+        "years",
+        "quarter",
+    ]
+)
+# what the catalogue's owners conventions read ('excluding noncontrolling interests'), not a
+# component of the measure
+_OWNERS = frozenset({"noncontrolling", "non-controlling", "minority", "redeemable"})
+
+
+@dataclass(frozen=True)
+class Exclusion:
+    """A component the question leaves out of the measure it asks ('excluding fuel')."""
+
+    phrase: str  # as written: 'fuel', 'special items'
+    keys: tuple[str, ...]  # its words as `metric_key` spells them
+    metric: str | None  # the catalogue measure it qualifies: the nearest one named before it
+
+
+@data_cache(256)
+def stated_exclusions(question: str) -> tuple[Exclusion, ...]:
+    """The components a question asks a flow measure without ('Excluding fuel, what operating
+    income did ...'): an adjusted measure, not the line as printed. A capitalised name left out
+    is a part of the business ('excluding Embedded', 'excluding the U.S.': the dimension's
+    reading), the noncontrolling interests are the owners' convention, and a balance's scope
+    ('total debt excluding operating lease liabilities') is its catalogue definition: none of
+    these is returned."""
+    out: list[Exclusion] = []
+    mentions = find_metrics(question)
+    for m in _EXCLUSION.finditer(question):
+        words: list[str] = []
+        for tok in m.group("y").split():
+            if tok.lower() in _PHRASE_END:
+                break
+            words.append(tok)
+        if not words or (words[0][:1].isupper() and not _sentence_start(question, m.start())):
+            continue
+        if any(w.lower().strip("'\u2019s") in _OWNERS for w in words):
+            continue
+        keys = tuple(k for k in (metric_key(w) for w in words) if k)
+        if not keys:
+            continue
+        metric = _measure_for(question, mentions, m.start())
+        item = METRICS.get(metric) if metric else None
+        if item is not None and (item.period_type == "instant" or item.statement == "balance"):
+            continue
+        out.append(Exclusion(" ".join(words), keys, metric))
+    return tuple(out)
+
+
+def _sentence_start(question: str, at: int) -> bool:
+    """'Excluding Fuel, what ...': the capital is the sentence's, not a name's."""
+    before = question[:at].rstrip()
+    return not before or before[-1] in ".?!:;"
+
+
+def _measure_for(question: str, mentions: list[Any], at: int) -> str | None:
+    """The measure an exclusion qualifies: the metric named just before it, else the first
+    named after it ('Excluding fuel, what operating income ...')."""
+    before = [x for x in mentions if x.end <= at]
+    if before and not re.search(r"[?.;]", question[before[-1].end : at]):
+        return str(before[-1].canonical)
+    after = [x for x in mentions if x.start >= at]
+    return str(after[0].canonical) if after else None

@@ -294,3 +294,99 @@ class TestBalanceNamedAccrued:
         text = "Accrued income taxes as of December 31, 2022: $40 million [S2]. Read from the line 'Accrued income taxes 40 35' [S2]."
         v = judge.evaluate(self.Q, Answer(text=text), evidence(TAXES, BALANCE_TAXES), 1)
         assert "part_named" not in _codes(v)
+
+
+SEGMENT_FUEL = """ACME INC.
+Segment information
+(amounts in millions)
+Fiscal Years Ended January 31, 2022 2021
+Warehouse segment
+Net sales $ 73,556 $ 63,910
+Operating income (loss) 2,259 1,906
+"""
+
+Q_FUEL = (
+    "Excluding fuel, what operating income did Acme's Warehouse segment report for fiscal 2022?"
+)
+
+
+class TestExclusion:
+    def test_component_left_out_of_a_flow_is_read(self) -> None:
+        """'excluding fuel', 'excluding the impact of currency', 'exclusive of special items'
+        leave a component out of a flow measure: an adjusted figure, not the line as printed."""
+        from finqa.lexicon.qualifiers import stated_exclusions
+
+        (fuel,) = stated_exclusions(Q_FUEL)
+        assert (fuel.phrase, fuel.metric) == ("fuel", "operating_income")
+        (fx,) = stated_exclusions(
+            "What was revenue growth in 2022, excluding the impact of currency?"
+        )
+        assert fx.phrase == "currency"
+        (special,) = stated_exclusions(
+            "What was operating income exclusive of special items in 2022?"
+        )
+        assert special.keys == ("special", "item")
+
+    def test_parts_owners_and_a_balance_scope_are_no_exclusion(self) -> None:
+        """A part of the business left out is the dimension's reading, the noncontrolling
+        interests the owners' convention, and a balance's scope its catalogue definition."""
+        from finqa.lexicon.qualifiers import stated_exclusions
+
+        for q in (
+            "Which segment's revenue grew most in 2022 (excluding Embedded)?",
+            "What were Americas sales in 2022 excluding the United States?",
+            "What was net income attributable to Acme (excluding the noncontrolling interests' share)?",
+            "What was Acme's total debt in 2022, excluding operating lease liabilities?",
+            "What was total debt in 2019 (excluding redeemable preferred stock)?",
+        ):
+            assert stated_exclusions(q) == (), q
+
+    def test_reported_line_refused_for_the_adjusted_measure(self, judge: JudgeAgent) -> None:
+        """The segment's reported operating income, given where fuel is to be left out, is sent
+        back; an answer that reads the figure excluding fuel is not refused for it."""
+        text = (
+            "The operating income of the Warehouse segment for FY2022 was $2,259 million [S1]. "
+            "Answer: $2,259 million."
+        )
+        v = judge.evaluate(Q_FUEL, Answer(text=text), evidence(SEGMENT_FUEL), 1)
+        assert v.decision == "retry" and "exclusion" in _codes(v)
+        named = (
+            "The Warehouse segment's operating income excluding fuel for FY2022 was $2,259 "
+            "million [S1]. Answer: $2,259 million."
+        )
+        v = judge.evaluate(Q_FUEL, Answer(text=named), evidence(SEGMENT_FUEL), 1)
+        assert "exclusion" not in _codes(v)
+
+
+CASH_RESTRICTED = """ACME INC.
+CONSOLIDATED STATEMENTS OF CASH FLOWS
+(amounts in millions)
+Years Ended December 31, 2020 2019
+Net cash provided by operating activities 5,000 4,000
+Net Increase/(Decrease) in Cash and Cash Equivalents and Restricted Cash 2,684 (5,199)
+Cash and Cash Equivalents and Restricted Cash, Beginning of Year 5,570 10,769
+Cash and Cash Equivalents and Restricted Cash, End of Year 8,254 5,570
+"""
+
+CASH_BALANCE = """ACME INC.
+CONSOLIDATED BALANCE SHEETS
+(amounts in millions)
+December 31, 2020 December 31, 2019
+Cash and cash equivalents $ 8,185 $ 5,509
+Total current assets 20,000 18,000
+"""
+
+
+class TestCashWithRestrictedCash:
+    Q = "By how much did Acme's cash and cash equivalents and restricted cash increase during 2020?"
+
+    def test_named_whole_is_its_own_item(self) -> None:
+        """The longer name (with restricted cash) is the item asked, not cash."""
+        assert [m.canonical for m in find_metrics(self.Q)] == ["cash_and_restricted_cash"]
+
+    def test_change_read_from_the_cash_flow_statement(self) -> None:
+        """The change is the cash-flow statement's balance's (2,684), not the balance sheet's
+        cash's (2,676), and the judge accepts it."""
+        answer, verdict = _ask(self.Q, CASH_BALANCE, CASH_RESTRICTED)
+        assert "$2,684 million" in answer.text and "2,676" not in answer.text
+        assert verdict.decision == "accept", verdict.feedback

@@ -227,3 +227,36 @@ class TestEquityMatrixBalances:
             f.period.key: f.value / 1e6 for f in table.facts if f.label.startswith("Balance")
         }
         assert balances == {"FY2022@end": 15_281, "FY2023@end": 14_004, "FY2024@end": 14_430}
+
+
+CASH_RESTRICTED_10K = """ACME INC.
+CONSOLIDATED STATEMENTS OF CASH FLOWS
+(In millions)
+Years Ended December 31, 2020 2019
+Net cash provided by operating activities 5,000 4,000
+Net Increase/(Decrease) in Cash and Cash Equivalents and Restricted Cash 2,684 (5,199)
+Cash and Cash Equivalents and Restricted Cash, Beginning of Year 5,570 10,769
+Cash and Cash Equivalents and Restricted Cash, End of Year 8,254 5,570
+"""
+
+
+class TestCashFlowStatementBalance:
+    def test_cash_and_restricted_cash_is_its_own_item(self) -> None:
+        """The balance the cash-flow statement reconciles (with restricted cash) is its own
+        item at each opening and closing instant, never the balance sheet's cash; the net
+        change stays unmapped."""
+        read = read_pages("ACME_10K", [(0, CASH_RESTRICTED_10K)])
+        items = {(f.label, f.period.key): f.item for t in read.tables for f in t.facts}
+        end = "Cash and Cash Equivalents and Restricted Cash, End of Year"
+        begin = "Cash and Cash Equivalents and Restricted Cash, Beginning of Year"
+        assert items[(end, "FY2020@end")] == "cash_and_restricted_cash"
+        assert items[(begin, "FY2019@end")] == "cash_and_restricted_cash"
+        change = "Net Increase/(Decrease) in Cash and Cash Equivalents and Restricted Cash"
+        assert items[(change, "FY2020")] is None
+
+    def test_a_balance_sheet_items_opening_row_stays_unmapped(self) -> None:
+        """'Cash and cash equivalents at end of year' on the cash-flow statement is no second
+        copy of the balance sheet's cash (its line is read there)."""
+        read = read_pages("ACME_10K", [(0, CASH_10K)])
+        items = {f.label: f.item for t in read.tables for f in t.facts}
+        assert items["Cash and cash equivalents at end of year"] is None

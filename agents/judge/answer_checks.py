@@ -14,6 +14,7 @@ from finqa.agents.judge._question import FIGURE_KINDS, sentence_at, stated_direc
 from finqa.agents.judge.basis import cause_part_answer, check_basis
 from finqa.agents.judge.cash_basis import accrual_for_cash
 from finqa.agents.judge.context import Context, counted, question_parts_of
+from finqa.agents.judge.exclusion import exclusion_not_named
 from finqa.agents.judge.facets import Facet, check_facets
 from finqa.agents.judge.grounding import check_claims
 from finqa.agents.judge.kind import Expectation, KindProblem, check_kind
@@ -56,6 +57,7 @@ PROBLEM_FACETS: dict[str, tuple[str, ...]] = {
     "basis": ("verdict", "explanation", "answer"),
     "cause_basis": ("explanation",),
     "part_named": ("figure",),
+    "exclusion": ("figure",),
     "accrual_for_cash": ("figure",),
     "other_item": ("figure",),
     "period_type": ("figure",),
@@ -104,6 +106,7 @@ def check_answer_kind(
         problems += level_not_change(ctx, expect, numbers)
     if ctx.expect.kind in FIGURE_KINDS:
         problems += part_not_named(ctx, numbers)
+        problems += exclusion_not_named(ctx, numbers)
         problems += accrual_for_cash(ctx, numbers)
     if ctx.expect.kind in FIGURE_KINDS or ctx.expect.kind is None:
         problems += other_item_row(ctx, numbers)

@@ -19,7 +19,7 @@ import re
 
 from finqa.lexicon.model import StatementPeriod
 
-__all__ = ["balance_side", "balance_period"]
+__all__ = ["balance_side", "balance_period", "without_balance_words"]
 
 _SPAN = r"(?:fiscal\s+)?(?:year|period|quarter|month)s?"
 _CLOSING = re.compile(
@@ -32,6 +32,23 @@ _OPENING = re.compile(
     r"(?:at\s+|as\s+of\s+)?(?:the\s+)?beginning\b|\bopening\s+balances?\b",
     re.I,
 )
+
+
+# the words of an opening / closing balance at a caption's end ('..., end of year', '... at
+# beginning of period', '..., ending balances'), kept apart from the line they qualify
+_BALANCE_TAIL = re.compile(
+    rf"[\s,]*(?:(?:at|as\s+of)\s+)?(?:the\s+)?(?:end|beginning)\s+of\s+(?:the\s+)?{_SPAN}"
+    r"\s*$|[\s,]*(?:beginning|ending|opening|closing)\s+balances?\s*$",
+    re.I,
+)
+
+
+def without_balance_words(label: str) -> str | None:
+    """A caption without the opening / closing words at its end ('Cash, cash equivalents and
+    restricted cash, end of year' -> 'Cash, cash equivalents and restricted cash'); None when
+    it ends in none."""
+    rest = _BALANCE_TAIL.sub("", label)
+    return rest if rest != label and rest.strip() else None
 
 
 def balance_side(label: str) -> str | None:

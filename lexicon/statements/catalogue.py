@@ -49,7 +49,23 @@ def _printed_labels(metric: Metric) -> tuple[str, ...]:
 def item_for_label(label: str) -> str | None:
     """The catalogue id of a line item label, or None when the catalogue has no such line: one
     of its captions, else a caption in the concept's own words (`caption_words.caption_item`)."""
-    return _listed(label) or caption_item(label, _listed)
+    return _listed(label) or caption_item(label, _listed) or _flow_statement_balance(label)
+
+
+def _flow_statement_balance(label: str) -> str | None:
+    """A balance the statement of cash flows itself reconciles, printed there as its opening or
+    closing row ('Cash, cash equivalents and restricted cash, end of year'): the item whose
+    home is that statement and whose period is an instant. A balance-sheet item's opening or
+    closing row (cash and cash equivalents before 2018) stays unmapped: its line is read from
+    the balance sheet, and a second copy would be a second operand."""
+    from finqa.lexicon.statements.balances import without_balance_words
+
+    line = without_balance_words(label)
+    item = _listed(line) if line else None
+    metric = METRICS.get(item) if item else None
+    if metric is None or metric.statement != "cash_flow" or metric.period_type != "instant":
+        return None
+    return item
 
 
 def worded_item(label: str) -> str | None:

@@ -103,7 +103,9 @@ STORE_READ_ERRORS: tuple[type[Exception], ...] = (OSError, ValueError, KeyError,
 #     where the first is the two figures' difference (or their change in percent)
 # 27: 'Long-term debt, classified as current' (PG&E's caption of the current portion) is
 #     short-term debt, never long-term debt
-MODEL_VERSION = 27
+# 28: 'Cash, cash equivalents and restricted cash' (the cash-flow statement's balance) is its
+#     own item, never the balance sheet's cash and cash equivalents
+MODEL_VERSION = 28
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
 
