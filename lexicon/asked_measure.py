@@ -79,6 +79,15 @@ _FRAMES = (
         r"(?P<np>.+)",
         re.I,
     ),
+    # 'what operating margin did X earn', 'what current deferred revenue balance did X carry',
+    # 'what debt-to-total-capital ratio did X report': the phrase between 'what' and the verb
+    re.compile(
+        r"\bwhat\s+(?:(?:fiscal\s+|FY\s*)?(?:19|20)\d\d\s+)?"
+        r"(?P<np>(?!(?:did|does|do|has|have|had|was|were|is|are|will|would|of|if|kind|type|"
+        r"percent\w*|share|portion|proportion|fraction)\b)[A-Za-z].*?)\s+"
+        r"(?:did|does|do|has|have|had|will|would)\b",
+        re.I,
+    ),
     # 'calculate the FY2019 operating margin'
     re.compile(r"^\W*(?:calculate|compute|determine|estimate|find)\s+(?P<np>.+)", re.I),
     # 'what happened to the segment's operating margin'
@@ -127,7 +136,7 @@ _NOT_MEASURE = frozenset(
     business segment segments division divisions unit units region regions year quarter month
     months period basic diluted yoy year-over-year change growth increase decrease rate major
     key main primary significant largest smallest highest lowest other any all financial
-    financials percent percentage percentages point points pct times term terms""",
+    financials percent percentage percentages point points pct times term terms attributable""",
     )
 )
 _POSSESSIVE = re.compile(
@@ -370,7 +379,9 @@ def _read_phrases(phrases: Iterable[str]) -> AskedMeasure | Literal[False] | Non
     to judge), None when none names a measure word."""
     for np in phrases:
         tokens, rest = _phrase_tokens(np)
-        if _RATIO_TO.match(rest) or _PER_LINE.match(rest):
+        # 'X to Y' is a quotient, but 'attributable to Y' names whose X it is
+        owned = bool(tokens) and tokens[-1].lower() == "attributable"
+        if _RATIO_TO.match(rest) or (_PER_LINE.match(rest) and not owned):
             return False
         words = _measure_words(tokens)
         vocab = _measure_vocabulary()
@@ -485,6 +496,11 @@ def answer_fit(question: str, answer: str) -> MeasureFit | None:
         return None
     named = stated_measures(answer)
     if any((f := measure_fit(question, m)) is not None and f.fits for m in named):
+        return None
+    # the lead names the asked phrase's own measure words ('FY2022 accrued income taxes:
+    # $414 million', a line the catalogue reads as a broader item): it gives what is asked
+    lead = set(metric_key(_first_sentence(answer)).split())
+    if fit.missing and all(w in lead for w in fit.missing):
         return None
     return fit
 

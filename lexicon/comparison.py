@@ -17,7 +17,7 @@ from finqa.lexicon import movement
 from finqa.lexicon._data import data_cache, read_yaml
 from finqa.lexicon.metrics import find_metrics
 
-__all__ = ["Comparison", "item_comparison", "states_comparison"]
+__all__ = ["Comparison", "item_comparison", "states_comparison", "premise_comparison", "asks_gap"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +95,46 @@ def item_comparison(question: str) -> Comparison | None:
             movement=bool(moved) or word.startswith(("faster", "slower", "quicker", "out")),
         )
     return None
+
+
+# a premise stating a comparison ('X's A was higher than its B.'), put as the question it
+# answers ('Was X's A higher than its B?') to be read as one
+_STATES = re.compile(
+    r"^(?P<x>.+?)\s+(?P<verb>was|were|is|are)\s+(?P<rest>\w+\s+than\b.+?)\.?$", re.I
+)
+# an ask of the size of a gap a premise states: 'By how much?', 'by how much, and why?', 'how much
+# higher was it?'
+_GAP = re.compile(
+    r"^\W*by\s+how\s+much\s*(?:[?,]|and\b|$)|^\W*how\s+much\s+(?:higher|lower|more|less|greater|"
+    r"larger|smaller|bigger)\b",
+    re.I,
+)
+
+
+def premise_comparison(question: str) -> Comparison | None:
+    """The comparison between two line items a premise of the question states ('CVS Health's
+    net income attributable to CVS Health was higher than its consolidated net income.'), or
+    None."""
+    for sentence in _SENTENCE.split(" ".join(question.split())):
+        if sentence.endswith("?"):
+            continue
+        m = _STATES.match(sentence.strip())
+        if m is None:
+            continue
+        found = item_comparison(f"{m.group('verb').capitalize()} {m.group('x')} {m.group('rest')}?")
+        if found is not None and not found.movement:
+            return found
+    return None
+
+
+def asks_gap(question: str) -> bool:
+    """An asking sentence asks the size of the gap between the two items a premise compares
+    ('... was higher than its consolidated net income. By how much, and why?')."""
+    if premise_comparison(question) is None:
+        return False
+    return any(
+        _GAP.search(s) for s in _SENTENCE.split(" ".join(question.split())) if s.endswith("?")
+    )
 
 
 def states_comparison(text: str) -> bool:

@@ -46,7 +46,7 @@ def side_classes(text: str) -> frozenset[str]:
 _LEAD = re.compile(
     r"(?:,\s*)?(?:\bi\.e\.,?|\bthat\s+is,|\bnamely)\s+(?=\w)|"
     r"(?:,\s*)?\b(?:including|counting|comprising|consisting\s+of|adding(?:\s+up|\s+together)?|"
-    r"summing(?:\s+up)?|combining|"
+    r"summing(?:\s+up)?|combining|(?<=total\s)of|(?<=sum\s)of|"
     r"made\s+up\s+of|(?:which\s+is\s+|is\s+)?(?:defined|computed|calculated)\s+as)\s+",
     re.I,
 )

@@ -25,7 +25,7 @@ _PART_NOUN = re.compile(
 )
 # the adjective used of something other than a part: a currency, a rule book, a tax
 _NOT_PART = re.compile(
-    r"^\W*(?:gaap|dollars?|currency|federal|state|treasury|tax(?:es)?|government|statutory|"
+    r"^\W*(?:gaap|dollars?|currenc(?:y|ies)|exchange|federal|state|treasury|tax(?:es)?|government|statutory|"
     r"income\s+tax|corporate\s+tax|pension|plans?|investors?|shareholders?|stockholders?)\b",
     re.I,
 )
@@ -62,7 +62,10 @@ def place_adjective(question: str) -> AskedDimension | None:
             if _NOT_PART.match(after):
                 continue
             gap = len(after) - len(after.lstrip())
-            if not (_PART_NOUN.match(after) or m.end() + gap in figures):
+            # the figure may open a word or two later ('international net revenues change')
+            near = re.match(r"\s*(?:[A-Za-z-]+\s+){0,2}", after)
+            reach = m.end() + (near.end() if near else gap)
+            if not (_PART_NOUN.match(after) or any(m.end() + gap <= f <= reach for f in figures)):
                 continue
             # the place by its name: read against the filing's own members (a country's tag,
             # a printed 'Canada' or 'Europe' row) as a part the question names

@@ -48,6 +48,7 @@ __all__ = [
     "part_item",
     "asked_change",
     "asks_part_share",
+    "named_brands",
 ]
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9.&'’-]*")
@@ -725,3 +726,34 @@ def asks_part_share(question: str) -> bool:
     percentage of Acme's net sales came from its South segment?'); a ratio of two lines
     ('benefit costs as a percentage of premium revenues') is not a part's share."""
     return bool(_PART_SHARE.search(question))
+
+
+def named_brands(question: str) -> tuple[tuple[str, ...], ...]:
+    """The spellings of the brands, businesses or subsidiaries of a company that the question
+    names, when an asking sentence names one ('How much operating loss did Sikorsky contribute
+    to Lockheed's operating profit?', 'What operating margin did Boeing Global Services
+    earn?'): a part of the business, never the company, so a figure for it names it. Each
+    spelling is given twice, as written ('amazon web service') and without the words of the
+    company's own name ('web service'); the gazetteer (`companies.csv`) lists the brands."""
+    from finqa.lexicon.entities import find_companies, lookup_company
+    from finqa.lexicon.metrics import metric_key
+    from finqa.lexicon.prose import question_sentences
+
+    asked = [s for s in question_sentences(question) if "?" in s] or [question]
+    if not any(c.via == "brand" for s in asked for c in find_companies(s)):
+        return ()
+    out: list[tuple[str, ...]] = []
+    for c in find_companies(question):
+        if c.via != "brand":
+            continue
+        company = lookup_company(c.name)
+        own = {
+            w
+            for n in (c.name, *(company.aliases if company else ()))
+            for w in metric_key(n).split()
+        }
+        whole = tuple(metric_key(c.matched).split())
+        for words in (whole, tuple(w for w in whole if w not in own)):
+            if words and words not in out:
+                out.append(words)
+    return tuple(out)

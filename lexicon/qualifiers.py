@@ -254,12 +254,14 @@ def stated_exclusions(question: str) -> tuple[Exclusion, ...]:
             words.append(tok)
         if not words or (words[0][:1].isupper() and not _sentence_start(question, m.start())):
             continue
-        if any(w.lower().strip("'\u2019s") in _OWNERS for w in words):
+        # 'excluding the share of redeemable and noncontrolling interests': the owners'
+        clause = re.split(r"[,;:?)]", question[m.start("y") :])[0]
+        if any(w.lower().strip("'\u2019s") in _OWNERS for w in clause.split()):
             continue
         keys = tuple(k for k in (metric_key(w) for w in words) if k)
         if not keys:
             continue
-        metric = _measure_for(question, mentions, m.start())
+        metric = _measure_for(question, mentions, m.start(), m.end())
         item = METRICS.get(metric) if metric else None
         if item is not None and (item.period_type == "instant" or item.statement == "balance"):
             continue
@@ -273,11 +275,13 @@ def _sentence_start(question: str, at: int) -> bool:
     return not before or before[-1] in ".?!:;"
 
 
-def _measure_for(question: str, mentions: list[Any], at: int) -> str | None:
-    """The measure an exclusion qualifies: the metric named just before it, else the first
-    named after it ('Excluding fuel, what operating income ...')."""
+def _measure_for(question: str, mentions: list[Any], at: int, end: int) -> str | None:
+    """The measure an exclusion qualifies: the metric named just before it in its sentence
+    ('i.e.' ends none), else the first named after what it leaves out ('Excluding fuel, what
+    operating income ...'); an item inside the left-out words ('excluding goodwill
+    impairment losses') is what is left out, not the measure."""
     before = [x for x in mentions if x.end <= at]
-    if before and not re.search(r"[?.;]", question[before[-1].end : at]):
+    if before and not re.search(r"[?;]|\.\s+[A-Z]", question[before[-1].end : at]):
         return str(before[-1].canonical)
-    after = [x for x in mentions if x.start >= at]
+    after = [x for x in mentions if x.start >= end]
     return str(after[0].canonical) if after else None

@@ -91,7 +91,13 @@ _FIGURE_HINT = re.compile(
     r"|\bas a %|% margin\b|\bratio\b",
     re.I,
 )
-_AND_ASK = re.compile(r",?\s+and\s+(?=(?:" + _WH + r"|" + _AUX + r"|by\s+(?:how|what))\b)", re.I)
+# a second ask joined by 'and', or set off by a dash ('... compare with Q1 2021 - was each a
+# charge or a release?')
+_AND_ASK = re.compile(
+    r",?\s+and\s+(?=(?:" + _WH + r"|" + _AUX + r"|by\s+(?:how|what))\b)"
+    r"|\s+[-\u2013\u2014]{1,2}\s+(?=(?:" + _WH + r"|" + _AUX + r")\s)",
+    re.I,
+)
 _WHY = re.compile(
     r"\bwhy\b|\bwhat (?:drove|drives|caused|led|explains?)\b|\bexplain\b|\breasons?\b|"
     r"\bhow did\b.*\b(?:affect|impact)\b",

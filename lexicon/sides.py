@@ -34,6 +34,7 @@ __all__ = [
     "own_words",
     "side_pattern",
     "stated_sides",
+    "side_named",
     "side_words",
     "two_sided",
 ]
@@ -258,6 +259,30 @@ def _phrase(caption: str, start: int, end: int, word: str) -> str:
     return f"net {text}" if net else text
 
 
+# the side of a line an item's nature puts its own figures on
+_OWN_WAY: dict[str, SideName] = {
+    "expense": "expense",
+    "loss": "expense",
+    "revenue": "income",
+    "gain": "income",
+}
+
+
+def side_named(asked: str, nature: str | None) -> bool | None:
+    """Whether the one side of a line a yes/no ask names ('Did X record an income tax
+    expense?', 'Did X report a gain on ...?') is the item's own way (an expense of an expense
+    item, income of an income item: True) or the other (a benefit of an expense item: False);
+    None when the ask names none or both, offers both ('an expense or a benefit?': `asks_side`),
+    or the item's nature has no way."""
+    way = _OWN_WAY.get(nature or "")
+    if way is None or asks_side(asked):
+        return None
+    named = stated_sides(asked)
+    if len(named) != 1:
+        return None
+    return next(iter(named)) == way
+
+
 def asks_side(question: str) -> bool:
     """A yes/no question offering the two sides of a line ('an expense or income?', 'a net
     gain or a net loss?', 'a benefit or a provision?'): it asks which side each period's figure
@@ -275,11 +300,18 @@ def asks_side(question: str) -> bool:
     return bool((a & income and b & expense) or (a & expense and b & income))
 
 
-# a span the answer quotes ('Other expense (income)', "Interest and other, net"): opened after
-# a space, '(' or the start, closed before punctuation, a space or the end ("CVS's" opens none)
+# a span the answer quotes ('Other expense (income)', "Interest and other, net", a filing's
+# whole sentence in double quotes, apostrophes and all: "... Verizon's ... benefit ..."): opened
+# after a space, '(' or the start, closed before punctuation, a space, a citation or the end
+# ("CVS's" opens none)
 _QUOTE = re.compile(
-    r"(?:^|(?<=[\s(]))['\u2018\"\u201c][^'\u2019\"\u201d]{1,200}?['\u2019\"\u201d](?=[\s,.?;:)]|$)"
+    r"(?:^|(?<=[\s(]))(?:\"[^\"]{1,3000}?\"|\u201c[^\u201d]{1,3000}?\u201d"
+    r"|['\u2018][^'\u2019\"\u201d]{1,200}?['\u2019])(?=[\s,.?;:)\[]|$)"
 )
+
+
+_CLOSED_QUOTE = re.compile(r"^[^\"\u201c\u201d]*[\"\u201d](?=[\s,.?;:)\[]|$)")
+_OPEN_QUOTE = re.compile(r"(?:^|(?<=[\s(]))[\"\u201c][^\"\u201c\u201d]*$")
 
 
 def _side_alternation() -> str:
@@ -303,6 +335,9 @@ def own_words(text: str) -> str:
     spans; 'Other expense (income)' printed bare): what is left states a side in its own words
     ('net other income of $124 million'), or states none."""
     text = _QUOTE.sub(" ", text)
+    # a claim cut from inside a quotation: the words before a lone closing quote, or after a
+    # lone opening one, are the filing's
+    text = _OPEN_QUOTE.sub(" ", _CLOSED_QUOTE.sub(" ", text))
     return _group().sub(" ", text)
 
 

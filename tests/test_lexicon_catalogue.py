@@ -33,12 +33,18 @@ class TestOneKey:
 
 class TestNatureAndPeriod:
     def test_balances_are_instants_and_flows_durations(self) -> None:
-        """Every balance-sheet line is an instant; every income or cash-flow line a duration."""
+        """Every balance-sheet line is an instant; every income or cash-flow line a duration,
+        but the balance the cash-flow statement reconciles (an asset at its opening and
+        closing rows: cash, cash equivalents and restricted cash)."""
         for m in METRICS.values():
             if m.is_derived or m.statement not in ("balance", "income", "cash_flow"):
                 continue
+            if m.statement == "cash_flow" and m.period_type == "instant":
+                assert m.nature == "asset" and m.balance == "debit", m.id
+                continue
             want = "instant" if m.statement == "balance" else "duration"
             assert m.period_type == want, (m.id, m.period_type)
+        assert METRICS["cash_and_restricted_cash"].period_type == "instant"
 
     def test_natures_follow_the_concepts(self) -> None:
         """An item's nature agrees with its statement: costs are expenses, cash paid outflows."""

@@ -168,6 +168,12 @@ def find(
                 off_topic = off_topic or (src, e)
                 continue
             col = column_period(src.text, e.start, e.end)
+            dated = _sentence_years(src.text, e) if col.year is None else set()
+            if dated and expected and not dated & set(expected):
+                # 'On October 28, 2015, X agreed to repurchase $1.25 billion' for 2017: a
+                # narrative figure dated only in other years is of another period
+                mismatch = mismatch or (src, e, max(dated))
+                continue
             if period_ok(col.year, col.header, expected) and (
                 col.year is None or col.year in expected or not _other_table(src, e, view, expected)
             ):
@@ -178,6 +184,24 @@ def find(
     if off_topic:
         return "off_topic", off_topic[0], off_topic[1], None
     return "not_found", None, None, None
+
+
+# where a narrative sentence ends: a full stop before a space and a capital, a line break
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[A-Z\u201c\"])|\n")
+
+
+def _sentence_years(text: str, e: Any) -> set[int]:
+    """The fiscal years a narrative figure's own sentence names (a table row's figure, whose
+    column says its period, gives none): empty when the sentence names no year."""
+    if row_label(text, e.start) is not None:
+        return set()
+    starts = [m.end() for m in _SENTENCE_END.finditer(text, 0, e.start)]
+    start = starts[-1] if starts else 0
+    stop = _SENTENCE_END.search(text, e.end)
+    sentence = text[start : stop.start() if stop else len(text)]
+    if len(sentence.split()) < 8:
+        return set()
+    return {y for y, _s, _e in _lex.year_mentions(sentence)}
 
 
 def _other_table(src: SourceView, e: Any, view: EvidenceView, expected: Sequence[int]) -> bool:

@@ -22,14 +22,17 @@ from finqa.agents.judge.line_side import side_against_print
 from finqa.agents.judge.measure import (
     effect_verdict,
     either_or_verdict,
+    gross_for_net,
+    level_for_gap,
     movement_for_level,
+    named_operand_missing,
     one_part_for_parts,
     other_measure,
 )
 from finqa.agents.judge.named_line import other_line
 from finqa.agents.judge.named_statement import off_named_statement
 from finqa.agents.judge.numeric import NumberCheck
-from finqa.agents.judge.part_named import part_not_named
+from finqa.agents.judge.part_named import brand_not_named, part_not_named
 from finqa.agents.judge.period_type import other_period_type
 from finqa.agents.judge.row_item import other_item_row
 from finqa.agents.judge.scope import other_scope
@@ -58,6 +61,7 @@ PROBLEM_FACETS: dict[str, tuple[str, ...]] = {
     "cause_basis": ("explanation",),
     "part_named": ("figure",),
     "exclusion": ("figure",),
+    "brand_part": ("figure",),
     "accrual_for_cash": ("figure",),
     "other_item": ("figure",),
     "period_type": ("figure",),
@@ -71,6 +75,9 @@ PROBLEM_FACETS: dict[str, tuple[str, ...]] = {
     "either_or": ("verdict",),
     "effect_not_answered": ("verdict",),
     "one_part": ("figure",),
+    "level_for_gap": ("figure",),
+    "operand_missing": ("figure",),
+    "gross_for_net": ("figure",),
     "other_scope": ("figure",),
     "movement_for_level": ("figure",),
 }
@@ -106,9 +113,10 @@ def check_answer_kind(
         problems += level_not_change(ctx, expect, numbers)
     if ctx.expect.kind in FIGURE_KINDS:
         problems += part_not_named(ctx, numbers)
-        problems += exclusion_not_named(ctx, numbers)
         problems += accrual_for_cash(ctx, numbers)
     if ctx.expect.kind in FIGURE_KINDS or ctx.expect.kind is None:
+        problems += exclusion_not_named(ctx, numbers)
+        problems += brand_not_named(ctx, numbers)
         problems += other_item_row(ctx, numbers)
         problems += other_period_type(ctx, answer, numbers)
         problems += off_named_statement(ctx, answer, numbers)
@@ -121,6 +129,9 @@ def check_answer_kind(
     problems += either_or_verdict(ctx)  # a Yes / No to 'did X add to or reduce Y?'
     problems += effect_verdict(ctx)  # 'did X reduce Y?' answered with X's own movement
     problems += one_part_for_parts(ctx)  # 'counting both A and B' answered with one row
+    problems += level_for_gap(ctx)  # 'A was higher than B. By how much?' answered with A
+    problems += gross_for_net(ctx)  # 'net interest expense' read off 'Interest expense'
+    problems += named_operand_missing(ctx)  # 'A plus B' computed without B, as the answer says
     problems += movement_for_level(ctx)  # a level asked, a sentence's 'decreased by $X' given
     problems += side_against_print(ctx)  # a named line's figure put on the side it is not on
     problems += ctx.problems  # the second route's and the definitions' (step 2)

@@ -21,7 +21,8 @@ from typing import Any
 from finqa.agents.types import Answer, Evidence
 from finqa.lexicon import get_metric
 from finqa.lexicon.dimension_figures import part_figures, part_value
-from finqa.lexicon.dimension_question import part_is_whole
+from finqa.lexicon.dimension_members import name_key
+from finqa.lexicon.dimension_question import asked_dimension, part_is_whole
 from finqa.lexicon.dimensions import (
     asked_item,
     dimensional_facts,
@@ -107,6 +108,9 @@ def check_dimension(
     if asked is None:
         return None
     item = asked_item(question, asked) or "revenue"
+    named = _other_part_named(question, asked.phrase, answer.text)
+    if named is not None:
+        return DimensionCheck(asked.describe(), item, (), (), failed=True, message=named)
     if part_is_whole(question, asked.phrase):
         # 'how much Domestic revenue came from Computing and Mobile Phones': the part's own
         # figure is the whole the asked amount is a part of
@@ -170,6 +174,26 @@ def check_dimension(
         check.message = f"no figure of the answer is the {what} ({part[0].value:,.0f})"
     check.failed = True
     return check
+
+
+def _other_part_named(question: str, resolved: str, answer: str) -> str | None:
+    """Why the answer is not the part the question's own words name, when they name another
+    part than the member the filing's vocabulary resolved ('the Entertainment category in the
+    Domestic segment': the category, within the segment) and the answer never names it; None
+    otherwise (a place the filing spells otherwise, 'U.S.' for 'United States', is left to the
+    members' reading)."""
+    spoken = asked_dimension(question)
+    if spoken is None or spoken.kind == "geography" or not spoken.phrase:
+        return None
+    said, read = name_key(spoken.phrase), name_key(resolved)
+    if said in read or read in said:
+        return None  # one name within the other ("General Mills' Pet" and 'Pet')
+    if name_key(spoken.phrase) in name_key(answer):
+        return None
+    return (
+        f"the question asks the {spoken.kind} {spoken.phrase!r}; the answer gives "
+        f"{resolved!r}'s figure and never names {spoken.phrase!r}"
+    )
 
 
 def _check_computed(

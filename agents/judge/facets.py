@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from finqa.agents.judge import _lex
-from finqa.agents.judge.text import content_tokens
+from finqa.agents.judge.text import content_tokens, is_provenance_note
 from finqa.lexicon.answer_form import alternatives, names_alternative
 from finqa.lexicon.asked_measure import either_or_options, unnamed_measure
 from finqa.lexicon.causes import states_movement_cause
@@ -224,6 +224,23 @@ def _figures_to_follow_up(
     return owner
 
 
+_WHICH_WAY = re.compile(r"\bwhich\s+(?:direction|way)\b", re.I)
+_AMOUNTS_IN = re.compile(r"\((?:amounts|figures)\s+in\s+[^)]*\)", re.I)
+# an operand as finqa lists it ('pretax income FY2017 = 9,602'), a claim of its own once split
+_OPERAND = re.compile(
+    r"[A-Za-z][\w ,'&-]{0,80}?\s(?:(?:Q[1-4]\s+)?FY\d{4}|[A-Z][a-z]+\s+\d{1,2},\s+\d{4})"
+    r"\s*=\s*[-\u2212]?[\d,.]+"
+)
+
+
+def _without_notes(text: str) -> str:
+    """The text without finqa's own notes on how it made a figure ('Computed by finqa as ...',
+    '(amounts in USD millions)', an operand as it lists them, 'consolidated net income only
+    when asked (the catalogue's definition)'): they name no option and no side."""
+    text = " ".join(c for c in re.split(r"(?<=\.)\s+", text) if not is_provenance_note(c))
+    return _OPERAND.sub(" ", _AMOUNTS_IN.sub(" ", text))
+
+
 def _names_option(f: Facet, text: str, evidence_tokens: frozenset[str] | None) -> tuple[bool, str]:
     """Does `text` name what a choice facet asks to pick (an option the question lists, else a
     thing the evidence names that the question does not, or the period asked for)?"""
@@ -232,6 +249,13 @@ def _names_option(f: Facet, text: str, evidence_tokens: frozenset[str] | None) -
         if years:
             return True, f"names FY{years[0]}"
         return False, "names no period: the question asks which one"
+    text = _without_notes(text)
+    if _WHICH_WAY.search(f.text):
+        # 'in which direction?': a word of the movement's way answers it ('fell', 'rose')
+        way = movement_pattern(("up", "down")).search(without_idioms(text))
+        if way:
+            return True, f"names {way.group(0).lower()}"
+        return False, "names no direction: a figure alone does not say which way"
     plain = text
     for q in reversed(_lex.extract_quantities(text)):
         plain = plain[: q.start] + " " + plain[q.end :]  # figures (and their units) name nothing
@@ -285,7 +309,9 @@ def _verdict_given(f: Facet, text: str) -> tuple[bool, str]:
     words of a caption it quotes or copies, 'Other expense (income)', name neither)."""
     alt = f.meta.get("alternatives")
     if alt:
-        named = names_alternative(own_words(text), alt)
+        # finqa's own note on how a figure was made names its operands ('from income tax
+        # expense FY2017 = -9,956'), no side of the line
+        named = names_alternative(_without_notes(own_words(text)), alt)
         return named, "option named" if named else "names neither option offered"
     if f.meta.get("compares_items"):
         stated = states_comparison(text)

@@ -31,11 +31,21 @@ from finqa.lexicon.asked_measure import (
     side_words,
     unnamed_measure,
 )
+from finqa.lexicon.comparison import asks_gap
 from finqa.lexicon.components import Enumeration, enumeration, part_key, side_classes
-from finqa.lexicon.metrics import METRICS
+from finqa.lexicon.metrics import METRICS, find_metrics, metric_key
 from finqa.lexicon.movement import size_of_movement, word_class
+from finqa.lexicon.qualifiers import row_labels
 
-__all__ = ["effect_verdict", "either_or_verdict", "one_part_for_parts", "other_measure"]
+__all__ = [
+    "effect_verdict",
+    "either_or_verdict",
+    "gross_for_net",
+    "level_for_gap",
+    "named_operand_missing",
+    "one_part_for_parts",
+    "other_measure",
+]
 
 # the units of a figure that is a ratio of two lines
 _RATIO_UNITS = frozenset({"%", "times", "ratio", "x"})
@@ -224,6 +234,91 @@ def _one_part_read(text: str, listed: Enumeration) -> bool:
     if listed.stated_sum:
         return not all(set(part_key(p).split()) - {"and"} <= words for p in listed.parts)
     return any(words - {"total"} == set(part_key(p).split()) - {"total"} for p in listed.parts)
+
+
+def level_for_gap(ctx: Context) -> list[KindProblem]:
+    """'X's A was higher than its B. By how much?' asks the gap between the two lines: an answer
+    that reads one line's level off one row and computes nothing gives one side, not the gap."""
+    if ctx.abstained or not _ONE_ROW.search(ctx.text) or _COMPUTED.search(ctx.text):
+        return []
+    if not asks_gap(ctx.question):
+        return []
+    return [
+        KindProblem(
+            "level_for_gap",
+            "the question asks by how much one line the premise compares exceeds the other; the "
+            "answer reads one line's level",
+        )
+    ]
+
+
+# the reasoner's note that its definition's first formula lacked an operand ('no short term
+# debt line was read from the evidence, so it is computed from the lines shown')
+_NOT_READ = re.compile(r"\bno (?P<names>[a-z][a-z ]*?) line was read from the evidence\b", re.I)
+
+
+def named_operand_missing(ctx: Context) -> list[KindProblem]:
+    """'total debt, taking short-term borrowings plus long-term debt' answered from long-term
+    debt alone, the answer saying no short-term debt line was read: an operand the question
+    itself counts is missing, so the figure is not the one asked."""
+    if ctx.abstained:
+        return []
+    m = _NOT_READ.search(ctx.text)
+    if m is None:
+        return []
+    missing = {n.strip().replace(" ", "_") for n in m.group("names").split(" or ")}
+    # the asked item's own line missing, read through its fall-back (the company's one net
+    # income line for net income attributable), is no component left out
+    missing -= {ctx.intent.ask.recipe, ctx.intent.ask.metric}
+    named = {x.canonical for x in find_metrics(ctx.question)}
+    counted = sorted(missing & named)
+    if not counted:
+        return []
+    what = counted[0].replace("_", " ")
+    return [
+        KindProblem(
+            "operand_missing",
+            f"the question counts {what} in the figure it asks; the answer says no {what} line "
+            "was read and computes without it",
+        )
+    ]
+
+
+# 'net interest expense', 'interest expense, net': the net of a line and its opposite
+_NET_ASKED = re.compile(
+    r"\bnet\s+(?P<head>[a-z]+)\s+(?P<side>expenses?|income|costs?)\b"
+    r"|\b(?P<head2>[a-z]+)\s+(?P<side2>expenses?|income|costs?),?\s+net\b",
+    re.I,
+)
+_LINE_PRINTED = re.compile(r"\bread from the line ['\u2018]([^'\u2019]+)", re.I)
+_OPPOSITE = {"expense": "income", "expenses": "income", "cost": "income", "costs": "income", "income": "expense"}  # fmt: skip
+
+
+def gross_for_net(ctx: Context) -> list[KindProblem]:
+    """'What was X's net interest expense?' answered from the line 'Interest expense' where the
+    evidence also prints 'Interest income': the gross line, not the net the question asks."""
+    if ctx.abstained:
+        return []
+    m = _NET_ASKED.search(ctx.question)
+    caption = line_read(ctx.text)
+    printed = _LINE_PRINTED.search(ctx.text)  # the line as quoted ('Total interest expense — net')
+    if m is None or caption is None or printed is None or re.search(r"\bnet\b", printed[1], re.I):
+        return []
+    head = (m.group("head") or m.group("head2")).lower()
+    side = (m.group("side") or m.group("side2")).lower()
+    if head not in part_key(caption).split():
+        return []
+    opposite = f"{head} {_OPPOSITE[side]}"
+    labels = [label for src in ctx.view.sources for label in row_labels(src.text)]
+    if not any(label.startswith(metric_key(opposite)) for label in labels):
+        return []
+    return [
+        KindProblem(
+            "gross_for_net",
+            f"the question asks the net {head} {side} ({head} {side} less {opposite}, both "
+            f"printed); the answer reads the gross line '{caption}'",
+        )
+    ]
 
 
 def one_part_for_parts(ctx: Context) -> list[KindProblem]:

@@ -13,10 +13,11 @@ from collections.abc import Sequence
 from finqa.agents.judge.context import Context
 from finqa.agents.judge.kind import KindProblem
 from finqa.agents.judge.numeric import NumberCheck
+from finqa.lexicon.dimension_question import named_brands
 from finqa.lexicon.metrics import metric_key
 from finqa.lexicon.qualifiers import named_part, row_labels
 
-__all__ = ["part_not_named"]
+__all__ = ["part_not_named", "brand_not_named"]
 
 
 def part_not_named(ctx: Context, numbers: Sequence[NumberCheck]) -> list[KindProblem]:
@@ -40,3 +41,26 @@ def part_not_named(ctx: Context, numbers: Sequence[NumberCheck]) -> list[KindPro
         if nc.ok:
             nc.status, nc.detail = "not_found", message
     return [KindProblem("part_named", message, [nc.text for nc in numbers])]
+
+
+def brand_not_named(ctx: Context, numbers: Sequence[NumberCheck]) -> list[KindProblem]:
+    """A problem when the question asks a figure of a brand, business or subsidiary of the
+    company ('did Sikorsky contribute', 'Boeing Global Services') and the answer names it
+    nowhere, neither in words nor by its initials ('AWS'): its figure is the company's."""
+    spellings = named_brands(ctx.question)
+    if not numbers or not spellings:
+        return []
+    said = f" {metric_key(ctx.text)} "
+    for words in spellings:
+        initials = "".join(w[0] for w in words)
+        if all(f" {w} " in said for w in words) or (len(words) > 1 and f" {initials} " in said):
+            return []
+    name = " ".join(spellings[0])
+    message = (
+        f"the question asks a figure of {name!r}, a business of the company, and the answer "
+        "never names it: its figure is the company's"
+    )
+    for nc in numbers:
+        if nc.ok:
+            nc.status, nc.detail = "not_found", message
+    return [KindProblem("brand_part", message, [nc.text for nc in numbers])]

@@ -19,6 +19,9 @@ from finqa.agents.judge.numeric import NumberCheck
 from finqa.agents.judge.row_item import row_items
 from finqa.agents.types import Answer
 from finqa.lexicon.metrics import METRICS
+from finqa.lexicon.query import named_statements
+from finqa.lexicon.question_intent import read_intent
+from finqa.lexicon.question_parts import question_parts
 from finqa.lexicon.statements.catalogue import item_for_label
 
 __all__ = ["other_period_type"]
@@ -33,15 +36,38 @@ def other_period_type(
     """A problem for each figure whose line items are all of the other period type than the
     ask's; the figure becomes unsupported."""
     asked = ctx.intent.ask.period_type
-    if asked is None or len(question_parts_of(ctx.checklist)) > 1:
+    lead: int | None = None  # with several parts: the answer's lead sentence's figures only
+    if len(question_parts_of(ctx.checklist)) > 1:
+        # 'How much long-term debt did X repay in cash during 2018, and how does that compare
+        # with the change on the balance sheet?': the first part's own period type, which the
+        # answer's lead sentence answers
+        parts = question_parts(ctx.question).parts
+        asked = read_intent(parts[0].text).ask.period_type if parts else None
+        stop = re.search(r"\.\s|$", ctx.text)
+        lead = stop.start() if stop else len(ctx.text)
+    if asked is None:
         return []
     problems: list[KindProblem] = []
     for nc in numbers:
-        if not nc.ok:
+        if not nc.ok or (lead is not None and nc.start >= lead):
             continue
         items = _items_of(ctx, answer, nc)
         kinds = {METRICS[i].period_type for i in items if i in METRICS}
-        if not items or None in kinds or asked in kinds:
+        if not items:
+            # a line the catalogue does not name ('Content assets, net'): its statement says
+            # its period type, where the figure is printed on a primary statement's page (a
+            # statement the question names is `named_statement`'s to check)
+            kind = None if named_statements(ctx.question) else _statement_period(ctx, answer, nc)
+            if kind is None or kind == asked:
+                continue
+            nc.status = "not_found"
+            nc.detail = (
+                f"{nc.text.strip()} is printed on the {_STATEMENT_NAMES[kind]}, {_WORDS[kind]}; "
+                f"the question asks {_WORDS[asked]}"
+            )
+            problems.append(KindProblem("period_type", nc.detail, [nc.text.strip()]))
+            continue
+        if None in kinds or asked in kinds:
             continue
         names = ", ".join(sorted(i.replace("_", " ") for i in items))
         nc.status = "not_found"
@@ -51,6 +77,28 @@ def other_period_type(
         )
         problems.append(KindProblem("period_type", nc.detail, [nc.text.strip()]))
     return problems
+
+
+_STATEMENT_NAMES = {"instant": "balance sheet", "duration": "statement of a period's flows"}
+
+
+def _statement_period(ctx: Context, answer: Answer, nc: NumberCheck) -> str | None:
+    """The period type of the primary statement the figure is printed on (its cited source, or
+    the one source of its calculation's operands): a balance sheet's lines are instants, an
+    income or cash-flow statement's durations; None when that is no primary statement's page."""
+    from finqa.lexicon.statements.classify import statement_of_page
+
+    cited: set[str | None] = {nc.source} if nc.source else set()
+    if not cited and nc.calculation is not None and 0 <= nc.calculation < len(answer.calculations):
+        cited = {op.source_id for op in answer.calculations[nc.calculation].operands}
+    kinds: set[str | None] = set()
+    for src in ctx.view.sources:
+        if src.source_id in cited:
+            kind, _title = statement_of_page(src.text.splitlines())
+            kinds.add(
+                {"balance": "instant", "income": "duration", "cashflow": "duration"}.get(kind or "")
+            )
+    return kinds.pop() if len(kinds) == 1 else None
 
 
 def _items_of(ctx: Context, answer: Answer, nc: NumberCheck) -> set[str]:

@@ -55,16 +55,32 @@ def verdict_against_figure(
         return _comparison_verdict(ctx, numbers, compared, end)
     up, down = ask.direction
     test: Test
+    side = _side_asked(ctx)
     if ask.wants_positive:
         test = "positive"
     elif up != down and not _judgement(ctx.question):
         test = "up" if up else "down"
+    elif side is not None:
+        test = "positive"  # the figure's economic sign says which side it is on
     else:
         return []
     found = _figure(ctx, numbers, test, end)
     if found is None or not found[0]:
         return []
     value, shown = found
+    if side is not None and not ask.wants_positive and not any(ask.direction):
+        # 'Did X record an income tax expense?': Yes holds for a figure on the item's own side
+        holds = value > 0 if side else value < 0
+        yes = ctx.text[:end].strip().lower().endswith("yes")
+        if holds == yes:
+            return []
+        on = "its own side" if value > 0 else "the other side"
+        message = (
+            f"the answer says '{'Yes' if yes else 'No'}' to whether the line was on the side the "
+            f"question names, but the figure it gives as its basis, {shown}, is on {on} of the "
+            "line: the verdict contradicts its own figure"
+        )
+        return [KindProblem("verdict_sign", message, [shown])]
     holds = value > 0 if test in ("positive", "up") else value < 0
     yes = ctx.text[:end].strip().lower().endswith("yes")
     if holds == yes:
@@ -79,6 +95,16 @@ def verdict_against_figure(
         f"gives as its basis, {shown}, is {what[1]}: the verdict contradicts its own figure"
     )
     return [KindProblem("verdict_sign", message, [shown])]
+
+
+def _side_asked(ctx: Context) -> bool | None:
+    """A yes/no question naming one side of the asked item's line ('Did X record an income tax
+    expense?'): whether the side named is the item's own way (`lexicon.sides.side_named`)."""
+    from finqa.lexicon.metrics import METRICS
+    from finqa.lexicon.sides import side_named
+
+    item = METRICS.get(ctx.intent.ask.recipe or ctx.intent.ask.metric or "")
+    return side_named(ctx.intent.asked_text, item.nature) if item is not None else None
 
 
 def _comparison_verdict(

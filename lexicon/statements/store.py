@@ -105,7 +105,9 @@ STORE_READ_ERRORS: tuple[type[Exception], ...] = (OSError, ValueError, KeyError,
 #     short-term debt, never long-term debt
 # 28: 'Cash, cash equivalents and restricted cash' (the cash-flow statement's balance) is its
 #     own item, never the balance sheet's cash and cash equivalents
-MODEL_VERSION = 28
+# 29: the part words a segment table's and a sentence's parts are read by ('the Entertainment
+#     category', 'the Data service offering', 'international revenues': lexicon.dimensions)
+MODEL_VERSION = 29
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
 

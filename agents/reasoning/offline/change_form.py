@@ -25,7 +25,7 @@ class BothForms:
 
     other: str  # '16.0%' beside a '$987 million' headline, or the reverse
     calculation: Calculation
-    years: str  # 'Operating income was $6,174 million in FY2019 and $7,161 million in FY2020.'
+    years: str  # 'Operating income rose from $6,174 million in FY2019 to $7,161 million in FY2020.'
 
 
 def both_forms(spec: QuestionAsk, sol: Solution, book: Book) -> BothForms | None:
@@ -42,5 +42,7 @@ def both_forms(spec: QuestionAsk, sol: Solution, book: Book) -> BothForms | None
     (y0, v0), (y1, v1) = usd.per_year.items()
     name = sol.recipe.name
     first, last = fmt_unit(v0, "USD", usd.scale), fmt_unit(v1, "USD", usd.scale)
-    years = f"{name[:1].upper()}{name[1:]} was {first} in FY{y0} and {last} in FY{y1}."
+    # the way it moved in words, beside the signed figure ('fell from ... to ...')
+    moved = "rose" if v1 > v0 else "fell" if v1 < v0 else "was unchanged"
+    years = f"{name[:1].upper()}{name[1:]} {moved} from {first} in FY{y0} to {last} in FY{y1}."
     return BothForms(format_value(other, other_spec), other.calculation, years)

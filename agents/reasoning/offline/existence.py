@@ -27,9 +27,12 @@ from finqa.agents.reasoning.offline.verdict_kit import Reader, money, verdict
 from finqa.agents.types import Answer, Citation, Evidence
 from finqa.lexicon import intent
 from finqa.lexicon.line_items import LineItem, get_item, label_key
+from finqa.lexicon.metrics import METRICS
 from finqa.lexicon.query import analyze
 from finqa.lexicon.question_ask import QuestionAsk
+from finqa.lexicon.question_intent import read_intent
 from finqa.lexicon.recipes import get_recipe
+from finqa.lexicon.sides import side_named
 
 __all__ = ["existence"]
 
@@ -57,7 +60,11 @@ def existence(
     y = spec.target_year
     fact = book.find(li.id, y)
     if fact is not None and fact.row.primary and fact.row.statement == li.statement:
-        return _reported(li, fact.row, y, yes_no, strategy)
+        # 'Did X record an income tax expense?' names one side of the line: the figure's sign
+        # says whether it is on that side
+        item = METRICS.get(li.id)
+        side = side_named(read_intent(q).asked_text, item.nature if item else None)
+        return _reported(li, fact.row, y, yes_no, strategy, side if yes_no else None)
     if fact is not None:
         return None  # read outside the statement (a note): the usual path answers with it
     return _absent(li, book, y, yes_no, strategy)
@@ -75,7 +82,11 @@ def _asked_item(spec: QuestionAsk) -> LineItem | None:
     return li if li is not None and li.statement in _WHERE else None
 
 
-def _reported(li: LineItem, row: Row, y: int, yes_no: bool, strategy: str) -> Answer | None:
+def _reported(
+    li: LineItem, row: Row, y: int, yes_no: bool, strategy: str, side: bool | None = None
+) -> Answer | None:
+    """The line's figure for the year: 'Yes.' / the amount; with a side named (`side`: the
+    item's own way or not), 'Yes.' only for a figure on that side."""
     reader = Reader()
     name = reader.add(f"{li.id}_fy{y}", row, y)
     expr = f"abs({name})" if li.magnitude else name
@@ -90,7 +101,12 @@ def _reported(li: LineItem, row: Row, y: int, yes_no: bool, strategy: str) -> An
     else:
         amount = money(calc.result, reader.scale)
         lead = "Yes. " if yes_no else f"{amount}. "
-        text = f"{lead}The FY{y} {where} shows {label!r} of {amount} {reader.refs()}."
+        note = ""
+        if side is not None and not li.magnitude and calc.result != 0 and (calc.result > 0) != side:
+            # a benefit where an expense is asked, a loss where a gain is: the other side
+            lead = "No. "
+            note = ", a figure on the other side of the line than the one the question names"
+        text = f"{lead}The FY{y} {where} shows {label!r} of {amount}{note} {reader.refs()}."
     return verdict(text, reader, [calc], strategy, "verdict")
 
 
