@@ -528,7 +528,9 @@ def _contribution_target(question: str) -> tuple[str, str, str] | None:
 # an either/or yes-no question ('Did X add to or reduce Y', 'a charge or a benefit', 'help or
 # hurt'): the two options around its 'or'
 _EITHER_OR = re.compile(
-    rf"^\W*(?:did|does|do|was|is|were|are|has|have|had|{WHETHER_REQUEST})\b"
+    # after a leading period or condition ('For fiscal 2019, did ...')
+    rf"^\W*(?:(?:for|in|during|at|as\s+of)\b[^,?]{{0,40}},\s*)?"
+    rf"(?:did|does|do|was|is|were|are|has|have|had|{WHETHER_REQUEST})\b"
     r"(?P<before>[^?]*?)\s+or\s+"
     r"(?P<after>[^?,;]*)",
     re.I,
@@ -621,7 +623,7 @@ def unnamed_measure(part: str, answer: str) -> str | None:
 _RATIO_FORM = re.compile(
     r"\b(?:as|in)\s+(?:an?\s+)?(?:percent(?:age)?|%|share|proportion|fraction|multiple)\b|"
     r"\bpercentage\s+(?:terms|points?)\b|\bin\s+percent\b|\brelative\s+to\b|"
-    r"\bwhat\s+(?:percent(?:age)?|share|proportion|fraction|portion)\b|"
+    r"\bwhat\s+(?:(?:approximate|approx\.?|rough|estimated)\s+)?(?:percent(?:age)?|share|proportion|fraction|portion)\b|"
     r"\bby\s+what\s+percent(?:age)?\b|\bhow\s+many\s+(?:percent|percentage\s+points|times)\b",
     re.I,
 )

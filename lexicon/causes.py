@@ -30,6 +30,7 @@ __all__ = [
     "stated_direction",
     "direction_word",
     "asked_bridge",
+    "effect_object",
     "cause_marker",
     "split_at_cause",
     "states_movement_cause",
@@ -85,6 +86,31 @@ def _patterns() -> dict[str, re.Pattern[str]]:
 def asks_cause(question: str) -> bool:
     """The question asks what caused a movement ('What drove ...', 'Why did ...', 'reasons for')."""
     return bool(_patterns()["question"].search(question))
+
+
+# 'how did X affect Y', 'how has X impacted Y': the effect of X on Y is asked
+_EFFECT = re.compile(
+    r"\bhow\s+(?:did|does|do|has|have|had|would|will)\b.*?\b(?:affect(?:ed)?|impact(?:ed)?)\s+"
+    r"(?P<object>[^?.;,]+?)(?=\s+and\b|[?.;,]|$)",
+    re.I,
+)
+
+
+# what names the affected figure's period or owner, not the figure ('in 2021', "Acme's")
+_NOT_FIGURE = re.compile(
+    r"\b(?:in|for|during)\s+(?:fiscal\s+|FY\s*)?\d{4}\b|\b(?:fiscal\s+|FY\s*)?\d{4}\b"
+    r"|\b[A-Z0-9][\w&.-]*(?:\s+[A-Z][\w&.-]*)*['\u2019]s\b|^\s*(?:its|their|the|our)\b",
+)
+
+
+def effect_object(question: str) -> str | None:
+    """The figure whose change an effect question asks, without its period or owner ("How did
+    the gain affect Acme's 2021 total operating expenses?": 'total operating expenses'), else
+    None. What explains it names the thing whose effect is asked, not only that figure."""
+    m = _EFFECT.search(question)
+    if m is None:
+        return None
+    return " ".join(_NOT_FIGURE.sub(" ", m.group("object")).split()) or None
 
 
 def requests_cause(sentence: str) -> bool:

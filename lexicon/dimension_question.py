@@ -740,9 +740,10 @@ def named_brands(question: str) -> tuple[tuple[str, ...], ...]:
     from finqa.lexicon.prose import question_sentences
 
     asked = [s for s in question_sentences(question) if "?" in s] or [question]
-    if not any(c.via == "brand" for s in asked for c in find_companies(s)):
+    owned = _subsidiary_names(asked)
+    if not owned and not any(c.via == "brand" for s in asked for c in find_companies(s)):
         return ()
-    out: list[tuple[str, ...]] = []
+    out: list[tuple[str, ...]] = list(owned)
     for c in find_companies(question):
         if c.via != "brand":
             continue
@@ -757,3 +758,54 @@ def named_brands(question: str) -> tuple[tuple[str, ...], ...]:
             if words and words not in out:
                 out.append(words)
     return tuple(out)
+
+
+# a company's name followed by more capitalised words and a possessive ("MGM China's net
+# revenues", "Walmart International's operating income"): a business of the company named
+# after it; corporate suffixes ('Inc.', 'Corporation') are the company's own name
+_NAMED_AFTER = re.compile(r"^\s+((?:[A-Z][\w&.\-]*\s+){0,2}[A-Z][\w&.\-]*?)['\u2019]s?\b")
+_SUFFIXES = frozenset(
+    [
+        "inc",
+        "inc.",
+        "corp",
+        "corp.",
+        "corporation",
+        "company",
+        "co",
+        "co.",
+        "plc",
+        "ltd",
+        "ltd.",
+        "llc",
+        "group",
+        "holdings",
+        "n.v.",
+        "s.a.",
+    ]
+)
+
+
+def _subsidiary_names(sentences: Sequence[str]) -> list[tuple[str, ...]]:
+    """The spellings of businesses named after the company (the extra words, and the whole
+    name) in the asking sentences."""
+    from finqa.lexicon.entities import find_companies
+    from finqa.lexicon.metrics import metric_key
+
+    out: list[tuple[str, ...]] = []
+    for sentence in sentences:
+        for c in find_companies(sentence):
+            if c.via == "brand":
+                continue
+            m = _NAMED_AFTER.match(sentence[c.end :])
+            if m is None:
+                continue
+            extra = m.group(1).split()
+            if any(w.lower() in _SUFFIXES for w in extra):
+                continue
+            words = tuple(metric_key(" ".join(extra)).split())
+            whole = tuple(metric_key(f"{c.matched} {' '.join(extra)}").split())
+            for spelled in (whole, words):
+                if spelled and spelled not in out:
+                    out.append(spelled)
+    return out

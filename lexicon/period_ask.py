@@ -29,6 +29,7 @@ class _Words:
     verbs: frozenset[str]
     flow: tuple[re.Pattern[str], ...]
     balance: tuple[re.Pattern[str], ...]
+    unsettled: tuple[re.Pattern[str], ...] = ()
 
 
 @data_cache()
@@ -38,6 +39,7 @@ def _words() -> _Words:
         frozenset(str(v).lower() for v in data["flow_verbs"]),
         tuple(re.compile(p, re.I) for p in data["flow_frames"]),
         tuple(re.compile(p, re.I) for p in data["balance_frames"]),
+        tuple(re.compile(p, re.I) for p in data.get("unsettled") or ()),
     )
 
 
@@ -88,8 +90,11 @@ def _states_balance(text: str) -> bool:
 
 
 def asked_period_type(ask: str) -> PeriodType | None:
-    """The period type the ask's words give: 'duration' for a flow, 'instant' for a balance,
-    None when they give neither or both ('shares issued and outstanding')."""
+    """The period type the ask's words give: 'duration' for a flow, 'instant' for a balance (an
+    amount not yet paid is one, whatever verb of flow beside it), None when they give neither or
+    both ('shares issued and outstanding')."""
+    if any(rx.search(ask) for rx in _words().unsettled):
+        return "instant"  # 'acquired on account but not yet paid': owed at a date
     flow, balance = states_flow(ask), _states_balance(ask)
     if flow == balance:
         return None

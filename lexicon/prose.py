@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["split_sentences"]
+__all__ = ["split_sentences", "name_words"]
 
 _BOUNDARY = re.compile(r"(?<=[.!?])[\"”’')]?\s+(?=[A-Z(\"'“])|\n\s*\n")
 _NEXT_WORD = re.compile(r"[(\"'“]*([A-Za-z]+)")
@@ -140,4 +140,25 @@ def question_sentences(question: str) -> list[str]:
     out: list[str] = []
     for sentence in split_sentences(" ".join(question.split())):
         out.extend(p.strip() for p in re.split(r"(?<=\?)\s+", sentence) if p.strip())
+    return out
+
+
+# a capitalised word: a name's ('Distributed Energy Solutions', '737 MAX'), or a sentence's first
+_CAPITALISED = re.compile(r"(?<![\w'\u2019])[A-Z][A-Za-z&.\-]*")
+_QUOTED_SPAN = re.compile(
+    r"[\"\u201c][^\"\u201d]*[\"\u201d]|(?<!\w)['\u2018][^'\u2019]*['\u2019](?!\w)"
+)
+
+
+def name_words(question: str) -> list[str]:
+    """The words of a question that belong to names: capitalised words that do not open a
+    sentence or a quoted caption ('Did Lockheed Martin report the Distributed Energy Solutions
+    business ...': Lockheed, Martin, Distributed, Energy, Solutions), lower case. What the
+    question asks of those names is in its other words."""
+    out: list[str] = []
+    text = _QUOTED_SPAN.sub(" ", question)
+    for sentence in question_sentences(text):
+        for m in _CAPITALISED.finditer(sentence):
+            if sentence[: m.start()].strip(" \t\"'(\u201c\u2018"):
+                out.append(m.group(0).lower().strip(".-"))
     return out

@@ -82,11 +82,22 @@ class Qualifier:
         return tuple(" ".join(self.words[i:]) for i in range(len(self.words)))
 
 
+# what a measure is taken net of, or without ('net of construction payable', 'excluding fuel',
+# 'less returns'): an item named after these words is left out of the asked figure, never the
+# figure itself (the words between are the item's own: at most three)
+_DEDUCTED = re.compile(
+    r"\b(?:net\s+of|excluding|exclusive\s+of|less|other\s+than|after\s+deducting)\s+"
+    r"(?:the\s+|any\s+|its\s+)?(?:[A-Za-z&-]+\s+){0,3}$",
+    re.I,
+)
+
+
 @data_cache(256)
 def qualifiers(question: str) -> tuple[Qualifier, ...]:
     """Each metric mention of `question` with the plain words just before it (at most three,
     stopping at a possessive, a number, punctuation or a generic word) that are not words of
-    the item's own catalogue spellings."""
+    the item's own catalogue spellings; a mention the question takes the measure net of or
+    without ('net of construction payable') is none."""
     out: list[Qualifier] = []
     names = _company_spans(question)
     head = len(ask_head(question))  # not the question's own definition clause
@@ -96,6 +107,8 @@ def qualifiers(question: str) -> tuple[Qualifier, ...]:
         metric = METRICS.get(match.canonical)
         if metric is None:
             continue
+        if _DEDUCTED.search(question[max(0, match.start - 60) : match.start]):
+            continue  # 'capital expenditures (net of construction payable)': left out, not asked
         own = _own_words(match.canonical)
         # a company's name before the item is whose figure, not which part ('FedEx revenue')
         before = question[max([0, *(e for _s, e in names if e <= match.start)]) : match.start]

@@ -372,12 +372,34 @@ def _aggregate(
         # increase during fiscal 2020': the change operator over the line item named, from the
         # year before to the year named
         return "change", (target - 1, target)
+    if target and _asks_effect(q):
+        # 'did the line add to or reduce pre-tax income?': the line's own figure, whose side
+        # is the option (`lexicon.sides.effect_option`), not its movement
+        return "single", (target,)
     if target and (
         (answer_form.is_yes_no_of_fact(q) and intent.asks_movement(head))
         or (intent.asks_comparison(head) and several)
     ):
         return "trend", (min(years), target) if several else (target - 1, target)
     return "single", (target,) if target else ()
+
+
+def _asks_effect(q: str) -> bool:
+    """An either/or question offering a line's two effects on a figure it names after them ('add
+    to or reduce its income before income taxes', 'help or hurt pre-tax income')."""
+    from finqa.lexicon.asked_measure import either_or_options
+    from finqa.lexicon.metrics import find_metrics
+    from finqa.lexicon.sides import affected_kind, effect_option
+
+    options = either_or_options(q)
+    if options is None or effect_option(options, "income") is None:
+        return False
+    # transitive: the option names the figure it moved ('reduce its income before income
+    # taxes'); 'did total debt increase or decrease during 2016?' asks the debt's own movement
+    m = re.search(rf"\b{re.escape(options[1])}\w*\s+(?P<obj>[^?,;]+)", q, re.I)
+    return m is not None and (
+        bool(find_metrics(m.group("obj"))) or affected_kind(m.group("obj")) is not None
+    )
 
 
 def _with_prior(

@@ -28,6 +28,11 @@ __all__ = [
     "TwoSided",
     "asks_side",
     "effect_option",
+    "affected_kind",
+    "effect_of",
+    "stated_effect",
+    "AffectedKind",
+    "EffectVerb",
     "line_side",
     "nonoperating_rows",
     "not_a_side",
@@ -40,6 +45,8 @@ __all__ = [
 ]
 
 SideName = Literal["income", "expense"]
+AffectedKind = Literal["cost", "result"]
+EffectVerb = Literal["raised", "lowered"]
 
 
 @data_cache()
@@ -79,6 +86,53 @@ def effect_option(options: tuple[str, str], side: SideName) -> str | None:
     effects: dict[str, list[str]] = dict(read_yaml("sides.yaml").get("effects") or {})
     other = "expense" if side == "income" else "income"
     return option_of(options, effects.get(side) or (), effects.get(other) or ())
+
+
+def stated_effect(text: str) -> tuple[int, EffectVerb] | None:
+    """Where a text says a line moved a figure and which way, by its first effect verb
+    (sides.yaml `effects`: 'raised', 'added', 'boosted' -> raised; 'lowered', 'reduced',
+    'hurt' -> lowered); None for none."""
+    effects: dict[str, list[str]] = dict(read_yaml("sides.yaml").get("effects") or {})
+    found: list[tuple[int, EffectVerb]] = []
+    for side, verb in (("income", "raised"), ("expense", "lowered")):
+        for word in effects.get(side) or ():
+            m = re.search(rf"\b{re.escape(word)}\b", text, re.I)
+            if m:
+                found.append((m.start(), verb))  # type: ignore[arg-type]
+    return min(found) if found else None
+
+
+# the head of a figure's name: what comes before the words that qualify it
+_HEAD_END = re.compile(r"\b(?:before|after|of|from|attributable|excluding)\b", re.I)
+# why a side moves a figure of a kind that way (the definition the answer states)
+_EFFECT_RULES: dict[tuple[SideName, AffectedKind], str] = {
+    ("income", "result"): "income and gains add to a result",
+    ("expense", "result"): "expenses and losses are subtracted from a result",
+    ("income", "cost"): "a gain or credit is netted against the costs it is printed among",
+    ("expense", "cost"): "a cost or loss adds to the costs it is printed among",
+}
+
+
+def affected_kind(figure: str) -> AffectedKind | None:
+    """Whether a figure a line affects ('total operating expenses', 'pre-tax income', 'the
+    bottom line', 'income before income taxes') is a total of costs or a result, read from its
+    head (sides.yaml `affected`); None when it names neither or both."""
+    head = _HEAD_END.split(figure, maxsplit=1)[0].lower()
+    words: dict[str, list[str]] = dict(read_yaml("sides.yaml").get("affected") or {})
+    kinds = [
+        kind
+        for kind in ("cost", "result")
+        if any(re.search(rf"\b{re.escape(w)}\b", head) for w in words.get(kind) or ())
+    ]
+    return kinds[0] if len(kinds) == 1 else None  # type: ignore[return-value]
+
+
+def effect_of(side: SideName, kind: AffectedKind) -> tuple[EffectVerb, str]:
+    """The way a line on `side` moved a figure of `kind`, and the definition that says so: income
+    raises a result and lowers the costs it is netted in; an expense lowers a result and raises
+    a total of costs."""
+    verb: EffectVerb = "raised" if (side == "income") == (kind == "result") else "lowered"
+    return verb, _EFFECT_RULES[(side, kind)]
 
 
 @data_cache()

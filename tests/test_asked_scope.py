@@ -373,3 +373,63 @@ class TestScopeOfTheFigure:
             "Within Acme's subscription and support revenue, how much did the Data service offering bring in for 2023?"
         )
         assert got is not None and (got.kind, got.phrase) == ("product", "Data")
+
+
+class TestWiderChecks:
+    def test_other_date_refused(self, judge: JudgeAgent) -> None:
+        """A figure dated at another day than the one the ask states answers another period."""
+        q = "What was Acme's long-term debt at December 31, 2018?"
+        text = "Long-term debt as of December 31, 2017: $33,538 million [S1]. Read from the line 'Long-term debt 32,909 33,538' [S1]."
+        v = judge.evaluate(q, Answer(text=text), evidence(DEBT), 1)
+        assert "other_date" in _codes(v)
+        same = "Long-term debt as of December 31, 2018: $32,909 million [S1]. Read from the line 'Long-term debt 32,909 33,538' [S1]."
+        v = judge.evaluate(q, Answer(text=same), evidence(DEBT), 1)
+        assert "other_date" not in _codes(v)
+
+    def test_one_part_for_the_sum_of_parts(self, judge: JudgeAgent) -> None:
+        """'the combined operating income of its three reportable segments' answered with one
+        segment's figure is sent back, at any attempt (its numbers support nothing)."""
+        q = "What was the combined 2022 segment operating income of Acme's three reportable segments?"
+        text = (
+            "The operating income of the Widgets segment for FY2022 was $1,317 million [S1]. Read "
+            "from the filing's figure for that segment. Answer: $1,317 million."
+        )
+        seg = "Segment operating income\n2022 2021\nWidgets $ 1,317 $ 1,200\nGadgets 625 600\n"
+        v = judge.evaluate(q, Answer(text=text), evidence(seg), 3)
+        assert "one_part" in _codes(v) and v.decision != "accept"
+
+    def test_business_named_after_the_company(self) -> None:
+        """ "MGM China's net revenues" name a business of MGM Resorts; 'Apple Inc.'s' is the
+        company."""
+        from finqa.lexicon.dimension_question import named_brands
+
+        found = named_brands("What was the growth rate of MGM China's net revenues in 2019?")
+        assert ("china",) in found
+        assert named_brands("What was Apple Inc.'s revenue in 2022?") == ()
+
+    def test_approximate_share_is_a_ratio(self) -> None:
+        from finqa.lexicon.asked_measure import asks_ratio_form
+
+        assert asks_ratio_form(
+            "What approximate share of Acme's net sales came from skincare in Q2?"
+        )
+
+    def test_flow_sentence_refused_for_a_balance(self, judge: JudgeAgent) -> None:
+        """A balance asked at a date, answered with a sentence's payment during the period."""
+        q = "How much of Acme's lease obligations were classified as current at October 29, 2022?"
+        sentence = "Additionally, we paid $5 million of principal on our finance lease obligations, mainly related to certain stores in the period."
+        text = (
+            f'$5 million. The filing states: "{sentence}" [S1]. Read offline from this sentence; '
+            "the figure is as stated, not computed."
+        )
+        v = judge.evaluate(q, Answer(text=text), evidence(sentence), 3)
+        assert "period_type" in _codes(v) and v.decision != "accept"
+
+    def test_risk_that_is_no_fact(self) -> None:
+        """'assessing the risk that a material weakness exists' states a possibility."""
+        from finqa.lexicon.hedges import not_a_fact
+
+        why = not_a_fact(
+            "Our audit included assessing the risk that a material weakness exists.", (2015,)
+        )
+        assert why is not None

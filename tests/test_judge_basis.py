@@ -376,3 +376,70 @@ def test_a_movement_is_no_answer_to_a_level() -> None:
     assert "movement_for_level" in [p["code"] for p in bad.details["answer_problems"]]
     good = judge("$11,435 million", level)
     assert "movement_for_level" not in [p["code"] for p in good.details["answer_problems"]]
+
+
+class TestEffectBasis:
+    """'How did X affect Y?' is answered by a sentence naming X: one about what moved Y, not
+    naming X, says nothing of X's effect."""
+
+    Q = "How did the restructuring charge affect Corning's operating expenses in FY2022?"
+    ON_Y = "In 2022, operating expenses increased due to higher wages and freight costs."
+    ON_X = "In 2022, the restructuring charge increased operating expenses by $120 million."
+
+    def _judge(self, quote: str) -> Any:
+        answer = Answer(
+            text=f'"{quote}" [S1]',
+            citations=(Citation(source_id="S1", doc_id=DOC, page=30, quote=quote),),
+        )
+        return JudgeAgent(Settings()).evaluate(self.Q, answer, _ev(quote), 3)
+
+    def test_effect_object_read(self) -> None:
+        from finqa.lexicon.causes import effect_object
+
+        assert effect_object(self.Q) == "operating expenses"
+        assert effect_object("What drove Corning's operating expenses in FY2022?") is None
+
+    def test_sentence_about_the_affected_figure_only_refused(self) -> None:
+        v = self._judge(self.ON_Y)
+        assert v.decision == "retry"
+        assert v.details["basis"]["outcome"] == "not_about"
+        assert "effect" in v.details["basis"]["reason"]
+
+    def test_sentence_naming_the_cause_accepted(self) -> None:
+        v = self._judge(self.ON_X)
+        assert v.details["basis"]["outcome"] == "supported", v.feedback
+
+
+class TestNamesOnly:
+    """A sentence sharing only the names a question uses ('the Distributed Energy Solutions
+    business') says nothing of what the question asks of them ('reported as a discontinued
+    operation'); one sharing what is asked still supports the answer."""
+
+    Q = "Did Corning report the Display Glass Solutions business it sold in 2022 as a discontinued operation?"
+    NAMES = "In 2022, goodwill decreased by $175 million allocated to the Display Glass Solutions business."
+    ASKED = (
+        "In 2022, the Display Glass Solutions business was reported as a discontinued operation."
+    )
+
+    def _judge(self, quote: str) -> Any:
+        answer = Answer(
+            text=f'Yes. "{quote}" [S1]',
+            citations=(Citation(source_id="S1", doc_id=DOC, page=30, quote=quote),),
+        )
+        return JudgeAgent(Settings()).evaluate(self.Q, answer, _ev(quote), 3)
+
+    def test_name_words(self) -> None:
+        from finqa.lexicon.prose import name_words
+
+        assert name_words(self.Q) == ["corning", "display", "glass", "solutions"]
+        assert name_words("What was 'Other income, net' in 2022?") == []
+
+    def test_names_only_refused(self) -> None:
+        v = self._judge(self.NAMES)
+        assert v.decision == "retry"
+        assert v.details["basis"]["outcome"] == "not_about"
+        assert "names" in v.details["basis"]["reason"]
+
+    def test_what_is_asked_accepted(self) -> None:
+        v = self._judge(self.ASKED)
+        assert v.details["basis"]["outcome"] == "supported", v.feedback

@@ -269,3 +269,17 @@ class TestAdjustedMeasure:
         answer, _ = _ask(q, INCOME)
         assert answer.abstained
         assert "adjusted" in answer.text
+
+
+def test_an_amount_not_yet_paid_is_a_balance() -> None:
+    """'acquired on account but not yet paid' asks what is owed at a date, whatever verb of
+    flow stands beside it; the flow itself ('paid during 2018') is a duration."""
+    from finqa.lexicon.period_ask import asked_period_type
+
+    q = "As of the end of 2018, how much capital expenditure had Acme acquired on account but not yet paid?"
+    assert asked_period_type(q) == "instant"
+    assert (
+        asked_period_type("How much did Acme pay for capital expenditures during 2018?")
+        == "duration"
+    )
+    assert asked_period_type("What unpaid dividends did Acme have at year end?") == "instant"

@@ -278,3 +278,141 @@ def test_uncaptioned_total_is_no_row_of_its_own_and_names_the_glued_heading() ->
     assert facts[("Reimbursed costs", "FY2023")] == 425_000
     assert facts[("Depreciation and amortization", "FY2024")] == 1_300_000
     assert ("Revenues Casino", "FY2024") not in facts
+
+
+# the entity's name and the title printed a word a line (MGM Resorts' statements): the title
+# ends below the first eight lines
+WORD_A_LINE = """ACME
+RESORTS
+INTERNATIONAL
+AND
+SUBSIDIARIES
+CONSOLIDATED
+STATEMENTS
+OF
+CASH
+FLOWS
+(In thousands)
+Year
+Ended
+December
+31,
+2016 2015 2014
+Cash
+flows
+from
+operating
+activities
+Net income (loss) $ 1,236,878 $ (1,039,649) $ 127,178
+Net cash provided by operating activities 1,533,972 1,005,079 1,130,670
+Capital expenditures, net of construction payable (2,262,473) (1,466,819) (872,041)
+"""
+
+
+def test_title_printed_a_word_a_line() -> None:
+    """A statement titled a word a line under its entity's name printed the same way is read
+    as its statement; a page opening on a few short words and no formal title is none."""
+    kind, title = statement_of_page(WORD_A_LINE.split("\n"))
+    assert kind == "cashflow" and title == "CONSOLIDATED STATEMENTS OF CASH FLOWS"
+    facts = _facts("ACME_2016_10K", WORD_A_LINE)
+    # an outflow item: its figure is the amount spent
+    assert (
+        abs(facts[("Capital expenditures, net of construction payable", "FY2016")]) == 2_262_473e3
+    )
+    prose = [
+        "Table",
+        "of",
+        "Contents",
+        "Item",
+        "7.",
+        "Results",
+        "of",
+        "Operations",
+        "Revenue",
+        "grew",
+    ]
+    assert statement_of_page(prose)[0] is None
+
+
+WORD_A_LINE_INCOME = """ACME
+RESORTS
+INTERNATIONAL
+AND
+SUBSIDIARIES
+CONSOLIDATED
+STATEMENTS
+OF
+OPERATIONS
+(In thousands, except per share data)
+Year
+Ended
+December
+31,
+2016 2015 2014
+Revenues 9,455,123 9,190,068 10,081,984
+Income
+(loss)
+before
+income
+taxes 1,259,177 (1,046,243) 410,886
+Benefit (provision) for income taxes (22,299) 6,594 (283,708)
+Net
+income
+(loss) 1,236,878 (1,039,649) 127,178
+Less: Net (income) loss attributable to noncontrolling interests (135,438) 591,929 (277,051)
+Net
+income
+(loss)
+attributable
+to
+ACME
+Resorts
+International $ 1,101,440 $ (447,720) $ (149,873)
+Net
+income
+(loss)
+per
+share
+attributable
+to
+ACME
+Resorts
+International
+Basic $ 1.94 $ (0.82) $ (0.31)
+"""
+
+
+def test_caption_goes_on_past_a_joining_word_and_a_name() -> None:
+    """'Net income (loss) attributable to' never ends a caption: the name printed a word a line
+    below it is the caption's, to its last word ('International'); the row after that is a row
+    of its own ('Basic')."""
+    facts = _facts("ACME_2016_10K", WORD_A_LINE_INCOME)
+    assert (
+        facts[("Net income (loss) attributable to ACME Resorts International", "FY2016")]
+        == 1_101_440e3
+    )
+    assert facts[("Basic", "FY2016")] == 1.94
+    assert ("International", "FY2016") not in facts
+
+
+NET_OF_DEDUCTION = """ACME RESORTS INTERNATIONAL AND SUBSIDIARIES
+CONSOLIDATED STATEMENTS OF OPERATIONS
+(In thousands)
+Year Ended December 31, 2016 2015 2014
+Revenues
+Casino $ 4,936,490 $ 4,842,836 $ 5,878,775
+Rooms 2,023,841 1,876,733 1,768,012
+7,000,000 6,800,000 7,700,000
+Less: Promotional allowances (793,571) (751,773) (766,280)
+9,455,123 9,190,068 10,081,984
+Expenses
+Casino 2,718,483 2,882,752 3,643,881
+"""
+
+
+def test_net_line_after_a_deduction_row() -> None:
+    """The figures-only line after 'Less: Promotional allowances (793,571) ...' is the net of
+    the block ('Net revenues'), not figures of the deduction's caption."""
+    facts = _facts("ACME_2016_10K", NET_OF_DEDUCTION)
+    assert facts[("Net revenues", "FY2016")] == 9_455_123e3
+    assert abs(facts[("Less: Promotional allowances", "FY2016")]) == 793_571e3

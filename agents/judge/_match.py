@@ -169,10 +169,10 @@ def find(
                 continue
             col = column_period(src.text, e.start, e.end)
             dated = _sentence_years(src.text, e) if col.year is None else set()
-            if dated and expected and not dated & set(expected):
+            if dated and expected and not any(_same_year(y, expected) for y in dated):
                 # 'On October 28, 2015, X agreed to repurchase $1.25 billion' for 2017: a
                 # narrative figure dated only in other years is of another period
-                mismatch = mismatch or (src, e, max(dated))
+                mismatch = mismatch or (src, e, max(abs(y) for y in dated))
                 continue
             if period_ok(col.year, col.header, expected) and (
                 col.year is None or col.year in expected or not _other_table(src, e, view, expected)
@@ -201,7 +201,28 @@ def _sentence_years(text: str, e: Any) -> set[int]:
     sentence = text[start : stop.start() if stop else len(text)]
     if len(sentence.split()) < 8:
         return set()
-    return {y for y, _s, _e in _lex.year_mentions(sentence)}
+    out: set[int] = set()
+    for y, at, end in _lex.year_mentions(sentence):
+        # 'fiscal 2022': the filer's own name of its year, which may be the year it starts in
+        # (Ulta's fiscal 2022 ended January 28, 2023): a year either way; a date is exact
+        fiscal = bool(
+            re.match(r"fiscal|fy", sentence[at:end], re.I)
+            or _FISCAL_BEFORE.search(sentence[max(0, at - 16) : at])
+        )
+        out.add(-y if fiscal else y)
+    return out
+
+
+# 'fiscal 2022', 'fiscal year 2022', 'FY2022' before a year mention
+_FISCAL_BEFORE = re.compile(r"(?:\bfiscal(?:\s+year)?\s*|\bFY\s*)$", re.I)
+
+
+def _same_year(year: int, expected: Sequence[int]) -> bool:
+    """A sentence's year is an expected one: a date's exactly; a fiscal year the filer names
+    (stored negative by `_sentence_years`) within one year either way."""
+    if year < 0:
+        return any(abs(-year - e) <= 1 for e in expected)
+    return year in expected
 
 
 def _other_table(src: SourceView, e: Any, view: EvidenceView, expected: Sequence[int]) -> bool:

@@ -22,14 +22,17 @@ from finqa.agents.judge.line_side import side_against_print
 from finqa.agents.judge.measure import (
     effect_verdict,
     either_or_verdict,
+    flow_sentence_for_balance,
     gross_for_net,
     level_for_gap,
     movement_for_level,
     named_operand_missing,
+    one_part_for_all_parts,
     one_part_for_parts,
+    other_date,
     other_measure,
 )
-from finqa.agents.judge.named_line import other_line
+from finqa.agents.judge.named_line import other_block, other_line
 from finqa.agents.judge.named_statement import off_named_statement
 from finqa.agents.judge.numeric import NumberCheck
 from finqa.agents.judge.part_named import brand_not_named, part_not_named
@@ -78,9 +81,26 @@ PROBLEM_FACETS: dict[str, tuple[str, ...]] = {
     "level_for_gap": ("figure",),
     "operand_missing": ("figure",),
     "gross_for_net": ("figure",),
+    "other_date": ("figure",),
     "other_scope": ("figure",),
     "movement_for_level": ("figure",),
 }
+
+
+# problems that make the answer's figure another question's figure, whichever numbers it gives
+_ANOTHER_FIGURE = frozenset(
+    {"one_part", "level_for_gap", "operand_missing", "gross_for_net", "other_date", "period_type"}
+)
+
+
+def _strike(problems: Sequence[KindProblem], numbers: Sequence[NumberCheck]) -> None:
+    """The figure answers another question than the one asked: none of its numbers supports
+    the answer (else grounding alone could carry it at a later attempt's lower threshold)."""
+    for p in problems:
+        if p.code in _ANOTHER_FIGURE and not p.numbers:
+            for nc in numbers:
+                if nc.ok:
+                    nc.status, nc.detail = "not_found", p.message
 
 
 def check_answer_kind(
@@ -122,6 +142,7 @@ def check_answer_kind(
         problems += off_named_statement(ctx, answer, numbers)
     problems += verdict_against_figure(ctx, answer, numbers)
     problems += other_line(ctx, answer, numbers)  # a figure of any kind read off another line
+    problems += other_block(ctx, answer, numbers)  # the named caption printed in another block
     problems += other_measure(
         ctx, answer, numbers
     )  # another measure than the phrase the ask governs
@@ -130,7 +151,11 @@ def check_answer_kind(
     problems += effect_verdict(ctx)  # 'did X reduce Y?' answered with X's own movement
     problems += one_part_for_parts(ctx)  # 'counting both A and B' answered with one row
     problems += level_for_gap(ctx)  # 'A was higher than B. By how much?' answered with A
+    problems += one_part_for_all_parts(ctx)  # 'the combined ... of its segments': one segment
+    problems += flow_sentence_for_balance(ctx)  # a balance asked, a paid amount quoted
+    problems += other_date(ctx)  # 'at December 31, 2022' answered 'as of June 30, 2022'
     problems += gross_for_net(ctx)  # 'net interest expense' read off 'Interest expense'
+    _strike(problems, numbers)
     problems += named_operand_missing(ctx)  # 'A plus B' computed without B, as the answer says
     problems += movement_for_level(ctx)  # a level asked, a sentence's 'decreased by $X' given
     problems += side_against_print(ctx)  # a named line's figure put on the side it is not on

@@ -12,7 +12,10 @@ subject and states it as a fact of the asked period.
   compound ('capital-intensive') is two words. A disclosure concept of the catalogue the
   question names (customer concentration) is also named by its filing language beside a word
   of its name ('One customer accounted for 16% of net revenue'). The sentence names no other
-  company than the asked ones;
+  company than the asked ones, and at least one of its shared words is not of a name the
+  question uses ('Distributed Energy Solutions' shared, 'discontinued operation' not: the
+  sentence is about the business, not what is asked of it). An effect question ('how did X affect Y':
+  `lexicon.causes.effect_object`) is answered by a sentence naming X, not only Y;
 * a fact - no modal or hedge wording ('could adversely affect', 'may', 'we expect'), no clause
   opened by a condition ('If ...'), no future ('will') unless the question asks what will be
   (lexicon data), no event it dates from after the asked period ('suspend production
@@ -48,12 +51,14 @@ from finqa.agents.types import Answer, Evidence, EvidenceItem
 from finqa.lexicon.causes import (
     asked_bridge,
     asks_cause,
+    effect_object,
     is_hypothetical,
     split_at_cause,
     states_movement_cause,
 )
 from finqa.lexicon.dimension_question import asked_dimension
 from finqa.lexicon.metrics import Metric
+from finqa.lexicon.prose import name_words
 from finqa.lexicon.question_intent import read_intent
 
 __all__ = ["BasisCheck", "BasisOutcome", "cause_part_answer", "check_basis", "subject_words"]
@@ -82,6 +87,12 @@ class _Topic:
     # part the question names when it names one (`part`, lower case; '' for the company)
     cause: bool = False
     part: str = ""
+    # an effect question ('how did X affect Y'): the topic words that are not Y's, of which the
+    # sentence names one (a sentence on what moved Y, not naming X, says nothing of X's effect)
+    effect: frozenset[str] = frozenset()
+    # the topic words of the names the question uses ('Distributed Energy Solutions'): a
+    # sentence sharing only these is about the name, not about what is asked of it
+    names: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -190,6 +201,8 @@ def check_basis(
         question,
         asks_cause(question),
         " ".join(asked_part.phrase.lower().split()) if asked_part and asked_part.phrase else "",
+        _effect_words(question, subject),
+        subject & frozenset(_tokens(" ".join(name_words(question)))),
     )
     candidates = _basis_sentences(answer, claims, evidence)
     if not candidates:
@@ -400,6 +413,15 @@ def _about(sentence: str, source_id: str | None, topic: _Topic) -> BasisCheck | 
         rest = subject - frozenset().union(*named)
         shared = frozenset({"<concept>"}) | (rest & bag)
         need = min(_MIN_SHARED, 1 + len(rest))
+    if topic.effect and not topic.effect & bag:
+        return BasisCheck(
+            "not_about",
+            sentence,
+            source_id,
+            "the question asks the effect of "
+            f"{', '.join(sorted(topic.effect)[:4])} on a figure, and the quoted sentence does "
+            "not name it: it explains the figure, not that effect",
+        )
     if len(shared) < need:
         return BasisCheck(
             "not_about",
@@ -408,7 +430,26 @@ def _about(sentence: str, source_id: str | None, topic: _Topic) -> BasisCheck | 
             f"the quoted sentence shares {len(shared)} of the question's subject words "
             f"({', '.join(sorted(subject)[:6])}): it is not about what is asked",
         )
+    asked_of = subject - topic.names
+    if not named and topic.bridge is None and asked_of and not asked_of & bag:
+        return BasisCheck(
+            "not_about",
+            sentence,
+            source_id,
+            "the quoted sentence shares only the names the question uses "
+            f"({', '.join(sorted(subject & bag)[:4])}), none of what it asks of them "
+            f"({', '.join(sorted(asked_of)[:6])})",
+        )
     return None
+
+
+def _effect_words(question: str, subject: frozenset[str]) -> frozenset[str]:
+    """An effect question's topic words that are not of the figure it affected (`_Topic.effect`);
+    empty for any other question, or where the affected figure's words are all the topic."""
+    obj = effect_object(question)
+    if not obj:
+        return frozenset()
+    return subject - frozenset(_tokens(f"{obj} affect affected impact impacted"))
 
 
 def _cause_of(sentence: str, source_id: str | None, topic: _Topic) -> BasisCheck | None:

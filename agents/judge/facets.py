@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from finqa.agents.judge import _lex
+from finqa.agents.judge.effect import check_effect
 from finqa.agents.judge.text import content_tokens, is_provenance_note
 from finqa.lexicon.answer_form import alternatives, names_alternative
 from finqa.lexicon.asked_measure import either_or_options, unnamed_measure
@@ -527,6 +528,11 @@ def check_facets(
                     # 'and how much did that balance increase?': a level is no movement
                     f.addressed, f.how = False, "no movement given for the movement asked"
         elif f.kind == "explanation":
+            effect = check_effect(f.text, answer)
+            if effect is not None:
+                # 'how did it affect Y?': the way the line moved Y, checked against its side
+                f.addressed, f.how = effect.addressed, effect.how
+                continue
             f.addressed = _explained(f, mine, text, multi_part, lone_cause)
             f.how = "explanation given" if f.addressed else ""
         elif f.kind == "choice":

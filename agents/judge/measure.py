@@ -35,15 +35,19 @@ from finqa.lexicon.comparison import asks_gap
 from finqa.lexicon.components import Enumeration, enumeration, part_key, side_classes
 from finqa.lexicon.metrics import METRICS, find_metrics, metric_key
 from finqa.lexicon.movement import size_of_movement, word_class
+from finqa.lexicon.period_ask import asked_period_type
 from finqa.lexicon.qualifiers import row_labels
 
 __all__ = [
     "effect_verdict",
     "either_or_verdict",
+    "flow_sentence_for_balance",
     "gross_for_net",
     "level_for_gap",
     "named_operand_missing",
+    "one_part_for_all_parts",
     "one_part_for_parts",
+    "other_date",
     "other_measure",
 ]
 
@@ -317,6 +321,87 @@ def gross_for_net(ctx: Context) -> list[KindProblem]:
             "gross_for_net",
             f"the question asks the net {head} {side} ({head} {side} less {opposite}, both "
             f"printed); the answer reads the gross line '{caption}'",
+        )
+    ]
+
+
+# a sum over several parts of the business ('the combined segment operating income of X's three
+# reportable segments', 'the total revenue of its two divisions')
+_OVER_PARTS = re.compile(
+    r"\b(?:combined|together|in\s+total|total|sum|aggregate|all)\b[^?.;]*?\b(?:segments|divisions|"
+    r"business\s+units|regions|reportable\s+segments|operating\s+segments)\b",
+    re.I,
+)
+# an answer giving one part's figure ('The operating income of the Activision segment for FY2022
+# was ...', 'Read from the filing's figure for that segment')
+_ONE_PART = re.compile(
+    r"\bof the [^.]{1,60}? (?:segment|division|region|business unit) for\b", re.I
+)
+
+
+def one_part_for_all_parts(ctx: Context) -> list[KindProblem]:
+    """'What was the combined operating income of X's three reportable segments?' answered with
+    one segment's figure: one part for the sum of them all."""
+    if ctx.abstained or _COMPUTED.search(ctx.text):
+        return []
+    if not _OVER_PARTS.search(ctx.intent.asked_text) or not _ONE_PART.search(ctx.text):
+        return []
+    return [
+        KindProblem(
+            "one_part",
+            "the question asks the sum over several parts of the business; the answer gives one "
+            "part's figure",
+        )
+    ]
+
+
+# a date as a question or an answer states it ('December 31, 2022')
+_DATE = re.compile(
+    r"\b(January|February|March|April|May|June|July|August|September|October|November|December)"
+    r"\s+(\d{1,2}),\s+((?:19|20)\d\d)\b"
+)
+
+
+def other_date(ctx: Context) -> list[KindProblem]:
+    """'What was X's total debt at December 31, 2022?' answered 'as of June 30, 2022': the
+    answer's lead dates its figure at another day than every one the ask states."""
+    if ctx.abstained:
+        return []
+    asked = {m.groups() for m in _DATE.finditer(ctx.intent.asked_text)}
+    if not asked:
+        return []
+    lead = re.split(r"(?<=[.!?])\s+(?=[A-Z])", ctx.text, maxsplit=1)[0]
+    stated = {m.groups() for m in _DATE.finditer(lead)}
+    if not stated or stated & asked:
+        return []
+    day = " ".join(sorted(stated)[0][:2]) + ", " + sorted(stated)[0][2]
+    want = " ".join(sorted(asked)[0][:2]) + ", " + sorted(asked)[0][2]
+    return [
+        KindProblem(
+            "other_date",
+            f"the question asks the figure at {want}; the answer gives it as of {day}",
+        )
+    ]
+
+
+# the sentence a figure is read from, as finqa quotes it ('The filing states: "..."')
+_STATED_SENTENCE = re.compile(r"\bthe filing states:\s*[\"\u201c](.+?)[\"\u201d]\s*\[", re.I | re.S)
+
+
+def flow_sentence_for_balance(ctx: Context) -> list[KindProblem]:
+    """'How much of X's lease obligations were current at October 29, 2022?' answered with the
+    figure of a sentence that states a flow ('we paid $5 million of principal on our finance
+    lease obligations'): a flow's figure for a balance asked."""
+    if ctx.abstained or ctx.intent.ask.period_type != "instant":
+        return []
+    m = _STATED_SENTENCE.search(ctx.text)
+    if m is None or asked_period_type(m.group(1)) != "duration":
+        return []
+    return [
+        KindProblem(
+            "period_type",
+            "the question asks a balance at a date; the sentence the answer quotes states a flow "
+            "over a period",
         )
     ]
 

@@ -8,11 +8,18 @@ prints them (each operand's row, where the source prints it; words before its fi
   the phrase only partly names (total revenue, total liabilities, net income) is not the metric
   the judge re-derives it as (`narrowed`);
 - an operand's caption is another line while the evidence prints a line under the named
-  caption: the answer answers another line (`other_line`), its figures are not accepted.
+  caption: the answer answers another line (`other_line`), its figures are not accepted;
+- a quoted caption the question places in a block by the item it names beside it ("'service
+  and other' cost of revenue"): an operand printed under a heading of another nature (the
+  'Service and other' under 'Revenue:') is the other block's line (`other_block`). The heading
+  is read from the cited source's own layout (the nearest line above the row without figures,
+  within its block, of a heading's few words: a longer line is a wrapped caption), not from the
+  reasoner's reading of the statement.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -20,9 +27,16 @@ from finqa.agents.judge.context import Context
 from finqa.agents.judge.kind import Expectation, KindProblem
 from finqa.agents.judge.numeric import NumberCheck
 from finqa.agents.types import Answer, Evidence
+from finqa.lexicon import find_metrics
+from finqa.lexicon.line_items import get_item
 from finqa.lexicon.named_line import NamedLine, caption_part, captions
 
-__all__ = ["narrowed", "other_line", "reads_named_line"]
+_DIGIT = re.compile(r"\d")
+_HEADING_REACH = 12  # lines above a row a block's heading is looked for
+_HEADING_WORDS = 5  # words of a block's heading at most ('Costs and expenses:')
+_JOINING = frozenset({"of", "and", "to", "the", "for", "from", "in", "on", "or", "with", "by"})
+
+__all__ = ["narrowed", "other_block", "other_line", "reads_named_line"]
 
 
 def _captions(answer: Answer, evidence: Evidence) -> list[str]:
@@ -97,3 +111,59 @@ def other_line(ctx: Context, answer: Answer, numbers: Sequence[NumberCheck]) -> 
         if nc.ok:
             nc.status, nc.detail = "not_found", message
     return [KindProblem("named_line", message, [nc.text for nc in numbers])]
+
+
+def other_block(ctx: Context, answer: Answer, numbers: Sequence[NumberCheck]) -> list[KindProblem]:
+    """A problem when a quoted caption's figure is read under a heading of another nature than
+    the item the question names beside it (module docstring); its figures become unverified."""
+    line, item = ctx.intent.ask.named_line, ctx.intent.ask.recipe
+    if line is None or not line.quoted or line.metric is not None or item is None:
+        return []
+    asked = getattr(get_item(item), "nature", None)
+    if asked is None or not numbers or ctx.abstained:
+        return []
+    for calc in answer.calculations:
+        for op in calc.operands:
+            src = ctx.evidence.by_source(op.source_id or "")
+            heading = _heading_above(src.text, op.text or "") if src is not None else None
+            if heading is None:
+                continue
+            natures = {
+                getattr(get_item(m.canonical), "nature", None) for m in find_metrics(heading)
+            }
+            natures.discard(None)
+            if natures and asked not in natures:
+                message = (
+                    f"reads {line.phrase!r} under the heading {heading!r}, and the question asks "
+                    f"it as {item.replace('_', ' ')} ({asked}): another block's line"
+                )
+                for nc in numbers:
+                    if nc.ok:
+                        nc.status, nc.detail = "not_found", message
+                return [KindProblem("named_line", message, [nc.text for nc in numbers])]
+    return []
+
+
+def _heading_above(text: str, row: str) -> str | None:
+    """The heading in force at the printed row `row` of `text`: the nearest line above it that
+    holds no figure, within its block (a 'Total ...' line above closes another block: None)."""
+    want = " ".join(row.split())
+    if not want:
+        return None
+    lines = [" ".join(x.split()) for x in text.splitlines()]
+    at = next((i for i, x in enumerate(lines) if want in x), None)
+    if at is None:
+        return None
+    for above in reversed(lines[max(0, at - _HEADING_REACH) : at]):
+        if not above:
+            continue
+        if above.lower().startswith("total"):
+            return None
+        if not _DIGIT.search(above):
+            # a block's heading is a short name ('Cost of revenue:'); a longer line, or one
+            # ending on a joining word, is a caption wrapped onto the row below it
+            words = above.rstrip(":").split()
+            if len(words) > _HEADING_WORDS or words[-1].lower() in _JOINING:
+                return None
+            return " ".join(words)
+    return None

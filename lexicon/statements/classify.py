@@ -206,7 +206,35 @@ def statement_of_page(lines: list[str], head: int = 8) -> tuple[StatementKind | 
         kind = heading_kind(line)
         if kind:
             return kind, line
-    return _title_below(lines)
+    broken = _broken_title(lines, head)
+    return broken if broken[0] is not None else _title_below(lines)
+
+
+def _broken_title(lines: list[str], head: int) -> tuple[StatementKind | None, str]:
+    """A formal title printed a word a line under an entity's name printed the same way ('MGM'
+    / 'RESORTS' / 'INTERNATIONAL' / 'AND' / 'SUBSIDIARIES' / 'CONSOLIDATED' / 'STATEMENTS' / 'OF'
+    / 'CASH' / 'FLOWS'): the page's opening run of one- or two-word lines, read within
+    three times `head` lines, joined; its title is the formal words to its end."""
+    run: list[str] = []
+    for ln in lines:
+        line = ln.strip()
+        if not line:
+            continue
+        if not _BROKEN_TITLE_WORD.fullmatch(line) or len(run) >= 3 * head:
+            break
+        run.append(line)
+    joined = " ".join(run)
+    m = _FORMAL.search(joined)
+    if m is None:
+        return None, ""
+    title = joined[m.start() :]
+    kind = title_kind(title)
+    return (kind, title) if kind in ("income", "balance", "cashflow", "equity") else (None, "")
+
+
+# a line holding one or two words of a title or an entity's name broken one word a line
+# ('MGM' / 'RESORTS' / 'INTERNATIONAL' / 'AND' / 'SUBSIDIARIES' / 'CONSOLIDATED' / ...)
+_BROKEN_TITLE_WORD = re.compile(r"[A-Za-z&,.'\u2019-]{1,20}(?:\s[A-Za-z&,.'\u2019-]{1,20})?")
 
 
 _SCALE_NOTE = re.compile(r"^\(.*\b(?:millions?|thousands?|billions?)\b.*\)$", re.I)

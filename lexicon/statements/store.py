@@ -107,7 +107,15 @@ STORE_READ_ERRORS: tuple[type[Exception], ...] = (OSError, ValueError, KeyError,
 #     own item, never the balance sheet's cash and cash equivalents
 # 29: the part words a segment table's and a sentence's parts are read by ('the Entertainment
 #     category', 'the Data service offering', 'international revenues': lexicon.dimensions)
-MODEL_VERSION = 29
+# 30: a statement titled a word a line under its entity's name, the name printed the same way
+#     ('MGM' / 'RESORTS' / ... / 'CONSOLIDATED' / 'STATEMENTS' / 'OF' / 'CASH' / 'FLOWS'), is
+#     read as its statement (it was missed, and an exhibit's statements taken as the main ones)
+# 31: a caption goes on past a word it never ends on ('Net income attributable to' / 'MGM
+#     Resorts International'), and through a name printed a word a line to its last word
+# 32: the figures-only line after a deduction row complete on its line ('Less: Promotional
+#     allowances (793,571) ...' / '9,455,123 ...') is the block's net, named by its heading
+#     ('Net revenues'), never figures of the deduction's caption
+MODEL_VERSION = 32
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
 

@@ -81,6 +81,46 @@ def without_folio(lines: list[str]) -> list[str]:
     return lines
 
 
+# words a caption never ends on: the line below goes on with it ('Net income attributable to' /
+# 'MGM Resorts International'). Only 'to': a heading ends on 'for', 'of' or 'and' without a
+# colon ('Cash paid during the year for' over 'Interest' and 'Income taxes', 'Property, plant
+# and' in a flowed table), and its rows are rows of their own (checked over the 344 filings)
+_JOINING = frozenset({"to"})
+# the last word of a company's name printed a word a line ('MGM' / 'Resorts' / 'International')
+_NAME_ENDS = frozenset(
+    {"inc", "incorporated", "corporation", "corp", "company", "companies", "co", "plc", "ltd",
+     "llc", "lp", "international", "holdings", "group", "shareholders", "stockholders"}
+)  # fmt: skip
+_NAME_RUN = 3  # words of a name printed a word a line, before its last
+
+
+# a row deducted from the lines above it ('Less: Promotional allowances', 'Less returns'): the
+# figures-only line after it is the net of the block, named by its heading ('Revenues' -> 'Net
+# revenues') where the heading is one plain noun
+_DEDUCTION = re.compile(r"^\s*less\b", re.I)
+_HEADING_NOUN = re.compile(r"[A-Z][a-z]+")
+
+
+def _name_open(parts: list[str], label: str) -> bool:
+    """The caption so far ends on a joining word ('attributable to'), or on a name begun after
+    one and printed a word a line that has not reached its last word ('to' / 'MGM' / 'Resorts',
+    then 'International'): the line `label` goes on with it."""
+    words = " ".join(parts).split()
+    if not words:
+        return False
+    if words[-1].lower() in _JOINING:
+        return True
+    if len(label.split()) != 1:
+        return False
+    run = 0
+    for word in reversed(words):
+        if run < _NAME_RUN and word[:1].isupper() and word.lower().strip(".,") not in _NAME_ENDS:
+            run += 1
+            continue
+        break
+    return 0 < run < len(words) and words[-1 - run].lower() in _JOINING
+
+
 def _unclosed(label: str) -> bool:
     """A caption that opens a parenthesis it does not close: it goes on on the next line."""
     return label.count("(") > label.count(")")
@@ -514,10 +554,14 @@ class _PageScan:
                 self.label_parts = [label]
                 self._label_to(pos, lead + len(label), lead)
             elif self.label_parts and (
-                label[:1].islower() or label[:1] == "(" or _unclosed(self.label_parts[-1])
+                label[:1].islower()
+                or label[:1] == "("
+                or _unclosed(self.label_parts[-1])
+                or _name_open(self.label_parts, label)
             ):
                 # a wrapped label continues, also after a parenthesis it leaves open
-                # ('Adjusted earnings before interest and taxes ("Adjusted' / 'EBIT")')
+                # ('Adjusted earnings before interest and taxes ("Adjusted' / 'EBIT")') and
+                # after a word a caption never ends on ('attributable to' / 'MGM Resorts')
                 self.label_parts.append(label)
                 self._label_to(pos, lead + len(label))
             else:
@@ -555,6 +599,22 @@ class _PageScan:
                 # uncaptioned total, never the figures of that row's caption
                 self.flush_row()
                 self._total_row(start, found, pos, spans)
+                return
+            if (
+                self.inline_line
+                and _DEDUCTION.match(" ".join(self.label_parts))
+                and len(self.cells) == len(found) == self.columns() >= 2
+            ):
+                # 'Less: Promotional allowances (793,571) ...' complete on its line, then the
+                # figures of the net line it closes: a row of its own, never the caption's
+                self.flush_row()
+                name = (
+                    f"Net {self.heading.lower()}" if _HEADING_NOUN.fullmatch(self.heading) else ""
+                )
+                self.current.rows.append((name, list(found)))
+                self.current.headings.append(self.heading)
+                self.current.at.append(RowAt(None, tuple(self._spans(pos, spans))))
+                self.inline_line = ""
                 return
             if (
                 self.inline_line

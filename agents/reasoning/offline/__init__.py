@@ -28,6 +28,7 @@ from finqa.agents.reasoning.offline.explain import explain, fmt_unit
 from finqa.agents.reasoning.offline.extractive import best_passages, content_words
 from finqa.agents.reasoning.offline.named_rows import (
     NAMED_LINE,
+    effect_sentence,
     line_effect,
     named_clause,
     named_solution,
@@ -326,6 +327,9 @@ class OfflineBackend:
                 f" Computed by finqa as {sol.calculation.expression} from {operands}{unit_note}."
             )
         text += explain(sol) + named_clause(sol, spec)
+        # 'how did it affect total operating expenses?': the way its side moves that figure
+        effect, effect_verb = effect_sentence(sol, question)
+        text += effect
         text += defined_clause(sol, asked_definition(question, spec), spec)
         others = other_conventions(question, spec, book, sol)
         text += others.clause
@@ -344,6 +348,8 @@ class OfflineBackend:
         conf = confidence_signals(text, cited=bool(cites), base=base)
         conf["mode"] = "metric"
         conf["recipe"] = sol.recipe.id
+        if effect_verb is not None:
+            conf["effect"] = effect_verb
         return offline_answer(
             text,
             strategy,

@@ -10,7 +10,9 @@ figure answer, then the cause answer for the same line and period, in one answer
 - No stated cause in the evidence: the answer says so in words (`lexicon.refusal.part_not_found`:
   'finqa found no stated reason for ... in the retrieved pages') rather than staying silent,
   so the part is named as unanswered and the figure still stands.
-- An answer that abstains, or that is itself the cause answer, is returned as it is.
+- An answer that abstains, that is itself the cause answer, or that states a line's effect on
+  the figure an effect question names ('how did it affect Y?', by the line's side:
+  `named_rows.effect_sentence`), is returned as it is.
 - Another part with a subject of its own that the answer never names ('Did net income rise in
   the quarter, and what unusual items affected it?': the figure answer says nothing of unusual
   items) is named as not found (`with_unanswered`), so the analyst sees the answer is partial and
@@ -48,6 +50,8 @@ def with_cause(
         return answer
     if answer.confidence.get("mode") == "cause":
         return answer  # the cause answer already: the figure part is the judge's to miss
+    if answer.confidence.get("effect"):
+        return answer  # 'how did it affect Y?' answered by the line's side (`effect_sentence`)
     cause = cause_answer(question, evidence, strategy, statements)
     if cause.abstained:
         subject = cause_subject(question)

@@ -18,15 +18,25 @@ from finqa.agents.reasoning.offline.book import Book, Fact
 from finqa.agents.reasoning.offline.solver import Solution, build_solution
 from finqa.agents.reasoning.offline.tables import Row
 from finqa.lexicon.asked_measure import either_or_options
+from finqa.lexicon.causes import effect_object
 from finqa.lexicon.display import format_amount
 from finqa.lexicon.line_items import LineItem, get_item
 from finqa.lexicon.metrics import metric_key
 from finqa.lexicon.named_line import CURRENT, NONCURRENT, NamedLine, caption_line, caption_part
 from finqa.lexicon.question_ask import QuestionAsk
 from finqa.lexicon.recipes import Recipe, get_recipe
-from finqa.lexicon.sides import Side, effect_option, line_side, two_sided
+from finqa.lexicon.sides import (
+    EffectVerb,
+    Side,
+    affected_kind,
+    effect_of,
+    effect_option,
+    line_side,
+    two_sided,
+)
 
 __all__ = [
+    "effect_sentence",
     "named_solution",
     "named_clause",
     "side_clause",
@@ -73,7 +83,7 @@ def named_solution(spec: QuestionAsk, book: Book) -> Solution | None:
         # add other lines to the one printed under that name
         return None
     parts = (CURRENT, NONCURRENT) if line.both_parts else ("",)
-    rows = _rows(line, book, parts, spec.agg_years[-1])
+    rows = _rows(line, book, parts, spec.agg_years[-1], spec.recipe if line.quoted else None)
     if rows is None:
         return None
     item = _item(line, rows[0])
@@ -93,9 +103,14 @@ def named_solution(spec: QuestionAsk, book: Book) -> Solution | None:
     return build_solution(spec, recipe, NAMED_LINE, spec.agg_years, expressions, facts)
 
 
-def _rows(line: NamedLine, book: Book, parts: Sequence[str], year: int) -> tuple[Row, ...] | None:
+def _rows(
+    line: NamedLine, book: Book, parts: Sequence[str], year: int, block: str | None = None
+) -> tuple[Row, ...] | None:
     """One row per part asked, each captioned as the named line and holding the year, all of
-    one filing and statement; the financial statements' own rows first."""
+    one filing and statement; the financial statements' own rows first. A caption printed in
+    two blocks ('Service and other' under revenue and again under cost of revenue) is the
+    block's the question names beside it (`block`: "'service and other' cost of revenue"), by
+    the item the layout gives its rows (`lexicon.statements.cost_lines`)."""
     found: dict[str, list[Row]] = {p: [] for p in (*parts, "")}
     for row in book.rows:
         if row.exhibit or row.per_share or row.value_for(year) is None:
@@ -103,6 +118,11 @@ def _rows(line: NamedLine, book: Book, parts: Sequence[str], year: int) -> tuple
         part = caption_part(line, row.label)
         if part in found:
             found[part].append(row)
+    if block is not None:
+        for part, rows in found.items():
+            own = [r for r in rows if r.item == block]
+            # the block named, else not another block's line
+            found[part] = own or [r for r in rows if r.item is None or r.item == block] or rows
     unmarked = found.pop("")
     if len(parts) == 1:
         found[""] = unmarked
@@ -224,7 +244,28 @@ def line_effect(sol: Solution, question: str) -> str:
     m = re.search(rf"\b{re.escape(options[1])}\b\s+(?P<obj>[^?,;]+)", question, re.I)
     obj = m.group("obj").strip() if m else ""
     obj = re.split(r"\s+(?:in|for|during)\s+(?:fiscal\s+|FY\s*)?\d{4}\b", obj)[0]
+    # the option as the question words it ('add to', 'help')
+    said = re.search(rf"\b{re.escape(word)}(?:\s+(?:to|from))?\b", question, re.I)
+    word = said.group(0) if said else word
     return f"It did {word} {obj}: " if obj else f"It did {word}: "
+
+
+def effect_sentence(sol: Solution, question: str) -> tuple[str, EffectVerb | None]:
+    """' Its effect on total operating expenses: the gain on ... lowered them, as a gain or
+    credit is netted against the costs it is printed among.' for an effect question ('how did
+    it affect Y?': `lexicon.causes.effect_object`) about a one-year named line whose side is
+    read from its print, where Y is a total of costs or a result (`lexicon.sides.affected_kind`);
+    ('', None) otherwise. The way follows from the side and Y's kind, not from a sentence."""
+    obj = effect_object(question)
+    if obj is None or sol.recipe.id != NAMED_LINE or len(sol.facts) != 1:
+        return "", None
+    kind = affected_kind(obj)
+    fact = sol.facts[0]
+    side = _printed_side(fact.row, fact.year) if _sided_row(fact.row) else None
+    if kind is None or side is None:
+        return "", None
+    verb, rule = effect_of(side.side, kind)
+    return f" Its effect on {obj}: the {side.phrase} {verb} it, as {rule}.", verb
 
 
 def sided_item_line(spec: QuestionAsk, book: Book) -> NamedLine | None:
