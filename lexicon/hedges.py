@@ -19,6 +19,7 @@ __all__ = [
     "not_a_fact",
     "period_fault",
     "prior_period_in",
+    "pro_forma_in",
     "starts_after",
 ]
 
@@ -220,3 +221,19 @@ def not_a_fact(
     words), else None."""
     fault = period_fault(sentence, years, asks_future=asks_future, asked=asked)
     return None if fault is None else fault[1]
+
+
+@data_cache()
+def _pro_forma() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    raw = (read_yaml("hedges.yaml") or {}).get("pro_forma") or {}
+    name = "|".join(raw.get("name") or ()) or "(?!)"
+    hypothetical = "|".join(raw.get("hypothetical") or ()) or "(?!)"
+    return re.compile(rf"\b(?:{name})\b", re.I), re.compile(rf"\b(?:{hypothetical})\b", re.I)
+
+
+def pro_forma_in(text: str) -> bool:
+    """The text introduces pro forma figures: it names them ('pro forma') and says they are
+    hypothetical ('as if the acquisition had occurred', 'unaudited'); such a table's figures
+    are not the company's reported ones."""
+    name, hypothetical = _pro_forma()
+    return bool(name.search(text) and hypothetical.search(text))

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from functools import lru_cache
 
+from finqa.lexicon.hedges import pro_forma_in
 from finqa.lexicon.line_items import label_key
 from finqa.lexicon.numbers import detect_scale, parse_cell
 from finqa.lexicon.statements.classify import classify_statement as lexicon_classify
@@ -142,6 +143,10 @@ class _RowContext:
     default_scale: float | None
 
 
+# characters of the text before a table read for what introduces it (a pro forma note's sentence)
+_PRO_FORMA_REACH = 600
+
+
 class _Running:
     """What one table hands the next in the same text: the statement a title named, whether it
     is a primary statement, the scale last declared and the column years last printed."""
@@ -192,8 +197,11 @@ def read_tables(
     n = done = 0
     for raw in _read(text):
         start, end = _extent(raw)
-        run.enter(raw, exhibit, text[done:start] if start is not None else "")
+        before = text[done:start] if start is not None else ""
+        run.enter(raw, exhibit, before)
         done = end if end is not None else done
+        if pro_forma_in(" ".join([before[-_PRO_FORMA_REACH:], raw.context, *raw.header_lines])):
+            continue  # figures as if a transaction had happened earlier: not the reported ones
         header = column_years(raw)
         named = [y for y in header if y is not None]
         run.years = tuple(dict.fromkeys(named)) or run.years
