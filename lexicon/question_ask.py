@@ -387,19 +387,14 @@ def _aggregate(
 def _asks_effect(q: str) -> bool:
     """An either/or question offering a line's two effects on a figure it names after them ('add
     to or reduce its income before income taxes', 'help or hurt pre-tax income')."""
-    from finqa.lexicon.asked_measure import either_or_options
     from finqa.lexicon.metrics import find_metrics
-    from finqa.lexicon.sides import affected_kind, effect_option
+    from finqa.lexicon.sides import affected_kind, effect_asked
 
-    options = either_or_options(q)
-    if options is None or effect_option(options, "income") is None:
-        return False
+    asked = effect_asked(q)
     # transitive: the option names the figure it moved ('reduce its income before income
     # taxes'); 'did total debt increase or decrease during 2016?' asks the debt's own movement
-    m = re.search(rf"\b{re.escape(options[1])}\w*\s+(?P<obj>[^?,;]+)", q, re.I)
-    return m is not None and (
-        bool(find_metrics(m.group("obj"))) or affected_kind(m.group("obj")) is not None
-    )
+    obj = asked[1] if asked is not None else ""
+    return bool(obj) and (bool(find_metrics(obj)) or affected_kind(obj) is not None)
 
 
 def _with_prior(

@@ -27,6 +27,7 @@ __all__ = [
     "Side",
     "TwoSided",
     "asks_side",
+    "effect_asked",
     "effect_option",
     "affected_kind",
     "effect_of",
@@ -88,17 +89,44 @@ def effect_option(options: tuple[str, str], side: SideName) -> str | None:
     return option_of(options, effects.get(side) or (), effects.get(other) or ())
 
 
+def effect_asked(question: str) -> tuple[tuple[str, str], str] | None:
+    """The two effects an either/or question offers and the words after them ('did the line add
+    to or reduce its income before income taxes?': ('add', 'reduce') and 'its income before
+    income taxes'; '' where none follow); None when it offers no pair of effects."""
+    from finqa.lexicon.asked_measure import either_or_options
+
+    options = either_or_options(question)
+    if options is None or effect_option(options, "income") is None:
+        return None
+    m = re.search(rf"\b{re.escape(options[1])}\w*\s+(?P<obj>[^?,;]+)", question, re.I)
+    return options, (m.group("obj").strip() if m else "")
+
+
+@data_cache()
+def _word_patterns(key: str) -> dict[str, re.Pattern[str]]:
+    """sides.yaml's `key` groups ('effects': income / expense; 'affected': cost / result), each
+    as one whole-word pattern."""
+    groups: dict[str, list[str]] = dict(read_yaml("sides.yaml").get(key) or {})
+    return {
+        name: re.compile(
+            r"\b(?:" + "|".join(map(re.escape, sorted(words, key=len, reverse=True))) + r")\b",
+            re.I,
+        )
+        for name, words in groups.items()
+        if words
+    }
+
+
 def stated_effect(text: str) -> tuple[int, EffectVerb] | None:
     """Where a text says a line moved a figure and which way, by its first effect verb
     (sides.yaml `effects`: 'raised', 'added', 'boosted' -> raised; 'lowered', 'reduced',
     'hurt' -> lowered); None for none."""
-    effects: dict[str, list[str]] = dict(read_yaml("sides.yaml").get("effects") or {})
     found: list[tuple[int, EffectVerb]] = []
     for side, verb in (("income", "raised"), ("expense", "lowered")):
-        for word in effects.get(side) or ():
-            m = re.search(rf"\b{re.escape(word)}\b", text, re.I)
-            if m:
-                found.append((m.start(), verb))  # type: ignore[arg-type]
+        rx = _word_patterns("effects").get(side)
+        m = rx.search(text) if rx is not None else None
+        if m:
+            found.append((m.start(), verb))  # type: ignore[arg-type]
     return min(found) if found else None
 
 
@@ -117,14 +145,12 @@ def affected_kind(figure: str) -> AffectedKind | None:
     """Whether a figure a line affects ('total operating expenses', 'pre-tax income', 'the
     bottom line', 'income before income taxes') is a total of costs or a result, read from its
     head (sides.yaml `affected`); None when it names neither or both."""
-    head = _HEAD_END.split(figure, maxsplit=1)[0].lower()
-    words: dict[str, list[str]] = dict(read_yaml("sides.yaml").get("affected") or {})
-    kinds = [
-        kind
-        for kind in ("cost", "result")
-        if any(re.search(rf"\b{re.escape(w)}\b", head) for w in words.get(kind) or ())
+    head = _HEAD_END.split(figure, maxsplit=1)[0]
+    patterns = _word_patterns("affected")
+    kinds: list[AffectedKind] = [
+        kind for kind in ("cost", "result") if kind in patterns and patterns[kind].search(head)
     ]
-    return kinds[0] if len(kinds) == 1 else None  # type: ignore[return-value]
+    return kinds[0] if len(kinds) == 1 else None
 
 
 def effect_of(side: SideName, kind: AffectedKind) -> tuple[EffectVerb, str]:

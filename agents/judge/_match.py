@@ -169,10 +169,10 @@ def find(
                 continue
             col = column_period(src.text, e.start, e.end)
             dated = _sentence_years(src.text, e) if col.year is None else set()
-            if dated and expected and not any(_same_year(y, expected) for y in dated):
+            if dated and expected and not any(_same_year(y, f, expected) for y, f in dated):
                 # 'On October 28, 2015, X agreed to repurchase $1.25 billion' for 2017: a
                 # narrative figure dated only in other years is of another period
-                mismatch = mismatch or (src, e, max(abs(y) for y in dated))
+                mismatch = mismatch or (src, e, max(y for y, _f in dated))
                 continue
             if period_ok(col.year, col.header, expected) and (
                 col.year is None or col.year in expected or not _other_table(src, e, view, expected)
@@ -190,9 +190,10 @@ def find(
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[A-Z\u201c\"])|\n")
 
 
-def _sentence_years(text: str, e: Any) -> set[int]:
-    """The fiscal years a narrative figure's own sentence names (a table row's figure, whose
-    column says its period, gives none): empty when the sentence names no year."""
+def _sentence_years(text: str, e: Any) -> set[tuple[int, bool]]:
+    """The years a narrative figure's own sentence names, each with whether it is named as a
+    fiscal year ('fiscal 2022', 'FY2022'; a table row's figure, whose column says its period,
+    gives none): empty when the sentence names no year."""
     if row_label(text, e.start) is not None:
         return set()
     starts = [m.end() for m in _SENTENCE_END.finditer(text, 0, e.start)]
@@ -201,27 +202,19 @@ def _sentence_years(text: str, e: Any) -> set[int]:
     sentence = text[start : stop.start() if stop else len(text)]
     if len(sentence.split()) < 8:
         return set()
-    out: set[int] = set()
-    for y, at, end in _lex.year_mentions(sentence):
-        # 'fiscal 2022': the filer's own name of its year, which may be the year it starts in
-        # (Ulta's fiscal 2022 ended January 28, 2023): a year either way; a date is exact
-        fiscal = bool(
-            re.match(r"fiscal|fy", sentence[at:end], re.I)
-            or _FISCAL_BEFORE.search(sentence[max(0, at - 16) : at])
-        )
-        out.add(-y if fiscal else y)
-    return out
+    # a mention's span holds its 'fiscal' / 'FY' prefix (`year_mentions`)
+    return {
+        (y, bool(re.match(r"fiscal|fy", sentence[at:end], re.I)))
+        for y, at, end in _lex.year_mentions(sentence)
+    }
 
 
-# 'fiscal 2022', 'fiscal year 2022', 'FY2022' before a year mention
-_FISCAL_BEFORE = re.compile(r"(?:\bfiscal(?:\s+year)?\s*|\bFY\s*)$", re.I)
-
-
-def _same_year(year: int, expected: Sequence[int]) -> bool:
-    """A sentence's year is an expected one: a date's exactly; a fiscal year the filer names
-    (stored negative by `_sentence_years`) within one year either way."""
-    if year < 0:
-        return any(abs(-year - e) <= 1 for e in expected)
+def _same_year(year: int, fiscal: bool, expected: Sequence[int]) -> bool:
+    """A sentence's year is an expected one: a date's exactly; a fiscal year the filer names,
+    which may be the year it starts in (Ulta's fiscal 2022 ended January 28, 2023), within one
+    year either way."""
+    if fiscal:
+        return any(abs(year - e) <= 1 for e in expected)
     return year in expected
 
 

@@ -17,11 +17,10 @@ from dataclasses import dataclass
 
 from finqa.agents.judge.text import content_tokens
 from finqa.lexicon.causes import effect_object
+from finqa.lexicon.prose import split_sentences
 from finqa.lexicon.sides import affected_kind, effect_of, own_words, stated_effect, stated_sides
 
 __all__ = ["EffectCheck", "check_effect"]
-
-_SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,14 +38,14 @@ def check_effect(part: str, answer: str) -> EffectCheck | None:
     if figure is None:
         return None
     wanted = set(content_tokens(figure))
+    kind = affected_kind(figure)
     # the answer's own words: a quoted filing sentence ('margins increased, helped by the
     # gain') states no effect the answer claims
-    for sentence in _SENTENCES.split(own_words(answer)):
+    for sentence in split_sentences(own_words(answer)):
         stated = stated_effect(sentence)
         if stated is None or not wanted <= set(content_tokens(sentence)):
             continue
         at, verb = stated
-        kind = affected_kind(figure)
         # the side the answer gives the line: said before the effect verb, else anywhere in
         # its own words, the affected figure's name (its 'income', its 'expenses') left out
         subject = sentence[:at]

@@ -36,6 +36,8 @@ from finqa.lexicon.components import Enumeration, enumeration, part_key, side_cl
 from finqa.lexicon.metrics import METRICS, find_metrics, metric_key
 from finqa.lexicon.movement import size_of_movement, word_class
 from finqa.lexicon.period_ask import asked_period_type
+from finqa.lexicon.periods import find_periods
+from finqa.lexicon.prose import split_sentences
 from finqa.lexicon.qualifiers import row_labels
 
 __all__ = [
@@ -355,33 +357,31 @@ def one_part_for_all_parts(ctx: Context) -> list[KindProblem]:
     ]
 
 
-# a date as a question or an answer states it ('December 31, 2022')
-_DATE = re.compile(
-    r"\b(January|February|March|April|May|June|July|August|September|October|November|December)"
-    r"\s+(\d{1,2}),\s+((?:19|20)\d\d)\b"
-)
-
-
 def other_date(ctx: Context) -> list[KindProblem]:
     """'What was X's total debt at December 31, 2022?' answered 'as of June 30, 2022': the
-    answer's lead dates its figure at another day than every one the ask states."""
+    answer's lead dates its figure at another day than every one the ask states (the lexicon's
+    written dates, `find_periods`)."""
     if ctx.abstained:
         return []
-    asked = {m.groups() for m in _DATE.finditer(ctx.intent.asked_text)}
+    asked = _dates(ctx.intent.asked_text)
     if not asked:
         return []
-    lead = re.split(r"(?<=[.!?])\s+(?=[A-Z])", ctx.text, maxsplit=1)[0]
-    stated = {m.groups() for m in _DATE.finditer(lead)}
-    if not stated or stated & asked:
+    lead = next(iter(split_sentences(ctx.text)), "")
+    stated = _dates(lead)
+    if not stated or stated.keys() & asked.keys():
         return []
-    day = " ".join(sorted(stated)[0][:2]) + ", " + sorted(stated)[0][2]
-    want = " ".join(sorted(asked)[0][:2]) + ", " + sorted(asked)[0][2]
     return [
         KindProblem(
             "other_date",
-            f"the question asks the figure at {want}; the answer gives it as of {day}",
+            f"the question asks the figure at {asked[min(asked)]}; the answer gives it as of "
+            f"{stated[min(stated)]}",
         )
     ]
+
+
+def _dates(text: str) -> dict[str, str]:
+    """The written dates of `text` ('December 31, 2022'): ISO day -> as written."""
+    return {p.end_date: p.text for p in find_periods(text) if p.kind == "date" and p.end_date}
 
 
 # the sentence a figure is read from, as finqa quotes it ('The filing states: "..."')

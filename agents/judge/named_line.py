@@ -107,6 +107,11 @@ def other_line(ctx: Context, answer: Answer, numbers: Sequence[NumberCheck]) -> 
         f"answers {other!r}, the question asks {line.phrase!r}, a line the evidence prints "
         f"({printed[0]!r})"
     )
+    return _another_line(message, numbers)
+
+
+def _another_line(message: str, numbers: Sequence[NumberCheck]) -> list[KindProblem]:
+    """The answer's figures are another line's: none stays supported, for `message`."""
     for nc in numbers:
         if nc.ok:
             nc.status, nc.detail = "not_found", message
@@ -133,14 +138,11 @@ def other_block(ctx: Context, answer: Answer, numbers: Sequence[NumberCheck]) ->
             }
             natures.discard(None)
             if natures and asked not in natures:
-                message = (
+                return _another_line(
                     f"reads {line.phrase!r} under the heading {heading!r}, and the question asks "
-                    f"it as {item.replace('_', ' ')} ({asked}): another block's line"
+                    f"it as {item.replace('_', ' ')} ({asked}): another block's line",
+                    numbers,
                 )
-                for nc in numbers:
-                    if nc.ok:
-                        nc.status, nc.detail = "not_found", message
-                return [KindProblem("named_line", message, [nc.text for nc in numbers])]
     return []
 
 

@@ -17,7 +17,6 @@ from dataclasses import replace
 from finqa.agents.reasoning.offline.book import Book, Fact
 from finqa.agents.reasoning.offline.solver import Solution, build_solution
 from finqa.agents.reasoning.offline.tables import Row
-from finqa.lexicon.asked_measure import either_or_options
 from finqa.lexicon.causes import effect_object
 from finqa.lexicon.display import format_amount
 from finqa.lexicon.line_items import LineItem, get_item
@@ -29,6 +28,7 @@ from finqa.lexicon.sides import (
     EffectVerb,
     Side,
     affected_kind,
+    effect_asked,
     effect_of,
     effect_option,
     line_side,
@@ -233,16 +233,15 @@ def line_effect(sol: Solution, question: str) -> str:
     """'It did hurt pre-tax income: ': for a one-year named line whose side is read from the print,
     the option of an either/or question on the line's effect on a result ('did that line help
     or hurt pre-tax income?') that its side has (`lexicon.sides.effect_option`); '' otherwise."""
-    options = either_or_options(question)
-    if options is None or sol.recipe.id != NAMED_LINE or len(sol.facts) != 1:
+    asked = effect_asked(question)
+    if asked is None or sol.recipe.id != NAMED_LINE or len(sol.facts) != 1:
         return ""
+    options, obj = asked
     fact = sol.facts[0]
     side = _printed_side(fact.row, fact.year) if _sided_row(fact.row) else None
     word = effect_option(options, side.side) if side is not None else None
     if word is None:
         return ""
-    m = re.search(rf"\b{re.escape(options[1])}\b\s+(?P<obj>[^?,;]+)", question, re.I)
-    obj = m.group("obj").strip() if m else ""
     obj = re.split(r"\s+(?:in|for|during)\s+(?:fiscal\s+|FY\s*)?\d{4}\b", obj)[0]
     # the option as the question words it ('add to', 'help')
     said = re.search(rf"\b{re.escape(word)}(?:\s+(?:to|from))?\b", question, re.I)
