@@ -762,34 +762,17 @@ def named_brands(question: str) -> tuple[tuple[str, ...], ...]:
 
 # a company's name followed by more capitalised words and a possessive ("MGM China's net
 # revenues", "Walmart International's operating income"): a business of the company named
-# after it; corporate suffixes ('Inc.', 'Corporation') are the company's own name
+# after it; legal suffixes ('Inc.', 'Corporation': `entities.LEGAL_SUFFIXES`) are the company's
+# own name
 _NAMED_AFTER = re.compile(r"^\s+((?:[A-Z][\w&.\-]*\s+){0,2}[A-Z][\w&.\-]*?)['\u2019]s?\b")
-_SUFFIXES = frozenset(
-    [
-        "inc",
-        "inc.",
-        "corp",
-        "corp.",
-        "corporation",
-        "company",
-        "co",
-        "co.",
-        "plc",
-        "ltd",
-        "ltd.",
-        "llc",
-        "group",
-        "holdings",
-        "n.v.",
-        "s.a.",
-    ]
-)
+# a group's own words after its name ('Holdings', 'Group') are no business of it either
+_GROUP_WORDS = frozenset({"group", "holdings"})
 
 
 def _subsidiary_names(sentences: Sequence[str]) -> list[tuple[str, ...]]:
     """The spellings of businesses named after the company (the extra words, and the whole
     name) in the asking sentences."""
-    from finqa.lexicon.entities import find_companies
+    from finqa.lexicon.entities import LEGAL_SUFFIXES, find_companies
     from finqa.lexicon.metrics import metric_key
 
     out: list[tuple[str, ...]] = []
@@ -801,7 +784,7 @@ def _subsidiary_names(sentences: Sequence[str]) -> list[tuple[str, ...]]:
             if m is None:
                 continue
             extra = m.group(1).split()
-            if any(w.lower() in _SUFFIXES for w in extra):
+            if any(w.lower().replace(".", "") in LEGAL_SUFFIXES | _GROUP_WORDS for w in extra):
                 continue
             words = tuple(metric_key(" ".join(extra)).split())
             whole = tuple(metric_key(f"{c.matched} {' '.join(extra)}").split())

@@ -83,24 +83,12 @@ class CompanyMatch:
 
 _SPLIT = re.compile(r"\s*\|\s*")
 _TOKEN = re.compile(r"[A-Za-z0-9]+|&")
-_SUFFIXES = {
-    "inc",
-    "incorporated",
-    "corp",
-    "corporation",
-    "company",
-    "co",
-    "plc",
-    "ltd",
-    "limited",
-    "llc",
-    "lp",
-    "sa",
-    "nv",
-    "ag",
-    "se",
-    "the",
-}
+# the words that end a company's legal name ('Inc.', 'Corporation', 'plc', 'N.V.'), dots left out
+LEGAL_SUFFIXES = frozenset(
+    {"inc", "incorporated", "corp", "corporation", "company", "co", "plc", "ltd", "limited",
+     "llc", "lp", "sa", "nv", "ag", "se"}
+)  # fmt: skip
+_SUFFIXES = LEGAL_SUFFIXES | {"the"}
 _PRIORITY = {"name": 0, "alias": 1, "former": 2, "brand": 3}
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from finqa.lexicon.entities import LEGAL_SUFFIXES
 from finqa.lexicon.model import StatementKind
 from finqa.lexicon.numbers import detect_scale, extract_quantities
 from finqa.lexicon.periods import MONTH_NUMBERS, find_periods
@@ -87,10 +88,9 @@ def without_folio(lines: list[str]) -> list[str]:
 # and' in a flowed table), and its rows are rows of their own (checked over the 344 filings)
 _JOINING = frozenset({"to"})
 # the last word of a company's name printed a word a line ('MGM' / 'Resorts' / 'International')
-_NAME_ENDS = frozenset(
-    {"inc", "incorporated", "corporation", "corp", "company", "companies", "co", "plc", "ltd",
-     "llc", "lp", "international", "holdings", "group", "shareholders", "stockholders"}
-)  # fmt: skip
+_NAME_ENDS = LEGAL_SUFFIXES | {
+    "companies", "international", "holdings", "group", "shareholders", "stockholders"
+}  # fmt: skip
 _NAME_RUN = 3  # words of a name printed a word a line, before its last
 
 
