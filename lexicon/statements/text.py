@@ -528,7 +528,13 @@ class _PageScan:
             name = f"Total {head.lower()}"
         else:
             name = ""
-        rows.append((name, list(found)))
+        self._figures_row(name, found, pos, spans)
+
+    def _figures_row(
+        self, name: str, found: list[str], pos: list[int] | None, spans: list[tuple[int, int]]
+    ) -> None:
+        """A line of figures with no caption of its own: a row named `name` ('' unnamed)."""
+        self.current.rows.append((name, list(found)))
         self.current.headings.append(self.heading)
         self.current.at.append(RowAt(None, tuple(self._spans(pos, spans))))
         self.inline_line = ""
@@ -584,10 +590,7 @@ class _PageScan:
                 and not any(_GLUED_MARK.fullmatch(c) for c in self.cells)  # '(1)': a mark
             ):
                 self.flush_row()  # a row complete on its line, then a row without a caption
-                self.current.rows.append(("", list(found)))
-                self.current.headings.append(self.heading)
-                self.current.at.append(RowAt(None, tuple(self._spans(pos, spans))))
-                self.inline_line = ""
+                self._figures_row("", found, pos, spans)
                 return
             start = (
                 _run_totalled(self.current.rows, self.cells, found, self.columns())
@@ -608,13 +611,8 @@ class _PageScan:
                 # 'Less: Promotional allowances (793,571) ...' complete on its line, then the
                 # figures of the net line it closes: a row of its own, never the caption's
                 self.flush_row()
-                name = (
-                    f"Net {self.heading.lower()}" if _HEADING_NOUN.fullmatch(self.heading) else ""
-                )
-                self.current.rows.append((name, list(found)))
-                self.current.headings.append(self.heading)
-                self.current.at.append(RowAt(None, tuple(self._spans(pos, spans))))
-                self.inline_line = ""
+                net = _HEADING_NOUN.fullmatch(self.heading)
+                self._figures_row(f"Net {self.heading.lower()}" if net else "", found, pos, spans)
                 return
             if (
                 self.inline_line
