@@ -7,7 +7,13 @@ from __future__ import annotations
 from _reasoning_data import evidence
 from finqa.agents.config import Settings
 from finqa.agents.judge import JudgeAgent
-from finqa.agents.judge.owners_equity import asked_owners, equity_splits, wrong_owners
+from finqa.agents.judge.owners_equity import (
+    asked_income_owners,
+    asked_owners,
+    equity_splits,
+    income_splits,
+    wrong_owners,
+)
 from finqa.agents.reasoning import build_reasoner
 from finqa.agents.reasoning.offline.book import Book
 from finqa.agents.types import Answer, Calculation, Operand
@@ -428,3 +434,107 @@ Balance at December 31, 2024 $84,715 169,784 3,120 (88,189)
             if f.period.instant
         }
         assert got.get("FY2024@end") == 84715e6
+
+
+# the company's share and the noncontrolling interests' listed under 'attributable to:', the
+# company's row captioned by its name only
+INCOME_ATTRIBUTED = """ACME CORP
+CONSOLIDATED STATEMENTS OF INCOME
+(in millions, except per share data)
+Fiscal Years Ended December 31,
+2022 2021
+Net sales 45,754 43,004
+Income before income taxes 14,000 13,900
+Provision for income taxes 3,351 3,197
+Net income 10,649 10,703
+Net income attributable to:
+Acme Corp 10,000 10,000
+Noncontrolling interests 649 703
+"""
+
+INCOME_NO_NCI = INCOME.replace(
+    "Consolidated net income attributable to noncontrolling interest (649) (703)\n", ""
+).replace("Consolidated net income attributable to Acme 10,000 10,000\n", "")
+
+
+def _margin_answer(net: float, label: str) -> Answer:
+    ops = (
+        Operand(
+            name="net_income_fy2022",
+            value=net,
+            text=f"{label} {net:,.0f}",
+            scale=1e6,
+            period="FY2022",
+            source_id="S1",
+        ),
+        Operand(
+            name="revenue_fy2022",
+            value=45754.0,
+            text="Net sales 45,754",
+            scale=1e6,
+            period="FY2022",
+            source_id="S1",
+        ),
+    )
+    expr = "net_income_fy2022 / revenue_fy2022 * 100"
+    result = evaluate(expr, {o.name: o.value for o in ops})
+    calc = Calculation(expression=expr, operands=ops, result=result, unit="percent")
+    return Answer(text=f"FY2022 net profit margin: {result:.1f}% [S1].", calculations=(calc,))
+
+
+class TestNetIncomeOwnersByArithmetic:
+    """The judge tells the consolidated net income from the company's share by the income
+    statement's arithmetic (total - noncontrolling interests' share = the company's share),
+    not by the captions the reasoner read."""
+
+    def test_splits_below_and_under_attributable_to(self) -> None:
+        [split, *_] = income_splits(_store(INCOME), DOC)
+        assert (split.total, split.nci, split.parent) == (10649.0, 649.0, 10000.0)
+        [split, *_] = income_splits(_store(INCOME_ATTRIBUTED), DOC)
+        assert (split.total, split.nci, split.parent) == (10649.0, 649.0, 10000.0)
+        assert split.parent_label.endswith("Acme Corp")
+
+    def test_no_noncontrolling_interests_no_split(self) -> None:
+        assert income_splits(_store(INCOME_NO_NCI), DOC) == []
+
+    def test_asked_owners_of_net_income(self) -> None:
+        assert asked_income_owners("Acme's FY2022 net profit margin?", "net_margin") == "company"
+        assert (
+            asked_income_owners(
+                "Acme's FY2022 net margin on consolidated net income?", "net_margin"
+            )
+            == "consolidated"
+        )
+        assert asked_income_owners("Acme's FY2022 gross margin?", "gross_margin") is None
+
+    def test_judge_does_not_accept_a_margin_on_consolidated_net_income(self) -> None:
+        """Whichever layout prints the split, a margin on 10,649 is not accepted where the
+        company's 10,000 is the convention; on 10,000 it is; asked on consolidated net income,
+        the verdict turns the other way."""
+        q = "What was Acme's net profit margin in FY2022?"
+        for page in (INCOME, INCOME_ATTRIBUTED):
+            judge = JudgeAgent(Settings(), statements=_store(page))
+            ev = evidence(page)
+            wrong = judge.evaluate(q, _margin_answer(10649.0, "Net income"), ev, 1)
+            details = [n.get("detail", "") for n in wrong.details["numbers"]]
+            assert wrong.decision != "accept"
+            assert any("another owners' net income" in d for d in details), details
+            right = judge.evaluate(q, _margin_answer(10000.0, "Acme Corp"), ev, 1)
+            assert "calc_other_metric" not in [n["status"] for n in right.details["numbers"]]
+        splits = income_splits(_store(INCOME_ATTRIBUTED), DOC)
+        assert wrong_owners("consolidated", [10000.0, 45754.0], splits) is not None
+        assert wrong_owners("consolidated", [10649.0, 45754.0], splits) is None
+
+    def test_reader_lists_the_owners_shares_under_the_total(self) -> None:
+        """'Net income' / 'Net income attributable to: Acme Corp' / 'Noncontrolling interests':
+        the first is the consolidated total, the company's share is read as net income, and a
+        lookup of net income does not take the total by its caption."""
+        store = _store(INCOME_ATTRIBUTED)
+        items = {
+            f.label: f.item for t in store.tables(DOC) if t.statement == "income" for f in t.facts
+        }
+        assert items["Net income"] == "net_income_consolidated"
+        assert items["Noncontrolling interests"] == "noncontrolling_interest_income"
+        assert {f.filed_value for f in store.lookup(DOC, "net_income", 2022)} == {10000.0}
+        # a caption asked still finds its line by its letters
+        assert {f.filed_value for f in store.lookup(DOC, "Net income", 2022)} == {10649.0}

@@ -158,24 +158,35 @@ def _parts_for_wholes(ctx: Context, answer: Answer, numbers: list[NumberCheck]) 
 def _owners_equity(ctx: Context, answer: Answer, numbers: list[NumberCheck]) -> None:
     """A stated result over equity must take the asked owners' equity: the company's by
     default, the total with noncontrolling interests where the question says so; the judge
-    tells them apart by the balance sheet's own arithmetic (`owners_equity`)."""
-    from finqa.agents.judge.owners_equity import asked_owners, equity_splits, wrong_owners
+    tells them apart by the balance sheet's own arithmetic (`owners_equity`); net income the
+    same way, by the income statement's."""
+    from finqa.agents.judge.owners_equity import (
+        asked_income_owners,
+        asked_owners,
+        equity_splits,
+        income_splits,
+        wrong_owners,
+    )
 
-    owners = asked_owners(ctx.question, ctx.expect.metric)
-    if owners is None or ctx.routes is None:
+    if ctx.routes is None:
         return
     stores = [s for s in (ctx.routes.store, ctx.routes.pages) if s is not None]
     docs = list(dict.fromkeys(i.doc_id for i in ctx.routes.evidence.items))
-    splits = [s for store in stores for d in docs for s in equity_splits(store, d)]
-    if not splits:
-        return
-    for nc in numbers:
-        if nc.status != "calculation" or nc.calculation is None:
+    for asked, splitter, what in (
+        (asked_owners, equity_splits, "equity"),
+        (asked_income_owners, income_splits, "net income"),
+    ):
+        owners = asked(ctx.question, ctx.expect.metric)
+        if owners is None:
             continue
-        calc = answer.calculations[nc.calculation]
-        said = wrong_owners(owners, [op.value for op in calc.operands], splits)
-        if said is not None:
-            nc.status, nc.detail = "calc_other_metric", f"another owners' equity: {said}"
+        splits = [s for store in stores for d in docs for s in splitter(store, d)]
+        for nc in numbers if splits else ():
+            if nc.status != "calculation" or nc.calculation is None:
+                continue
+            calc = answer.calculations[nc.calculation]
+            said = wrong_owners(owners, [op.value for op in calc.operands], splits)
+            if said is not None:
+                nc.status, nc.detail = "calc_other_metric", f"another owners' {what}: {said}"
 
 
 def _second_route(ctx: Context, numbers: list[NumberCheck], rel_tol: float) -> None:

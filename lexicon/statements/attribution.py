@@ -192,6 +192,13 @@ def attribute_net_income(table: StatementTable) -> StatementTable:
     rows = sorted(first)
     relabel: dict[int, str] = {}
     for i, r in enumerate(rows):
+        if i >= 2 and _listed_share(first[r], first[rows[i - 1]], first[rows[i - 2]]):
+            # 'Net income' / 'Net income attributable to: Acme' / 'Noncontrolling interests':
+            # the total first, then the owners' shares listed under it
+            relabel[rows[i - 2]] = "net_income_consolidated"
+            relabel[rows[i - 1]] = "net_income"
+            relabel[r] = "noncontrolling_interest_income"
+            continue
         if not _is_nci(first[r]) or i == 0:
             continue
         above = first[rows[i - 1]]
@@ -204,6 +211,18 @@ def attribute_net_income(table: StatementTable) -> StatementTable:
         relabel[above.row] = "net_income_consolidated"
         relabel[below.row] = "net_income"
     return _relabelled(table, relabel)
+
+
+def _listed_share(nci: StatementFact, parent: StatementFact, total: StatementFact) -> bool:
+    """The noncontrolling interests' share listed right below the company's ('Net income
+    attributable to: Acme / Noncontrolling interests'), the total net income right above both,
+    and the two shares adding up to it in the first column."""
+    if not _NCI.search(nci.label) or _NCI.search(parent.label):
+        return False
+    if not is_parent_caption(parent.label) or total.item not in _NET:
+        return False
+    tol = max(2.0 * (total.scale or 1.0), 0.0005 * abs(total.value))
+    return abs(abs(parent.value) + nci.value - abs(total.value)) <= tol
 
 
 def attributed(tables: Iterable[StatementTable]) -> list[StatementTable]:

@@ -20,6 +20,13 @@ def label_key(text: str) -> str:
 _PRIORITY = {"income": 0, "balance": 0, "cashflow": 0, "equity": 1, "quarterly": 2, "segment": 3}
 
 
+def _is_catalogue_item(name: str) -> bool:
+    """Whether `name` is a catalogue item's id ('net_income'), not a caption as filed."""
+    from finqa.lexicon.catalogue import entries
+
+    return name in entries()
+
+
 def is_tagged_total(fact: StatementFact) -> bool:
     """A figure the filing itself tags (inline XBRL) for the entity as a whole (no dimension)."""
     return fact.source == "xbrl" and not fact.dimensions and fact.item is not None
@@ -67,12 +74,18 @@ class MemoryStatementStore:
         self, doc_id: str, item: str, period: str | int | StatementPeriod | None = None
     ) -> list[StatementFact]:
         key = label_key(item)
+        catalogued = _is_catalogue_item(item)
         out: list[StatementFact] = []
         for table in self._tables.get(doc_id, []):
             for fact in table.facts:
                 if fact.dimensions:
                     continue  # a segment's or a region's figure: `lexicon.dimensions` reads it
-                if fact.item != item and label_key(fact.label) != key:
+                if fact.item != item and (
+                    label_key(fact.label) != key or (catalogued and fact.item is not None)
+                ):
+                    # a caption asked matches a line by its letters; a catalogue item asked is
+                    # not a line the lexicon or the layout read as another item ('Net income'
+                    # above the noncontrolling interests' share is the consolidated total)
                     continue
                 if period is not None and not fact.period.matches(period):
                     continue

@@ -115,7 +115,7 @@ STORE_READ_ERRORS: tuple[type[Exception], ...] = (OSError, ValueError, KeyError,
 # 32: the figures-only line after a deduction row complete on its line ('Less: Promotional
 #     allowances (793,571) ...' / '9,455,123 ...') is the block's net, named by its heading
 #     ('Net revenues'), never figures of the deduction's caption
-MODEL_VERSION = 32
+MODEL_VERSION = 33
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
 
