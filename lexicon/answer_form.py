@@ -19,6 +19,7 @@ from finqa.lexicon.prose import question_sentences
 from finqa.lexicon.stems import stem as _stem
 
 __all__ = [
+    "FORM_WORDS",
     "coverage_split",
     "Aggregate",
     "asked_aggregates",
@@ -38,12 +39,41 @@ __all__ = [
 
 Aggregate = Literal["avg3", "cagr", "change", "growth"]
 
+# words that say which form of a line's figure is asked (its change, growth, rate, share, a
+# margin over it), never which line: a caption of these alone ('Changes', '% Change') heads a
+# column of movements
+FORM_WORDS = frozenset(
+    {
+        "change",
+        "changes",
+        "changed",
+        "growth",
+        "grow",
+        "grew",
+        "increase",
+        "increased",
+        "decrease",
+        "decreased",
+        "decline",
+        "declined",
+        "difference",
+        "percent",
+        "percentage",
+        "rate",
+        "ratio",
+        "margin",
+        "share",
+        "amount",
+        "cagr",
+    }
+)
+
 _RANGE = re.compile(
     r"\bFY\s?(\d{4})\s*(?:-|–|to|through)\s*FY\s?(\d{4})\b|\bfrom\s+FY\s?(\d{4})\s+to\s+FY\s?(\d{4})\b",
     re.I,
 )
 _DEFINITION = re.compile(
-    r"\b(?:is|are) defined as\b|\bdefined as\b|\bdefine [\w\s&()-]{0,60} as\b|\bcalculate [\w\s&()-]{0,60} using\b",
+    r"\b(?:is|are) defined as\b|\bdefined as\b|\bdefines? [\w\s&()-]{0,60} as\b|\bcalculate [\w\s&()-]{0,60} using\b",
     re.I,
 )
 _PCT_OF_REV = re.compile(

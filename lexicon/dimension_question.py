@@ -551,11 +551,15 @@ def asked_item(question: str, dimension: AskedDimension | None = None) -> str | 
     from finqa.lexicon.answer_form import ask_head
     from finqa.lexicon.metrics import find_metrics, get_metric
 
+    # the ask first: a premise's line ('X's segment grew EBIT 18% in 2015. What share of its
+    # revenues ...') is context, not what is asked of the part. The ask is read before the
+    # part's name is taken out ('North America is its largest segment by revenue. By what
+    # percentage did its EBIT change?': without the name the first sentence has no start)
+    head = ask_head(question)
     if dimension is not None and dimension.phrase:
         question = question.replace(dimension.phrase, " ")
-    # the ask first: a premise's line ('X's segment grew EBIT 18% in 2015. What share of its
-    # revenues ...') is context, not what is asked of the part
-    for text in dict.fromkeys((ask_head(question), question)):
+        head = head.replace(dimension.phrase, " ")
+    for text in dict.fromkeys((head, question)):
         for m in find_metrics(text):
             metric = get_metric(m.canonical)
             if metric is not None:

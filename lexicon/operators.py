@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from finqa.lexicon._data import data_cache
 from finqa.lexicon.metrics import METRICS, MetricMatch, find_metrics
 
-__all__ = ["Operator", "asked_operator", "OPERATOR_FORMS"]
+__all__ = ["Operator", "asked_operator", "defined_quotient", "OPERATOR_FORMS"]
 
 # the form of answer each operator asks: a ratio (or the same as a percentage), a percentage
 OPERATOR_FORMS = {"return": "ratio", "share": "percent", "ratio": "ratio"}
@@ -70,6 +70,24 @@ def asked_operator(head: str) -> Operator | None:
         if op is not None:
             return op
     return None
+
+
+# a measure the question defines as one figure over another: 'X is defined as A divided by B',
+# 'eBay defines the take rate as A divided by B', 'X (A as a percentage of B)'
+_QUOTIENT = re.compile(r"\bdivided\s+by\b|\bas\s+an?\s+(?:%|percent(?:age)?)\s+of\b", re.I)
+
+
+def defined_quotient(question: str) -> Operator | None:
+    """The quotient the question defines its measure as (a ratio, or a share 'as a percentage
+    of'), when it defines one (`answer_form.defines_metric`); None otherwise. The measure asked
+    is a ratio of two figures whatever the lines are: the amount of either does not answer."""
+    from finqa.lexicon.answer_form import defines_metric
+
+    q = " ".join(question.split())
+    m = _QUOTIENT.search(q)
+    if m is None or not defines_metric(q):
+        return None
+    return Operator("ratio" if "divided" in m.group(0).lower() else "share", None, None, None)
 
 
 def _right_after(text: str, at: int, found: list[MetricMatch]) -> MetricMatch | None:

@@ -27,6 +27,7 @@ __all__ = [
     "item_words",
     "Exclusion",
     "stated_exclusions",
+    "left_out_phrases",
 ]
 
 _MAX_WORDS = 3
@@ -279,6 +280,33 @@ def stated_exclusions(question: str) -> tuple[Exclusion, ...]:
         if item is not None and (item.period_type == "instant" or item.statement == "balance"):
             continue
         out.append(Exclusion(" ".join(words), keys, metric))
+    return tuple(out)
+
+
+# any line the question leaves out, a balance's too ('total debt ..., leaving out redeemable
+# preferred stock'): the words `left_out_phrases` reads, for the judge to find the row
+_LEFT_OUT = re.compile(
+    r"\b(?:excluding|exclusive\s+of|leaving\s+out|not\s+counting|without\s+counting)\s+"
+    r"(?:the\s+)?(?P<y>[A-Za-z][\w&'\u2019-]*(?:\s+[A-Za-z][\w&'\u2019-]*){0,5})",
+    re.I,
+)
+
+
+@data_cache(256)
+def left_out_phrases(question: str) -> tuple[str, ...]:
+    """Every line the question says to leave out of what it asks, as written ('redeemable
+    preferred stock', 'fuel'), whatever the measure: a flow's component or a balance's."""
+    out: list[str] = []
+    for m in _LEFT_OUT.finditer(" ".join(question.split())):
+        words: list[str] = []
+        for tok in m.group("y").split():
+            if tok.lower() in _PHRASE_END:
+                break
+            words.append(tok.strip(",;:?)"))
+            if tok[-1:] in ",;:?)":
+                break
+        if words:
+            out.append(" ".join(words))
     return tuple(out)
 
 

@@ -133,6 +133,20 @@ class TestQuestionParse:
         q = "What was the Foo segment's operating income margin in 2022?"
         assert asked_item(q, asked_dimension(q)) == "operating_margin"
 
+    def test_the_ask_s_item_when_the_premise_opens_with_the_part(self) -> None:
+        """'North America is its largest segment by revenue. By what percentage did its
+        earnings before interest and taxes change?': the ask's EBIT, not the premise's revenue
+        (the ask is read before the part's name is taken out of the question)."""
+        from finqa.lexicon.dimension_question import asked_item
+        from finqa.lexicon.model import AskedDimension
+
+        q = (
+            "North America is Acme's largest segment by revenue. By what percentage did its "
+            "earnings before interest and taxes change in fiscal 2020?"
+        )
+        part = AskedDimension(kind="segment", phrase="North America")
+        assert asked_item(q, part) == "ebit"
+
     def test_a_segment_named_like_a_breakdown_s_rest(self) -> None:
         """'JPMorgan's Corporate segment' is a segment the question names (its figure, or none:
         never the company's), though 'Corporate' is the rest of many breakdowns."""

@@ -37,6 +37,7 @@ from finqa.agents.judge.named_statement import off_named_statement
 from finqa.agents.judge.numeric import NumberCheck
 from finqa.agents.judge.part_named import brand_not_named, part_not_named
 from finqa.agents.judge.period_type import other_period_type
+from finqa.agents.judge.printed_caption import excluded_inside, unread_caption
 from finqa.agents.judge.row_item import other_item_row
 from finqa.agents.judge.scope import other_scope
 from finqa.agents.judge.text import split_claims
@@ -159,6 +160,11 @@ def check_answer_kind(
     problems += named_operand_missing(ctx)  # 'A plus B' computed without B, as the answer says
     problems += movement_for_level(ctx)  # a level asked, a sentence's 'decreased by $X' given
     problems += side_against_print(ctx)  # a named line's figure put on the side it is not on
+    if not problems:
+        # the judge's own reading of the rows the question writes out (printed_caption): an
+        # answer already refused for a reason above keeps that reason
+        problems += unread_caption(ctx, answer, numbers)  # a row the question writes out
+        problems += excluded_inside(ctx, answer, numbers)  # a total holding a line left out
     problems += ctx.problems  # the second route's and the definitions' (step 2)
     flagged = [x for x in answer.calc_problems if x]
     if flagged:

@@ -26,6 +26,7 @@ from typing import Any
 from finqa.agents.judge.text import content_tokens
 from finqa.lexicon.intent import leading_yes_no
 from finqa.lexicon.numbers import SCALE_WORDS
+from finqa.lexicon.operators import OPERATOR_FORMS, defined_quotient
 from finqa.lexicon.question_intent import read_intent
 
 __all__ = [
@@ -178,7 +179,21 @@ def _operator_expected(question: str, metric: Any | None) -> Expectation | None:
     operand (total assets for a return on total assets, revenue for R&D as a % of revenue)."""
     ask = read_intent(question).ask
     if ask.operator is None:
-        return None
+        defined = defined_quotient(question)
+        if defined is None or (metric is not None and KIND_OF_UNIT.get(metric.unit) != "amount"):
+            return None  # a ratio the catalogue knows keeps its own checks (its sign, its range)
+        # the question defines its measure as one figure over another: whatever the lines,
+        # a ratio (or a percentage) answers it, and the catalogue item a word of its name
+        # resembles ('take rate' -> revenue) is not the measure
+        kind = OPERATOR_FORMS[defined.kind]
+        return Expectation(
+            kind,
+            None,
+            ("ratio" if kind == "percent" else "percent",),
+            reason=f"the question defines its measure as a {defined.kind} of two figures: "
+            "the amount of one of them does not answer it",
+            operator=defined.kind,
+        )
     kind = "percent" if ask.operator == "share" else "ratio"
     other = "ratio" if kind == "percent" else "percent"
     part, whole = (x.replace("_", " ") if x else "" for x in ask.operands)

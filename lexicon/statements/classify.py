@@ -233,8 +233,11 @@ def _broken_title(lines: list[str], head: int) -> tuple[StatementKind | None, st
 
 
 # a line holding one or two words of a title or an entity's name broken one word a line
-# ('MGM' / 'RESORTS' / 'INTERNATIONAL' / 'AND' / 'SUBSIDIARIES' / 'CONSOLIDATED' / ...)
-_BROKEN_TITLE_WORD = re.compile(r"[A-Za-z&,.'\u2019-]{1,20}(?:\s[A-Za-z&,.'\u2019-]{1,20})?")
+# ('MGM' / 'RESORTS' / 'INTERNATIONAL' / 'AND' / 'SUBSIDIARIES' / 'CONSOLIDATED' / ...), or the
+# number of the item the statements open ('ITEM' / '8.' / 'FINANCIAL' / 'STATEMENTS' / ...)
+_BROKEN_TITLE_WORD = re.compile(
+    r"[A-Za-z&,.'\u2019-]{1,20}(?:\s[A-Za-z&,.'\u2019-]{1,20})?|\d{1,2}[A-Z]?\.?"
+)
 
 
 _SCALE_NOTE = re.compile(r"^\(.*\b(?:millions?|thousands?|billions?)\b.*\)$", re.I)

@@ -115,7 +115,12 @@ STORE_READ_ERRORS: tuple[type[Exception], ...] = (OSError, ValueError, KeyError,
 # 32: the figures-only line after a deduction row complete on its line ('Less: Promotional
 #     allowances (793,571) ...' / '9,455,123 ...') is the block's net, named by its heading
 #     ('Net revenues'), never figures of the deduction's caption
-MODEL_VERSION = 33
+# 33: the owners' shares listed under 'Net income attributable to:' ('Acme' / 'Noncontrolling
+#     interests') below the total: the total is the consolidated net income, the company's
+#     share net income
+# 34: a page printed a word a line: its captions and their figures one a line read back into
+#     rows, and a title under 'ITEM 8.' printed the same way (PG&E's statements)
+MODEL_VERSION = 34
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
 

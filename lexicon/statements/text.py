@@ -67,6 +67,71 @@ def join_split_numbers(lines: list[str]) -> list[str]:
     return out
 
 
+# a page the extraction printed a word a line ('Income' / 'Before' / 'Income' / 'Taxes 861' /
+# '1,795' / '1,096'): most of its lines one word, the rest rows
+_ONE_WORD = re.compile(r"[A-Za-z][A-Za-z&'\u2019.,-]*")
+_WORD_FIGURES = re.compile(r"(?P<word>[A-Za-z][A-Za-z&'\u2019.,-]*)\s+[$(\d\u2014-]")
+_ONE_FIGURE = re.compile(r"\$?\s*\(?\s*[\d,]+(?:\.\d+)?\s*\)?")
+_WORD_A_LINE_SHARE = 0.35  # of a page's lines one word each: a page printed a word a line
+_WORD_A_LINE_MIN = 20  # lines on such a page at least
+
+
+def join_word_lines(lines: list[str]) -> list[str]:
+    """A page printed a word a line, read back into rows: a run of one-word lines and the line
+    that ends it with a word and a figure are one caption ('Income Before Income Taxes 861')
+    when the last word goes on in lower case ('Total' / 'operating' / 'revenues 16,833') or the
+    whole is a caption the catalogue knows; the figures printed one a line after it are that
+    row's. A run followed by a row of its own ('Operating' / 'Revenues' over 'Electric $ 13,657'),
+    or by rows of one word each ('Earnings' / 'per' / 'share' over 'Basic' and 'Diluted'), is a
+    heading. Other pages are returned as they are."""
+    words = sum(1 for ln in lines if _ONE_WORD.fullmatch(ln))
+    if len(lines) < _WORD_A_LINE_MIN or words < _WORD_A_LINE_SHARE * len(lines):
+        return lines
+    from finqa.lexicon.statements.catalogue import item_for_label
+
+    out: list[str] = []
+    run: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if _ONE_WORD.fullmatch(line):
+            run.append(line)
+            i += 1
+            continue
+        ends = _WORD_FIGURES.match(line)
+        if run and ends is not None:
+            word = ends.group("word")
+            caption = " ".join([*run, word])
+            if word[:1].islower() or (
+                item_for_label(caption) is not None and not _sibling_after(lines, i + 1)
+            ):
+                row = " ".join([*run, line])
+                i += 1
+                while i < len(lines) and _ONE_FIGURE.fullmatch(lines[i]):
+                    row += " " + lines[i]  # the row's next figures, one a line
+                    i += 1
+                out.append(row)
+                run = []
+                continue
+        if run:
+            out.append(" ".join(run))
+            run = []
+        out.append(line)
+        i += 1
+    if run:
+        out.append(" ".join(run))
+    return out
+
+
+def _sibling_after(lines: list[str], at: int) -> bool:
+    """The row after the one starting at `at - 1` (past its figures printed one a line) is
+    again one word and its figures: the run above both is their heading ('Earnings per
+    share' over 'Basic $ 3.39' and 'Diluted $ 3.35'), not the start of one caption."""
+    while at < len(lines) and _ONE_FIGURE.fullmatch(lines[at]):
+        at += 1
+    return at < len(lines) and _WORD_FIGURES.match(lines[at]) is not None
+
+
 # a page's folio: a bare page number on the page's last line
 _FOLIO = re.compile(r"\d{1,3}")
 
@@ -335,6 +400,7 @@ def _read(
     if kind is None and not other:
         return []
     kind = kind or "other"
+    lines = join_word_lines(lines)
     at = next((i for i, ln in enumerate(lines) if ln == title), 0)
     # a title below the page head (a release's statement after its prose): its lines are the
     # table's context (scale note), not the prose above

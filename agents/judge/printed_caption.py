@@ -1,0 +1,343 @@
+"""The line a question names in the filing's own words, found by the judge in the evidence.
+
+A question may name a line without quoting it and without the words the lexicon reads as a
+narrowed catalogue item: 'how much revenue did Costco earn from membership fees', 'what did
+PayPal record for transaction and credit losses'. The reasoner then answers the catalogue item
+the question also names (total revenue) or a line near the words, and a judge that reads the
+question the way the reasoner does agrees with it. The judge's own route is the evidence: a
+row the cited pages print whose caption is written in the question, word for word, with a word
+the question's metric, company and period do not account for ('Membership fees', 'Transaction
+and credit losses') is the line asked. An answer none of whose figures (stated, or operands of
+its calculations) is printed on that row answers another line, and is not accepted. A question
+about a segment or a region is left to the dimension checks (its name is a column heading as
+often as a row); a verdict without figures has nothing to read off a row.
+
+A line the question leaves out ('total debt ..., leaving out redeemable preferred stock') is
+found the same way, and an operand that is a printed total of that line and another printed row
+('Long-term debt 6,490 / Redeemable preferred stock at redemption value 8 / Total long-term debt
+6,498': 6,498 = 6,490 + 8) holds what was to be left out, whatever the total is captioned.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from finqa.agents.judge.context import Context
+from finqa.agents.judge.kind import KindProblem
+from finqa.agents.judge.numeric import NumberCheck
+from finqa.agents.types import Answer
+from finqa.lexicon import find_metrics
+from finqa.lexicon.answer_form import FORM_WORDS
+from finqa.lexicon.dimension_question import asked_dimension
+from finqa.lexicon.named_line import captions
+from finqa.lexicon.numbers import extract_quantities
+from finqa.lexicon.qualifiers import left_out_phrases
+from finqa.lexicon.sides import effect_asked
+from finqa.lexicon.statements.classify import title_kind
+
+__all__ = ["excluded_inside", "named_caption", "unread_caption"]
+
+_WORD = re.compile(r"[a-z]+")
+# words of a caption that name no line of their own (a total, a net figure, a joining word)
+_PLAIN = frozenset(
+    {
+        "total",
+        "net",
+        "and",
+        "of",
+        "the",
+        "for",
+        "from",
+        "to",
+        "in",
+        "on",
+        "or",
+        "other",
+        "a",
+        "an",
+        "its",
+        "their",
+        "by",
+        "with",
+    }
+)
+# words that join a caption's words ('Transaction and credit losses', 'Income from continuing
+# operations'): the question may join them otherwise
+_JOINING = frozenset(
+    {
+        "and",
+        "of",
+        "the",
+        "for",
+        "from",
+        "to",
+        "in",
+        "on",
+        "or",
+        "a",
+        "an",
+        "by",
+        "with",
+        "its",
+        "their",
+    }
+)
+# the question's words for a period or a year's part, never a line's name
+_PERIOD = frozenset(
+    {
+        "fiscal",
+        "year",
+        "years",
+        "quarter",
+        "quarters",
+        "month",
+        "months",
+        "week",
+        "weeks",
+        "ended",
+        "ending",
+        "end",
+        "first",
+        "second",
+        "third",
+        "fourth",
+        "half",
+        "annual",
+        "three",
+        "six",
+        "nine",
+        "twelve",
+        "period",
+        "fy",
+        "q",
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    }
+)
+# an ask that points back at a line its premise names ('... into A and B. How did the latter
+# grow?'): the premise's words name the line asked
+_BACK = re.compile(r"(?:the\s+(?:latter|former)|th(?:at|is)\s+(?:line|item|caption))", re.I)
+_MAX_CAPTION_WORDS = 8
+_REL_TOL = 0.001
+_FACTORS = (1.0, 1e-3, 1e3, 1e-6, 1e6)
+_TOTAL_REACH = 4  # rows above a total its parts are printed in
+
+
+def _stem(word: str) -> str:
+    """'fees' -> 'fee', 'losses' -> 'loss', 'revenues' -> 'revenue' (enough to match a
+    caption's plural against the question's singular)."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith(("sses", "xes", "ches", "shes")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def _words(text: str) -> list[str]:
+    return [_stem(w) for w in _WORD.findall(text.lower())]
+
+
+def _accounted(ctx: Context, question: str) -> set[str]:
+    """The question's words the lexicon reads as its metric, its companies or its period."""
+    out = set(_PERIOD) | {_stem(w) for w in FORM_WORDS}
+    for m in find_metrics(question):
+        out.update(_words(m.matched))
+    for name in ctx.intent.companies:
+        out.update(_words(name))
+    for owner in ctx.intent.owners:
+        out.update(_words(str(getattr(owner, "name", "") or "")))
+    return out
+
+
+def _contiguous(caption: Sequence[str], question: Sequence[str]) -> bool:
+    """The caption's words, joining words aside, are written in the question in order and
+    together (at most one joining word between two of them): 'Net income' is not named by
+    'income statement', nor 'Total revenue' by 'revenue'."""
+    want = [w for w in caption if w not in _JOINING]
+    if not want:
+        return False
+    for i, w in enumerate(question):
+        if w != want[0]:
+            continue
+        j, k = i, 0
+        while k < len(want) and j < len(question):
+            if question[j] == want[k]:
+                k, j = k + 1, j + 1
+            elif question[j] in _JOINING and k > 0:
+                j += 1
+            else:
+                break
+        if k == len(want):
+            return True
+    return False
+
+
+Rows = dict[tuple[str, ...], tuple[str, list[float]]]
+
+
+def _text_rows(texts: Iterable[str]) -> Rows:
+    """Each caption the texts print a row under, with the row's figures (as printed)."""
+    rows: Rows = {}
+    for text in texts:
+        for row in text.splitlines():
+            found = captions(row)
+            if not found:
+                continue
+            if found[0][:1].islower():
+                continue  # the end of a caption wrapped from the line above, not a row's own
+            tail = row[row.find(found[0]) + len(found[0]) :]
+            if _WORD.search(tail.lower()):
+                continue  # prose ('During 2016, we paid ...'), not a table's row of figures
+            figures = [abs(q.value) for q in extract_quantities(tail) if q.kind == "number"]
+            if not figures:
+                continue  # a heading row of years or dates, not a line
+            rows.setdefault(tuple(_words(found[0])), (found[0], []))[1].extend(figures)
+    return rows
+
+
+def _model_rows(ctx: Context) -> Rows:
+    """Each caption the statement model holds for the evidence's filings, with its figures."""
+    rows: Rows = {}
+    store = ctx.routes.store if ctx.routes is not None else None
+    if store is None:
+        return rows
+    for doc in dict.fromkeys(i.doc_id for i in ctx.evidence.items):
+        try:
+            tables = store.tables(doc)
+        except Exception:  # noqa: BLE001 - a filing the store cannot read: no rows
+            continue
+        for table in tables:
+            for f in table.facts:
+                if f.label and not f.dimensions:
+                    rows.setdefault(tuple(_words(f.label)), (f.label, []))[1].append(
+                        abs(f.filed_value)
+                    )
+    return rows
+
+
+def named_caption(ctx: Context, rows: Rows) -> str | None:
+    """The longest caption among `rows` that the question writes out and that holds a word the
+    question's metric, companies and period do not account for; None when none."""
+    question = ctx.intent.asked_text or ctx.question
+    if _BACK.search(question):
+        question = ctx.question
+    asked = _words(question)
+    accounted = _accounted(ctx, question)
+    best: tuple[int, str] | None = None
+    for words, (caption, _) in rows.items():
+        if not words or len(words) > _MAX_CAPTION_WORDS or words[-1] in _PERIOD:
+            continue  # a caption ending on a period's word heads columns ('Changes fiscal')
+        own = [w for w in words if w not in _PLAIN and w not in accounted]
+        if not own or not _contiguous(words, asked) or title_kind(caption.title()) is not None:
+            continue  # a statement's name ('balance sheet') is no line of it
+        size = len([w for w in words if w not in _PLAIN])
+        if best is None or size > best[0]:
+            best = (size, caption)
+    return best[1] if best else None
+
+
+def _same(a: float, b: float) -> bool:
+    """The same figure, at the row's scale or a thousand or a million times larger or smaller
+    ('$2,529.81 million' for a row printed in thousands)."""
+    a = abs(a)
+    return any(abs(a - b * f) <= max(_REL_TOL * b * f, 0.005) for f in _FACTORS)
+
+
+def unread_caption(
+    ctx: Context, answer: Answer, numbers: Sequence[NumberCheck]
+) -> list[KindProblem]:
+    """A problem when the question names a row the evidence prints and none of the answer's
+    figures is printed on it (module docstring); the answer's figures become unverified."""
+    if ctx.abstained or not numbers or asked_dimension(ctx.question) is not None:
+        return []
+    if ctx.expect.kind not in (None, "amount") or effect_asked(ctx.question) is not None:
+        # a rate or a ratio over lines the question qualifies ('effective tax rate on
+        # continuing operations'), and the total a line's effect is asked on, name their scope
+        # or their object, not the line whose figure is asked
+        return []
+    rows = _text_rows(src.text for src in ctx.view.sources)
+    caption = named_caption(ctx, rows)
+    if caption is None:
+        # not on the pages retrieved: the filing's rows as its statement model holds them
+        rows = _model_rows(ctx)
+        caption = named_caption(ctx, rows)
+    if caption is None:
+        return []
+    printed = [v for v in rows[tuple(_words(caption))][1] if v]
+    if not printed:
+        return []
+    figures = [nc.value for nc in numbers] + [
+        op.value for calc in answer.calculations for op in calc.operands
+    ]
+    if any(_same(f, v) for f in figures for v in printed):
+        return []
+    message = (
+        f"the question names the line {caption!r}, which the filing prints, and none of the "
+        "answer's figures is read from it"
+    )
+    for nc in numbers:
+        if nc.ok:
+            nc.status, nc.detail = "not_found", message
+    return [KindProblem("named_line", message, [nc.text for nc in numbers])]
+
+
+def excluded_inside(
+    ctx: Context, answer: Answer, numbers: Sequence[NumberCheck]
+) -> list[KindProblem]:
+    """A problem when an operand of the answer's calculations is a printed total of a line the
+    question leaves out and another printed row just above it (module docstring)."""
+    if ctx.abstained or not numbers or not answer.calculations:
+        return []
+    operands = [abs(op.value) for calc in answer.calculations for op in calc.operands if op.value]
+    for phrase in left_out_phrases(ctx.question):
+        want = [w for w in _words(phrase) if w not in _PLAIN]
+        if not want:
+            continue
+        for src in ctx.view.sources:
+            rows = _row_lines(src.text)
+            for k, (_, figures) in enumerate(rows):
+                above = rows[max(0, k - _TOTAL_REACH) : k]
+                left = [v for words, vs in above if all(w in words for w in want) for v in vs]
+                if not left:
+                    continue
+                others = [v for words, vs in above if not all(w in words for w in want) for v in vs]
+                for total in (v for v in operands if v in figures):
+                    if any(abs(a + x - total) <= 1.0 for a in others for x in left):
+                        message = (
+                            f"the operand {total:,.0f} is a printed total that holds "
+                            f"{phrase!r}, which the question leaves out"
+                        )
+                        for nc in numbers:
+                            if nc.ok:
+                                nc.status, nc.detail = "not_found", message
+                        return [KindProblem("named_line", message, [nc.text for nc in numbers])]
+    return []
+
+
+def _row_lines(text: str) -> list[tuple[tuple[str, ...], list[float]]]:
+    """The text's table rows in order: each caption's words and the row's figures."""
+    out = []
+    for row in text.splitlines():
+        found = captions(row)
+        if not found:
+            continue
+        tail = row[row.find(found[0]) + len(found[0]) :]
+        if _WORD.search(tail.lower()):
+            continue
+        figures = [abs(q.value) for q in extract_quantities(tail) if q.kind == "number"]
+        if figures:
+            out.append((tuple(_words(found[0])), figures))
+    return out

@@ -1,0 +1,119 @@
+"""A line the question writes out in the filing's own words, found by the judge in the evidence
+(agents/judge/printed_caption.py): an answer none of whose figures is printed on that row
+answers another line and is not accepted; one read from the row is."""
+
+from __future__ import annotations
+
+from _reasoning_data import evidence
+from finqa.agents.config import Settings
+from finqa.agents.judge import JudgeAgent
+from finqa.agents.types import Answer
+
+INCOME = """ACME CORP
+CONSOLIDATED STATEMENTS OF INCOME
+(in millions)
+52 Weeks Ended
+August 30, 2015 August 31, 2014 September 1, 2013
+REVENUE
+Net sales $ 113,666 $ 110,212 $ 102,870
+Membership fees 2,533 2,428 2,286
+Total revenue 116,199 112,640 105,156
+OPERATING EXPENSES
+Merchandise costs 101,065 98,458 91,948
+Transaction and credit losses 398 360 301
+Operating income 3,624 3,220 3,053
+"""
+
+HEADED = """ACME CORP
+SEGMENT RESULTS
+(Dollars in millions) FISCAL 2020 FISCAL 2019 % CHANGE
+CHANGES FISCAL 2018 % CHANGE
+Revenues $ 14,484 $ 15,902 -9 %
+"""
+
+
+def _verdict(question: str, text: str, page: str = INCOME):  # noqa: ANN202 - a Verdict
+    judge = JudgeAgent(Settings())
+    return judge.evaluate(question, Answer(text=text), evidence(page), 1)
+
+
+def _problems(verdict) -> list[str]:  # noqa: ANN001
+    return [p["code"] for p in verdict.details.get("answer_problems", [])]
+
+
+class TestNamedCaption:
+    def test_total_for_a_named_line_is_not_accepted(self) -> None:
+        """'revenue ... from membership fees': the row 'Membership fees' is the line asked; the
+        total revenue is another line's figure."""
+        q = "How much revenue did Acme earn from membership fees in fiscal 2015?"
+        wrong = _verdict(q, "Fiscal 2015 revenue: $116,199 million [S1].")
+        assert wrong.decision != "accept"
+        assert "named_line" in _problems(wrong)
+        right = _verdict(q, "Fiscal 2015 membership fees: $2,533 million [S1].")
+        assert "named_line" not in _problems(right)
+
+    def test_a_cost_named_by_its_caption(self) -> None:
+        q = "What did Acme record for transaction and credit losses in fiscal 2015?"
+        wrong = _verdict(q, "Fiscal 2015 revenue: $116,199 million [S1].")
+        assert "named_line" in _problems(wrong)
+        right = _verdict(q, "Fiscal 2015 transaction and credit losses: $398 million [S1].")
+        assert "named_line" not in _problems(right)
+
+    def test_a_catalogue_item_s_own_words_name_no_other_line(self) -> None:
+        """'total revenue' is the metric's own caption: nothing more is named."""
+        q = "What was Acme's total revenue in fiscal 2015?"
+        verdict = _verdict(q, "Fiscal 2015 total revenue: $116,199 million [S1].")
+        assert "named_line" not in _problems(verdict)
+
+    def test_a_heading_of_movements_is_no_line(self) -> None:
+        """'CHANGES FISCAL 2018 % CHANGE' heads columns: 'change' names the form asked."""
+        q = "By what percentage did Acme's revenues change in fiscal 2020?"
+        verdict = _verdict(q, "Fiscal 2020 revenue growth: -8.9% [S1].", HEADED)
+        assert "named_line" not in _problems(verdict)
+
+
+BALANCE = """ACME CORP
+CONSOLIDATED BALANCE SHEETS
+(in millions) 2017 2016
+Long-term debt 6,490 5,749
+Redeemable preferred stock at redemption value 8 10
+Total long-term debt 6,498 5,759
+Short-term debt 905 849
+Current portion of long-term debt 322 574
+"""
+
+
+def _debt_answer(long_term: float) -> Answer:
+    from finqa.agents.types import Calculation, Operand
+    from finqa.lexicon.arith import evaluate
+
+    ops = tuple(
+        Operand(name=n, value=v, text=f"{t} {v:,.0f}", scale=1e6, period="FY2017", source_id="S1")
+        for n, v, t in (
+            ("short_term_debt_fy2017", 905.0, "Short-term debt"),
+            ("current_ltd_fy2017", 322.0, "Current portion of long-term debt"),
+            ("long_term_debt_fy2017", long_term, "Long-term debt"),
+        )
+    )
+    expr = "short_term_debt_fy2017 + current_ltd_fy2017 + long_term_debt_fy2017"
+    result = evaluate(expr, {o.name: o.value for o in ops})
+    calc = Calculation(expression=expr, operands=ops, result=result, unit="USD")
+    return Answer(
+        text=f"Total debt at December 31, 2017: ${result:,.0f} million [S1].", calculations=(calc,)
+    )
+
+
+class TestLeftOut:
+    Q = (
+        "What was Acme's total debt at December 31, 2017 (short-term debt, current portion of "
+        "long-term debt and long-term debt), leaving out redeemable preferred stock?"
+    )
+
+    def test_a_total_holding_the_line_left_out_is_not_accepted(self) -> None:
+        """6,498 = 6,490 + 8: the total long-term debt holds the preferred stock left out."""
+        judge = JudgeAgent(Settings())
+        wrong = judge.evaluate(self.Q, _debt_answer(6498.0), evidence(BALANCE), 1)
+        assert wrong.decision != "accept"
+        assert any("leaves out" in p["message"] for p in wrong.details["answer_problems"])
+        right = judge.evaluate(self.Q, _debt_answer(6490.0), evidence(BALANCE), 1)
+        assert not any("leaves out" in p["message"] for p in right.details["answer_problems"])
