@@ -117,3 +117,48 @@ class TestLeftOut:
         assert any("leaves out" in p["message"] for p in wrong.details["answer_problems"])
         right = judge.evaluate(self.Q, _debt_answer(6490.0), evidence(BALANCE), 1)
         assert not any("leaves out" in p["message"] for p in right.details["answer_problems"])
+
+
+CONTINUING = """ACME CORP
+CONSOLIDATED STATEMENTS OF INCOME
+(in millions) 2020 2019
+Net revenues $ 10,271 $ 10,800
+Income from continuing operations 2,542 1,516
+Income from discontinued operations, net of income taxes 3,125 270
+Net income $ 5,667 $ 1,786
+"""
+
+
+def _margin(net: float, label: str) -> Answer:
+    from finqa.agents.types import Calculation, Operand
+    from finqa.lexicon.arith import evaluate
+
+    ops = (
+        Operand(name="net_income_fy2020", value=net, text=f"{label} {net:,.0f}", scale=1e6,
+                period="FY2020", source_id="S1"),
+        Operand(name="revenue_fy2020", value=10271.0, text="Net revenues $ 10,271", scale=1e6,
+                period="FY2020", source_id="S1"),
+    )  # fmt: skip
+    expr = "net_income_fy2020 / revenue_fy2020 * 100"
+    result = evaluate(expr, {o.name: o.value for o in ops})
+    calc = Calculation(expression=expr, operands=ops, result=result, unit="percent")
+    return Answer(text=f"FY2020 net profit margin: {result:.1f}% [S1].", calculations=(calc,))
+
+
+def test_a_ratio_s_operand_spelled_out_in_its_definition() -> None:
+    """'net margin (income from continuing operations over net revenues)': the definition
+    names the line; a margin over net income is not accepted, one over the named line is."""
+    q = (
+        "Looking only at continuing operations, what was Acme's 2020 net margin (income from "
+        "continuing operations over net revenues)?"
+    )
+    judge = JudgeAgent(Settings())
+    wrong = judge.evaluate(q, _margin(5667.0, "Net income"), evidence(CONTINUING), 1)
+    assert "named_line" in _problems(wrong)
+    right = judge.evaluate(
+        q, _margin(2542.0, "Income from continuing operations"), evidence(CONTINUING), 1
+    )
+    assert "named_line" not in _problems(right)
+    # a rate qualified by a scope without a definition names no line of its own
+    plain = "What was Acme's 2020 effective tax rate on continuing operations?"
+    assert "named_line" not in _problems(_verdict(plain, "FY2020 rate: 25.7% [S1].", CONTINUING))

@@ -132,6 +132,13 @@ _MAX_CAPTION_WORDS = 8
 _REL_TOL = 0.001
 _FACTORS = (1.0, 1e-3, 1e3, 1e-6, 1e6)
 _TOTAL_REACH = 4  # rows above a total its parts are printed in
+# where a question spells out how its measure is computed: a parenthesis, or what follows
+# 'defined as' / 'calculated as' / 'i.e.' up to the end of its sentence
+_DEFINITION = re.compile(
+    r"\(([^()]{8,160})\)|\b(?:defined|calculated|computed|measured)\s+as\s+([^?.;]{8,160})"
+    r"|\bi\.e\.,?\s+([^?;]{8,160})",
+    re.I,
+)
 
 
 def _stem(word: str) -> str:
@@ -228,14 +235,15 @@ def _model_rows(ctx: Context) -> Rows:
     return rows
 
 
-def named_caption(ctx: Context, rows: Rows) -> str | None:
-    """The longest caption among `rows` that the question writes out and that holds a word the
-    question's metric, companies and period do not account for; None when none."""
+def named_caption(ctx: Context, rows: Rows, within: str | None = None) -> str | None:
+    """The longest caption among `rows` that the question (or its part `within`) writes out
+    and that holds a word the question's metric, companies and period do not account for;
+    None when none."""
     question = ctx.intent.asked_text or ctx.question
     if _BACK.search(question):
         question = ctx.question
-    asked = _words(question)
     accounted = _accounted(ctx, question)
+    asked = _words(within if within is not None else question)
     best: tuple[int, str] | None = None
     for words, (caption, _) in rows.items():
         if not words or len(words) > _MAX_CAPTION_WORDS or words[-1] in _PERIOD:
@@ -263,17 +271,23 @@ def unread_caption(
     figures is printed on it (module docstring); the answer's figures become unverified."""
     if ctx.abstained or not numbers or asked_dimension(ctx.question) is not None:
         return []
-    if ctx.expect.kind not in (None, "amount") or effect_asked(ctx.question) is not None:
+    if effect_asked(ctx.question) is not None:
+        return []  # the total a line's effect is asked on is its object, not the line asked
+    within = None
+    if ctx.expect.kind not in (None, "amount"):
         # a rate or a ratio over lines the question qualifies ('effective tax rate on
-        # continuing operations'), and the total a line's effect is asked on, name their scope
-        # or their object, not the line whose figure is asked
-        return []
+        # continuing operations') names their scope; only the operands its own definition
+        # spells out ('(income from continuing operations over net revenues)') are lines
+        spelled = (next(g for g in m.groups() if g) for m in _DEFINITION.finditer(ctx.question))
+        within = " ".join(spelled) or None
+        if within is None:
+            return []
     rows = _text_rows(src.text for src in ctx.view.sources)
-    caption = named_caption(ctx, rows)
+    caption = named_caption(ctx, rows, within)
     if caption is None:
         # not on the pages retrieved: the filing's rows as its statement model holds them
         rows = _model_rows(ctx)
-        caption = named_caption(ctx, rows)
+        caption = named_caption(ctx, rows, within)
     if caption is None:
         return []
     printed = [v for v in rows[tuple(_words(caption))][1] if v]
