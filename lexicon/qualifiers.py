@@ -28,6 +28,7 @@ __all__ = [
     "Exclusion",
     "stated_exclusions",
     "left_out_phrases",
+    "without_side_clauses",
 ]
 
 _MAX_WORDS = 3
@@ -308,6 +309,22 @@ def left_out_phrases(question: str) -> tuple[str, ...]:
         if words:
             out.append(" ".join(words))
     return tuple(out)
+
+
+# a clause that names what a measure leaves out or takes in beside it ('excluding noncontrolling
+# interests and redeemable stock of subsidiaries', 'including corporate'), up to its end
+_SIDE_CLAUSE = re.compile(
+    r"\b(?:excluding|exclusive\s+of|leaving\s+out|not\s+counting|without\s+counting|"
+    r"including|inclusive\s+of)\b[^,;:?)]*",
+    re.I,
+)
+
+
+def without_side_clauses(question: str) -> str:
+    """The question without the clauses that name a part a measure leaves out or includes
+    beside the whole it asks: what remains names the line asked ('total capital spending in
+    2018, including corporate' names capital spending, not the 'Corporate' row)."""
+    return _SIDE_CLAUSE.sub(" ", question)
 
 
 def _sentence_start(question: str, at: int) -> bool:

@@ -162,3 +162,38 @@ def test_a_ratio_s_operand_spelled_out_in_its_definition() -> None:
     # a rate qualified by a scope without a definition names no line of its own
     plain = "What was Acme's 2020 effective tax rate on continuing operations?"
     assert "named_line" not in _problems(_verdict(plain, "FY2020 rate: 25.7% [S1].", CONTINUING))
+
+
+CAPEX = """ACME CORP
+CAPITAL SPENDING BY DIVISION
+(in millions) 2018 2017
+North America $ 2,100 $ 1,900
+Europe 930 890
+Corporate 252 179
+Total capital spending $ 3,282 $ 2,969
+PepsiCo, Inc. 3,282 2,969
+"""
+
+
+class TestNotTheLineAsked:
+    def test_a_part_the_whole_includes_or_leaves_out(self) -> None:
+        """'total capital spending, including corporate': 'Corporate' is a part of the whole
+        asked, not the line asked; 'excluding Europe' the same."""
+        for q in (
+            "What was Acme's total capital spending in 2018, including corporate?",
+            "What was Acme's total capital spending in 2018 (excluding Europe)?",
+        ):
+            verdict = _verdict(q, "FY2018 capital spending: $3,282 million [S1].", CAPEX)
+            assert "named_line" not in _problems(verdict), q
+
+    def test_the_company_s_own_name_is_no_line(self) -> None:
+        q = "What was PepsiCo, Inc.'s total capital spending in 2018?"
+        verdict = _verdict(q, "FY2018 capital spending: $2,100 million [S1].", CAPEX)
+        assert "named_line" not in _problems(verdict)
+
+    def test_the_revenue_a_cost_is_asked_for(self) -> None:
+        """'the cost lines for membership fees' names what the cost is for, a line of another
+        nature: no refusal for not reading the revenue row."""
+        q = "What was Acme's cost of sales in fiscal 2015, adding the cost lines for net sales?"
+        verdict = _verdict(q, "Fiscal 2015 cost of sales: $101,065 million [S1].")
+        assert "named_line" not in _problems(verdict)

@@ -30,9 +30,11 @@ from finqa.agents.types import Answer
 from finqa.lexicon import find_metrics
 from finqa.lexicon.answer_form import FORM_WORDS
 from finqa.lexicon.dimension_question import asked_dimension
+from finqa.lexicon.entities import LEGAL_SUFFIXES
+from finqa.lexicon.line_items import get_item
 from finqa.lexicon.named_line import captions
 from finqa.lexicon.numbers import extract_quantities
-from finqa.lexicon.qualifiers import left_out_phrases
+from finqa.lexicon.qualifiers import left_out_phrases, without_side_clauses
 from finqa.lexicon.sides import effect_asked
 from finqa.lexicon.statements.classify import title_kind
 
@@ -164,9 +166,22 @@ def _accounted(ctx: Context, question: str) -> set[str]:
         out.update(_words(m.matched))
     for name in ctx.intent.companies:
         out.update(_words(name))
+    out.update(_stem(w) for w in LEGAL_SUFFIXES)  # 'The Coca-Cola Company' names no line
     for owner in ctx.intent.owners:
-        out.update(_words(str(getattr(owner, "name", "") or "")))
+        out.update(_words(owner.written))
     return out
+
+
+def _nature(item: str | None) -> str | None:
+    """The catalogue's nature of a line item (revenue, expense, asset ...), None if unknown."""
+    return getattr(get_item(item), "nature", None) if item else None
+
+
+def _other_nature(caption: str, asked: str | None) -> bool:
+    """The caption names lines of another nature than the item asked (a revenue line named as
+    what a cost is for); False where either nature is unknown."""
+    natures = {_nature(m.canonical) for m in find_metrics(caption)} - {None}
+    return asked is not None and bool(natures) and asked not in natures
 
 
 def _contiguous(caption: Sequence[str], question: Sequence[str]) -> bool:
@@ -243,7 +258,9 @@ def named_caption(ctx: Context, rows: Rows, within: str | None = None) -> str | 
     if _BACK.search(question):
         question = ctx.question
     accounted = _accounted(ctx, question)
-    asked = _words(within if within is not None else question)
+    asked_nature = _nature(ctx.expect.metric)
+    # what the question leaves out or takes in beside the whole is not the line asked
+    asked = _words(without_side_clauses(within if within is not None else question))
     best: tuple[int, str] | None = None
     for words, (caption, _) in rows.items():
         if not words or len(words) > _MAX_CAPTION_WORDS or words[-1] in _PERIOD:
@@ -251,6 +268,8 @@ def named_caption(ctx: Context, rows: Rows, within: str | None = None) -> str | 
         own = [w for w in words if w not in _PLAIN and w not in accounted]
         if not own or not _contiguous(words, asked) or title_kind(caption.title()) is not None:
             continue  # a statement's name ('balance sheet') is no line of it
+        if _other_nature(caption, asked_nature):
+            continue  # the revenue a cost is asked for ('the cost lines for ... revenues')
         size = len([w for w in words if w not in _PLAIN])
         if best is None or size > best[0]:
             best = (size, caption)
@@ -290,7 +309,16 @@ def unread_caption(
         caption = named_caption(ctx, rows, within)
     if caption is None:
         return []
-    printed = [v for v in rows[tuple(_words(caption))][1] if v]
+    # the named caption's row, and the rows of its own lines ('Cost of revenues - subscription,
+    # licensing, and other revenues' for 'subscription, licensing, and other revenues')
+    key = [w for w in _words(caption) if w not in _JOINING]
+    printed = [
+        v
+        for words, (_, values) in rows.items()
+        if all(w in words for w in key)
+        for v in values
+        if v
+    ]
     if not printed:
         return []
     figures = [nc.value for nc in numbers] + [

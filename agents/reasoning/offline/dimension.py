@@ -108,6 +108,10 @@ def dimension_answer(
         return None
     ask = read_intent(question).ask  # the lexicon's one reading of the question
     named = asked_item(question, asked)
+    if named is None and ask.metric is None and not ask.computes:
+        # 'its utility stood trial over its natural gas pipelines. What did the jury decide?':
+        # a part named in a premise, no figure asked of it (never the part's revenue)
+        return None
     share = store is not None and named in (None, "revenue") and asks_part_share(question)
     if share and named is None and not revenue_share(share_base(question)):
         # 'what share of all U.S. retail pharmacy prescriptions did it dispense': a share of a
