@@ -213,6 +213,13 @@ class TestReasoner:
         ans = self._ask("What was Acme's Cloud segment's revenue in fiscal year 2024, in USD millions?", _acme())  # fmt: skip
         assert not ans.abstained and "60,000" in ans.text and "100,000" not in ans.text
 
+    def test_a_part_named_in_a_premise_with_no_figure_asked(self) -> None:
+        """'Acme's Cloud segment faced a lawsuit in 2024. What did the court decide?': no figure
+        is asked of the part, so its revenue is never the answer."""
+        q = "Acme's Cloud segment faced a lawsuit in fiscal year 2024. What did the court decide?"
+        ans = self._ask(q, _acme())
+        assert "60,000" not in ans.text and "100,000" not in ans.text
+
     def test_part_named_once(self) -> None:
         """'the Cloud segment' asked is shown once: no doubled article or kind word."""
         for q in (

@@ -197,3 +197,33 @@ class TestNotTheLineAsked:
         q = "What was Acme's cost of sales in fiscal 2015, adding the cost lines for net sales?"
         verdict = _verdict(q, "Fiscal 2015 cost of sales: $101,065 million [S1].")
         assert "named_line" not in _problems(verdict)
+
+
+def test_accounting_not_final_is_no_fact_of_completion() -> None:
+    """'accounted for the tax effects ... on a provisional basis' states no finished
+    accounting: a hedge, so no Yes rests on it."""
+    from finqa.lexicon.hedges import hedge_in
+
+    said = "We have accounted for the tax effects of the Act on a provisional basis."
+    assert hedge_in(said) is not None
+    assert hedge_in("We have completed our accounting for the tax effects of the Act.") is None
+
+
+def test_a_sum_spelled_out_in_a_definition_may_be_read_as_its_printed_total() -> None:
+    """'gross margin, using total cost of sales (product costs plus severance charges)': the
+    printed total holds the lines; no refusal for not reading 'Severance charges' itself."""
+    page = """ACME CORP
+STATEMENTS OF EARNINGS
+(in millions) 2022 2021
+Net sales $ 65,984 $ 67,044
+Cost of sales - products (57,000) (57,983)
+Severance and other charges (100) (36)
+Total cost of sales (57,697) (57,983)
+Gross profit 8,287 9,061
+"""
+    q = (
+        "What was Acme's 2022 gross margin, using total cost of sales (product costs plus "
+        "severance and other charges)?"
+    )
+    verdict = _verdict(q, "FY2022 gross margin: 12.6% (8,287 / 65,984) [S1].", page)
+    assert "named_line" not in _problems(verdict)

@@ -29,6 +29,7 @@ from finqa.agents.judge.numeric import NumberCheck
 from finqa.agents.types import Answer
 from finqa.lexicon import find_metrics
 from finqa.lexicon.answer_form import FORM_WORDS
+from finqa.lexicon.dimension_members import kind_words
 from finqa.lexicon.dimension_question import asked_dimension
 from finqa.lexicon.entities import LEGAL_SUFFIXES
 from finqa.lexicon.line_items import get_item
@@ -134,6 +135,7 @@ _MAX_CAPTION_WORDS = 8
 _REL_TOL = 0.001
 _FACTORS = (1.0, 1e-3, 1e3, 1e-6, 1e6)
 _TOTAL_REACH = 4  # rows above a total its parts are printed in
+_SUMMED = re.compile(r"\bplus\b|\+|\bless\b|\bminus\b|\badding\b", re.I)
 # where a question spells out how its measure is computed: a parenthesis, or what follows
 # 'defined as' / 'calculated as' / 'i.e.' up to the end of its sentence
 _DEFINITION = re.compile(
@@ -167,6 +169,8 @@ def _accounted(ctx: Context, question: str) -> set[str]:
     for name in ctx.intent.companies:
         out.update(_words(name))
     out.update(_stem(w) for w in LEGAL_SUFFIXES)  # 'The Coca-Cola Company' names no line
+    # the general words for a kind of part ('segment', 'region', 'product line') name none
+    out.update(_stem(w) for words in kind_words().values() for p in words for w in _words(p))
     for owner in ctx.intent.owners:
         out.update(_words(owner.written))
     return out
@@ -299,7 +303,9 @@ def unread_caption(
         # spells out ('(income from continuing operations over net revenues)') are lines
         spelled = (next(g for g in m.groups() if g) for m in _DEFINITION.finditer(ctx.question))
         within = " ".join(spelled) or None
-        if within is None:
+        if within is None or _SUMMED.search(within):
+            # a sum of lines spelled out ('product and service costs plus severance ...') may
+            # be read as the printed total that holds them: one line per operand is checked
             return []
     rows = _text_rows(src.text for src in ctx.view.sources)
     caption = named_caption(ctx, rows, within)
