@@ -35,6 +35,7 @@ from finqa.lexicon.entities import LEGAL_SUFFIXES
 from finqa.lexicon.line_items import get_item
 from finqa.lexicon.named_line import captions
 from finqa.lexicon.numbers import extract_quantities
+from finqa.lexicon.periods import MONTH_NUMBERS
 from finqa.lexicon.qualifiers import left_out_phrases, without_side_clauses
 from finqa.lexicon.sides import effect_asked
 from finqa.lexicon.statements.classify import title_kind
@@ -42,95 +43,23 @@ from finqa.lexicon.statements.classify import title_kind
 __all__ = ["excluded_inside", "named_caption", "unread_caption"]
 
 _WORD = re.compile(r"[a-z]+")
-# words of a caption that name no line of their own (a total, a net figure, a joining word)
-_PLAIN = frozenset(
-    {
-        "total",
-        "net",
-        "and",
-        "of",
-        "the",
-        "for",
-        "from",
-        "to",
-        "in",
-        "on",
-        "or",
-        "other",
-        "a",
-        "an",
-        "its",
-        "their",
-        "by",
-        "with",
-    }
-)
 # words that join a caption's words ('Transaction and credit losses', 'Income from continuing
 # operations'): the question may join them otherwise
 _JOINING = frozenset(
-    {
-        "and",
-        "of",
-        "the",
-        "for",
-        "from",
-        "to",
-        "in",
-        "on",
-        "or",
-        "a",
-        "an",
-        "by",
-        "with",
-        "its",
-        "their",
-    }
-)
-# the question's words for a period or a year's part, never a line's name
+    {"and", "of", "the", "for", "from", "to", "in", "on", "or", "a", "an", "by", "with", "its",
+     "their"}
+)  # fmt: skip
+# words of a caption that name no line of their own (a total, a net figure, a joining word)
+_PLAIN = _JOINING | {"total", "net", "other"}
+# the question's words for a period or a year's part, never a line's name (and the months)
 _PERIOD = frozenset(
-    {
-        "fiscal",
-        "year",
-        "years",
-        "quarter",
-        "quarters",
-        "month",
-        "months",
-        "week",
-        "weeks",
-        "ended",
-        "ending",
-        "end",
-        "first",
-        "second",
-        "third",
-        "fourth",
-        "half",
-        "annual",
-        "three",
-        "six",
-        "nine",
-        "twelve",
-        "period",
-        "fy",
-        "q",
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-    }
-)
+    {"fiscal", "year", "years", "quarter", "quarters", "month", "months", "week", "weeks",
+     "ended", "ending", "end", "first", "second", "third", "fourth", "half", "annual", "three",
+     "six", "nine", "twelve", "period", "fy", "q"}
+) | {m.lower() for m in MONTH_NUMBERS}  # fmt: skip
 # an ask that points back at a line its premise names ('... into A and B. How did the latter
 # grow?'): the premise's words name the line asked
-_BACK = re.compile(r"(?:the\s+(?:latter|former)|th(?:at|is)\s+(?:line|item|caption))", re.I)
+_BACK = re.compile(r"\b(?:the\s+(?:latter|former)|th(?:at|is)\s+(?:line|item|caption))\b", re.I)
 _MAX_CAPTION_WORDS = 8
 _REL_TOL = 0.001
 _FACTORS = (1.0, 1e-3, 1e3, 1e-6, 1e6)
