@@ -189,6 +189,25 @@ class TestSecondRoute:
         assert w.decision == "retry" and _route(w)["outcome"] == "routes_disagree"
         assert f"{later} p.61" in _route(w)["detail"]
 
+    def test_a_later_filing_s_second_registrant_does_not_contest(self) -> None:
+        """A later combined filing prints the company's statements first and a subsidiary
+        registrant's after them: the subsidiary's figure is another table there, never a
+        comparative of the company's line (PG&E Corporation and its Utility)."""
+        later = "CORNING_2023_10K"
+        own = _tagged("revenue", "Net sales", 14_189e6, doc=later, source="text")
+        sub = _tagged("revenue", "Net sales", 14_805e6, doc=later, source="text")
+        sub = sub.model_copy(
+            update={
+                "table_id": "p70-t0",
+                "pages": (70,),
+                "facts": tuple(f.model_copy(update={"page": 70}) for f in sub.facts),
+            }
+        )
+        answer = Answer(text="Net sales were $14,189 million [S1].")
+        v = _judge(own, sub).evaluate(Q_SALES, answer, _ev(INCOME), 1)
+        assert v.decision == "accept", v.feedback
+        assert _route(v)["outcome"] != "routes_disagree"
+
     def test_a_year_to_date_is_not_contested_by_a_fiscal_year(self) -> None:
         """A first-half figure (a stitched or TTM leg's 10-Q comparative) is not contradicted by
         a later filing's fiscal-year figure of that year: the routes read whole years only."""

@@ -75,8 +75,15 @@ def fact_reading(
     if not _annual_fit(fact, item):
         return None
     route: RouteKind
-    if later:
+    off_main = fact.statement in _PRIMARY and not on_main_printing(
+        str(fact.statement), fact.page, str(fact.source), main or {}
+    )
+    if later and not (off_main and fact.source != "xbrl"):
+        # a later filing's comparative column of its main printing; another registrant's
+        # statements in it (a combined filing's subsidiary) are another table there too
         route = "later_filing"
+    elif later:
+        route = "other_table"
     elif fact.source == "xbrl":
         route = "xbrl"
     elif fact.statement in _PRIMARY and on_main_printing(
