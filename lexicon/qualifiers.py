@@ -262,11 +262,7 @@ def stated_exclusions(question: str) -> tuple[Exclusion, ...]:
     out: list[Exclusion] = []
     mentions = find_metrics(question)
     for m in _EXCLUSION.finditer(question):
-        words: list[str] = []
-        for tok in m.group("y").split():
-            if tok.lower() in _PHRASE_END:
-                break
-            words.append(tok)
+        words = _phrase_words(m.group("y"))
         if not words or (words[0][:1].isupper() and not _sentence_start(question, m.start())):
             continue
         # 'excluding the share of redeemable and noncontrolling interests': the owners'
@@ -284,40 +280,35 @@ def stated_exclusions(question: str) -> tuple[Exclusion, ...]:
     return tuple(out)
 
 
-# any line the question leaves out, a balance's too ('total debt ..., leaving out redeemable
-# preferred stock'): the words `left_out_phrases` reads, for the judge to find the row
+def _phrase_words(text: str) -> list[str]:
+    """The words of a left-out noun phrase, up to a word that ends it ('fuel, what ...')."""
+    words: list[str] = []
+    for tok in text.split():
+        if tok.lower() in _PHRASE_END:
+            break
+        words.append(tok)
+    return words
+
+
+# the words that leave a line out of a measure, a balance's too ('leaving out redeemable
+# preferred stock'), and those that take one in beside the whole ('including corporate')
+_LEAVING_OUT = r"excluding|exclusive\s+of|leaving\s+out|not\s+counting|without\s+counting"
 _LEFT_OUT = re.compile(
-    r"\b(?:excluding|exclusive\s+of|leaving\s+out|not\s+counting|without\s+counting)\s+"
-    r"(?:the\s+)?(?P<y>[A-Za-z][\w&'\u2019-]*(?:\s+[A-Za-z][\w&'\u2019-]*){0,5})",
+    rf"\b(?:{_LEAVING_OUT})\s+(?:the\s+)?"
+    r"(?P<y>[A-Za-z][\w&'\u2019-]*(?:\s+[A-Za-z][\w&'\u2019-]*){0,5})",
     re.I,
 )
+# a clause that names what a measure leaves out or takes in beside it ('excluding noncontrolling
+# interests and redeemable stock of subsidiaries', 'including corporate'), up to its end
+_SIDE_CLAUSE = re.compile(rf"\b(?:{_LEAVING_OUT}|including|inclusive\s+of)\b[^,;:?)]*", re.I)
 
 
 @data_cache(256)
 def left_out_phrases(question: str) -> tuple[str, ...]:
     """Every line the question says to leave out of what it asks, as written ('redeemable
     preferred stock', 'fuel'), whatever the measure: a flow's component or a balance's."""
-    out: list[str] = []
-    for m in _LEFT_OUT.finditer(" ".join(question.split())):
-        words: list[str] = []
-        for tok in m.group("y").split():
-            if tok.lower() in _PHRASE_END:
-                break
-            words.append(tok.strip(",;:?)"))
-            if tok[-1:] in ",;:?)":
-                break
-        if words:
-            out.append(" ".join(words))
-    return tuple(out)
-
-
-# a clause that names what a measure leaves out or takes in beside it ('excluding noncontrolling
-# interests and redeemable stock of subsidiaries', 'including corporate'), up to its end
-_SIDE_CLAUSE = re.compile(
-    r"\b(?:excluding|exclusive\s+of|leaving\s+out|not\s+counting|without\s+counting|"
-    r"including|inclusive\s+of)\b[^,;:?)]*",
-    re.I,
-)
+    found = (_phrase_words(m.group("y")) for m in _LEFT_OUT.finditer(" ".join(question.split())))
+    return tuple(" ".join(words) for words in found if words)
 
 
 def without_side_clauses(question: str) -> str:

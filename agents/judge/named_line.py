@@ -36,7 +36,7 @@ _HEADING_REACH = 12  # lines above a row a block's heading is looked for
 _HEADING_WORDS = 5  # words of a block's heading at most ('Costs and expenses:')
 _JOINING = frozenset({"of", "and", "to", "the", "for", "from", "in", "on", "or", "with", "by"})
 
-__all__ = ["narrowed", "other_block", "other_line", "reads_named_line"]
+__all__ = ["another_line", "narrowed", "other_block", "other_line", "reads_named_line"]
 
 
 def _captions(answer: Answer, evidence: Evidence) -> list[str]:
@@ -107,10 +107,10 @@ def other_line(ctx: Context, answer: Answer, numbers: Sequence[NumberCheck]) -> 
         f"answers {other!r}, the question asks {line.phrase!r}, a line the evidence prints "
         f"({printed[0]!r})"
     )
-    return _another_line(message, numbers)
+    return another_line(message, numbers)
 
 
-def _another_line(message: str, numbers: Sequence[NumberCheck]) -> list[KindProblem]:
+def another_line(message: str, numbers: Sequence[NumberCheck]) -> list[KindProblem]:
     """The answer's figures are another line's: none stays supported, for `message`."""
     for nc in numbers:
         if nc.ok:
@@ -138,7 +138,7 @@ def other_block(ctx: Context, answer: Answer, numbers: Sequence[NumberCheck]) ->
             }
             natures.discard(None)
             if natures and asked not in natures:
-                return _another_line(
+                return another_line(
                     f"reads {line.phrase!r} under the heading {heading!r}, and the question asks "
                     f"it as {item.replace('_', ' ')} ({asked}): another block's line",
                     numbers,

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from finqa.lexicon.display import format_number as _fmt
-from finqa.lexicon.model import StatementFact
+from finqa.lexicon.model import StatementFact, StatementTable
 from finqa.lexicon.statements.attribution import NCI_CAPTION as _NCI
 
 __all__ = [
@@ -102,14 +102,8 @@ def _asked(question: str, metric: str | None, takes: str, total: str) -> Owners 
 def equity_splits(store: Any, doc: str) -> list[OwnersSplit]:
     """Every balance date of `doc`'s balance sheets where two printed equity figures differ by
     exactly the noncontrolling interests' figure (parent + NCI = total)."""
-    try:
-        tables = store.tables(doc)
-    except Exception:  # noqa: BLE001 - a store that cannot read the filing: no split
-        return []
     out: list[OwnersSplit] = []
-    for table in tables:
-        if table.statement != "balance":
-            continue
+    for table in _statements(store, doc, "balance"):
         nci: dict[str, Any] = {}
         equity: dict[str, list[Any]] = {}
         for f in table.facts:
@@ -129,43 +123,40 @@ def equity_splits(store: Any, doc: str) -> list[OwnersSplit]:
 def income_splits(store: Any, doc: str) -> list[OwnersSplit]:
     """Every period of `doc`'s income statements where two rows near the noncontrolling
     interests' share of net income differ by exactly that share, in every column."""
-    try:
-        tables = store.tables(doc)
-    except Exception:  # noqa: BLE001 - a store that cannot read the filing: no split
-        return []
     out: list[OwnersSplit] = []
-    for table in tables:
-        if table.statement != "income":
-            continue
-        facts = [f for f in table.facts if f.unit == "USD" and not f.dimensions]
-        by_row: dict[int, dict[str, Any]] = {}
-        for f in facts:
-            by_row.setdefault(f.row, {}).setdefault(f.period.key, f)
-        for row, cells in by_row.items():
-            label = next(iter(cells.values())).label or ""
-            if not _NCI.search(label) or _NOT_NET.search(label):
+    for table in _statements(store, doc, "income"):
+        rows: dict[int, dict[str, StatementFact]] = {}
+        for f in table.facts:
+            if f.unit == "USD" and not f.dimensions:
+                rows.setdefault(f.row, {}).setdefault(f.period.key, f)
+        nci = {r for r, cells in rows.items() if _NCI.search(next(iter(cells.values())).label)}
+        for row in sorted(nci):
+            cells = rows[row]
+            if _NOT_NET.search(next(iter(cells.values())).label) or not any(
+                c.value for c in cells.values()
+            ):
                 continue
-            if not any(c.value for c in cells.values()):
-                continue
-            near = [
-                r
-                for r in by_row
-                if r != row
-                and abs(r - row) <= _NEAR_ROWS
-                and not _NCI.search(next(iter(by_row[r].values())).label or "")
-            ]
-            out += _income_pairs(doc, cells, [(r, by_row[r]) for r in sorted(near)])
+            near = [rows[r] for r in sorted(rows) if r not in nci and abs(r - row) <= _NEAR_ROWS]
+            out += _income_pairs(doc, cells, near)
     return out
 
 
+def _statements(store: Any, doc: str, kind: str) -> list[StatementTable]:
+    """`doc`'s tables of statement `kind` in `store`; none where the store cannot read it."""
+    try:
+        return [t for t in store.tables(doc) if t.statement == kind]
+    except Exception:  # noqa: BLE001 - a store that cannot read the filing: no split
+        return []
+
+
 def _income_pairs(
-    doc: str, nci: dict[str, Any], rows: Sequence[tuple[int, dict[str, Any]]]
+    doc: str, nci: dict[str, StatementFact], rows: Sequence[dict[str, StatementFact]]
 ) -> list[OwnersSplit]:
     """The (total, company) row pairs whose magnitudes differ by the noncontrolling interests'
     share in every column both print; the total is the one printed first."""
     found: list[OwnersSplit] = []
-    for i, (_, upper) in enumerate(rows):
-        for _, lower in rows[i + 1 :]:
+    for i, upper in enumerate(rows):
+        for lower in rows[i + 1 :]:
             keys = [k for k in nci if k in upper and k in lower and nci[k].value]
             if not keys or not all(_differ_by(upper[k], lower[k], nci[k]) for k in keys):
                 continue
@@ -187,11 +178,15 @@ def _income_pairs(
     return found
 
 
+def _rounding(fact: StatementFact) -> float:
+    """How far a printed figure may be off a sum of other printed figures: the table's rounding."""
+    return max(2.0 * (fact.scale or 1.0), 0.0005 * abs(fact.value))
+
+
 def _differ_by(a: StatementFact, b: StatementFact, n: StatementFact) -> bool:
     if not a.value or not b.value or abs(a.value) == abs(b.value):
         return False
-    tol = max(2.0 * (a.scale or 1.0), 0.0005 * abs(a.value))  # the table's rounding
-    return abs(abs(abs(a.value) - abs(b.value)) - abs(n.value)) <= tol
+    return abs(abs(abs(a.value) - abs(b.value)) - abs(n.value)) <= _rounding(a)
 
 
 def _pairs(doc: str, key: str, n: Any, rows: Sequence[Any]) -> list[OwnersSplit]:
@@ -202,8 +197,7 @@ def _pairs(doc: str, key: str, n: Any, rows: Sequence[Any]) -> list[OwnersSplit]
         for t in rows:
             if p is t or p.value == t.value:
                 continue
-            tol = max(2.0 * (t.scale or 1.0), 0.0005 * abs(t.value))  # the table's rounding
-            if abs(p.value + n.value - t.value) <= tol:
+            if abs(p.value + n.value - t.value) <= _rounding(t):
                 found.append(
                     OwnersSplit(
                         doc,

@@ -25,6 +25,7 @@ from collections.abc import Iterable, Sequence
 
 from finqa.agents.judge.context import Context
 from finqa.agents.judge.kind import KindProblem
+from finqa.agents.judge.named_line import another_line
 from finqa.agents.judge.numeric import NumberCheck
 from finqa.agents.types import Answer
 from finqa.lexicon import find_metrics
@@ -39,6 +40,7 @@ from finqa.lexicon.periods import MONTH_NUMBERS
 from finqa.lexicon.qualifiers import left_out_phrases, without_side_clauses
 from finqa.lexicon.sides import effect_asked
 from finqa.lexicon.statements.classify import title_kind
+from finqa.lexicon.stems import singular
 
 __all__ = ["excluded_inside", "named_caption", "unread_caption"]
 
@@ -74,32 +76,20 @@ _DEFINITION = re.compile(
 )
 
 
-def _stem(word: str) -> str:
-    """'fees' -> 'fee', 'losses' -> 'loss', 'revenues' -> 'revenue' (enough to match a
-    caption's plural against the question's singular)."""
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 4 and word.endswith(("sses", "xes", "ches", "shes")):
-        return word[:-2]
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]
-    return word
-
-
 def _words(text: str) -> list[str]:
-    return [_stem(w) for w in _WORD.findall(text.lower())]
+    return [singular(w) for w in _WORD.findall(text.lower())]
 
 
 def _accounted(ctx: Context, question: str) -> set[str]:
     """The question's words the lexicon reads as its metric, its companies or its period."""
-    out = set(_PERIOD) | {_stem(w) for w in FORM_WORDS}
+    out = set(_PERIOD) | {singular(w) for w in FORM_WORDS}
     for m in find_metrics(question):
         out.update(_words(m.matched))
     for name in ctx.intent.companies:
         out.update(_words(name))
-    out.update(_stem(w) for w in LEGAL_SUFFIXES)  # 'The Coca-Cola Company' names no line
+    out.update(singular(w) for w in LEGAL_SUFFIXES)  # 'The Coca-Cola Company' names no line
     # the general words for a kind of part ('segment', 'region', 'product line') name none
-    out.update(_stem(w) for words in kind_words().values() for p in words for w in _words(p))
+    out.update(singular(w) for words in kind_words().values() for p in words for w in _words(p))
     for owner in ctx.intent.owners:
         out.update(_words(owner.written))
     return out
@@ -147,20 +137,26 @@ def _text_rows(texts: Iterable[str]) -> Rows:
     """Each caption the texts print a row under, with the row's figures (as printed)."""
     rows: Rows = {}
     for text in texts:
-        for row in text.splitlines():
-            found = captions(row)
-            if not found:
-                continue
-            if found[0][:1].islower():
-                continue  # the end of a caption wrapped from the line above, not a row's own
-            tail = row[row.find(found[0]) + len(found[0]) :]
-            if _WORD.search(tail.lower()):
-                continue  # prose ('During 2016, we paid ...'), not a table's row of figures
-            figures = [abs(q.value) for q in extract_quantities(tail) if q.kind == "number"]
-            if not figures:
-                continue  # a heading row of years or dates, not a line
-            rows.setdefault(tuple(_words(found[0])), (found[0], []))[1].extend(figures)
+        for caption, words, figures in _row_lines(text):
+            rows.setdefault(words, (caption, []))[1].extend(figures)
     return rows
+
+
+def _row_lines(text: str) -> list[tuple[str, tuple[str, ...], list[float]]]:
+    """The text's table rows in order: each caption, its words and the row's figures (as
+    printed). Prose, a heading of years and the end of a wrapped caption are no rows."""
+    out = []
+    for row in text.splitlines():
+        found = captions(row)
+        if not found or found[0][:1].islower():
+            continue  # no caption, or the end of one wrapped from the line above
+        tail = row[row.find(found[0]) + len(found[0]) :]
+        if _WORD.search(tail.lower()):
+            continue  # prose ('During 2016, we paid ...'), not a table's row of figures
+        figures = [abs(q.value) for q in extract_quantities(tail) if q.kind == "number"]
+        if figures:  # a heading row of years or dates is not a line
+            out.append((found[0], tuple(_words(found[0])), figures))
+    return out
 
 
 def _model_rows(ctx: Context) -> Rows:
@@ -265,10 +261,7 @@ def unread_caption(
         f"the question names the line {caption!r}, which the filing prints, and none of the "
         "answer's figures is read from it"
     )
-    for nc in numbers:
-        if nc.ok:
-            nc.status, nc.detail = "not_found", message
-    return [KindProblem("named_line", message, [nc.text for nc in numbers])]
+    return another_line(message, numbers)
 
 
 def excluded_inside(
@@ -284,7 +277,7 @@ def excluded_inside(
         if not want:
             continue
         for src in ctx.view.sources:
-            rows = _row_lines(src.text)
+            rows = [(words, figures) for _, words, figures in _row_lines(src.text)]
             for k, (_, figures) in enumerate(rows):
                 above = rows[max(0, k - _TOTAL_REACH) : k]
                 left = [v for words, vs in above if all(w in words for w in want) for v in vs]
@@ -297,24 +290,5 @@ def excluded_inside(
                             f"the operand {total:,.0f} is a printed total that holds "
                             f"{phrase!r}, which the question leaves out"
                         )
-                        for nc in numbers:
-                            if nc.ok:
-                                nc.status, nc.detail = "not_found", message
-                        return [KindProblem("named_line", message, [nc.text for nc in numbers])]
+                        return another_line(message, numbers)
     return []
-
-
-def _row_lines(text: str) -> list[tuple[tuple[str, ...], list[float]]]:
-    """The text's table rows in order: each caption's words and the row's figures."""
-    out = []
-    for row in text.splitlines():
-        found = captions(row)
-        if not found:
-            continue
-        tail = row[row.find(found[0]) + len(found[0]) :]
-        if _WORD.search(tail.lower()):
-            continue
-        figures = [abs(q.value) for q in extract_quantities(tail) if q.kind == "number"]
-        if figures:
-            out.append((tuple(_words(found[0])), figures))
-    return out
