@@ -17,7 +17,7 @@ from typing import Literal
 from finqa.lexicon._data import data_cache, read_yaml
 from finqa.lexicon.question_frame import base_forms
 
-__all__ = ["PeriodType", "asked_period_type", "flow_verb_at", "states_flow"]
+__all__ = ["PeriodType", "asked_period_type", "flow_verb_at", "names_prior_year", "states_flow"]
 
 PeriodType = Literal["instant", "duration"]
 
@@ -30,6 +30,7 @@ class _Words:
     flow: tuple[re.Pattern[str], ...]
     balance: tuple[re.Pattern[str], ...]
     unsettled: tuple[re.Pattern[str], ...] = ()
+    prior: tuple[re.Pattern[str], ...] = ()
 
 
 @data_cache()
@@ -40,7 +41,14 @@ def _words() -> _Words:
         tuple(re.compile(p, re.I) for p in data["flow_frames"]),
         tuple(re.compile(p, re.I) for p in data["balance_frames"]),
         tuple(re.compile(p, re.I) for p in data.get("unsettled") or ()),
+        tuple(re.compile(p, re.I) for p in data.get("prior_year") or ()),
     )
+
+
+def names_prior_year(text: str) -> bool:
+    """`text` names the period a year before the one asked ('a year earlier', 'the prior
+    year', 'last year'), as a reference a figure is compared with."""
+    return any(p.search(text) for p in _words().prior)
 
 
 def _base(word: str) -> str:

@@ -28,6 +28,7 @@ __all__ = [
     "Exclusion",
     "stated_exclusions",
     "left_out_phrases",
+    "caption_keys",
     "without_side_clauses",
 ]
 
@@ -309,6 +310,19 @@ def left_out_phrases(question: str) -> tuple[str, ...]:
     preferred stock', 'fuel'), whatever the measure: a flow's component or a balance's."""
     found = (_phrase_words(m.group("y")) for m in _LEFT_OUT.finditer(" ".join(question.split())))
     return tuple(" ".join(words) for words in found if words)
+
+
+# words that join a caption's words, never a line's own name
+_JOINING = frozenset({"and", "of", "the", "for", "from", "to", "in", "on", "or", "at", "by"})
+
+
+def caption_keys(phrase: str) -> tuple[str, ...]:
+    """The keys a printed caption holds when it names the phrase's line: each word's letters,
+    singular, joining words left out ('redeemable preferred stock' -> 'redeemable',
+    'preferred', 'stock', all within 'Redeemable preferred stock at redemption value')."""
+    words = (metric_key(w) for w in phrase.split())
+    keys = ("".join(ch for ch in w if ch.isalpha()) for w in words if w not in _JOINING)
+    return tuple(k for k in keys if len(k) > 2)
 
 
 def without_side_clauses(question: str) -> str:

@@ -30,6 +30,7 @@ from finqa.lexicon.operations_scope import asks_continuing
 from finqa.lexicon.operators import asked_operator
 from finqa.lexicon.period_ask import PeriodType, asked_period_type
 from finqa.lexicon.periods import find_periods, fiscal_naming
+from finqa.lexicon.qualifiers import left_out_phrases
 from finqa.lexicon.recipes import PCT_OF_REVENUE, Recipe, get_recipe, match_asked_metric
 from finqa.lexicon.sides import asks_side
 from finqa.lexicon.variants import Variant, read_variants
@@ -118,6 +119,10 @@ class QuestionAsk:
     # `lexicon.operations_scope`): where the filing prints a line for continuing operations
     # beside its total, that line is read
     continuing: bool = False
+    # the lines the question leaves out of what it asks ('long-term debt (excluding redeemable
+    # preferred stock)': `lexicon.qualifiers.left_out_phrases`): a printed total that holds one
+    # of them is not the line asked where the statement prints the line without it
+    left_out: tuple[str, ...] = ()
 
     def period_label(self, year: int) -> str:
         """How the answer names a fiscal year's period: 'FY2025', or the shorter period asked
@@ -271,6 +276,7 @@ def _read(q: str, fy_label: str | None) -> QuestionAsk:
         # the ask's own sentences first: a premise quoting a two-sided caption offers no sides
         asks_side=asks_side(head) or asks_side(q),
         continuing=asks_continuing(q),
+        left_out=left_out_phrases(q),
     )
 
 

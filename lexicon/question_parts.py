@@ -23,6 +23,7 @@ from finqa.lexicon.intent import (
     asks_rate_of_change,
     asks_which_period,
 )
+from finqa.lexicon.period_ask import names_prior_year
 from finqa.lexicon.periods import year_mentions
 from finqa.lexicon.prose import question_sentences
 
@@ -70,6 +71,14 @@ _WHETHER = re.compile(rf"^\s*{WHETHER_REQUEST}\b", re.I)
 _FOLLOW_UP = re.compile(
     r"^\s*(?:and\s+)?(?:(?:what|how)\s+about\s+)?(?:in\s+|for\s+)?(?:the\s+)?"
     r"(?:FY\s*|fiscal\s+(?:year\s+)?)?(?P<year>(?:19|20)\d{2})\s*\??\s*$",
+    re.I,
+)
+# a part setting the figure asked before it against another period ('and how did it compare
+# with a year earlier?', 'how does that compare to fiscal 2019?'): that period's figure too
+_AGAINST = re.compile(
+    r"^\s*(?:and\s+)?how\s+(?:did|does|do|has|have|is|was|were)\s+"
+    r"(?:it|that|this|they|these|those|the\s+(?:figure|balance|amount|level))\s+"
+    r"compare[sd]?\s+(?:with|to|against)\s+(?P<ref>[^?]+)",
     re.I,
 )
 _CONDITIONAL = re.compile(
@@ -183,6 +192,8 @@ def _part(index: int, part: str, context: str) -> QuestionPart:
     if follow is not None:
         # 'And in 2018?', 'What about 2019?': the part before, asked again for another year
         return QuestionPart(index, part, "compare", context, (int(follow.group("year")),))
+    if (against := _against_years(part, context)) is not None:
+        return QuestionPart(index, part, "compare", context, against)
     if (
         _WHETHER.match(part)
         or re.match(_AUX + r"\b", head)
@@ -208,6 +219,25 @@ def _part(index: int, part: str, context: str) -> QuestionPart:
         form = "answer"
     explain = form == "verdict" and _asks_why(part)
     return QuestionPart(index, part, form, context, years, explain)
+
+
+def _against_years(part: str, context: str) -> tuple[int, ...] | None:
+    """The two years a part setting the figure asked before it against another period asks a
+    figure for: the year its sentence asks and the one it names ('compare to fiscal 2019'), or
+    the year before ('compare with a year earlier'); None for another part, or a reference
+    that is no period ('how did it compare with the industry?')."""
+    m = _AGAINST.match(part)
+    if m is None:
+        return None
+    asked = sorted({y for y, _s, _e in year_mentions(context.replace(part, " "))})
+    if not asked:
+        return None
+    named = sorted({y for y, _s, _e in year_mentions(m.group("ref"))})
+    if named and named[0] != asked[-1]:
+        return (asked[-1], named[0])
+    if names_prior_year(m.group("ref")):
+        return (asked[-1], asked[-1] - 1)
+    return None
 
 
 def is_follow_up(part: str) -> bool:

@@ -36,6 +36,24 @@ class TestQuestionParts:
         (part,) = question_parts("What was revenue in 2021 vs 2022?").parts
         assert part.form == "compare" and part.years == (2021, 2022)
 
+    def test_compared_with_another_period(self) -> None:
+        """'and how did it compare with a year earlier?' asks the figure of the year before
+        too (issue #25: a one-year answer left the comparison out and was accepted); a
+        reference that is no period asks no year."""
+        parts = question_parts(
+            "What inventory balance did Acme carry at May 31, 2021, and how did it compare "
+            "with a year earlier?"
+        ).parts
+        assert [(p.form, p.years) for p in parts] == [("figure", ()), ("compare", (2021, 2020))]
+        parts = question_parts(
+            "What was revenue in Q2 2023, and how does that compare to fiscal 2021?"
+        ).parts
+        assert parts[1].form == "compare" and parts[1].years == (2023, 2021)
+        parts = question_parts(
+            "What was the gross margin in 2022, and how does it compare with the industry?"
+        ).parts
+        assert parts[1].form == "answer" and parts[1].years == ()
+
     def test_instructions_and_conditionals(self) -> None:
         """Instructions join their part's context; an 'if not useful' clause is conditional."""
         q = (

@@ -90,6 +90,7 @@ class OfflineBackend:
             self.statements,
             spec.periods if spec is not None else None,
             continuing=spec is not None and spec.continuing,
+            left_out=spec.left_out if spec is not None else (),
         )
 
     def answer(self, question: str, evidence: Evidence, strategy: str = "standard") -> Answer:

@@ -31,6 +31,7 @@ from finqa.lexicon.asked_period import AskedPeriod
 from finqa.lexicon.cash_basis import paid_item_of
 from finqa.lexicon.line_items import LineItem, get_item
 from finqa.lexicon.operations_scope import continuing_variant
+from finqa.lexicon.qualifiers import caption_keys
 from finqa.lexicon.statements.attribution import is_parent_caption
 
 __all__ = ["Book", "Fact", "doc_identity", "MODEL_PREFERENCE", "TAG_PREFERENCE"]
@@ -77,6 +78,9 @@ TOP_LINE = "revenue"  # the line item read as the income statement's top line wh
 ATTRIBUTED = "net_income"  # read after noncontrolling interests where a statement shows both
 # row keys (letters only): a noncontrolling interests' line
 _NCI = re.compile(r"noncontrolling|minorityinterest")
+# a total's lines are printed within these many rows above it; figures agree to a unit
+_TOTAL_REACH = 4
+_ROUNDING = 1.0
 _PER_SHARE_KEY = re.compile(r"pershare|pershr|eps")
 # a row the filing tags as the line item (inline XBRL, no dimension) fits like the item's first
 # caption, and wins a tie with a caption read from the text: the tag states concept and period
@@ -108,6 +112,9 @@ class Fact:
     year: int
     row: Row
     value: float  # as written (signed)
+    # read in place of a printed total that holds a line the question leaves out: the total's
+    # caption and the left-out line's ('Total long-term debt', 'Redeemable preferred stock')
+    instead_of: tuple[str, str] | None = None
 
 
 def _same_table(row: Row, table_id: str | None) -> bool:
@@ -133,9 +140,12 @@ class Book:
         statements: StatementStore | None = None,
         periods: Sequence[AskedPeriod] | None = None,
         continuing: bool = False,
+        left_out: Sequence[str] = (),
     ) -> None:
         self.periods = tuple(periods) if periods is not None else None
         self.continuing = continuing  # a continuing-operations figure is asked
+        # the lines the question leaves out of what it asks, by their words' keys
+        self.left_out = tuple(k for k in (caption_keys(p) for p in left_out) if k)
         self.model_rows: list[Row] = model_rows(statements, evidence, self.periods)
         self.rows: list[Row] = []
         self._identity = {
@@ -311,6 +321,8 @@ class Book:
             found = self._attributable(found) or found
         if found is not None and self.continuing:
             found = self._continuing(found) or found
+        if found is not None and self.left_out:
+            found = self._without_left_out(found) or found
         return found
 
     def _beside(self, found: Fact) -> list[Row]:
@@ -338,6 +350,39 @@ class Book:
         for row in pool:
             if variant is not None and row.label == variant:
                 return Fact(found.item, year, row, float(row.value_for(year) or 0.0))
+        return None
+
+    def _without_left_out(self, found: Fact) -> Fact | None:
+        """The line a total printed below it holds with a line the question leaves out: with
+        'Long-term debt 8,639' / 'Redeemable preferred stock at redemption value 5' / 'Total
+        long-term debt 8,644' printed and the preferred stock left out, the first line, read as
+        the item too. Both lines are printed within a few rows above the total, in its table, and
+        add up to it in every year the three print; None when the total holds no left-out line
+        (the total found stands)."""
+        li, top, year = found.item, found.row, found.year
+        above = [
+            r
+            for r in self._beside(found)
+            if r.table_id == top.table_id and top.order - _TOTAL_REACH <= r.order < top.order
+        ]
+        exact, prefixes, excludes = li.keys()
+        off = li.off_statement_keys()
+        for left in (r for r in above if any(all(k in r.key for k in ks) for ks in self.left_out)):
+            for row in above:
+                if row is left or any(all(k in row.key for k in ks) for ks in self.left_out):
+                    continue
+                fits = _row_score(row, li.statement, exact, prefixes, excludes, off) is not None
+                if not (fits or row.item == li.id):
+                    continue
+                years = [y for y in top.years if None not in (
+                    top.value_for(y), row.value_for(y), left.value_for(y))]
+                if year in years and all(
+                    abs(float(row.value_for(y) or 0.0) + float(left.value_for(y) or 0.0)
+                        - float(top.value_for(y) or 0.0)) <= _ROUNDING
+                    for y in years
+                ):
+                    value = float(row.value_for(year) or 0.0)
+                    return Fact(li, year, row, value, instead_of=(top.label, left.label))
         return None
 
     def _attributable(self, found: Fact) -> Fact | None:
@@ -396,6 +441,10 @@ class Book:
             out.append(Fact(li, year, row, float(v)))
             keys.setdefault(row.key, row.table_id)
         totals = [f for f in out if f.row.key.startswith("total")]
+        if totals and self.left_out:
+            # a total holding a line the question leaves out: its other line is the item
+            whole = self._without_left_out(totals[0])
+            return [whole] if whole is not None else totals[:1]
         return totals[:1] if totals else out
 
     def _top_line(self, li: LineItem, year: int) -> Fact | None:

@@ -95,4 +95,11 @@ def _summed_lines(sol: Solution) -> str:
         for f in sol.facts
         if f.item.note
     )
-    return summed + "".join(notes)
+    left = dict.fromkeys(
+        f" {f.item.name[:1].upper()}{f.item.name[1:]} is the line {f.row.label.strip()[:60]!r}, "
+        f"without {f.instead_of[1].strip()[:60]!r}, which the question leaves out and the "
+        f"printed {f.instead_of[0].strip()[:60]!r} holds."
+        for f in sol.facts
+        if f.instead_of is not None
+    )
+    return summed + "".join(left) + "".join(notes)
