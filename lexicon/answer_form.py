@@ -15,6 +15,7 @@ from typing import Literal
 from finqa.lexicon import movement
 from finqa.lexicon._data import data_cache, read_words, read_yaml
 from finqa.lexicon.movement import MovementClass
+from finqa.lexicon.periods import MONTH_NUMBERS
 from finqa.lexicon.prose import question_sentences
 from finqa.lexicon.stems import stem as _stem
 
@@ -325,6 +326,55 @@ def _inflow_verb() -> re.Pattern[str]:
 
 
 _OF_REVENUE = re.compile(r"(?:%|percent(?:age)?) of (?:total |net )*(?:revenues?|sales)", re.I)
+
+
+# the words an answer states a share of a whole with ('34% of total operating revenues',
+# 'accounted for a third', 'its share was')
+_SHARE_STATED = re.compile(
+    r"\b(?:share|portion|proportion|fraction)\b|(?:%|\bpercent(?:age)?)\s+of\b|"
+    r"\baccount(?:s|ed|ing)?\s+for\b|\bma(?:de|kes?|king)\s+up\b|\brepresent(?:s|ed|ing)?\b",
+    re.I,
+)
+
+
+# a part asking when something happened: 'on what date', 'what day' ask a day; 'when did',
+# 'in what year' a period
+_DATE_ASKED = re.compile(r"\bwhat\s+(?:date|day)\b", re.I)
+_WHEN_ASKED = re.compile(
+    r"^\W*(?:and\s+|if\s+so,?\s+)?when\s+(?:did|was|were|will|does|is|has|had)\b|"
+    r"\b(?:in|during)\s+what\s+(?:year|quarter|month)\b",
+    re.I,
+)
+_MONTHS = "(?:" + "|".join(sorted(MONTH_NUMBERS, key=len, reverse=True)) + r")\.?"
+_DAY_STATED = re.compile(
+    rf"\b{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+(?:19|20)\d{{2}}\b|"
+    rf"\b\d{{1,2}}\s+{_MONTHS}\s+(?:19|20)\d{{2}}\b|\b\d{{1,2}}/\d{{1,2}}/(?:19|20)?\d{{2}}\b",
+    re.I,
+)
+_PERIOD_STATED = re.compile(rf"\b(?:19|20)\d{{2}}\b|\b{_MONTHS}\b", re.I)
+
+
+def date_asked(part: str) -> Literal["day", "period"] | None:
+    """What a part asking when something happened wants: a day ('on what date?'), a period
+    ('when did it emerge?', 'in what year?'); None for another part."""
+    if _DATE_ASKED.search(part):
+        return "day"
+    if _WHEN_ASKED.search(part):
+        return "period"
+    return None
+
+
+def states_date(text: str, asked: Literal["day", "period"]) -> bool:
+    """The text states a date of the kind asked: a day with its month and year for a day, a
+    year or a month for a period ('the Effective Date' names none)."""
+    if _DAY_STATED.search(text):
+        return True
+    return asked == "period" and bool(_PERIOD_STATED.search(text))
+
+
+def states_share(text: str) -> bool:
+    """The text states a figure as a share of a whole: a growth or a level alone does not."""
+    return bool(_SHARE_STATED.search(text))
 
 
 def states_share_of_revenue(text: str) -> bool:

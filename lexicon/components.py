@@ -150,7 +150,7 @@ def _read(q: str) -> Enumeration | None:
         listed = _split(body, lead_list=True)
         if listed is not None:
             return Enumeration(*listed, m.end(), m.end() + len(body), _clause(q[: m.start()]))
-    return _stated_sum(q)
+    return _stated_sum(q) or _joined_sum(q)
 
 
 # a bare 'A plus B' (no parenthesis, no lead word) adds two lines the catalogue names whole:
@@ -232,6 +232,57 @@ def _stated_sum(q: str) -> Enumeration | None:
             (1, 1),
             start,
             m.end() + stop,
+            _clause(q[:start]),
+            stated_sum=True,
+        )
+    return None
+
+
+# 'A and B combined': the words that make a pair joined by 'and' one figure, their sum
+_COMBINED = re.compile(r"\s+(?:combined|together|in\s+total|altogether)\b", re.I)
+# the words a left part starts after besides `_LEFT_STOP`: how an amount went out or came in
+_LEFT_VIA = frozenset(["through", "via", "by", "from", "to", "into"])
+
+
+def _joined_sum(q: str) -> Enumeration | None:
+    """'How much did X return through dividends (including dividend equivalents) and share
+    repurchases combined?': two lines the catalogue names whole, joined by 'and' and made one
+    figure by 'combined' / 'together' / 'in total' right after them, are summed (a parenthesis
+    inside a part qualifies it)."""
+    from finqa.lexicon.metrics import find_metrics
+
+    plain = _PAREN.sub(lambda m: " " * len(m.group(0)), q)  # positions kept
+    for m in re.finditer(r"\s+and\s+", plain):
+        rest = plain[m.end() :]
+        stop = _COMBINED.search(rest)
+        if stop is None or len(rest[: stop.start()].split()) > _MAX_PART_WORDS:
+            continue
+        right = rest[: stop.start()]
+        start = m.start()
+        for tok in reversed(list(re.finditer(r"\S+", plain[: m.start()]))):
+            low = tok.group(0).lower()
+            if low in _LEFT_STOP or low in _LEFT_VIA or re.search(r"['\u2019]s$", low):
+                break
+            if len(plain[tok.start() : m.start()].split()) > _MAX_PART_WORDS:
+                break
+            start = tok.start()
+        parts = (plain[start : m.start()], right)
+        if not all(_ok(p) for p in parts):
+            continue
+        whole = [find_metrics(p) for p in parts]
+        if (
+            not all(
+                len(f) == 1 and _whole_mention(f[0].matched, p)
+                for f, p in zip(whole, parts, strict=True)
+            )
+            or len({f[0].canonical for f in whole}) < 2
+        ):
+            continue
+        return Enumeration(
+            tuple(_clean(p) for p in parts),
+            (1, 1),
+            start,
+            m.end() + stop.start(),
             _clause(q[:start]),
             stated_sum=True,
         )

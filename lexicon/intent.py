@@ -143,7 +143,8 @@ _WHICH = re.compile(r"\b(?:which|what)\b", re.I)
 # 'what percentage / share / portion of <a whole>', '<a part> as a percent of <a whole>'
 _SHARE = re.compile(
     r"\b(?:what|which)\s+(?:%|percent(?:age)?|share|portion|proportion|fraction)\s+of\b|"
-    r"\bas an?\s+(?:%|percent(?:age)?|share|portion|proportion)\s+of\b",
+    r"\bas an?\s+(?:%|percent(?:age)?|share|portion|proportion)\s+of\b|"
+    r"\bhow\s+(?:large|big|much|great)\s+(?:of\s+)?an?\s+(?:share|portion|proportion|fraction|part)\s+of\b",
     re.I,
 )
 # right after an amount: '<amount> to <another line>' / '<amount>/<line>' names a ratio

@@ -185,6 +185,12 @@ def _read(q: str, fy_label: str | None) -> QuestionAsk:
             metric = op.part
     years = _years(q, fy_label)
     head_years = _years(head, fy_label)
+    if head_years and _base_years_only(head, fy_label):
+        # 'Net loss narrowed in 2016. By how much did it shrink compared with 2015?': the ask
+        # names only the year compared with; the year it is compared for is the premise's
+        later = [y for y in years if y > max(head_years)]
+        if later:
+            head_years = [*head_years, max(later)]
     target = max(head_years) if head_years else (max(years) if years else None)
     if head_years:
         years = head_years
@@ -457,6 +463,21 @@ def _sub_annual(head: str, fy_label: str | None) -> tuple[str, tuple[AskedPeriod
         return " and ".join(p.text for p in find_periods(head, fy_label=fy_label)), ()
     shorter = [p.text for p in asked if not p.annual]
     return (" and ".join(shorter), asked) if shorter else ("", None)
+
+
+# the words before a year that make it the base a figure is compared with ('compared with
+# 2015', 'versus fiscal 2015', 'from 2015'), not the year asked
+_BASE_BEFORE = re.compile(
+    r"\b(?:compared\s+(?:with|to)|versus|vs\.?|relative\s+to|from|since|against)\s+"
+    r"(?:the\s+)?(?:(?:fiscal\s+)?(?:year\s+)?|FY\s*)?$",
+    re.I,
+)
+
+
+def _base_years_only(head: str, fy_label: str | None) -> bool:
+    """Every year the ask names is a base it compares with ('... shrink compared with 2015?')."""
+    found = [p for p in find_periods(head, fy_label=fy_label) if p.fiscal_year]
+    return bool(found) and all(_BASE_BEFORE.search(head[: p.start]) for p in found)
 
 
 def _years(question: str, fy_label: str | None = None) -> list[int]:

@@ -87,7 +87,7 @@ _CONDITIONAL = re.compile(
 _CHANGE = re.compile(r"\b(?:chang\w*|growth|grew|differen\w*|increas\w*|decreas\w*|drop\w*)", re.I)
 _COMPARE = re.compile(r"\bcompar\w*|\bvs\.?(?!\w)|\bversus\b", re.I)
 _FIGURE = re.compile(
-    r"\bhow (?:much|many)\b|\bcalculat\w*|\bcompute\b|\bquantity\b|\bwhat (?:is|was|were|are) "
+    r"\bhow (?:much|many)\b|\bhow (?:fast|quickly|rapidly)\b|\bcalculat\w*|\bcompute\b|\bquantity\b|\bwhat (?:is|was|were|are) "
     r"(?:the |its |their |\w+'s )?(?:[\w&/'’().-]+ ){0,10}?(?:amount|ratio|margin|rate|total|value|"
     r"percent\w*|%|cost|costs|revenue|revenues|income|liabilities|assets|capex|expenditure|"
     r"flow|ebitda|cogs|ppne|inventor\w*|payable|receivables?|sales|earnings|dividends?|debt|"

@@ -37,7 +37,12 @@ from finqa.agents.judge.named_statement import off_named_statement
 from finqa.agents.judge.numeric import NumberCheck
 from finqa.agents.judge.part_named import brand_not_named, part_not_named
 from finqa.agents.judge.period_type import other_period_type
-from finqa.agents.judge.printed_caption import excluded_inside, unread_caption
+from finqa.agents.judge.printed_caption import (
+    excluded_inside,
+    one_side,
+    split_line,
+    unread_caption,
+)
 from finqa.agents.judge.row_item import other_item_row
 from finqa.agents.judge.scope import other_scope
 from finqa.agents.judge.text import split_claims
@@ -165,6 +170,8 @@ def check_answer_kind(
         # answer already refused for a reason above keeps that reason
         problems += unread_caption(ctx, answer, numbers)  # a row the question writes out
         problems += excluded_inside(ctx, answer, numbers)  # a total holding a line left out
+        problems += split_line(ctx, answer, numbers)  # one part of a line, the whole asked
+        problems += one_side(ctx, answer, numbers)  # one side of a balance, the balance asked
     problems += ctx.problems  # the second route's and the definitions' (step 2)
     flagged = [x for x in answer.calc_problems if x]
     if flagged:

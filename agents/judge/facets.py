@@ -20,11 +20,18 @@ from typing import Any
 from finqa.agents.judge import _lex
 from finqa.agents.judge.effect import check_effect
 from finqa.agents.judge.text import content_tokens, is_provenance_note
-from finqa.lexicon.answer_form import alternatives, names_alternative
+from finqa.lexicon.answer_form import (
+    alternatives,
+    date_asked,
+    names_alternative,
+    states_date,
+    states_share,
+)
 from finqa.lexicon.asked_measure import either_or_options, unnamed_measure
 from finqa.lexicon.causes import states_movement_cause
 from finqa.lexicon.comparison import item_comparison, states_comparison
 from finqa.lexicon.intent import (
+    asks_share,
     asks_which_period,
     choice_options,
     declares_not_relevant,
@@ -389,7 +396,9 @@ def _measure_text(own: str, answer: str, n_claims: int) -> str:
     return own
 
 
-_HOW_MUCH = re.compile(r"\bhow\s+(?:much|many|large|big)\b|\bwhat\s+(?:was|is)\s+the\b", re.I)
+_HOW_MUCH = re.compile(
+    r"\bhow\s+(?:much|many|large|big|fast|quickly|rapidly)\b|\bwhat\s+(?:was|is)\s+the\b", re.I
+)
 
 
 # a percentage, or a rate written as a fraction ('0.0062'), not a page reference ('p.36')
@@ -520,13 +529,7 @@ def check_facets(
             ):
                 f.addressed, f.how = False, f"no percentage given for FY{f.period}"
             if f.addressed and multi_part and not not_relevant:
-                # a figure of the part's own measure, not any figure of its year
-                other = unnamed_measure(f.text, _measure_text(text, answer, len(claims)))
-                if other is not None:
-                    f.addressed, f.how = False, f"no figure of '{other}' given"
-                elif _asks_movement(f.text) and not _states_movement(text):
-                    # 'and how much did that balance increase?': a level is no movement
-                    f.addressed, f.how = False, "no movement given for the movement asked"
+                _own_measure(f, text, _measure_text(text, answer, len(claims)))
         elif f.kind == "explanation":
             effect = check_effect(f.text, answer)
             if effect is not None:
@@ -546,16 +549,41 @@ def check_facets(
             # unanswered (`_declared`), they do not answer it
             f.addressed = (bool(tokens) or bool(numbers)) and not declines_part(text)
             f.how = "answered" if f.addressed else ""
-            if (
-                f.addressed
-                and _asks_how_moved(f.text)
-                and not _states_movement(text)
-                and len(_years_with_figures(text, percent)) < 2
-            ):
-                # 'what happened to X between 2015 and 2016?': one year's level says not
-                f.addressed, f.how = False, "no movement given for the movement asked"
+            if f.addressed:
+                _answer_part(f, text, percent)
     _declared(facets, claims, owner)
     return list(facets)
+
+
+def _own_measure(f: Facet, text: str, measure_text: str) -> None:
+    """A figure part beside others is answered by a figure of its own measure, not by any
+    figure of its year: unaddressed otherwise, with the reason."""
+    other = unnamed_measure(f.text, measure_text)
+    if other is not None:
+        f.addressed, f.how = False, f"no figure of '{other}' given"
+    elif _asks_movement(f.text) and not _states_movement(text):
+        # 'and how much did that balance increase?': a level is no movement
+        f.addressed, f.how = False, "no movement given for the movement asked"
+    elif asks_share(f.text) and not states_share(text):
+        # 'how large a share of revenue came from gas, and how fast did it grow?': the growth
+        # figure is no share
+        f.addressed, f.how = False, "no share of the whole given for the share asked"
+
+
+def _answer_part(f: Facet, text: str, percent: bool) -> None:
+    """A part of no set form is answered by what it asks: a date for a date, a movement for
+    a movement; unaddressed otherwise, with the reason."""
+    when = date_asked(f.text)
+    if when is not None and not states_date(text, when):
+        # 'If so, on what date?': 'On the Effective Date, ...' names no date
+        f.addressed, f.how = False, f"no {'date' if when == 'day' else 'period'} given"
+    elif (
+        _asks_how_moved(f.text)
+        and not _states_movement(text)
+        and len(_years_with_figures(text, percent)) < 2
+    ):
+        # 'what happened to X between 2015 and 2016?': one year's level says not
+        f.addressed, f.how = False, "no movement given for the movement asked"
 
 
 def _facet_inputs(

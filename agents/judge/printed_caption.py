@@ -16,6 +16,14 @@ A line the question leaves out ('total debt ..., leaving out redeemable preferre
 found the same way, and an operand that is a printed total of that line and another printed row
 ('Long-term debt 6,490 / Redeemable preferred stock at redemption value 8 / Total long-term debt
 6,498': 6,498 = 6,490 + 8) holds what was to be left out, whatever the total is captioned.
+
+A line printed in parts with no total ('Dividends paid-Series A Preferred Stock (180)' /
+'Dividends paid-common stock (3,584)') where the question asks the whole ('in total, counting
+every class of stock'): an answer whose figure is one part's, the question naming none of that
+part's own words, answers a part for the whole. So does one side of a balance the balance
+sheet prints under one caption on both sides ('Deferred revenue 4,733' among the current
+liabilities, 'Deferred revenue 145' among the long-term ones) where the question names the
+caption and no side: the balance is the two summed, as the concept without a side is.
 """
 
 from __future__ import annotations
@@ -30,6 +38,7 @@ from finqa.agents.judge.numeric import NumberCheck
 from finqa.agents.types import Answer
 from finqa.lexicon import find_metrics
 from finqa.lexicon.answer_form import FORM_WORDS
+from finqa.lexicon.components import side_classes
 from finqa.lexicon.dimension_members import kind_words
 from finqa.lexicon.dimension_question import asked_dimension
 from finqa.lexicon.entities import LEGAL_SUFFIXES
@@ -42,7 +51,7 @@ from finqa.lexicon.sides import effect_asked
 from finqa.lexicon.statements.classify import title_kind
 from finqa.lexicon.stems import singular
 
-__all__ = ["excluded_inside", "named_caption", "unread_caption"]
+__all__ = ["excluded_inside", "named_caption", "one_side", "split_line", "unread_caption"]
 
 _WORD = re.compile(r"[a-z]+")
 # words that join a caption's words ('Transaction and credit losses', 'Income from continuing
@@ -289,6 +298,102 @@ def excluded_inside(
                         message = (
                             f"the operand {total:,.0f} is a printed total that holds "
                             f"{phrase!r}, which the question leaves out"
+                        )
+                        return another_line(message, numbers)
+    return []
+
+
+# the words of a question asking a line's whole, every part of it
+_WHOLE_ASKED = re.compile(
+    r"\bin\s+total\b|\btotal\b|\ball\b|\bevery\b|\bcombined\b|\baltogether\b", re.I
+)
+# a caption naming a part of a line: the line's words, a dash (or a comma, 'on', 'to') and the
+# part's ('Dividends paid-common stock', 'Dividends paid on preferred stock')
+_PART_CAPTION = re.compile(
+    r"^(?P<head>[A-Za-z][\w ]*?[a-z])\s*(?:[-\u2013\u2014]|,\s|\s(?:on|to|for)\s)\s*(?P<part>[A-Za-z].*)$"
+)
+_SIBLING_REACH = 3  # the parts of a line are printed within a few rows of each other
+
+
+def _split_caption(caption: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """A caption's line words and part words ('Dividends paid-common stock' -> dividends,
+    paid / common, stock), or None for a caption naming no part."""
+    m = _PART_CAPTION.match(caption.strip())
+    if m is None:
+        return None
+    head = tuple(w for w in _words(m.group("head")) if w not in _PLAIN)
+    part = tuple(w for w in _words(m.group("part")) if w not in _PLAIN)
+    if len(head) < 2 or not part:
+        return None  # 'Long-term debt': a compound word, not a line and its part
+    return head, part
+
+
+def split_line(ctx: Context, answer: Answer, numbers: Sequence[NumberCheck]) -> list[KindProblem]:
+    """A problem when the answer's figure is one part of a line printed in parts with no total
+    and the question asks the whole, naming none of that part's words (module docstring)."""
+    if ctx.abstained or not numbers or not _WHOLE_ASKED.search(ctx.question):
+        return []
+    asked = {singular(w) for w in _words(ctx.question)}
+    figures = [abs(nc.value) for nc in numbers if nc.value]
+    for src in ctx.view.sources:
+        rows = _row_lines(src.text)
+        for k, (caption, _, values) in enumerate(rows):
+            split = _split_caption(caption)
+            if split is None or not values or not any(_same(f, values[0]) for f in figures):
+                continue
+            head, part = split
+            near = rows[max(0, k - _SIBLING_REACH) : k + _SIBLING_REACH + 1]
+            for other, _, other_values in near:
+                theirs = _split_caption(other) if other != caption else None
+                if theirs is None or theirs[0] != head or theirs[1] == part or not other_values:
+                    continue
+                if any(singular(w) in asked for w in set(part) - set(theirs[1])):
+                    continue  # the question names this part ('dividends on common stock')
+                if any(_same(f, other_values[0] + values[0]) for f in figures):
+                    continue  # the parts' sum is given: the whole
+                message = (
+                    f"the answer's figure is the line {caption!r}, one part of a line the filing "
+                    f"also prints as {other!r}; the question asks the whole"
+                )
+                return another_line(message, numbers)
+    return []
+
+
+# the row that closes a balance sheet's current side
+_CURRENT_TOTAL = re.compile(r"^total\s+current\s+(?:liabilities|assets)\b", re.I)
+_SIDE_REACH = 16  # rows of one side of a balance sheet
+
+
+def one_side(ctx: Context, answer: Answer, numbers: Sequence[NumberCheck]) -> list[KindProblem]:
+    """A problem when the answer's figure is one side of a balance printed under the caption the
+    question names on both sides of the balance sheet, the question naming no side (module
+    docstring)."""
+    if ctx.abstained or not numbers or side_classes(ctx.question):
+        return []
+    asked = {singular(w) for w in _words(ctx.question)}
+    figures = [abs(nc.value) for nc in numbers if nc.value]
+    for src in ctx.view.sources:
+        rows = _row_lines(src.text)
+        for k, (caption, _, _) in enumerate(rows):
+            if not _CURRENT_TOTAL.match(caption):
+                continue
+            current = rows[max(0, k - _SIDE_REACH) : k]
+            later = rows[k + 1 : k + 1 + _SIDE_REACH]
+            for first, words, values in current:
+                own = [w for w in words if w not in _PLAIN]
+                if not own or not all(singular(w) in asked for w in own):
+                    continue
+                for _, other_words, other_values in later:
+                    if other_words != words or not values or not other_values:
+                        continue
+                    whole = values[0] + other_values[0]
+                    if any(_same(f, whole) for f in figures):
+                        continue  # the two sides summed
+                    if any(_same(f, v) for f in figures for v in (values[0], other_values[0])):
+                        message = (
+                            f"the filing prints {first!r} among both its current and its "
+                            "non-current lines and the question names no side; the answer "
+                            "gives one side, not the balance"
                         )
                         return another_line(message, numbers)
     return []

@@ -374,11 +374,18 @@ class Book:
                 fits = _row_score(row, li.statement, exact, prefixes, excludes, off) is not None
                 if not (fits or row.item == li.id):
                     continue
-                years = [y for y in top.years if None not in (
-                    top.value_for(y), row.value_for(y), left.value_for(y))]
+                years = [
+                    y
+                    for y in top.years
+                    if None not in (top.value_for(y), row.value_for(y), left.value_for(y))
+                ]
                 if year in years and all(
-                    abs(float(row.value_for(y) or 0.0) + float(left.value_for(y) or 0.0)
-                        - float(top.value_for(y) or 0.0)) <= _ROUNDING
+                    abs(
+                        float(row.value_for(y) or 0.0)
+                        + float(left.value_for(y) or 0.0)
+                        - float(top.value_for(y) or 0.0)
+                    )
+                    <= _ROUNDING
                     for y in years
                 ):
                     value = float(row.value_for(year) or 0.0)
