@@ -154,3 +154,33 @@ class TestJudgeParts:
             '11." [S1]', page,
         )  # fmt: skip
         assert wrong.decision != "accept"
+
+    def test_a_share_stated_once_answers_its_part(self) -> None:
+        """The share stated in the lead sentence answers the share part, though the claim the
+        part owns is the bare 'Answer: 16.3%.'; a growth figure alone answers no share part."""
+        page = """ACME CORP
+SALES BY CHANNEL
+(in millions) Thirteen weeks ended October 29, 2022
+Stores $ 1,818
+Direct-to-customers 355
+Total sales $ 2,173
+"""
+        q = (
+            "In Acme's third quarter of 2022, what were sales through the direct-to-customers "
+            "channel, and what percentage of total sales did that channel represent?"
+        )
+        right = _verdict(
+            q,
+            "The direct-to-customers channel's share of the company's sales for the quarter was "
+            "16.3% [S1], computed from the channel's own figure, $355 million, over total sales, "
+            "$2,173 million [S1]. Answer: 16.3%.",
+            page,
+        )
+        assert "part_dropped" not in _problems(right)
+        wrong = _verdict(
+            q,
+            "The growth in sales of the direct-to-customers channel was 12.1% [S1], from $317 "
+            "million to $355 million. Answer: 12.1%.",
+            page,
+        )
+        assert wrong.decision != "accept"

@@ -529,7 +529,7 @@ def check_facets(
             ):
                 f.addressed, f.how = False, f"no percentage given for FY{f.period}"
             if f.addressed and multi_part and not not_relevant:
-                _own_measure(f, text, _measure_text(text, answer, len(claims)))
+                _own_measure(f, text, _measure_text(text, answer, len(claims)), answer)
         elif f.kind == "explanation":
             effect = check_effect(f.text, answer)
             if effect is not None:
@@ -555,7 +555,7 @@ def check_facets(
     return list(facets)
 
 
-def _own_measure(f: Facet, text: str, measure_text: str) -> None:
+def _own_measure(f: Facet, text: str, measure_text: str, answer: str) -> None:
     """A figure part beside others is answered by a figure of its own measure, not by any
     figure of its year: unaddressed otherwise, with the reason."""
     other = unnamed_measure(f.text, measure_text)
@@ -564,9 +564,9 @@ def _own_measure(f: Facet, text: str, measure_text: str) -> None:
     elif _asks_movement(f.text) and not _states_movement(text):
         # 'and how much did that balance increase?': a level is no movement
         f.addressed, f.how = False, "no movement given for the movement asked"
-    elif asks_share(f.text) and not states_share(text):
-        # 'how large a share of revenue came from gas, and how fast did it grow?': the growth
-        # figure is no share
+    elif asks_share(f.text) and not states_share(answer):
+        # 'how large a share of revenue came from gas, and how fast did it grow?': an answer
+        # stating no share anywhere gives none (its growth figure is no share)
         f.addressed, f.how = False, "no share of the whole given for the share asked"
 
 
