@@ -189,6 +189,17 @@ def assign_claims(
             taken = {placed[j] for j in range(i) if leading_yes_no(claims[j]) is not None}
             free = [q for q in verdict_parts if q not in taken]
             placed[i] = free[0] if free else placed[i]
+    moving = [
+        q
+        for q in parts
+        if any(f.part == q and f.kind == "figure" and _names_movement(f.text) for f in facets)
+    ]
+    if len(moving) == 1 and len(parts) > 1:
+        for i, text in enumerate(claims):
+            if _OPENS_MOVEMENT.match(text):
+                # 'The growth in revenue of X was 24.2%': the figure of the one part asking a
+                # movement ('how fast did its revenue grow?'), whatever names it shares
+                placed[i] = moving[0]
     cause_parts = [q for q in parts if any(f.part == q and f.kind == "explanation" for f in facets)]
     for i, text in enumerate(claims):
         if cause_parts and (states_movement_cause(text) or declines_part(text)):
@@ -204,6 +215,20 @@ def assign_claims(
             p = empty[0] if i > last_placed and empty and out else prev
         out.append(p)
     return _figures_to_follow_up(facets, claims, numbers, out, verdict_parts)
+
+
+# a claim stating a movement's figure as its subject ('The growth in revenue of X was 24.2%',
+# 'Change in cash, FY2014 to FY2015: ...')
+_OPENS_MOVEMENT = re.compile(
+    r"^\W*(?:the\s+)?(?:year-over-year\s+)?(?:growth|change|increase|decrease|decline|rise|fall)"
+    r"\s+(?:in|of)\b",
+    re.I,
+)
+
+
+def _names_movement(part: str) -> bool:
+    """A part asking a movement: 'how fast did X grow', 'by how much did X change'."""
+    return bool(movement_pattern().search(without_idioms(part)))
 
 
 _FOLLOW_UP_WORDS = 2  # 'how much in total', 'how large was it': no subject of its own

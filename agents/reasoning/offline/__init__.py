@@ -26,6 +26,7 @@ from finqa.agents.reasoning.offline.defined import (
 from finqa.agents.reasoning.offline.dimension import dimension_answer
 from finqa.agents.reasoning.offline.explain import explain, fmt_unit
 from finqa.agents.reasoning.offline.extractive import best_passages, content_words
+from finqa.agents.reasoning.offline.figure_parts import answer_parts
 from finqa.agents.reasoning.offline.named_rows import (
     NAMED_LINE,
     effect_sentence,
@@ -94,6 +95,14 @@ class OfflineBackend:
         )
 
     def answer(self, question: str, evidence: Evidence, strategy: str = "standard") -> Answer:
+        # two figures or more, each asked in a part of its own: each part answered on its own
+        parts = answer_parts(question, lambda sub: self._whole(sub, evidence, strategy))
+        if parts is not None:
+            return parts
+        return self._whole(question, evidence, strategy)
+
+    def _whole(self, question: str, evidence: Evidence, strategy: str) -> Answer:
+        """The answer to the question read as a whole."""
         # the lexicon's one reading of the question, the one the judge reads
         labels = (item.metadata.get("fy_label") for item in evidence.items)
         intent = read_intent_in(question, labels)

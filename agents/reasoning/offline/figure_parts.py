@@ -1,0 +1,113 @@
+"""A question that asks two figures or more, each in a part of its own ('What cash balance did X
+hold at the end of fiscal 2015, and how much did that balance increase during the year?', 'What
+operating margin did the segment earn, and how fast did its revenue grow?'): each part is asked
+on its own and the answers are given in the question's order, one after the other.
+
+- The parts are the lexicon's one parse of the question (`lexicon.question_parts`); only a
+  question whose every part asks a figure is split (a yes/no, a choice or a cause part is
+  answered by the modules that read those).
+- A part is asked with what the question said before it as its premise: the question's own
+  premise and the earlier parts, stated ('How much cash did X hold at the end of fiscal 2015.
+  How much did that balance increase during the year?'), so 'that balance', 'the segment' and
+  the year read as the question means them; the question's closing instructions ('Round the
+  growth to one decimal') go with every part.
+- Every part must be answered: one part the reasoner cannot answer leaves the question to the
+  whole-question reading (which the judge checks part by part), never a partial answer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from finqa.agents.types import Answer, Citation
+from finqa.lexicon.question_parts import question_parts
+
+__all__ = ["part_questions", "joined"]
+
+_FIGURE_FORMS = frozenset({"figure"})
+
+
+def part_questions(question: str) -> tuple[str, ...] | None:
+    """One question per part of a question whose parts (two or more) all ask a figure, each
+    with the question's premise and earlier parts before it; None for any other question."""
+    q = " ".join(question.split())
+    parts = question_parts(q).parts
+    if len(parts) < 2 or any(p.form not in _FIGURE_FORMS for p in parts):
+        return None
+    first = q.find(parts[0].text)
+    last = q.rfind(parts[-1].text)
+    if first < 0 or last < 0:
+        return None
+    premise = q[:first].strip()
+    closing = q[last + len(parts[-1].text) :].strip(" ?")
+    # a lead-in phrase ('For fiscal 2021,') opens every part; a premise sentence goes before
+    lead = premise if premise.endswith(",") else ""
+    premise = "" if lead else premise
+    out: list[str] = []
+    for i, part in enumerate(parts):
+        earlier = " ".join(_stated(p.text, lead) for p in parts[:i])
+        ask = _asked(part.text, lead)
+        out.append(" ".join(x for x in (premise, earlier, ask, closing) if x))
+    return tuple(out)
+
+
+def joined(question: str, answers: Sequence[Answer]) -> Answer:
+    """The parts' answers as one answer, in the question's order: their texts, citations (each
+    once), calculations and what each looked for."""
+    first = answers[0]
+    seen: set[tuple[str, str]] = set()
+    citations: list[Citation] = []
+    for a in answers:
+        for c in a.citations:
+            if (c.source_id, c.quote) not in seen:
+                seen.add((c.source_id, c.quote))
+                citations.append(c)
+    return first.model_copy(
+        update={
+            "text": " ".join(a.text.strip() for a in answers),
+            "citations": tuple(citations),
+            "calculations": tuple(c for a in answers for c in a.calculations),
+            "missing": tuple(m for a in answers for m in a.missing),
+            "calc_problems": tuple(p for a in answers for p in a.calc_problems),
+            "confidence": {**first.confidence, "parts": len(answers)},
+        }
+    )
+
+
+def answer_parts(question: str, ask: Callable[[str], Answer]) -> Answer | None:
+    """Each part's answer by `ask`, joined; None when the question is not one of figure parts,
+    or when a part is not answered."""
+    subs = part_questions(question)
+    if subs is None:
+        return None
+    answers = []
+    for sub in subs:
+        answer = ask(sub)
+        if answer.abstained:
+            return None
+        answers.append(answer)
+    return joined(question, answers)
+
+
+def _stated(part: str, lead: str = "") -> str:
+    """An earlier part as a statement before the next one ('... hold at the end of 2015.')."""
+    text = _opened(part, lead)
+    return f"{text}." if text else ""
+
+
+def _asked(part: str, lead: str = "") -> str:
+    """A part as a question of its own ('how much did it grow?' -> 'How much did it grow?')."""
+    text = _opened(part, lead)
+    return f"{text}?" if text else ""
+
+
+def _opened(part: str, lead: str) -> str:
+    """A part's words without its joining word or question mark, opened by the lead-in phrase
+    when there is one ('For fiscal 2021, what ...'), else by a capital."""
+    text = re.sub(r"^(?:and|but|also)\s+", "", part.strip(), flags=re.I).rstrip("?").strip()
+    if not text:
+        return ""
+    if lead and not text.startswith(lead):
+        return f"{lead} {text[:1].lower()}{text[1:]}"
+    return f"{text[:1].upper()}{text[1:]}"
