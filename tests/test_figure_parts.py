@@ -30,7 +30,9 @@ class TestPartQuestions:
         )
         assert subs is not None
         assert subs[0] == "For fiscal 2021, what operating margin did Acme's Cloud segment earn?"
-        assert subs[1].endswith("For fiscal 2021, how fast did the segment's revenue grow year over year?")
+        assert subs[1].endswith(
+            "For fiscal 2021, how fast did the segment's revenue grow year over year?"
+        )
 
     def test_only_questions_of_figure_parts(self) -> None:
         assert part_questions("What was revenue in 2022?") is None

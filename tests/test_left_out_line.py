@@ -86,3 +86,40 @@ class TestLeftOutLine:
         assert not ans.abstained, ans.text
         assert "$9,453 million" in ans.text  # 786 + 28 + 8,639
         assert "without 'Redeemable preferred stock at redemption value'" in ans.text
+
+
+SIDES = """ACME CORP
+CONSOLIDATED BALANCE SHEETS
+(In millions)
+December 31, 2022 December 31, 2021
+Current liabilities:
+Trade payables $ 312 $ 306
+Deferred revenue 4,733 3,629
+Income taxes payable 54 63
+Total current liabilities 5,099 3,998
+Long-term liabilities:
+Debt 4,123 4,117
+Deferred revenue 145 130
+Other liabilities 252 223
+Total liabilities 9,619 8,468
+"""
+
+
+class TestBothSides:
+    """A balance the balance sheet prints under one caption among the current and among the
+    long-term lines is the two summed where the question names no side (the concept without a
+    side); the side named is its own line."""
+
+    def _answer(self, question: str) -> str:
+        reasoner = build_reasoner(Settings(), statements=_store(SIDES))
+        ans = reasoner.generate(question, evidence(SIDES), 1)
+        assert not ans.abstained, ans.text
+        return ans.text
+
+    def test_no_side_named_sums_both(self) -> None:
+        text = self._answer("What was Acme's deferred revenue balance at December 31, 2022?")
+        assert "$4,878 million" in text and "both the current and the non-current" in text
+
+    def test_a_side_named_is_that_line(self) -> None:
+        text = self._answer("What was Acme's current deferred revenue at December 31, 2022?")
+        assert "$4,733 million" in text and "$4,878 million" not in text

@@ -92,6 +92,7 @@ class OfflineBackend:
             spec.periods if spec is not None else None,
             continuing=spec is not None and spec.continuing,
             left_out=spec.left_out if spec is not None else (),
+            sides_named=spec is None or spec.sides_named,
         )
 
     def answer(self, question: str, evidence: Evidence, strategy: str = "standard") -> Answer:

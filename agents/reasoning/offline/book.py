@@ -78,6 +78,8 @@ TOP_LINE = "revenue"  # the line item read as the income statement's top line wh
 ATTRIBUTED = "net_income"  # read after noncontrolling interests where a statement shows both
 # row keys (letters only): a noncontrolling interests' line
 _NCI = re.compile(r"noncontrolling|minorityinterest")
+# the rows that close a balance sheet's current side
+_CURRENT_TOTALS = ("totalcurrentliabilities", "totalcurrentassets")
 # a total's lines are printed within these many rows above it; figures agree to a unit
 _TOTAL_REACH = 4
 _ROUNDING = 1.0
@@ -115,6 +117,9 @@ class Fact:
     # read in place of a printed total that holds a line the question leaves out: the total's
     # caption and the left-out line's ('Total long-term debt', 'Redeemable preferred stock')
     instead_of: tuple[str, str] | None = None
+    # one of a balance's two lines, one on each side of the balance sheet, summed where the
+    # question names no side (`Book.other_side`)
+    both_sides: bool = False
 
 
 def _same_table(row: Row, table_id: str | None) -> bool:
@@ -141,11 +146,15 @@ class Book:
         periods: Sequence[AskedPeriod] | None = None,
         continuing: bool = False,
         left_out: Sequence[str] = (),
+        sides_named: bool = True,
     ) -> None:
         self.periods = tuple(periods) if periods is not None else None
         self.continuing = continuing  # a continuing-operations figure is asked
         # the lines the question leaves out of what it asks, by their words' keys
         self.left_out = tuple(k for k in (caption_keys(p) for p in left_out) if k)
+        # the question names a side of the balance sheet (else a balance printed under one
+        # caption on both sides is the two lines: `other_side`)
+        self.sides_named = sides_named
         self.model_rows: list[Row] = model_rows(statements, evidence, self.periods)
         self.rows: list[Row] = []
         self._identity = {
@@ -390,6 +399,28 @@ class Book:
                 ):
                     value = float(row.value_for(year) or 0.0)
                     return Fact(li, year, row, value, instead_of=(top.label, left.label))
+        return None
+
+    def other_side(self, found: Fact) -> Fact | None:
+        """The same balance's line on the other side of the balance sheet, where the question
+        names no side: the main balance sheet's row under the found row's caption on the other
+        side of its 'Total current ...' row ('Deferred revenue 4,733' among the current
+        liabilities, 'Deferred revenue 145' among the long-term ones); None when there is none
+        or the question names a side."""
+        top, year = found.row, found.year
+        if self.sides_named or not top.model or top.statement != "balance" or not top.primary:
+            return None
+        table = [
+            r for r in self.model_rows if r.table_id == top.table_id and r.doc_id == top.doc_id
+        ]
+        closes = [r.order for r in table if r.key.startswith(_CURRENT_TOTALS)]
+        for twin in table:
+            value = twin.value_for(year)
+            if twin is top or twin.key != top.key or value is None:
+                continue
+            low, high = sorted((twin.order, top.order))
+            if any(low < c < high for c in closes):
+                return Fact(found.item, year, twin, float(value), both_sides=True)
         return None
 
     def _attributable(self, found: Fact) -> Fact | None:

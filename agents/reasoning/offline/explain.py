@@ -78,6 +78,8 @@ def _summed_lines(sol: Solution) -> str:
     covers where filers differ (its catalogue note: 'excluding lease liabilities')."""
     lines: dict[str, list[str]] = {}
     for fact in sol.facts:
+        if fact.both_sides:
+            continue
         if fact.item.summed:
             shown = lines.setdefault(fact.item.name, [])
             label = fact.row.label.strip()[:60]
@@ -102,4 +104,11 @@ def _summed_lines(sol: Solution) -> str:
         for f in sol.facts
         if f.instead_of is not None
     )
-    return summed + "".join(left) + "".join(notes)
+    sides = dict.fromkeys(
+        f" {f.item.name[:1].upper()}{f.item.name[1:]} is the sum of the lines printed as "
+        f"{f.row.label.strip()[:60]!r} among both the current and the non-current lines of the "
+        "balance sheet (the question names no side)."
+        for f in sol.facts
+        if f.both_sides
+    )
+    return summed + "".join(left) + "".join(sides) + "".join(notes)

@@ -109,7 +109,14 @@ def _expand(
                 if fact is None or (fact.item.unit == "%" and not abs(fact.value) < 100):
                     missing = True  # no row; or a stated rate that is no percentage
                     return name
-                facts[name] = fact
+                twin = book.other_side(fact)
+                if twin is not None:
+                    # a balance printed on both sides under one caption, no side asked: both
+                    names = [name, f"{item_id}_2_fy{y}"]
+                    facts.update(zip(names, (replace(fact, both_sides=True), twin), strict=True))
+                    summed[name] = names
+                else:
+                    facts[name] = fact
                 rows.setdefault(item_id, fact.row)
         fact = facts[name]
         if name in summed and len(summed[name]) > 1:
