@@ -99,7 +99,9 @@ _MOVED = re.compile(
     re.I,
 )
 _DECIMALS_RX = re.compile(
-    r"round(?:ed)?(?: your)?(?: answer)?(?: to)?(?: the nearest)? (\w+) decimal", re.I
+    r"(?:round(?:ed)?(?: your)?(?: answer)?(?: to)?(?: the nearest)?|\b(?:to|with|at)) (\w+) "
+    r"decimal",
+    re.I,
 )
 _WHOLE = re.compile(r"round(?:ed)? to (?:the )?nearest (?:whole|integer)", re.I)
 _DECIMALS = {"one": 1, "two": 2, "three": 3, "zero": 0, "no": 0, "1": 1, "2": 2, "3": 3, "0": 0}

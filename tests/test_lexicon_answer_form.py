@@ -35,6 +35,8 @@ class TestRoundingAndUnits:
             ("Round your answer to two decimal places.", 2),
             ("Answer rounded to one decimal place.", 1),
             ("Round to the nearest whole number.", 0),
+            ("Compute the segment's gross margin for fiscal 2019 to two decimals.", 2),
+            ("Answer with one decimal place.", 1),
             ("What is revenue?", None),
         ],
     )

@@ -195,10 +195,14 @@ def assign_claims(
         if any(f.part == q and f.kind == "figure" and _names_movement(f.text) for f in facets)
     ]
     if len(moving) == 1 and len(parts) > 1:
+        others = set().union(*(topics[q] for q in parts if q != moving[0]))
+        own = {t for t in topics[moving[0]] - others if not t.isdigit()}
         for i, text in enumerate(claims):
-            if _OPENS_MOVEMENT.match(text):
+            if _OPENS_MOVEMENT.match(text) and own & set(content_tokens(text)):
                 # 'The growth in revenue of X was 24.2%': the figure of the one part asking a
-                # movement ('how fast did its revenue grow?'), whatever names it shares
+                # movement ('how fast did its revenue grow?'), whatever names it shares, when
+                # it names a word of that part's own (not 'Change in operating margin' for
+                # 'how much did its operating income fall', beside a part asking the margin)
                 placed[i] = moving[0]
     cause_parts = [q for q in parts if any(f.part == q and f.kind == "explanation" for f in facets)]
     for i, text in enumerate(claims):
@@ -589,9 +593,14 @@ def _own_measure(f: Facet, text: str, measure_text: str, answer: str) -> None:
     elif _asks_movement(f.text) and not _states_movement(text):
         # 'and how much did that balance increase?': a level is no movement
         f.addressed, f.how = False, "no movement given for the movement asked"
-    elif asks_share(f.text) and not states_share(answer):
+    elif (
+        asks_share(f.text)
+        and not states_share(answer)
+        and (not _PERCENT.search(text) or movement_pattern().search(without_idioms(text)))
+    ):
         # 'how large a share of revenue came from gas, and how fast did it grow?': an answer
-        # stating no share anywhere gives none (its growth figure is no share)
+        # stating no share anywhere, its part's figure an amount or a growth, gives none (a
+        # bare percentage may be the share)
         f.addressed, f.how = False, "no share of the whole given for the share asked"
 
 

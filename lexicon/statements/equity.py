@@ -91,7 +91,8 @@ def _total_cell(
     cells: list[str], ncols: int, at: tuple[int, int] | None, *, balance: bool
 ) -> str | None:
     """A row's total cell: at the balance rows' total column when the row prints as many cells;
-    a balance row's by its own arithmetic; else the last cell of a row of the usual width."""
+    a balance row's by its own arithmetic; the last cell of a row of two or more where the
+    balance rows print the total last; else the last cell of a row of the usual width."""
     if at is not None and len(cells) == at[1]:
         return cells[at[0]]
     if balance and len(cells) > ncols:
@@ -100,6 +101,8 @@ def _total_cell(
         return cells[i] if i is not None else None
     if at is not None and at[0] != at[1] - 1:
         return None  # the total is not the last column: a narrower row's place is unknown
+    if at is not None and len(cells) >= 2:
+        return cells[-1]  # the total printed last: a row's last cell, after its columns'
     return cells[-1] if len(cells) == ncols else None
 
 

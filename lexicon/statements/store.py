@@ -120,7 +120,10 @@ STORE_READ_ERRORS: tuple[type[Exception], ...] = (OSError, ValueError, KeyError,
 #     share net income
 # 34: a page printed a word a line: its captions and their figures one a line read back into
 #     rows, and a title under 'ITEM 8.' printed the same way (PG&E's statements)
-MODEL_VERSION = 34
+# 35: a caption naming its own figures ('Accounts receivable, net of allowances of $845 and
+#     $882 17,513 13,457') keeps them (the row was dropped, three cells for two columns);
+#     'Deferred revenues' and 'Unearned revenues' are deferred revenue
+MODEL_VERSION = 35
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
 

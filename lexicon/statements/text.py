@@ -191,6 +191,11 @@ def _unclosed(label: str) -> bool:
     return label.count("(") > label.count(")")
 
 
+# the words a caption names its own figures after ('net of allowances of $845 and $882'): a
+# figure right after them is the caption's, not a cell of the row
+_CAPTION_FIGURE = re.compile(r"\b(?:of|and)\s*$", re.I)
+
+
 def split_row(line: str) -> tuple[str, list[str]]:
     """(label, trailing cell texts) of one line; numbers inside the label stay label.
 
@@ -240,6 +245,8 @@ def split_row_at(line: str) -> tuple[str, list[str], list[tuple[int, int]]]:
             start = s.find("$", start, end)  # 'U.S. $ 9,588.4': the place is the caption's
         if q is None or q.kind != "number" or any(ch.isalpha() for ch in s[start:end]):
             break  # a cell holds no words ('186,880,413 shares' is label text)
+        if cells and _CAPTION_FIGURE.search(s[:start]):
+            break  # 'net of allowances of $845 and $882 17,513 13,457': the caption's figures
         text = s[start:end]
         lead = len(text) - len(text.lstrip())
         cells.append(text.strip())
