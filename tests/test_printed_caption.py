@@ -227,3 +227,35 @@ Gross profit 8,287 9,061
     )
     verdict = _verdict(q, "FY2022 gross margin: 12.6% (8,287 / 65,984) [S1].", page)
     assert "named_line" not in _problems(verdict)
+
+
+class TestScaleWords:
+    def test_a_scale_heading_names_no_line(self) -> None:
+        """'(in millions)' heading a roll-forward's balances (as a reader may caption them) is
+        the answer's scale the question states ('in USD millions'), no line of its own."""
+        page = """ACME CORP
+CONSOLIDATED STATEMENTS OF INCOME
+(in millions) 2024 2023
+Net revenues $56,334 $54,318
+GOODWILL
+(in millions) $32,156 $32,293
+"""
+        q = "For fiscal year 2024, what was Acme's revenue, in USD millions?"
+        verdict = _verdict(q, "FY2024 revenue: $56,334 million [S1].", page)
+        assert "named_line" not in _problems(verdict)
+
+    def test_a_row_printed_rounded_carries_the_figure(self) -> None:
+        """'26.7%' is the figure a row printing '27 %' rounds."""
+        page = """ACME CORP
+CONSOLIDATED STATEMENTS OF OPERATIONS
+(in thousands) 2024 2023
+Revenues $ 39,000,966 $ 33,723,297
+Operating income 10,417,614 6,954,003
+As a percentage of revenues 27 % 21 %
+"""
+        q = (
+            "What was Acme's operating margin (operating income as a percentage of revenues) "
+            "in fiscal year 2024?"
+        )
+        verdict = _verdict(q, "FY2024 operating margin: 26.7% [S1].", page)
+        assert "named_line" not in _problems(verdict)

@@ -44,7 +44,7 @@ from finqa.lexicon.dimension_question import asked_dimension
 from finqa.lexicon.entities import LEGAL_SUFFIXES
 from finqa.lexicon.line_items import get_item
 from finqa.lexicon.named_line import captions
-from finqa.lexicon.numbers import extract_quantities
+from finqa.lexicon.numbers import SCALE_WORDS, extract_quantities
 from finqa.lexicon.periods import MONTH_NUMBERS
 from finqa.lexicon.qualifiers import left_out_phrases, without_side_clauses
 from finqa.lexicon.sides import effect_asked
@@ -92,6 +92,7 @@ def _words(text: str) -> list[str]:
 def _accounted(ctx: Context, question: str) -> set[str]:
     """The question's words the lexicon reads as its metric, its companies or its period."""
     out = set(_PERIOD) | {singular(w) for w in FORM_WORDS}
+    out.update(singular(w) for w in SCALE_WORDS)  # 'in USD millions' names the answer's scale
     for m in find_metrics(question):
         out.update(_words(m.matched))
     for name in ctx.intent.companies:
@@ -221,6 +222,13 @@ def _same(a: float, b: float) -> bool:
     return any(abs(a - b * f) <= max(_REL_TOL * b * f, 0.005) for f in _FACTORS)
 
 
+def _rounded(a: float, b: float) -> bool:
+    """A figure with decimals that the row prints rounded to a whole number ('26.7%' on a row
+    printing '27 %')."""
+    a = abs(a)
+    return float(b).is_integer() and not float(a).is_integer() and abs(a - b) <= 0.5
+
+
 def unread_caption(
     ctx: Context, answer: Answer, numbers: Sequence[NumberCheck]
 ) -> list[KindProblem]:
@@ -264,7 +272,7 @@ def unread_caption(
     figures = [nc.value for nc in numbers] + [
         op.value for calc in answer.calculations for op in calc.operands
     ]
-    if any(_same(f, v) for f in figures for v in printed):
+    if any(_same(f, v) or _rounded(f, v) for f in figures for v in printed):
         return []
     message = (
         f"the question names the line {caption!r}, which the filing prints, and none of the "
