@@ -63,3 +63,33 @@ class TestClaimsOfAMovementPart:
             "The growth in revenue of the Cloud segment for FY2021 was 24.2%.",
         ]
         assert assign_claims(decompose(q), claims, [1, 1]) == [0, 1]
+
+    def test_a_part_referring_back_takes_the_movement(self) -> None:
+        """'how much did the balance change?' names no line: a movement claim of the balance
+        the first part asks answers it."""
+        from finqa.agents.judge.facets import assign_claims, decompose
+
+        q = (
+            "What deferred revenues balance did Acme carry at December 31, 2022, and how much did "
+            "the balance change from a year earlier?"
+        )
+        claims = [
+            "Deferred revenue as of December 31, 2022: $2,088 million.",
+            "Growth in deferred revenue, FY2021 to FY2022: 86.8% ($970 million).",
+        ]
+        assert assign_claims(decompose(q), claims, [1, 1]) == [0, 1]
+
+    def test_a_movement_of_another_line_stays(self) -> None:
+        """'Change in operating margin' does not answer 'how much did its operating income
+        fall' beside a part asking the margin."""
+        from finqa.agents.judge.facets import assign_claims, decompose
+
+        q = (
+            "What operating margin did Acme post in fiscal 2023, and by how much did its operating "
+            "income fall from fiscal 2022?"
+        )
+        claims = [
+            "The operating margin decreased from 6.7% in FY2022 to 5.4% in FY2023.",
+            "Change in operating margin, FY2022 to FY2023: -1.2 percentage points.",
+        ]
+        assert assign_claims(decompose(q), claims, [1, 1])[1] == 0

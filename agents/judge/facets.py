@@ -40,6 +40,7 @@ from finqa.lexicon.intent import (
     states_cause,
     states_verdict,
 )
+from finqa.lexicon.metrics import find_metrics
 from finqa.lexicon.movement import pattern as movement_pattern
 from finqa.lexicon.movement import without_idioms
 from finqa.lexicon.question_intent import read_intent
@@ -195,14 +196,20 @@ def assign_claims(
         if any(f.part == q and f.kind == "figure" and _names_movement(f.text) for f in facets)
     ]
     if len(moving) == 1 and len(parts) > 1:
-        others = set().union(*(topics[q] for q in parts if q != moving[0]))
-        own = {t for t in topics[moving[0]] - others if not t.isdigit()}
+        named = {
+            m.canonical
+            for f in facets
+            if f.part == moving[0] and f.kind == "figure"
+            for m in find_metrics(f.text)
+        }
         for i, text in enumerate(claims):
-            if _OPENS_MOVEMENT.match(text) and own & set(content_tokens(text)):
+            if _OPENS_MOVEMENT.match(text) and (
+                not named or named & {m.canonical for m in find_metrics(text)}
+            ):
                 # 'The growth in revenue of X was 24.2%': the figure of the one part asking a
-                # movement ('how fast did its revenue grow?'), whatever names it shares, when
-                # it names a word of that part's own (not 'Change in operating margin' for
-                # 'how much did its operating income fall', beside a part asking the margin)
+                # movement ('how fast did its revenue grow?', 'how much did the balance
+                # change?'), whatever names it shares, when it moves what that part names (not
+                # 'Change in operating margin' for 'how much did its operating income fall')
                 placed[i] = moving[0]
     cause_parts = [q for q in parts if any(f.part == q and f.kind == "explanation" for f in facets)]
     for i, text in enumerate(claims):
