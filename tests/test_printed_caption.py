@@ -259,3 +259,21 @@ As a percentage of revenues 27 % 21 %
         )
         verdict = _verdict(q, "FY2024 operating margin: 26.7% [S1].", page)
         assert "named_line" not in _problems(verdict)
+
+    def test_a_percentage_caption_names_no_line(self) -> None:
+        """'As a percentage of revenues' under another line (cost of revenues) is the form the
+        question's definition states, not a line of its own."""
+        page = """ACME CORP
+RESULTS OF OPERATIONS
+(in thousands) 2024 2023
+Revenues $ 39,000,966 $ 33,723,297
+Cost of revenues $21,038,464 $19,715,368
+As a percentage of revenues 54% 58%
+Operating income 10,417,614 6,954,003
+"""
+        q = (
+            "What was Acme's operating margin (operating income as a percentage of revenue) "
+            "in fiscal year 2024?"
+        )
+        verdict = _verdict(q, "FY2024 operating margin: 26.7% [S1].", page)
+        assert "named_line" not in _problems(verdict)

@@ -58,7 +58,7 @@ _WORD = re.compile(r"[a-z]+")
 # operations'): the question may join them otherwise
 _JOINING = frozenset(
     {"and", "of", "the", "for", "from", "to", "in", "on", "or", "a", "an", "by", "with", "its",
-     "their"}
+     "their", "as"}
 )  # fmt: skip
 # words of a caption that name no line of their own (a total, a net figure, a joining word)
 _PLAIN = _JOINING | {"total", "net", "other"}
