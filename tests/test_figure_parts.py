@@ -93,3 +93,19 @@ class TestClaimsOfAMovementPart:
             "Change in operating margin, FY2022 to FY2023: -1.2 percentage points.",
         ]
         assert assign_claims(decompose(q), claims, [1, 1])[1] == 0
+
+
+class TestNoRepeatedPart:
+    def test_a_part_answered_with_another_part_s_figure_is_not_split(self) -> None:
+        from finqa.agents.reasoning.offline.figure_parts import answer_parts
+        from finqa.agents.types import Answer
+
+        same = Answer(text="Deferred revenue as of December 31, 2015: $3,118 million [S1].")
+        q = (
+            "How much unearned revenue did Acme carry at December 31, 2015, and how much "
+            "unearned revenue was added during 2015?"
+        )
+        assert answer_parts(q, lambda sub: same) is None
+        other = iter([same, Answer(text="Additions to unearned revenue in 2015: $7,401 million.")])
+        joined = answer_parts(q, lambda sub: next(other))
+        assert joined is not None and "$7,401 million" in joined.text

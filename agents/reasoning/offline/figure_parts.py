@@ -11,8 +11,10 @@ on its own and the answers are given in the question's order, one after the othe
   How much did that balance increase during the year?'), so 'that balance', 'the segment' and
   the year read as the question means them; the question's closing instructions ('Round the
   growth to one decimal') go with every part.
-- Every part must be answered: one part the reasoner cannot answer leaves the question to the
-  whole-question reading (which the judge checks part by part), never a partial answer.
+- Every part must be answered, each with a figure of its own: one part the reasoner cannot
+  answer, or answers with the figure it gave another part ('how much unearned revenue was added
+  during 2015?' read as the balance again), leaves the question to the whole-question reading
+  (which the judge checks part by part), never a partial answer.
 """
 
 from __future__ import annotations
@@ -84,10 +86,16 @@ def answer_parts(question: str, ask: Callable[[str], Answer]) -> Answer | None:
     answers = []
     for sub in subs:
         answer = ask(sub)
-        if answer.abstained:
-            return None
+        if answer.abstained or any(_lead(answer) == _lead(a) for a in answers):
+            return None  # a part not answered, or answered with another part's figure
         answers.append(answer)
     return joined(question, answers)
+
+
+def _lead(answer: Answer) -> str:
+    """An answer's lead statement (its first sentence, without its citations)."""
+    first = re.split(r"(?<=[.;])\s", answer.text.strip(), maxsplit=1)[0]
+    return re.sub(r"\s*\[[^\]]*\]", "", first).strip()
 
 
 def _stated(part: str, lead: str = "") -> str:
