@@ -83,7 +83,7 @@ def answer_parts(question: str, ask: Callable[[str], Answer]) -> Answer | None:
     subs = part_questions(question)
     if subs is None:
         return None
-    answers = []
+    answers: list[Answer] = []
     for sub in subs:
         answer = ask(sub)
         if answer.abstained or any(_lead(answer) == _lead(a) for a in answers):
