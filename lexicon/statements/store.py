@@ -122,7 +122,7 @@ STORE_READ_ERRORS: tuple[type[Exception], ...] = (OSError, ValueError, KeyError,
 #     rows, and a title under 'ITEM 8.' printed the same way (PG&E's statements)
 # 35: a caption naming its own figures ('Accounts receivable, net of allowances of $845 and
 #     $882 17,513 13,457') keeps them (the row was dropped, three cells for two columns);
-#     'Deferred revenues' and 'Unearned revenues' are deferred revenue
+#     'Deferred revenues' (Activision Blizzard, Oracle, Pfizer) is deferred revenue
 MODEL_VERSION = 35
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
