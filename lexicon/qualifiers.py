@@ -48,7 +48,8 @@ _GENERIC = frozenset(
     smallest major key main primary such its less plus minus
     use uses used take takes taking divide divided divides dividing compare compared comparing
     calculated computed computing calculating based base sum add adding subtract subtracting
-    deduct deducting include including includes exclude excluding excludes report show give""",
+    deduct deducting include including includes exclude excluding excludes report show give
+    over versus firmwide companywide""",
     )
 )
 

@@ -116,6 +116,19 @@ class TestLexicon:
         assert listed.parts == ("cash and cash equivalents", "marketable securities")
         assert enumeration("What were revenue and net income in 2020?") is None
 
+    def test_operators_and_whole_firm_words_name_no_part(self) -> None:
+        """'operating income over segment net revenues' divides, 'firmwide net interest
+        income' is the whole firm's: neither names a part printed as a row ('Over', 'Firmwide')."""
+        from finqa.lexicon.qualifiers import named_part
+
+        labels = ["revenue recognized over time", "firmwide", "net interest income"]
+        for q in (
+            "What operating margin did Acme's King segment earn in 2021, measured as segment "
+            "operating income over segment net revenues?",
+            "By what percentage did Acme's firmwide net interest income grow in 2022?",
+        ):
+            assert named_part(q, labels) is None, q
+
     def test_share_and_speed_parts(self) -> None:
         q = (
             "How large a share of Acme's total operating revenues came from natural gas in the "
