@@ -205,8 +205,6 @@ _RIGHT_END = re.compile(
 def _stated_sum(q: str) -> Enumeration | None:
     """'How much did X hold in A plus B combined?': the two lines a bare 'plus' joins, when the
     catalogue names each whole (`stated_sum`: the figure asked is their sum)."""
-    from finqa.lexicon.metrics import find_metrics
-
     for m in _BARE_PLUS.finditer(q):
         if q[: m.start()].count("(") > q[: m.start()].count(")"):
             continue  # inside a parenthesis: read above
@@ -221,20 +219,10 @@ def _stated_sum(q: str) -> Enumeration | None:
             default=len(rest),
         )
         parts = (" ".join(left), rest[:stop])
-        if not all(_ok(p) for p in parts):
-            continue
-        whole = [find_metrics(p) for p in parts]
-        if not all(len(f) == 1 and _whole_mention(f[0].matched, p) for f, p in zip(whole, parts, strict=True)):  # fmt: skip
+        if _catalogue_wholes(parts) is None:
             continue
         start = m.start() - len(parts[0])
-        return Enumeration(
-            tuple(_clean(p) for p in parts),
-            (1, 1),
-            start,
-            m.end() + stop,
-            _clause(q[:start]),
-            stated_sum=True,
-        )
+        return _sum_of(q, parts, start, m.end() + stop)
     return None
 
 
@@ -249,8 +237,6 @@ def _joined_sum(q: str) -> Enumeration | None:
     repurchases combined?': two lines the catalogue names whole, joined by 'and' and made one
     figure by 'combined' / 'together' / 'in total' right after them, are summed (a parenthesis
     inside a part qualifies it)."""
-    from finqa.lexicon.metrics import find_metrics
-
     plain = _PAREN.sub(lambda m: " " * len(m.group(0)), q)  # positions kept
     for m in re.finditer(r"\s+and\s+", plain):
         rest = plain[m.end() :]
@@ -267,26 +253,31 @@ def _joined_sum(q: str) -> Enumeration | None:
                 break
             start = tok.start()
         parts = (plain[start : m.start()], right)
-        if not all(_ok(p) for p in parts):
+        items = _catalogue_wholes(parts)
+        if items is None or len(set(items)) < 2:
             continue
-        whole = [find_metrics(p) for p in parts]
-        if (
-            not all(
-                len(f) == 1 and _whole_mention(f[0].matched, p)
-                for f, p in zip(whole, parts, strict=True)
-            )
-            or len({f[0].canonical for f in whole}) < 2
-        ):
-            continue
-        return Enumeration(
-            tuple(_clean(p) for p in parts),
-            (1, 1),
-            start,
-            m.end() + stop.start(),
-            _clause(q[:start]),
-            stated_sum=True,
-        )
+        return _sum_of(q, parts, start, m.end() + stop.start())
     return None
+
+
+def _catalogue_wholes(parts: tuple[str, str]) -> tuple[str, ...] | None:
+    """The catalogue items two parts name, each part one item's whole name ('dividends',
+    'share repurchases'); None when a part is no such name."""
+    from finqa.lexicon.metrics import find_metrics
+
+    if not all(_ok(p) for p in parts):
+        return None
+    found = [find_metrics(p) for p in parts]
+    if not all(len(f) == 1 and _whole_mention(f[0].matched, p) for f, p in zip(found, parts, strict=True)):  # fmt: skip
+        return None
+    return tuple(str(f[0].canonical) for f in found)
+
+
+def _sum_of(q: str, parts: tuple[str, str], start: int, end: int) -> Enumeration:
+    """The figure asked as the sum of two catalogue lines the question joins (`stated_sum`)."""
+    return Enumeration(
+        tuple(_clean(p) for p in parts), (1, 1), start, end, _clause(q[:start]), stated_sum=True
+    )
 
 
 def _whole_mention(matched: str, part: str) -> bool:

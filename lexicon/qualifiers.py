@@ -29,6 +29,7 @@ __all__ = [
     "stated_exclusions",
     "left_out_phrases",
     "caption_keys",
+    "JOINING_WORDS",
     "without_side_clauses",
 ]
 
@@ -313,8 +314,12 @@ def left_out_phrases(question: str) -> tuple[str, ...]:
     return tuple(" ".join(words) for words in found if words)
 
 
-# words that join a caption's words, never a line's own name
-_JOINING = frozenset({"and", "of", "the", "for", "from", "to", "in", "on", "or", "at", "by"})
+# words that join a caption's words ('Transaction and credit losses', 'Income from continuing
+# operations', 'As a percentage of revenues'), never a line's own name
+JOINING_WORDS = frozenset(
+    {"and", "of", "the", "for", "from", "to", "in", "on", "or", "a", "an", "by", "with", "its",
+     "their", "as"}
+)  # fmt: skip
 
 
 def caption_keys(phrase: str) -> tuple[str, ...]:
@@ -322,7 +327,7 @@ def caption_keys(phrase: str) -> tuple[str, ...]:
     singular, joining words left out ('redeemable preferred stock' -> 'redeemable',
     'preferred', 'stock', all within 'Redeemable preferred stock at redemption value')."""
     words = (metric_key(w) for w in phrase.split())
-    keys = ("".join(ch for ch in w if ch.isalpha()) for w in words if w not in _JOINING)
+    keys = ("".join(ch for ch in w if ch.isalpha()) for w in words if w not in JOINING_WORDS)
     return tuple(k for k in keys if len(k) > 2)
 
 

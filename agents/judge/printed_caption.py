@@ -46,7 +46,7 @@ from finqa.lexicon.line_items import get_item
 from finqa.lexicon.named_line import captions
 from finqa.lexicon.numbers import SCALE_WORDS, extract_quantities
 from finqa.lexicon.periods import MONTH_NUMBERS
-from finqa.lexicon.qualifiers import left_out_phrases, without_side_clauses
+from finqa.lexicon.qualifiers import JOINING_WORDS, left_out_phrases, without_side_clauses
 from finqa.lexicon.sides import effect_asked
 from finqa.lexicon.statements.classify import title_kind
 from finqa.lexicon.stems import singular
@@ -54,14 +54,8 @@ from finqa.lexicon.stems import singular
 __all__ = ["excluded_inside", "named_caption", "one_side", "split_line", "unread_caption"]
 
 _WORD = re.compile(r"[a-z]+")
-# words that join a caption's words ('Transaction and credit losses', 'Income from continuing
-# operations'): the question may join them otherwise
-_JOINING = frozenset(
-    {"and", "of", "the", "for", "from", "to", "in", "on", "or", "a", "an", "by", "with", "its",
-     "their", "as"}
-)  # fmt: skip
 # words of a caption that name no line of their own (a total, a net figure, a joining word)
-_PLAIN = _JOINING | {"total", "net", "other"}
+_PLAIN = JOINING_WORDS | {"total", "net", "other"}
 # the question's words for a period or a year's part, never a line's name (and the months)
 _PERIOD = frozenset(
     {"fiscal", "year", "years", "quarter", "quarters", "month", "months", "week", "weeks",
@@ -121,7 +115,7 @@ def _contiguous(caption: Sequence[str], question: Sequence[str]) -> bool:
     """The caption's words, joining words aside, are written in the question in order and
     together (at most one joining word between two of them): 'Net income' is not named by
     'income statement', nor 'Total revenue' by 'revenue'."""
-    want = [w for w in caption if w not in _JOINING]
+    want = [w for w in caption if w not in JOINING_WORDS]
     if not want:
         return False
     for i, w in enumerate(question):
@@ -131,7 +125,7 @@ def _contiguous(caption: Sequence[str], question: Sequence[str]) -> bool:
         while k < len(want) and j < len(question):
             if question[j] == want[k]:
                 k, j = k + 1, j + 1
-            elif question[j] in _JOINING and k > 0:
+            elif question[j] in JOINING_WORDS and k > 0:
                 j += 1
             else:
                 break
@@ -259,7 +253,7 @@ def unread_caption(
         return []
     # the named caption's row, and the rows of its own lines ('Cost of revenues - subscription,
     # licensing, and other revenues' for 'subscription, licensing, and other revenues')
-    key = [w for w in _words(caption) if w not in _JOINING]
+    key = [w for w in _words(caption) if w not in JOINING_WORDS]
     printed = [
         v
         for words, (_, values) in rows.items()

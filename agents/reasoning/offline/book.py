@@ -376,9 +376,9 @@ class Book:
         ]
         exact, prefixes, excludes = li.keys()
         off = li.off_statement_keys()
-        for left in (r for r in above if any(all(k in r.key for k in ks) for ks in self.left_out)):
+        for left in (r for r in above if self._left_out_line(r)):
             for row in above:
-                if row is left or any(all(k in row.key for k in ks) for ks in self.left_out):
+                if row is left or self._left_out_line(row):
                     continue
                 fits = _row_score(row, li.statement, exact, prefixes, excludes, off) is not None
                 if not (fits or row.item == li.id):
@@ -400,6 +400,10 @@ class Book:
                     value = float(row.value_for(year) or 0.0)
                     return Fact(li, year, row, value, instead_of=(top.label, left.label))
         return None
+
+    def _left_out_line(self, row: Row) -> bool:
+        """The row's caption names a line the question leaves out (every key of its words)."""
+        return any(all(k in row.key for k in keys) for keys in self.left_out)
 
     def other_side(self, found: Fact) -> Fact | None:
         """The same balance's line on the other side of the balance sheet, where the question

@@ -54,7 +54,7 @@ def part_questions(question: str) -> tuple[str, ...] | None:
     return tuple(out)
 
 
-def joined(question: str, answers: Sequence[Answer]) -> Answer:
+def joined(answers: Sequence[Answer]) -> Answer:
     """The parts' answers as one answer, in the question's order: their texts, citations (each
     once), calculations and what each looked for."""
     first = answers[0]
@@ -89,7 +89,7 @@ def answer_parts(question: str, ask: Callable[[str], Answer]) -> Answer | None:
         if answer.abstained or any(_lead(answer) == _lead(a) for a in answers):
             return None  # a part not answered, or answered with another part's figure
         answers.append(answer)
-    return joined(question, answers)
+    return joined(answers)
 
 
 def _lead(answer: Answer) -> str:
