@@ -355,7 +355,8 @@ def asked_measure(question: str) -> AskedMeasure | None:
 # an ask that names no measure of its own, only the one stated before it
 _REFERRING = re.compile(
     r"\b(?:what|how\s+(?:much|large|big))\s+(?:was|is|were|are)\s+(?:it|that|this|the\s+"
-    r"(?:amount|figure|number|size|value|sum)|that\s+(?:amount|figure|line))\b",
+    r"(?:amount|figure|number|size|value|sum)|that\s+(?:amount|figure|line))\b"
+    r"|\b(?:did|do|does|has|have|had)\s+(?:it|they)\b|\b(?:were|are)\s+they\b",
     re.I,
 )
 # the subject of a premise, before what it states of it ('X's provision for credit losses was
@@ -496,6 +497,11 @@ def answer_fit(question: str, answer: str) -> MeasureFit | None:
         return None
     named = stated_measures(answer)
     if any((f := measure_fit(question, m)) is not None and f.fits for m in named):
+        return None
+    # a balance's movement asked, answered by the line its statement prints for that movement
+    # (cash's net increase (decrease) on the statement of cash flows: `Metric.moved_by`)
+    moved = [m.id for m in METRICS.values() if m.moved_by is not None and m.moved_by == stated]
+    if any((f := measure_fit(question, m)) is not None and f.fits for m in moved):
         return None
     # the lead names the asked phrase's own measure words ('FY2022 accrued income taxes:
     # $414 million', a line the catalogue reads as a broader item): it gives what is asked

@@ -74,6 +74,7 @@ _FIELDS = frozenset(
         "convention",
         "parts_of",
         "paid_for",
+        "moved_by",
         "bridges",
         "decimals",
         "quoted",
@@ -179,6 +180,11 @@ def _check(key: str, spec: Mapping[str, Any], known: frozenset[str] | None = Non
         _check_variants(where, spec, known)
     if spec.get("paid_for") and known is not None and spec["paid_for"] not in known:
         raise CatalogueError(f"{where}: paid_for names no catalogue key: {spec['paid_for']!r}")
+    moved = spec.get("moved_by")
+    if moved and known is not None and moved not in known:
+        raise CatalogueError(f"{where}: moved_by names no catalogue key: {moved!r}")
+    if moved and spec.get("period") != "instant":
+        raise CatalogueError(f"{where}: moved_by is for a balance (period: instant)")
     bridged = spec.get("bridges")
     if bridged is not None and (
         not isinstance(bridged, list)

@@ -41,6 +41,12 @@ def side_classes(text: str) -> frozenset[str]:
     return frozenset(cls for word, cls in _SIDE_CLASS.items() if f" {word} " in keys)
 
 
+def one_side_named(text: str) -> bool:
+    """The words name one side of a balance ('current deferred revenue'), not both ('current
+    plus long-term', the whole) and not none."""
+    return len(side_classes(text)) == 1
+
+
 # what opens a list of the whole's components after the whole is named: 'including both',
 # 'counting', 'comprising', 'defined as', 'computed as' (a list needs two or more parts)
 _LEAD = re.compile(

@@ -87,10 +87,11 @@ def format_amount(
     if unit in ("ratio", "times") and value and abs(value) < 10 ** (1 - d):
         # a small ratio is never rounded away: -0.0128 at two decimals would read '-0.01'
         sig = max(d, -math.floor(math.log10(abs(value))) + 1)
-        pct = f" ({value * 100:.1f}%)" if unit == "ratio" else ""  # '0.01 times' has no percent
+        # '0.01 times' has no percent; a precision asked holds for the percent too
+        pct = f" ({value * 100:.{d if asked else 1}f}%)" if unit == "ratio" else ""
         return f"{value:.{sig}f}{pct}"
     if unit == "ratio" and with_percent:
-        return f"{format_number(value, d, fixed=True)} ({value * 100:.1f}%)"
+        return f"{format_number(value, d, fixed=True)} ({value * 100:.{d if asked else 1}f}%)"
     return format_number(value, d, fixed=asked or unit in _FIXED)
 
 

@@ -28,6 +28,7 @@ __all__ = [
     "find_companies",
     "name_forms",
     "normalize_name",
+    "calendar_years",
     "tickers_in_text",
 ]
 
@@ -253,6 +254,14 @@ def company_for_doc(doc_name: str) -> Company | None:
             return company
     head = re.split(r"[_\-\s]+(?=\d|8K|10K|10Q)", stem)[0]
     return lookup_company(head.replace("_", " ")) if head != stem or "_" not in stem else None
+
+
+def calendar_years(doc_name: str) -> bool:
+    """The filing's company names each fiscal year by the calendar year it is (its years end in
+    December and are named by the year they end in): a year a sentence names is that fiscal
+    year. False where the company is not known or its years end in another month."""
+    company = company_for_doc(doc_name)
+    return company is not None and company.fiscal_year_end_month == 12 and company.fy_label == "end"
 
 
 def lookup_company(name_or_ticker_or_alias: str) -> Company | None:

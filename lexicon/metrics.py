@@ -66,6 +66,10 @@ class Metric:
     # a supplemental cash payment: the expense item it is the cash paid for (income taxes paid
     # for the income tax provision; `lexicon.cash_basis`)
     paid_for: str | None = None
+    # a balance whose statement prints its movement over a period as a line of its own (cash:
+    # the statement of cash flows' net increase (decrease)): that line is the balance's change
+    # over the period where printed, the difference of two balances a second route to it
+    moved_by: str | None = None
     # the statement line that takes one line to another (`bridges: [A, B]`: A - this = B, as
     # income before income taxes less income taxes is net income): it explains why they differ
     bridges: tuple[str, ...] = ()
@@ -135,6 +139,7 @@ def _load() -> dict[str, Metric]:
             concepts=tuple(str(c) for c in spec.get("concepts") or ()),
             parts_of=str(spec["parts_of"]) if spec.get("parts_of") else None,
             paid_for=str(spec["paid_for"]) if spec.get("paid_for") else None,
+            moved_by=str(spec["moved_by"]) if spec.get("moved_by") else None,
             bridges=tuple(str(b) for b in spec.get("bridges") or ()),
             decimals=int(spec["decimals"]) if spec.get("decimals") is not None else None,
             quoted_percent=spec.get("quoted") == "percent",

@@ -125,6 +125,10 @@ def _named(q: str) -> NamedLine | None:
     if result is not None:
         return result
     found = qualifiers(q)
+    if not found and head != q and _REFERS.search(head):
+        # 'X's cloud SaaS and PaaS revenues grew in 2015. By how much did they increase?': the
+        # ask's line is the premise's
+        found = qualifiers(q[: len(q) - len(head)])
     if found:
         first = found[0]
         phrase = f"{' '.join(first.words)} {first.mention}"
@@ -168,7 +172,7 @@ def _cost_named(head: str) -> NamedLine | None:
 # amount', 'was it'
 _REFERS = re.compile(
     r"\b(?:this|that|the)\s+(?:(?:fiscal\s+)?\d{4}\s+)?(?:line|item|caption|amount|figure)\b"
-    r"|\b(?:was|is|did|has)\s+it\b",
+    r"|\b(?:was|is|did|has)\s+it\b|\b(?:were|are|did|do|have)\s+they\b",
     re.IGNORECASE,
 )
 

@@ -418,6 +418,20 @@ _COMPARED_TO = re.compile(
 )
 
 
+def other_years_stated(text: str, asked: Iterable[int], exact: bool = False) -> tuple[int, ...]:
+    """The years `text` states a fact of (`stated_years`) when none of them is an asked fiscal
+    year; () when it states none, or one asked. `exact`: the filer's fiscal years are calendar
+    years (`lexicon.entities.calendar_years`), so a year away is another year; otherwise a
+    year away may name the same fiscal year (a 52/53-week year named by either calendar year
+    it touches, a filer naming a year by the year it starts in)."""
+    wanted = set(asked)
+    years = stated_years(text)
+    if not years or not wanted:
+        return ()
+    near = wanted if exact else {y + d for y in wanted for d in (-1, 0, 1)}
+    return () if years & near else tuple(sorted(years))
+
+
 def stated_years(text: str) -> set[int]:
     """The years a sentence states a fact of: each year it names, and the year after one it
     names only as the comparison ('... compared to 23.9% in fiscal 2021' is a fact of 2022)."""

@@ -97,6 +97,9 @@ _DEDUCTED = re.compile(
 )
 
 
+_ABBREVIATION = re.compile(r"\s*\([^()]{1,40}\)\s*$")
+
+
 @data_cache(256)
 def qualifiers(question: str) -> tuple[Qualifier, ...]:
     """Each metric mention of `question` with the plain words just before it (at most three,
@@ -117,6 +120,9 @@ def qualifiers(question: str) -> tuple[Qualifier, ...]:
         own = _own_words(match.canonical)
         # a company's name before the item is whose figure, not which part ('FedEx revenue')
         before = question[max([0, *(e for _s, e in names if e <= match.start)]) : match.start]
+        # a parenthesis just before the item abbreviates the words before it ('cloud software
+        # as a service (SaaS) revenues'): the words are read past it
+        before = _ABBREVIATION.sub(" ", before)
         words: list[str] = []
         for tok in reversed(re.findall(r"\S+", before)[-_MAX_WORDS:]):
             word = _WORD.fullmatch(tok)

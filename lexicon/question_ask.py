@@ -19,7 +19,7 @@ from finqa.lexicon._data import data_cache
 from finqa.lexicon.asked_period import AskedPeriod, asked_periods
 from finqa.lexicon.cash_basis import paid_asked
 from finqa.lexicon.comparison import item_comparison
-from finqa.lexicon.components import side_classes
+from finqa.lexicon.components import one_side_named
 from finqa.lexicon.conventions import Conventions, stated_conventions
 from finqa.lexicon.dimensions import asked_change, period_spec
 from finqa.lexicon.formula import keys as formula_keys
@@ -124,9 +124,10 @@ class QuestionAsk:
     # preferred stock)': `lexicon.qualifiers.left_out_phrases`): a printed total that holds one
     # of them is not the line asked where the statement prints the line without it
     left_out: tuple[str, ...] = ()
-    # the question names a side of the balance sheet ('current deferred revenue', 'long-term
-    # operating lease liabilities': `lexicon.components.side_classes`); a balance asked without
-    # one, printed under one caption on both sides, is the two lines summed
+    # the question names one side of the balance sheet ('current deferred revenue', 'long-term
+    # operating lease liabilities': `lexicon.components.one_side_named`); a balance asked
+    # without one, or with both ('current plus long-term'), printed under one caption on both
+    # sides, is the two lines summed
     sides_named: bool = False
 
     def period_label(self, year: int) -> str:
@@ -288,7 +289,7 @@ def _read(q: str, fy_label: str | None) -> QuestionAsk:
         asks_side=asks_side(head) or asks_side(q),
         continuing=asks_continuing(q),
         left_out=left_out_phrases(q),
-        sides_named=bool(side_classes(q)),
+        sides_named=one_side_named(q),
     )
 
 
@@ -474,7 +475,7 @@ def _sub_annual(head: str, fy_label: str | None) -> tuple[str, tuple[AskedPeriod
 # the words before a year that make it the base a figure is compared with ('compared with
 # 2015', 'versus fiscal 2015', 'from 2015'), not the year asked
 _BASE_BEFORE = re.compile(
-    r"\b(?:compared\s+(?:with|to)|versus|vs\.?|relative\s+to|from|since|against)\s+"
+    r"\b(?:compared\s+(?:with|to)|versus|vs\.?|relative\s+to|from|since|against|over)\s+"
     r"(?:the\s+)?(?:(?:fiscal\s+)?(?:year\s+)?|FY\s*)?$",
     re.I,
 )

@@ -26,8 +26,8 @@ OTHER = "Corning's new glass plant in Kentucky opened in 2022 and hired local wo
 OLD = "In 2019, Corning paid cash dividends to shareholders of record each quarter."
 
 
-def _ev(text: str, section: str | None = None) -> Evidence:
-    return evidence(text, doc=DOC, first_page=30, sections=(section,))
+def _ev(text: str, section: str | None = None, doc: str = DOC) -> Evidence:
+    return evidence(text, doc=doc, first_page=30, sections=(section,))
 
 
 def _judge(text: str, quote: str, section: str | None = None) -> Any:
@@ -133,15 +133,19 @@ def _page(chunks: list[tuple[str, str]], section: str) -> Evidence:
     return Evidence(question="q", items=(item,), plan=plan)
 
 
-def _judge_on(question: str, quote: str, ev: Evidence, chunk: str | None = None) -> Any:
-    cite = Citation(source_id="S1", doc_id=DOC, page=7, quote=quote, chunk_id=chunk)
+def _judge_on(
+    question: str, quote: str, ev: Evidence, chunk: str | None = None, doc: str = DOC
+) -> Any:
+    cite = Citation(source_id="S1", doc_id=doc, page=7, quote=quote, chunk_id=chunk)
     answer = Answer(text=f'Yes. "{quote}" [S1]', citations=(cite,))
     return JudgeAgent(Settings()).evaluate(question, answer, ev, 1)
 
 
-def _expect(question: str, sentence: str, outcome: str, decision: str | None = None) -> None:
+def _expect(
+    question: str, sentence: str, outcome: str, decision: str | None = None, doc: str = DOC
+) -> None:
     """The judge's basis outcome (and decision) on a Yes quoting `sentence` from its page."""
-    v = _judge_on(question, sentence, _ev(sentence))
+    v = _judge_on(question, sentence, _ev(sentence, doc=doc), doc=doc)
     assert v.details["basis"]["outcome"] == outcome, v.details["basis"]
     assert decision is None or v.decision == decision, v.feedback
 
@@ -231,14 +235,24 @@ class TestBasisPeriodAndFuture:
         """A sentence naming only the year it compares against ('compared to fiscal 2021') is a
         fact of the year after: it answers for fiscal 2022 (FY2023 of a retailer whose fiscal
         2022 ends in January 2023); one compared to fiscal 2020 does not."""
-        q = "What drove the decrease in Corning's selling and administrative expenses in FY2023?"
+        q = "What drove the decrease in Best Buy's selling and administrative expenses in FY2023?"
         fact = (
             "Selling and administrative expenses decreased compared to fiscal 2020, primarily "
             "due to lower marketing costs."
         )
         fact21 = fact.replace("2020", "2021")
-        _expect(q, fact21, "supported")
-        _expect(q, fact, "other_period")
+        _expect(q, fact21, "supported", doc="BESTBUY_2023_10K")
+        _expect(q, fact, "other_period", doc="BESTBUY_2023_10K")
+
+    def test_a_calendar_filer_names_the_year_it_means(self) -> None:
+        """A filer whose fiscal years are calendar years (Corning, December year ends) means
+        2021 by '2021': a sentence of 2021 is no fact of 2022 (a year away is tolerated only
+        where a fiscal year may be named by either calendar year it touches)."""
+        q = "Did Corning record a licensing gain in 2022?"
+        before = "During 2021, the Company recognized an $88 million licensing gain."
+        _expect(q, before, "other_period")
+        _expect(q, before.replace("2021", "2022"), "supported")
+        _expect(q, before, "supported", doc="BESTBUY_2023_10K")
 
     def test_an_event_starting_after_the_asked_year_is_no_fact_of_it(self) -> None:
         """'... a suspension of production beginning in January 2023', announced in 2022, is not

@@ -120,6 +120,13 @@ class TestBothSides:
         text = self._answer("What was Acme's deferred revenue balance at December 31, 2022?")
         assert "$4,878 million" in text and "both the current and the non-current" in text
 
+    def test_both_sides_named_sum_both(self) -> None:
+        """'current plus long-term' asks the whole: both sides named is no one side."""
+        text = self._answer(
+            "What was Acme's total deferred revenue (current plus long-term) at December 31, 2022?"
+        )
+        assert "$4,878 million" in text
+
     def test_a_side_named_is_that_line(self) -> None:
         text = self._answer("What was Acme's current deferred revenue at December 31, 2022?")
         assert "$4,733 million" in text and "$4,878 million" not in text

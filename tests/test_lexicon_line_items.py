@@ -35,10 +35,11 @@ class TestCatalogue:
 
 class TestDisplayPrecision:
     def test_small_ratio_keeps_its_digits(self) -> None:
-        """A ratio of -0.0128 at two decimals shows '-0.013 (-1.3%)', not '-0.01'."""
+        """A ratio of -0.0128 at two decimals shows '-0.013 (-1.28%)', not '-0.01': the percent
+        beside it at the precision asked too."""
         from finqa.lexicon.metrics import display_value
 
-        assert display_value(-0.0128, "ratio", 2) == "-0.013 (-1.3%)"
+        assert display_value(-0.0128, "ratio", 2) == "-0.013 (-1.28%)"
 
     def test_ordinary_values_use_unit_precision(self) -> None:
         """Percentages and days show one decimal, ratios two, as a memo writes them."""

@@ -256,9 +256,11 @@ class TestReturnOnEquity:
 class TestPercentDisplay:
     def test_return_shown_as_percent(self) -> None:
         """A return is quoted as a percent, '28.8%'; at an asked precision, the ratio with its
-        percent beside it: '0.29 (28.8%)'."""
+        percent beside it at that precision too: '0.29 (28.78%)' ('to two decimals' of a return
+        quoted as a percent may mean either)."""
         assert display_value(0.2878, "ratio", metric="roe") == "28.8%"
-        assert display_value(0.2878, "ratio", 2, metric="roe") == "0.29 (28.8%)"
+        assert display_value(0.2878, "ratio", 2, metric="roe") == "0.29 (28.78%)"
+        assert display_value(0.010475, "ratio", 2, metric="roa") == "0.010 (1.05%)"
         assert display_value(1.2345, "ratio", metric="current_ratio") == "1.23"
 
 

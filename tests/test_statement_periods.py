@@ -244,7 +244,7 @@ class TestCashFlowStatementBalance:
     def test_cash_and_restricted_cash_is_its_own_item(self) -> None:
         """The balance the cash-flow statement reconciles (with restricted cash) is its own
         item at each opening and closing instant, never the balance sheet's cash; the net
-        change stays unmapped."""
+        change is the movement of that balance (`cash_and_restricted_cash_change`, a duration)."""
         read = read_pages("ACME_10K", [(0, CASH_RESTRICTED_10K)])
         items = {(f.label, f.period.key): f.item for t in read.tables for f in t.facts}
         end = "Cash and Cash Equivalents and Restricted Cash, End of Year"
@@ -252,7 +252,7 @@ class TestCashFlowStatementBalance:
         assert items[(end, "FY2020@end")] == "cash_and_restricted_cash"
         assert items[(begin, "FY2019@end")] == "cash_and_restricted_cash"
         change = "Net Increase/(Decrease) in Cash and Cash Equivalents and Restricted Cash"
-        assert items[(change, "FY2020")] is None
+        assert items[(change, "FY2020")] == "cash_and_restricted_cash_change"
 
     def test_a_balance_sheet_items_opening_row_stays_unmapped(self) -> None:
         """'Cash and cash equivalents at end of year' on the cash-flow statement is no second

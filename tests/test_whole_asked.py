@@ -93,6 +93,13 @@ class TestOneSideOfABalance:
         )
         assert "named_line" not in _problems(right)
 
+    def test_both_sides_named_ask_the_whole(self) -> None:
+        q = "What was Acme's total deferred revenue (current plus long-term) at December 3, 2021?"
+        wrong = _verdict(
+            q, "Deferred revenue as of December 3, 2021: $4,733 million [S1].", BALANCE
+        )
+        assert wrong.decision != "accept" and "named_line" in _problems(wrong)
+
     def test_a_side_the_question_names(self) -> None:
         q = "What was Acme's current deferred revenue at December 3, 2021?"
         verdict = _verdict(

@@ -114,6 +114,15 @@ def metric_unit(metric_id: str) -> str | None:
         return None
 
 
+@lru_cache(maxsize=512)
+def moved_by(metric_id: str) -> str | None:
+    """The line item a balance's statement prints its movement as (`Metric.moved_by`), else None."""
+    try:
+        return _fn("get_metric")(metric_id).moved_by
+    except KeyError:  # unknown id (UnknownMetricError)
+        return None
+
+
 def find_companies(text: str) -> list[Any]:
     return list(_fn("find_companies")(text))
 

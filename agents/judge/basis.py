@@ -503,8 +503,9 @@ def _fact_of_period(
     """A sentence about the subject states a fact of the asked period: no possibility, no
     future, no event starting later, no sentence about the year before, no risk factor, no other
     year; None when it does."""
+    from finqa.lexicon.entities import calendar_years
     from finqa.lexicon.hedges import in_risk_factors, period_fault
-    from finqa.lexicon.periods import stated_years
+    from finqa.lexicon.periods import other_years_stated
 
     fault = period_fault(sentence, asked, asks_future=topic.asks_future, asked=topic.question)
     if fault is not None:
@@ -522,11 +523,12 @@ def _fact_of_period(
             source_id,
             "the quoted sentence is a risk factor: a possibility, not a fact of the period",
         )
-    years = stated_years(sentence)
-    # a year away: a 52/53-week fiscal year is named by either calendar year it touches
-    near = {y + d for y in asked for d in (-1, 0, 1)}
-    if years and asked and not years & near:
-        shown = ", ".join(f"FY{y}" for y in sorted(years))
+    # a year away: a 52/53-week fiscal year is named by either calendar year it touches, but a
+    # filer whose fiscal years are calendar years names the year it means
+    exact = item is not None and calendar_years(item.doc_id)
+    years = other_years_stated(sentence, asked, exact=exact)
+    if years:
+        shown = ", ".join(f"FY{y}" for y in years)
         return BasisCheck(
             "other_period",
             sentence,

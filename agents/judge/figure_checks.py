@@ -30,7 +30,11 @@ from finqa.agents.judge.numeric import (
     verify_calculations,
 )
 from finqa.agents.judge.second_route import second_route
-from finqa.agents.judge.statement_figures import StatementValue, match_statement_value
+from finqa.agents.judge.statement_figures import (
+    StatementValue,
+    figures_close,
+    match_statement_value,
+)
 from finqa.agents.types import Answer
 
 __all__ = ["REDERIVABLE", "check_figures", "check_direction"]
@@ -85,6 +89,8 @@ def check_figures(
                 nc.detail = (nc.detail + "; " if nc.detail else "") + (
                     f"the evidence gives {model.describe()}"
                 )
+    if deterministic and ctx.expect.change:
+        _printed_movement(ctx, numbers, cfg.rel_tolerance)
     if deterministic and any(nc.status in REDERIVABLE for nc in numbers):
         _per_period(ctx, numbers, cfg.rel_tolerance)
     if deterministic and len(parts) <= 1:
@@ -102,6 +108,43 @@ def check_figures(
             ):
                 check_direction(nc, change, ctx.text)
     return numbers, skipped, calcs
+
+
+def _printed_movement(ctx: Context, numbers: list[NumberCheck], tol: float) -> None:
+    """A balance's change given as the difference of its two balances (or that difference's
+    percentage) where the statements print its movement over the year as another figure (the
+    statement of cash flows' net change holds cash held for sale or restricted cash the
+    balance sheet line does not): the two routes disagree, so the figure is not accepted, and
+    both are shown."""
+    metric = ctx.expect.metric
+    if metric is None or not ctx.asked:
+        return
+    year = max(ctx.asked)
+    printed = ctx.figures.printed_change(metric, year)
+    diff = ctx.figures.balances_change(metric, year)
+    if printed is None or diff is None:
+        return
+    if figures_close(printed.value, diff.value):
+        return
+    before = ctx.figures.value(metric, year - 1)
+    pct = None
+    if before is not None and before.value:
+        pct = StatementValue(
+            metric, diff.value / abs(before.value) * 100.0, "%", year, diff.facts, f"% {diff.what}"
+        )
+    for nc in numbers:
+        if nc.quantity is None or match_statement_value(nc.quantity, printed, tol):
+            continue
+        if match_statement_value(nc.quantity, diff, tol) or (
+            pct is not None
+            and nc.quantity.unit == "%"
+            and match_statement_value(nc.quantity, pct, tol)
+        ):
+            nc.status = "route_conflict"
+            nc.detail = (
+                f"the statements print the year's movement: {printed.describe()}; the figure is "
+                f"the {diff.describe()}"
+            )
 
 
 def _parts_for_wholes(ctx: Context, answer: Answer, numbers: list[NumberCheck]) -> None:

@@ -38,7 +38,7 @@ from finqa.agents.judge.numeric import NumberCheck
 from finqa.agents.types import Answer
 from finqa.lexicon import find_metrics
 from finqa.lexicon.answer_form import FORM_WORDS
-from finqa.lexicon.components import side_classes
+from finqa.lexicon.components import one_side_named
 from finqa.lexicon.dimension_members import kind_words
 from finqa.lexicon.dimension_question import asked_dimension
 from finqa.lexicon.entities import LEGAL_SUFFIXES
@@ -370,7 +370,7 @@ def one_side(ctx: Context, answer: Answer, numbers: Sequence[NumberCheck]) -> li
     """A problem when the answer's figure is one side of a balance printed under the caption the
     question names on both sides of the balance sheet, the question naming no side (module
     docstring)."""
-    if ctx.abstained or not numbers or side_classes(ctx.question):
+    if ctx.abstained or not numbers or one_side_named(ctx.question):
         return []
     asked = {singular(w) for w in _words(ctx.question)}
     figures = [abs(nc.value) for nc in numbers if nc.value]

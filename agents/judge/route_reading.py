@@ -28,6 +28,7 @@ __all__ = [
     "part_reading",
     "period_type_fits",
     "same_value",
+    "summed_lines",
 ]
 
 RouteKind = Literal["xbrl", "statement", "components", "other_table", "later_filing"]
@@ -112,6 +113,45 @@ def component_sums(
         if total is not None and total.strong:
             raw = f"sum of components {lines}"
             out.append(dataclasses.replace(total, value=value, route="components", raw=raw))
+    return out
+
+
+def summed_lines(readings: Sequence[Reading], item: str) -> list[Reading]:
+    """A summed line item (`LineItem.summed`: short-term debt printed as 'Short-term
+    borrowings' and 'Current portion of long-term debt') is the sum of its lines on one
+    statement: the readings of one page, statement and route under distinct captions become
+    one reading of their sum (each line alone is a part, no reading of the item); a 'Total
+    ...' line among them is that sum, read alone."""
+    from finqa.lexicon.line_items import get_item
+
+    li = get_item(item)
+    if li is None or not li.summed:
+        return list(readings)
+    groups: dict[tuple[str, int, str, str], list[Reading]] = {}
+    for r in readings:
+        groups.setdefault((r.doc, r.page, r.statement, r.route), []).append(r)
+    out: list[Reading] = []
+    for (_doc, _page, statement, route), group in groups.items():
+        labels = {r.label for r in group}
+        if statement not in _PRIMARY or route == "components" or len(labels) < 2:
+            out.extend(group)
+            continue
+        if len(labels) != len(group):
+            out.extend(group)  # one caption read twice: not lines to add up
+            continue
+        totals = [r for r in group if r.label.strip().lower().startswith("total")]
+        if totals:  # a 'Total ...' line of the item is the sum itself (as the reasoner reads it)
+            out.append(totals[0])
+            continue
+        lines = " + ".join(f"{r.label} {r.raw or r.value}" for r in group)
+        out.append(
+            dataclasses.replace(
+                group[0],
+                value=sum(r.value for r in group),
+                label=" + ".join(r.label for r in group),
+                raw=f"sum of the lines {lines}",
+            )
+        )
     return out
 
 

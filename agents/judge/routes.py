@@ -45,6 +45,7 @@ from finqa.agents.judge.route_reading import (
     one_per_route,
     part_reading,
     same_value,
+    summed_lines,
 )
 from finqa.agents.judge.route_value import (
     RouteValue,
@@ -221,7 +222,7 @@ class Routes:
                         seen.add(mark)
                         found.append(reading)
                 found += component_sums(store, doc, facts, item, year, later, main)
-        return found
+        return summed_lines(found, item)
 
     def _part_read(self, part: Any, item: str, year: int) -> list[Reading]:
         """Readings of `item` for the asked part: the facts of its member in the index's

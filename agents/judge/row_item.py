@@ -80,6 +80,10 @@ def _asked_items(ctx: Context) -> set[str]:
     ask = ctx.intent.ask
     ids |= {x for x in (ctx.expect.metric, ask.metric, *ask.operands) if x}
     ids |= {x for x in (ask.recipe,) if x}
+    if ctx.expect.change or ask.aggregate in ("change", "growth", "trend"):
+        # a balance's movement asked: the line its statement prints the movement as (cash's
+        # net increase (decrease) on the statement of cash flows) is the asked item's
+        ids |= {moved for x in list(ids) if (moved := _lex.moved_by(x))}
     stack = list(ids)
     while stack:
         for inp in _operands(stack.pop()):

@@ -25,10 +25,16 @@ __all__ = [
     "change_from_statements",
     "match_statement_value",
     "units_agree",
+    "figures_close",
 ]
 
 _TIGHTER = 0.2  # share of the judge's relative tolerance allowed against its own derivation
 _PURE = frozenset({"", "%", "ratio", "times", "x", "days"})
+
+
+def figures_close(a: float, b: float) -> bool:
+    """Two figures of one line equal within the rounding of a printed statement."""
+    return abs(a - b) <= 0.005 * max(abs(a), abs(b), 1e-9)
 
 
 def units_agree(written: str, computed: str) -> bool:
@@ -146,13 +152,21 @@ class StatementFigures:
 
     def change(self, metric_id: str, year: int) -> list[StatementValue]:
         """The metric's change from `year - 1` to `year`: the difference (in points for a
-        percentage) and, for an amount, the percentage change."""
+        percentage) and, for an amount, the percentage change. A balance whose statement prints
+        its movement (`Metric.moved_by`: cash's net increase (decrease) on the statement of cash
+        flows) changes by that printed line; the balances' difference and its percentage count
+        only where they agree with it (the line holds what the balance sheet line does not:
+        cash held for sale, restricted cash)."""
         now, before = self.value(metric_id, year), self.value(metric_id, year - 1)
-        if now is None or before is None:
-            return []
-        facts = now.facts + before.facts
         name = metric_id.replace("_", " ")
-        out = [
+        printed = self.printed_change(metric_id, year)
+        out = [] if printed is None else [printed]
+        if now is None or before is None:
+            return out
+        if printed is not None and not figures_close(printed.value, now.value - before.value):
+            return out
+        facts = now.facts + before.facts
+        out.append(
             StatementValue(
                 metric_id,
                 now.value - before.value,
@@ -161,7 +175,7 @@ class StatementFigures:
                 facts,
                 f"change from FY{year - 1} in {name}",
             )
-        ]
+        )
         if now.unit not in _PURE and before.value:
             pct = (now.value - before.value) / abs(before.value) * 100.0
             out.append(
@@ -170,6 +184,37 @@ class StatementFigures:
                 )
             )
         return out
+
+    def printed_change(self, metric_id: str, year: int) -> StatementValue | None:
+        """The line the statements print for the balance's movement over `year` (None: the
+        balance has none in the catalogue, or the evidence does not print it)."""
+        moved = _lex.moved_by(metric_id)
+        found = self.value(moved, year) if moved else None
+        if found is None:
+            return None
+        return StatementValue(
+            metric_id,
+            found.value,
+            found.unit,
+            year,
+            found.facts,
+            f"change in FY{year} in {metric_id.replace('_', ' ')} as the statements print it",
+        )
+
+    def balances_change(self, metric_id: str, year: int) -> StatementValue | None:
+        """The difference of the balance's two year-end figures (None: one is not read)."""
+        now, before = self.value(metric_id, year), self.value(metric_id, year - 1)
+        if now is None or before is None:
+            return None
+        return StatementValue(
+            metric_id,
+            now.value - before.value,
+            now.unit,
+            year,
+            now.facts + before.facts,
+            f"difference of the FY{year - 1} and FY{year} balances of "
+            f"{metric_id.replace('_', ' ')}",
+        )
 
     def ratio(self, numerator: str, denominator: str, year: int) -> StatementValue | None:
         """numerator / denominator for `year` (two line items the answer names as a ratio)."""

@@ -123,7 +123,10 @@ STORE_READ_ERRORS: tuple[type[Exception], ...] = (OSError, ValueError, KeyError,
 # 35: a caption naming its own figures ('Accounts receivable, net of allowances of $845 and
 #     $882 17,513 13,457') keeps them (the row was dropped, three cells for two columns);
 #     'Deferred revenues' (Activision Blizzard, Oracle, Pfizer) is deferred revenue
-MODEL_VERSION = 35
+# 36: the statement of cash flows' net increase (decrease) in cash (and restricted cash) is a
+#     line item of its own (`cash_change`, `cash_and_restricted_cash_change`): the printed
+#     movement of the balance it reconciles
+MODEL_VERSION = 36
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
 

@@ -517,6 +517,12 @@ class Book:
             if r.model and not _tagged(r) and r.item in li.partners
             for y in r.years
         }
+        # the text tables that print the item under one of its own captions for the year
+        captioned = {
+            (r.doc_id, r.table_id)
+            for r in pool
+            if r.model and r.table_id and r.key in exact and r.value_for(year) is not None
+        }
         for row in pool:
             if (
                 row.value_for(year) is None
@@ -542,6 +548,9 @@ class Book:
             # read as the item under its own first caption: a row the filing's tag says is it,
             # or 'Net income attributable to Costco' read alone (a quarter's model rows, where
             # the consolidated line is its partner), the item by the catalogue's convention
+            # (a text table printing the item under a caption the catalogue lists holds it
+            # there: another row of that table read as the item by its words ranks below it,
+            # 'Total interest expense - net' beside 'Interest expense' being the net line)
             if (
                 score is None
                 and exact
@@ -550,7 +559,14 @@ class Book:
                 score = _row_score(
                     replace(row, key=exact[0]), li.statement, exact, prefixes, excludes, off
                 )
-                if score is not None and tagged:
+                if (
+                    score is not None
+                    and tagged
+                    and not _tagged(row)
+                    and (row.doc_id, row.table_id) in captioned
+                ):
+                    score -= len(exact)  # below the last caption the catalogue lists
+                elif score is not None and tagged:
                     score += TAG_PREFERENCE
             if score is not None and row.model:
                 score += MODEL_PREFERENCE

@@ -14,7 +14,7 @@ __all__ = ["explain", "fmt_unit"]
 
 def explain(sol: Solution) -> str:
     """The sentences (each with a leading space) the answer adds after its computation."""
-    return _summed_lines(sol) + _basis(sol) + _alternative(sol)
+    return _summed_lines(sol) + _basis(sol) + _alternative(sol) + sol.beside
 
 
 def fmt_unit(v: float, unit: str, scale: float = 1.0) -> str:
@@ -107,7 +107,7 @@ def _summed_lines(sol: Solution) -> str:
     sides = dict.fromkeys(
         f" {f.item.name[:1].upper()}{f.item.name[1:]} is the sum of the lines printed as "
         f"{f.row.label.strip()[:60]!r} among both the current and the non-current lines of the "
-        "balance sheet (the question names no side)."
+        "balance sheet (the question asks the whole balance, naming no side or both)."
         for f in sol.facts
         if f.both_sides
     )

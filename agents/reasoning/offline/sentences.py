@@ -39,7 +39,9 @@ from finqa.lexicon import (
     get_metric,
 )
 from finqa.lexicon.answer_form import alternatives
+from finqa.lexicon.entities import calendar_years
 from finqa.lexicon.movement import size_of_movement
+from finqa.lexicon.periods import other_years_stated
 from finqa.lexicon.polarity import (
     YES_NO_HEAD,
     asks_direction,
@@ -129,7 +131,7 @@ def _covering(
     for p in best_passages(query, evidence, k=_CANDIDATES):
         if phrases and not _uses_concept(p.text, phrases, names):
             continue
-        if same_period and _other_span(question, p.text):
+        if same_period and _other_period(question, p):
             continue
         cov = rest.get(p.text, 0.0) if terms else 1.0
         if cov >= MIN_COVERAGE:
@@ -138,6 +140,16 @@ def _covering(
 
 
 _SUB_ANNUAL = frozenset({"quarter", "half", "ytd"})
+
+
+def _other_period(question: str, p: Passage) -> bool:
+    """The sentence states a fact of another period than the one asked: another span of the
+    year, or only years none of which is asked ('During 2016, ... an $88 million gain' for
+    2017; a year away only where the filer's fiscal years are calendar years)."""
+    if _other_span(question, p.text):
+        return True
+    exact = calendar_years(p.citation.doc_id)
+    return bool(other_years_stated(p.text, read_intent(question).ask.years, exact=exact))
 
 
 def _other_span(question: str, sentence: str) -> bool:

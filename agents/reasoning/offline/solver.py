@@ -52,6 +52,9 @@ class Solution:
     # why the figure cannot be the metric by its definition (`lexicon.plausibility`: a margin
     # outside [-100%, 100%], a negative turnover or days ratio); empty when it can
     implausible: str = ""
+    # a sentence the answer adds where a second reading of the figure differs and why this one
+    # answers (a balance's printed movement beside the difference of its two balances)
+    beside: str = ""
 
 
 def _expand(
@@ -164,6 +167,9 @@ def solve(spec: QuestionAsk, book: Book) -> Solution | None:
     the evidence is computed on the year-end balance instead (`Solution.basis` 'year_end'),
     unless the question states its balance basis: the answer then says so."""
     sol = _solve(spec, book)
+    moved = _printed_movement(spec, book, sol)
+    if moved is not None:
+        return moved
     if (sol is not None and not sol.implausible) or spec.conventions.balance is not None:
         return sol
     recipe = get_recipe(spec.recipe)
@@ -175,6 +181,60 @@ def solve(spec: QuestionAsk, book: Book) -> Solution | None:
         return sol  # the defined reading's failure is the one to state
     other.basis = "year_end"
     return other
+
+
+def _printed_movement(spec: QuestionAsk, book: Book, balances: Solution | None) -> Solution | None:
+    """A balance's movement over one year read from the line its statement prints for it
+    (`Metric.moved_by`: cash's net increase (decrease) on the statement of cash flows).
+
+    Where that line and the difference of the two balances agree, the difference answers (the
+    printed line confirms it: None). Where they disagree (cash held for sale, restricted cash,
+    a reclassification the statement's balance holds beyond the balance sheet line), the
+    printed line is the filer's own figure of the period's movement: an amount asked is that
+    line, the balances' difference stated beside it; a percentage asked has no one base (the
+    balance sheet's or the statement's opening balance), so the balances' reading is returned
+    marked implausible and the caller abstains, saying why. With one of the two balances not
+    read, an amount asked (or a bare change) is the printed line."""
+    from finqa.lexicon.metrics import METRICS
+    from finqa.lexicon.recipes import formula_recipe
+
+    metric = METRICS.get(spec.recipe or "")
+    years = spec.agg_years
+    if metric is None or metric.moved_by is None or spec.aggregate not in ("change", "growth"):
+        return None
+    if len(years) != 2 or years[1] - years[0] != 1 or spec.sub_annual:
+        return None
+    item = metric.moved_by
+    name = f"{METRICS[item].name.lower()}, as the statement of cash flows prints it"
+    recipe = formula_recipe(f"{metric.id}:moved", name, item, "USD")
+    one = replace(spec, aggregate="single", agg_years=(years[1],), target_year=years[1])
+    printed = _solve(one, book, described=False, recipe=recipe) if recipe is not None else None
+    if printed is None:
+        return None
+    growth = spec.aggregate == "growth"
+    if balances is None:  # a bare 'how much did it change' takes the amount
+        return None if growth and spec.change_form != "both" else printed
+    amount = _solve(replace(spec, aggregate="change"), book) if growth else balances
+    if amount is None or abs(printed.value - amount.value) <= 0.005 * max(
+        abs(printed.value), abs(amount.value), 1e-9
+    ):
+        return None
+    shown = format_value(amount, replace(spec, aggregate="change"))
+    y0, y1 = years
+    lines = f"{metric.name[:1].lower()}{metric.name[1:]}"
+    if growth and spec.change_form != "both":
+        balances.implausible = (
+            f"the statement of cash flows prints the FY{y1} movement of {lines} as "
+            f"{format_value(printed, one)}, the balance sheet's two balances differ by {shown}: "
+            "a percentage has no one opening balance to be taken over"
+        )
+        return balances
+    printed.beside = (
+        f" The balance sheet's {lines} moved by {shown} from FY{y0} to FY{y1}; the statement "
+        "of cash flows' movement answers, as it includes what the balance it reconciles holds "
+        "beyond that line."
+    )
+    return printed
 
 
 def solve_with(spec: QuestionAsk, book: Book, recipe: Recipe) -> Solution | None:
