@@ -84,7 +84,11 @@ _AGAINST = re.compile(
 _CONDITIONAL = re.compile(
     r"^\s*if\b.*\bnot\b.*\b(?:useful|relevant|meaningful|applicable|appropriate)\b", re.I | re.S
 )
-_CHANGE = re.compile(r"\b(?:chang\w*|growth|grew|differen\w*|increas\w*|decreas\w*|drop\w*)", re.I)
+_CHANGE = re.compile(
+    r"\b(?:chang\w*|grow\w*|grew|differen\w*|increas\w*|decreas\w*|drop\w*|declin\w*|ris(?:e|es|en)"
+    r"|rose|f[ae]ll\w*)",
+    re.I,
+)
 _COMPARE = re.compile(r"\bcompar\w*|\bvs\.?(?!\w)|\bversus\b", re.I)
 _FIGURE = re.compile(
     r"\bhow (?:much|many)\b|\bhow (?:fast|quickly|rapidly)\b|\bcalculat\w*|\bcompute\b|\bquantity\b|\bwhat (?:is|was|were|are) "

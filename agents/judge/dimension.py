@@ -227,8 +227,10 @@ def _check_computed(
     hits = [nc for nc in numbers if expected is not None and any(close(v, expected) for v in _values(nc, percent))]  # fmt: skip
     for nc in hits:
         nc.status = "rederived"
+        moved = "" if how is None else f" ({label}, a change from the period before)"
         nc.detail = (
-            f"recomputed from the statement model's figures for {asked.describe()}: {expected:,.2f}"
+            f"recomputed from the statement model's figures for {asked.describe()}{moved}: "
+            f"{expected:,.2f}"
         )
         check.verified.append(nc.text)
     if check.verified:

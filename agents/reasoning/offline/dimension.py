@@ -42,6 +42,7 @@ from finqa.lexicon.dimensions import (
 from finqa.lexicon.display import format_amount
 from finqa.lexicon.metrics import Metric
 from finqa.lexicon.model import AskedDimension, StatementFact
+from finqa.lexicon.movement import favourable_direction
 from finqa.lexicon.question_intent import read_intent
 
 __all__ = ["CANNOT", "abstain_part", "dimension_answer", "fact_citation"]
@@ -177,7 +178,7 @@ def dimension_answer(
             store,
             evidence,
             strategy,
-            ask.direction if ask.is_yes_no else None,
+            ask.direction if ask.is_yes_no or all(ask.direction) else None,
             ask.decimals,
             both_forms=asks_both_forms(read_intent(question).head),
         )
@@ -348,7 +349,7 @@ def _computed(
         description=f"{label} of {asked.describe()}",
     )  # fmt: skip
     before = _year_before(metric, inputs, figures, operands, percent, label, asked)
-    moved, verdict = "", ""
+    moved, verdict, judged = "", "", ""
     if before is not None:
         earlier, earlier_calc = before  # in the operands' scale, as the calculation's result
         earlier_when = next(iter(figures.previous.values())).period.key
@@ -369,13 +370,22 @@ def _computed(
             if way
             else f", as in {earlier_when}"
         )
-        if direction is not None and any(direction) and way:
+        if direction is not None and all(direction) and way:
+            # 'did it improve or deteriorate?': the way it went, in the words of the item's
+            # favourable direction (a margin that fell deteriorated)
+            favourable = favourable_direction(metric.id)
+            if favourable:
+                better = (way == "rose") == (favourable > 0)
+                judged = (
+                    f" Compared with {earlier_when}, it {'improved' if better else 'deteriorated'}."
+                )
+        elif direction is not None and any(direction) and way:
             yes = (direction[0] and way == "rose") or (direction[1] and way == "fell")
             verdict = "Yes. " if yes else "No. "
     text = (
         f"{verdict}The {label} of the {_part_name(asked, kind)} {kind} for {when} was {shown} "
         f"[{cites[0].source_id}]{moved}, computed from the {kind}'s own figures: {parts}; not "
-        f"the consolidated figures. Answer: {verdict}{shown}."
+        f"the consolidated figures.{judged} Answer: {verdict}{shown}."
     )
     calcs = (calc,) if before is None else (calc, before[1])
     return _part_answer(text, asked, strategy, 0.75, cites, calcs)

@@ -1,0 +1,73 @@
+"""A part of the business's movement (issue #25: a segment's figure; the judge's acceptance of
+right answers): 'did the segment's margin improve or deteriorate?' is answered in the words the
+question offers, from the margin's favourable direction (a margin that fell deteriorated), in a
+claim of its own that the judge places on that part; 'by what percentage did X grow in Q2 2023
+compared with Q2 2022' asks one growth, not the two quarters' figures."""
+
+from __future__ import annotations
+
+from _reasoning_data import INCOME, evidence
+from finqa.agents.config import Settings
+from finqa.agents.judge import JudgeAgent
+from finqa.agents.judge.facets import assign_claims, decompose
+from finqa.lexicon.question_parts import question_parts
+from test_reasoning_segments import DOC, PROSE, SEGMENTS, ask
+
+Q = (
+    "What was the operating margin of Acme's Foodservice segment in 2022, and did it improve or "
+    "deteriorate compared with 2021?"
+)
+
+
+def test_the_way_it_went_in_the_questions_words() -> None:
+    a = ask(Q, (90, SEGMENTS))
+    assert not a.abstained, a.text
+    assert "38.6%" in a.text  # 2,512 / 6,500
+    assert "Compared with FY2021, it improved." in a.text  # 32.9% in 2021
+
+
+def test_the_judge_places_the_way_on_its_part() -> None:
+    claims = [
+        "The operating margin of the Foodservice segment for FY2022 was 38.6%;",
+        "Compared with FY2021, it improved.",
+    ]
+    assert assign_claims(decompose(Q), claims, [1, 0]) == [0, 1]
+
+
+def test_a_growth_compared_with_a_quarter_is_one_figure() -> None:
+    q = (
+        "By what percentage did Acme's U.S. net revenues grow in the quarter ended June 30, 2023 "
+        "compared with the quarter ended June 30, 2022?"
+    )
+    assert [p.form for p in question_parts(q).parts] == ["figure"]
+    q2 = "How did Acme's revenue in 2022 compare with 2021?"
+    assert [p.form for p in question_parts(q2).parts] == ["compare"]
+
+
+def test_the_judge_accepts_the_segment_answer() -> None:
+    from finqa.lexicon.statements import MemoryStatementStore, read_pages
+
+    store = MemoryStatementStore(read_pages(DOC, [(50, INCOME), (90, SEGMENTS)]).tables)
+    a = ask(Q, (90, SEGMENTS))
+    verdict = JudgeAgent(Settings(), statements=store).evaluate(
+        Q, a, evidence(PROSE, SEGMENTS, doc=DOC, question=Q), 1
+    )
+    facets = verdict.details["facets"]
+    assert [f["kind"] for f in facets] == ["figure", "verdict"]
+    assert all(f["addressed"] for f in facets), facets
+    assert verdict.decision == "accept", verdict.feedback
+
+
+def test_a_parts_growth_is_a_change() -> None:
+    """The judge's recomputed growth of a part is a change, not the part's level."""
+    from finqa.lexicon.statements import MemoryStatementStore, read_pages
+
+    q = "By what percentage did Acme's Foodservice segment revenue grow in 2022 compared with 2021?"
+    store = MemoryStatementStore(read_pages(DOC, [(50, INCOME), (90, SEGMENTS)]).tables)
+    a = ask(q, (90, SEGMENTS))
+    assert not a.abstained and "-1.1%" in a.text, a.text  # 6,500 / 6,574 - 1
+    verdict = JudgeAgent(Settings(), statements=store).evaluate(
+        q, a, evidence(PROSE, SEGMENTS, doc=DOC, question=q), 1
+    )
+    codes = [p["code"] for p in verdict.details["answer_problems"]]
+    assert "not_change" not in codes and verdict.decision == "accept", verdict.feedback
