@@ -149,13 +149,38 @@ _PROPER = re.compile(r"^(?:[A-Z0-9][\w.&'’-]*|&|and|of|the|,)$")
 _QUESTION_WORDS = frozenset({"what", "which", "how", "in", "for", "the", "did", "was", "is", "its"})
 
 
-def _part_before_kind(question: str, found: tuple[str, int, int]) -> AskedDimension | None:
+# a kind word referring back to a part named before it: 'the segment's net income', 'that unit'
+_REFERRED = re.compile(r"\b(?:the|that|this)\s+$", re.I)
+
+
+def _referred_part(question: str, kinds: list[tuple[str, int, int]]) -> AskedDimension | None:
+    """The part a kind word refers back to ('... Consumer & Community Banking segment benefited
+    from higher rates. What was the segment's net income?'): the part named before it by the
+    same kind word, whatever that sentence says of it; None when no earlier name is found."""
+    for kind, start, end in kinds:
+        if not _REFERRED.search(question[max(0, start - 6) : start]):
+            continue
+        if not _figure_near(question, start, end):
+            continue
+        for earlier in kinds:
+            if earlier[1] >= start or earlier[0] != kind:
+                continue
+            named = _part_before_kind(question, earlier, need_figure=False)
+            if named is not None:
+                return named
+    return None
+
+
+def _part_before_kind(
+    question: str, found: tuple[str, int, int], need_figure: bool = True
+) -> AskedDimension | None:
     """The part a proper name before a kind word names ('the Greater China segment'), or None
-    (no name, a question word, the company's own name, a kind word naming no figure)."""
+    (no name, a question word, the company's own name, a kind word naming no figure;
+    `need_figure`: the kind word must qualify a figure, not an event)."""
     from finqa.lexicon.model import AskedDimension
 
     kind, start, end = found
-    if not _figure_near(question, start, end):
+    if need_figure and not _figure_near(question, start, end):
         return None
     words = list(_tokens(question[:start]))
     companies = _company_spans(question)
@@ -200,10 +225,14 @@ def asked_dimension(question: str) -> AskedDimension | None:
     from finqa.lexicon.demonyms import place_adjective
     from finqa.lexicon.model import AskedDimension
 
-    for found in _axis_words(question):
+    kinds = _axis_words(question)
+    for found in kinds:
         named = _part_before_kind(question, found)
         if named is not None:
             return named
+    referred = _referred_part(question, kinds)
+    if referred is not None:
+        return referred
     place_part = place_adjective(question)  # 'Canadian operations', 'European revenue'
     if place_part is not None:
         return place_part

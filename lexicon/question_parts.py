@@ -28,6 +28,7 @@ from finqa.lexicon.periods import year_mentions
 from finqa.lexicon.prose import question_sentences
 
 __all__ = [
+    "follow_up_year",
     "PartForm",
     "QuestionPart",
     "QuestionParts",
@@ -69,7 +70,8 @@ _WHETHER = re.compile(rf"^\s*{WHETHER_REQUEST}\b", re.I)
 # a follow-up asking the part before again for another year ('And in 2018?', 'What about
 # fiscal 2019?', 'and what about in 2019?')
 _FOLLOW_UP = re.compile(
-    r"^\s*(?:and\s+)?(?:(?:what|how)\s+about\s+)?(?:in\s+|for\s+)?(?:the\s+)?"
+    r"^\s*(?:and\s+)?(?:(?:what|how)\s+about\s+|what\s+(?:was|is|were)\s+(?:it|they|that)\s+)?"
+    r"(?:in\s+|for\s+|as\s+of\s+)?(?:the\s+(?:end\s+of\s+)?)?"
     r"(?:FY\s*|fiscal\s+(?:year\s+)?)?(?P<year>(?:19|20)\d{2})\s*\??\s*$",
     re.I,
 )
@@ -223,6 +225,13 @@ def _part(index: int, part: str, context: str) -> QuestionPart:
         form = "answer"
     explain = form == "verdict" and _asks_why(part)
     return QuestionPart(index, part, form, context, years, explain)
+
+
+def follow_up_year(part: str) -> int | None:
+    """The year a follow-up part asks the part before again for ('and what was it in fiscal
+    2018?', 'And in 2018?', 'What about 2019?'); None for any other part."""
+    m = _FOLLOW_UP.match(part)
+    return int(m.group("year")) if m is not None else None
 
 
 def _against_years(part: str, context: str) -> tuple[int, ...] | None:

@@ -118,9 +118,10 @@ def metric_unit(metric_id: str) -> str | None:
 def moved_by(metric_id: str) -> str | None:
     """The line item a balance's statement prints its movement as (`Metric.moved_by`), else None."""
     try:
-        return _fn("get_metric")(metric_id).moved_by
+        moved = _fn("get_metric")(metric_id).moved_by
     except KeyError:  # unknown id (UnknownMetricError)
         return None
+    return str(moved) if moved else None
 
 
 def find_companies(text: str) -> list[Any]:

@@ -219,11 +219,14 @@ def check_basis(
         unnamed = _line_unnamed(lines, candidates)
         if unnamed is not None:
             return unnamed
+    # what drove a movement into the latest year asked is a fact of that year ('the change
+    # from 2017' to 2018 is not explained by a sentence on 2017 against 2016)
+    period = [max(asked)] if topic.cause and len(asked) > 1 else list(asked)
     failures: list[BasisCheck] = []
     for source_id, sentence, chunk_id in candidates:
-        item = evidence.by_source(source_id) if source_id else None
+        item = evidence.by_source(source_id) if source_id else _holding(evidence, sentence)
         section = _section(item, chunk_id)
-        failed = _judge_sentence(sentence, source_id, item, section, topic, asked_names, asked)
+        failed = _judge_sentence(sentence, source_id, item, section, topic, asked_names, period)
         if failed is None:
             return BasisCheck("supported", sentence, source_id, "about the subject, a fact")
         failures.append(failed)
@@ -536,6 +539,15 @@ def _fact_of_period(
             f"the quoted sentence is about {shown}, not the asked period",
         )
     return None
+
+
+def _holding(evidence: Evidence, sentence: str) -> EvidenceItem | None:
+    """The evidence item whose text holds a sentence quoted without its source (its first
+    words, spacing aside); None when none does."""
+    head = " ".join(sentence.split())[:80]
+    if not head:
+        return None
+    return next((i for i in evidence.items if head in " ".join(i.text.split())), None)
 
 
 def _basis_sentences(

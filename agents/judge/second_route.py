@@ -51,7 +51,11 @@ def second_route(
     named = intent.ask.variant if intent.ask.variant is not None else None
     if named is not None and named.metric != expect.metric:
         named = None
-    one_year = len(asked) == 1 and not intent.aggregates
+    # one year asked: the question names one, or names a prior year-end only as the opening
+    # balance of an average ('the average of total assets at December 31, 2019 and 2020')
+    one_year = (
+        len(asked) == 1 or (intent.ask.aggregate == "single" and len(intent.ask.agg_years) == 1)
+    ) and not intent.aggregates
     single = one_year and (named is not None or not intent.defines_metric)
     candidates = [nc for nc in figures if nc.ok]
     results = [nc for nc in candidates if nc.status == "calculation"]

@@ -224,11 +224,12 @@ class OfflineBackend:
             # printed under a caption naming both sides, read as that line
             spec = replace(spec, named_line=side_line)
             named = named_solution(spec, book)
+        if named is not None and named.implausible:
+            return self._abstain_implausible(spec, named, strategy)
         if (
             named is not None
             and not (spec.sub_annual and not spec.periods)
             and not spec.adjusted
-            and not named.implausible
             and self._acceptable(named, spec, strategy)
         ):
             return self._metric_answer(question, spec, named, strategy, book)

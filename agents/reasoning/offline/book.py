@@ -545,6 +545,10 @@ class Book:
                 continue
             score = _row_score(row, li.statement, exact, prefixes, excludes, off)
             tagged = row.item is not None and row.item in (li.id, *li.metrics)
+            if score is not None and row.item is not None and not tagged and row.key not in exact:
+                # a row the statement model typed as another item is not this one by a
+                # caption's first words ('Net income tax payments' is income taxes paid)
+                continue
             # read as the item under its own first caption: a row the filing's tag says is it,
             # or 'Net income attributable to Costco' read alone (a quarter's model rows, where
             # the consolidated line is its partner), the item by the catalogue's convention

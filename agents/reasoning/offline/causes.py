@@ -59,11 +59,14 @@ from finqa.lexicon.causes import (
     split_at_cause,
     stated_direction,
 )
+from finqa.lexicon.entities import calendar_years
 from finqa.lexicon.formula import numerator_inputs
 from finqa.lexicon.line_items import get_line_item, item_for_metric
 from finqa.lexicon.metrics import Metric
 from finqa.lexicon.movement import against_stated_change, change_percents, stated_change_percents
 from finqa.lexicon.movement import observed_direction as movement_between
+from finqa.lexicon.periods import other_years_stated
+from finqa.lexicon.question_ask import read_ask
 from finqa.lexicon.question_frame import cause_frame_words
 from finqa.lexicon.question_parts import movement_wording
 from finqa.lexicon.statements.store import STORE_READ_ERRORS
@@ -452,6 +455,16 @@ def cause_answer(
         seen_way = target.direction or movement_between(*figures)
         target = replace(target, direction=seen_way, change=_observed_change(target, figures))
     units = _units(target, evidence)
+    asked_years = read_ask(question).years
+    if asked_years:
+        # what drove a movement into the latest year asked is said of that year, not of the
+        # year before ('the change ... during 2017, compared to 2016' for 2018's change)
+        latest = [max(asked_years)]
+        units = [
+            u
+            for u in units
+            if not other_years_stated(u.text, latest, exact=calendar_years(u.item.doc_id))
+        ]
     if not units:
         text = (
             f"I {CANNOT}: no evidence sentence explains what moved {target.label}. Looked for "

@@ -4,7 +4,8 @@ operating margin did the segment earn, and how fast did its revenue grow?'): eac
 on its own and the answers are given in the question's order, one after the other.
 
 - The parts are the lexicon's one parse of the question (`lexicon.question_parts`); only a
-  question whose every part asks a figure is split (a yes/no, a choice or a cause part is
+  question whose every part asks a figure (or asks the part before again for another year,
+  'and what was it in fiscal 2018?': that part's question for that year) is split (a yes/no, a choice or a cause part is
   answered by the modules that read those).
 - A part is asked with what the question said before it as its premise: the question's own
   premise and the earlier parts, stated ('How much cash did X hold at the end of fiscal 2015.
@@ -23,7 +24,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from finqa.agents.types import Answer, Citation
-from finqa.lexicon.question_parts import question_parts
+from finqa.lexicon.question_parts import follow_up_year, question_parts
 
 __all__ = ["part_questions", "joined"]
 
@@ -35,7 +36,10 @@ def part_questions(question: str) -> tuple[str, ...] | None:
     with the question's premise and earlier parts before it; None for any other question."""
     q = " ".join(question.split())
     parts = question_parts(q).parts
-    if len(parts) < 2 or any(p.form not in _FIGURE_FORMS for p in parts):
+    if len(parts) < 2 or any(
+        p.form not in _FIGURE_FORMS and not (i and follow_up_year(p.text))
+        for i, p in enumerate(parts)
+    ):
         return None
     first = q.find(parts[0].text)
     last = q.rfind(parts[-1].text)
@@ -48,10 +52,30 @@ def part_questions(question: str) -> tuple[str, ...] | None:
     premise = "" if lead else premise
     out: list[str] = []
     for i, part in enumerate(parts):
+        again = follow_up_year(part.text) if i else None
+        if again is not None:
+            # 'and what was it in fiscal 2018?': the part before, asked for that year
+            ask = _for_year(out[-1], again)
+            if ask is None:
+                return None
+            out.append(ask)
+            continue
         earlier = " ".join(_stated(p.text, lead) for p in parts[:i])
         ask = _asked(part.text, lead)
         out.append(" ".join(x for x in (premise, earlier, ask, closing) if x))
     return tuple(out)
+
+
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
+
+
+def _for_year(question: str, year: int) -> str | None:
+    """The question asked for another fiscal year: its one year named replaced (None when it
+    names none, or several)."""
+    found = {m.group() for m in _YEAR.finditer(question)}
+    if len(found) != 1:
+        return None
+    return _YEAR.sub(str(year), question)
 
 
 def joined(answers: Sequence[Answer]) -> Answer:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from finqa.agents.reasoning.offline.book import Book, Fact
-from finqa.agents.reasoning.offline.solver import Solution, build_solution
+from finqa.agents.reasoning.offline.solver import Solution, build_solution, implausible
 from finqa.agents.reasoning.offline.tables import Row
 from finqa.lexicon.causes import effect_object
 from finqa.lexicon.display import format_amount
@@ -100,7 +100,16 @@ def named_solution(spec: QuestionAsk, book: Book) -> Solution | None:
             names.append(name)
         expressions.append(" + ".join(names) if len(names) > 1 else names[0])
     recipe = Recipe(NAMED_LINE, line.phrase, (NAMED_LINE,), "USD")
-    return build_solution(spec, recipe, NAMED_LINE, spec.agg_years, expressions, facts)
+    sol = build_solution(spec, recipe, NAMED_LINE, spec.agg_years, expressions, facts)
+    if sol is not None:
+        sol.implausible = implausible(spec, sol)
+        if sol.implausible and spec.asks_side and spec.target_year is not None:
+            # 'an income or an expense in 2018, ... the change from 2017?': the side it is on
+            # answers (each year's side stated), not a rate across the change of sign
+            return named_solution(
+                replace(spec, aggregate="single", agg_years=(spec.target_year,)), book
+            )
+    return sol
 
 
 def _rows(

@@ -29,6 +29,7 @@ __all__ = [
     "formula_items",
     "solve_with",
     "build_solution",
+    "implausible",
 ]
 
 _TOKEN = re.compile(r"([a-z_]+)\[y(?:-(\d))?\]")
@@ -271,7 +272,7 @@ def _solve(
         else:
             sol = _build(spec, recipe, formula, years, parts, facts, described)
             if sol is not None:
-                sol.implausible = _implausible(spec, sol)
+                sol.implausible = implausible(spec, sol)
                 weak = sum(1 for f in facts.values() if not f.row.primary)
                 guessed = sum(1 for f in facts.values() if f.row.header_inferred)
                 found.append(((bool(sol.implausible), weak, guessed, n), sol))
@@ -279,11 +280,21 @@ def _solve(
     return min(found, key=lambda t: t[0])[1] if found else None
 
 
-def _implausible(spec: QuestionAsk, sol: Solution) -> str:
-    """Why one year's figure of the metric breaks its definition (`lexicon.plausibility`), else
-    '' (a change, growth or average over years may take any sign or size)."""
+def implausible(spec: QuestionAsk, sol: Solution) -> str:
+    """Why one year's figure of the metric breaks its definition (`lexicon.plausibility`), or a
+    growth rate taken across a change of sign, else '' (a change or an average over years may
+    take any sign or size)."""
     from finqa.lexicon.plausibility import out_of_bounds
 
+    if spec.aggregate in ("growth", "cagr") and len(sol.per_year) == 2:
+        before, now = sol.per_year.values()
+        if before * now < 0:
+            # a rate of growth over a base of the other sign (an expense become income) says
+            # nothing of the movement: the two years' figures and their difference do
+            return (
+                f"its base year's figure and the asked year's have opposite signs ({before:,.6g} "
+                f"and {now:,.6g}): a percentage change across a change of sign is no growth rate"
+            )
     if spec.aggregate != "single" or len(sol.per_year) != 1 or sol.unit != sol.recipe.unit:
         return ""
     return out_of_bounds(sol.value, sol.recipe.id) or ""
