@@ -89,16 +89,54 @@ def _statement_period(ctx: Context, answer: Answer, nc: NumberCheck) -> str | No
     from finqa.lexicon.statements.classify import statement_of_page
 
     cited: set[str | None] = {nc.source} if nc.source else set()
+    rows: list[str] = []
     if not cited and nc.calculation is not None and 0 <= nc.calculation < len(answer.calculations):
-        cited = {op.source_id for op in answer.calculations[nc.calculation].operands}
+        operands = answer.calculations[nc.calculation].operands
+        cited = {op.source_id for op in operands}
+        rows = [op.text for op in operands if op.text]
     kinds: set[str | None] = set()
     for src in ctx.view.sources:
         if src.source_id in cited:
-            kind, _title = statement_of_page(src.text.splitlines())
+            lines = src.text.splitlines()
+            # a page printing two statements ('... Cash Flows' above '... Balance Sheet'): the
+            # title nearest above the line read (or printing the figure) is its statement's
+            printed = rows or [ln for ln in lines if _prints(ln, nc.text)]
+            kind = _title_above(lines, printed) or statement_of_page(lines)[0]
             kinds.add(
                 {"balance": "instant", "income": "duration", "cashflow": "duration"}.get(kind or "")
             )
     return kinds.pop() if len(kinds) == 1 else None
+
+
+def _title_above(lines: list[str], rows: list[str]) -> str | None:
+    """The kind of the formal statement title ('Condensed Consolidated Balance Sheet') nearest
+    above the first printed line among `rows`; None when no row is found or no title is above
+    it."""
+    from finqa.lexicon.statements.classify import title_kind
+
+    wanted = [" ".join(r.split())[:40] for r in rows if r.strip()]
+    for at, line in enumerate(lines):
+        flat = " ".join(line.split())
+        if flat and any(flat.startswith(w) or w.startswith(flat[:40]) for w in wanted if w):
+            for above in reversed(lines[:at]):
+                text = above.strip()
+                kind = title_kind(text) if _FORMAL_TITLE.search(text) else None
+                if kind:
+                    return kind
+            return None
+    return None
+
+
+_FORMAL_TITLE = re.compile(r"consolidated|combined|condensed", re.I)
+
+
+def _prints(line: str, figure: str) -> bool:
+    """The line prints the figure's digits as a number of its own ('7,613' in '... $ 7,613 $')."""
+    digits = re.sub(r"[^\d.,]", "", figure).strip(".,")
+    return (
+        bool(digits)
+        and re.search(rf"(?<![\d.,]){re.escape(digits)}(?![\d,]|\.\d)", line) is not None
+    )
 
 
 def _items_of(ctx: Context, answer: Answer, nc: NumberCheck) -> set[str]:
