@@ -338,7 +338,8 @@ def _fold_heads(found: list[MetricMatch], text: str) -> list[MetricMatch]:
     names that flow, not the balance: in 'how much net cash did X's operating activities
     provide', 'cash' is the head of 'net cash provided by operating activities' (a duration),
     not cash and cash equivalents (an instant). The word must be a word of the flow's own
-    captions, and nothing may set the two side by side ('cash and operating cash flow')."""
+    captions or stand just before the flow's mention ('cash additions to property and
+    equipment'), and nothing may set the two side by side ('cash and operating cash flow')."""
     if len(found) < 2:
         return found
     metrics = _load()
@@ -353,7 +354,10 @@ def _fold_heads(found: list[MetricMatch], text: str) -> list[MetricMatch]:
             if other is bare or flow is None or flow.period_type != "duration":
                 continue
             captions = (*flow.line_items, *flow.synonyms, flow.name)
-            if not any(word in metric_key(c).split() for c in captions):
+            adjunct = bare.end <= other.start and not text[bare.end : other.start].strip()
+            if not adjunct and not any(word in metric_key(c).split() for c in captions):
+                # ('cash additions to property and equipment': a noun just before the flow
+                # qualifies it, whatever the flow's captions say)
                 continue
             if bare.end <= other.start:
                 between = text[bare.end : other.start]

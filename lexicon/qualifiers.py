@@ -155,7 +155,10 @@ def item_words(metric_id: str) -> frozenset[str]:
 def _own_words(metric_id: str) -> frozenset[str]:
     m = METRICS[metric_id]
     spellings: Iterable[str] = (*m.synonyms, *m.line_items, m.name, m.id.replace("_", " "))
-    return frozenset(w for s in spellings for w in metric_key(s).split())
+    # every line of the statement of cash flows is a cash flow: 'cash additions to property
+    # and equipment' names no part of the additions
+    basis = ("cash",) if m.statement == "cash_flow" else ()
+    return frozenset((*(w for s in spellings for w in metric_key(s).split()), *basis))
 
 
 _FIRST_FIGURE = re.compile(r"[\d$(\u2014]")

@@ -95,6 +95,19 @@ class TestCashHeadsAFlow:
         generated = "How much cash did Acme generate from operating activities in 2022?"
         assert [m.canonical for m in find_metrics(generated)] == ["cfo"]
 
+    def test_a_balance_word_just_before_a_flow_qualifies_it(self) -> None:
+        """'cash additions to property and equipment': the noun before the flow names which
+        additions (capital expenditures), not the cash balance too."""
+        q = "By what percentage did Acme's cash additions to property and equipment increase?"
+        assert [m.canonical for m in find_metrics(q)] == ["capex"]
+        q2 = "What were Acme's cash balance and additions to property and equipment?"
+        assert [m.canonical for m in find_metrics(q2)] == ["cash", "capex"]
+        # every line of the statement of cash flows is cash: the word names no part of it
+        from finqa.lexicon.qualifiers import qualifiers
+
+        assert qualifiers(q) == ()
+        assert qualifiers("What were Acme's hardware additions to property and equipment?")
+
     def test_cash_set_beside_a_flow_stays_the_balance(self) -> None:
         """Two items set side by side ('cash to operating cash flow') are both asked."""
         found = [
