@@ -39,6 +39,7 @@ from typing import Literal
 from finqa.lexicon._data import data_cache, read_yaml
 from finqa.lexicon.answer_form import WHETHER_REQUEST, ask_head
 from finqa.lexicon.metrics import METRICS, metric_key
+from finqa.lexicon.premise_operand import premise_operand
 from finqa.lexicon.prose import question_sentences
 from finqa.lexicon.qualifiers import item_words
 
@@ -478,6 +479,18 @@ def answer_fit(question: str, answer: str) -> MeasureFit | None:
     its lead states when no item its first sentence names fits the phrase (an answer naming
     an operand before the asked ratio still gives the ratio); None when it may."""
     stated = stated_measure(answer)
+    operand = premise_operand(question)
+    if operand is not None and stated is not None and stated != operand:
+        # 'X's operating income rose. What was its growth rate?': the movement of the
+        # premise's line, not another line's
+        name, asked = METRICS[stated].name.lower(), METRICS[operand].name.lower()
+        return MeasureFit(
+            stated,
+            False,
+            asked,
+            reason=f"the question asks the movement of {asked}, the line its premise names; "
+            f"{name} is another line",
+        )
     onto = _contribution_target(question)
     if onto is not None and stated is not None:
         noun, part, target = onto

@@ -773,7 +773,7 @@ def named_brands(question: str) -> tuple[tuple[str, ...], ...]:
     from finqa.lexicon.prose import question_sentences
 
     asked = [s for s in question_sentences(question) if "?" in s] or [question]
-    owned = _subsidiary_names(asked)
+    owned = _subsidiary_names(asked) + _defined_parts(question, asked)
     if not owned and not any(c.via == "brand" for s in asked for c in find_companies(s)):
         return ()
     out: list[tuple[str, ...]] = list(owned)
@@ -800,6 +800,44 @@ def named_brands(question: str) -> tuple[tuple[str, ...], ...]:
 _NAMED_AFTER = re.compile(r"^\s+((?:[A-Z][\w&.\-]*\s+){0,2}[A-Z][\w&.\-]*?)['\u2019]s?\b")
 # a group's own words after its name ('Holdings', 'Group') are no business of it either
 _GROUP_WORDS = frozenset({"group", "holdings"})
+
+
+# a business named after the company and given a short name in the question ('PepsiCo
+# Beverages North America (PBNA) grew ...'): the name and its initials
+_DEFINED = re.compile(
+    r"^\s+((?:[A-Z][\w&.\-]*\s+){0,3}[A-Z][\w&.\-]*)\s*\((?P<short>[A-Z][A-Za-z&]{1,7})\)"
+)
+
+
+def _defined_parts(question: str, asked: Sequence[str]) -> list[tuple[str, ...]]:
+    """The spellings of a business the question names after the company with a short name in
+    parentheses, when an asking sentence uses that short name ('... (PBNA) grew its net
+    revenue. By what percentage did PBNA's operating profit change?'): the short name, the
+    extra words and the whole name."""
+    from finqa.lexicon.entities import LEGAL_SUFFIXES, find_companies
+    from finqa.lexicon.metrics import metric_key
+
+    out: list[tuple[str, ...]] = []
+    for c in find_companies(question):
+        if c.via == "brand":
+            continue
+        m = _DEFINED.match(question[c.end :])
+        if m is None:
+            continue
+        extra = m.group(1).split()
+        if any(w.lower().replace(".", "") in LEGAL_SUFFIXES | _GROUP_WORDS for w in extra):
+            continue
+        short = m.group("short")
+        if not any(re.search(rf"\b{re.escape(short)}\b", s) for s in asked):
+            continue
+        for spelled in (
+            (short.lower(),),
+            tuple(metric_key(" ".join(extra)).split()),
+            tuple(metric_key(f"{c.matched} {' '.join(extra)}").split()),
+        ):
+            if spelled and spelled not in out:
+                out.append(spelled)
+    return out
 
 
 def _subsidiary_names(sentences: Sequence[str]) -> list[tuple[str, ...]]:

@@ -323,6 +323,28 @@ def left_out_phrases(question: str) -> tuple[str, ...]:
     return tuple(" ".join(words) for words in found if words)
 
 
+_TAKING_IN = re.compile(
+    r"\b(?:including|inclusive\s+of|together\s+with)\s+(?:the\s+|its\s+|both\s+|any\s+)?"
+    r"(?P<y>[A-Za-z][\w&'\u2019-]*(?:\s+[A-Za-z][\w&'\u2019-]*){0,9})",
+    re.I,
+)
+
+
+@data_cache(256)
+def included_phrases(question: str) -> tuple[str, ...]:
+    """Every line the question says to take into what it asks beside the whole's usual lines,
+    as written ('capital lease obligations' in 'total debt, including capital lease
+    obligations'; 'short-term borrowings' and 'long-term debt classified as current' in
+    'including short-term borrowings and long-term debt classified as current')."""
+    out: list[str] = []
+    for m in _TAKING_IN.finditer(" ".join(question.split())):
+        words = _phrase_words(m.group("y"))
+        for part in re.split(r"\s+(?:and|plus)\s+", " ".join(words)):
+            if part.strip():
+                out.append(part.strip())
+    return tuple(out)
+
+
 # words that join a caption's words ('Transaction and credit losses', 'Income from continuing
 # operations', 'As a percentage of revenues'), never a line's own name
 JOINING_WORDS = frozenset(

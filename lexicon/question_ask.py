@@ -23,7 +23,7 @@ from finqa.lexicon.components import one_side_named
 from finqa.lexicon.conventions import Conventions, stated_conventions
 from finqa.lexicon.dimensions import asked_change, period_spec
 from finqa.lexicon.formula import keys as formula_keys
-from finqa.lexicon.metrics import METRICS
+from finqa.lexicon.metrics import METRICS, find_metrics
 from finqa.lexicon.movement import open_evaluation
 from finqa.lexicon.named_line import NamedLine, named_line
 from finqa.lexicon.numbers import question_scale
@@ -31,6 +31,7 @@ from finqa.lexicon.operations_scope import asks_continuing
 from finqa.lexicon.operators import asked_operator
 from finqa.lexicon.period_ask import PeriodType, asked_period_type
 from finqa.lexicon.periods import find_periods, fiscal_naming
+from finqa.lexicon.premise_operand import premise_operand_match
 from finqa.lexicon.qualifiers import left_out_phrases
 from finqa.lexicon.recipes import PCT_OF_REVENUE, Recipe, get_recipe, match_asked_metric
 from finqa.lexicon.sides import asks_side
@@ -154,12 +155,14 @@ def _read(q: str, fy_label: str | None) -> QuestionAsk:
     # preferred dividends, named across the verb and the owner
     head, q = _owners_amount(head), _owners_amount(q)
     period = _item_period(head, q)
-    matched = match_asked_metric(head, period=period)
+    matched = premise_operand_match(q, head) or match_asked_metric(head, period=period)
     text = head if matched else q
     lex = matched or match_asked_metric(q, period=period)
     recipe = lex[0] if lex else None
-    named = match_asked_metric(head, computable=False, period=period) or match_asked_metric(
-        q, computable=False, period=period
+    named = (
+        premise_operand_match(q, head)
+        or match_asked_metric(head, computable=False, period=period)
+        or match_asked_metric(q, computable=False, period=period)
     )
     paid = paid_asked(head, recipe)
     if paid is not None and get_recipe(paid) is not None:
@@ -406,7 +409,6 @@ def _aggregate(
 def _asks_effect(q: str) -> bool:
     """An either/or question offering a line's two effects on a figure it names after them ('add
     to or reduce its income before income taxes', 'help or hurt pre-tax income')."""
-    from finqa.lexicon.metrics import find_metrics
     from finqa.lexicon.sides import affected_kind, effect_asked
 
     asked = effect_asked(q)

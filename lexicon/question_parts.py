@@ -113,6 +113,23 @@ _AND_ASK = re.compile(
     r"|\s+[-\u2013\u2014]{1,2}\s+(?=(?:" + _WH + r"|" + _AUX + r")\s)",
     re.I,
 )
+
+
+def _asks_of(sentence: str) -> list[str]:
+    """The asks a sentence joins ('What was X, and what was Y?'), never split inside a
+    parenthesis ('What was its income tax line (an expense or a benefit, and how much)?')."""
+    out: list[str] = []
+    start = 0
+    for m in _AND_ASK.finditer(sentence):
+        before = sentence[: m.start()]
+        if before.count("(") > before.count(")"):
+            continue
+        out.append(sentence[start : m.start()])
+        start = m.end()
+    out.append(sentence[start:])
+    return out
+
+
 _WHY = re.compile(
     r"\bwhy\b|\bwhat (?:drove|drives|caused|led|explains?)\b|\bexplain\b|\breasons?\b|"
     r"\bhow did\b.*\b(?:affect|impact)\b",
@@ -175,7 +192,7 @@ def question_parts(question: str) -> QuestionParts:
             if context:
                 context[-1] += " " + sentence
             continue
-        for p in _AND_ASK.split(lead.group("q") if lead else sentence):
+        for p in _asks_of(lead.group("q") if lead else sentence):
             if p:
                 asked.append(p)
                 context.append(sentence)

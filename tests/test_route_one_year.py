@@ -46,35 +46,20 @@ def _store(*pages: tuple[int, str]) -> MemoryStatementStore:
     return MemoryStatementStore(read_pages(DOC, list(pages)).tables)
 
 
+def _operand(name: str, value: float, source: str, text: str) -> Operand:
+    year = name.rsplit("_fy", 1)[1]
+    return Operand(
+        name=name, value=value, unit="USD", scale=1e6, period=f"FY{year}", source_id=source,
+        text=text,
+    )  # fmt: skip
+
+
 def test_a_route_contradicts_a_return_on_another_line() -> None:
+    assets = "Total assets 152,136 133,625"
     ops = (
-        Operand(
-            name="net_income_fy2020",
-            value=37.0,
-            unit="USD",
-            scale=1e6,
-            period="FY2020",
-            source_id="S2",
-            text=TAXES,
-        ),  # fmt: skip
-        Operand(
-            name="total_assets_fy2020",
-            value=152136.0,
-            unit="USD",
-            scale=1e6,
-            period="FY2020",
-            source_id="S1",
-            text="Total assets 152,136 133,625",
-        ),  # fmt: skip
-        Operand(
-            name="total_assets_fy2019",
-            value=133625.0,
-            unit="USD",
-            scale=1e6,
-            period="FY2019",
-            source_id="S1",
-            text="Total assets 152,136 133,625",
-        ),  # fmt: skip
+        _operand("net_income_fy2020", 37.0, "S2", TAXES),
+        _operand("total_assets_fy2020", 152136.0, "S1", assets),
+        _operand("total_assets_fy2019", 133625.0, "S1", assets),
     )
     expression = "(net_income_fy2020 / avg(total_assets_fy2020, total_assets_fy2019)) * 100"
     calc = Calculation(expression=expression, operands=ops, result=37 / 142880.5 * 100, unit="%")

@@ -71,3 +71,23 @@ def test_a_parts_growth_is_a_change() -> None:
     )
     codes = [p["code"] for p in verdict.details["answer_problems"]]
     assert "not_change" not in codes and verdict.decision == "accept", verdict.feedback
+
+
+def test_a_business_given_a_short_name_is_a_part() -> None:
+    """'PepsiCo Beverages North America (PBNA) grew ... PBNA's operating profit': a business named
+    after the company and asked by its short name; the company's figure answers another
+    question (the judge refuses an answer that names neither)."""
+    from finqa.agents.types import Answer
+    from finqa.lexicon.dimension_question import named_brands
+
+    q = (
+        "PepsiCo Beverages North America (PBNA) grew its net revenue in 2022. By what "
+        "percentage did PBNA's operating profit change from 2021 to 2022?"
+    )
+    assert ("pbna",) in named_brands(q)
+    assert named_brands("PepsiCo (PEP) grew. By what percentage did PepsiCo's profit change?") == ()
+    text = "Growth in operating income, FY2021 to FY2022: 3.1% [S1]."
+    verdict = JudgeAgent(Settings()).evaluate(
+        q, Answer(text=text), evidence(PROSE, SEGMENTS, doc=DOC, question=q), 1
+    )
+    assert "brand_part" in [p["code"] for p in verdict.details["answer_problems"]]

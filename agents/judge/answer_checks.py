@@ -14,7 +14,7 @@ from finqa.agents.judge._question import FIGURE_KINDS, sentence_at, stated_direc
 from finqa.agents.judge.basis import cause_part_answer, check_basis
 from finqa.agents.judge.cash_basis import accrual_for_cash
 from finqa.agents.judge.context import Context, counted, question_parts_of
-from finqa.agents.judge.exclusion import exclusion_not_named
+from finqa.agents.judge.exclusion import exclusion_not_named, inclusion_not_named
 from finqa.agents.judge.facets import Facet, check_facets
 from finqa.agents.judge.grounding import check_claims
 from finqa.agents.judge.kind import Expectation, KindProblem, check_kind
@@ -70,6 +70,7 @@ PROBLEM_FACETS: dict[str, tuple[str, ...]] = {
     "cause_basis": ("explanation",),
     "part_named": ("figure",),
     "exclusion": ("figure",),
+    "inclusion": ("figure",),
     "brand_part": ("figure",),
     "accrual_for_cash": ("figure",),
     "other_item": ("figure",),
@@ -142,6 +143,7 @@ def check_answer_kind(
         problems += accrual_for_cash(ctx, numbers)
     if ctx.expect.kind in FIGURE_KINDS or ctx.expect.kind is None:
         problems += exclusion_not_named(ctx, numbers)
+        problems += inclusion_not_named(ctx, answer, numbers)
         problems += brand_not_named(ctx, numbers)
         problems += other_item_row(ctx, numbers)
         problems += other_period_type(ctx, answer, numbers)

@@ -4,6 +4,11 @@ excluding the impact of currency'), an adjusted figure the filer prints beside t
 where it prints it at all. An answer that never names what is left out gives the line as
 reported. The reading of the exclusion is the lexicon's (`lexicon.qualifiers.stated_exclusions`);
 the judge only checks the answer says it is left out.
+
+A component taken in, the usual whole answered: the question asks the measure including a line
+the answer's reading of every operand leaves out by definition ('total debt, including capital
+lease obligations', where the catalogue's debt lines exclude leases: `read: exclude`). An answer
+that never names that line gives the measure without it (`inclusion_not_named`).
 """
 
 from __future__ import annotations
@@ -14,10 +19,15 @@ from collections.abc import Sequence
 from finqa.agents.judge.context import Context
 from finqa.agents.judge.kind import KindProblem
 from finqa.agents.judge.numeric import NumberCheck
+from finqa.agents.types import Answer
+from finqa.lexicon.label_keys import label_key
+from finqa.lexicon.line_items import line_items
 from finqa.lexicon.metrics import metric_key
-from finqa.lexicon.qualifiers import stated_exclusions
+from finqa.lexicon.qualifiers import caption_keys, included_phrases, stated_exclusions
 
-__all__ = ["exclusion_not_named"]
+__all__ = ["exclusion_not_named", "inclusion_not_named"]
+
+_OPERAND = re.compile(r"^(?P<item>[a-z_]+?)(?:_\d+)?_(?:fy)?\d{4}")
 
 
 def exclusion_not_named(ctx: Context, numbers: Sequence[NumberCheck]) -> list[KindProblem]:
@@ -43,4 +53,40 @@ def exclusion_not_named(ctx: Context, numbers: Sequence[NumberCheck]) -> list[Ki
             if nc.ok:
                 nc.status, nc.detail = "not_found", message
         return [KindProblem("exclusion", message, [nc.text for nc in numbers])]
+    return []
+
+
+def inclusion_not_named(
+    ctx: Context, answer: Answer, numbers: Sequence[NumberCheck]
+) -> list[KindProblem]:
+    """A problem when the question takes in a line that every operand line item of the answer's
+    calculation leaves out by its own definition (its `read: exclude` words: leases out of
+    debt) and the answer never names that line; its figures become unverified."""
+    if not numbers or not answer.calculations:
+        return []
+    items = {
+        m.group("item")
+        for calc in answer.calculations
+        for op in calc.operands
+        if (m := _OPERAND.match(op.name)) is not None
+    }
+    readers = [line_items()[i] for i in items if i in line_items()]
+    if not readers:
+        return []
+    said = set(metric_key(ctx.text).split())
+    for taken in included_phrases(ctx.question):
+        key = label_key(taken)
+        if not all(any(x and x in key for x in li.keys()[2]) for li in readers):
+            continue  # some operand's line may hold it
+        keys = caption_keys(taken)
+        if keys and all(k in said for k in keys):
+            continue  # the answer names the line it took in
+        message = (
+            f"the question asks the measure including {taken!r}; the lines the answer adds up "
+            "leave it out by definition and the answer never names it"
+        )
+        for nc in numbers:
+            if nc.ok:
+                nc.status, nc.detail = "not_found", message
+        return [KindProblem("inclusion", message, [nc.text for nc in numbers])]
     return []
