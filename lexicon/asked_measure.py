@@ -44,6 +44,8 @@ from finqa.lexicon.prose import question_sentences
 from finqa.lexicon.qualifiers import item_words
 
 __all__ = [
+    "quote_misfit",
+    "quoted_misfit",
     "AskedMeasure",
     "MeasureFit",
     "answer_fit",
@@ -472,6 +474,35 @@ def stated_measure(answer: str) -> str | None:
         lead = lead[: lead.index(":")]  # '<period> <measure>: <figure>'
     found = sorted(find_metrics(lead), key=lambda m: m.start) if lead else []
     return found[0].canonical if found else None
+
+
+# the sentence a stated figure is quoted from ('$7. The filing states: "..." [S1]')
+_STATED_FROM = re.compile(r'\bThe filing states:?\s*"(?P<quote>[^"]+)"')
+
+
+def quote_misfit(question: str, sentence: str) -> str:
+    """Why a sentence whose one figure is quoted as the answer does not state what the
+    question's phrase asks: a measure word of the phrase it never uses ('accrued' of 'accrued
+    interest' in a sentence on the redeemable noncontrolling interest); '' when it uses each
+    (or the phrase has none)."""
+    from finqa.lexicon.stems import stem
+
+    asked = asked_measure(question)
+    if asked is None or not asked.words:
+        return ""
+    said = {stem(w) for w in metric_key(sentence).split()}
+    missing = [w for w in asked.words if stem(w) not in said]
+    if not missing:
+        return ""
+    shown = ", ".join(f"'{w}'" for w in missing)
+    return f"the sentence quoted says nothing of {shown} in '{asked.phrase}'"
+
+
+def quoted_misfit(question: str, answer: str) -> str:
+    """`quote_misfit` of the sentence an answer quotes its stated figure from ('' when the
+    answer quotes none)."""
+    m = _STATED_FROM.search(answer)
+    return quote_misfit(question, m.group("quote")) if m is not None else ""
 
 
 def answer_fit(question: str, answer: str) -> MeasureFit | None:

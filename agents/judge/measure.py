@@ -28,6 +28,7 @@ from finqa.lexicon.asked_measure import (
     effect_asked,
     either_or_options,
     measure_fit,
+    quoted_misfit,
     side_words,
     unnamed_measure,
 )
@@ -75,6 +76,11 @@ def other_measure(
         return _refused(
             numbers, "the question asks a percentage, share or ratio; the answer gives amounts"
         )
+    quoted = quoted_misfit(ctx.question, ctx.text)
+    if quoted and any(nc.ok for nc in numbers):
+        # '$7. The filing states: "The redeemable noncontrolling interest amounted to $7 ..."'
+        # for accrued interest: the sentence's figure is another line's
+        return _refused(numbers, quoted)
     stated = ("states", answer_fit(ctx.question, ctx.text))
     if (
         asks_per_share(ctx.question)

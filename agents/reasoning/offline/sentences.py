@@ -39,6 +39,7 @@ from finqa.lexicon import (
     get_metric,
 )
 from finqa.lexicon.answer_form import alternatives
+from finqa.lexicon.asked_measure import quote_misfit
 from finqa.lexicon.entities import calendar_years
 from finqa.lexicon.movement import size_of_movement
 from finqa.lexicon.periods import other_years_stated
@@ -236,8 +237,8 @@ def figure_answer(question: str, evidence: Evidence, strategy: str) -> Answer | 
         return None
     p, _terms, cov = found
     amounts = _amounts(p.text)
-    if len(amounts) != 1:
-        return None
+    if len(amounts) != 1 or quote_misfit(question, p.text):
+        return None  # several amounts, or a sentence on another line than the one asked
     if size_of_movement(p.text, amounts[0].start) and not read_intent(question).asks_movement:
         return None  # 'decreased by $336 million': a movement's size, not the amount asked
     amount = amounts[0].text
