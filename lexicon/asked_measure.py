@@ -484,12 +484,12 @@ def quote_misfit(question: str, sentence: str) -> str:
     """Why a sentence whose one figure is quoted as the answer does not state what the
     question's phrase asks: a measure word of the phrase it never uses ('accrued' of 'accrued
     interest' in a sentence on the redeemable noncontrolling interest); '' when it uses each
-    (or the phrase has none)."""
+    (or the phrase has fewer than two: a lone word is no line's name)."""
     from finqa.lexicon.stems import stem
 
     asked = asked_measure(question)
-    if asked is None or not asked.words:
-        return ""
+    if asked is None or len(asked.words) < 2:
+        return ""  # one word ('cash' of 'how much cash did X spend') says too little to judge
     said = {stem(w) for w in metric_key(sentence).split()}
     missing = [w for w in asked.words if stem(w) not in said]
     if not missing:
