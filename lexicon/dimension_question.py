@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from finqa.lexicon._dimension_names import abbreviates as _abbreviates
 from finqa.lexicon._dimension_names import loose as _loose
@@ -809,24 +809,36 @@ _DEFINED = re.compile(
 )
 
 
+def _after_company(
+    text: str, pattern: re.Pattern[str]
+) -> list[tuple[Any, re.Match[str], list[str]]]:
+    """(company match, pattern match, extra words) for each company the text names (not by a
+    brand) followed by capitalised words `pattern` reads, a legal suffix or group word
+    ('Inc.', 'Holdings') among them being the company's own name, not a business of it."""
+    from finqa.lexicon.entities import LEGAL_SUFFIXES, find_companies
+
+    out: list[tuple[Any, re.Match[str], list[str]]] = []
+    for c in find_companies(text):
+        if c.via == "brand":
+            continue
+        m = pattern.match(text[c.end :])
+        if m is None:
+            continue
+        extra = m.group(1).split()
+        if not any(w.lower().replace(".", "") in LEGAL_SUFFIXES | _GROUP_WORDS for w in extra):
+            out.append((c, m, extra))
+    return out
+
+
 def _defined_parts(question: str, asked: Sequence[str]) -> list[tuple[str, ...]]:
     """The spellings of a business the question names after the company with a short name in
     parentheses, when an asking sentence uses that short name ('... (PBNA) grew its net
     revenue. By what percentage did PBNA's operating profit change?'): the short name, the
     extra words and the whole name."""
-    from finqa.lexicon.entities import LEGAL_SUFFIXES, find_companies
     from finqa.lexicon.metrics import metric_key
 
     out: list[tuple[str, ...]] = []
-    for c in find_companies(question):
-        if c.via == "brand":
-            continue
-        m = _DEFINED.match(question[c.end :])
-        if m is None:
-            continue
-        extra = m.group(1).split()
-        if any(w.lower().replace(".", "") in LEGAL_SUFFIXES | _GROUP_WORDS for w in extra):
-            continue
+    for c, m, extra in _after_company(question, _DEFINED):
         short = m.group("short")
         if not any(re.search(rf"\b{re.escape(short)}\b", s) for s in asked):
             continue
@@ -843,20 +855,11 @@ def _defined_parts(question: str, asked: Sequence[str]) -> list[tuple[str, ...]]
 def _subsidiary_names(sentences: Sequence[str]) -> list[tuple[str, ...]]:
     """The spellings of businesses named after the company (the extra words, and the whole
     name) in the asking sentences."""
-    from finqa.lexicon.entities import LEGAL_SUFFIXES, find_companies
     from finqa.lexicon.metrics import metric_key
 
     out: list[tuple[str, ...]] = []
     for sentence in sentences:
-        for c in find_companies(sentence):
-            if c.via == "brand":
-                continue
-            m = _NAMED_AFTER.match(sentence[c.end :])
-            if m is None:
-                continue
-            extra = m.group(1).split()
-            if any(w.lower().replace(".", "") in LEGAL_SUFFIXES | _GROUP_WORDS for w in extra):
-                continue
+        for c, _m, extra in _after_company(sentence, _NAMED_AFTER):
             words = tuple(metric_key(" ".join(extra)).split())
             whole = tuple(metric_key(f"{c.matched} {' '.join(extra)}").split())
             for spelled in (whole, words):
