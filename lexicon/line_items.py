@@ -200,3 +200,21 @@ def get_line_item(item_id: str) -> LineItem | None:
 def get_item(key: str) -> LineItem | None:
     """Any line item a statement reader can find by this key (`catalogue_items`), or None."""
     return line_items().get(key) or caption_items().get(key)
+
+
+def spelled_captions(question: str) -> tuple[tuple[str, str], ...]:
+    """(item, caption key) for each catalogue line the question names by one of the item's own
+    captions ('as a percentage of net sales': revenue by 'Net sales'): where a filer prints
+    that caption beside another of the item's ('Net sales' above 'Membership fees' and 'Total
+    revenue'), the line the question spells is the one it asks."""
+    from finqa.lexicon.label_keys import label_key
+    from finqa.lexicon.metrics import find_metrics
+
+    out: dict[str, str] = {}
+    for m in find_metrics(question):
+        li = line_items().get(m.canonical)
+        key = label_key(m.matched)
+        # a lone word ('revenue', 'sales') is how any caption of the item is named, not one
+        if li is not None and " " in m.matched.strip() and key in li.keys()[0]:
+            out.setdefault(m.canonical, key)
+    return tuple(out.items())

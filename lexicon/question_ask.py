@@ -23,6 +23,7 @@ from finqa.lexicon.components import one_side_named
 from finqa.lexicon.conventions import Conventions, stated_conventions
 from finqa.lexicon.dimensions import asked_change, period_spec
 from finqa.lexicon.formula import keys as formula_keys
+from finqa.lexicon.line_items import spelled_captions
 from finqa.lexicon.metrics import METRICS, find_metrics
 from finqa.lexicon.movement import open_evaluation
 from finqa.lexicon.named_line import NamedLine, named_line
@@ -130,6 +131,10 @@ class QuestionAsk:
     # without one, or with both ('current plus long-term'), printed under one caption on both
     # sides, is the two lines summed
     sides_named: bool = False
+    # the catalogue lines the question names by one of their own captions, (item, caption
+    # key) ('as a percentage of net sales': revenue by 'Net sales'): where the filer prints
+    # that caption beside another of the item's, that line is read (`line_items.spelled_captions`)
+    spelled: tuple[tuple[str, str], ...] = ()
 
     def period_label(self, year: int) -> str:
         """How the answer names a fiscal year's period: 'FY2025', or the shorter period asked
@@ -293,6 +298,7 @@ def _read(q: str, fy_label: str | None) -> QuestionAsk:
         continuing=asks_continuing(q),
         left_out=left_out_phrases(q),
         sides_named=one_side_named(q),
+        spelled=spelled_captions(q),
     )
 
 

@@ -93,6 +93,7 @@ class OfflineBackend:
             continuing=spec is not None and spec.continuing,
             left_out=spec.left_out if spec is not None else (),
             sides_named=spec is None or spec.sides_named,
+            spelled=spec.spelled if spec is not None else (),
         )
 
     def answer(self, question: str, evidence: Evidence, strategy: str = "standard") -> Answer:

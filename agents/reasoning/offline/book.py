@@ -87,6 +87,10 @@ _PER_SHARE_KEY = re.compile(r"pershare|pershr|eps")
 # a row the filing tags as the line item (inline XBRL, no dimension) fits like the item's first
 # caption, and wins a tie with a caption read from the text: the tag states concept and period
 TAG_PREFERENCE = 1.0
+# the caption the question spells for the item ('net sales') over the item's other captions
+# printed in the same statement ('Total revenue'): more than any two captions' ranks differ,
+# less than a row's statement or primary standing
+SPELLED_PREFERENCE = 30.0
 
 _PER_SHARE_OK = frozenset(
     {"eps_basic", "eps_diluted", "dividends_per_share", "book_value_per_share"}
@@ -147,6 +151,7 @@ class Book:
         continuing: bool = False,
         left_out: Sequence[str] = (),
         sides_named: bool = True,
+        spelled: Sequence[tuple[str, str]] = (),
     ) -> None:
         self.periods = tuple(periods) if periods is not None else None
         self.continuing = continuing  # a continuing-operations figure is asked
@@ -155,6 +160,8 @@ class Book:
         # the question names a side of the balance sheet (else a balance printed under one
         # caption on both sides is the two lines: `other_side`)
         self.sides_named = sides_named
+        # the caption the question spells for an item (`QuestionAsk.spelled`)
+        self.spelled = dict(spelled)
         self.model_rows: list[Row] = model_rows(statements, evidence, self.periods)
         self.rows: list[Row] = []
         self._identity = {
@@ -323,7 +330,7 @@ class Book:
             v = prefer.value_for(year)
             if v is not None:
                 return Fact(li, year, prefer, float(v))
-        found = self._best(li, year, pool)
+        found = self._best(li, year, pool, self.spelled.get(li.id))
         if found is None and li.id == TOP_LINE:
             found = self._top_line(li, year)
         if found is not None and li.id == ATTRIBUTED:
@@ -505,7 +512,11 @@ class Book:
         return None
 
     @staticmethod
-    def _best(li: LineItem, year: int, pool: Sequence[Row]) -> Fact | None:
+    def _best(
+        li: LineItem, year: int, pool: Sequence[Row], spelled: str | None = None
+    ) -> Fact | None:
+        """The best row of `pool` for the item and year; `spelled`: the caption key the
+        question names the item by, whose row wins among rows of one standing."""
         exact, prefixes, excludes = li.keys()
         off = li.off_statement_keys()
         best: tuple[float, Row] | None = None
@@ -517,6 +528,7 @@ class Book:
             if r.model and not _tagged(r) and r.item in li.partners
             for y in r.years
         }
+        spelled = _untagged(spelled, li, year, pool)
         # the text tables that print the item under one of its own captions for the year
         captioned = {
             (r.doc_id, r.table_id)
@@ -574,6 +586,8 @@ class Book:
                     score += TAG_PREFERENCE
             if score is not None and row.model:
                 score += MODEL_PREFERENCE
+            if score is not None:
+                score += _spelled_bonus(row, li, spelled)
             if score is not None and (best is None or score > best[0]):
                 best = (score, row)
         if best is None:
@@ -588,6 +602,25 @@ class Book:
 
 def statement_of(text: str) -> str | None:
     return classify_statement(text)
+
+
+def _untagged(spelled: str | None, li: LineItem, year: int, pool: Sequence[Row]) -> str | None:
+    """The caption the question spells, unless the filer tags the item for the year (the tag
+    states the concept: no caption picks another line)."""
+    if spelled is None or any(
+        _tagged(r) and r.item in (li.id, *li.metrics) and r.value_for(year) is not None
+        for r in pool
+    ):
+        return None
+    return spelled
+
+
+def _spelled_bonus(row: Row, li: LineItem, spelled: str | None) -> float:
+    """`SPELLED_PREFERENCE` for the statement model's row of the item's own statement under
+    the caption the question spells (it tells two of the statement's lines apart, never a
+    note's table from the statement), else 0."""
+    own = row.model and row.primary and row.statement == li.statement
+    return SPELLED_PREFERENCE if spelled is not None and row.key == spelled and own else 0.0
 
 
 def _row_score(
