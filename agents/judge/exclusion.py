@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 
 from finqa.agents.judge.context import Context
+from finqa.agents.judge.definition_operands import operand_metric
 from finqa.agents.judge.kind import KindProblem
 from finqa.agents.judge.numeric import NumberCheck
 from finqa.agents.types import Answer
@@ -26,8 +27,6 @@ from finqa.lexicon.metrics import metric_key
 from finqa.lexicon.qualifiers import caption_keys, included_phrases, stated_exclusions
 
 __all__ = ["exclusion_not_named", "inclusion_not_named"]
-
-_OPERAND = re.compile(r"^(?P<item>[a-z_]+?)(?:_\d+)?_(?:fy)?\d{4}")
 
 
 def exclusion_not_named(ctx: Context, numbers: Sequence[NumberCheck]) -> list[KindProblem]:
@@ -45,14 +44,12 @@ def exclusion_not_named(ctx: Context, numbers: Sequence[NumberCheck]) -> list[Ki
             said,
         ):
             continue
-        message = (
+        return _unsupported(
+            numbers,
+            "exclusion",
             f"the question asks the measure excluding {left_out.phrase!r}; the answer never "
-            "names it as left out, so its figure is the line as reported"
+            "names it as left out, so its figure is the line as reported",
         )
-        for nc in numbers:
-            if nc.ok:
-                nc.status, nc.detail = "not_found", message
-        return [KindProblem("exclusion", message, [nc.text for nc in numbers])]
     return []
 
 
@@ -64,12 +61,7 @@ def inclusion_not_named(
     debt) and the answer never names that line; its figures become unverified."""
     if not numbers or not answer.calculations:
         return []
-    items = {
-        m.group("item")
-        for calc in answer.calculations
-        for op in calc.operands
-        if (m := _OPERAND.match(op.name)) is not None
-    }
+    items = {operand_metric(op) for calc in answer.calculations for op in calc.operands}
     readers = [line_items()[i] for i in items if i in line_items()]
     if not readers:
         return []
@@ -81,12 +73,18 @@ def inclusion_not_named(
         keys = caption_keys(taken)
         if keys and all(k in said for k in keys):
             continue  # the answer names the line it took in
-        message = (
+        return _unsupported(
+            numbers,
+            "inclusion",
             f"the question asks the measure including {taken!r}; the lines the answer adds up "
-            "leave it out by definition and the answer never names it"
+            "leave it out by definition and the answer never names it",
         )
-        for nc in numbers:
-            if nc.ok:
-                nc.status, nc.detail = "not_found", message
-        return [KindProblem("inclusion", message, [nc.text for nc in numbers])]
     return []
+
+
+def _unsupported(numbers: Sequence[NumberCheck], code: str, message: str) -> list[KindProblem]:
+    """The problem `code`, every verified figure of the answer made unsupported by it."""
+    for nc in numbers:
+        if nc.ok:
+            nc.status, nc.detail = "not_found", message
+    return [KindProblem(code, message, [nc.text for nc in numbers])]

@@ -29,12 +29,9 @@ from finqa.agents.judge.numeric import (
     derive_remaining,
     verify_calculations,
 )
+from finqa.agents.judge.route_reading import same_value
 from finqa.agents.judge.second_route import second_route
-from finqa.agents.judge.statement_figures import (
-    StatementValue,
-    figures_close,
-    match_statement_value,
-)
+from finqa.agents.judge.statement_figures import StatementValue, match_statement_value
 from finqa.agents.types import Answer
 
 __all__ = ["REDERIVABLE", "check_figures", "check_direction"]
@@ -124,7 +121,7 @@ def _printed_movement(ctx: Context, numbers: list[NumberCheck], tol: float) -> N
     diff = ctx.figures.balances_change(metric, year)
     if printed is None or diff is None:
         return
-    if figures_close(printed.value, diff.value):
+    if same_value(printed.value, diff.value):
         return
     before = ctx.figures.value(metric, year - 1)
     pct = None

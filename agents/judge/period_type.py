@@ -112,22 +112,17 @@ def _title_above(lines: list[str], rows: list[str]) -> str | None:
     """The kind of the formal statement title ('Condensed Consolidated Balance Sheet') nearest
     above the first printed line among `rows`; None when no row is found or no title is above
     it."""
-    from finqa.lexicon.statements.classify import title_kind
+    from finqa.lexicon.statements.classify import formal_title_kind
 
     wanted = [" ".join(r.split())[:40] for r in rows if r.strip()]
     for at, line in enumerate(lines):
         flat = " ".join(line.split())
         if flat and any(flat.startswith(w) or w.startswith(flat[:40]) for w in wanted if w):
-            for above in reversed(lines[:at]):
-                text = above.strip()
-                kind = title_kind(text) if _FORMAL_TITLE.search(text) else None
-                if kind:
-                    return kind
-            return None
+            return next(
+                (kind for above in reversed(lines[:at]) if (kind := formal_title_kind(above))),
+                None,
+            )
     return None
-
-
-_FORMAL_TITLE = re.compile(r"consolidated|combined|condensed", re.I)
 
 
 def _prints(line: str, figure: str) -> bool:

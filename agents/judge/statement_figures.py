@@ -12,10 +12,11 @@ of the answer's own sentence around the figure (through the lexicon), never from
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from finqa.agents.judge import _lex
+from finqa.agents.judge.route_reading import same_value
 from finqa.agents.types import Evidence
 
 __all__ = [
@@ -25,16 +26,10 @@ __all__ = [
     "change_from_statements",
     "match_statement_value",
     "units_agree",
-    "figures_close",
 ]
 
 _TIGHTER = 0.2  # share of the judge's relative tolerance allowed against its own derivation
 _PURE = frozenset({"", "%", "ratio", "times", "x", "days"})
-
-
-def figures_close(a: float, b: float) -> bool:
-    """Two figures of one line equal within the rounding of a printed statement."""
-    return abs(a - b) <= 0.005 * max(abs(a), abs(b), 1e-9)
 
 
 def units_agree(written: str, computed: str) -> bool:
@@ -157,30 +152,19 @@ class StatementFigures:
         flows) changes by that printed line; the balances' difference and its percentage count
         only where they agree with it (the line holds what the balance sheet line does not:
         cash held for sale, restricted cash)."""
-        now, before = self.value(metric_id, year), self.value(metric_id, year - 1)
-        name = metric_id.replace("_", " ")
         printed = self.printed_change(metric_id, year)
         out = [] if printed is None else [printed]
-        if now is None or before is None:
+        diff = self.balances_change(metric_id, year)
+        if diff is None or (printed is not None and not same_value(printed.value, diff.value)):
             return out
-        if printed is not None and not figures_close(printed.value, now.value - before.value):
-            return out
-        facts = now.facts + before.facts
-        out.append(
-            StatementValue(
-                metric_id,
-                now.value - before.value,
-                now.unit,
-                year,
-                facts,
-                f"change from FY{year - 1} in {name}",
-            )
-        )
-        if now.unit not in _PURE and before.value:
-            pct = (now.value - before.value) / abs(before.value) * 100.0
+        name = metric_id.replace("_", " ")
+        out.append(replace(diff, what=f"change from FY{year - 1} in {name}"))
+        before = self.value(metric_id, year - 1)
+        if diff.unit not in _PURE and before is not None and before.value:
+            pct = diff.value / abs(before.value) * 100.0
             out.append(
                 StatementValue(
-                    metric_id, pct, "%", year, facts, f"% change from FY{year - 1} in {name}"
+                    metric_id, pct, "%", year, diff.facts, f"% change from FY{year - 1} in {name}"
                 )
             )
         return out

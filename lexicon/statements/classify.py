@@ -13,7 +13,13 @@ import re
 
 from finqa.lexicon.model import StatementKind
 
-__all__ = ["classify_statement", "title_kind", "heading_kind", "statement_of_page"]
+__all__ = [
+    "classify_statement",
+    "title_kind",
+    "formal_title_kind",
+    "heading_kind",
+    "statement_of_page",
+]
 
 _KINDS: tuple[tuple[StatementKind, re.Pattern[str]], ...] = (
     (
@@ -135,6 +141,13 @@ def heading_kind(line: str) -> StatementKind | None:
 # a bare 'Statement of Earnings' there is a column caption of a note table
 _FORMAL = re.compile(r"consolidated|combined|condensed", re.I)
 _INDEX = re.compile(r"\bindex\s+to\s+(?:the\s+)?(?:consolidated\s+)?financial\s+statements\b", re.I)
+
+
+def formal_title_kind(line: str) -> StatementKind | None:
+    """The primary statement a formal title line names ('Condensed Consolidated Balance
+    Sheet'); None for a line without 'consolidated', 'combined' or 'condensed', or no title."""
+    text = line.strip()
+    return title_kind(text) if _FORMAL.search(text) else None
 
 
 def _is_index(lines: list[str]) -> bool:
