@@ -50,7 +50,8 @@ _GENERIC = frozenset(
     use uses used take takes taking divide divided divides dividing compare compared comparing
     calculated computed computing calculating based base sum add adding subtract subtracting
     deduct deducting include including includes exclude excluding excludes report show give
-    over versus firmwide companywide""",
+    over versus firmwide companywide beginning end ending opening closing start starting
+    period""",
     )
 )
 
@@ -131,6 +132,8 @@ def qualifiers(question: str) -> tuple[Qualifier, ...]:
             key = metric_key(tok)
             if not key or key in _generic_keys() or key in own or key in _part_kind_keys():
                 break
+            if all(k in _generic_keys() for k in key.split()):
+                break  # 'end-of-year' total assets: which date, not which part
             words.insert(0, key)
         if words:
             out.append(Qualifier(match.canonical, tuple(words), match.matched))

@@ -348,6 +348,24 @@ _OWN_WAY: dict[str, SideName] = {
 }
 
 
+def signed_side(nature: str | None, value: float) -> tuple[SideName, str] | None:
+    """The side of a catalogue item's signed figure (as the statement reader signs it: an
+    expense item positive for an expense, negative for a benefit) and its words: an expense
+    item's 'an expense' or 'a benefit', a revenue or gain item's 'income' or 'a loss'; None
+    for a zero or an item whose nature has no way (an asset, a subtotal)."""
+    way = _OWN_WAY.get(nature or "")
+    if way is None or not value:
+        return None
+    if way == "expense":
+        return ("expense", "an expense") if value > 0 else ("income", "a benefit")
+    return ("income", "income") if value > 0 else ("expense", "a loss")
+
+
+def has_way(nature: str | None) -> bool:
+    """Does an item of this nature have an own way (an expense, a revenue, a gain, a loss)?"""
+    return (nature or "") in _OWN_WAY
+
+
 def side_named(asked: str, nature: str | None) -> bool | None:
     """Whether the one side of a line a yes/no ask names ('Did X record an income tax
     expense?', 'Did X report a gain on ...?') is the item's own way (an expense of an expense

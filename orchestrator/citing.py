@@ -12,11 +12,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from finqa.agents.types import Calculation, Citation, Evidence
+from finqa.agents.types import Answer, Calculation, Chunk, Citation, Evidence, EvidenceItem
 
-__all__ = ["PageLabels", "label_pages", "renumber"]
+__all__ = ["PageChunks", "PageLabels", "label_pages", "renumber", "with_cited_pages"]
 
 PageLabels = Callable[[str, int], "str | None"]  # (doc_id, 0-based page) -> printed label
+PageChunks = Callable[[str, int], Sequence[Chunk]]  # (doc_id, 0-based page) -> its chunks
 _LABEL = re.compile(r"\[([SM])(\d+)\]")
 
 
@@ -91,3 +92,41 @@ def renumber(
         for calc in calculations
     )
     return _LABEL.sub(sub, text), tuple(new_cites), new_calcs
+
+
+def with_cited_pages(evidence: Evidence, answer: Answer, chunks: PageChunks | None) -> Evidence:
+    """The evidence with the text of every statement-model page the answer cites ('[M1]': a
+    line the reasoner read from the index's statement model, on a page retrieval did not
+    return) added under its label, read from the index's own chunks of that page: the judge
+    checks the figure against the filing's printed page, not against the model that gave it.
+    Unchanged when the answer cites none, or the index cannot give the page."""
+    if chunks is None:
+        return evidence
+    added: list[EvidenceItem] = []
+    for c in answer.citations:
+        sid = c.source_id
+        if not sid.startswith("M") or evidence.by_source(sid) is not None:
+            continue
+        if any(item.source_id == sid for item in added):
+            continue
+        try:
+            page = list(chunks(c.doc_id, c.page))
+        except Exception:  # noqa: BLE001 - a page the index cannot give: the judge goes without
+            continue
+        text = "\n".join(ch.text for ch in page).strip()
+        if not text:
+            continue
+        added.append(
+            EvidenceItem(
+                source_id=sid,
+                doc_id=c.doc_id,
+                pages=(c.page,),
+                chunk_ids=tuple(ch.chunk_id for ch in page),
+                text=text,
+                section="the page of a statement-model line the answer cites",
+                metadata={"route": "cited_model_page"},
+            )
+        )
+    if not added:
+        return evidence
+    return evidence.model_copy(update={"items": (*evidence.items, *added)})

@@ -34,7 +34,7 @@ from finqa.agents.types import (
 )
 from finqa.lexicon.legs import plan_legs
 from finqa.orchestrator import _records as rec
-from finqa.orchestrator.citing import label_pages, renumber
+from finqa.orchestrator.citing import label_pages, renumber, with_cited_pages
 from finqa.orchestrator.policy import (
     AttemptPlan,
     first_plan,
@@ -266,7 +266,10 @@ class Orchestrator:
             lambda: self.reasoner.generate(question, evidence, t, feedback=prompt_feedback, strategy=plan.strategy),
         )  # fmt: skip
         self._emit("reasoning", qid, t, **rec.reasoning_entry(answer, plan, prompt_feedback))
-        verdict = _call("judge", t, lambda: self.judge.evaluate(question, answer, evidence, t))
+        # the pages of statement-model lines the answer cites ([M1]) are read for the judge too
+        index = getattr(self.retriever, "index", None)
+        judged = with_cited_pages(evidence, answer, getattr(index, "page_chunks", None))
+        verdict = _call("judge", t, lambda: self.judge.evaluate(question, answer, judged, t))
         self._emit("judge", qid, t, **rec.judge_entry(verdict, self.settings))
         record = rec.judged_attempt(
             t, evidence, answer, verdict, plan.strategy, question, (self._timer() - t0) * 1000.0

@@ -25,6 +25,7 @@ __all__ = [
     "parse_quantity",
     "find_metrics",
     "metric_terms",
+    "metric_alternates",
     "metric_formula",
     "metric_inputs",
     "find_companies",
@@ -93,6 +94,24 @@ def metric_inputs(metric_id: str) -> tuple[str, ...]:
         return tuple(_fn("get_metric")(metric_id).inputs)
     except KeyError:  # unknown id (UnknownMetricError)
         return ()
+
+
+@lru_cache(maxsize=512)
+def metric_alternates(metric_id: str) -> tuple[str, ...]:
+    """The catalogue items a line item is read as where the filer prints no line of it: its
+    further formulas that are one item each ('net_income' for the amount attributable to the
+    company, which a filer without noncontrolling interests prints as its one net income)."""
+    try:
+        metric = _fn("get_metric")(metric_id)
+    except KeyError:  # unknown id (UnknownMetricError)
+        return ()
+    if metric.is_derived:
+        return ()
+    return tuple(
+        f.strip()
+        for f in metric.formulas[1:]
+        if f.strip().isidentifier() and f.strip() != metric_id
+    )
 
 
 @lru_cache(maxsize=512)

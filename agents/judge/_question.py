@@ -4,6 +4,7 @@ the words of the asked metrics and of their operands, the metrics an answer's se
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from finqa.agents.judge import _lex
@@ -13,6 +14,8 @@ from finqa.agents.judge.text import content_tokens
 __all__ = [
     "FIGURE_KINDS",
     "line_terms",
+    "metric_words",
+    "prints_line",
     "metric_tokens",
     "named_metrics",
     "sentence_at",
@@ -71,11 +74,15 @@ def metric_tokens(analysis: Any) -> frozenset[str]:
     return frozenset(tokens)
 
 
-def line_terms(expect: Expectation, analysis: Any) -> tuple[frozenset[str], ...]:
+def line_terms(
+    expect: Expectation, analysis: Any, texts: Sequence[str] = ()
+) -> tuple[frozenset[str], ...]:
     """The names of the metrics the question asks about and of their operands (catalogue name,
     synonyms, line items as filed), each as the set of its words: a table figure's row label
     must contain every word of one of them. Empty (no restriction) when the question names no
-    catalogue metric."""
+    catalogue metric. A line item none of the evidence `texts` prints a line of is also named
+    by the items the catalogue reads it as then (`_lex.metric_alternates`: a filer without
+    noncontrolling interests prints the amount attributable to the company as 'Net income')."""
     if expect.metric is None or expect.kind not in FIGURE_KINDS:
         return ()
     asked = [expect.metric, *(getattr(analysis, "metrics", ()) or ())]
@@ -89,11 +96,33 @@ def line_terms(expect: Expectation, analysis: Any) -> tuple[frozenset[str], ...]
                     stack.append(inp)
     terms: set[frozenset[str]] = set()
     for mid in ids:
-        for term in _lex.metric_terms(mid):
-            words = frozenset(t for t in content_tokens(term) if len(t) >= 3)
-            if words:
-                terms.add(words)
+        own = metric_words(mid)
+        terms |= own
+        alternates = _lex.metric_alternates(mid)
+        if alternates and not any(prints_line(text, own) for text in texts):
+            for alt in alternates:
+                terms |= metric_words(alt)
     return tuple(sorted(terms, key=sorted))
+
+
+def metric_words(metric_id: str) -> set[frozenset[str]]:
+    """Each name of a catalogue metric as the set of its words (3 letters or more)."""
+    out: set[frozenset[str]] = set()
+    for term in _lex.metric_terms(metric_id):
+        words = frozenset(t for t in content_tokens(term) if len(t) >= 3)
+        if words:
+            out.add(words)
+    return out
+
+
+def prints_line(text: str, terms: set[frozenset[str]]) -> bool:
+    """Does a line of `text` hold every word of one of `terms` (PDF text glues words, so the
+    line's letters are read run together, as a row label is)?"""
+    for line in text.splitlines():
+        squashed = "".join(ch for ch in line.lower() if "a" <= ch <= "z")
+        if any(all(t in squashed for t in term) for term in terms):
+            return True
+    return False
 
 
 FIGURE_KINDS = frozenset({"amount", "ratio", "percent", "days", "count", "per_share"})

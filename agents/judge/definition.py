@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from finqa.agents.judge._question import metric_words, prints_line
 from finqa.agents.judge.definition_dimension import DIM_WORDS, KIND_DIM, UNIT_DIM, calc_dimension
 from finqa.agents.judge.definition_formula import (
     candidate_metrics,
@@ -37,7 +38,12 @@ from finqa.agents.judge.definition_formula import (
     metric_reads,
     which_metric,
 )
-from finqa.agents.judge.definition_operands import catalogue_metric, operand_metric
+from finqa.agents.judge.definition_operands import (
+    catalogue_metric,
+    operand_label,
+    operand_metric,
+    same_fact,
+)
 from finqa.agents.judge.parent_equity import equity_with_minority
 from finqa.agents.types import Calculation
 
@@ -85,17 +91,21 @@ def check_definitions(
     metric: str | None,
     kinds: Sequence[str | None],
     named: Sequence[str] = (),
+    own_printed: bool = False,
 ) -> list[DefinitionCheck]:
     """Compare the calculations at `indices` (those the answer states the result of) with the
     asked `metric`'s definition; `kinds` are the answer kinds the question allows, `named` the
-    other metrics the question names (a calculation of one of them is not 'another metric')."""
+    other metrics the question names (a calculation of one of them is not 'another metric');
+    `own_printed`: the evidence prints a line named as the metric itself (then a line the
+    catalogue reads as the same fact where it is not printed, consolidated net income for the
+    amount attributable to the company, is another line)."""
     definition = catalogue_metric(metric) if metric else None
     if definition is None:
         return []
     allowed = {KIND_DIM[k] for k in kinds if k in KIND_DIM}
     asks_itself = UNIT_DIM.get(definition.unit) in allowed
     checks = [
-        _check(i, calcs[i], definition, allowed, asks_itself, named)
+        _check(i, calcs[i], definition, allowed, asks_itself, named, own_printed)
         for i in dict.fromkeys(indices)
         if 0 <= i < len(calcs)
     ]
@@ -106,7 +116,11 @@ def check_definitions(
 
 
 def judge_definitions(
-    calcs: Sequence[Calculation], numbers: Sequence[Any], expect: Any, analysis: Any
+    calcs: Sequence[Calculation],
+    numbers: Sequence[Any],
+    expect: Any,
+    analysis: Any,
+    texts: Sequence[str] = (),
 ) -> list[DefinitionCheck]:
     """Check the calculations whose results the answer states against the asked metric; every
     figure stated as the result of one that is of something else becomes `calc_other_metric`."""
@@ -123,7 +137,9 @@ def judge_definitions(
     named = [
         m for m in getattr(analysis, "metrics", ()) or () if m != expect.metric and m not in inputs
     ]
-    checks = check_definitions(calcs, stated, expect.metric, kinds, named)
+    own = metric_words(expect.metric)
+    own_printed = any(prints_line(text, own) for text in texts)
+    checks = check_definitions(calcs, stated, expect.metric, kinds, named, own_printed)
     failed = {c.index: c for c in checks if c.failed}
     for nc in numbers:
         if nc.status == "calculation" and nc.calculation in failed:
@@ -142,6 +158,7 @@ def _check(
     allowed: set[tuple[int, int]],
     asks_itself: bool,
     named: Sequence[str],
+    own_printed: bool = False,
 ) -> DefinitionCheck:
     ops = tuple(operand_metric(op) for op in calc.operands)
     name = definition.name
@@ -160,6 +177,25 @@ def _check(
         )
     if asks_itself and all(ops):
         same, keys = compare_formulas(calc, ops, definition.id)
+        # operands are read as the fact their line is (`same_fact`: the amount attributable to
+        # the company is net income's line); so is the asked item. Whose share the line is
+        # gets its own check (`conventions`, the judge's reading of the row)
+        fact = same_fact(definition.id)
+        if not same and fact != definition.id:
+            same, keys = compare_formulas(calc, ops, fact)
+            if (
+                same
+                and own_printed
+                and not all(_names_item(op, definition.id) for op in calc.operands)
+            ):
+                return DefinitionCheck(
+                    index,
+                    "other_metric",
+                    f"the calculation reads {_rows(calc)}, not the {name.lower()} line the "
+                    f"evidence prints: {defined}",
+                    computes=fact,
+                    **base,
+                )
         if same:
             return DefinitionCheck(index, "matches", defined, **base)
         # a metric over the asked one, of a kind the question allows ('D&A as % of revenue' for
@@ -169,7 +205,7 @@ def _check(
             for m in candidate_metrics(frozenset(o for o in ops if o))
             if _over(m, definition.id, allowed)
         }
-        other = which_metric(calc, ops, exclude={definition.id, *named, *over})
+        other = which_metric(calc, ops, exclude={definition.id, fact, *named, *over})
         if same is False and keys:
             also = f" (it computes {other.name.lower()})" if other is not None else ""
             return DefinitionCheck(
@@ -214,3 +250,14 @@ def _shown(metric: Any) -> str:
         if m is not None:
             text = re.sub(rf"\b{re.escape(inp)}\b", m.name.lower(), text)
     return text
+
+
+def _names_item(op: Any, metric_id: str) -> bool:
+    """Is the operand's row (else its name) named as the catalogue item itself?"""
+    label = operand_label(op.text or "") or op.name.replace("_", " ")
+    return prints_line(label, metric_words(metric_id))
+
+
+def _rows(calc: Calculation) -> str:
+    labels = [operand_label(op.text or "") or op.name for op in calc.operands]
+    return ", ".join(repr(label) for label in dict.fromkeys(labels))

@@ -23,7 +23,7 @@ def operand_metric(op: Operand) -> str | None:
     for text in (label, _YEAR.sub(" ", op.name.replace("_", " "))):
         for found in (_longest(text), _captioned(text)):
             if found and not (amount and _is_ratio(found)):
-                return _same_fact(found)
+                return same_fact(found)
     return None
 
 
@@ -34,7 +34,7 @@ def _is_ratio(mid: str) -> bool:
     return m is not None and UNIT_DIM.get(m.unit) == (0, 0)
 
 
-def _same_fact(mid: str) -> str:
+def same_fact(mid: str) -> str:
     """The line item a catalogue line is read as: one the catalogue reads as its own line, else
     exactly one other line item (its `formulas` are itself then that one: the attributable net
     income, else net income) is that line item, the other's convention being the same amount."""

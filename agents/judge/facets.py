@@ -587,8 +587,37 @@ def check_facets(
             f.how = "answered" if f.addressed else ""
             if f.addressed:
                 _answer_part(f, text, percent)
+    if multi_part and not not_relevant:
+        _same_figure_parts(facets, claims)
     _declared(facets, claims, owner)
     return list(facets)
+
+
+def _same_figure_parts(facets: Sequence[Facet], claims: Sequence[str]) -> None:
+    """Parts asking figures are answered by as many distinct figures: an answer stating one
+    figure, however often ('total net sales, and how much dual-credit sales were eliminated?'
+    answered with net sales, repeated), leaves the last figure part unanswered, whatever words
+    the repeated figure's sentences share with it. Figures the answer quotes (a line as
+    printed) or notes of finqa's own are not stated figures."""
+    figure_parts = [f for f in facets if f.kind == "figure" and not f.meta.get("follow_up")]
+    parts = list(dict.fromkeys(f.part for f in figure_parts))
+    if len(parts) < 2:
+        return
+    stated = {
+        round(float(q.value) * float(q.scale or 1.0), 6)
+        for c in claims
+        if not is_provenance_note(c)
+        for q in _lex.extract_quantities(own_words(c))
+        if not _lex.year_mentions(q.text)
+    }
+    if len(stated) >= len(parts):
+        return
+    for f in figure_parts:
+        if f.part == parts[-1] and f.addressed:
+            f.addressed, f.how = (
+                False,
+                f"{len(stated)} distinct figure(s) for {len(parts)} figure parts",
+            )
 
 
 def _own_measure(f: Facet, text: str, measure_text: str, answer: str) -> None:

@@ -62,13 +62,23 @@ def check_figures(
         topic=metric_tokens(ctx.analysis),
         single_part=len(parts) <= 1,
         topic_name=(ctx.expect.metric or "").replace("_", " "),
-        label_terms=line_terms(ctx.expect, ctx.analysis) if len(parts) <= 1 else (),
+        label_terms=(
+            line_terms(ctx.expect, ctx.analysis, [s.text for s in ctx.view.sources])
+            if len(parts) <= 1
+            else ()
+        ),
     )
     if deterministic and len(parts) <= 1 and not ctx.expect.change:
         # a stated result must be of the asked metric as the catalogue defines it (a change
         # asked is no catalogue metric: its figures are read against the change below)
         ctx.definitions.extend(
-            judge_definitions(answer.calculations, numbers, ctx.expect, ctx.analysis)
+            judge_definitions(
+                answer.calculations,
+                numbers,
+                ctx.expect,
+                ctx.analysis,
+                [s.text for s in ctx.view.sources],
+            )
         )
         _parts_for_wholes(ctx, answer, numbers)
         _owners_equity(ctx, answer, numbers)

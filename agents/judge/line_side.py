@@ -22,14 +22,20 @@ from finqa.agents.judge.context import Context
 from finqa.agents.judge.kind import KindProblem
 from finqa.agents.judge.text import line_read
 from finqa.lexicon.asked_measure import either_or_options
+from finqa.lexicon.line_items import get_item
 from finqa.lexicon.model import StatementFact
 from finqa.lexicon.named_line import NamedLine, caption_line, caption_part
+from finqa.lexicon.question_ask import read_ask
+from finqa.lexicon.question_parts import question_parts
 from finqa.lexicon.sides import (
     Side,
+    asks_side,
     effect_option,
+    has_way,
     line_side,
     nonoperating_rows,
     own_words,
+    signed_side,
     stated_sides,
     two_sided,
 )
@@ -83,8 +89,10 @@ def side_against_print(ctx: Context) -> list[KindProblem]:
     """A problem for each asked year whose side the answer states in its own words against the
     side the filing's print gives the named line's figure (module docstring); [] otherwise."""
     line = ctx.intent.ask.named_line or _line_read(ctx)
-    if line is None or ctx.abstained:
+    if ctx.abstained:
         return []
+    if line is None:
+        return _side_against_model(ctx)
     years = ctx.intent.ask.years or ctx.asked
     facts = list(_income_facts(ctx))
     printed = printed_sides(facts, line)
@@ -100,6 +108,50 @@ def side_against_print(ctx: Context) -> list[KindProblem]:
         )
         problems.append(KindProblem("wrong_side", message, []))
     problems += _effect_against_print(ctx, printed, years)
+    return problems
+
+
+def _side_against_model(ctx: Context) -> list[KindProblem]:
+    """For a question asking which side a catalogue item's figure is on, read from a caption
+    naming one side ('Provision for income taxes'): the side of the item's figure in the
+    judge's own statement model of the evidence (signed by the item's nature and the
+    statement's layout and arithmetic, `lexicon.statements.signs`; `lexicon.sides.signed_side`)
+    against the side the answer states, each asked year."""
+    metric = ctx.expect.metric or ctx.intent.ask.recipe
+    if not ctx.intent.ask.asks_side:
+        # a part of the question asking a line's side ('..., and was its income tax line an
+        # expense or a benefit?'): that part's item
+        metric = next(
+            (
+                read_ask(part.text).recipe
+                for part in question_parts(" ".join(ctx.question.split())).parts
+                if asks_side(part.text)
+            ),
+            None,
+        )
+    if metric is None:
+        return []
+    item = get_item(metric)
+    if item is None or not has_way(item.nature):
+        return []
+    years = ctx.intent.ask.years or ctx.asked
+    # the item's own name states no side ('income tax expense: a benefit of $50 million')
+    text = re.sub(r"\b\w+_\w+\b", " ", ctx.text)  # nor a calculation's operand names
+    for term in _lex.metric_terms(metric):
+        text = re.sub(rf"\b{re.escape(term)}\b", " ", text, flags=re.I)
+    stated = sides_by_year(text, years)
+    problems = []
+    for year in dict.fromkeys(years):
+        said = stated.get(year, set())
+        found = ctx.figures.value(metric, year) if said else None
+        side = signed_side(item.nature, found.value) if found is not None else None
+        if side is None or side[0] in said:
+            continue
+        message = (
+            f"the answer puts FY{year}'s {item.name.lower()} on the {sorted(said)[0]} side, but "
+            f"the statements give {side[1]}: {found.describe() if found else ''}"
+        )
+        problems.append(KindProblem("wrong_side", message, []))
     return problems
 
 

@@ -30,6 +30,7 @@ from finqa.agents.reasoning.offline.figure_parts import answer_parts
 from finqa.agents.reasoning.offline.named_rows import (
     NAMED_LINE,
     effect_sentence,
+    item_side_known,
     line_effect,
     named_clause,
     named_solution,
@@ -171,6 +172,9 @@ class OfflineBackend:
                 spec.wants_positive
                 or spec.aggregate in _MOVEMENTS
                 or (recipe is not None and recipe.unit != "USD")
+                # 'was the income tax line an expense or a benefit?': the item's signed figure
+                # says which side it is on (`named_rows.item_side`)
+                or (spec.asks_side and item_side_known(spec.recipe))
             )
         if metric_q and spec.sub_annual and not spec.periods:
             return self._abstain_period(spec, strategy)
@@ -285,7 +289,7 @@ class OfflineBackend:
     def _metric_answer(
         self, question: str, spec: QuestionAsk, sol: Solution, strategy: str, book: Book
     ) -> Answer:
-        value = sided_value(sol, format_value(sol, spec))
+        value = sided_value(sol, format_value(sol, spec), spec)
         years = spec.agg_years
         period = f"FY{years[0]}" if len(years) == 1 else f"FY{years[0]}-FY{years[-1]}"
         what = (

@@ -5,8 +5,10 @@ on its own and the answers are given in the question's order, one after the othe
 
 - The parts are the lexicon's one parse of the question (`lexicon.question_parts`); only a
   question whose every part asks a figure (or asks the part before again for another year,
-  'and what was it in fiscal 2018?': that part's question for that year) is split (a yes/no, a choice or a cause part is
-  answered by the modules that read those).
+  'and what was it in fiscal 2018?': that part's question for that year; or asks which side of
+  a line its figure is on, 'and was its income tax line an expense or a benefit?', answered
+  with the figure and its side) is split (a yes/no, a choice or a cause part is answered by
+  the modules that read those).
 - A part is asked with what the question said before it as its premise: the question's own
   premise and the earlier parts, stated ('How much cash did X hold at the end of fiscal 2015.
   How much did that balance increase during the year?'), so 'that balance', 'the segment' and
@@ -25,6 +27,7 @@ from collections.abc import Callable, Sequence
 
 from finqa.agents.types import Answer, Citation
 from finqa.lexicon.question_parts import follow_up_year, question_parts
+from finqa.lexicon.sides import asks_side
 
 __all__ = ["part_questions", "joined"]
 
@@ -37,7 +40,7 @@ def part_questions(question: str) -> tuple[str, ...] | None:
     q = " ".join(question.split())
     parts = question_parts(q).parts
     if len(parts) < 2 or any(
-        p.form not in _FIGURE_FORMS and not (i and follow_up_year(p.text))
+        p.form not in _FIGURE_FORMS and not (i and follow_up_year(p.text)) and not asks_side(p.text)
         for i, p in enumerate(parts)
     ):
         return None
@@ -60,7 +63,11 @@ def part_questions(question: str) -> tuple[str, ...] | None:
                 return None
             out.append(ask)
             continue
-        earlier = " ".join(_stated(p.text, lead) for p in parts[:i])
+        side = asks_side(part.text)
+        # a part asking a line's side reads the earlier parts as its premise (their subject
+        # and period), not as asks of their own: 'What was X's tax rate for 2016' is stated
+        # as 'X's tax rate for 2016.'
+        earlier = " ".join(_stated(_unasked(p.text) if side else p.text, lead) for p in parts[:i])
         ask = _asked(part.text, lead)
         out.append(" ".join(x for x in (premise, earlier, ask, closing) if x))
     return tuple(out)
@@ -120,6 +127,14 @@ def _lead(answer: Answer) -> str:
     """An answer's lead statement (its first sentence, without its citations)."""
     first = re.split(r"(?<=[.;])\s", answer.text.strip(), maxsplit=1)[0]
     return re.sub(r"\s*\[[^\]]*\]", "", first).strip()
+
+
+_ASK_OPENING = re.compile(r"^\s*(?:what|which)\s+(?:was|were|is|are)\s+(?=\S)", re.I)
+
+
+def _unasked(part: str) -> str:
+    """A 'What was X' part as the phrase it asks about ('X')."""
+    return _ASK_OPENING.sub("", part, count=1)
 
 
 def _stated(part: str, lead: str = "") -> str:

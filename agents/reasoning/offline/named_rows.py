@@ -15,7 +15,12 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from finqa.agents.reasoning.offline.book import Book, Fact
-from finqa.agents.reasoning.offline.solver import Solution, build_solution, implausible
+from finqa.agents.reasoning.offline.solver import (
+    Solution,
+    build_solution,
+    implausible,
+    signed_figure,
+)
 from finqa.agents.reasoning.offline.tables import Row
 from finqa.lexicon.causes import effect_object
 from finqa.lexicon.display import format_amount
@@ -31,7 +36,9 @@ from finqa.lexicon.sides import (
     effect_asked,
     effect_of,
     effect_option,
+    has_way,
     line_side,
+    signed_side,
     two_sided,
 )
 
@@ -40,6 +47,7 @@ __all__ = [
     "named_solution",
     "named_clause",
     "side_clause",
+    "item_side_known",
     "sided_item_line",
     "sided_value",
     "line_effect",
@@ -225,10 +233,26 @@ def side_clause(sol: Solution, spec: QuestionAsk | None = None) -> str:
     return (" " + "; ".join(said) + ".") if said else ""
 
 
-def sided_value(sol: Solution, value: str) -> str:
+def item_side_known(recipe_id: str | None) -> bool:
+    """Is the recipe a catalogue line item whose signed figure says its side (an expense, a
+    revenue, a gain or a loss: `lexicon.sides.signed_side`)?"""
+    item = get_item(recipe_id or "")
+    return item is not None and has_way(item.nature)
+
+
+def sided_value(sol: Solution, value: str, spec: QuestionAsk | None = None) -> str:
     """A one-year named line's figure with its side in words ('other income of $124 million'
     for the line 'Other expense (income)' printing (124)): a bare or signed amount on a
-    two-sided line does not say which side it is on. `value` as formatted otherwise."""
+    two-sided line does not say which side it is on. Where the question asks which side
+    (`spec.asks_side`) of a catalogue item read from a caption naming one side ('Provision
+    for income taxes'), the side of its signed figure ('an expense of $100 million'). `value`
+    as formatted otherwise."""
+    if spec is not None and spec.asks_side and len(sol.facts) == 1 and sol.unit == "USD":
+        item = get_item(sol.recipe.id)
+        fact = sol.facts[0]
+        signed = signed_side(item.nature, signed_figure(fact)) if item is not None else None
+        if signed is not None and two_sided(fact.row.label) is None:
+            return f"{signed[1]} of {value.lstrip('-')}"
     if sol.recipe.id != NAMED_LINE or len(sol.facts) != 1 or sol.unit != "USD":
         return value
     fact = sol.facts[0]

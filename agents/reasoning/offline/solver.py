@@ -30,6 +30,7 @@ __all__ = [
     "solve_with",
     "build_solution",
     "implausible",
+    "signed_figure",
 ]
 
 _TOKEN = re.compile(r"([a-z_]+)\[y(?:-(\d))?\]")
@@ -129,14 +130,21 @@ def _expand(
             return "(" + " + ".join(lines) + ")"
         if fact.item.magnitude:
             return f"abs({name})"
-        if fact.item.signed_expense and not fact.row.model and caption_sign(fact.row.label) < 0:
-            # 'Income tax (expense)/benefit' in the text: the expense is the negative (the
-            # statement model's rows carry the expense's own sign already: statements.signs)
+        if signed_figure(fact) != fact.value:
             return f"(-{name})"
         return name
 
     expr = _TOKEN.sub(sub, formula)
     return None if missing else expr
+
+
+def signed_figure(fact: Fact) -> float:
+    """The fact's figure in its item's own direction: 'Income tax (expense)/benefit' in the
+    text prints the expense as the negative, so it is turned (the statement model's rows carry
+    the item's own sign already: `lexicon.statements.signs`)."""
+    if fact.item.signed_expense and not fact.row.model and caption_sign(fact.row.label) < 0:
+        return -fact.value
+    return fact.value
 
 
 def formula_items(formula: str) -> tuple[str, ...]:
