@@ -251,9 +251,18 @@ def members_of(facts: Iterable[StatementFact]) -> tuple[DimensionMember, ...]:
 
 
 def members_in(store: Any, doc_ids: Iterable[str]) -> tuple[DimensionMember, ...]:
-    """The vocabulary of parts of the given documents of a `StatementStore`."""
-    facts = [f for doc in dict.fromkeys(doc_ids) for t in store.tables(doc) for f in t.facts]
-    return members_of(f for f in facts if f.dimensions)
+    """The vocabulary of parts of the given documents of a `StatementStore`; a member named
+    as the filer itself (a table's 'Activision Blizzard' total row read as a region) is the
+    whole company, no part of it."""
+    from finqa.lexicon.entities import company_for_doc
+
+    docs = list(dict.fromkeys(doc_ids))
+    facts = [f for doc in docs for t in store.tables(doc) for f in t.facts]
+    companies = [company_for_doc(doc) for doc in docs]
+    own = {name_key(c.name) for c in companies if c is not None}
+    return tuple(
+        m for m in members_of(f for f in facts if f.dimensions) if name_key(m.name) not in own
+    )
 
 
 def dimensional_facts(

@@ -366,6 +366,35 @@ def has_way(nature: str | None) -> bool:
     return (nature or "") in _OWN_WAY
 
 
+# the other way of a result or a revenue: a loss, never an expense ('net income or a net
+# expense' are the sides of a line that adds to or takes from a result, not of the result)
+_LOSS_WORDS = frozenset({"loss", "losses", "deficit", "deficits"})
+
+
+def offers_item_sides(question: str, nature: str | None) -> bool:
+    """Do the two sides a question offers (`asks_side`) fit an item of this nature: an
+    expense's (an expense or a provision against a benefit or income), or a result's or a
+    revenue's (income, a gain or a profit against a loss)? 'Was X a net income or a net
+    expense?' offers no result's sides: X is a line of its own, not net income."""
+    from finqa.lexicon.answer_form import alternatives, ask_head
+    from finqa.lexicon.stems import stem
+
+    # the ask's own sentence first: a premise before it offers no sides
+    text = next((t for t in (ask_head(question), question) if asks_side(t)), None)
+    found = alternatives(text) if text is not None else None
+    way = _OWN_WAY.get(nature or "")
+    if not found or way is None:
+        return False
+    sides = side_words()
+    income = {stem(w) for w in sides["income"]}
+    expense = {stem(w) for w in sides["expense"]}
+    losses = {stem(w) for w in _LOSS_WORDS}
+    a, b = found
+    if way == "expense":
+        return bool((a & expense and b & income) or (a & income and b & expense))
+    return bool((a & income and b & losses) or (a & losses and b & income))
+
+
 def side_named(asked: str, nature: str | None) -> bool | None:
     """Whether the one side of a line a yes/no ask names ('Did X record an income tax
     expense?', 'Did X report a gain on ...?') is the item's own way (an expense of an expense

@@ -123,3 +123,29 @@ def test_an_option_quoted_from_the_filing_is_not_the_answers_choice() -> None:
     verdict = JudgeAgent(Settings()).evaluate(q, quoted, evidence(page, question=q), 1)
     assert verdict.decision != "accept"
     assert "either_or" in [p["code"] for p in verdict.details["answer_problems"]]
+
+
+@pytest.mark.parametrize(
+    ("question", "nature", "fits"),
+    [
+        ("Was Acme's income tax line an expense or a benefit in 2022?", "expense", True),
+        ("Acme's tax rate for 2022. Did the company end the year with net income or a net loss?", "gain", True),
+        # the sides of a line that adds to or takes from a result, not the result's own
+        ("Was Acme's pension adjustment in 2022 a net income or a net expense to operating profit?", "gain", False),
+    ],
+)  # fmt: skip
+def test_offered_sides_fit_the_item(question: str, nature: str, fits: bool) -> None:
+    from finqa.lexicon.sides import offers_item_sides
+
+    assert offers_item_sides(question, nature) is fits
+
+
+def test_a_lines_net_income_or_net_expense_is_not_net_income() -> None:
+    """'Was X a net income or a net expense to operating profit?' names X, a line of its own:
+    net income's figure is no answer (it was given once, and accepted)."""
+    q = (
+        "Was Acme's pension adjustment in 2022 a net income or a net expense to consolidated "
+        "operating profit, and what was the amount?"
+    )
+    answer, verdict = _answered(q, EXPENSE)
+    assert "$300 million" not in answer.text or verdict.decision != "accept"

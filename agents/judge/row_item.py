@@ -23,7 +23,7 @@ from finqa.agents.judge.numeric import NumberCheck
 from finqa.agents.judge.text import content_tokens
 from finqa.lexicon.metrics import find_metrics
 from finqa.lexicon.statements.catalogue import item_for_label
-from finqa.lexicon.statements.located import row_label, uncaptioned_row
+from finqa.lexicon.statements.located import row_label, uncaptioned_row, uncaptioned_total
 
 __all__ = ["other_item_row", "printed_on", "row_items"]
 
@@ -105,12 +105,21 @@ def _operands(metric_id: str) -> set[str]:
 
 
 def _on_uncaptioned_rows(ctx: Context, nc: NumberCheck) -> bool:
-    """Every printing of the figure in its cited source is on a row without a caption."""
+    """Every printing of the figure in its cited source is on a row without a caption, and
+    none is the total of the rows above it under a heading naming an asked item ('Revenues'
+    over MGM's revenue lines and their uncaptioned total: `located.uncaptioned_total`)."""
     src = next((s for s in ctx.view.sources if s.source_id == nc.source), None)
     if src is None:
         return False
     at = [e.start for e in src.quantities if match(nc.quantity, e, _TOL)]
-    return bool(at) and all(uncaptioned_row(src.text, start) for start in at)
+    if not at or not all(uncaptioned_row(src.text, start) for start in at):
+        return False
+    asked = _asked_items(ctx)
+    for start in at:
+        heading = uncaptioned_total(src.text, start)
+        if heading is not None and item_for_label(heading) in asked:
+            return False
+    return True
 
 
 def row_items(ctx: Context, nc: NumberCheck) -> dict[str, str]:

@@ -155,7 +155,48 @@ def caption_item(label: str, known: Callable[[str], str | None]) -> str | None:
         item = known(_NET.sub("", said))
         if item is not None and (_is_revenue(item) or _is_payment(item)):
             return item
+    return _under_headings(said, known)
+
+
+def _under_headings(label: str, known: Callable[[str], str | None]) -> str | None:
+    """A caption whose balance sheet section headings were read onto its line ('Assets Current
+    assets Cash and cash equivalents', 'Liabilities and equity Current liabilities Accounts
+    payable': a PDF page's text on one line): the caption after them. A heading is what a
+    section's total line names without its 'Total' ('Total current assets'), by the
+    catalogue's captions; at most three are read off, and only a caption left that the
+    catalogue lists counts."""
+    words = label.lower().split()
+    heads = _section_headings()
+    for _ in range(3):
+        cut = next(
+            (n for n in range(min(len(words) - 1, 6), 0, -1) if " ".join(words[:n]) in heads), 0
+        )
+        if not cut:
+            return None
+        words = words[cut:]
+        item = known(" ".join(words))
+        if item is not None:
+            return item
     return None
+
+
+@data_cache()
+def _section_headings() -> frozenset[str]:
+    """The headings of balance sheet sections: the catalogue's 'Total X' captions' X of its
+    balance sheet items, lower case ('current assets', 'liabilities and equity')."""
+    from finqa.lexicon.metrics import METRICS
+
+    out: set[str] = set()
+    for metric in METRICS.values():
+        if metric.statement != "balance":
+            continue
+        for caption in (*metric.line_items, *metric.synonyms, metric.name):
+            m = _TOTAL.match(caption)
+            if m is not None:
+                head = " ".join(caption[m.end() :].lower().replace(",", " ").split())
+                if head:
+                    out.add(head)
+    return frozenset(out)
 
 
 def _is_payment(item: str) -> bool:

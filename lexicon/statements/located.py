@@ -27,6 +27,7 @@ __all__ = [
     "percent_column",
     "column_years",
     "uncaptioned_row",
+    "uncaptioned_total",
 ]
 
 _NARRATIVE = re.compile(
@@ -200,6 +201,45 @@ def uncaptioned_row(text: str, start: int) -> bool:
     liabilities and equity). Such a row has no line item's identity."""
     row = read_row(text, start)
     return row is not None and not row.caption and row.caption_at is None
+
+
+def uncaptioned_total(text: str, start: int) -> str | None:
+    """For a figure on a row without a caption: the heading over the rows it totals, where the
+    captioned rows just above it in its column add up to it back to a line without figures
+    ('Revenues' over 'Casino', 'Rooms', ... and the uncaptioned '5,162,082' they sum to: the
+    revenue total a filer prints without a caption). None when no run of rows above sums to
+    it, or no heading stands over them."""
+    row = read_row(text, start)
+    if row is None or row.caption or row.caption_at is not None:
+        return None
+    col = row.index(start)
+    own = read_cell(row.texts[col]) if col is not None else None
+    if col is None or own is None or not own[0]:
+        return None
+    rows = [r for r in _rows(text) if r.table == row.table and r.order < row.order]
+    total = 0.0
+    for i in range(len(rows) - 1, -1, -1):
+        above = rows[i]
+        if len(above.cells) != len(row.cells):
+            return None
+        cell = read_cell(above.texts[col])
+        if cell is None:
+            return None
+        total += cell[0]
+        if not above.caption or above.caption_at is None:
+            # an uncaptioned subtotal with the lines printed under it ('10,248,694' then
+            # 'Less: Promotional allowances (793,571)' and the net '9,455,123'): the net total
+            # is under the subtotal's heading
+            matched = abs(total - own[0]) <= 0.5 and i < len(rows) - 1
+            return uncaptioned_total(text, above.cells[col][0]) if matched else None
+        if abs(total - own[0]) <= 0.5 and i < len(rows) - 1:
+            begin = rows[i - 1].cells[-1][1] if i > 0 else 0
+            heading = text[begin : above.caption_at[0]].strip().splitlines()
+            last = heading[-1].strip(" :") if heading else ""
+            return (
+                last if last and len(last) <= 60 and not any(ch.isdigit() for ch in last) else None
+            )
+    return None
 
 
 def row_cells(text: str, start: int) -> list[tuple[int, int, int | None]]:

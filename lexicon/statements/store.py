@@ -126,7 +126,10 @@ STORE_READ_ERRORS: tuple[type[Exception], ...] = (OSError, ValueError, KeyError,
 # 36: the statement of cash flows' net increase (decrease) in cash (and restricted cash) is a
 #     line item of its own (`cash_change`, `cash_and_restricted_cash_change`): the printed
 #     movement of the balance it reconciles
-MODEL_VERSION = 36
+# 37: a caption with the balance sheet's section headings read onto its line ('Assets Current
+#     assets Cash and cash equivalents') is the caption after them; 'General and administrative
+#     expense(s)' is SG&A's line; 'due within one' excluded from long-term debt
+MODEL_VERSION = 37
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
 

@@ -174,7 +174,7 @@ class OfflineBackend:
                 or (recipe is not None and recipe.unit != "USD")
                 # 'was the income tax line an expense or a benefit?': the item's signed figure
                 # says which side it is on (`named_rows.item_side`)
-                or (spec.asks_side and item_side_known(spec.recipe))
+                or (spec.asks_side and item_side_known(spec.recipe, question))
             )
         if metric_q and spec.sub_annual and not spec.periods:
             return self._abstain_period(spec, strategy)

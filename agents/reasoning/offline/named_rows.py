@@ -38,6 +38,7 @@ from finqa.lexicon.sides import (
     effect_option,
     has_way,
     line_side,
+    offers_item_sides,
     signed_side,
     two_sided,
 )
@@ -233,11 +234,12 @@ def side_clause(sol: Solution, spec: QuestionAsk | None = None) -> str:
     return (" " + "; ".join(said) + ".") if said else ""
 
 
-def item_side_known(recipe_id: str | None) -> bool:
+def item_side_known(recipe_id: str | None, question: str) -> bool:
     """Is the recipe a catalogue line item whose signed figure says its side (an expense, a
-    revenue, a gain or a loss: `lexicon.sides.signed_side`)?"""
+    revenue, a gain or a loss: `lexicon.sides.signed_side`), and are the sides the question
+    offers that item's (`lexicon.sides.offers_item_sides`)?"""
     item = get_item(recipe_id or "")
-    return item is not None and has_way(item.nature)
+    return item is not None and has_way(item.nature) and offers_item_sides(question, item.nature)
 
 
 def sided_value(sol: Solution, value: str, spec: QuestionAsk | None = None) -> str:
