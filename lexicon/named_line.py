@@ -69,7 +69,9 @@ _RESULT_OF = re.compile(
 _RESULT_WORDS = "gain gains loss losses income earnings net on from and or total other"
 # where a row's figures start: a dollar sign, a digit (parenthesised or not), a dash for nil;
 # a parenthesis before a word is part of the caption ('Other (gains) and losses')
-_FIRST_FIGURE = re.compile(r"\$|\(?\s*\d|\u2014")
+# a nil figure is a dash standing alone ('Goodwill impairment — 1,467,991'); a dash between
+# words joins a caption ('Cost of sales\u2014intellectual property licenses')
+_FIRST_FIGURE = re.compile(r"\$|\(?\s*\d|(?<!\w)\u2014(?!\w)")
 # words a caption may add to a narrowed item without naming another line
 _PLAIN = frozenset({"total", "net"})
 
@@ -285,7 +287,7 @@ def captions(text: str) -> tuple[str, ...]:
         m = _FIRST_FIGURE.search(row)
         if m is None or m.start() == 0:
             continue
-        caption = row[: m.start()].strip(" .:")
+        caption = row[: m.start()].strip(" .:\u2014")
         if any(c.isalpha() for c in caption):
             out.append(caption)
     return tuple(out)

@@ -41,6 +41,7 @@ from finqa.lexicon.periods import find_periods
 from finqa.lexicon.prose import split_sentences
 from finqa.lexicon.qualifiers import row_labels
 from finqa.lexicon.sides import own_words
+from finqa.lexicon.statements.catalogue import without_headings
 
 __all__ = [
     "effect_verdict",
@@ -144,7 +145,12 @@ def _side_part(
         read = operand_captions(answer, nc)
         if read is not None and len(read) != 1:
             continue
-        labels = list(read) if read is not None else printed_on(ctx, nc)
+        # a caption's section headings read onto its line name no side of it ('Assets
+        # Current assets Cash and cash equivalents')
+        labels = [
+            without_headings(lab)
+            for lab in (list(read) if read is not None else printed_on(ctx, nc))
+        ]
         sides = [
             tuple(side_classes(lab)) if both else side_words(lab, ctx.question, metric)
             for lab in labels

@@ -44,7 +44,7 @@ from collections.abc import Callable
 
 from finqa.lexicon._data import data_cache
 
-__all__ = ["NOTE_REFERENCE", "caption_item", "cash_flow_section", "own_words"]
+__all__ = ["NOTE_REFERENCE", "after_headings", "caption_item", "cash_flow_section", "own_words"]
 
 _ACTIVITY = (
     (re.compile(r"\boperating activities\b|\boperations\b|\boperating\b"), "cfo"),
@@ -159,25 +159,48 @@ def caption_item(label: str, known: Callable[[str], str | None]) -> str | None:
 
 
 def _under_headings(label: str, known: Callable[[str], str | None]) -> str | None:
-    """A caption whose balance sheet section headings were read onto its line ('Assets Current
-    assets Cash and cash equivalents', 'Liabilities and equity Current liabilities Accounts
-    payable': a PDF page's text on one line): the caption after them. A heading is what a
+    found = after_headings(label, known)
+    return found[0] if found is not None else None
+
+
+def after_headings(label: str, known: Callable[[str], str | None]) -> tuple[str, str] | None:
+    """A caption whose section headings were read onto its line ('Assets Current assets Cash
+    and cash equivalents', 'Cash flows from investing activities Capital expenditures': a PDF
+    page's text on one line): the caption after them. A heading is what a balance sheet
     section's total line names without its 'Total' ('Total current assets'), by the
-    catalogue's captions; at most three are read off, and only a caption left that the
-    catalogue lists counts."""
-    words = label.lower().split()
+    catalogue's captions, or a statement of cash flows' section heading; at most three are
+    read off, and only a caption left that the catalogue lists counts."""
+    words = label.split()
     heads = _section_headings()
-    for _ in range(3):
+    cuts = 0
+    while cuts < 3:
+        lower = [w.lower() for w in words]
         cut = next(
-            (n for n in range(min(len(words) - 1, 6), 0, -1) if " ".join(words[:n]) in heads), 0
+            (n for n in range(min(len(words) - 1, 6), 0, -1) if " ".join(lower[:n]) in heads), 0
         )
-        if not cut:
-            return None
-        words = words[cut:]
+        section = _CASH_FLOW_HEADING.match(" ".join(lower))
+        if not cut and section is not None:
+            cut = len(section.group(0).split())
+        if not cut or cut >= len(words):
+            break
+        words, cuts = words[cut:], cuts + 1
         item = known(" ".join(words))
         if item is not None:
-            return item
-    return None
+            return item, " ".join(words)
+    if not cuts:
+        return None
+    rest = " ".join(words)
+    # the caption after the last heading, in the concept's own words ('Capital expenditures,
+    # net of construction payable')
+    item = caption_item(rest, known)
+    return (item, rest) if item is not None else None
+
+
+# the heading of a statement of cash flows' section ('Cash flows from investing activities')
+_CASH_FLOW_HEADING = re.compile(
+    r"^(?:net\s+)?cash\s+flows?\s+(?:(?:from|provided\s+by|used\s+in|\(used\s+in\)|"
+    r"\(used\s+for\)|for)\s+)+(?:operating|investing|financing)\s+activities:?(?=\s)"
+)
 
 
 @data_cache()

@@ -11,9 +11,14 @@ import re
 
 from finqa.lexicon._data import data_cache
 from finqa.lexicon.metrics import METRICS, Metric, find_metrics, metric_key
-from finqa.lexicon.statements.caption_words import NOTE_REFERENCE, caption_item, own_words
+from finqa.lexicon.statements.caption_words import (
+    NOTE_REFERENCE,
+    after_headings,
+    caption_item,
+    own_words,
+)
 
-__all__ = ["item_for_label", "worded_item"]
+__all__ = ["item_for_label", "listed_item", "without_headings", "worded_item"]
 
 _PAREN = re.compile(r"\([^)]*\)")
 
@@ -50,6 +55,20 @@ def item_for_label(label: str) -> str | None:
     """The catalogue id of a line item label, or None when the catalogue has no such line: one
     of its captions, else a caption in the concept's own words (`caption_words.caption_item`)."""
     return _listed(label) or caption_item(label, _listed) or _flow_statement_balance(label)
+
+
+def listed_item(label: str) -> str | None:
+    """The catalogue id whose own captions or synonyms spell the label, else None (no
+    reading of the caption's words: `item_for_label` adds that)."""
+    return _listed(label)
+
+
+def without_headings(label: str) -> str:
+    """The caption after the section headings read onto its line ('Cash and cash equivalents'
+    for 'Assets Current assets Cash and cash equivalents'), where what follows them is a
+    caption the catalogue reads; the label as it is otherwise."""
+    found = after_headings(label, _listed)
+    return found[1] if found is not None else label
 
 
 def _flow_statement_balance(label: str) -> str | None:
