@@ -282,3 +282,25 @@ class TestStatedFigureOfTheAskedSpan:
         )
         a = figure_answer(q, _ev(q, text), "standard")
         assert a is not None and a.text.startswith("$450.0 million")
+
+
+class TestSwing:
+    def test_a_swing_is_a_change(self) -> None:
+        """'how large was the swing from fiscal 2022' asks a movement; a 'swing line' credit
+        facility names none."""
+        found = movement.pattern().search(
+            movement.without_idioms("how large was the swing from 2022")
+        )
+        assert found is not None and found.group(0) == "swing"
+        assert (
+            movement.pattern().search(movement.without_idioms("borrowings under the swing line"))
+            is None
+        )
+
+    def test_levels_do_not_answer_the_swing_part(self) -> None:
+        """Two years' levels of a line do not state how large its swing was: the part stays
+        open (the judge used to accept the answer's levels for it)."""
+        from finqa.agents.judge.facets import _asks_movement, _states_movement
+
+        assert _asks_movement("how large was the swing from fiscal 2022?")
+        assert not _states_movement("FY2023: other retirement plans income of $1,054 million.")
