@@ -612,15 +612,20 @@ def _margin_of(item: str) -> str | None:
 
 
 def asked_change(question: str) -> str | None:
-    """'growth' or 'change' when the question asks how a figure moved over the year before;
-    a change asked as a rate alone ('by what percentage did X change') is its growth; None
+    """'growth' or 'change' when the question asks how a figure moved over the year before
+    ('by how much did X decline' too: `intent.asks_change_amount`); a change asked as a rate
+    alone ('by what percentage did X change') is its growth; None
     for one period's figure (a CAGR or a multi-year average is not read here)."""
     from finqa.lexicon.answer_form import asked_aggregates, change_form
+    from finqa.lexicon.intent import asks_change_amount
 
     found = asked_aggregates(question, question)
     if found and found[0] == "change" and change_form(question) == "percent":
         return "growth"
-    return found[0] if found and found[0] in ("growth", "change") else None
+    if found and found[0] in ("growth", "change"):
+        return found[0]
+    # 'by how much did the segment's operating profit decline': the amount it moved by
+    return "change" if asks_change_amount(question) else None
 
 
 def part_item(item: str) -> str:

@@ -478,6 +478,13 @@ class TestPartComputed:
         assert not ans.abstained, ans.text
         assert "20.0%" in ans.text and "$10,000 million" in ans.text
 
+    def test_by_how_much_did_it_fall_is_the_change(self) -> None:
+        """'By how much did the Cloud segment's revenue rise' asks the amount it moved by, read
+        from the part's own two years (it used to abstain as 'more than one figure')."""
+        ans = self._ask("By how much did Acme's Cloud segment's revenue rise in fiscal year 2024?", _computable())  # fmt: skip
+        assert not ans.abstained, ans.text
+        assert "$10,000 million" in ans.text and "$100,000" not in ans.text
+
     def test_growth_without_the_year_before_abstains(self) -> None:
         """Devices reports no FY2023 revenue: no growth."""
         ans = self._ask("What was the year-over-year growth in Acme's Devices segment's revenue in fiscal year 2024?", _computable())  # fmt: skip
@@ -595,6 +602,10 @@ def test_a_change_asked_as_a_rate_is_the_growth() -> None:
     amount = "How much operating income did the Gamma segment earn in 2024, and how much did it change from 2023?"  # fmt: skip
     assert asked_change(amount) == "change"
     assert asked_change("How much did revenue of the Gamma segment grow in 2024?") == "growth"
+    assert asked_change(
+        "By how much did the Gamma segment's operating profit decline in 2024?"
+    ) == ("change")
+    assert asked_change("What was the Gamma segment's operating profit in 2024?") is None
 
 
 def test_the_kind_word_that_follows_a_name_names_the_part() -> None:
