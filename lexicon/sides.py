@@ -376,23 +376,15 @@ def offers_item_sides(question: str, nature: str | None) -> bool:
     expense's (an expense or a provision against a benefit or income), or a result's or a
     revenue's (income, a gain or a profit against a loss)? 'Was X a net income or a net
     expense?' offers no result's sides: X is a line of its own, not net income."""
-    from finqa.lexicon.answer_form import alternatives, ask_head
-    from finqa.lexicon.stems import stem
+    from finqa.lexicon.answer_form import ask_head
 
-    # the ask's own sentence first: a premise before it offers no sides
-    text = next((t for t in (ask_head(question), question) if asks_side(t)), None)
-    found = alternatives(text) if text is not None else None
     way = _OWN_WAY.get(nature or "")
-    if not found or way is None:
+    # the ask's own sentence first: a premise before it offers no sides
+    found = next((f for t in (ask_head(question), question) if (f := _offered(t))), None)
+    if found is None or way is None:
         return False
-    sides = side_words()
-    income = {stem(w) for w in sides["income"]}
-    expense = {stem(w) for w in sides["expense"]}
-    losses = {stem(w) for w in _LOSS_WORDS}
-    a, b = found
-    if way == "expense":
-        return bool((a & expense and b & income) or (a & income and b & expense))
-    return bool((a & income and b & losses) or (a & losses and b & income))
+    income, expense, losses = _side_stems()
+    return _pair(found, income, expense if way == "expense" else losses)
 
 
 def side_named(asked: str, nature: str | None) -> bool | None:
@@ -414,17 +406,37 @@ def asks_side(question: str) -> bool:
     """A yes/no question offering the two sides of a line ('an expense or income?', 'a net
     gain or a net loss?', 'a benefit or a provision?'): it asks which side each period's figure
     is on (`answer_form.alternatives` whose two groups are words of either side)."""
+    return _offered(question) is not None
+
+
+def _offered(question: str) -> tuple[frozenset[str], frozenset[str]] | None:
+    """The two groups of stems a question offers as the sides of a line, else None."""
     from finqa.lexicon.answer_form import alternatives
-    from finqa.lexicon.stems import stem
 
     found = alternatives(question)
     if not found or len(found) != 2:
-        return False
-    sides = side_words()
-    income = {stem(w) for w in sides["income"]}
-    expense = {stem(w) for w in sides["expense"]}
+        return None
+    income, expense, _losses = _side_stems()
+    return found if _pair(found, income, expense) else None
+
+
+def _pair(found: tuple[frozenset[str], frozenset[str]], one: set[str], other: set[str]) -> bool:
+    """One group holds a word of `one` and the other a word of `other`, either way round."""
     a, b = found
-    return bool((a & income and b & expense) or (a & expense and b & income))
+    return bool((a & one and b & other) or (a & other and b & one))
+
+
+@data_cache()
+def _side_stems() -> tuple[set[str], set[str], set[str]]:
+    """The stems of the income side's words, the expense side's and the loss words."""
+    from finqa.lexicon.stems import stem
+
+    sides = side_words()
+    return (
+        {stem(w) for w in sides["income"]},
+        {stem(w) for w in sides["expense"]},
+        {stem(w) for w in _LOSS_WORDS},
+    )
 
 
 # a span the answer quotes ('Other expense (income)', "Interest and other, net", a filing's

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from finqa.agents.types import Evidence, EvidenceItem, RetrievalPlan
+from typing import Any
+
+from finqa.agents.types import Answer, Evidence, EvidenceItem, RetrievalPlan, Verdict
 
 # PDF layout: label line, then one line per cell ("$" and blank-cell lines included).
 INCOME = """Table of Contents
@@ -164,6 +166,32 @@ def evidence(
         attempt=1, route="test", reason="fixture", k=len(items), candidates=len(items), rse=False
     )
     return Evidence(question=question, items=items, plan=plan)
+
+
+# a plain income statement down to net income, with its tax line ('Provision for income
+# taxes' names one side): Acme's, in millions
+INCOME_WITH_TAX = """ACME INC.
+CONSOLIDATED STATEMENTS OF INCOME
+(amounts in millions)
+2022 2021 2020
+Total revenue 2,100 1,880 1,570
+Income before provision for income taxes 400 380 300
+Provision for income taxes 100 90 70
+Net income 300 290 230
+"""
+
+
+def answered(question: str, *texts: str, **where: Any) -> tuple[Answer, Verdict]:
+    """The offline reasoner's answer to `question` over the texts as evidence, and the judge's
+    verdict on it (`where`: `evidence`'s own keywords, e.g. `doc`)."""
+    from finqa.agents.config import Settings
+    from finqa.agents.judge import JudgeAgent
+    from finqa.agents.reasoning import build_reasoner
+
+    settings = Settings()
+    ev = evidence(*texts, question=question, **where)
+    answer = build_reasoner(settings).generate(question, ev, 1)
+    return answer, JudgeAgent(settings).evaluate(question, answer, ev, 1)
 
 
 # ---- snippets for the verdict templates (agents/reasoning/offline/verdicts.py)

@@ -7,34 +7,20 @@ printed beside it."""
 from __future__ import annotations
 
 import pytest
-from _reasoning_data import evidence
+from _reasoning_data import INCOME_WITH_TAX, answered, evidence
 from finqa.agents.config import Settings
 from finqa.agents.judge import JudgeAgent
 from finqa.agents.judge._question import metric_words, prints_line
-from finqa.agents.reasoning import build_reasoner
-from finqa.agents.types import Answer, Verdict
+from finqa.agents.types import Answer
 
-ONE_LINE = """ACME INC.
-CONSOLIDATED STATEMENTS OF INCOME
-(amounts in millions)
-2022 2021 2020
-Total revenue 2,100 1,880 1,570
-Income before provision for income taxes 400 380 300
-Provision for income taxes 100 90 70
-Net income 300 290 230
-"""
+ONE_LINE = INCOME_WITH_TAX
 
-WITH_MINORITY = """ACME INC.
-CONSOLIDATED STATEMENTS OF INCOME
-(amounts in millions)
-2022 2021 2020
-Total revenue 2,100 1,880 1,570
-Income before provision for income taxes 400 380 300
-Provision for income taxes 100 90 70
-Net income 300 290 230
-Less: Net income attributable to noncontrolling interests 20 15 10
+WITH_MINORITY = (
+    INCOME_WITH_TAX
+    + """Less: Net income attributable to noncontrolling interests 20 15 10
 Net income attributable to Acme 280 275 220
 """
+)
 
 Q = "What was Acme's net income attributable to shareholders in 2022?"
 
@@ -44,23 +30,16 @@ def judge() -> JudgeAgent:
     return JudgeAgent(Settings())
 
 
-def _answered(page: str) -> tuple[Answer, Verdict]:
-    settings = Settings()
-    ev = evidence(page, question=Q)
-    answer = build_reasoner(settings).generate(Q, ev, 1)
-    return answer, JudgeAgent(settings).evaluate(Q, answer, ev, 1)
-
-
 def test_one_net_income_line_is_the_company_share() -> None:
     """No noncontrolling interests: 'Net income' is the amount attributable, and the judge
     accepts it (it used to refuse it as 'the calculation is net income')."""
-    answer, verdict = _answered(ONE_LINE)
+    answer, verdict = answered(Q, ONE_LINE)
     assert "$300 million" in answer.text
     assert verdict.decision == "accept", verdict.details["answer_problems"]
 
 
 def test_the_attributable_line_is_accepted_where_printed() -> None:
-    answer, verdict = _answered(WITH_MINORITY)
+    answer, verdict = answered(Q, WITH_MINORITY)
     assert "$280 million" in answer.text
     assert verdict.decision == "accept", verdict.details["answer_problems"]
 
@@ -68,7 +47,7 @@ def test_the_attributable_line_is_accepted_where_printed() -> None:
 def test_consolidated_line_refused_beside_the_attributable_one(judge: JudgeAgent) -> None:
     """The same reading (the 'Net income' row) over a statement that prints the attributable
     line: another line, refused with the row named."""
-    answer, _ = _answered(ONE_LINE)
+    answer, _ = answered(Q, ONE_LINE)
     verdict = judge.evaluate(Q, answer, evidence(WITH_MINORITY, question=Q), 1)
     assert verdict.decision != "accept"
     numbers = verdict.details["numbers"]

@@ -8,47 +8,25 @@ answer that puts the figure on the other side is refused."""
 from __future__ import annotations
 
 import pytest
-from _reasoning_data import evidence
+from _reasoning_data import INCOME_WITH_TAX, answered, evidence
 from finqa.agents.config import Settings
 from finqa.agents.judge import JudgeAgent
-from finqa.agents.reasoning import build_reasoner
 from finqa.agents.reasoning.offline.figure_parts import part_questions
-from finqa.agents.types import Answer, Verdict
+from finqa.agents.types import Answer
 from finqa.lexicon.sides import signed_side
 
-EXPENSE = """ACME INC.
-CONSOLIDATED STATEMENTS OF INCOME
-(amounts in millions)
-2022 2021 2020
-Total revenue 2,100 1,880 1,570
-Income before provision for income taxes 400 380 300
-Provision for income taxes 100 90 70
-Net income 300 290 230
-"""
+EXPENSE = INCOME_WITH_TAX
 
 # a tax benefit on a pre-tax profit, under a caption naming one side
-BENEFIT = """ACME INC.
-CONSOLIDATED STATEMENTS OF INCOME
-(amounts in millions)
-2022 2021 2020
-Total revenue 2,100 1,880 1,570
-Income before provision for income taxes 400 380 300
-Provision for income taxes (50) 90 70
-Net income 450 290 230
-"""
+BENEFIT = INCOME_WITH_TAX.replace(
+    "Provision for income taxes 100", "Provision for income taxes (50)"
+).replace("Net income 300", "Net income 450")
 
 SIDE = "Was Acme's income tax line an expense or a benefit in 2022?"
 TWO_PARTS = (
     "What was Acme's effective tax rate for 2022, and did the company record a tax provision "
     "or a tax benefit?"
 )
-
-
-def _answered(question: str, page: str) -> tuple[Answer, Verdict]:
-    settings = Settings()
-    ev = evidence(page, question=question)
-    answer = build_reasoner(settings).generate(question, ev, 1)
-    return answer, JudgeAgent(settings).evaluate(question, answer, ev, 1)
 
 
 def test_signed_side_follows_the_items_nature() -> None:
@@ -64,7 +42,7 @@ def test_signed_side_follows_the_items_nature() -> None:
     [(EXPENSE, "an expense of $100 million"), (BENEFIT, "a benefit of $50 million")],
 )
 def test_one_sided_caption_answers_the_side(page: str, side: str) -> None:
-    answer, verdict = _answered(SIDE, page)
+    answer, verdict = answered(SIDE, page)
     assert side in answer.text
     assert verdict.decision == "accept", verdict.details["answer_problems"]
 
@@ -81,7 +59,7 @@ def test_the_side_part_is_asked_with_the_earlier_part_as_premise() -> None:
 def test_two_part_question_gets_both_parts(page: str, rate: str, side: str) -> None:
     """The rate and the side, each its own part; the judge accepts the pair (it used to refuse
     the rate alone: the side part left out)."""
-    answer, verdict = _answered(TWO_PARTS, page)
+    answer, verdict = answered(TWO_PARTS, page)
     assert rate in answer.text and side in answer.text
     assert verdict.decision == "accept", verdict.details["answer_problems"]
 
@@ -89,7 +67,7 @@ def test_two_part_question_gets_both_parts(page: str, rate: str, side: str) -> N
 @pytest.mark.parametrize("question", [SIDE, TWO_PARTS])
 def test_the_other_side_is_refused(question: str) -> None:
     """The same answer with the side turned: the judge's statement model reads an expense."""
-    answer, _ = _answered(question, EXPENSE)
+    answer, _ = answered(question, EXPENSE)
     turned = answer.model_copy(
         update={"text": answer.text.replace("an expense of", "a benefit of")}
     )
@@ -147,5 +125,5 @@ def test_a_lines_net_income_or_net_expense_is_not_net_income() -> None:
         "Was Acme's pension adjustment in 2022 a net income or a net expense to consolidated "
         "operating profit, and what was the amount?"
     )
-    answer, verdict = _answered(q, EXPENSE)
+    answer, verdict = answered(q, EXPENSE)
     assert "$300 million" not in answer.text or verdict.decision != "accept"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from finqa.agents.judge import _lex
 from finqa.agents.judge.definition_dimension import COUNTED_UNITS, PERCENT_AFTER, UNIT_DIM
 from finqa.agents.types import Calculation, Operand
 from finqa.lexicon.caches import data_cache
@@ -36,13 +37,13 @@ def _is_ratio(mid: str) -> bool:
 
 def same_fact(mid: str) -> str:
     """The line item a catalogue line is read as: one the catalogue reads as its own line, else
-    exactly one other line item (its `formulas` are itself then that one: the attributable net
-    income, else net income) is that line item, the other's convention being the same amount."""
-    m = catalogue_metric(mid)
-    if m is None or m.formula or len(m.formulas) != 2 or m.formulas[0] != mid:
+    the one other line item the catalogue reads it as where the filer prints no line of it
+    (`_lex.metric_alternates`: the attributable net income, else net income), the other's
+    convention being the same amount."""
+    alternates = _lex.metric_alternates(mid)
+    if len(alternates) != 1 or catalogue_metric(alternates[0]) is None:
         return mid
-    other = m.formulas[1]
-    return other if catalogue_metric(other) is not None else mid
+    return alternates[0]
 
 
 def _captioned(label: str) -> str | None:

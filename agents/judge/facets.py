@@ -19,7 +19,7 @@ from typing import Any
 
 from finqa.agents.judge import _lex
 from finqa.agents.judge.effect import check_effect
-from finqa.agents.judge.text import content_tokens, is_provenance_note
+from finqa.agents.judge.text import content_tokens, is_provenance_note, without_notes
 from finqa.lexicon.answer_form import (
     alternatives,
     date_asked,
@@ -269,20 +269,6 @@ def _figures_to_follow_up(
 
 
 _WHICH_WAY = re.compile(r"\bwhich\s+(?:direction|way)\b", re.I)
-_AMOUNTS_IN = re.compile(r"\((?:amounts|figures)\s+in\s+[^)]*\)", re.I)
-# an operand as finqa lists it ('pretax income FY2017 = 9,602'), a claim of its own once split
-_OPERAND = re.compile(
-    r"[A-Za-z][\w ,'&-]{0,80}?\s(?:(?:Q[1-4]\s+)?FY\d{4}|[A-Z][a-z]+\s+\d{1,2},\s+\d{4})"
-    r"\s*=\s*[-\u2212]?[\d,.]+"
-)
-
-
-def _without_notes(text: str) -> str:
-    """The text without finqa's own notes on how it made a figure ('Computed by finqa as ...',
-    '(amounts in USD millions)', an operand as it lists them, 'consolidated net income only
-    when asked (the catalogue's definition)'): they name no option and no side."""
-    text = " ".join(c for c in re.split(r"(?<=\.)\s+", text) if not is_provenance_note(c))
-    return _OPERAND.sub(" ", _AMOUNTS_IN.sub(" ", text))
 
 
 def _names_option(f: Facet, text: str, evidence_tokens: frozenset[str] | None) -> tuple[bool, str]:
@@ -293,7 +279,7 @@ def _names_option(f: Facet, text: str, evidence_tokens: frozenset[str] | None) -
         if years:
             return True, f"names FY{years[0]}"
         return False, "names no period: the question asks which one"
-    text = _without_notes(text)
+    text = without_notes(text)
     if _WHICH_WAY.search(f.text):
         # 'in which direction?': a word of the movement's way answers it ('fell', 'rose')
         way = movement_pattern(("up", "down")).search(without_idioms(text))
@@ -355,7 +341,7 @@ def _verdict_given(f: Facet, text: str) -> tuple[bool, str]:
     if alt:
         # finqa's own note on how a figure was made names its operands ('from income tax
         # expense FY2017 = -9,956'), no side of the line
-        named = names_alternative(_without_notes(own_words(text)), alt)
+        named = names_alternative(without_notes(own_words(text)), alt)
         return named, "option named" if named else "names neither option offered"
     if f.meta.get("compares_items"):
         stated = states_comparison(text)

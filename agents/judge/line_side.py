@@ -26,7 +26,6 @@ from finqa.lexicon.line_items import get_item
 from finqa.lexicon.model import StatementFact
 from finqa.lexicon.named_line import NamedLine, caption_line, caption_part
 from finqa.lexicon.question_ask import read_ask
-from finqa.lexicon.question_parts import question_parts
 from finqa.lexicon.sides import (
     Side,
     asks_side,
@@ -122,11 +121,7 @@ def _side_against_model(ctx: Context) -> list[KindProblem]:
         # a part of the question asking a line's side ('..., and was its income tax line an
         # expense or a benefit?'): that part's item
         metric = next(
-            (
-                read_ask(part.text).recipe
-                for part in question_parts(" ".join(ctx.question.split())).parts
-                if asks_side(part.text)
-            ),
+            (read_ask(part.text).recipe for part in ctx.intent.parts.parts if asks_side(part.text)),
             None,
         )
     if metric is None:

@@ -18,7 +18,7 @@ from finqa.agents.judge.kind import KindProblem
 from finqa.agents.judge.numeric import NumberCheck
 from finqa.agents.judge.period_type import operand_captions
 from finqa.agents.judge.row_item import printed_on
-from finqa.agents.judge.text import is_provenance_note, line_read
+from finqa.agents.judge.text import line_read, without_notes
 from finqa.agents.types import Answer
 from finqa.lexicon.answer_form import ask_head, flow_option
 from finqa.lexicon.asked_measure import (
@@ -179,8 +179,7 @@ def either_or_verdict(ctx: Context) -> list[KindProblem]:
     # the answer's own words: an option quoted from the filing ('"The gains and losses on our
     # derivatives ..."') is the filing's sentence, and finqa's note on how it read the answer
     # ('which covers what the question asks about (gain, cost)') no claim, not a choice
-    claims = " ".join(s for s in split_sentences(ctx.text) if not is_provenance_note(s))
-    words = set(re.findall(r"[a-z]+", own_words(claims).lower()))
+    words = set(re.findall(r"[a-z]+", without_notes(own_words(ctx.text)).lower()))
     against = _flow_against_figure(ctx.text, options)
     if against is not None:
         return [against]

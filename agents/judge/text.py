@@ -11,6 +11,7 @@ __all__ = [
     "split_claims",
     "is_provenance_note",
     "line_read",
+    "without_notes",
     "CITATION",
     "STOPWORDS",
 ]
@@ -58,6 +59,22 @@ def line_read(text: str) -> str | None:
 def is_provenance_note(text: str) -> bool:
     """A note of finqa's own on how the answer was made, not a claim about the filing."""
     return bool(_PROVENANCE.search(text))
+
+
+_AMOUNTS_IN = re.compile(r"\((?:amounts|figures)\s+in\s+[^)]*\)", re.I)
+# an operand as finqa lists it ('pretax income FY2017 = 9,602'), a claim of its own once split
+_OPERAND = re.compile(
+    r"[A-Za-z][\w ,'&-]{0,80}?\s(?:(?:Q[1-4]\s+)?FY\d{4}|[A-Z][a-z]+\s+\d{1,2},\s+\d{4})"
+    r"\s*=\s*[-\u2212]?[\d,.]+"
+)
+
+
+def without_notes(text: str) -> str:
+    """The text without finqa's own notes on how it made a figure ('Computed by finqa as ...',
+    '(amounts in USD millions)', an operand as it lists them, 'consolidated net income only
+    when asked (the catalogue's definition)'): they name no option and no side."""
+    text = " ".join(c for c in re.split(r"(?<=\.)\s+", text) if not is_provenance_note(c))
+    return _OPERAND.sub(" ", _AMOUNTS_IN.sub(" ", text))
 
 
 @dataclass(frozen=True)
