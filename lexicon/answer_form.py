@@ -110,7 +110,17 @@ _POSITIVE = re.compile(r"\bpositive\b", re.I)
 # were ...', 'Judging by the current ratio, did ...'): the auxiliary verb then follows the comma
 # (a clause opened by a question word asks that word's question: 'In which year, ...' is no
 # yes/no)
-_FRAME = r"(?:(?![^,?]*\b(?:what|which|who|whom|whose|why|when|where|how)\b)[^,?]{1,80},\s*)?"
+_FRAME_WH = r"\b(?:what|which|who|whom|whose|why|when|where|how)\b"
+# ... or with a period phrase its auxiliary follows without a comma ('in the prior-year quarter
+# ended April 30, 2022 was the tax line a provision or a benefit?'): the phrase holds no
+# question word, a comma only before a date's year, and the auxiliary opens a clause on a
+# subject ('was the', 'did its')
+PERIOD_FRAME = (
+    r"(?:as\s+of|in|for|at|during)\b(?:(?!" + _FRAME_WH + r")[^,?;]|,\s*(?:19|20)\d\d){1,80}?"
+    r",?\s+(?=(?:is|are|was|were|does|do|did|has|have|had)\s+"
+    r"(?:the|its|it|this|that|they|there|their|these|those)\b)"
+)
+_FRAME = r"(?:(?![^,?]*" + _FRAME_WH + r")[^,?]{1,80},\s*|" + PERIOD_FRAME + r")?"
 _OF_FACT = re.compile(rf"\s*{_FRAME}(?:is|are|has|have|did|does|was|were)\b", re.I)
 _YES_NO = re.compile(
     rf"\s*{_FRAME}(?:does|do|did|is|are|was|were|has|have|had|will|should|would|"
@@ -230,9 +240,26 @@ def asks_percent(question: str) -> bool:
 
 
 def asks_positive(question: str) -> bool:
-    """The question tests a figure's sign ('positive working capital?'), or whether a cash flow
-    of the statement was an inflow ('Did X's operating activities generate cash?')."""
-    return bool(_POSITIVE.search(question)) or asks_inflow(question)
+    """The question tests a figure's sign ('positive working capital?'), whether a cash flow
+    of the statement was an inflow ('Did X's operating activities generate cash?'), or whether
+    a result was a profit ('Was the segment profitable?': `asks_profitable`)."""
+    return bool(_POSITIVE.search(question)) or asks_inflow(question) or asks_profitable(question)
+
+
+# 'profitable' as a state of the period, not a comparison ('more profitable than', 'the most
+# profitable segment' pick or rank: no sign)
+_PROFITABLE = re.compile(
+    r"(?<!\bmore\s)(?<!\bless\s)(?<!\bmost\s)(?<!\bleast\s)\bprofitable\b(?!\s+than\b)", re.I
+)
+
+
+def asks_profitable(question: str) -> bool:
+    """A yes/no question asking whether a result was a profit ('Was the International segment
+    profitable in 2016?', '... profitable at the gross profit level?'): the sign of that result
+    (a profit is a positive result, a loss a negative one), never a comparison ('more
+    profitable than')."""
+    asked = after_premise(question)
+    return is_yes_no(asked) and bool(_PROFITABLE.search(asked))
 
 
 def asks_inflow(question: str) -> bool:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from finqa.lexicon._data import data_cache
 from finqa.lexicon.metrics import metric_key
 
-__all__ = ["Enumeration", "enumeration", "part_key", "SIDES", "side_classes"]
+__all__ = ["Enumeration", "enumeration", "part_key", "SIDES", "side_classes", "side_free"]
 
 # the words of a balance sheet's two sides of one caption ('current plus non-current',
 # 'short-term plus long-term'): a list of these alone names the caption's two lines
@@ -39,6 +39,27 @@ def side_classes(text: str) -> frozenset[str]:
     'current')."""
     keys = f" {metric_key(text)} ".replace(" non current ", " noncurrent ")
     return frozenset(cls for word, cls in _SIDE_CLASS.items() if f" {word} " in keys)
+
+
+_SIDE = r"(?:current|non current|noncurrent|long term|short term)"
+# a side named before a caption's words ('Current portion of', 'Long-term') or after them
+# (', non-current', ', net of current portion'), in `metric_key` words
+_SIDE_LEAD = re.compile(rf"^{_SIDE}\s+(?:(?:portions?|maturitie|maturity|part)\s+of\s+)?")
+_SIDE_TAIL = re.compile(
+    rf"\s+(?:(?:less|net of|excluding)\s+current\s+(?:portion|maturitie)|current\s+portion|{_SIDE})$"
+)
+
+
+def side_free(caption: str) -> str:
+    """A balance caption's words without the side it names ('Current portion of operating lease
+    liabilities', 'Long-term operating lease liabilities' and 'Operating lease liabilities,
+    non-current' are each 'operating lease liabilitie'): the two sides' lines of one balance."""
+    key = metric_key(caption)
+    before = None
+    while before != key:
+        before = key
+        key = _SIDE_TAIL.sub("", _SIDE_LEAD.sub("", key))
+    return key
 
 
 def one_side_named(text: str) -> bool:

@@ -109,7 +109,14 @@ def _axis_words(question: str) -> list[tuple[str, int, int]]:
             for m in re.finditer(rf"\b{re.escape(w)}\b", question, re.I):
                 if m.start() not in found:
                     found[m.start()] = (kind, m.start(), m.end())
-    return [found[k] for k in sorted(found)]
+    # a kind word before another is its modifier ('business segments', 'business units'): the
+    # part's name is read before the pair, by the later word
+    starts = [(s, e) for _k, s, e in found.values()]
+    return [
+        found[k]
+        for k in sorted(found)
+        if not any(s >= found[k][2] and not question[found[k][2] : s].strip() for s, _e in starts)
+    ]
 
 
 def _company_spans(question: str) -> list[tuple[int, int]]:
@@ -577,7 +584,7 @@ def _unsaid_company(phrase: str) -> str:
 def asked_item(question: str, dimension: AskedDimension | None = None) -> str | None:
     """The catalogue line item the question asks for a part of, read outside the part's own
     name ('Finished Product Operations' names no line item); None when it names none."""
-    from finqa.lexicon.answer_form import ask_head
+    from finqa.lexicon.answer_form import ask_head, asks_profitable
     from finqa.lexicon.metrics import find_metrics, get_metric
 
     # the ask first: a premise's line ('X's segment grew EBIT 18% in 2015. What share of its
@@ -588,6 +595,8 @@ def asked_item(question: str, dimension: AskedDimension | None = None) -> str | 
     if dimension is not None and dimension.phrase:
         question = question.replace(dimension.phrase, " ")
         head = head.replace(dimension.phrase, " ")
+    if asks_profitable(question):
+        return profit_level(question)
     for text in dict.fromkeys((head, question)):
         for m in find_metrics(text):
             metric = get_metric(m.canonical)
@@ -596,6 +605,34 @@ def asked_item(question: str, dimension: AskedDimension | None = None) -> str | 
                 if _MARGIN_AFTER.match(text[m.end :]):  # 'segment operating profit margin'
                     return _margin_of(item)  # a margin the catalogue lacks: none (never the amount)
                 return item
+    return None
+
+
+# the level a profit is asked at ('at the operating income level', 'at the gross-profit level',
+# 'on a pre-tax basis', 'at the operating level')
+_LEVEL = re.compile(
+    r"\b(?:at|on)\s+(?:the|an?)\s+(?P<level>[a-z-]+(?:\s+[a-z-]+){0,3}?)\s+(?:level|basis)\b",
+    re.I,
+)
+
+
+def profit_level(question: str) -> str | None:
+    """The catalogue line whose sign says whether a part was profitable: the line of the level
+    the question names, read whole ('at the gross profit level': gross profit; 'at the
+    operating level': operating income; 'on a pre-tax basis': pretax income), else operating
+    income, the result a segment's figures report; None for a level the catalogue does not
+    name as a whole ('at the contribution-profit level': never net income)."""
+    from finqa.lexicon.metrics import find_metrics, get_metric
+
+    m = _LEVEL.search(question)
+    if m is None:
+        return "operating_income"
+    words = " ".join(m.group("level").replace("-", " ").split())
+    words = re.sub(r"^segment\s+", "", words, flags=re.I)
+    for text in (words, f"{words} income", f"{words} profit"):
+        found = [f for f in find_metrics(text) if f.start == 0 and f.end == len(text)]
+        if found and (metric := get_metric(found[0].canonical)) is not None:
+            return part_item(metric.id)
     return None
 
 

@@ -141,6 +141,64 @@ def _named(q: str) -> NamedLine | None:
     return printed or _cost_named(head)
 
 
+# what names the cause an amount is for ('the revenue reduction recorded for concessions related
+# to the 737 MAX grounding', 'the provisional tax expense as a result of the TCJ Act')
+_FOR_CAUSE = re.compile(
+    r"\b(?:related\s+to|relating\s+to|associated\s+with|as\s+a\s+result\s+of|resulting\s+from|"
+    r"arising\s+from|in\s+connection\s+with|attributed\s+to)\s+(?P<cause>[^?;]{3,160})",
+    re.I,
+)
+
+
+def part_for_cause(question: str) -> str | None:
+    """The cause the ask names its amount by, after the catalogue line it is part of ('How much
+    revenue reduction did X record for concessions related to the 737 MAX grounding?', 'What
+    was its provisional tax expense as a result of the TCJ Act?'): the amount is that part of
+    the line, and the line's total answers another question. None when the ask names no line,
+    or no cause after it, or only a period, a company or whose figure it is."""
+    from finqa.lexicon.entities import find_companies
+    from finqa.lexicon.periods import find_periods
+
+    head = ask_head(" ".join(question.split()))
+    found = find_metrics(head)
+    if not found:
+        return None
+    m = _FOR_CAUSE.search(head, found[0].end)
+    if m is None:
+        return None
+    cause = m.group("cause").strip()
+    rest = cause
+    spans = [(p.start, p.end) for p in find_periods(cause)]
+    spans += [(c.start, c.end) for c in find_companies(cause)]
+    for start, end in spans:
+        rest = rest.replace(cause[start:end], " ")
+    words = [w for w in re.findall(r"[A-Za-z]{3,}", rest) if w.lower() not in _NOT_A_CAUSE]
+    return cause if words else None
+
+
+# words around a period or a company that name no cause ('the fiscal year', 'the company')
+_NOT_A_CAUSE = frozenset(
+    [
+        "the",
+        "its",
+        "their",
+        "this",
+        "that",
+        "year",
+        "years",
+        "fiscal",
+        "quarter",
+        "quarters",
+        "period",
+        "company",
+        "and",
+        "ended",
+        "ending",
+        "end",
+    ]
+)
+
+
 # a cost named by its own caption's words and a cost noun ("Amazon's fulfillment expense",
 # "its transaction expense"): a line the catalogue has no item for
 _COST_NAMED = re.compile(

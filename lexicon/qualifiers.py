@@ -109,7 +109,11 @@ def qualifiers(question: str) -> tuple[Qualifier, ...]:
     without ('net of construction payable') is none."""
     out: list[Qualifier] = []
     names = _company_spans(question)
-    head = len(ask_head(question))  # not the question's own definition clause
+    # not the question's own definition clause after the ask (the ask's end, as an offset in
+    # the whole question: a premise before it moves it)
+    asked = ask_head(question)
+    at = question.find(asked)
+    head = at + len(asked) if at >= 0 else len(question)
     for match in find_metrics(question):
         if match.start >= head:
             continue

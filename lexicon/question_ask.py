@@ -135,6 +135,10 @@ class QuestionAsk:
     # key) ('as a percentage of net sales': revenue by 'Net sales'): where the filer prints
     # that caption beside another of the item's, that line is read (`line_items.spelled_captions`)
     spelled: tuple[tuple[str, str], ...] = ()
+    # the cause a one-part figure question names its amount by, after the line it is part of
+    # ('the provisional tax expense as a result of the TCJ Act': `lexicon.named_line.
+    # part_for_cause`): that part of the line is asked, never the line's total
+    for_cause: str | None = None
 
     def period_label(self, year: int) -> str:
         """How the answer names a fiscal year's period: 'FY2025', or the shorter period asked
@@ -299,7 +303,19 @@ def _read(q: str, fy_label: str | None) -> QuestionAsk:
         left_out=left_out_phrases(q),
         sides_named=one_side_named(q),
         spelled=spelled_captions(q),
+        for_cause=_for_cause(q),
     )
+
+
+def _for_cause(question: str) -> str | None:
+    """The cause a question asking one figure names its amount by (None for a question of
+    several parts, or a cause or yes/no question: 'why did X fall as a result of Y' asks why)."""
+    from finqa.lexicon.named_line import part_for_cause
+    from finqa.lexicon.question_parts import question_parts
+
+    if [p.form for p in question_parts(question).parts] != ["figure"]:
+        return None
+    return part_for_cause(question)
 
 
 _FOR_COMMON = re.compile(

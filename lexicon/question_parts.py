@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from finqa.lexicon.answer_form import WHETHER_REQUEST
+from finqa.lexicon.answer_form import PERIOD_FRAME, WHETHER_REQUEST
 from finqa.lexicon.causes import asks_cause, requests_cause
 from finqa.lexicon.intent import (
     asks_choice,
@@ -109,7 +109,7 @@ _FIGURE_HINT = re.compile(
 # a second ask joined by 'and', or set off by a dash ('... compare with Q1 2021 - was each a
 # charge or a release?')
 _AND_ASK = re.compile(
-    r",?\s+and\s+(?=(?:" + _WH + r"|" + _AUX + r"|by\s+(?:how|what))\b)"
+    r",?\s+and\s+(?=(?:" + _WH + r"|" + _AUX + r"|by\s+(?:how|what))\b|" + PERIOD_FRAME + r")"
     r"|\s+[-\u2013\u2014]{1,2}\s+(?=(?:" + _WH + r"|" + _AUX + r")\s)",
     re.I,
 )
@@ -221,6 +221,7 @@ def _part(index: int, part: str, context: str) -> QuestionPart:
         _WHETHER.match(part)
         or re.match(_AUX + r"\b", head)
         or re.match(r"(?:as of|in|for|at)\b[^,]*,\s*" + _AUX + r"\b", head)
+        or re.match(PERIOD_FRAME, head)
     ):
         form = "verdict"
     elif _asks_why(part) and not _REQUEST.match(part):

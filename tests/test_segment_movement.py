@@ -91,3 +91,48 @@ def test_a_business_given_a_short_name_is_a_part() -> None:
         q, Answer(text=text), evidence(PROSE, SEGMENTS, doc=DOC, question=q), 1
     )
     assert "brand_part" in [p["code"] for p in verdict.details["answer_problems"]]
+
+
+OTHER_LINE = (
+    "What was the operating margin of Acme's Foodservice segment in 2022, and did the segment's "
+    "revenue grow or shrink compared with 2021?"
+)
+
+
+def test_a_way_asked_of_another_line_is_that_lines_way() -> None:
+    """'... and did the segment's revenue grow or shrink?': the way of the segment's revenue
+    (it fell), not the margin's (it rose); it used to be answered 'it improved'."""
+    a = ask(OTHER_LINE, (90, SEGMENTS))
+    assert not a.abstained, a.text
+    assert "38.6%" in a.text
+    assert "improved" not in a.text
+    assert "revenue decreased from $6,574 million in FY2021 to $6,500 million" in a.text, a.text
+
+
+def test_the_judge_accepts_the_other_lines_way() -> None:
+    from finqa.lexicon.statements import MemoryStatementStore, read_pages
+
+    store = MemoryStatementStore(read_pages(DOC, [(50, INCOME), (90, SEGMENTS)]).tables)
+    a = ask(OTHER_LINE, (90, SEGMENTS))
+    verdict = JudgeAgent(Settings(), statements=store).evaluate(
+        OTHER_LINE, a, evidence(PROSE, SEGMENTS, doc=DOC, question=OTHER_LINE), 1
+    )
+    assert verdict.decision == "accept", verdict.feedback
+
+
+def test_the_judge_refuses_the_items_way_for_another_lines() -> None:
+    """The margin's 'it improved' given for the way the segment's revenue went (it fell)."""
+    from finqa.agents.types import Answer
+    from finqa.lexicon.statements import MemoryStatementStore, read_pages
+
+    store = MemoryStatementStore(read_pages(DOC, [(50, INCOME), (90, SEGMENTS)]).tables)
+    a = ask(OTHER_LINE, (90, SEGMENTS))
+    text = a.text.split(" Its revenue")[0] + " Compared with FY2021, it improved. Answer: 38.6%."
+    for wrong in (text, text.replace("it improved", "its revenue increased")):
+        verdict = JudgeAgent(Settings(), statements=store).evaluate(
+            OTHER_LINE,
+            Answer.model_validate({**a.model_dump(), "text": wrong}),
+            evidence(PROSE, SEGMENTS, doc=DOC, question=OTHER_LINE),
+            1,
+        )
+        assert verdict.decision != "accept", wrong

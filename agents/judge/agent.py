@@ -69,7 +69,7 @@ class JudgeAgent:
         ctx = self._context(question, answer, evidence)
         numbers, skipped, calcs = check_figures(ctx, answer, cfg)
         part = check_dimension(
-            index_store(self.settings), question, answer, evidence, numbers,
+            index_store(self.settings) or self.statements, question, answer, evidence, numbers,
             abstained=ctx.abstained, rel_tol=cfg.rel_tolerance,
         )  # fmt: skip
         chosen = check_part_choice(

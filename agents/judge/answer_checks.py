@@ -35,7 +35,7 @@ from finqa.agents.judge.measure import (
 from finqa.agents.judge.named_line import other_block, other_line
 from finqa.agents.judge.named_statement import off_named_statement
 from finqa.agents.judge.numeric import NumberCheck
-from finqa.agents.judge.part_named import brand_not_named, part_not_named
+from finqa.agents.judge.part_named import brand_not_named, cause_not_named, part_not_named
 from finqa.agents.judge.period_type import other_period_type
 from finqa.agents.judge.printed_caption import (
     excluded_inside,
@@ -140,6 +140,7 @@ def check_answer_kind(
         problems += level_not_change(ctx, expect, numbers)
     if ctx.expect.kind in FIGURE_KINDS:
         problems += part_not_named(ctx, numbers)
+        problems += cause_not_named(ctx, numbers)
         problems += accrual_for_cash(ctx, numbers)
     if ctx.expect.kind in FIGURE_KINDS or ctx.expect.kind is None:
         problems += exclusion_not_named(ctx, numbers)

@@ -18,8 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from finqa.agents.judge import _lex
 from finqa.agents.types import Answer, Evidence
 from finqa.lexicon import get_metric
+from finqa.lexicon.causes import stated_direction
 from finqa.lexicon.dimension_figures import part_figures, part_value
 from finqa.lexicon.dimension_members import name_key
 from finqa.lexicon.dimension_question import asked_dimension, part_is_whole
@@ -127,6 +129,9 @@ def check_dimension(
         )
     ask = read_intent(question).ask  # the lexicon's one reading of the question
     period = period_in(question, docs)  # a stated date by the filer's own calendar
+    way = _other_line_way(store, docs, asked, question, item, period, answer.text)
+    if way is not None:
+        return DimensionCheck(asked.describe(), item, (), (), failed=True, message=way)
     metric = get_metric(item)
     change = ask.change_over_prior
     if metric is not None and (metric.is_derived or change is not None):
@@ -174,6 +179,52 @@ def check_dimension(
         check.message = f"no figure of the answer is the {what} ({part[0].value:,.0f})"
     check.failed = True
     return check
+
+
+def _other_line_way(
+    store: Any,
+    docs: Sequence[str],
+    asked: Any,
+    question: str,
+    item: str,
+    period: Any,
+    text: str,
+) -> str | None:
+    """Why the answer's way for another line a yes/no part asks about is wrong ('what was the
+    segment's operating margin, and did its net sales grow or shrink?'), by the part's own two
+    years in the statement model: the answer states no movement of that line (the way it
+    states is another figure's: 'it improved', of the margin), or the other way; None when no
+    part asks another line's way, or the model lacks either year."""
+    parts = read_intent(question).parts.parts
+    if len(parts) < 2:
+        return None
+    for part in parts:
+        if part.form != "verdict":
+            continue
+        other = asked_item(part.text, asked)
+        if other is None or other == item:
+            continue
+        figures = part_figures(store, docs, (other,), asked, period)
+        if figures is None or other not in figures.current or other not in figures.previous:
+            return None
+        now, then = figures.current[other].value, figures.previous[other].value
+        if now == then:
+            return None
+        way = 1 if now > then else -1
+        name = f"{other.replace('_', ' ')} of {asked.describe()}"
+        stated = stated_direction(text, _lex.metric_terms(other), other)
+        if stated is None:
+            return (
+                f"the question asks which way the {name} went; the answer states no movement "
+                "of that line (a way it states is another figure's)"
+            )
+        if stated != way:
+            return (
+                f"the answer says the {name} went {'up' if stated > 0 else 'down'}; the "
+                f"statement model's figures went {'up' if way > 0 else 'down'} "
+                f"({then:,.0f} to {now:,.0f})"
+            )
+    return None
 
 
 def _other_part_named(question: str, resolved: str, answer: str) -> str | None:

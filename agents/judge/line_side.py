@@ -117,19 +117,19 @@ def _side_against_model(ctx: Context) -> list[KindProblem]:
     statement's layout and arithmetic, `lexicon.statements.signs`; `lexicon.sides.signed_side`)
     against the side the answer states, each asked year."""
     metric = ctx.expect.metric or ctx.intent.ask.recipe
+    years = ctx.intent.ask.years or ctx.asked
     if not ctx.intent.ask.asks_side:
         # a part of the question asking a line's side ('..., and was its income tax line an
-        # expense or a benefit?'): that part's item
-        metric = next(
-            (read_ask(part.text).recipe for part in ctx.intent.parts.parts if asks_side(part.text)),
-            None,
-        )
+        # expense or a benefit?'): that part's item, for the years the part names ('and in the
+        # prior year 2021 was ...'), else the question's
+        part = next((read_ask(p.text) for p in ctx.intent.parts.parts if asks_side(p.text)), None)
+        metric = part.recipe if part is not None else None
+        years = (part.years if part is not None else None) or years
     if metric is None:
         return []
     item = get_item(metric)
     if item is None or not has_way(item.nature):
         return []
-    years = ctx.intent.ask.years or ctx.asked
     # the item's own name states no side ('income tax expense: a benefit of $50 million')
     text = re.sub(r"\b\w+_\w+\b", " ", ctx.text)  # nor a calculation's operand names
     for term in _lex.metric_terms(metric):

@@ -30,6 +30,7 @@ from finqa.agents.types import Answer, Evidence
 from finqa.lexicon import find_metrics
 from finqa.lexicon.line_items import get_item
 from finqa.lexicon.named_line import NamedLine, caption_part, captions
+from finqa.lexicon.numbers import extract_quantities
 
 _DIGIT = re.compile(r"\d")
 _HEADING_REACH = 12  # lines above a row a block's heading is looked for
@@ -100,6 +101,8 @@ def other_line(ctx: Context, answer: Answer, numbers: Sequence[NumberCheck]) -> 
     ]
     if not printed:
         return []  # the filing prints no such line: the catalogue's reading is the one left
+    if _prints_the_figure(ctx, line, numbers):
+        return []  # the named line prints the answer's figure: its sum of lines is that line
     other = next((c for c in read if c and caption_part(line, c) is None), None)
     if other is None:
         return []  # operands printed without a caption: which line they are is not read here
@@ -108,6 +111,21 @@ def other_line(ctx: Context, answer: Answer, numbers: Sequence[NumberCheck]) -> 
         f"({printed[0]!r})"
     )
     return another_line(message, numbers)
+
+
+def _prints_the_figure(ctx: Context, line: NamedLine, numbers: Sequence[NumberCheck]) -> bool:
+    """A row of the evidence under the named caption prints a figure the answer gives ('Total
+    Debt $ 8,871' where the answer adds short-term and long-term debt to $8,871 million)."""
+    given = [abs(nc.value) for nc in numbers if nc.value]
+    for src in ctx.view.sources:
+        for row in src.text.splitlines():
+            labels = captions(row)
+            if not labels or caption_part(line, labels[0]) is None:
+                continue
+            for q in extract_quantities(row[len(labels[0]) :]):
+                if q.kind == "number" and any(abs(abs(q.value) - g) <= 0.5 for g in given):
+                    return True
+    return False
 
 
 def another_line(message: str, numbers: Sequence[NumberCheck]) -> list[KindProblem]:

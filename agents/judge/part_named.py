@@ -13,11 +13,12 @@ from collections.abc import Sequence
 from finqa.agents.judge.context import Context
 from finqa.agents.judge.kind import KindProblem
 from finqa.agents.judge.numeric import NumberCheck
+from finqa.agents.judge.text import without_notes
 from finqa.lexicon.dimension_question import named_brands
 from finqa.lexicon.metrics import metric_key
 from finqa.lexicon.qualifiers import named_part, row_labels
 
-__all__ = ["part_not_named", "brand_not_named"]
+__all__ = ["part_not_named", "brand_not_named", "cause_not_named"]
 
 
 def part_not_named(ctx: Context, numbers: Sequence[NumberCheck]) -> list[KindProblem]:
@@ -64,3 +65,26 @@ def brand_not_named(ctx: Context, numbers: Sequence[NumberCheck]) -> list[KindPr
         if nc.ok:
             nc.status, nc.detail = "not_found", message
     return [KindProblem("brand_part", message, [nc.text for nc in numbers])]
+
+
+def cause_not_named(ctx: Context, numbers: Sequence[NumberCheck]) -> list[KindProblem]:
+    """A problem when the question asks the part of a line it names by a cause ('the
+    provisional tax expense as a result of the TCJ Act', `QuestionAsk.for_cause`) and the
+    answer's own words never name that cause: its figure is the line's total, or another
+    part's."""
+    cause = ctx.intent.ask.for_cause
+    if not numbers or not cause:
+        return []
+    words = [w for w in metric_key(cause).split() if len(w) > 2 or w.isdigit()]
+    said = f" {metric_key(without_notes(ctx.text))} "
+    named = [w for w in words if f" {w} " in said]
+    if words and 2 * len(named) >= len(words):
+        return []
+    message = (
+        f"the question asks the amount for {cause!r}, a part of the line it names; the answer "
+        "never names that cause, so its figure is the line's total or another part's"
+    )
+    for nc in numbers:
+        if nc.ok:
+            nc.status, nc.detail = "not_found", message
+    return [KindProblem("cause_part", message, [nc.text for nc in numbers])]

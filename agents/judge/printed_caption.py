@@ -38,11 +38,12 @@ from finqa.agents.judge.numeric import NumberCheck
 from finqa.agents.types import Answer
 from finqa.lexicon import find_metrics
 from finqa.lexicon.answer_form import FORM_WORDS
-from finqa.lexicon.components import one_side_named
+from finqa.lexicon.components import one_side_named, side_free
 from finqa.lexicon.dimension_members import kind_words
 from finqa.lexicon.dimension_question import asked_dimension
 from finqa.lexicon.entities import LEGAL_SUFFIXES
 from finqa.lexicon.line_items import get_item
+from finqa.lexicon.metrics import metric_key
 from finqa.lexicon.named_line import captions
 from finqa.lexicon.numbers import SCALE_WORDS, extract_quantities
 from finqa.lexicon.periods import MONTH_NUMBERS
@@ -382,11 +383,17 @@ def one_side(ctx: Context, answer: Answer, numbers: Sequence[NumberCheck]) -> li
             current = rows[max(0, k - _SIDE_REACH) : k]
             later = rows[k + 1 : k + 1 + _SIDE_REACH]
             for first, words, values in current:
-                own = [w for w in words if w not in _PLAIN]
+                # the caption without the side it names ('Current portion of operating lease
+                # liabilities' beside 'Operating lease liabilities': `side_free`)
+                free = side_free(first)
+                kept = set(free.split())
+                own = [w for w in words if w not in _PLAIN and metric_key(w) in kept]
                 if not own or not all(singular(w) in asked for w in own):
                     continue
-                for _, other_words, other_values in later:
-                    if other_words != words or not values or not other_values:
+                for other, other_words, other_values in later:
+                    if not values or not other_values:
+                        continue
+                    if other_words != words and side_free(other) != free:
                         continue
                     whole = values[0] + other_values[0]
                     if any(_same(f, whole) for f in figures):

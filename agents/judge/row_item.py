@@ -21,6 +21,8 @@ from finqa.agents.judge.context import Context, question_parts_of
 from finqa.agents.judge.kind import KindProblem
 from finqa.agents.judge.numeric import NumberCheck
 from finqa.agents.judge.text import content_tokens
+from finqa.lexicon.dimension_members import name_key
+from finqa.lexicon.dimension_question import asked_dimension
 from finqa.lexicon.metrics import find_metrics
 from finqa.lexicon.statements.catalogue import item_for_label
 from finqa.lexicon.statements.located import row_label, uncaptioned_row, uncaptioned_total
@@ -115,10 +117,13 @@ def _on_uncaptioned_rows(ctx: Context, nc: NumberCheck) -> bool:
     if not at or not all(uncaptioned_row(src.text, start) for start in at):
         return False
     asked = _asked_items(ctx)
+    part = asked_dimension(ctx.question)
     for start in at:
         heading = uncaptioned_total(src.text, start)
         if heading is not None and item_for_label(heading) in asked:
             return False
+        if heading is not None and part is not None and name_key(part.phrase) in name_key(heading):
+            return False  # the total of the part asked ('Data Center Group' over its lines)
     return True
 
 

@@ -32,11 +32,14 @@ STOPWORDS = frozenset(
 
 # finqa's own notes on how an answer was made ('Computed by finqa as ...', 'Read offline from this
 # sentence ...; finqa judged its wording, not figures', 'the figure is as stated, not computed',
-# '(the catalogue's definition; ...)'):
+# '(the catalogue's definition; ...)', a part's answer saying which figures it read: 'not the
+# consolidated figures', 'this is the segment's figure, not the consolidated one'):
 # they say nothing about the filing, so there is nothing in them to ground (figures in them are
 # still checked as figures)
 _PROVENANCE = re.compile(
-    r"\bfinqa\b|^\W*read offline\b|^\W*the figure is as stated\b|\bthe catalogue'?s definition\b",
+    r"\bfinqa\b|^\W*read offline\b|^\W*the figure is as stated\b|\bthe catalogue'?s definition\b"
+    r"|^\W*(?:this is the [\w ]{1,30}'s (?:own )?figures?,\s*)?not the consolidated (?:figures?|ones?)"
+    r"\W*$",
     re.I,
 )
 

@@ -129,7 +129,9 @@ STORE_READ_ERRORS: tuple[type[Exception], ...] = (OSError, ValueError, KeyError,
 # 37: a caption with the balance sheet's section headings read onto its line ('Assets Current
 #     assets Cash and cash equivalents') is the caption after them; 'General and administrative
 #     expense(s)' is SG&A's line; 'due within one' excluded from long-term debt
-MODEL_VERSION = 37
+# 38: 'Provision for taxes' is the income tax line (Intel's caption: before, the cash flow
+#     statement's change in income taxes payable was read for it)
+MODEL_VERSION = 38
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _PERIOD_FIELDS = tuple(StatementPeriod.model_fields)
 

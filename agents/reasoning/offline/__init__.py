@@ -163,7 +163,13 @@ class OfflineBackend:
             return self._abstained(text, strategy, [unknown])
         # 'How does X in FY2022 compare to FY2021?' sets two years' figures side by side
         compared = spec.aggregate == "trend" and spec.compares
-        metric_q = spec.recipe is not None and (compared or not spec.descriptive)
+        # the part of a line named by a cause ('the tax expense as a result of the TCJ Act') is
+        # no figure of the catalogue line's: a sentence of the filing may state it
+        metric_q = (
+            spec.recipe is not None
+            and (compared or not spec.descriptive)
+            and spec.for_cause is None
+        )
         if metric_q and spec.is_yes_no:
             recipe = get_recipe(spec.recipe)
             # a sign, a movement ('Did X grow in 2020, and by how much?') or a ratio: the

@@ -29,6 +29,7 @@ from finqa.agents.reasoning.offline.tables import Row, Table, classify_statement
 from finqa.agents.types import Evidence, EvidenceItem, StatementStore
 from finqa.lexicon.asked_period import AskedPeriod
 from finqa.lexicon.cash_basis import paid_item_of
+from finqa.lexicon.components import side_free
 from finqa.lexicon.line_items import LineItem, get_item
 from finqa.lexicon.operations_scope import continuing_variant
 from finqa.lexicon.qualifiers import caption_keys
@@ -414,10 +415,12 @@ class Book:
 
     def other_side(self, found: Fact) -> Fact | None:
         """The same balance's line on the other side of the balance sheet, where the question
-        names no side: the main balance sheet's row under the found row's caption on the other
-        side of its 'Total current ...' row ('Deferred revenue 4,733' among the current
-        liabilities, 'Deferred revenue 145' among the long-term ones); None when there is none
-        or the question names a side."""
+        names no side: the main balance sheet's row under the found row's caption, or under it
+        with a side named ('Current portion of operating lease liabilities' beside 'Operating
+        lease liabilities': `lexicon.components.side_free`), on the other side of its 'Total
+        current ...' row ('Deferred revenue 4,733' among the current liabilities, 'Deferred
+        revenue 145' among the long-term ones); None when there is none or the question names
+        a side."""
         top, year = found.row, found.year
         if self.sides_named or not top.model or top.statement != "balance" or not top.primary:
             return None
@@ -427,7 +430,9 @@ class Book:
         closes = [r.order for r in table if r.key.startswith(_CURRENT_TOTALS)]
         for twin in table:
             value = twin.value_for(year)
-            if twin is top or twin.key != top.key or value is None:
+            if twin is top or value is None:
+                continue
+            if twin.key != top.key and side_free(twin.label) != side_free(top.label):
                 continue
             low, high = sorted((twin.order, top.order))
             if any(low < c < high for c in closes):

@@ -18,7 +18,7 @@ from finqa.agents.reasoning.confidence import confidence_signals
 from finqa.agents.reasoning.offline.verdict_kit import offline_answer
 from finqa.agents.types import Answer, Calculation, Citation, Evidence, Operand, StatementStore
 from finqa.lexicon import get_metric
-from finqa.lexicon.answer_form import asks_both_forms
+from finqa.lexicon.answer_form import after_premise, asks_both_forms, asks_profitable
 from finqa.lexicon.arith import ArithmeticError_, evaluate
 from finqa.lexicon.dimension_figures import (
     PartFigures,
@@ -43,7 +43,10 @@ from finqa.lexicon.display import format_amount
 from finqa.lexicon.metrics import Metric
 from finqa.lexicon.model import AskedDimension, StatementFact
 from finqa.lexicon.movement import favourable_direction
+from finqa.lexicon.prose import question_sentences
+from finqa.lexicon.question_ask import QuestionAsk
 from finqa.lexicon.question_intent import read_intent
+from finqa.lexicon.question_parts import question_parts
 
 __all__ = ["CANNOT", "abstain_part", "dimension_answer", "fact_citation"]
 
@@ -97,6 +100,39 @@ def abstain_part(text: str, strategy: str, missing: str) -> Answer:
     return offline_answer(text, strategy, conf, abstained=True, missing=[missing])
 
 
+def _another_figure(
+    question: str,
+    asked: AskedDimension,
+    named: str | None,
+    ask: QuestionAsk,
+    share: bool,
+    strategy: str,
+) -> Answer | None:
+    """An abstention where the part's own figure of the item would answer another question: an
+    amount within the part that comes from another part, or a percentage of which the part's
+    amount is one operand; None otherwise."""
+    if part_is_whole(question, asked.phrase):
+        # 'how much Domestic revenue came from Computing and Mobile Phones': the part read is
+        # the whole the amount comes from; its own figure would answer another question
+        text = (
+            f"I {CANNOT}: the question asks the amount of a part within {asked.describe()} "
+            f"that comes from another part; {asked.describe()}'s own figure would answer "
+            "another question."
+        )
+        return abstain_part(text, strategy, f"the part within {asked.describe()}")
+    if _amount_for_percent(named, ask.percent, ask.change_over_prior) and not share:
+        # 'the margin of X as a percentage of X revenues', 'what percentage of net sales came
+        # from X': a percentage, of which the part's amount is one operand, not the answer
+        text = (
+            f"I {CANNOT}: the question asks for a percentage involving {asked.describe()}'s "
+            f"{str(named).replace('_', ' ')}, and finqa's offline reader gives a part of the "
+            "business its amount only; the amount, or the consolidated figure, would answer "
+            "another question."
+        )
+        return abstain_part(text, strategy, f"the percentage asked of {asked.describe()}")
+    return None
+
+
 def dimension_answer(
     question: str, evidence: Evidence, store: StatementStore | None, strategy: str
 ) -> Answer | None:
@@ -127,25 +163,9 @@ def dimension_answer(
             f"({asked.describe()}); only a part's share of the company's own figure is computed."
         )
         return abstain_part(text, strategy, f"the share asked of {asked.describe()}")
-    if part_is_whole(question, asked.phrase):
-        # 'how much Domestic revenue came from Computing and Mobile Phones': the part read is
-        # the whole the amount comes from; its own figure would answer another question
-        text = (
-            f"I {CANNOT}: the question asks the amount of a part within {asked.describe()} "
-            f"that comes from another part; {asked.describe()}'s own figure would answer "
-            "another question."
-        )
-        return abstain_part(text, strategy, f"the part within {asked.describe()}")
-    if _amount_for_percent(named, ask.percent, ask.change_over_prior) and not share:
-        # 'the margin of X as a percentage of X revenues', 'what percentage of net sales came
-        # from X': a percentage, of which the part's amount is one operand, not the answer
-        text = (
-            f"I {CANNOT}: the question asks for a percentage involving {asked.describe()}'s "
-            f"{str(named).replace('_', ' ')}, and finqa's offline reader gives a part of the "
-            "business its amount only; the amount, or the consolidated figure, would answer "
-            "another question."
-        )
-        return abstain_part(text, strategy, f"the percentage asked of {asked.describe()}")
+    refused = _another_figure(question, asked, named, ask, share, strategy)
+    if refused is not None:
+        return refused
     if named is None and (ask.percent or ask.operator is not None or _RATIO_WORD.search(question)):
         # a margin or a share of a measure the catalogue does not name: never the part's revenue
         text = (
@@ -181,8 +201,11 @@ def dimension_answer(
             ask.direction if ask.is_yes_no or all(ask.direction) else None,
             ask.decimals,
             both_forms=asks_both_forms(read_intent(question).head),
+            direction_of=_verdict_item(question, asked, item),
         )
     period = period_in(question, docs)  # a stated date read by the filer's own calendar
+    if named is not None and asks_profitable(question) and store is not None:
+        return _profitable(question, named, name, asked, period, docs, store, evidence, strategy)
     if _not_one_figure(question):
         text = (
             f"I {CANNOT} offline: the question asks about {what} over more than one figure "
@@ -213,6 +236,67 @@ def dimension_answer(
             return abstain_part(text, strategy, f"the share asked of {asked.describe()}")
         return _share(facts[0], asked, name, store, evidence, strategy)
     return _answer(facts[0], facts, asked, name, evidence, strategy)
+
+
+def _profitable(
+    question: str,
+    item: str,
+    name: str,
+    asked: AskedDimension,
+    period: str | int | None,
+    docs: list[str],
+    store: StatementStore,
+    evidence: Evidence,
+    strategy: str,
+) -> Answer:
+    """'Was the X segment profitable (at the Y level)?': Yes for a profit, No for a loss, by the
+    sign of the part's own figure of the level's line (`lexicon.dimension_question.
+    profit_level`), given with that figure; an abstention when the question asks more than the
+    verdict (its other parts are another reader's) or the part has no such figure."""
+    sentences = question_sentences(after_premise(question))
+    extra = [x for x in sentences[1:] if not _asks_the_figure_only(x, item)]
+    if len(read_intent(question).parts.parts) != 1 or extra:
+        # 'Give its operating income and say whether it improved': more than the verdict
+        text = (
+            f"I {CANNOT} offline: the question asks whether {asked.describe()} was profitable "
+            "and more besides; finqa's offline reader answers a part's profit verdict alone."
+        )
+        return abstain_part(text, strategy, f"{name} of {asked.describe()}")
+    facts = dimensional_facts(store, docs, item, asked, period)
+    if period is None:
+        facts = _latest(facts)
+    if not facts or facts[0].value == 0:
+        text = (
+            f"I {CANNOT}: the question asks whether {asked.describe()} was profitable, read "
+            f"from its own {name}; the filings report no such figure for it (or a nil one), "
+            "and the consolidated result would answer another question."
+        )
+        return abstain_part(text, strategy, f"{name} of {asked.describe()}")
+    answer = _answer(facts[0], facts, asked, name, evidence, strategy)
+    profit = facts[0].value > 0
+    verdict = "Yes" if profit else "No"
+    said = "a profit" if profit else "a loss"
+    text = re.sub(r"Answer: .*$", f"Answer: {verdict}.", answer.text)
+    text = f"{verdict}. It was {said} at that level: {text[:1].lower()}{text[1:]}"
+    return answer.model_copy(update={"text": text})
+
+
+# words of a request beyond a figure: a movement, a comparison, a cause or a verdict
+_MORE_ASKED = re.compile(
+    r"\b(?:whether|compar\w*|chang\w*|why|reasons?|improv\w*|wors\w*|driv\w*|caus\w*|"
+    r"explain\w*|versus|vs)\b",
+    re.I,
+)
+
+
+def _asks_the_figure_only(sentence: str, item: str) -> bool:
+    """A request after a profit verdict that asks only the figure the verdict reads ('Give its
+    segment operating income (loss).'), no other line, movement or cause."""
+    from finqa.lexicon.dimension_question import part_item
+    from finqa.lexicon.metrics import find_metrics
+
+    items = {part_item(get_metric(m.canonical).id) for m in find_metrics(sentence)}
+    return items <= {item} and not _MORE_ASKED.search(sentence)
 
 
 def _share(
@@ -283,13 +367,17 @@ def _computed(
     direction: tuple[bool, bool] | None = None,
     decimals: int | None = None,
     both_forms: bool = False,
+    direction_of: str | None = None,
 ) -> Answer:
     """A part's derived metric (its margin) or its growth / change over the year before, from
     the part's own facts only; an abstention naming the operand the part lacks. A derived
     metric whose operands the filing also prints for the year before is stated beside its
     figure then, computed the same way; `direction` (a yes/no asking whether it went up, down)
     is answered from the two; `decimals`: the places a percentage is asked to; `both_forms`: a
-    growth asked in dollars and in percent states the amount beside the rate."""
+    growth asked in dollars and in percent states the amount beside the rate; `direction_of`:
+    the other line a yes/no part asks the way of ('and did its net sales grow or shrink?'),
+    answered from that line's own two years when it is an operand, else not at all (never
+    with the item's own way)."""
     metric = get_metric(item)
     if metric is None:
         return abstain_part(f"I {CANNOT}: no line item {item!r} in the catalogue.", strategy, item)
@@ -370,7 +458,9 @@ def _computed(
             if way
             else f", as in {earlier_when}"
         )
-        if direction is not None and all(direction) and way:
+        if direction_of is not None:
+            judged, verdict = _other_line_way(direction_of, direction, figures, earlier_when)
+        elif direction is not None and all(direction) and way:
             # 'did it improve or deteriorate?': the way it went, in the words of the item's
             # favourable direction (a margin that fell deteriorated)
             favourable = favourable_direction(metric.id)
@@ -389,6 +479,51 @@ def _computed(
     )
     calcs = (calc,) if before is None else (calc, before[1])
     return _part_answer(text, asked, strategy, 0.75, cites, calcs)
+
+
+def _verdict_item(question: str, asked: AskedDimension, item: str) -> str | None:
+    """The line a yes/no part of a question of several parts asks the way of, when it names
+    one other than the item asked ('what was the segment's operating margin, and did its net
+    sales grow or shrink?': revenue); None when no part does."""
+    parts = question_parts(question).parts
+    if len(parts) < 2:
+        return None
+    for part in parts:
+        if part.form == "verdict":
+            own = asked_item(part.text, asked)
+            if own is not None and own != item:
+                return own
+    return None
+
+
+def _other_line_way(
+    line: str,
+    direction: tuple[bool, bool] | None,
+    figures: PartFigures,
+    earlier_when: str,
+) -> tuple[str, str]:
+    """The sentence (and yes/no lead) answering which way another line of the part went, from
+    its own two years among the operands; nothing when they are not both read (the part is
+    then left unanswered, never answered with the item's own way)."""
+    now, then = figures.current.get(line), figures.previous.get(line)
+    if now is None or then is None or then.value == 0 or now.value == then.value:
+        return "", ""
+    up = now.value > then.value
+    name = line.replace("_", " ")
+    scale = max(now.scale or 1.0, then.scale or 1.0)
+    pct = (now.value - then.value) / abs(then.value) * 100
+
+    def money(f: StatementFact) -> str:
+        return format_amount(f.value / scale, f.unit, scale)
+
+    sentence = (
+        f" Its {name} {'increased' if up else 'decreased'} from {money(then)} in {earlier_when}"
+        f" to {money(now)} ({pct:+.1f}%)."
+    )
+    verdict = ""
+    if direction is not None and any(direction) and not all(direction):
+        verdict = "Yes. " if (direction[0] and up) or (direction[1] and not up) else "No. "
+    return sentence, verdict
 
 
 def _year_before(
@@ -509,9 +644,9 @@ def _answer(
     kind = _kind_word(asked)
     label = _part_name(asked, kind)
     how = (
-        f"tagged as {fact.concept} for {asked.member} ({fact.period.label})"
+        f"tagged as {fact.concept} for {asked.member}, period {fact.period.label!r}"
         if fact.source == "xbrl"
-        else f"printed in the row {fact.label!r} of the segment table ({fact.period.label})"
+        else f"printed in the row {fact.label!r} of the segment table, column {fact.period.label!r}"
     )
     loss = " (a loss)" if fact.value < 0 and "income" in name else ""
     others = {round(f.value, 2) for f in facts if f.period.key == fact.period.key}

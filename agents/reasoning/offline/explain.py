@@ -104,11 +104,17 @@ def _summed_lines(sol: Solution) -> str:
         for f in sol.facts
         if f.instead_of is not None
     )
-    sides = dict.fromkeys(
-        f" {f.item.name[:1].upper()}{f.item.name[1:]} is the sum of the lines printed as "
-        f"{f.row.label.strip()[:60]!r} among both the current and the non-current lines of the "
-        "balance sheet (the question asks the whole balance, naming no side or both)."
-        for f in sol.facts
-        if f.both_sides
+    printed: dict[str, list[str]] = {}
+    for f in sol.facts:
+        if f.both_sides:
+            shown = printed.setdefault(f.item.name, [])
+            if (label := f.row.label.strip()[:60]) not in shown:
+                shown.append(label)
+    sides = "".join(
+        f" {name[:1].upper()}{name[1:]} is the sum of the lines printed as "
+        + " and ".join(repr(label) for label in labels)
+        + " among both the current and the non-current lines of the balance sheet (the "
+        "question asks the whole balance, naming no side or both)."
+        for name, labels in printed.items()
     )
-    return summed + "".join(left) + "".join(sides) + "".join(notes)
+    return summed + "".join(left) + sides + "".join(notes)
