@@ -174,12 +174,16 @@ def _read(q: str) -> Enumeration | None:
                     cleaned, (1, 1), m.end(), m.end() + len(body), _clause(q[: m.start()])
                 )
             continue
-        listed = _split(body, lead_list=True)
+        # a remark in parentheses within a part ('interest expense (net of the portion
+        # capitalized) less interest income') qualifies it: the list is read without it
+        listed = _split(body, lead_list=True) or _split(_REMARK.sub("", body), lead_list=True)
         if listed is not None:
             return Enumeration(*listed, m.end(), m.end() + len(body), _clause(q[: m.start()]))
     return _stated_sum(q) or _joined_sum(q)
 
 
+# a parenthesised remark of words only, no list operator inside: '(net of the portion capitalized)'
+_REMARK = re.compile(r"\s*\((?![^)]*(?:\bplus\b|\bminus\b|\bless\b|\+|\d))[^()]{1,60}\)")
 # a bare 'A plus B' (no parenthesis, no lead word) adds two lines the catalogue names whole:
 # 'cash and cash equivalents plus marketable securities combined'
 _BARE_PLUS = re.compile(r"\s+(?:plus|\+)\s+", re.I)

@@ -266,7 +266,8 @@ def asked_dimension(question: str) -> AskedDimension | None:
 
 # '<revenue | sales> from / in <Proper Name>': the part the revenue comes from
 _SOURCE = re.compile(
-    r"\b(?:revenues?|net revenues?|sales|net sales)\s+(?:from|in|of)\s+(?:the\s+|its\s+)?"
+    r"\b(?:revenues?|net revenues?|sales|net sales)(?:\s+to\s+(?:external\s+)?customers)?"
+    r"\s+(?:from|in|of)\s+(?:the\s+|its\s+)?"
     r"(?P<name>[A-Z][\w&.'’-]*(?:,?\s+(?:and\s+|of\s+|&\s+)?[A-Z][\w&.'’-]*)*)"
 )
 

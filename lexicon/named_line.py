@@ -238,12 +238,49 @@ _REFERS = re.compile(
 
 
 def _quoted(text: str) -> str | None:
-    """The first caption quoted in the text."""
+    """The first caption quoted in the text, or given as a line's name ('a line called Other
+    operating (income) expense, net.')."""
     for m in _QUOTED.finditer(text):
         phrase = m.group(1).strip()
         if 1 <= len(metric_key(phrase).split()) <= _MAX_QUOTED_WORDS:
             return phrase
+    called = _CALLED.search(text)
+    if called is not None:
+        phrase = called.group("caption").strip().rstrip(".").strip()
+        if 1 <= len(metric_key(phrase).split()) <= _MAX_QUOTED_WORDS:
+            return phrase
     return None
+
+
+# a line given its caption in words ('reports a line called Other operating (income) expense,
+# net. Was it ...'): the caption runs to its sentence's end
+_CALLED = re.compile(
+    r"\b(?:line|caption|line item|item)\s+(?:called|named|labell?ed|titled|captioned)\s+"
+    r"(?P<caption>[A-Z(][^?\n]{2,100}?)(?=\.\s+[A-Z]|\.?$|\?)"
+)
+# a line the question names by its words before 'line' ("McDonald's nonoperating line", 'its
+# other (income) expense line'): those words, after a possessive or an article
+_WORDS_LINE = re.compile(
+    r"(?:['\u2019]s|\bits|\bthe|\btheir)\s+(?P<words>(?:[A-Za-z()/&-]+\s+){1,5}?)line\b"
+)
+
+
+def line_words(question: str) -> tuple[str, ...]:
+    """The words of a line the question names as a line ('a line called Other operating
+    (income) expense, net', "McDonald's nonoperating line", a quoted caption), as `metric_key`
+    words of three letters or more; () when it names none. An answer about that line names
+    them: a figure of another line answers another question."""
+    q = " ".join(question.split())
+    caption = _quoted(q)
+    if caption is None:
+        m = _WORDS_LINE.search(q)
+        caption = m.group("words") if m is not None else None
+    if caption is None:
+        return ()
+    named = f"{caption.strip()} line"
+    if any(m.start == 0 and m.end == len(named) for m in find_metrics(named)):
+        return ()  # 'the top line', 'the bottom line': a catalogue item's own name
+    return tuple(w for w in metric_key(caption).split() if len(w) > 2 and w not in _NOT_A_CAUSE)
 
 
 def caption_line(caption: str, *, both_parts: bool = False, from_item: bool = False) -> NamedLine:

@@ -45,6 +45,16 @@ def test_the_side_free_caption(caption: str) -> None:
     assert side_free(caption) == side_free("Operating lease liabilities")
 
 
+def test_two_balances_the_catalogue_tells_apart_are_not_one() -> None:
+    from finqa.lexicon.statements.catalogue import same_balance
+
+    assert same_balance(
+        "Current portion of operating lease liabilities", "Operating lease liabilities"
+    )
+    assert not same_balance("Short-term debt", "Long-term debt")
+    assert not same_balance("Current portion of long-term debt", "Long-term debt")
+
+
 def test_other_captions_keep_their_words() -> None:
     assert side_free("Other current liabilities") != side_free("Other liabilities")
     assert side_free("Accrued liabilities") != side_free("Operating lease liabilities")

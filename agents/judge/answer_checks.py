@@ -35,7 +35,12 @@ from finqa.agents.judge.measure import (
 from finqa.agents.judge.named_line import other_block, other_line
 from finqa.agents.judge.named_statement import off_named_statement
 from finqa.agents.judge.numeric import NumberCheck
-from finqa.agents.judge.part_named import brand_not_named, cause_not_named, part_not_named
+from finqa.agents.judge.part_named import (
+    brand_not_named,
+    cause_not_named,
+    line_not_named,
+    part_not_named,
+)
 from finqa.agents.judge.period_type import other_period_type
 from finqa.agents.judge.printed_caption import (
     excluded_inside,
@@ -71,7 +76,9 @@ PROBLEM_FACETS: dict[str, tuple[str, ...]] = {
     "part_named": ("figure",),
     "exclusion": ("figure",),
     "inclusion": ("figure",),
-    "brand_part": ("figure",),
+    "brand_part": ("figure", "verdict"),
+    "cause_part": ("figure",),
+    "line_named": ("figure", "verdict"),
     "accrual_for_cash": ("figure",),
     "other_item": ("figure",),
     "period_type": ("figure",),
@@ -142,10 +149,13 @@ def check_answer_kind(
         problems += part_not_named(ctx, numbers)
         problems += cause_not_named(ctx, numbers)
         problems += accrual_for_cash(ctx, numbers)
+    # a brand's or a named line's figures name it, whatever form the answer takes (a yes/no
+    # on 'did its iPad net sales grow' given with total revenue's growth answers another line)
+    problems += brand_not_named(ctx, numbers)
+    problems += line_not_named(ctx, numbers)
     if ctx.expect.kind in FIGURE_KINDS or ctx.expect.kind is None:
         problems += exclusion_not_named(ctx, numbers)
         problems += inclusion_not_named(ctx, answer, numbers)
-        problems += brand_not_named(ctx, numbers)
         problems += other_item_row(ctx, numbers)
         problems += other_period_type(ctx, answer, numbers)
         problems += off_named_statement(ctx, answer, numbers)

@@ -16,9 +16,11 @@ from finqa.agents.judge.numeric import NumberCheck
 from finqa.agents.judge.text import without_notes
 from finqa.lexicon.dimension_question import named_brands
 from finqa.lexicon.metrics import metric_key
+from finqa.lexicon.named_line import line_words
 from finqa.lexicon.qualifiers import named_part, row_labels
+from finqa.lexicon.question_parts import question_parts
 
-__all__ = ["part_not_named", "brand_not_named", "cause_not_named"]
+__all__ = ["part_not_named", "brand_not_named", "cause_not_named", "line_not_named"]
 
 
 def part_not_named(ctx: Context, numbers: Sequence[NumberCheck]) -> list[KindProblem]:
@@ -88,3 +90,36 @@ def cause_not_named(ctx: Context, numbers: Sequence[NumberCheck]) -> list[KindPr
         if nc.ok:
             nc.status, nc.detail = "not_found", message
     return [KindProblem("cause_part", message, [nc.text for nc in numbers])]
+
+
+def line_not_named(ctx: Context, numbers: Sequence[NumberCheck]) -> list[KindProblem]:
+    """A problem when the question names a line as a line ('a line called Other operating
+    (income) expense, net', "McDonald's nonoperating line": `lexicon.named_line.line_words`)
+    and the answer's own words name under half of its words: its figures are another line's
+    (net income's change for the nonoperating line's side)."""
+    words = line_words(_opening(ctx.question))
+    if not numbers or not words or ctx.abstained:
+        return []
+    said = f" {metric_key(without_notes(ctx.text))} "
+    named = [w for w in words if f" {w} " in said]
+    if 2 * len(named) >= len(words):
+        return []
+    message = (
+        f"the question asks about the line of {' '.join(words)!r}; the answer never names it, "
+        "so its figures are another line's"
+    )
+    for nc in numbers:
+        if nc.ok:
+            nc.status, nc.detail = "not_found", message
+    return [KindProblem("line_named", message, [nc.text for nc in numbers])]
+
+
+def _opening(question: str) -> str:
+    """The question up to the end of its first part (its premise and first ask): a line a
+    later part names ('..., and how much 'dual credit' sales were eliminated?') is that part's
+    subject, checked by the parts' own facets."""
+    parts = question_parts(question).parts
+    if len(parts) < 2:
+        return question
+    at = question.find(parts[0].text)
+    return question[: at + len(parts[0].text)] if at >= 0 else question

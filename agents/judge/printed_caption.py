@@ -49,6 +49,7 @@ from finqa.lexicon.numbers import SCALE_WORDS, extract_quantities
 from finqa.lexicon.periods import MONTH_NUMBERS
 from finqa.lexicon.qualifiers import JOINING_WORDS, left_out_phrases, without_side_clauses
 from finqa.lexicon.sides import effect_asked
+from finqa.lexicon.statements.catalogue import same_balance
 from finqa.lexicon.statements.classify import title_kind
 from finqa.lexicon.stems import singular
 
@@ -393,7 +394,7 @@ def one_side(ctx: Context, answer: Answer, numbers: Sequence[NumberCheck]) -> li
                 for other, other_words, other_values in later:
                     if not values or not other_values:
                         continue
-                    if other_words != words and side_free(other) != free:
+                    if other_words != words and not same_balance(other, first):
                         continue
                     whole = values[0] + other_values[0]
                     if any(_same(f, whole) for f in figures):

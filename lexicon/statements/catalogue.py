@@ -18,7 +18,7 @@ from finqa.lexicon.statements.caption_words import (
     own_words,
 )
 
-__all__ = ["item_for_label", "listed_item", "without_headings", "worded_item"]
+__all__ = ["item_for_label", "listed_item", "same_balance", "without_headings", "worded_item"]
 
 _PAREN = re.compile(r"\([^)]*\)")
 
@@ -55,6 +55,21 @@ def item_for_label(label: str) -> str | None:
     """The catalogue id of a line item label, or None when the catalogue has no such line: one
     of its captions, else a caption in the concept's own words (`caption_words.caption_item`)."""
     return _listed(label) or caption_item(label, _listed) or _flow_statement_balance(label)
+
+
+def same_balance(a: str, b: str) -> bool:
+    """Two captions of one balance's two sides of the balance sheet: the same words once the
+    side each names is taken out ('Current portion of operating lease liabilities' and
+    'Operating lease liabilities': `components.side_free`), and not two lines the catalogue
+    tells apart ('Short-term debt' and 'Long-term debt' are two balances)."""
+    from finqa.lexicon.components import side_free
+
+    if metric_key(a) == metric_key(b):
+        return True
+    if side_free(a) != side_free(b):
+        return False
+    one, other = item_for_label(a), item_for_label(b)
+    return one is None or other is None or one == other
 
 
 def listed_item(label: str) -> str | None:

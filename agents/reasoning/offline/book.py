@@ -29,11 +29,11 @@ from finqa.agents.reasoning.offline.tables import Row, Table, classify_statement
 from finqa.agents.types import Evidence, EvidenceItem, StatementStore
 from finqa.lexicon.asked_period import AskedPeriod
 from finqa.lexicon.cash_basis import paid_item_of
-from finqa.lexicon.components import side_free
 from finqa.lexicon.line_items import LineItem, get_item
 from finqa.lexicon.operations_scope import continuing_variant
 from finqa.lexicon.qualifiers import caption_keys
 from finqa.lexicon.statements.attribution import is_parent_caption
+from finqa.lexicon.statements.catalogue import same_balance
 
 __all__ = ["Book", "Fact", "doc_identity", "MODEL_PREFERENCE", "TAG_PREFERENCE"]
 
@@ -432,7 +432,7 @@ class Book:
             value = twin.value_for(year)
             if twin is top or value is None:
                 continue
-            if twin.key != top.key and side_free(twin.label) != side_free(top.label):
+            if twin.key != top.key and not same_balance(twin.label, top.label):
                 continue
             low, high = sorted((twin.order, top.order))
             if any(low < c < high for c in closes):
