@@ -261,7 +261,10 @@ _CALLED = re.compile(
 # a line the question names by its words before 'line' ("McDonald's nonoperating line", 'its
 # other (income) expense line'): those words, after a possessive or an article
 _WORDS_LINE = re.compile(
-    r"(?:['\u2019]s|\bits|\bthe|\btheir)\s+(?P<words>(?:[A-Za-z()/&-]+\s+){1,5}?)line\b"
+    r"(?:['\u2019]s|\bits|\bthe|\btheir)\s+(?P<words>(?:(?!\(?(?:by|using|of|in|to|for|with|from|"
+    r"on|at|and|or|as|best|top|bottom|the|a|an|its|was|is|are|were|did|does|has|had)\b)"
+    r"[A-Za-z()/&-]+\s+){1,5}?)line\b(?!\s+(?:items?|of)\b)",
+    re.I,
 )
 
 

@@ -31,6 +31,11 @@ from finqa.lexicon.named_line import line_words, named_line
         ),
         ("Was Acme's nonoperating line a net expense or net income in 2022?", ("nonoperating",)),
         ("What was the bottom line in 2022?", ()),  # net income's own name
+        ("In the prior-year quarter was the tax line a provision or a benefit?", ("tax",)),
+        # a 'line' that names no statement line
+        ("Which category performed the best (by top line) in the domestic market?", ()),
+        ("Answer the question by using the line items shown within the income statement.", ()),
+        ("What was the company's line of credit in 2022?", ()),
         ("What was Acme's revenue in 2022?", ()),
     ],
 )
