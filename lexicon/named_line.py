@@ -268,22 +268,35 @@ _WORDS_LINE = re.compile(
 )
 
 
-def line_words(question: str) -> tuple[str, ...]:
-    """The words of a line the question names as a line ('a line called Other operating
-    (income) expense, net', "McDonald's nonoperating line", a quoted caption), as `metric_key`
-    words of three letters or more; () when it names none. An answer about that line names
-    them: a figure of another line answers another question."""
+def line_caption(question: str) -> str | None:
+    """The caption of a line the question names as a line ('a line called Other operating
+    (income) expense, net', "McDonald's nonoperating line", a quoted caption); None when it
+    names none, or names a catalogue item by its own name ('the top line')."""
     q = " ".join(question.split())
     caption = _quoted(q)
     if caption is None:
         m = _WORDS_LINE.search(q)
         caption = m.group("words") if m is not None else None
     if caption is None:
-        return ()
+        return None
     named = f"{caption.strip()} line"
     if any(m.start == 0 and m.end == len(named) for m in find_metrics(named)):
-        return ()  # 'the top line', 'the bottom line': a catalogue item's own name
-    return tuple(w for w in metric_key(caption).split() if len(w) > 2 and w not in _NOT_A_CAUSE)
+        return None  # 'the top line', 'the bottom line': a catalogue item's own name
+    return caption.strip()
+
+
+def line_words(question: str) -> tuple[str, ...]:
+    """The words of the line the question names as a line (`line_caption`), as `metric_key`
+    words of three letters or more; () when it names none. An answer about that line names
+    them: a figure of another line answers another question."""
+    caption = line_caption(question)
+    if caption is None:
+        return ()
+    return tuple(w for w in metric_key(caption).split() if len(w) > 2 and w not in _NOT_A_LINE_WORD)
+
+
+# words of a caption that name nothing of the line
+_NOT_A_LINE_WORD = _NOT_A_CAUSE | {"for", "from", "with", "per"}
 
 
 def caption_line(caption: str, *, both_parts: bool = False, from_item: bool = False) -> NamedLine:

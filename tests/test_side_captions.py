@@ -88,3 +88,39 @@ def test_one_side_is_refused_and_a_side_named_is_one() -> None:
     q = "What were Acme's long-term operating lease liabilities at the end of 2022?"
     answer, _ = _answered(q)
     assert "$2,777 million" in answer.text and "3,197" not in answer.text, answer.text
+
+
+def test_a_one_sided_caption_does_not_contradict_the_whole() -> None:
+    """The judge's route reads 'Operating lease liabilities, current' as the item; asked whole,
+    that line is a part of the balance, not a second route's contradiction of the sum."""
+    from finqa.agents.reasoning import build_reasoner
+    from finqa.lexicon.statements import MemoryStatementStore, read_pages
+
+    page = BALANCE.replace(
+        "Current portion of operating lease liabilities 420 467",
+        "Operating lease liabilities, current 420 467",
+    ).replace(
+        "Operating lease liabilities 2,777 2,931",
+        "Operating lease liabilities, non-current 2,777 2,931",
+    )
+    store = MemoryStatementStore(read_pages("ACME_2022_10K", [(40, page)]).tables)
+    ev = evidence(page, question=Q, doc="ACME_2022_10K")
+    answer = build_reasoner(Settings(), statements=store).generate(Q, ev, 1)
+    assert "$3,197 million" in answer.text, answer.text
+    verdict = JudgeAgent(Settings(), statements=store).evaluate(Q, answer, ev, 1)
+    assert verdict.decision == "accept", verdict.details["answer_problems"]
+
+
+def test_a_ratio_over_a_quoted_line_is_not_that_line() -> None:
+    """A premise quoting the tax line's caption, then a rate asked: the rate's answer names the
+    rate, not every word of the caption."""
+    from _reasoning_data import INCOME_WITH_TAX, answered
+
+    q = (
+        "Acme labels its tax line 'Provision (benefit) for income taxes'. What was Acme's "
+        "effective tax rate in 2022?"
+    )
+    answer, verdict = answered(q, INCOME_WITH_TAX)
+    assert "25.0%" in answer.text
+    codes = [p["code"] for p in verdict.details["answer_problems"]]
+    assert "line_named" not in codes and verdict.decision == "accept", codes

@@ -10,15 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from finqa.agents.judge import _lex
 from finqa.agents.judge.context import Context
 from finqa.agents.judge.kind import KindProblem
 from finqa.agents.judge.numeric import NumberCheck
 from finqa.agents.judge.text import without_notes
 from finqa.lexicon.dimension_question import named_brands
-from finqa.lexicon.metrics import metric_key
-from finqa.lexicon.named_line import line_words
+from finqa.lexicon.metrics import METRICS, metric_key
+from finqa.lexicon.named_line import line_caption, line_words
 from finqa.lexicon.qualifiers import named_part, row_labels
 from finqa.lexicon.question_parts import question_parts
+from finqa.lexicon.statements.catalogue import item_for_label
 
 __all__ = ["part_not_named", "brand_not_named", "cause_not_named", "line_not_named"]
 
@@ -97,13 +99,20 @@ def line_not_named(ctx: Context, numbers: Sequence[NumberCheck]) -> list[KindPro
     (income) expense, net', "McDonald's nonoperating line": `lexicon.named_line.line_words`)
     and the answer's own words name under half of its words: its figures are another line's
     (net income's change for the nonoperating line's side)."""
-    words = line_words(_opening(ctx.question))
+    opening = _opening(ctx.question)
+    words = line_words(opening)
     if not numbers or not words or ctx.abstained:
         return []
+    recipe = METRICS.get(ctx.intent.ask.recipe or "")
+    if recipe is not None and recipe.is_derived:
+        return []  # the line is an operand of the measure asked ('its tax line ... the rate')
     said = f" {metric_key(without_notes(ctx.text))} "
     named = [w for w in words if f" {w} " in said]
     if 2 * len(named) >= len(words):
         return []
+    item = item_for_label(line_caption(opening) or "")
+    if item is not None and any(f" {metric_key(t)} " in said for t in _lex.metric_terms(item)):
+        return []  # the answer names the catalogue item the caption is a line of
     message = (
         f"the question asks about the line of {' '.join(words)!r}; the answer never names it, "
         "so its figures are another line's"

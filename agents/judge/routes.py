@@ -57,6 +57,7 @@ from finqa.agents.judge.route_value import (
 )
 from finqa.agents.judge.statement_figures import match_statement_value
 from finqa.agents.types import Evidence, StatementStore
+from finqa.lexicon.components import side_classes
 
 __all__ = [
     "RouteKind",
@@ -366,16 +367,23 @@ class Routes:
         may_contradict: bool = True,
         formula: str | None = None,
         unit: str | None = None,
+        whole_balance: bool = False,
     ) -> RouteCheck:
         """The second route's outcome for the answer's figures: `candidates` are the figures
         that may state the metric (NumberChecks), `headline` those that must (its result).
         `may_contradict` is False when the question asks something the catalogue formula for
         one year is not (its own definition, an average over years). `formula`: the metric by
-        the definition the question's words name (`QuestionAsk.variant`), in `unit`."""
+        the definition the question's words name (`QuestionAsk.variant`), in `unit`.
+        `whole_balance`: a balance is asked with no side named."""
         values = self.values(metric_id, year, formula=formula, unit=unit)
         if not values:
             return RouteCheck(metric_id, year, "no_route", detail="no second route in the filing")
         strong = [v for v in values if v.strong]
+        if whole_balance and any(side_classes(r.label) for v in values for r in v.readings):
+            # a balance asked whole (no side named) that the filing prints on both sides, one
+            # line captioned with its side ('Operating lease liabilities, current'): each line
+            # is a part of it, never a contradiction of the sum
+            may_contradict = False
         for nc in candidates:
             hit = next(
                 (

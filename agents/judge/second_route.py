@@ -18,6 +18,8 @@ from finqa.agents.judge.numeric import NumberCheck, claimed_year
 from finqa.agents.judge.plausible import implausible, tax_sign
 from finqa.agents.judge.routes import RouteCheck, Routes
 from finqa.agents.judge.statement_figures import StatementFigures, units_agree
+from finqa.lexicon.components import one_side_named, side_classes
+from finqa.lexicon.line_items import get_item
 from finqa.lexicon.question_intent import read_intent
 
 __all__ = ["LazyPages", "second_route"]
@@ -73,6 +75,7 @@ def second_route(
         may_contradict=single and whole_years,
         formula=named.formula if named is not None else None,
         unit=named.unit if named is not None else None,
+        whole_balance=_whole_balance(expect.metric, question),
     )
     problems: list[KindProblem] = []
     if check.rejects:
@@ -139,3 +142,15 @@ class LazyPages:
     def lookup(self, doc_id: str, item: str, period: Any = None) -> list[Any]:
         store = self._figures.store()
         return [] if store is None else list(store.lookup(doc_id, item, period))
+
+
+def _whole_balance(metric: str, question: str) -> bool:
+    """A balance-sheet line item asked with no side of the balance sheet named ('total
+    operating lease liabilities'): its lines captioned with one side are parts of it."""
+    item = get_item(metric)
+    return (
+        item is not None
+        and item.statement == "balance"
+        and not side_classes(metric.replace("_", " "))
+        and not one_side_named(question)
+    )
