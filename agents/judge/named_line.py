@@ -128,12 +128,15 @@ def _prints_the_figure(ctx: Context, line: NamedLine, numbers: Sequence[NumberCh
     return False
 
 
-def another_line(message: str, numbers: Sequence[NumberCheck]) -> list[KindProblem]:
-    """The answer's figures are another line's: none stays supported, for `message`."""
+def another_line(
+    message: str, numbers: Sequence[NumberCheck], code: str = "named_line"
+) -> list[KindProblem]:
+    """The answer's figures are another line's: none stays supported, for `message` (a problem
+    of kind `code`)."""
     for nc in numbers:
         if nc.ok:
             nc.status, nc.detail = "not_found", message
-    return [KindProblem("named_line", message, [nc.text for nc in numbers])]
+    return [KindProblem(code, message, [nc.text for nc in numbers])]
 
 
 def other_block(ctx: Context, answer: Answer, numbers: Sequence[NumberCheck]) -> list[KindProblem]:

@@ -13,13 +13,13 @@ from collections.abc import Sequence
 from finqa.agents.judge import _lex
 from finqa.agents.judge.context import Context
 from finqa.agents.judge.kind import KindProblem
+from finqa.agents.judge.named_line import another_line
 from finqa.agents.judge.numeric import NumberCheck
 from finqa.agents.judge.text import without_notes
 from finqa.lexicon.dimension_question import named_brands
 from finqa.lexicon.metrics import METRICS, metric_key
 from finqa.lexicon.named_line import line_caption, line_words
 from finqa.lexicon.qualifiers import named_part, row_labels
-from finqa.lexicon.question_parts import question_parts
 from finqa.lexicon.statements.catalogue import item_for_label
 
 __all__ = ["part_not_named", "brand_not_named", "cause_not_named", "line_not_named"]
@@ -42,10 +42,7 @@ def part_not_named(ctx: Context, numbers: Sequence[NumberCheck]) -> list[KindPro
         f"the question asks for {part!r}, a line of its own in the evidence ('{spelling}'); "
         f"the answer never names it, so its figure is another line's"
     )
-    for nc in numbers:
-        if nc.ok:
-            nc.status, nc.detail = "not_found", message
-    return [KindProblem("part_named", message, [nc.text for nc in numbers])]
+    return another_line(message, numbers, "part_named")
 
 
 def brand_not_named(ctx: Context, numbers: Sequence[NumberCheck]) -> list[KindProblem]:
@@ -65,10 +62,7 @@ def brand_not_named(ctx: Context, numbers: Sequence[NumberCheck]) -> list[KindPr
         f"the question asks a figure of {name!r}, a business of the company, and the answer "
         "never names it: its figure is the company's"
     )
-    for nc in numbers:
-        if nc.ok:
-            nc.status, nc.detail = "not_found", message
-    return [KindProblem("brand_part", message, [nc.text for nc in numbers])]
+    return another_line(message, numbers, "brand_part")
 
 
 def cause_not_named(ctx: Context, numbers: Sequence[NumberCheck]) -> list[KindProblem]:
@@ -80,18 +74,13 @@ def cause_not_named(ctx: Context, numbers: Sequence[NumberCheck]) -> list[KindPr
     if not numbers or not cause:
         return []
     words = [w for w in metric_key(cause).split() if len(w) > 2 or w.isdigit()]
-    said = f" {metric_key(without_notes(ctx.text))} "
-    named = [w for w in words if f" {w} " in said]
-    if words and 2 * len(named) >= len(words):
+    if words and _names_half(words, _own_words(ctx)):
         return []
     message = (
         f"the question asks the amount for {cause!r}, a part of the line it names; the answer "
         "never names that cause, so its figure is the line's total or another part's"
     )
-    for nc in numbers:
-        if nc.ok:
-            nc.status, nc.detail = "not_found", message
-    return [KindProblem("cause_part", message, [nc.text for nc in numbers])]
+    return another_line(message, numbers, "cause_part")
 
 
 def line_not_named(ctx: Context, numbers: Sequence[NumberCheck]) -> list[KindProblem]:
@@ -99,16 +88,15 @@ def line_not_named(ctx: Context, numbers: Sequence[NumberCheck]) -> list[KindPro
     (income) expense, net', "McDonald's nonoperating line": `lexicon.named_line.line_words`)
     and the answer's own words name under half of its words: its figures are another line's
     (net income's change for the nonoperating line's side)."""
-    opening = _opening(ctx.question)
+    opening = _opening(ctx)
     words = line_words(opening)
     if not numbers or not words or ctx.abstained:
         return []
     recipe = METRICS.get(ctx.intent.ask.recipe or "")
     if recipe is not None and recipe.is_derived:
         return []  # the line is an operand of the measure asked ('its tax line ... the rate')
-    said = f" {metric_key(without_notes(ctx.text))} "
-    named = [w for w in words if f" {w} " in said]
-    if 2 * len(named) >= len(words):
+    said = _own_words(ctx)
+    if _names_half(words, said):
         return []
     item = item_for_label(line_caption(opening) or "")
     if item is not None and any(f" {metric_key(t)} " in said for t in _lex.metric_terms(item)):
@@ -117,18 +105,25 @@ def line_not_named(ctx: Context, numbers: Sequence[NumberCheck]) -> list[KindPro
         f"the question asks about the line of {' '.join(words)!r}; the answer never names it, "
         "so its figures are another line's"
     )
-    for nc in numbers:
-        if nc.ok:
-            nc.status, nc.detail = "not_found", message
-    return [KindProblem("line_named", message, [nc.text for nc in numbers])]
+    return another_line(message, numbers, "line_named")
 
 
-def _opening(question: str) -> str:
+def _opening(ctx: Context) -> str:
     """The question up to the end of its first part (its premise and first ask): a line a
     later part names ('..., and how much 'dual credit' sales were eliminated?') is that part's
     subject, checked by the parts' own facets."""
-    parts = question_parts(question).parts
+    question, parts = ctx.question, ctx.intent.parts.parts
     if len(parts) < 2:
         return question
     at = question.find(parts[0].text)
     return question[: at + len(parts[0].text)] if at >= 0 else question
+
+
+def _own_words(ctx: Context) -> str:
+    """The answer's own words (finqa's notes left out) as `metric_key` words, space-bounded."""
+    return f" {metric_key(without_notes(ctx.text))} "
+
+
+def _names_half(words: Sequence[str], said: str) -> bool:
+    """The answer's words (`_own_words`) hold at least half of `words`."""
+    return 2 * sum(f" {w} " in said for w in words) >= len(words)

@@ -29,6 +29,7 @@ from finqa.lexicon.dimension_figures import (
 from finqa.lexicon.dimension_question import (
     asks_part_share,
     part_is_whole,
+    part_item,
     revenue_share,
     share_base,
 )
@@ -40,13 +41,12 @@ from finqa.lexicon.dimensions import (
     resolve_dimension,
 )
 from finqa.lexicon.display import format_amount
-from finqa.lexicon.metrics import Metric
+from finqa.lexicon.metrics import Metric, find_metrics
 from finqa.lexicon.model import AskedDimension, StatementFact
 from finqa.lexicon.movement import favourable_direction
 from finqa.lexicon.prose import question_sentences
 from finqa.lexicon.question_ask import QuestionAsk
 from finqa.lexicon.question_intent import read_intent
-from finqa.lexicon.question_parts import question_parts
 
 __all__ = ["CANNOT", "abstain_part", "dimension_answer", "fact_citation"]
 
@@ -292,9 +292,6 @@ _MORE_ASKED = re.compile(
 def _asks_the_figure_only(sentence: str, item: str) -> bool:
     """A request after a profit verdict that asks only the figure the verdict reads ('Give its
     segment operating income (loss).'), no other line, movement or cause."""
-    from finqa.lexicon.dimension_question import part_item
-    from finqa.lexicon.metrics import find_metrics
-
     items = {part_item(get_metric(m.canonical).id) for m in find_metrics(sentence)}
     return items <= {item} and not _MORE_ASKED.search(sentence)
 
@@ -485,7 +482,7 @@ def _verdict_item(question: str, asked: AskedDimension, item: str) -> str | None
     """The line a yes/no part of a question of several parts asks the way of, when it names
     one other than the item asked ('what was the segment's operating margin, and did its net
     sales grow or shrink?': revenue); None when no part does."""
-    parts = question_parts(question).parts
+    parts = read_intent(question).parts.parts  # the lexicon's one parse of the question
     if len(parts) < 2:
         return None
     for part in parts:
